@@ -1,0 +1,45 @@
+# Probierlabor. The README's two commands: `make serve` (build and serve the site) and
+# `make test` (every test). Both set up what is missing on a fresh machine and are idempotent.
+
+PYTHON ?= python3
+export NO_MKDOCS_2_WARNING := 1
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8000
+HOST   ?= 127.0.0.1
+
+.PHONY: serve test site bench setup vendor browser clean
+
+serve: site
+	$(BIN)/python tools/serve.py site --host $(HOST) --port $(PORT)
+
+test: site browser
+	$(BIN)/python -m pytest
+
+site: setup
+	$(BIN)/mkdocs build --quiet
+
+bench: site browser
+	$(BIN)/python tools/bench.py
+
+setup: $(VENV)/.installed node_modules/.package-lock.json vendor
+
+# The virtualenv is rebuilt when the pinned requirements change.
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+node_modules/.package-lock.json: package-lock.json package.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Verifies every wheel against the official Pyodide lock; prints one line when already up to date.
+vendor: node_modules/.package-lock.json
+	$(BIN)/python tools/vendor_runtime.py
+
+browser:
+	tools/ensure_chromium.sh
+
+clean:
+	rm -rf site static/vendor .pytest_cache .hypothesis

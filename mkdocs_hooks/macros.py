@@ -1,0 +1,52 @@
+"""mkdocs-macros: the page prose asks the concept modules for its numbers.
+
+    {{ experiment("overfitting") }}                     the live experiment block
+    {{ value("overfitting", "test_rmse", degree=9) }}   a number, German-formatted (1 decimal)
+    {{ value("ewc", "w.0", 2, mode="equal") }}          dotted paths, other decimals
+    {{ value("overfitting", "train_rmse", preset="Experiment 4") }}
+    {{ calc("overfitting", "typical", "test_rmse", degree=9) }}   another function of the module
+
+So text and experiment cannot drift apart: both come from ``api.run``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
+
+from probierlabor import api, fmt, page  # noqa: E402
+
+
+def define_env(env):
+    @env.macro
+    def experiment(slug: str) -> str:
+        return "\n\n" + page.experiment(slug) + "\n\n"
+
+    @env.macro
+    def value(slug: str, key: str, digits: int = 1, preset: str | None = None, **params) -> str:
+        raw = dict(api.preset_values(slug, preset)) if preset else {}
+        raw.update(params)
+        out = api.run(slug, raw)
+        if out["notes"]:
+            raise ValueError(f"value({slug}, {key}): {out['notes']}")
+        item = out["result"]
+        for part in key.split("."):
+            item = item[int(part)] if isinstance(item, list) else item[part]
+        return fmt.de(item, digits)
+
+    @env.macro
+    def calc(slug: str, function: str, key: str, digits: int = 1, **params) -> str:
+        """A number from another function of a concept module, e.g. overfitting.typical."""
+        return fmt.de(getattr(api.concept(slug), function)(**params)[key], digits)
+
+    @env.macro
+    def const(slug: str, name: str):
+        """A constant of a concept module, e.g. the number of new days."""
+        value = getattr(api.concept(slug), name)
+        return fmt.de(value) if isinstance(value, (int, float)) else value
+
+    @env.macro
+    def de(number, digits: int = 1) -> str:
+        return fmt.de(number, digits)

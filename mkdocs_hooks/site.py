@@ -1,0 +1,87 @@
+"""MkDocs hook: puts the top-level static/ folder and the Python package into the site.
+
+MkDocs only copies files from docs_dir; the project keeps pages/, static/ and py/ apart
+(as asked), so this hook adds static/ file by file and zips py/probierlabor for the
+browser, named by its content hash so a new version never meets a stale cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import zipfile
+from pathlib import Path
+
+import jinja2
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "py" / "probierlabor"
+STATIC = ROOT / "static"
+if str(ROOT / "py") not in sys.path:
+    sys.path.insert(0, str(ROOT / "py"))
+
+
+def _package_files() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _package_hash() -> str:
+    digest = hashlib.sha256()
+    for path in _package_files():
+        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def on_config(config):
+    if not (STATIC / "vendor" / "MANIFEST.json").exists():
+        raise PluginError("static/vendor fehlt: erst `make site` (oder tools/vendor_runtime.py) ausführen.")
+    config.extra["py_bundle"] = f"static/py/probierlabor-{_package_hash()}.zip"
+    return config
+
+
+def on_files(files, config):
+    for path in sorted(STATIC.rglob("*")):
+        rel = path.relative_to(ROOT).as_posix()
+        if path.is_file() and "/." not in "/" + rel:
+            files.append(File(rel, src_dir=str(ROOT), dest_dir=config["site_dir"],
+                              use_directory_urls=config["use_directory_urls"]))
+    return files
+
+
+def on_env(env, config, files):
+    # The start page's template is the top-level index.html (the layout the user asked for).
+    start = jinja2.FunctionLoader(lambda name: (ROOT / "index.html").read_text(encoding="utf-8")
+                                  if name == "start.html" else None)
+    env.loader = jinja2.ChoiceLoader([env.loader, start])
+    return env
+
+
+def on_page_context(context, page, config, nav):
+    if page.is_homepage:
+        from probierlabor import GROUPS, SLUGS, api
+
+        modules = [api.concept(slug) for slug in SLUGS]
+        context["concept_groups"] = [
+            (group, [{"slug": m.SLUG, "title": m.TITLE, "teaser": m.TEASER} for m in modules if m.GROUP == group])
+            for group in GROUPS
+        ]
+    return context
+
+
+def on_post_build(config):
+    target = Path(config["site_dir"]) / config.extra["py_bundle"]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for old in target.parent.glob("probierlabor-*.zip"):
+        old.unlink()
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for path in _package_files():
+            bundle.write(path, ("probierlabor/" + path.relative_to(PACKAGE).as_posix()))
+
+
+def on_serve(server, config, builder):
+    for path in (PACKAGE, STATIC / "js", STATIC / "css", STATIC / "py", ROOT / "index.html"):
+        server.watch(str(path))
+    return server

@@ -1,0 +1,224 @@
+"""The concept contract: what every concept module declares.
+
+A concept module is pure Python. It declares its parameters and presets and
+offers ``compute(**params)`` (JSON-serialisable results) and ``view(result)``
+(figure and readouts as strings). Everything that turns user input into
+parameters lives here, once, so that the page, the CLI, the tests and the
+build all clamp a bad value the same way and say so in the same German words.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from . import fmt
+
+
+@dataclass(frozen=True)
+class Param:
+    """One control of an experiment.
+
+    kind: ``int`` and ``float`` (range with ``lo``/``hi``/``step``; ``log``
+    makes the slider move in powers of ten), ``choice`` (``choices`` are
+    (value, label) pairs), ``bool``, and ``moves`` (dragged points, written
+    ``index:value`` separated by commas; ``lo``/``hi`` bound the value and
+    ``max_index`` the index).
+    """
+
+    name: str
+    label: str
+    kind: str
+    default: Any
+    lo: float | None = None
+    hi: float | None = None
+    step: float | None = None
+    log: bool = False
+    choices: tuple = ()
+    max_index: int = 0
+    unit: str = ""
+    help: str = ""
+
+    def __post_init__(self):
+        assert self.kind in {"int", "float", "choice", "bool", "moves"}, self.kind
+        if self.kind in {"int", "float"}:
+            assert self.lo is not None and self.hi is not None and self.lo <= self.default <= self.hi
+        if self.kind == "choice":
+            assert self.default in [v for v, _ in self.choices]
+
+    # -- turning a raw value (URL string, CLI string or Python value) into a valid one
+
+    def coerce(self, raw: Any) -> tuple[Any, str | None]:
+        """Return (valid value, German note or None). Never raises."""
+        coerce = getattr(self, "_coerce_" + self.kind)
+        try:
+            return coerce(raw)
+        except (ValueError, TypeError, OverflowError):
+            return self.default, (
+                f"„{self.label}“: „{_shorten(raw)}“ ist kein gültiger Wert; "
+                f"verwendet wird der Standardwert {self.format(self.default)}."
+            )
+
+    def _coerce_int(self, raw):
+        value = raw if isinstance(raw, int) and not isinstance(raw, bool) else _parse_number(raw)
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise ValueError
+            if value != int(value):
+                rounded = int(round(value))
+                clamped, note = self._clamp(rounded)
+                return clamped, note or (
+                    f"„{self.label}“: {fmt.de_auto(value)} ist keine ganze Zahl; verwendet wird {clamped}."
+                )
+            value = int(value)
+        return self._clamp(value)
+
+    def _coerce_float(self, raw):
+        value = float(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else _parse_number(raw)
+        if not math.isfinite(value):
+            raise ValueError
+        return self._clamp(float(value))
+
+    def _clamp(self, value):
+        if value < self.lo or value > self.hi:
+            clamped = type(value)(min(max(value, self.lo), self.hi))
+            return clamped, (
+                f"„{self.label}“: {self.format(value)} liegt außerhalb des erlaubten Bereichs "
+                f"{self.format(self.lo)} bis {self.format(self.hi)}; verwendet wird {self.format(clamped)}."
+            )
+        return value, None
+
+    def _coerce_choice(self, raw):
+        for value, _ in self.choices:
+            if raw == value or str(raw) == _url_text(value):
+                return value, None
+        try:  # "0.010" should find the choice 0.01
+            number = _parse_number(raw)
+            for value, _ in self.choices:
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and number == value:
+                    return value, None
+        except (ValueError, TypeError):
+            pass
+        allowed = ", ".join(label for _, label in self.choices)
+        return self.default, (
+            f"„{self.label}“: „{_shorten(raw)}“ ist keine der Möglichkeiten ({allowed}); "
+            f"verwendet wird {self.format(self.default)}."
+        )
+
+    def _coerce_bool(self, raw):
+        if isinstance(raw, bool):
+            return raw, None
+        text = str(raw).strip().lower()
+        if text in {"1", "true", "ja", "an", "on", "yes"}:
+            return True, None
+        if text in {"0", "false", "nein", "aus", "off", "no", ""}:
+            return False, None
+        raise ValueError
+
+    def _coerce_moves(self, raw):
+        items = raw if isinstance(raw, (list, tuple)) else _split_moves(str(raw))
+        moves: dict[int, float] = {}
+        notes = []
+        for item in items:
+            try:
+                index, value = (item if isinstance(item, (list, tuple)) else item.split(":"))
+                index = int(index)
+                value = float(_parse_number(value))
+                if not math.isfinite(value):
+                    raise ValueError
+            except (ValueError, TypeError):
+                notes.append(f"„{_shorten(item)}“ wurde ignoriert")
+                continue
+            if not 0 <= index <= self.max_index:
+                notes.append(f"einen Punkt Nr. {index} gibt es nicht")
+                continue
+            if value < self.lo or value > self.hi:
+                notes.append(f"Punkt Nr. {index}: {fmt.de_auto(value)} auf {fmt.de_auto(min(max(value, self.lo), self.hi))} begrenzt")
+                value = min(max(value, self.lo), self.hi)
+            moves[index] = round(value, 1)
+        result = tuple(sorted(moves.items()))
+        if notes:
+            return result, f"„{self.label}“: " + "; ".join(notes) + "."
+        return result, None
+
+    # -- turning a valid value back into text
+
+    def format(self, value) -> str:
+        """German display text of a value."""
+        if self.kind == "choice":
+            for v, label in self.choices:
+                if v == value:
+                    return label
+        if self.kind == "bool":
+            return "an" if value else "aus"
+        if self.kind == "moves":
+            return f"{len(value)} verschoben" if value else "keine"
+        if isinstance(value, float):
+            return fmt.de_auto(value)
+        return fmt.de(value)
+
+    def to_url(self, value) -> str:
+        if self.kind == "moves":
+            return ",".join(f"{i}:{_url_text(v)}" for i, v in value)
+        if self.kind == "bool":
+            return "1" if value else "0"
+        return _url_text(value)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of parameter values, e.g. „Experiment 3“. Unnamed parameters take their default."""
+
+    label: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+    help: str = ""
+
+
+@dataclass
+class Readout:
+    """One labelled number under the figure. ``value`` is already formatted in German."""
+
+    key: str
+    label: str
+    value: str
+    raw: Any = None
+    emphasis: bool = False
+
+
+@dataclass
+class View:
+    """What the page shows for one result."""
+
+    figure: str  # SVG markup
+    readouts: list[Readout]
+    summary: str  # one or two German sentences for screen readers and the CLI
+    extra: str = ""  # optional second SVG or table
+
+
+def _parse_number(raw) -> float | int:
+    """Parse a URL or CLI number; accepts a German decimal comma."""
+    text = str(raw).strip().replace(",", ".")
+    if text == "":
+        raise ValueError("empty")
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _split_moves(text: str):
+    return [part for part in text.replace(";", ",").split(",") if part.strip()]
+
+
+def _url_text(value) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return repr(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
+    return str(value)
+
+
+def _shorten(raw, limit=24) -> str:
+    text = str(raw)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

