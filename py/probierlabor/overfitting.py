@@ -37,8 +37,8 @@ N_NEW_DAYS = 400
 N_OTHERS = 24
 Y_MIN, Y_MAX = -60.0, 360.0  # the drawing window; dragged points stay inside it
 
-SEED_NOTEBOOK = {10: 1, 80: 2}  # replaced by the seed search
-SEED_NEW_DAYS = 3
+SEED_NOTEBOOK = {10: 8580478, 80: 78298}  # chosen by tools/overfitting_seed_search.py
+SEED_NEW_DAYS = 4128  # likewise; noise floor 15.0
 SEED_OTHERS = 1000  # notebook k of the 24 others uses SEED_OTHERS + k
 
 LAMBDAS = (0.0, 0.0001, 0.001, 0.01, 0.1, 1.0)

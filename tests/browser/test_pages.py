@@ -1,0 +1,182 @@
+"""Each concept page in a real browser: offline, interactive, URL state, bad input, faults."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from probierlabor import SLUGS, api
+
+pytestmark = pytest.mark.browser
+
+
+def figure(v):
+    return v.page.inner_html("[data-experiment] .pl-figure")
+
+
+def query(v):
+    return v.page.evaluate("location.search")
+
+
+def first_range(slug):
+    return next(p for p in api.concept(slug).PARAMS if p.kind in ("int", "float"))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_page_is_offline_ready_and_interactive(visit, slug):
+    v = visit(f"/{slug}/")
+    assert v.wait_state() == "ready"
+    before, before_url = figure(v), query(v)
+    assert "<svg" in before and before_url == ""
+
+    param = first_range(slug)
+    slider = v.page.locator(f'input[type="range"][data-param="{param.name}"]')
+    slider.focus()
+    slider.press("End")  # a real keyboard input event, as a reader would cause it
+    v.page.wait_for_function(f"location.search.includes('{param.name}=')")
+    assert figure(v) != before
+    assert api.run(slug, {param.name: param.hi})["summary"] == v.page.inner_text(".pl-summary")
+
+    v.screenshot(f"{slug}-1280")
+    assert v.foreign_requests() == [], "the page must not leave its origin"
+    assert v.console_errors() == []
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_preset_shows_what_python_computes_here(visit, slug):
+    v = visit(f"/{slug}/")
+    v.wait_state()
+    for preset in api.concept(slug).PRESETS:
+        v.page.get_by_role("button", name=preset.label, exact=True).click()
+        expected = api.run(slug, api.preset_values(slug, preset.label))
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                                 arg=expected["summary"])
+        shown = {el.get_attribute("data-readout"): el.query_selector("dd").inner_text()
+                 for el in v.page.query_selector_all("[data-readout]")}
+        assert shown == {r["key"]: r["value"] for r in expected["readouts"]}, preset.label
+    assert v.console_errors() == []
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_shared_link_restores_the_experiment(visit, slug):
+    preset = api.concept(slug).PRESETS[-1]
+    expected = api.run(slug, api.preset_values(slug, preset.label))
+    link = "&".join(f"{k}={v}" for k, v in expected["url"].items())
+    v = visit(f"/{slug}/?{link}")
+    v.wait_state()
+    assert v.page.inner_text(".pl-summary") == expected["summary"]
+    assert v.page.is_hidden(".pl-notes")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_tampered_link_is_clamped_with_a_visible_note(visit, slug):
+    param = first_range(slug)
+    v = visit(f"/{slug}/?{param.name}=999999&unsinn=1")
+    assert v.wait_state() == "ready"
+    notes = v.page.locator(".pl-notes")
+    assert notes.is_visible()
+    text = notes.inner_text()
+    assert "verwendet wird" in text and param.label in text
+    assert f"{param.name}=" in query(v)  # the URL now carries the clamped value
+    assert api.run(slug, {param.name: "999999"})["summary"] == v.page.inner_text(".pl-summary")
+    # and the experiment keeps working
+    v.page.get_by_role("button", name=api.concept(slug).PRESETS[0].label, exact=True).click()
+    v.page.wait_for_function("() => document.querySelector('.pl-notes').hidden")
+    v.screenshot(f"{slug}-tampered")
+    assert v.console_errors() == []
+
+
+def test_dragging_a_point_refits_and_lands_in_the_url(visit):
+    v = visit("/overfitting/?degree=9")
+    v.wait_state()
+    before = v.page.inner_text('[data-readout="test_rmse"] dd')
+    point = v.page.locator('circle[data-drag="4"]')
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    v.page.mouse.move(x, y)
+    v.page.mouse.down()
+    for step in range(1, 6):
+        v.page.mouse.move(x, y - 20 * step)
+    v.page.mouse.up()
+    v.page.wait_for_function("location.search.includes('moves=4%3A')")
+    assert v.page.inner_text('[data-readout="test_rmse"] dd') != before
+    assert "pl-moved" in v.page.get_attribute('circle[data-drag="4"]', "class")
+    # the keyboard does the same for readers without a mouse
+    v.page.locator('circle[data-drag="2"]').focus()
+    v.page.keyboard.press("ArrowUp")
+    v.page.wait_for_function("decodeURIComponent(location.search).includes('2:')")
+    assert v.console_errors() == []
+
+
+def test_a_python_error_shows_a_friendly_box_and_the_page_keeps_working(visit):
+    v = visit("/ewc/")
+    v.wait_state()
+    # Make the real Python entry point fail: asking for an unknown concept raises KeyError inside Python.
+    v.page.evaluate("""() => { const r = window.probierlabor.runtime; r.real = r.run;
+                               r.run = (slug, raw) => r.real('gibt-es-nicht', raw); }""")
+    v.page.get_by_role("button", name="Gleiche Strafe", exact=True).click()
+    assert v.wait_state(("error",)) == "error"
+    box = v.page.locator(".pl-notes")
+    assert box.is_visible() and "gestolpert" in box.inner_text()
+    assert "Traceback" not in v.page.inner_text("body") and "KeyError" not in v.page.inner_text("body")
+    # the rest of the page still works: the table of contents scrolls, the experiment recovers
+    v.page.get_by_role("link", name="Quellen").first.click()
+    v.page.evaluate("() => { const r = window.probierlabor.runtime; r.run = r.real; }")
+    v.page.get_by_role("button", name="EWC", exact=True).click()
+    assert v.wait_state() == "ready" and v.page.is_hidden(".pl-notes")
+
+
+@pytest.mark.parametrize("kind", ["missing", "corrupt"])
+def test_a_broken_runtime_file_gives_a_clear_message(visit, kind):
+    def broken(route):
+        if kind == "missing":
+            route.fulfill(status=404, body="not found")
+        else:
+            route.fulfill(status=200, body=b"\0garbage" * 1000, headers={"Content-Type": "application/wasm"})
+
+    v = visit("/overfitting/", routes=[("**/pyodide.asm.wasm", broken)])
+    assert v.wait_state(("error",), timeout=60_000) == "error"
+    text = v.page.inner_text(".pl-notes")
+    assert "Python konnte nicht gestartet werden" in text
+    assert "pyodide.asm.wasm" in text and ("404" in text if kind == "missing" else "beschädigt" in text)
+    assert v.page.is_visible(".pl-figure svg")  # the pre-rendered figure stays
+    assert v.page.is_hidden(".pl-status")  # no endless spinner
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_without_javascript_the_default_figure_and_numbers_are_there(visit, slug):
+    v = visit(f"/{slug}/", javascript=False)
+    expected = api.run(slug)
+    assert v.page.locator(".pl-figure svg").count() == 1
+    shown = [el.inner_text() for el in v.page.query_selector_all("[data-readout] dd")]
+    assert shown == [r["value"] for r in expected["readouts"]]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_phone_and_dark_mode_screenshots(visit, slug):
+    v = visit(f"/{slug}/", width=390, height=844)
+    v.wait_state()
+    width = v.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "nothing may overflow sideways on a phone"
+    v.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-390")))
+    d = visit(f"/{slug}/", color_scheme="dark")
+    d.wait_state()
+    d.screenshot(f"{slug}-dark")
+
+
+def test_prose_numbers_come_from_the_code(visit):
+    v = visit("/ewc/", javascript=False)
+    text = v.page.inner_text("article")
+    for mode, values in (("none", ("2,00", "5,05")), ("equal", ("1,67", "3,33")), ("ewc", ("1,02", "2,80", "0,16"))):
+        for value in values:
+            assert value in text, (mode, value)
+    assert re.search(r"\(1,02; 2,80\)", text)
+
+
+def _shot(name):
+    from conftest import SCREENSHOTS
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / f"{name}.png"

@@ -1,0 +1,124 @@
+"""The generic parameter contract: every bad value is replaced, and the reader is told in German."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, strategies as st
+
+from conftest import ROOT
+from probierlabor import SLUGS, api, fmt, module_name
+from probierlabor.contract import Param
+
+DEGREE = Param("degree", "Grad", "int", 1, lo=1, hi=9, step=1)
+LAMBDA = Param("lam", "λ", "float", 1.0, lo=0.01, hi=100.0, log=True)
+DAYS = Param("days", "Tage", "choice", 10, choices=((10, "10 Tage"), (80, "80 Tage")))
+MOVES = Param("moves", "Punkte", "moves", (), lo=-60, hi=360, max_index=9)
+
+
+@pytest.mark.parametrize("raw, value, noted", [
+    ("3", 3, False), (3, 3, False), ("42", 9, True), ("-5", 1, True), ("abc", 1, True),
+    ("", 1, True), ("3.0", 3, False), ("2.6", 3, True), ("nan", 1, True), ("1e400", 1, True),
+])
+def test_int_values_are_clamped_or_replaced(raw, value, noted):
+    got, note = DEGREE.coerce(raw)
+    assert got == value and isinstance(got, int)
+    assert (note is not None) == noted
+
+
+def test_notes_are_german_and_name_the_control():
+    _, note = DEGREE.coerce("42")
+    assert note.startswith("„Grad“") and "1 bis 9" in note and "verwendet wird 9" in note
+
+
+def test_float_accepts_a_german_decimal_comma():
+    assert LAMBDA.coerce("0,5") == (0.5, None)
+    value, note = LAMBDA.coerce("1000")
+    assert value == 100.0 and "100" in note
+
+
+def test_choice_matches_numbers_and_rejects_others():
+    assert DAYS.coerce("80") == (80, None)
+    assert DAYS.coerce("80.0") == (80, None)
+    value, note = DAYS.coerce("20")
+    assert value == 10 and "10 Tage, 80 Tage" in note
+
+
+def test_moves_keep_the_good_parts():
+    value, note = MOVES.coerce("3:250,12:5,x,2:9999")
+    assert value == ((2, 360.0), (3, 250.0))
+    assert "Nr. 12" in note and "„x“" in note and "360" in note
+    assert MOVES.coerce(MOVES.to_url(value)) == (value, None)
+
+
+@given(st.text(max_size=40))
+def test_any_text_gives_a_valid_value(text):
+    for param in (DEGREE, LAMBDA, DAYS, MOVES):
+        value, _ = param.coerce(text)
+        if param.kind == "int":
+            assert 1 <= value <= 9
+        elif param.kind == "float":
+            assert 0.01 <= value <= 100
+        elif param.kind == "choice":
+            assert value in (10, 80)
+
+
+def test_every_slug_has_a_module_with_the_contract():
+    for slug in SLUGS:
+        module = api.concept(slug)
+        assert module.__name__.endswith(module_name(slug)) and module.SLUG == slug
+        for attr in ("TITLE", "GROUP", "TEASER", "PARAMS", "PRESETS", "compute", "view"):
+            assert hasattr(module, attr), (slug, attr)
+        for preset in module.PRESETS:
+            assert api.check(slug, preset.values)[1] == [], (slug, preset.label)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_run_is_json_and_round_trips_through_the_url(slug):
+    out = api.run(slug)
+    json.dumps(out)
+    assert out["notes"] == [] and out["url"] == {}
+    for preset in api.concept(slug).PRESETS:
+        first = api.run(slug, api.preset_values(slug, preset.label))
+        again = api.run(slug, first["url"])
+        assert again["params"] == first["params"] and again["figure"] == first["figure"]
+
+
+def test_unknown_parameters_are_reported_not_fatal():
+    out = api.run("ewc", {"colour": "red"})
+    assert out["notes"] == ["Den Regler „colour“ gibt es in diesem Experiment nicht; er wurde ignoriert."]
+
+
+def test_run_json_turns_an_exception_into_a_message():
+    out = json.loads(api.run_json("no-such-concept", "{}"))
+    assert "error" in out and "no-such-concept" in out["error"]
+
+
+def test_german_number_format():
+    assert fmt.de(27.46, 1) == "27,5"
+    assert fmt.de(-0.04, 1) == "0,0"
+    assert fmt.de(-3.5, 1) == "\u22123,5"
+    assert fmt.de(12345.678, 1) == "12\u202f345,7"
+    assert fmt.de(1234) == "1234"
+    assert fmt.de_auto(0.01) == "0,01" and fmt.de_auto(100.0) == "100" and fmt.de_auto(0.0316) == "0,0316"
+
+
+def _cli(*args):
+    env = {"PYTHONPATH": str(ROOT / "py"), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, "-m", "probierlabor", *args], capture_output=True, text=True, env=env)
+
+
+def test_cli_list_and_show():
+    assert _cli("list").stdout.split() == list(SLUGS)
+    out = _cli("show", "ewc", "mode=equal")
+    assert out.returncode == 0 and "(1,67; 1,67)" in out.stdout
+    data = json.loads(_cli("show", "ewc", "mode=ewc", "lam=1", "--json").stdout)
+    assert round(data["result"]["old_loss"], 2) == 0.16
+
+
+def test_cli_reports_bad_input_in_german():
+    out = _cli("show", "overfitting", "degree=99")
+    assert out.returncode == 0 and "verwendet wird 9" in out.stderr
+    assert _cli("show", "nope").returncode == 2
+    assert "Experiment 2" in _cli("show", "overfitting", "--preset", "Experiment 9").stderr

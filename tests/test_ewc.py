@@ -1,0 +1,88 @@
+"""EWC with two weights: every figure of CONCEPTS.md §5, and the exact optimality of each solution."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, strategies as st
+
+from probierlabor import ewc
+
+
+def rounded(values, digits=2):
+    return tuple(round(float(v), digits) for v in values)
+
+
+def test_without_protection_both_weights_move_to_2_and_the_old_loss_is_5_05():
+    w = ewc.solve("none", 1)
+    assert w == (2, 2)
+    assert ewc.old_loss(w) == Fraction(505, 100)
+    assert ewc.new_loss(w) == 0
+
+
+def test_equal_penalty_stops_halfway():
+    w = ewc.solve("equal", 1)
+    assert w == (Fraction(5, 3), Fraction(5, 3))
+    assert round(float(sum(w)), 2) == 3.33
+    assert round(float(ewc.old_loss(w)), 6) == 2.244444
+    assert round(float(ewc.new_loss(w)), 6) == 0.222222
+
+
+def test_ewc_moves_the_unimportant_weight():
+    w = ewc.solve("ewc", 1)
+    assert rounded(w) == (1.02, 2.80)
+    assert round(float(sum(w)), 2) == 3.82
+    assert round(float(ewc.old_loss(w)), 2) == 0.16
+    assert round(float(ewc.old_loss(w)), 6) == 0.163948
+    assert round(float(ewc.new_loss(w)), 6) == 0.016232
+
+
+@pytest.mark.parametrize("mode, lam, expected", [
+    ("ewc", 0.1, (1.0196, 2.9608)), ("ewc", 10, (1.0100, 1.9950)),
+    ("equal", 0.1, (1.9524, 1.9524)), ("equal", 10, (1.1667, 1.1667)),
+])
+def test_catalogue_values_for_other_lambdas(mode, lam, expected):
+    assert rounded(ewc.solve(mode, lam), 4) == expected
+
+
+def test_lambda_to_zero_is_not_unprotected_learning():
+    w = ewc.solve("ewc", Fraction(1, 10**9))
+    assert abs(float(w[0]) - 1.0198) < 1e-4 and abs(float(w[1]) - 2.9802) < 1e-4
+
+
+lams = st.fractions(min_value=Fraction(1, 100), max_value=100)
+
+
+@given(st.sampled_from(["equal", "ewc"]), lams)
+def test_the_solution_is_the_exact_minimum(mode, lam):
+    w = ewc.solve(mode, lam)
+    weights = ewc.IMPORTANCE if mode == "ewc" else (1, 1)
+    for wi, c, start in zip(w, weights, ewc.START):
+        assert (sum(w) - 4) + lam * c * (wi - start) == 0  # gradient of the objective vanishes
+    assert 2 < sum(w) < 4
+
+
+@given(st.sampled_from(["equal", "ewc"]), lams, lams)
+def test_a_stronger_penalty_never_moves_further(mode, a, b):
+    small, large = min(a, b), max(a, b)
+    assert sum(ewc.solve(mode, large)) <= sum(ewc.solve(mode, small))
+    assert ewc.old_loss(ewc.solve(mode, large)) <= ewc.old_loss(ewc.solve(mode, small))
+
+
+@given(st.sampled_from(["equal", "ewc"]))
+def test_the_sum_approaches_4_as_lambda_goes_to_0(mode):
+    gaps = [4 - sum(ewc.solve(mode, Fraction(1, 10**k))) for k in range(1, 8)]
+    assert all(b < a for a, b in zip(gaps, gaps[1:])) and gaps[-1] < Fraction(1, 10**5)
+
+
+@given(st.sampled_from([m for m, _ in ewc.MODES]), st.floats(min_value=0.01, max_value=100))
+def test_compute_and_view_never_fail(mode, lam):
+    r = ewc.compute(mode=mode, lam=lam)
+    view = ewc.view(r)
+    assert view.figure.startswith("<svg") and len(view.readouts) == 4
+    assert r["old_loss"] >= 0 and r["new_loss"] >= 0
+
+
+def test_readouts_use_german_decimals():
+    view = ewc.view(ewc.compute("ewc", 1.0))
+    values = {r.key: r.value for r in view.readouts}
+    assert values == {"w": "(1,02; 2,80)", "sum": "3,82", "old_loss": "0,16", "new_loss": "0,02"}
