@@ -72,6 +72,9 @@ def on_page_context(context, page, config, nav):
 
 
 def on_post_build(config):
+    # The theme's source maps are only read by developer tools; a USB stick need not carry them.
+    for source_map in Path(config["site_dir"], "assets").rglob("*.map"):
+        source_map.unlink()
     target = Path(config["site_dir"]) / config.extra["py_bundle"]
     target.parent.mkdir(parents=True, exist_ok=True)
     for old in target.parent.glob("probierlabor-*.zip"):

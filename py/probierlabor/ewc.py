@@ -88,7 +88,7 @@ def compute(mode: str = "ewc", lam: float = 1.0) -> dict:
 
 
 def view(r: dict) -> View:
-    plot = svg.Plot(520, 440, (0, 4.2), (0, 4.2), label="Die beiden Gewichte und die Lösung",
+    plot = svg.Plot(440, 400, (0, 4.2), (0, 4.2), label="Die beiden Gewichte und die Lösung",
                     margin=(16, 16, 50, 60))
     ticks = [0, 1, 2, 3, 4]
     plot.grid(xticks=ticks, yticks=ticks, xlabel="w₁ (wichtig, F = 10)", ylabel="w₂ (unwichtig, F = 0,1)",

@@ -105,6 +105,26 @@ def _new_days_x() -> tuple[tuple[float, ...], tuple[float, ...], float]:
 
 
 @lru_cache(maxsize=None)
+def _new_days_moments():
+    """Mean squared error on the new days as a quadratic form, so that a refit (every slider step,
+    every drag frame) costs about 100 multiplications instead of 400 curve evaluations:
+    MSE(c) = cᵀGc − 2cᵀb + ȳ², with G = XᵀX/N, b = Xᵀy/N over powers x⁰…x⁹ of the new days."""
+    xs, ys, _ = _new_days_x()
+    rows = polyfit.design(xs, 9)
+    n = len(rows)
+    gram = [[sum(r[i] * r[j] for r in rows) / n for j in range(10)] for i in range(10)]
+    cross = [sum(r[i] * y for r, y in zip(rows, ys)) / n for i in range(10)]
+    return gram, cross, sum(y * y for y in ys) / n
+
+
+def new_days_rmse(coef) -> float:
+    gram, cross, yy = _new_days_moments()
+    k = len(coef)
+    quad = sum(coef[i] * sum(gram[i][j] * coef[j] for j in range(k)) for i in range(k))
+    return math.sqrt(max(0.0, quad - 2 * sum(c * b for c, b in zip(coef, cross)) + yy))
+
+
+@lru_cache(maxsize=None)
 def _other_notebooks(n: int) -> tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]:
     books = []
     for k in range(N_OTHERS):
@@ -118,9 +138,7 @@ def _other_notebooks(n: int) -> tuple[tuple[tuple[float, ...], tuple[float, ...]
 def errors(xs, ys, degree: int, lam: float) -> tuple[list[float], float, float]:
     """(coefficients, RMSE in the notebook, RMSE on the 400 new days)."""
     coef = polyfit.fit(xs, ys, degree, lam)
-    train = polyfit.rmse(coef, xs, ys)
-    nx, ny, _ = _new_days_x()
-    return coef, train, polyfit.rmse(coef, nx, ny)
+    return coef, polyfit.rmse(coef, xs, ys), new_days_rmse(coef)
 
 
 @lru_cache(maxsize=256)
@@ -176,7 +194,7 @@ def compute(degree: int = 1, days: int = 10, lam: float = 0.0, others: bool = Fa
 # -- what the page shows -----------------------------------------------------
 
 def view(r: dict) -> View:
-    plot = svg.Plot(640, 400, (T_MIN, T_MAX), (Y_MIN, Y_MAX), label="Eisverkauf nach Temperatur")
+    plot = svg.Plot(480, 330, (T_MIN, T_MAX), (Y_MIN, Y_MAX), label="Eisverkauf nach Temperatur")
     plot.grid(xticks=range(15, 36, 5), yticks=range(0, 361, 100),
               xlabel="Temperatur (°C)", ylabel="Kugeln pro Tag", xfmt=lambda v: f"{v:g} °C")
     grid_t = [T_MIN + (T_MAX - T_MIN) * i / 120 for i in range(121)]

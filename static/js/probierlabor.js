@@ -167,15 +167,9 @@
   // ---- rendering ---------------------------------------------------------------------
 
   function userChange(root) {
-    root.plPending = true;
-    if (root.plFrame) return;
-    // Coalesce a burst of input events (a drag, a fast slider) into one computation per frame.
-    root.plFrame = requestAnimationFrame(() => {
-      root.plFrame = 0;
-      if (!root.plPending || !runtime.run) return;
-      root.plPending = false;
-      render(root, fromControls(root), { fromUrl: false });
-    });
+    // Synchronous on purpose: Chromium already delivers pointer-driven input at most once per
+    // frame, and computing at once leaves the whole rest of the frame for layout and paint.
+    if (runtime.run) render(root, fromControls(root), { fromUrl: false });
   }
 
   function render(root, raw, { fromUrl }) {

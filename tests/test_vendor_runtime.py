@@ -1,0 +1,64 @@
+"""The offline runtime: every shipped wheel matches the official Pyodide lock, and a bad one stops the build."""
+
+import hashlib
+import json
+import shutil
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import vendor_runtime as vr  # noqa: E402
+
+VENDOR = ROOT / "static" / "vendor"
+needs_vendor = pytest.mark.skipif(not (VENDOR / "MANIFEST.json").exists(), reason="run `make site` first")
+
+
+def test_the_closure_is_numpy_matplotlib_micropip_and_their_dependencies():
+    names = vr.closure(vr.official_lock())
+    assert {"numpy", "matplotlib", "micropip", "pillow", "six", "matplotlib-pyodide"} <= set(names)
+    assert "scipy" not in names and "pandas" not in names
+
+
+@needs_vendor
+def test_shipped_wheels_match_the_official_lock_and_the_shipped_lock_lists_only_them():
+    official = vr.official_lock()
+    shipped = json.loads((VENDOR / "pyodide" / "pyodide-lock.json").read_text())
+    assert shipped["info"] == official["info"] and shipped["info"]["version"] == "0.27.7"
+    assert set(shipped["packages"]) == set(vr.closure(official))
+    for name, entry in shipped["packages"].items():
+        assert entry == official["packages"][name]
+        data = (VENDOR / "pyodide" / entry["file_name"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["file_name"]
+    assert vr.check(vr.compute_stamp()) == []
+
+
+@needs_vendor
+def test_a_corrupt_or_missing_wheel_is_refused_with_its_name(tmp_path):
+    lock = vr.official_lock()
+    names = vr.closure(lock)
+    source = tmp_path / "dist"
+    source.mkdir()
+    for name in names:
+        shutil.copy(VENDOR / "pyodide" / lock["packages"][name]["file_name"], source)
+    numpy = source / lock["packages"]["numpy"]["file_name"]
+    numpy.write_bytes(numpy.read_bytes()[:-1] + b"x")
+    (source / lock["packages"]["six"]["file_name"]).unlink()
+    with pytest.raises(vr.VendorError) as error:
+        vr.vendor_wheels(tmp_path / "out", lock, names, vr.FolderSource(source, str(source)))
+    message = str(error.value)
+    assert lock["packages"]["numpy"]["file_name"] in message and "sha256 falsch" in message
+    assert lock["packages"]["six"]["file_name"] in message and "fehlt" in message
+    assert lock["packages"]["numpy"]["sha256"] in message
+
+
+@needs_vendor
+def test_the_site_ships_no_source_maps_and_stays_under_35_mb():
+    site = ROOT / "site"
+    if not site.exists():
+        pytest.skip("site not built")
+    files = [p for p in site.rglob("*") if p.is_file()]
+    assert not [p for p in files if p.suffix == ".map"]
+    assert sum(p.stat().st_size for p in files) < 35e6

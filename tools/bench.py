@@ -1,0 +1,220 @@
+"""`make bench`: Probierlabor's speed, measured side by side in one run (not a test).
+
+In headless Chromium on loopback, for every concept page and for bare PyScript + Pyodide pages:
+cold time to ready (fresh browser context, empty cache), time to first content, the time from a
+trusted input event to the repainted figure (slider; dragging a point), and the site's size.
+It prints the ratios against the targets of the foundation issue:
+
+    ready ≤ 1.15 × bare runtime · first content ≤ 0.5 s · slider → repaint median ≤ 33 ms
+    dragging ≤ 16 ms · whole site ≤ 35 MB
+
+    python tools/bench.py [--runs 3] [--steps 30] [--json out/bench.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "site"
+sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from probierlabor import SLUGS, api  # noqa: E402
+from serve import make_server  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+
+# Records the moment an experiment (or the bare page's body) turns ready, and input → repaint times.
+PROBE = """
+window.__bench = {ready: null, lat: [], pending: null};
+const sel = '[data-experiment][data-state="ready"], body[data-state="ready"]';
+new MutationObserver(() => {
+  if (window.__bench.ready === null && document.querySelector(sel)) window.__bench.ready = performance.now();
+}).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-state']});
+for (const type of ['input', 'pointermove']) {
+  addEventListener(type, (e) => { if (e.isTrusted) window.__bench.pending = e.timeStamp; }, true);
+}
+"""
+
+# After each render: the figure is in the DOM and laid out (forced layout) → "repainted";
+# the frame after that has been presented → "next frame".
+MEASURE = """
+() => { const root = document.querySelector('[data-experiment]');
+  root.addEventListener('pl:rendered', () => {
+    const b = window.__bench; if (b.pending === null) return;
+    root.offsetHeight;  // force style and layout of the new figure
+    const laid = performance.now(), start = b.pending; b.pending = null;
+    requestAnimationFrame(() => requestAnimationFrame(() => b.lat.push([laid - start, performance.now() - start])));
+  });
+}
+"""
+
+BARE = """<!doctype html><html lang="de"><head><meta charset="utf-8"><title>bare</title>
+<script type="module" src="/static/vendor/pyscript/core.js"></script></head><body>
+<script type="py" config='{{"interpreter": "/static/vendor/pyodide/pyodide.mjs", "plugins": ["!error"]}}'>
+{imports}
+from pyscript import document
+document.body.dataset.state = "ready"
+</script></body></html>"""
+
+BARE_PAGES = {
+    "bare": "",
+    "bare+numpy": "import pyodide_js\nawait pyodide_js.loadPackage('numpy')\nimport numpy",
+}
+
+
+def serve(folder: Path):
+    server = make_server(folder, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}"
+
+
+def cold_load(browser, url: str, wait_ms: int = 120_000) -> dict:
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.add_init_script(PROBE)
+    page.goto(url)
+    page.wait_for_function("window.__bench && window.__bench.ready !== null", timeout=wait_ms)
+    result = page.evaluate("""() => ({
+        ready: window.__bench.ready,
+        fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || null,
+        bytes: performance.getEntriesByType('resource').reduce((s, e) => s + (e.encodedBodySize || 0), 0)
+              + (performance.getEntriesByType('navigation')[0] || {}).encodedBodySize })""")
+    return {"context": context, "page": page, **result}
+
+
+def slider_latency(page, steps: int) -> list:
+    page.evaluate(MEASURE)
+    slider = page.locator('[data-experiment] input[type="range"]').first
+    slider.focus()
+    slider.press("Home")
+    page.wait_for_timeout(100)
+    page.evaluate("window.__bench.lat = []")
+    for i in range(steps):
+        slider.press("ArrowRight" if (i // 4) % 2 == 0 else "ArrowLeft")
+        page.wait_for_timeout(60)
+    page.wait_for_timeout(200)
+    return page.evaluate("window.__bench.lat")
+
+
+def drag_latency(page, steps: int) -> list:
+    page.evaluate("window.__bench.lat = []")
+    point = page.locator("[data-experiment] circle[data-drag]").nth(4)
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for i in range(steps):
+        page.mouse.move(x, y - 2 * ((i % 20) - 10 if i % 40 < 20 else 10 - (i % 20)))
+        page.wait_for_timeout(20)
+    page.mouse.up()
+    page.wait_for_timeout(200)
+    return page.evaluate("window.__bench.lat")
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3, help="cold loads per page (median reported)")
+    parser.add_argument("--steps", type=int, default=30, help="slider steps and drag moves per page")
+    parser.add_argument("--json", help="also write the measurements to this file")
+    args = parser.parse_args(argv)
+    if not (SITE / "index.html").exists():
+        print("site/ fehlt: erst `make site`.", file=sys.stderr)
+        return 1
+
+    from playwright.sync_api import sync_playwright
+
+    bare_root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))
+    os.symlink(SITE / "static", bare_root / "static")
+    for name, imports in BARE_PAGES.items():
+        (bare_root / f"{name}.html").write_text(BARE.format(imports=imports), encoding="utf-8")
+    site_server, site_url = serve(SITE)
+    bare_server, bare_url = serve(bare_root)
+
+    targets = {name: f"{bare_url}/{name}.html" for name in BARE_PAGES}
+    targets.update({slug: f"{site_url}/{slug}/" for slug in SLUGS})
+    loads = {name: [] for name in targets}
+    latency = {slug: {"slider": [], "drag": []} for slug in SLUGS}
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
+        warm = cold_load(browser, targets["bare"])  # the first start of Chromium itself is not the site's cost
+        warm["context"].close()
+        for run in range(args.runs):
+            order = list(targets) if run % 2 == 0 else list(reversed(targets))  # no page always goes first
+            for name in order:
+                load = cold_load(browser, targets[name])
+                loads[name].append({k: load[k] for k in ("ready", "fcp", "bytes")})
+                if name in latency and run == 0:
+                    latency[name]["slider"] = slider_latency(load["page"], args.steps)
+                    if any(p.kind == "moves" for p in api.concept(name).PARAMS):
+                        latency[name]["drag"] = drag_latency(load["page"], args.steps)
+                load["context"].close()
+        browser.close()
+    site_server.shutdown()
+    bare_server.shutdown()
+    shutil.rmtree(bare_root)
+
+    bare_ready = median([x["ready"] for x in loads["bare"]])
+    site_mb = folder_bytes(SITE) / 1e6
+    rows = []
+    print(f"\nProbierlabor benchmark · headless Chromium on loopback · {args.runs} cold loads per page "
+          f"(median) · {os.cpu_count()} CPU cores\n")
+    print(f"{'page':<16}{'ready s':>9}{'× bare':>8}{'first content s':>17}{'downloaded MB':>15}"
+          f"{'slider ms':>11}{'next frame':>12}{'drag ms':>9}")
+    for name in targets:
+        ready = median([x["ready"] for x in loads[name]]) / 1000
+        fcp = median([x["fcp"] for x in loads[name] if x["fcp"]]) / 1000
+        mb = median([x["bytes"] for x in loads[name]]) / 1e6
+        lat = latency.get(name, {"slider": [], "drag": []})
+        slider = median([a for a, _ in lat["slider"]])
+        frame = median([b for _, b in lat["slider"]])
+        drag = median([a for a, _ in lat["drag"]])
+        ratio = ready * 1000 / bare_ready
+        rows.append({"page": name, "ready_s": ready, "ratio_to_bare": ratio, "first_content_s": fcp,
+                     "downloaded_mb": mb, "slider_ms": slider, "slider_next_frame_ms": frame, "drag_ms": drag,
+                     "slider_samples": len(lat["slider"]), "drag_samples": len(lat["drag"])})
+        fmt = lambda v, spec: ("–" if v != v else format(v, spec))  # noqa: E731 - NaN shows as a dash
+        print(f"{name:<16}{ready:>9.2f}{ratio:>8.2f}{fmt(fcp, '.2f'):>17}{mb:>15.1f}"
+              f"{fmt(slider, '.1f'):>11}{fmt(frame, '.1f'):>12}{fmt(drag, '.1f'):>9}")
+
+    print(f"\nwhole site: {site_mb:.1f} MB")
+    print("\ntargets (measured / target = ratio; ≤ 1 meets the target):")
+    checks = []
+    for row in rows:
+        if row["page"] in SLUGS:
+            checks.append((f"{row['page']}: ready vs 1.15 × bare", row["ratio_to_bare"] / 1.15))
+            checks.append((f"{row['page']}: first content vs 0.5 s", row["first_content_s"] / 0.5))
+            checks.append((f"{row['page']}: slider → repaint median vs 33 ms", row["slider_ms"] / 33))
+            if row["drag_samples"]:
+                checks.append((f"{row['page']}: dragging median vs 16 ms", row["drag_ms"] / 16))
+    checks.append(("whole site vs 35 MB", site_mb / 35))
+    for label, ratio in checks:
+        print(f"  {'ok  ' if ratio <= 1 else 'MISS'} {ratio:5.2f}  {label}")
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps({"rows": rows, "site_mb": site_mb, "checks": checks}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
