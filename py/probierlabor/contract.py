@@ -16,15 +16,21 @@ from typing import Any, Mapping
 from . import fmt
 
 
+SEED_MAX = 2**31 - 1
+
+
 @dataclass(frozen=True)
 class Param:
     """One control of an experiment.
 
     kind: ``int`` and ``float`` (range with ``lo``/``hi``/``step``; ``log``
-    makes the slider move in powers of ten), ``choice`` (``choices`` are
-    (value, label) pairs), ``bool``, and ``moves`` (dragged points, written
-    ``index:value`` separated by commas; ``lo``/``hi`` bound the value and
-    ``max_index`` the index).
+    makes the slider move in powers of ten; ``widget="number"`` shows a number
+    field instead of a slider, e.g. for table cells), ``choice`` (``choices`` are
+    (value, label) pairs; ``widget="select"`` for a drop-down), ``bool``,
+    ``seed`` (a button labelled ``label`` that draws a new random seed, e.g.
+    „Start“ or „Neu würfeln“; the URL keeps the seed, so a shared link shows the
+    same random run), and ``moves`` (dragged points, written ``index:value``
+    separated by commas; ``lo``/``hi`` bound the value and ``max_index`` the index).
     """
 
     name: str
@@ -39,10 +45,14 @@ class Param:
     max_index: int = 0
     unit: str = ""
     help: str = ""
+    widget: str = ""
 
     def __post_init__(self):
-        assert self.kind in {"int", "float", "choice", "bool", "moves"}, self.kind
-        if self.kind in {"int", "float"}:
+        assert self.kind in {"int", "float", "choice", "bool", "seed", "moves"}, self.kind
+        if self.kind == "seed":
+            object.__setattr__(self, "lo", 0)
+            object.__setattr__(self, "hi", SEED_MAX)
+        if self.kind in {"int", "float", "seed"}:
             assert self.lo is not None and self.hi is not None and self.lo <= self.default <= self.hi
         if self.kind == "choice":
             assert self.default in [v for v, _ in self.choices]
@@ -73,6 +83,9 @@ class Param:
                 )
             value = int(value)
         return self._clamp(value)
+
+    def _coerce_seed(self, raw):
+        return self._coerce_int(raw)
 
     def _coerce_float(self, raw):
         value = float(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else _parse_number(raw)

@@ -63,6 +63,18 @@ def _readouts(readouts: list[dict]) -> str:
 def _control(p: Param, value, display: str) -> str:
     ident = f"pl-{p.name}"
     help_text = f'<small class="pl-help">{escape(p.help)}</small>' if p.help else ""
+    if p.kind == "seed":  # the page draws a fresh seed on click; the URL keeps it for sharing
+        return (
+            f'<div class="pl-control pl-seed"><input type="hidden" data-param="{p.name}" data-seed '
+            f'value="{escape(p.to_url(value))}"><button type="button" class="md-button md-button--primary pl-seed-button" '
+            f'data-seed-for="{p.name}">{escape(p.label)}</button>{help_text}</div>'
+        )
+    if p.kind in ("int", "float") and p.widget == "number":
+        return (
+            f'<div class="pl-control pl-number"><label for="{ident}">{escape(p.label)}</label>'
+            f'<input type="number" id="{ident}" data-param="{p.name}" min="{p.lo:g}" max="{p.hi:g}" '
+            f'step="{p.step or 1:g}" value="{value:g}" inputmode="decimal">{help_text}</div>'
+        )
     if p.kind in ("int", "float"):
         if p.log:
             lo, hi, now = math.log10(p.lo), math.log10(p.hi), math.log10(value)
@@ -76,6 +88,13 @@ def _control(p: Param, value, display: str) -> str:
             f'<input type="range" id="{ident}" data-param="{p.name}" min="{lo:g}" max="{hi:g}" step="{step:g}" '
             f'value="{now:g}"{" data-log" if p.log else ""} aria-valuetext="{escape(display)}">{help_text}</div>'
         )
+    if p.kind == "choice" and p.widget == "select":
+        options = "".join(
+            f'<option value="{escape(p.to_url(v))}"{" selected" if v == value else ""}>{escape(label)}</option>'
+            for v, label in p.choices
+        )
+        return (f'<div class="pl-control pl-select"><label for="{ident}">{escape(p.label)}</label>'
+                f'<select id="{ident}" data-param="{p.name}">{options}</select>{help_text}</div>')
     if p.kind == "choice":
         options = "".join(
             f'<label class="pl-option"><input type="radio" name="{ident}" data-param="{p.name}" '

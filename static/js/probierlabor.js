@@ -87,6 +87,13 @@
       const kind = input.type === "range" ? "input" : "change";
       input.addEventListener(kind, () => userChange(root));
     });
+    root.querySelectorAll("[data-seed-for]").forEach((button) => {
+      button.addEventListener("click", () => {
+        const field = root.querySelector(`[data-param="${button.dataset.seedFor}"]`);
+        field.value = String(crypto.getRandomValues(new Uint32Array(1))[0] & 0x7fffffff);
+        userChange(root);
+      });
+    });
     root.querySelectorAll("[data-preset]").forEach((button) => {
       button.addEventListener("click", () => {
         setControls(root, JSON.parse(button.dataset.preset), true);

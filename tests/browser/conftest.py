@@ -6,6 +6,7 @@ assert that nothing left the site's origin and nothing logged an error.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import threading
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "py"))
 
-SITE = ROOT / "site"
+SITE = Path(os.environ.get("PROBIERLABOR_SITE", ROOT / "site"))  # another build folder, e.g. in parallel work
 SCREENSHOTS = ROOT / "out" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -19,8 +19,34 @@ def query(v):
     return v.page.evaluate("location.search")
 
 
-def first_range(slug):
-    return next(p for p in api.concept(slug).PARAMS if p.kind in ("int", "float"))
+def first_control(slug):
+    """The first parameter a reader can change directly (sliders first: they are the common case)."""
+    params = api.concept(slug).PARAMS
+    return next((p for p in params if p.kind in ("int", "float") and p.widget != "number"), None) or next(
+        p for p in params if p.kind in ("int", "float", "choice", "bool"))
+
+
+def change(v, param):
+    """Change a control as a reader would (keyboard or click); returns the raw value now set."""
+    if param.kind in ("int", "float") and param.widget != "number":
+        slider = v.page.locator(f'input[type="range"][data-param="{param.name}"]')
+        slider.focus()
+        slider.press("End")
+        return param.hi
+    if param.kind in ("int", "float"):
+        field = v.page.locator(f'input[data-param="{param.name}"]')
+        field.fill(param.to_url(param.hi if param.default != param.hi else param.lo))
+        field.press("Enter")
+        return param.hi if param.default != param.hi else param.lo
+    if param.kind == "bool":
+        v.page.locator(f'input[data-param="{param.name}"]').click()
+        return not param.default
+    other = next(value for value, _ in param.choices if value != param.default)
+    if param.widget == "select":
+        v.page.select_option(f'select[data-param="{param.name}"]', param.to_url(other))
+    else:
+        v.page.locator(f'input[data-param="{param.name}"][value="{param.to_url(other)}"]').check(force=True)
+    return other
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -30,13 +56,11 @@ def test_page_is_offline_ready_and_interactive(visit, slug):
     before, before_url = figure(v), query(v)
     assert "<svg" in before and before_url == ""
 
-    param = first_range(slug)
-    slider = v.page.locator(f'input[type="range"][data-param="{param.name}"]')
-    slider.focus()
-    slider.press("End")  # a real keyboard input event, as a reader would cause it
+    param = first_control(slug)
+    value = change(v, param)  # a real keyboard or pointer event, as a reader would cause it
     v.page.wait_for_function(f"location.search.includes('{param.name}=')")
     assert figure(v) != before
-    assert api.run(slug, {param.name: param.hi})["summary"] == v.page.inner_text(".pl-summary")
+    assert api.run(slug, {param.name: value})["summary"] == v.page.inner_text(".pl-summary")
 
     v.screenshot(f"{slug}-1280")
     assert v.foreign_requests() == [], "the page must not leave its origin"
@@ -71,15 +95,18 @@ def test_a_shared_link_restores_the_experiment(visit, slug):
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_a_tampered_link_is_clamped_with_a_visible_note(visit, slug):
-    param = first_range(slug)
-    v = visit(f"/{slug}/?{param.name}=999999&unsinn=1")
+    param = first_control(slug)
+    bad = "999999" if param.kind in ("int", "float") else "unsinn"
+    v = visit(f"/{slug}/?{param.name}={bad}&unsinn=1")
     assert v.wait_state() == "ready"
     notes = v.page.locator(".pl-notes")
     assert notes.is_visible()
     text = notes.inner_text()
     assert "verwendet wird" in text and param.label in text
-    assert f"{param.name}=" in query(v)  # the URL now carries the clamped value
-    assert api.run(slug, {param.name: "999999"})["summary"] == v.page.inner_text(".pl-summary")
+    if param.kind in ("int", "float"):
+        assert f"{param.name}=" in query(v)  # the URL now carries the clamped value
+    assert f"{param.name}={bad}" not in query(v)
+    assert api.run(slug, {param.name: bad})["summary"] == v.page.inner_text(".pl-summary")
     # and the experiment keeps working
     v.page.get_by_role("button", name=api.concept(slug).PRESETS[0].label, exact=True).click()
     v.page.wait_for_function("() => document.querySelector('.pl-notes').hidden")
