@@ -22,8 +22,10 @@
   // ---- the runtime -------------------------------------------------------------------
 
   window.probierlabor = {
-    connect(run) {
+    connect(run, systemcheck) {
       runtime.run = run;
+      runtime.systemcheck = systemcheck;
+      document.dispatchEvent(new CustomEvent("pl:runtime-ready"));
       runtime.readyAt = performance.now();
       document.querySelectorAll("[data-experiment]").forEach(start);
     },

@@ -28,6 +28,57 @@ class _ConsoleStream:
 
 sys.stderr = _ConsoleStream(window.console.warn)
 
+
+async def _systemcheck():
+    """For school IT (pages/systemcheck.md): load the heavy packages from this server, draw one
+    matplotlib figure, and show that an unshipped package fails at once instead of hanging."""
+    import base64
+    import io
+    import json
+    import time
+
+    import pyodide_js
+
+    report = {"python": sys.version.split()[0], "pyodide": str(pyodide_js.version)}
+    start = time.perf_counter()
+    await pyodide_js.loadPackage("numpy")
+    import numpy
+
+    report["numpy"] = {"version": numpy.__version__, "seconds": time.perf_counter() - start}
+    start = time.perf_counter()
+    await pyodide_js.loadPackage("matplotlib")
+    import matplotlib
+
+    matplotlib.use("agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(4.8, 2.6), dpi=100, layout="constrained")
+    temps = numpy.linspace(15, 35, 81)
+    axes.plot(temps, 220 - 0.83 * (temps - 30) ** 2, color="#0066a1", linewidth=2.5)
+    axes.set(xlabel="Temperatur (°C)", ylabel="Kugeln", title="matplotlib läuft")
+    comma = matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}".replace(".", ","))
+    axes.xaxis.set_major_formatter(comma)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    plt.close(figure)
+    report["matplotlib"] = {"version": matplotlib.__version__, "seconds": time.perf_counter() - start,
+                            "png": base64.b64encode(buffer.getvalue()).decode()}
+    from pyodide.ffi import JsException
+
+    start = time.perf_counter()
+    report["unshipped"] = {"name": "scipy", "missing": True}
+    try:
+        await pyodide_js.loadPackage("scipy")  # the shipped lock does not know it: refused at once
+    except JsException as refusal:
+        report["unshipped"]["refusal"] = str(refusal)
+    try:
+        import scipy  # noqa: F401 - must not be there
+        report["unshipped"]["missing"] = False
+    except ModuleNotFoundError:
+        pass
+    report["unshipped"]["seconds"] = time.perf_counter() - start
+    return json.dumps(report)
+
 try:
     response = await pyfetch(window.probierlaborConfig.bundle)  # noqa: F704 - PyScript allows top-level await
     if not response.ok:
@@ -36,6 +87,6 @@ try:
     sys.path.insert(0, "/home/pyodide/lib")
     from probierlabor import api
 
-    window.probierlabor.connect(ffi.create_proxy(api.run_json))
+    window.probierlabor.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck))
 except Exception as error:  # noqa: BLE001 - shown to the reader as a German message
     window.probierlabor.fail(f"Das Python-Paket der Seite konnte nicht geladen werden ({type(error).__name__}: {error}).")
