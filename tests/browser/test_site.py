@@ -1,0 +1,34 @@
+"""The site around the experiments: start page map, offline search, nothing from outside."""
+
+import pytest
+
+from probierlabor import SLUGS, api
+
+pytestmark = pytest.mark.browser
+
+
+def test_start_page_lists_every_concept_and_loads_nothing_from_outside(visit):
+    v = visit("/")
+    v.page.wait_for_selector(".pl-map")
+    hrefs = v.page.eval_on_selector_all(".pl-card", "cards => cards.map(c => c.getAttribute('href'))")
+    assert sorted(hrefs) == sorted(f"{slug}/" for slug in SLUGS)
+    for slug in SLUGS:
+        assert api.concept(slug).TEASER in v.page.inner_text(".pl-map")
+    v.page.locator(f'.pl-card[href="{SLUGS[0]}/"]').click()
+    v.page.wait_for_selector(f'[data-experiment="{SLUGS[0]}"]')
+    v.wait_state()
+    assert v.foreign_requests() == [] and v.console_errors() == []
+
+
+def test_search_works_offline(visit):
+    v = visit("/")
+    field = v.page.locator(".md-search__input").first
+    field.click()
+    for _ in range(20):  # the index loads in a worker; a query typed before it is ready finds nothing
+        field.fill("")
+        field.press_sequentially("Fisher")
+        if v.page.locator(".md-search-result__item").first.is_visible():
+            break
+        v.page.wait_for_timeout(1000)
+    assert "EWC" in v.page.inner_text(".md-search-result")
+    assert v.foreign_requests() == []
