@@ -27,8 +27,10 @@ def test_search_works_offline(visit):
     for _ in range(20):  # the index loads in a worker; a query typed before it is ready finds nothing
         field.fill("")
         field.press_sequentially("Fisher")
-        if v.page.locator(".md-search-result__item").first.is_visible():
+        try:
+            v.page.wait_for_selector(".md-search-result__item", timeout=1500)
             break
-        v.page.wait_for_timeout(1000)
+        except Exception:  # noqa: BLE001 - not ready yet: type again
+            continue
     assert "EWC" in v.page.inner_text(".md-search-result")
     assert v.foreign_requests() == []
