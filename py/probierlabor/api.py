@@ -63,15 +63,15 @@ def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
     declared = params_of(slug)
     return {
         "slug": slug,
-        "params": {name: _jsonable(v) for name, v in values.items()},
+        "params": {name: jsonable(v) for name, v in values.items()},
         "url": {name: declared[name].to_url(v) for name, v in values.items() if v != declared[name].default},
         "controls": {name: declared[name].to_url(v) for name, v in values.items()},
         "display": {name: declared[name].format(v) for name, v in values.items()},
         "notes": notes,
-        "result": _jsonable(result),
+        "result": jsonable(result),
         "figure": view.figure,
         "extra": view.extra,
-        "readouts": [dataclasses.asdict(r) | {"raw": _jsonable(r.raw)} for r in view.readouts],
+        "readouts": [dataclasses.asdict(r) | {"raw": jsonable(r.raw)} for r in view.readouts],
         "summary": view.summary,
     }
 
@@ -84,13 +84,13 @@ def run_json(slug: str, raw_json: str) -> str:
         return json.dumps({"slug": slug, "error": f"{type(error).__name__}: {error}"}, ensure_ascii=False)
 
 
-def _jsonable(value):
+def jsonable(value):
     if isinstance(value, tuple):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, list):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {k: jsonable(v) for k, v in value.items()}
     if hasattr(value, "numerator") and not isinstance(value, (int, bool)):
         return float(value)
     return value

@@ -107,15 +107,19 @@ def view(r: dict) -> View:
         plot.polyline([(float(a), float(b)) for a, b in path], "pl-path")
     plot.point(1, 1, 6, "pl-start", title="Start nach der alten Aufgabe: (1; 1)")
     plot.text(1, 1, "Start (1; 1)", "pl-label", "start", dy=22)
+    short = {"none": "ohne Schutz", "equal": "gleiche Strafe", "ewc": "EWC"}
+    # Labels go where the picture is empty: below the line for the first two, left of EWC's point.
+    place = {"none": ("start", 12, 18), "equal": ("start", 12, 18), "ewc": ("end", -14, -10)}
     for mode, label in MODES:
         a, b = r["all_modes"][mode]
         current = mode == r["mode"]
         plot.point(a, b, 9 if current else 6, f"pl-sol pl-sol-{mode}" + (" pl-current" if current else ""),
                    title=f"{label}: ({fmt.de(a)}; {fmt.de(b)})")
-    a, b = r["w"]
-    plot.text(a, b, f"({fmt.de(a)}; {fmt.de(b)})", "pl-label pl-value", "start", dy=-14)
+        text = f"{short[mode]} ({fmt.de(a)}; {fmt.de(b)})" if current else short[mode]
+        anchor, dx, dy = place[mode]
+        plot.text(a, b, text, "pl-label pl-value" if current else "pl-label pl-faint", anchor, dy=dy, dx=dx)
     plot.legend([("pl-constraint", "neue Aufgabe erfüllt"), ("pl-contour", "gleicher alter Verlust"),
-                 ("pl-path", "Weg der Lösung, wenn λ wächst")], corner="br")
+                 ("pl-path", "Weg der Lösung, wenn λ wächst")], corner="tr")
 
     readouts = [
         Readout("w", "Gewichte (w₁; w₂)", f"({fmt.de(r['w'][0])}; {fmt.de(r['w'][1])})", r["w"], True),

@@ -252,7 +252,7 @@ def _degree_chart(r: dict) -> str:
     plot.polyline([(row["degree"], clip(row["test_rmse"])) for row in rows], "pl-test")
     plot.point(r["degree"], clip(r["test_rmse"]), 5, "pl-test-dot")
     plot.point(r["degree"], clip(r["train_rmse"]), 5, "pl-train-dot")
-    plot.legend([("pl-train", "im Heft"), ("pl-test", "an neuen Tagen"), ("pl-floor", "Zufall allein")], corner="bl")
+    plot.legend([("pl-train", "im Heft"), ("pl-test", "an neuen Tagen"), ("pl-floor", "Zufall allein")], corner="tl")
     return plot.render()
 
 

@@ -24,7 +24,7 @@ def experiment(slug: str) -> str:
     controls = "".join(_control(p, run["params"][p.name], run["display"][p.name])
                        for p in module.PARAMS)
     presets = "".join(
-        f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(_preset(api.preset_values(slug, p.label))))}"'
+        f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(api.jsonable(api.preset_values(slug, p.label))))}"'
         f' title="{escape(p.help)}" data-key="{i}">{escape(p.label)}</button>'
         for i, p in enumerate(module.PRESETS)
     )
@@ -45,10 +45,6 @@ def experiment(slug: str) -> str:
         f'<p class="pl-summary" aria-live="polite">{escape(run["summary"])}</p>'
         f'</section>'
     )
-
-
-def _preset(values: dict) -> dict:
-    return {k: api._jsonable(v) for k, v in values.items()}
 
 
 def _readouts(readouts: list[dict]) -> str:

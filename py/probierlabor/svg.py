@@ -84,8 +84,10 @@ class Plot:
     def path(self, d: str, cls: str):
         self.body.append(f'<path class="{cls}" d="{d}"/>')
 
-    def text(self, x: float, y: float, text: str, cls: str = "pl-label", anchor: str = "start", dy: float = 0):
-        self.front.append(f'<text class="{cls}" x="{self.px(x):.1f}" y="{self.py(y) + dy:.1f}" '
+    def text(self, x: float, y: float, text: str, cls: str = "pl-label", anchor: str = "start",
+             dy: float = 0, dx: float = 0):
+        """Text at a data point, moved by dx/dy pixels (positive dy is downwards)."""
+        self.front.append(f'<text class="{cls}" x="{self.px(x) + dx:.1f}" y="{self.py(y) + dy:.1f}" '
                           f'text-anchor="{anchor}">{escape(text)}</text>')
 
     def legend(self, entries: Sequence[tuple[str, str]], corner: str = "tl"):
