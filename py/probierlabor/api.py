@@ -77,9 +77,14 @@ def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
 
 
 def run_json(slug: str, raw_json: str) -> str:
-    """Browser entry point: JSON in, JSON out; an exception becomes a German message."""
+    """Browser entry point: JSON in, JSON out; an exception becomes a German message.
+
+    The raw results stay behind: the page shows only the view, and every slider step would
+    otherwise serialise and parse them again."""
     try:
-        return json.dumps(run(slug, json.loads(raw_json or "{}")), ensure_ascii=False)
+        out = run(slug, json.loads(raw_json or "{}"))
+        del out["result"]
+        return json.dumps(out, ensure_ascii=False)
     except Exception as error:  # noqa: BLE001 - the page must show a message, not a traceback
         return json.dumps({"slug": slug, "error": f"{type(error).__name__}: {error}"}, ensure_ascii=False)
 
