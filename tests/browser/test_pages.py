@@ -190,7 +190,17 @@ def test_phone_and_dark_mode_screenshots(visit, slug):
     v.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-390")))
     d = visit(f"/{slug}/", color_scheme="dark")
     d.wait_state()
-    d.screenshot(f"{slug}-dark")
+    d.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-dark")))
+    # text in the figure and the readouts must be light on the dark background
+    for selector in (".pl-figure svg text", "[data-readout] dd"):
+        colour = d.page.eval_on_selector(
+            selector, "el => el.tagName.toLowerCase() === 'text' ? getComputedStyle(el).fill : getComputedStyle(el).color")
+        assert _luminance(colour) > 0.5, (selector, colour)
+
+
+def _luminance(css_colour: str) -> float:
+    r, g, b = (int(x) for x in re.findall(r"\d+", css_colour)[:3])
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
 
 
 def test_prose_numbers_come_from_the_code(visit):
