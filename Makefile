@@ -43,3 +43,15 @@ browser:
 
 clean:
 	rm -rf site static/vendor .pytest_cache .hypothesis
+
+# Peer check of engine/ against Transformers' LlamaForCausalLM (random weights, nothing downloaded), in
+# its own venv so that `make test` stays free of torch.
+PEER_VENV := .venv-peer
+.PHONY: test-peer
+test-peer: $(PEER_VENV)/.installed
+	$(PEER_VENV)/bin/python -m pytest -q -s -p no:cacheprovider tests/peer
+
+$(PEER_VENV)/.installed: requirements-peer.txt
+	$(PYTHON) -m venv $(PEER_VENV)
+	$(PEER_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-peer.txt
+	touch $@

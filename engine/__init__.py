@@ -1,0 +1,14 @@
+"""Probierlabor's small inference engine (numpy; never loaded by the browser).
+
+Modules, each readable on its own:
+
+* ``model``      – a tiny Llama-architecture transformer (RMSNorm, RoPE, MHA/GQA/MQA, SwiGLU)
+* ``toy``        – the Decode article's three-token toy model with the same interface
+* ``tokenizer``  – one token per character, so traces stay readable
+* ``block_pool`` – paged KV-cache bookkeeping: block tables, reference counts, LRU, prefix cache
+* ``kv_cache``   – the K/V numbers, stored per physical block
+* ``attention``  – dense and tiled (FlashAttention) kernels; no-cache and paged backends
+* ``generate``   – greedy generation of one sequence by full recompute or through the paged cache
+
+See ``engine/README.md``.
+"""
