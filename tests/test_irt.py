@@ -1,0 +1,173 @@
+"""IRT (Rasch model): the P fit of CONCEPTS.md §4, checked against an independent optimiser,
+the score equations, and an honest runaway without penalty."""
+
+import json
+import math
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, irt
+
+SLUG = "irt"
+P_TABLE = ((4, 4, 0), (5, 4, 3))
+
+
+def table_params(table):
+    return {f"k{a + 1}{t}": table[a][j] for a in range(2) for j, t in enumerate("abc")}
+
+
+# -- the catalogue's figures ----------------------------------------------------------------
+
+def test_the_default_table_is_the_proposal():
+    r = api.run(SLUG)["result"]
+    assert [tuple(row) for row in r["table"]] == list(P_TABLE) and r["kappa"] == 0.1
+    assert len(r["table"]) == 2 and len(r["table"][0]) == 3  # 2 agents × 3 tasks
+
+
+def test_the_penalised_fit_matches_the_catalogue():
+    r = irt.compute()
+    assert r["status"] == "converged"
+    assert [round(v, 3) for v in r["theta"]] == [-0.301, 1.474]
+    assert [round(v, 3) for v in r["b"]] == [-1.719, -0.967, 1.513]
+
+
+def _independent_fit(table, kappa, steps=4000, rate=0.05):
+    """Plain gradient descent on the same penalised objective: slow, simple, and no shared code."""
+    x = [0.0] * 5
+    for _ in range(steps):
+        g = [kappa * v for v in x]
+        for a in range(2):
+            for j in range(3):
+                p = 1 / (1 + math.exp(-(x[a] - x[2 + j])))
+                r = 5 * p - table[a][j]
+                g[a] += r
+                g[2 + j] -= r
+        x = [v - rate * gv for v, gv in zip(x, g)]
+    return x
+
+
+def test_newton_agrees_with_plain_gradient_descent():
+    reference = _independent_fit(P_TABLE, 0.1)
+    assert irt.fit(P_TABLE, 0.1)["x"] == pytest.approx(reference, abs=1e-6)
+
+
+def test_the_penalty_fixes_the_zero_point_by_itself():
+    x = irt.fit(P_TABLE, 0.1)["x"]
+    assert abs(sum(x)) < 1e-10  # Σθ + Σb = 0, so the added gauge term changed nothing
+
+
+# -- what the model separates ----------------------------------------------------------------
+
+def test_task_c_is_hard_and_agent_2_is_able():
+    r = irt.compute()
+    assert r["b"][2] > r["b"][1] > r["b"][0]
+    assert r["theta"][1] - r["theta"][0] == pytest.approx(1.775, abs=1e-3)
+    assert r["agent_solved"] == [8, 12] and r["agent_attempted"] == [15, 15]
+    assert r["task_rate"] == pytest.approx([0.9, 0.8, 0.3])
+
+
+def test_leaving_out_c_gives_equal_rates_but_different_abilities():
+    r = api.run(SLUG, api.preset_values(SLUG, "C ausgelassen"))["result"]
+    assert r["agent_rate"] == pytest.approx([0.8, 0.8])
+    assert r["agent_solved"] == [8, 12] and r["agent_attempted"] == [10, 15]
+    assert r["theta"][1] - r["theta"][0] > 0.5
+    assert r["attempted"][0][2] == 0 and "nicht" in api.run(SLUG, {"c1": False})["extra"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=6, max_size=6))
+def test_without_penalty_a_converged_fit_solves_the_score_equations(cells):
+    """Rasch's sufficiency: expected row and column totals equal the observed ones."""
+    table = (tuple(cells[:3]), tuple(cells[3:]))
+    f = irt.fit(table, 0.0)
+    if f["status"] != "converged":
+        return
+    x = f["x"]
+    expected = [[5 * irt.sigmoid(x[a] - x[2 + j]) for j in range(3)] for a in range(2)]
+    for a in range(2):
+        assert sum(expected[a]) == pytest.approx(sum(table[a]), abs=1e-7)
+    for j in range(3):
+        assert expected[0][j] + expected[1][j] == pytest.approx(table[0][j] + table[1][j], abs=1e-7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=6, max_size=6), st.sampled_from([0.1, 0.01]), st.booleans())
+def test_with_a_penalty_every_table_converges_and_totals_order_the_abilities(cells, kappa, c1):
+    table = (tuple(cells[:3]), tuple(cells[3:]))
+    r = irt.compute(*cells, c1=c1, kappa=kappa)
+    assert r["status"] == "converged" and r["steps"] < 40 and r["running"] == []
+    if c1 and sum(table[1]) != sum(table[0]):  # complete design: the raw score is sufficient
+        assert (r["theta"][1] > r["theta"][0]) == (sum(table[1]) > sum(table[0]))
+
+
+def test_a_perfect_row_grows_as_the_penalty_shrinks():
+    perfect = dict(k2a=5, k2b=5, k2c=5)
+    t1 = irt.compute(**perfect, kappa=0.1)["theta"][1]
+    t2 = irt.compute(**perfect, kappa=0.01)["theta"][1]
+    assert 3 < t1 < t2
+
+
+# -- the runaway, shown honestly -----------------------------------------------------------------
+
+def test_a_perfect_row_without_penalty_runs_away():
+    out = api.run(SLUG, api.preset_values(SLUG, "Perfekt, ohne Strafe"))
+    r = out["result"]
+    assert r["status"] == "runaway" and r["steps"] < irt.MAX_STEPS
+    assert r["running"][0] == "θ₂" and r["running_up"][0] is True
+    assert r["theta"][1] is None and r["theta"][0] is not None
+    # at the end Newton pushes θ₂ by the same amount every step, and b_C along with it
+    path = r["path"]
+    steps = [b[1] - a[1] for a, b in zip(path[-4:], path[-3:])]
+    assert min(steps) > 0.5 and max(steps) - min(steps) < 0.05
+    assert path[-1][4] - path[-2][4] > 0.5 and r["running"] == ["θ₂", "b_C"]
+    assert max(path[-1]) - min(path[-1]) > irt.RUNAWAY
+    shown = {x["key"]: x["value"] for x in out["readouts"]}
+    assert shown["status"].startswith("θ₂ wächst ohne Grenze")
+    assert shown["theta"].endswith("; ∞)") and shown["gap"] == "∞"
+    assert "keine beste Schätzung" in out["summary"]
+    json.dumps(out, allow_nan=False)
+
+
+def test_a_task_nobody_solves_runs_its_difficulty_away():
+    r = irt.compute(k1c=0, k2c=0, kappa=0.0)
+    assert r["running"] == ["b_C"] and r["running_up"] == [True] and r["b"][2] is None
+    assert r["theta"][0] is not None and r["gap"] == pytest.approx(r["theta"][1] - r["theta"][0])
+
+
+def test_an_all_zero_table_has_no_ability_gap():
+    r = irt.compute(0, 0, 0, 0, 0, 0, kappa=0.0)
+    assert r["status"] == "runaway" and set(r["running"]) == {"θ₁", "θ₂"}
+    assert r["gap_text"] == "unbestimmt"
+
+
+def test_the_default_table_converges_without_penalty_too():
+    r = irt.compute(kappa=0.0)
+    assert r["status"] == "converged" and r["theta"][1] > r["theta"][0]
+
+
+# -- the whole parameter space ---------------------------------------------------------------
+
+LABELS = [r["label"] for r in api.run(SLUG)["readouts"]]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=6, max_size=6), st.booleans(), st.sampled_from(irt.KAPPAS))
+def test_any_table_gives_valid_json_figures_and_fixed_labels(cells, c1, kappa):
+    raw = {**table_params((cells[:3], cells[3:])), "c1": c1, "kappa": kappa}
+    out = api.run(SLUG, raw)
+    assert out["notes"] == []
+    json.dumps(out, allow_nan=False)
+    r = out["result"]
+    assert r["status"] in {"converged", "runaway"}
+    assert all(0 <= p <= 1 for row in r["prob"] for p in row)
+    ET.fromstring(out["figure"])
+    ET.fromstring("<div>" + out["extra"].replace("<br>", "<br/>") + "</div>")
+    assert [x["label"] for x in out["readouts"]] == LABELS
+
+
+def test_a_tampered_cell_is_clamped_with_a_note():
+    out = api.run(SLUG, {"k1a": "999999", "kappa": "7"})
+    assert out["params"]["k1a"] == 5 and out["params"]["kappa"] == 0.1
+    assert len(out["notes"]) == 2 and "Agent 1 · A" in out["notes"][0]

@@ -1,0 +1,169 @@
+"""Validation set: every figure of CONCEPTS.md §1 in exact fractions, the fitting, the test-day protocol."""
+
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, strategies as st
+
+from probierlabor import api, validation_set as vs
+
+SLUG = "validation-set"
+
+
+def run(**raw):
+    return api.run(SLUG, raw)
+
+
+# -- the rules, fitted on the notebook only ----------------------------------------------
+
+def test_the_line_is_2T_minus_20_and_the_best_line_by_absolute_error():
+    assert vs.fit_line() == (-20, 2, 0)
+    best = sum(abs(y - vs.predict(vs.fit_line(), t)) for t, y in vs.NOTEBOOK)
+    # no line through any two notebook points, nor the least-squares line, does better
+    for a in range(-40, 1):
+        for b in (Fraction(k, 4) for k in range(0, 17)):
+            assert sum(abs(y - (a + b * t)) for t, y in vs.NOTEBOOK) >= best
+    assert sum(abs(y - (Fraction(-18) + 2 * t)) for t, y in vs.NOTEBOOK) > best  # 2T − 18 is least squares
+
+
+def test_the_curve_is_the_parabola_through_the_three_notebook_points():
+    c = vs.fit_curve()
+    assert c == (-740, 68, Fraction(-3, 2))
+    for t, y in vs.NOTEBOOK:
+        assert vs.predict(c, t) == y
+    for t in range(10, 36):  # the catalogue's centred form 30.5 − (T−23) − 1.5(T−23)²
+        assert vs.predict(c, t) == Fraction(61, 2) - (t - 23) - Fraction(3, 2) * (t - 23) ** 2
+
+
+def test_the_third_rule_is_the_notebook_mean_26():
+    assert vs.fit_mean() == (26, 0, 0)
+
+
+@pytest.mark.parametrize("t, line, curve", [(21, 22, Fraction(53, 2)), (23, 26, Fraction(61, 2)),
+                                            (25, 30, Fraction(45, 2))])
+def test_predictions_on_the_validation_days(t, line, curve):
+    rules = vs.rules()
+    assert vs.predict(rules["line"], t) == line
+    assert vs.predict(rules["curve"], t) == curve
+
+
+def test_validation_sales_are_the_articles():
+    assert vs.VALIDATION == ((21, 23), (23, 25), (25, 31))
+    assert [t for t, _ in vs.NOTEBOOK] == [20, 22, 24] and vs.NOTEBOOK[1] == (22, 30)  # the tour group
+
+
+# -- the catalogue's checklist, exactly ------------------------------------------------------
+
+def test_validation_mae_curve_35_6_line_1_mean_3():
+    rules = vs.rules()
+    assert vs.mae(rules["curve"], vs.VALIDATION) == Fraction(35, 6)
+    assert round(float(Fraction(35, 6)), 2) == 5.83
+    assert vs.mae(rules["line"], vs.VALIDATION) == 1
+    assert vs.mae(rules["mean"], vs.VALIDATION) == 3
+
+
+def test_notebook_score_line_2_curve_0_mean_4():
+    rules = vs.rules()
+    assert vs.mae(rules["line"], vs.NOTEBOOK) == 2
+    assert vs.mae(rules["curve"], vs.NOTEBOOK) == 0
+    assert vs.mae(rules["mean"], vs.NOTEBOOK) == 4
+    assert [abs(y - vs.predict(rules["line"], t)) for t, y in vs.NOTEBOOK] == [0, 6, 0]
+
+
+def test_test_days_line_1_curve_51_4_mean_6():
+    rules = vs.rules()
+    assert vs.mae(rules["line"], vs.TEST) == 1
+    assert [vs.predict(rules["line"], t) for t, _ in vs.TEST] == [18, 32]
+    assert vs.mae(rules["curve"], vs.TEST) == Fraction(51, 4)
+    assert vs.mae(rules["mean"], vs.TEST) == 6
+
+
+def test_there_are_three_candidate_rules_and_the_winners_differ():
+    r = vs.compute()
+    assert len(r["coef"]) == 3
+    assert r["winner"] == {"notebook": "curve", "validation": "line"}
+
+
+# -- the protocol: test days open only after fixing, changing afterwards is flagged ----------
+
+def test_test_days_are_hidden_until_a_rule_is_fixed():
+    for rule, _ in vs.RULES:
+        r = vs.compute(rule=rule, fixed="none")
+        assert r["state"] == "hidden" and not r["test_open"]
+        tests = [d for d in r["days"] if d["split"] == "test"]
+        assert len(tests) == 2 and all(d["y"] is None and set(d["err"].values()) == {None} for d in tests)
+        assert all(r["mae"][n]["test"] is None for n, _ in vs.RULES)
+        out = run(rule=rule)
+        test_rows = out["extra"].split("<tbody>")[1].split(">Test<")[1]
+        assert "<td>31</td>" not in test_rows and "<td>19</td>" not in test_rows  # no sales shown
+        assert test_rows.count(">?</td>") == 8
+        assert {x["key"]: x["value"] for x in out["readouts"]}["test"] == "verdeckt"
+
+
+def test_fixing_opens_the_test_for_the_fixed_rule_only():
+    r = vs.compute(rule="line", fixed="line")
+    assert r["state"] == "honest"
+    assert r["mae_exact"]["line"]["test"] == "1"
+    assert r["mae"]["curve"]["test"] is None and r["mae"]["mean"]["test"] is None
+    out = run(rule="line", fixed="line")
+    assert "Testtage wurden zur Auswahl benutzt" not in out["extra"] + out["summary"] + out["figure"]
+
+
+@pytest.mark.parametrize("rule, fixed", [(a, b) for a, _ in vs.RULES for b, _ in vs.RULES if a != b])
+def test_changing_the_rule_after_the_test_shows_the_warning(rule, fixed):
+    out = run(rule=rule, fixed=fixed)
+    assert out["result"]["state"] == "used"
+    for text in (out["extra"], out["summary"], out["figure"]):
+        assert "Testtage wurden zur Auswahl benutzt" in text
+    assert {x["key"]: x["value"] for x in out["readouts"]}["state"] == "zur Auswahl benutzt"
+    assert all(out["result"]["mae"][n]["test"] is not None for n, _ in vs.RULES)
+
+
+def test_the_state_travels_in_the_url():
+    out = run(rule="line", fixed="curve")
+    assert out["url"] == {"rule": "line", "fixed": "curve"}
+    again = api.run(SLUG, out["url"])
+    assert again["summary"] == out["summary"] and again["result"]["state"] == "used"
+
+
+def test_presets_cover_the_described_cases():
+    states = {p.label: vs.compute(**api.preset_values(SLUG, p.label))["state"] for p in vs.PRESETS}
+    assert states == {"Von vorn": "hidden", "Gerade": "hidden", "Gerade festlegen": "honest",
+                      "Kurve festlegen": "honest", "Nach dem Test gewechselt": "used"}
+
+
+# -- display ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, text", [(Fraction(2), "2"), (Fraction(7, 2), "3,5"), (Fraction(51, 4), "12,75"),
+                                         (Fraction(35, 6), "35/6 ≈ 5,83"), (Fraction(-1, 3), "−1/3 ≈ −0,33"),
+                                         (Fraction(1, 8), "0,125"), (None, "–")])
+def test_exact_fractions_in_german(value, text):
+    assert vs.exact_de(value) == text
+
+
+def test_readouts_and_table_show_exact_fractions():
+    out = run(rule="curve")
+    shown = {x["key"]: x["value"] for x in out["readouts"]}
+    assert shown["notebook"] == "0" and shown["validation"] == "35/6 ≈ 5,83"
+    assert "35/6<br>≈ 5,83" in out["extra"] and "3,5" in out["extra"] and "8,5" in out["extra"]
+    assert run(rule="line")["summary"].startswith("Gerade: mittlerer absoluter Fehler im Notizbuch 2 Portionen, "
+                                                   "bei der Validierung 1 Portion.")
+
+
+def test_the_exact_values_are_serialised_as_floats_and_strings():
+    r = run(rule="curve", fixed="curve")["result"]
+    assert r["mae"]["curve"]["validation"] == pytest.approx(35 / 6)
+    assert r["mae_exact"]["curve"]["validation"] == "35/6"
+    assert r["mae_frac"]["curve"]["test"] == [51, 4]
+
+
+@given(st.sampled_from([r for r, _ in vs.RULES] + ["unsinn", 3]),
+       st.sampled_from([f for f, _ in vs.FIXED] + ["", "x"]))
+def test_any_input_gives_a_valid_figure_and_table(rule, fixed):
+    out = api.run(SLUG, {"rule": rule, "fixed": fixed})
+    ET.fromstring(out["figure"])
+    ET.fromstring("<div>" + out["extra"].replace("&shy;", "&#173;").replace("<br>", "<br/>") + "</div>")
+    assert out["result"]["state"] in {"hidden", "honest", "used"}
+    for rule_values in out["result"]["mae"].values():
+        assert all(v is None or v >= 0 for v in rule_values.values())
