@@ -1,0 +1,110 @@
+"""Experience replay: the batch counts of CONCEPTS.md §7 and the random portion's exact chances."""
+
+import json
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, experience_replay as er
+
+SLUG = "experience-replay"
+
+
+@pytest.mark.parametrize("replay, swap, size, counts, covered", [
+    (False, False, 4, {"Reklamationen": 4, "Lieferung": 0, "Rücksendungen": 0}, 0),
+    (True, False, 8, {"Reklamationen": 4, "Lieferung": 4, "Rücksendungen": 0}, 1),
+    (True, True, 8, {"Reklamationen": 4, "Lieferung": 2, "Rücksendungen": 2}, 2),
+])
+def test_the_three_states_of_the_checklist(replay, swap, size, counts, covered):
+    r = er.compute(replay=replay, swap=swap)
+    assert r["size"] == size and r["counts"] == counts and r["old_covered"] == covered
+
+
+def test_the_replayed_share_is_4_of_8_with_and_without_the_swap():
+    for swap in (False, True):
+        r = er.compute(replay=True, swap=swap)
+        assert r["share_exact"] == "4/8" and Fraction(r["replayed"], r["size"]) == Fraction(1, 2)
+        assert r["share_pct"] == 50.0
+    assert er.compute()["share"] == 0.0
+
+
+def test_the_buffer_keeps_four_places_and_the_articles_messages():
+    plain, swapped = er.buffer(False), er.buffer(True)
+    assert len(plain) == len(swapped) == 4
+    assert ("Wo ist mein Paket?", "Lieferung") in plain and ("Wo ist mein Paket?", "Lieferung") in swapped
+    assert {t for t, d in swapped if d == "Rücksendungen"} == {
+        "Wie schicke ich meinen Einkauf zurück?", "Ich möchte ein T-Shirt zurückgeben"}
+    assert all(d == "Lieferung" for _, d in plain)
+
+
+def test_exact_chance_that_a_random_portion_covers_both_old_departments():
+    assert er.chance_all_old(True, 4) == 1
+    assert er.chance_all_old(True, 2) == Fraction(4, 6) == Fraction(2, 3)
+    assert er.chance_all_old(True, 1) == 0
+    for take in (1, 2, 4):
+        assert er.chance_all_old(False, take) == 0
+
+
+def test_drawing_two_from_the_swapped_buffer_covers_both_in_about_two_thirds_of_the_draws():
+    hits = sum(er.compute(True, True, 2, seed)["old_covered"] == 2 for seed in range(3000))
+    assert abs(hits / 3000 - 2 / 3) < 0.03
+
+
+def test_a_random_portion_is_a_part_of_the_buffer():
+    for seed in range(50):
+        for take in (1, 2):
+            r = er.compute(True, True, take, seed)
+            replayed = [(c["text"], c["department"]) for c in r["portion"] if c["replayed"]]
+            assert len(replayed) == take == len(set(replayed))
+            assert set(replayed) <= set(er.buffer(True))
+            assert r["share_exact"] == f"{take}/{4 + take}"
+
+
+def test_without_replay_the_draw_and_the_seed_change_nothing():
+    base = er.compute()
+    for take in (1, 2, 4):
+        for seed in (0, 1, 99):
+            other = er.compute(False, True, take, seed)
+            assert other["portion"] == base["portion"] and other["chance_all_old"] == 0
+
+
+def test_readouts_and_summary_in_german():
+    view = er.view(er.compute(True, True))
+    values = {r.key: r.value for r in view.readouts}
+    assert values["share"] == "4/8 = 50\u202f%"
+    assert values["old_covered"] == "2 von 2"
+    assert values["composition"] == "Reklamationen: 4 · Lieferung: 2 · Rücksendungen: 2"
+    view2 = er.view(er.compute(True, True, 2))
+    assert {r.key: r.value for r in view2.readouts}["chance_all_old"] == "2/3 ≈ 66,7\u202f%"
+
+
+def test_every_card_of_the_portion_is_drawn():
+    r = er.compute(True, True)
+    root = ET.fromstring(er.view(r).figure)
+    cards = [g for g in root.iter() if (g.get("class") or "").startswith("pl-er-card")]
+    assert len(cards) == 8
+    assert sum("pl-er-return" in g.get("class") for g in cards) == 2
+
+
+def test_every_message_fits_its_card_in_two_lines():
+    texts = er.NEW_MESSAGES + tuple(t for t, _ in er.STORED + er.SWAPPED_IN)
+    for text in texts:
+        lines = er._wrap(text)
+        assert len(lines) <= 2 and " ".join(lines) == text
+        assert all(len(line) <= 26 for line in lines)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.booleans(), st.booleans(), st.sampled_from([4, 2, 1]), st.integers(0, 2**31 - 1))
+def test_any_setting_gives_valid_results_and_figures(replay, swap, take, seed):
+    out = api.run(SLUG, {"replay": replay, "swap": swap, "take": take, "seed": seed})
+    assert out["notes"] == []
+    json.dumps(out, allow_nan=False)
+    r = out["result"]
+    assert r["size"] == 4 + r["replayed"] and sum(r["counts"].values()) == r["size"]
+    assert 0 <= r["chance_all_old"] <= 1 and r["old_covered"] in (0, 1, 2)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    assert [x["key"] for x in out["readouts"]] == ["size", "share", "old_covered", "composition", "chance_all_old"]

@@ -1,0 +1,196 @@
+"""Reservoir sampling: every figure of CONCEPTS.md §6, Algorithm R itself, the honest spread (D1)."""
+
+import json
+import math
+import random
+import time
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, reservoir_sampling as rs
+
+SLUG = "reservoir-sampling"
+
+
+# -- the article's exact figures ---------------------------------------------------
+
+def test_entry_chances_of_the_fifth_and_the_hundredth_message():
+    assert rs.entry_chance(5) == Fraction(4, 5)
+    assert rs.entry_chance(100) == Fraction(4, 100)
+    assert [rs.entry_chance(t) for t in range(1, 5)] == [1, 1, 1, 1]
+
+
+def test_message_1_is_evicted_at_t5_with_chance_one_fifth_and_stays_with_four_fifths():
+    evicted = rs.entry_chance(5) * Fraction(1, 4)
+    assert evicted == Fraction(1, 5)
+    assert 1 - evicted == Fraction(4, 5) == rs.stay_chance(5) == rs.entry_chance(5)
+    assert rs.inclusion(1, 5) == Fraction(4, 5)
+
+
+@pytest.mark.parametrize("k", range(1, 11))
+def test_after_t_messages_each_one_is_in_memory_with_chance_k_over_t(k):
+    for t in range(k, 41):
+        assert {rs.inclusion(i, t, k) for i in range(1, t + 1)} == {Fraction(k, t)}
+
+
+def test_every_bar_is_exactly_4_of_20():
+    ex = rs.exact("reservoir", 4)
+    assert ex["bars"] == [Fraction(4, 20)] * 20
+    r = rs.compute()
+    assert r["exact_bar"] == 0.2 and r["exact_bar_pct"] == 20.0
+
+
+def test_no_return_kept_is_3060_of_4845():
+    ex = rs.exact("reservoir", 4)
+    assert (ex["kept_num"][0], ex["den"]) == (3060, 4845)
+    assert (math.comb(18, 4), math.comb(20, 4)) == (3060, 4845)
+    assert Fraction(3060, 4845) == Fraction(12, 19)
+    r = rs.compute()
+    assert (r["exact_none_num"], r["exact_den"]) == (3060, 4845)
+    assert round(r["exact_none"], 6) == 0.631579 and round(r["exact_none_pct"]) == 63
+
+
+def test_exactly_one_or_both_returns_kept():
+    ex = rs.exact("reservoir", 4)
+    assert ex["kept_num"] == [3060, 1632, 153]
+    assert sum(ex["kept_num"]) == ex["den"]
+    assert round(1632 / 4845, 6) == 0.336842 and round(153 / 4845, 6) == 0.031579
+
+
+def test_first_four_and_last_four_are_deterministic_and_never_keep_a_return():
+    first, last = rs.compute(strategy="first"), rs.compute(strategy="last")
+    assert first["bars"] == [1.0] * 4 + [0.0] * 16
+    assert last["bars"] == [0.0] * 16 + [1.0] * 4
+    for r in (first, last):
+        assert r["none"] == 1.0 and r["exact_none"] == 1.0
+        assert r["sd_bar_pp"] == 0 and r["sd_none_pp"] == 0
+        assert r["kept_counts"] == [r["runs"], 0, 0]
+
+
+def test_keeping_the_last_six_always_keeps_the_return_at_15():
+    r = rs.compute(k=6, strategy="last")
+    assert r["none"] == 0.0 and r["kept_share"] == [0.0, 1.0, 0.0]
+
+
+def test_run_to_run_spread_is_0_89_per_bar_and_1_08_for_the_63_percent_figure():
+    r = rs.compute()
+    assert round(r["sd_bar_pp"], 2) == 0.89
+    assert round(r["sd_none_pp"], 2) == 1.08
+    assert math.isclose(rs.compute(runs=200)["sd_bar_pp"], r["sd_bar_pp"] * math.sqrt(10))
+
+
+def test_a_larger_memory_loses_both_returns_less_often():
+    chances = [rs.exact("reservoir", k)["kept_num"][0] / rs.exact("reservoir", k)["den"] for k in range(1, 11)]
+    assert all(b < a for a, b in zip(chances, chances[1:]))
+    assert Fraction(rs.exact("reservoir", 8)["kept_num"][0], rs.exact("reservoir", 8)["den"]) == Fraction(132, 380)
+
+
+# -- the simulation ----------------------------------------------------------------
+
+def test_the_inlined_loop_is_algorithm_r():
+    for seed in range(30):
+        for k in (1, 4, 10):
+            _, _, last = rs.simulate.__wrapped__(k, 1, seed)
+            assert last == tuple(sorted(rs.one_pass(random.Random(seed), k)))
+
+
+def test_a_pass_keeps_k_different_messages_and_late_ones_enter_less_often():
+    entered_20 = 0
+    for seed in range(2000):
+        memory = rs.one_pass(random.Random(seed), 4)
+        assert len(set(memory)) == 4 and all(1 <= m <= 20 for m in memory)
+        entered_20 += 20 in memory  # the last message is in memory iff it entered: chance 4/20
+    assert abs(entered_20 / 2000 - 0.2) < 4 * math.sqrt(0.16 / 2000)
+
+
+def test_golden_values_of_the_default_start():
+    # random.Random(2024), Algorithm R with randrange: identical in CPython and Pyodide.
+    counts, kept, last = rs.simulate(4, 2000, 2024)
+    assert counts == (439, 382, 402, 373, 391, 402, 387, 392, 379, 411, 425, 387, 411, 409, 402, 392, 417, 378,
+                      395, 426)
+    assert kept == (1282, 655, 63) and last == (7, 15, 18, 20)
+    r = rs.compute()
+    assert r["none"] == 0.641 and round(r["max_dev_pp"], 2) == 1.95
+
+
+def test_many_runs_agree_with_the_exact_values():
+    runs, counts, kept = 0, [0] * 20, [0, 0, 0]
+    for seed in range(10):
+        c, kk, _ = rs.simulate.__wrapped__(4, 2000, 1000 + seed)
+        runs += 2000
+        counts = [a + b for a, b in zip(counts, c)]
+        kept = [a + b for a, b in zip(kept, kk)]
+    sd = math.sqrt(0.2 * 0.8 / runs)
+    assert all(abs(c / runs - 0.2) < 4.5 * sd for c in counts)
+    assert sum(counts) == 4 * runs and sum(kept) == runs
+    q = 12 / 19
+    assert abs(kept[0] / runs - q) < 4 * math.sqrt(q * (1 - q) / runs)
+
+
+def test_different_starts_differ_and_the_same_seed_repeats():
+    assert rs.compute(seed=1)["bars"] != rs.compute(seed=2)["bars"]
+    assert rs.simulate.__wrapped__(4, 2000, 7) == rs.simulate.__wrapped__(4, 2000, 7)
+
+
+def test_the_spread_is_not_a_fraction_of_a_percent_for_every_bar():
+    study = rs.spread_study(100)
+    assert 0.75 < study["sd_bar_pp"] < 1.05  # measured over 100 starts ≈ the binomial 0.89
+    assert 0.9 < study["sd_none_pp"] < 1.3
+    assert study["median_max_dev_pp"] > 1.3  # the largest bar is typically off by about 2 points
+    assert study["share_starts_over_1pp"] > 0.9  # in nearly every start some bar deviates by > 1 point
+    assert study["median_median_dev_pp"] < 1.0  # the typical bar does stay within a fraction of a percent
+
+
+def test_a_start_stays_well_under_20_ms_in_cpython():
+    best = min(_timed(lambda s=s: rs.simulate.__wrapped__(4, 2000, s)) for s in range(5))
+    assert best < 0.020
+
+
+def _timed(fn):
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+# -- the page ------------------------------------------------------------------------
+
+def test_readouts_in_german():
+    values = {r.key: r.value for r in rs.view(rs.compute()).readouts}
+    assert values["exact_none"] == "3060/4845 ≈ 63,2\u202f%"
+    assert values["bar"] == "4/20 = 20,0\u202f%"
+    assert values["none"] == "64,1\u202f%"
+    assert values["sd"] == "Balken ± 0,89, ohne Rücksendung ± 1,08 Prozentpunkte"
+
+
+def test_the_returns_are_marked_in_the_figure():
+    svg = rs.view(rs.compute()).figure
+    root = ET.fromstring(svg)
+    bars = [e for e in root.iter() if (e.get("class") or "").startswith("pl-rs-bar")]
+    assert len(bars) == 20
+    assert [i + 1 for i, e in enumerate(bars) if "pl-rs-return" in e.get("class")] == [9, 15]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 10), st.sampled_from([s for s, _ in rs.STRATEGIES]),
+       st.sampled_from([r for r, _ in rs.RUN_CHOICES]), st.integers(0, 2**31 - 1))
+def test_any_setting_gives_valid_results_and_figures(k, strategy, runs, seed):
+    out = api.run(SLUG, {"k": k, "strategy": strategy, "runs": runs, "seed": seed})
+    assert out["notes"] == []
+    json.dumps(out, allow_nan=False)
+    r = out["result"]
+    assert len(r["bars"]) == 20 and all(0 <= b <= 1 for b in r["bars"])
+    assert math.isclose(sum(r["bars"]), k)  # every run keeps exactly k messages
+    assert sum(r["kept_counts"]) == runs and math.isclose(sum(r["exact_kept"]), 1)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    assert [x["key"] for x in out["readouts"]] == ["none", "exact_none", "bar", "max_dev", "sd"]
+
+
+def test_presets_are_the_described_cases():
+    assert api.preset_values(SLUG, "Reservoir")["strategy"] == "reservoir"
+    assert api.preset_values(SLUG, "Die ersten vier") == {"k": 4, "strategy": "first", "runs": 2000, "seed": 2024}
+    assert api.preset_values(SLUG, "Die letzten vier")["strategy"] == "last"
+    assert api.preset_values(SLUG, "Nur 200 Durchläufe")["runs"] == 200
