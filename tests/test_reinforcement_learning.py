@@ -1,0 +1,92 @@
+"""Reinforcement learning: the returns of CONCEPTS.md §10, exact, and what the reader may know."""
+
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, strategies as st
+
+from probierlabor import api, reinforcement_learning as rl
+
+
+def test_the_rewards_of_the_game():
+    assert rl.REWARDS["A"] == (2, 0)
+    assert rl.REWARDS["B"] == (0, 5)
+
+
+@pytest.mark.parametrize("gamma, a, b", [
+    (1, 2, 5), (Fraction(1, 5), 2, 1), (0, 2, 0), (Fraction(2, 5), 2, 2),
+])
+def test_returns_are_exact(gamma, a, b):
+    assert rl.return_of("A", gamma) == a
+    assert rl.return_of("B", gamma) == b
+
+
+def test_gamma_enters_as_the_decimal_the_reader_chose():
+    assert rl.return_of("B", 0.2) == 1  # not 1.0000000000000002
+    assert rl.compute(gamma=0.2, reveal="both")["returns_exact"] == {"A": "2", "B": "1"}
+    assert rl.compute(gamma=1.0, reveal="both")["returns"] == {"A": 2.0, "B": 5.0}
+
+
+def test_the_paths_tie_at_gamma_two_fifths():
+    assert rl.tie_gamma() == Fraction(2, 5)
+    assert rl.compute(gamma=0.4)["better"] == "gleich"
+    assert rl.compute(gamma=0.45)["better"] == "B"
+    assert rl.compute(gamma=0.35)["better"] == "A"
+
+
+@given(st.fractions(min_value=0, max_value=1))
+def test_b_is_better_exactly_when_gamma_exceeds_the_tie(g):
+    better_b = rl.return_of("B", g) > rl.return_of("A", g)
+    assert better_b == (g > Fraction(2, 5))
+
+
+def test_gamma_never_changes_the_coins():
+    for g in (0.0, 0.2, 0.9, 1.0):
+        assert rl.compute(gamma=g)["coins"] == {"A": 2.0, "B": 5.0}
+
+
+def test_what_is_hidden_stays_hidden():
+    r = rl.compute(path="A", reveal="none")
+    values = {x.key: x.value for x in rl.view(r).readouts}
+    assert values["return_a"] == values["return_b"] == "?"
+    assert values["better"] == "noch unbekannt"
+    r = rl.compute(path="A", reveal="own")
+    values = {x.key: x.value for x in rl.view(r).readouts}
+    assert values["return_a"] == "2" and values["return_b"] == "?"
+    texts = [el.text for el in ET.fromstring(rl.view(r).figure).iter("{http://www.w3.org/2000/svg}text")]
+    assert "5" not in texts and "?" in texts  # B's five coins are not on the board yet
+    texts = [el.text for el in ET.fromstring(rl.view(rl.compute(reveal="both")).figure)
+             .iter("{http://www.w3.org/2000/svg}text")]
+    assert "5" in texts and "?" not in texts
+
+
+def test_readouts_for_the_article_cases():
+    def shown(**kw):
+        return {x.key: x.value for x in rl.view(rl.compute(reveal="both", **kw)).readouts}
+    assert (shown(gamma=1.0)["return_a"], shown(gamma=1.0)["return_b"], shown(gamma=1.0)["better"]) == ("2", "5", "Weg B")
+    assert (shown(gamma=0.2)["return_a"], shown(gamma=0.2)["return_b"], shown(gamma=0.2)["better"]) == ("2", "1", "Weg A")
+    assert shown(gamma=0.9)["return_b"] == "4,5"
+    assert shown(gamma=0.4)["better"] == "beide gleich"
+    assert shown(gamma=0.2, path="B")["coins"] == "0 + 5 = 5"
+    assert shown(gamma=0.2, path="B")["own_return"] == "1"
+
+
+def test_exact_text():
+    assert rl.exact_text(Fraction(9, 2)) == "4,5"
+    assert rl.exact_text(Fraction(1, 3)) == "1/3 ≈ 0,333"
+    assert rl.exact_text(Fraction(1, 3000)).startswith("≈")
+
+
+@given(st.fixed_dictionaries({
+    "gamma": st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8)),
+    "path": st.sampled_from(["A", "B", "C", ""]),
+    "reveal": st.sampled_from(["none", "own", "both", "alles"]),
+}))
+def test_api_run_never_fails(raw):
+    out = api.run("reinforcement-learning", raw)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    res = out["result"]
+    assert 0 <= res["gamma"] <= 1
+    assert res["returns"]["A"] == 2 and 0 <= res["returns"]["B"] <= 5
