@@ -1,0 +1,161 @@
+"""KL divergence: every figure of CONCEPTS.md §26, SciPy's edge cases, PyTorch's KLDivLoss, invariants."""
+
+import json
+import math
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, kl_divergence as kl
+
+Q = (Fraction(9, 10), Fraction(1, 10))
+P = (Fraction(1, 2), Fraction(1, 2))
+
+
+# -- the article's figures (CONCEPTS.md §26 checklist) ------------------------------------
+
+def test_d_q_p_is_0_368():
+    assert round(kl.kl(Q, P), 3) == 0.368
+    assert math.isclose(kl.kl(Q, P), 0.9 * math.log(1.8) + 0.1 * math.log(0.2), rel_tol=1e-12)
+    assert round(kl.kl(Q, P), 6) == 0.368064
+
+
+def test_d_p_q_is_0_511():
+    assert round(kl.kl(P, Q), 3) == 0.511
+    assert math.isclose(kl.kl(P, Q), 0.5 * math.log(5 / 9) + 0.5 * math.log(5), rel_tol=1e-12)
+    assert round(kl.kl(P, Q), 6) == 0.510826
+
+
+def test_cross_entropy_and_entropy_of_the_example():
+    assert math.isclose(kl.cross_entropy(Q, P), math.log(2), rel_tol=1e-12)
+    assert round(kl.entropy(Q), 6) == 0.325083
+    assert math.isclose(kl.cross_entropy(Q, P) - kl.entropy(Q), kl.kl(Q, P), rel_tol=1e-12)
+
+
+def test_scipy_edge_cases_infinity_and_zero():
+    # rel_entr(0.5, 0) = inf and rel_entr(0, 0.5) = 0
+    assert kl.term(Fraction(1, 2), Fraction(0)) == math.inf
+    assert kl.term(Fraction(0), Fraction(1, 2)) == 0
+    assert kl.term(Fraction(0), Fraction(0)) == 0
+
+
+def test_pytorch_kldivloss_on_one_1x2_example():
+    inputs = [[math.log(0.5), math.log(0.5)]]  # log p, the model
+    target = [[0.9, 0.1]]  # q, the reference
+    assert round(kl.kl_div_loss(inputs, target, "batchmean"), 6) == 0.368064
+    assert round(kl.kl_div_loss(inputs, target, "mean"), 6) == 0.184032
+    assert round(kl.kl_div_loss(inputs, target, "sum"), 6) == 0.368064
+
+
+def test_the_default_experiment_is_the_articles_example():
+    out = api.run("kl-divergence")
+    r = out["result"]
+    assert r["q_exact"] == ["9/10", "1/10"] and r["p_exact"] == ["1/2", "1/2"]
+    assert round(r["d_qp"], 3) == 0.368 and round(r["d_pq"], 3) == 0.511
+    assert r["direction"] == "qp" and round(r["d"], 6) == 0.368064
+    assert round(r["terms"][0], 6) == round(0.9 * math.log(1.8), 6) and r["terms"][1] < 0
+    t = r["torch"]
+    assert round(t["batchmean"]["single"], 6) == 0.368064 and round(t["mean"]["single"], 6) == 0.184032
+    # the batch adds an exactly matched second row: sum unchanged, batchmean ÷ 2, mean ÷ 4
+    assert math.isclose(t["sum"]["batch"], t["sum"]["single"])
+    assert math.isclose(t["batchmean"]["batch"], t["sum"]["single"] / 2)
+    assert math.isclose(t["mean"]["batch"], t["sum"]["single"] / 4)
+    values = {x["key"]: x["value"] for x in out["readouts"]}
+    assert values == {"d_qp": "0,368", "d_pq": "0,511", "cross_entropy": "H(q, p) = 0,693", "entropy": "H(q) = 0,325"}
+
+
+@pytest.mark.parametrize("raw", [{"swap": True}, {"p1": 1.0}, {"q1": 0.0, "p1": 1.0, "swap": True}])
+def test_readout_labels_and_emphasis_never_change(raw):
+    # the page only swaps readout values, so labels must not depend on the parameters
+    fixed = lambda out: [(r["key"], r["label"], r["emphasis"]) for r in out["readouts"]]  # noqa: E731
+    assert fixed(api.run("kl-divergence", raw)) == fixed(api.run("kl-divergence"))
+
+
+def test_the_swap_exchanges_reference_and_approximation():
+    r = api.run("kl-divergence", {"swap": True})["result"]
+    assert r["direction"] == "pq" and round(r["d"], 3) == 0.511
+    assert round(r["torch"]["batchmean"]["single"], 6) == 0.510826
+    assert math.isclose(r["cross_entropy"] - r["entropy"], r["d"], rel_tol=1e-12)
+
+
+def test_a_zero_in_the_approximation_is_infinite_and_json_safe():
+    out = api.run("kl-divergence", api.preset_values("kl-divergence", "Null in der Näherung"))
+    r = out["result"]
+    assert r["d_qp"] is None and r["d_qp_infinite"] is True
+    assert r["d"] is None and r["terms_infinite"] == [False, True]
+    assert math.isclose(r["d_pq"], math.log(1 / 0.9), rel_tol=1e-12)  # the other way round stays finite
+    assert r["torch"]["batchmean"]["single"] is None
+    json.dumps(out, allow_nan=False)
+    shown = {x["key"]: x["value"] for x in out["readouts"]}
+    assert shown["d_qp"] == "∞" and shown["d_pq"] == "0,105"
+    assert "∞" in out["figure"] and "∞" in out["summary"]
+
+
+def test_equal_distributions_give_zero():
+    r = api.run("kl-divergence", api.preset_values("kl-divergence", "Gleiche Verteilungen"))["result"]
+    assert r["d_qp"] == 0 and r["d_pq"] == 0 and r["equal"]
+
+
+def test_probabilities_into_input_give_a_meaningless_negative_number():
+    r = kl.compute()
+    expected = 0.9 * (math.log(0.9) - 0.5) + 0.1 * (math.log(0.1) - 0.5)
+    assert math.isclose(r["torch_wrong_input"], expected, rel_tol=1e-12) and expected < 0
+
+
+def test_the_other_probability_is_exactly_the_rest():
+    for x in (0.0, 0.07, 0.1, 0.33, 0.9, 1.0):
+        a, b = kl.two(x)
+        assert a + b == 1 and a == Fraction(str(x))
+
+
+# -- invariants ------------------------------------------------------------------------------
+
+grid = st.integers(0, 100).map(lambda i: Fraction(i, 100))
+
+
+@settings(max_examples=300, deadline=None)
+@given(grid, grid)
+def test_gibbs_inequality_kl_is_nonnegative_and_zero_only_for_equal(a, b):
+    q, p = kl.two(a), kl.two(b)
+    d = kl.kl(q, p)
+    assert d >= 0
+    assert (d == 0) == (q == p)
+    assert math.isinf(d) == any(x > 0 and y == 0 for x, y in zip(q, p))
+    if math.isfinite(d):
+        assert math.isclose(kl.cross_entropy(q, p) - kl.entropy(q), d, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(grid, grid)
+def test_kldivloss_batchmean_on_one_row_is_the_divergence(a, b):
+    q, p = kl.two(a), kl.two(b)
+    inputs = [[math.log(x) if x > 0 else -math.inf for x in p]]
+    got = kl.kl_div_loss(inputs, [list(q)], "batchmean")
+    want = kl.kl(q, p)
+    assert (math.isinf(got) and math.isinf(want)) or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12)
+    if math.isfinite(want):
+        assert math.isclose(kl.kl_div_loss(inputs, [list(q)], "mean"), want / 2, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(0, 1), st.floats(0, 1), st.booleans())
+def test_any_setting_runs_and_gives_valid_json_and_svg(q1, p1, swap):
+    out = api.run("kl-divergence", {"q1": q1, "p1": p1, "swap": swap})
+    assert out["notes"] == []
+    json.loads(json.dumps(out, allow_nan=False))
+    r = out["result"]
+    for key in ("d_qp", "d_pq", "d"):
+        assert (r[key] is None) == r[key + "_infinite"]
+        assert r[key] is None or r[key] >= 0
+    assert math.isfinite(r["entropy"]) and math.isfinite(r["torch_wrong_input"])
+    ET.fromstring(out["figure"])
+    ET.fromstring("<div>" + out["extra"] + "</div>")
+
+
+@pytest.mark.parametrize("raw", [{"q1": "2"}, {"p1": "-1"}, {"q1": "nan"}, {"swap": "vielleicht"}])
+def test_tampered_values_are_clamped_with_a_note(raw):
+    out = api.run("kl-divergence", raw)
+    assert len(out["notes"]) == 1 and "verwendet wird" in out["notes"][0]
+    json.dumps(out, allow_nan=False)

@@ -1,0 +1,178 @@
+"""Knowledge distillation: every figure of CONCEPTS.md §30, temperature, losses, the T² argument, invariants."""
+
+import json
+import math
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, knowledge_distillation as kd
+
+
+def run(label=None, **params):
+    raw = dict(api.preset_values("knowledge-distillation", label)) if label else {}
+    raw.update(params)
+    return api.run("knowledge-distillation", raw)
+
+
+# -- the article's figures (CONCEPTS.md §30 checklist) ------------------------------------
+
+def test_the_teacher_gives_0_60_0_35_0_05_and_sums_to_exactly_1():
+    assert kd.TEACHER == (Fraction(3, 5), Fraction(7, 20), Fraction(1, 20))
+    assert sum(kd.TEACHER) == 1
+
+
+def test_the_hard_label_is_a_one_hot_a():
+    assert kd.LABEL == (1, 0, 0)
+    assert run()["result"]["label"] == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("T, expected", [
+    (2.0, (0.487225, 0.372125, 0.140650)),
+    (4.0, (0.414728, 0.362445, 0.222827)),
+])
+def test_softened_teacher_with_logits_ln_p(T, expected):
+    soft = kd.soften(kd.TEACHER, T)
+    assert tuple(round(x, 6) for x in soft) == expected
+    assert abs(math.fsum(soft) - 1) < 1e-15
+
+
+def test_at_t_1_the_soft_targets_are_the_teacher_exactly():
+    assert kd.soften(kd.TEACHER, 1.0) == kd.TEACHER
+    assert run()["result"]["teacher_T"] == [0.6, 0.35, 0.05]
+
+
+def test_presets_t2_and_t4_show_the_checklist_values():
+    assert [round(x, 6) for x in run("T = 2")["result"]["teacher_T"]] == [0.487225, 0.372125, 0.14065]
+    assert [round(x, 6) for x in run("T = 4")["result"]["teacher_T"]] == [0.414728, 0.362445, 0.222827]
+    shown = {r["key"]: r["value"] for r in run("T = 2")["readouts"]}
+    assert shown["teacher_T"] == "0,487 · 0,372 · 0,141"
+
+
+# -- what the experiment lets one discover ------------------------------------------------------
+
+def test_the_label_cannot_tell_b_from_c_but_the_soft_targets_can():
+    like = run("Schüler wie Lehrer")["result"]
+    swapped = run("B und C vertauscht")["result"]
+    assert like["student_exact"] == ["3/5", "7/20", "1/20"]
+    assert swapped["student_exact"] == ["3/5", "1/20", "7/20"]
+    assert like["hard"] == swapped["hard"] == pytest.approx(-math.log(0.6))
+    assert like["soft_kl"] == 0
+    assert swapped["soft_kl"] == pytest.approx(0.3 * math.log(7), rel=1e-12)  # 0.35·ln 7 + 0.05·ln(1/7)
+
+
+def test_a_student_equal_to_the_teacher_has_zero_soft_loss_at_every_temperature():
+    for T in (1.0, 1.5, 2.0, 3.7, 5.0):
+        r = run("Schüler wie Lehrer", T=T)["result"]
+        assert r["soft_kl"] < 1e-15 and r["soft_gradient"] < 1e-15
+        assert r["soft_ce"] == pytest.approx(r["teacher_entropy"], abs=1e-15)
+
+
+def test_the_t_squared_keeps_the_soft_signal_comparable():
+    ts = [1.0, 2.0, 3.0, 4.0, 5.0]
+    raw = [run(T=T)["result"] for T in ts]
+    kls = [r["soft_kl"] for r in raw]
+    assert all(b < a for a, b in zip(kls, kls[1:]))  # KL itself shrinks with T …
+    assert kls[-1] < kls[0] / 10
+    scaled = [r["soft_kl_scaled"] for r in raw]
+    assert max(scaled) / min(scaled) < 1.5  # … while T²·KL stays of the same size
+    grads = [r["soft_gradient"] for r in raw]
+    assert grads[-1] < grads[0] / 10  # the raw gradient falls roughly as 1/T²
+    scaled_grads = [r["soft_gradient_scaled"] for r in raw]
+    assert max(scaled_grads) / min(scaled_grads) < 1.6
+
+
+def test_the_soft_gradient_matches_a_finite_difference():
+    s = kd.student(0.8, 0.3)
+    logits = [math.log(float(x)) for x in s]
+    for T in (1.0, 2.5, 4.0):
+        q = kd.soften(kd.TEACHER, T)
+
+        def loss(v):
+            z = [x / T for x in v]
+            m = max(z)
+            e = [math.exp(x - m) for x in z]
+            st_ = [x / sum(e) for x in e]
+            return kd.cross_entropy(q, st_)
+
+        h = 1e-6
+        grad = []
+        for i in range(3):
+            up = list(logits); up[i] += h
+            dn = list(logits); dn[i] -= h
+            grad.append((loss(up) - loss(dn)) / (2 * h))
+        assert math.sqrt(sum(g * g for g in grad)) == pytest.approx(kd.soft_gradient(s, T), rel=1e-5)
+
+
+def test_the_total_combines_hard_and_soft_with_alpha_and_t_squared():
+    r = run(T=3.0, alpha=0.25)["result"]
+    assert r["total"] == pytest.approx(0.75 * r["hard"] + 0.25 * 9 * r["soft_kl"], rel=1e-12)
+    assert run(alpha=0.0)["result"]["total"] == pytest.approx(-math.log(0.9))
+
+
+def test_readouts_and_summary_are_german():
+    out = run()
+    shown = {r["key"]: r["value"] for r in out["readouts"]}
+    assert shown["teacher_T"] == "0,600 · 0,350 · 0,050"
+    assert shown["hard"] == "0,105"
+    assert "T = 1" in out["summary"] and "0,60 · 0,35 · 0,05" in out["summary"]
+
+
+@pytest.mark.parametrize("raw", [{"T": 4.0}, {"alpha": 0.0}, {"s_a": 0.6, "split": 0.125, "T": 2.5}])
+def test_readout_labels_and_emphasis_never_change(raw):
+    # the page only swaps readout values, so labels must not depend on the parameters
+    fixed = lambda out: [(r["key"], r["label"], r["emphasis"]) for r in out["readouts"]]  # noqa: E731
+    assert fixed(run(**raw)) == fixed(run())
+
+
+# -- invariants over the whole parameter space --------------------------------------------------
+
+temps = st.integers(10, 50).map(lambda i: i / 10)
+shares_a = st.integers(1, 98).map(lambda i: i / 100)
+splits = st.integers(1, 199).map(lambda i: i * 5 / 1000)
+
+
+@settings(max_examples=200, deadline=None)
+@given(temps, shares_a, splits)
+def test_distributions_sum_to_one_and_keep_their_order(T, a, split):
+    s = kd.student(a, split)
+    assert sum(s) == 1 and all(x > 0 for x in s)  # exact
+    for dist in (kd.TEACHER, s):
+        soft = kd.soften(dist, T)
+        assert abs(math.fsum(soft) - 1) < 1e-12
+        order = sorted(range(3), key=lambda i: dist[i])
+        assert sorted(range(3), key=lambda i: soft[i]) == order  # temperature never reorders
+    q = kd.soften(kd.TEACHER, T)
+    assert q[0] > q[1] > q[2]  # B stays ahead of C
+
+
+@settings(max_examples=200, deadline=None)
+@given(temps, temps)
+def test_higher_temperature_is_softer(t1, t2):
+    lo, hi = sorted((t1, t2))
+    a, b = kd.soften(kd.TEACHER, lo), kd.soften(kd.TEACHER, hi)
+    assert kd.entropy(b) >= kd.entropy(a) - 1e-12
+    assert b[0] <= a[0] + 1e-12 and b[2] >= a[2] - 1e-12
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(1, 5), st.floats(0.01, 0.98), st.floats(0.005, 0.995), st.floats(0, 1))
+def test_any_setting_runs_and_gives_valid_json_and_svg(T, a, split, alpha):
+    out = run(T=T, s_a=a, split=split, alpha=alpha)
+    assert out["notes"] == []
+    json.loads(json.dumps(out, allow_nan=False))
+    r = out["result"]
+    for key in ("hard", "soft_kl", "soft_ce", "total", "soft_gradient", "soft_gradient_scaled"):
+        assert math.isfinite(r[key]) and r[key] >= 0
+    assert r["soft_ce"] == pytest.approx(r["soft_kl"] + r["teacher_entropy"], abs=1e-12)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+
+
+@pytest.mark.parametrize("raw", [{"T": "0"}, {"T": "99"}, {"s_a": "1"}, {"split": "0"}, {"alpha": "x"}])
+def test_tampered_values_are_clamped_with_a_note(raw):
+    out = api.run("knowledge-distillation", raw)
+    assert len(out["notes"]) == 1 and "verwendet wird" in out["notes"][0]
+    json.dumps(out, allow_nan=False)
