@@ -1,0 +1,132 @@
+"""Beam search on the article's tree and on the tree with an end token (CONCEPTS.md §21)."""
+
+import math
+import json
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+from itertools import product
+
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, beam_search as bs
+
+F = Fraction
+
+
+def result(width, tree="artikel", alpha=0.0):
+    seq, p = bs.search(tree, width, alpha)["result"]
+    return bs.name(seq), p
+
+
+def test_width_2_keeps_a_and_b_drops_c_and_ends_at_aa():
+    run = bs.search("artikel", 2)
+    first = run["steps"][0]["fates"]
+    assert first == {("A",): "behalten", ("B",): "behalten", ("C",): "verworfen"}
+    assert result(2) == ("AA", F("0.18"))
+    second = [(bs.name(s), p) for s, p in run["steps"][1]["ranked"][:2]]
+    assert second == [("AA", F("0.18")), ("BA", F("0.175"))]  # the P step-2 beam of the catalogue
+
+
+def test_width_3_finds_ca():
+    assert result(3) == ("CA", F("0.198"))
+    r = bs.compute(width=3)
+    assert r["found_optimum"] and r["optimum"] == "CA"
+
+
+def test_width_1_is_greedy():
+    assert result(1) == ("AA", F("0.18"))
+
+
+def test_scores_are_summed_logs():
+    r = bs.compute(width=2)
+    assert round(r["result_ln"], 4) == -1.7148 and round(r["optimum_ln"], 4) == -1.6195
+    assert math.isclose(r["result_ln"], math.log(0.45) + math.log(0.4))
+    assert r["optimum"] == "CA" and not r["found_optimum"]
+
+
+def test_the_completion_respects_the_article_constraint():
+    c = bs.constraint()
+    assert c["max_after_B"] < c["bound"] and round(c["bound"], 4) == 0.5143
+    for tree in bs.TREES.values():
+        for dist in tree.values():
+            assert sum(q for _, q in dist) == 1
+
+
+def test_the_tree_optimum_is_the_most_probable_complete_sequence():
+    seqs = bs.all_sequences("artikel")
+    assert len(seqs) == 9 and sum(p for _, p in seqs) == 1
+    assert max(seqs, key=lambda s: s[1]) == (("C", "A"), F("0.198"))
+
+
+def test_end_token_tree_pure_probability_prefers_the_empty_answer():
+    assert result(2, "ende", 0.0) == ("‹Ende›", F("0.3"))
+    assert result(3, "ende", 0.0) == ("‹Ende›", F("0.3"))
+    # width 1 never sees the end token: it is not among the first width candidates
+    assert result(1, "ende", 0.0) == ("AA", F("0.25"))
+
+
+def test_length_penalty_divides_by_length_to_the_alpha():
+    r = bs.compute(width=2, tree="ende", alpha=1.0)
+    assert r["result"] == "AA" and math.isclose(r["result_score"], math.log(0.25) / 2)
+    ende = next(s for s in r["sequences"] if s["seq"] == "‹Ende›")
+    assert ende["len"] == 1 and math.isclose(ende["score"], math.log(0.3))
+
+
+def test_the_crossover_alpha():
+    c = bs.crossover()
+    assert (c["short"], c["long"]) == ("‹Ende›", "AA")
+    assert math.isclose(math.log(0.3), math.log(0.25) / 2 ** c["alpha"])
+    assert result(2, "ende", c["alpha"] - 0.01)[0] == "‹Ende›"
+    assert result(2, "ende", c["alpha"] + 0.01)[0] == "AA"
+
+
+def test_length_penalty_does_not_matter_when_all_lengths_agree():
+    for width, alpha in product([1, 2, 3], [-1.0, 0.0, 0.5, 3.0]):
+        assert result(width, "artikel", alpha) == result(width, "artikel", 0.0)
+
+
+def test_a_finished_candidate_frees_its_place_in_the_beam():
+    fates = bs.search("ende", 2)["steps"][0]["fates"]
+    assert fates == {("A",): "behalten", ("$",): "fertig", ("B",): "behalten"}
+    values = {r["key"]: r["value"] for r in api.run("beam-search", {"tree": "ende"})["readouts"]}
+    assert values["kept1"] == "A, B; fertig: ‹Ende›" and values["dropped1"] == "nichts"
+
+
+def exhaustive_beam(tree, width):
+    """Independent implementation for trees without an end token: prune to width by probability."""
+    t = bs.TREES[tree]
+    beam = [((), F(1))]
+    for _ in range(2):
+        cands = [(s + (tok,), p * q) for s, p in beam for tok, q in t[s]]
+        cands.sort(key=lambda c: -c[1])
+        beam = cands[:width]
+    return beam[0]
+
+
+def test_matches_an_independent_implementation():
+    for width in (1, 2, 3):
+        assert bs.search("artikel", width)["result"] == exhaustive_beam("artikel", width)
+
+
+def test_readouts_and_summary():
+    out = api.run("beam-search", {})
+    values = {r["key"]: r["value"] for r in out["readouts"]}
+    assert values == {"kept1": "A, B", "dropped1": "C", "result": "AA: 0,18", "score": "−1,715",
+                      "optimum": "CA: 0,198"}
+    assert "verworfen wird C" in out["summary"]
+    early = api.run("beam-search", {"step": 1})
+    assert {r["key"]: r["value"] for r in early["readouts"]}["result"] == "noch offen"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-2, 5), st.sampled_from(["artikel", "ende"]), st.floats(-5, 5, allow_nan=False),
+       st.sampled_from([1, 2]))
+def test_any_setting_runs_and_draws_valid_svg(width, tree, alpha, step):
+    out = api.run("beam-search", {"width": width, "tree": tree, "alpha": alpha, "step": step})
+    json.dumps(out, allow_nan=False)  # valid JSON: no NaN or infinity
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    r = out["result"]
+    assert math.isfinite(r["result_score"]) and 0 < r["result_prob"] <= 1
+    # the optimum is at least as good as the beam's answer under the same criterion
+    assert r["optimum_score"] >= r["result_score"] - 1e-12

@@ -1,0 +1,125 @@
+"""Greedy decoding on the two-step tree: the figures of CONCEPTS.md §22, the tie rule, invariants."""
+
+import json
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+from itertools import product
+
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, greedy_decoding as g
+
+F = Fraction
+
+
+def article():
+    return g.distributions(0.6, 0.51, 0.99)
+
+
+def test_greedy_takes_a_then_a_and_reaches_0_306():
+    path, prob, ties = g.greedy(article())
+    assert path == "AA" and prob == F("0.306") and ties == [False, False]
+
+
+def test_the_path_through_b_has_0_396_and_is_the_best():
+    paths = g.path_probs(article())
+    assert paths["BA"] == F("0.396")
+    assert g.best_path(paths) == "BA"
+    assert paths["BA"] - paths["AA"] == F("0.09")
+
+
+def test_catalogue_completion_of_all_paths_sums_to_one():
+    paths = g.path_probs(article())
+    assert paths == {"AA": F("0.306"), "AB": F("0.294"), "BA": F("0.396"), "BB": F("0.004")}
+    assert sum(paths.values()) == 1
+
+
+def test_compute_reports_the_article_numbers():
+    r = g.compute()
+    assert (r["greedy_path"], r["greedy_prob"], r["best_path"], r["best_prob"]) == ("AA", 0.306, "BA", 0.396)
+    assert r["greedy_prob_exact"] == "153/500" and r["best_prob_exact"] == "99/250"
+    assert r["step1"] == {"A": 0.6, "B": 0.4} and r["after_A"]["A"] == 0.51 and r["after_B"]["A"] == 0.99
+    assert not r["greedy_is_best"]
+
+
+def test_a_tie_goes_to_the_first_token():
+    dists = g.distributions(0.5, 0.5, 0.3)
+    assert g.argmax_first(dists[""]) == "A"
+    path, prob, ties = g.greedy(dists)
+    assert path == "AA" and prob == F(1, 4) and ties == [True, True]
+    # the best path also breaks ties by order: AA and AB are equal here, BB is larger
+    assert g.best_path(g.path_probs(g.distributions(0.5, 0.5, 0.5))) == "AA"
+
+
+def test_greedy_is_right_when_the_hidden_branch_is_weak():
+    r = api.run("greedy-decoding", api.preset_values("greedy-decoding", "Greedy liegt richtig"))["result"]
+    assert r["greedy_is_best"] and r["best_path"] == "AA" and r["paths"]["BA"] == 0.28
+
+
+def test_greedy_picks_b_when_b_leads():
+    path, prob, _ = g.greedy(g.distributions(0.3, 0.9, 0.2))
+    assert path == "BB" and prob == F("0.7") * F("0.8")
+
+
+def test_the_hidden_branch_is_not_revealed_until_asked():
+    hidden = api.run("greedy-decoding", {})
+    shown = api.run("greedy-decoding", {"show_all": True})
+    assert "0,396" not in hidden["figure"] and "0,396" in shown["figure"]
+    assert "nie erfragt" in hidden["figure"]
+    assert {r["key"] for r in hidden["readouts"]} == {"greedy_path", "greedy_prob", "asked"}
+    values = {r["key"]: r["value"] for r in shown["readouts"]}
+    assert values == {"greedy_path": "A, dann A", "greedy_prob": "0,306", "best": "B, dann A: 0,396", "gap": "0,09"}
+
+
+def test_step_by_step():
+    assert api.run("greedy-decoding", {"steps": 0})["readouts"][0]["value"] == "– noch nichts"
+    assert api.run("greedy-decoding", {"steps": 1})["readouts"][0]["value"] == "A, dann …"
+
+
+def brute_force_greedy(a, aa, ba):
+    """Independent re-implementation: enumerate, pick max with first-in-order ties."""
+    first = {"A": a, "B": 1 - a}
+    after = {"A": {"A": aa, "B": 1 - aa}, "B": {"A": ba, "B": 1 - ba}}
+    t1 = max("AB", key=lambda t: (first[t], t == "A"))
+    t2 = max("AB", key=lambda t: (after[t1][t], t == "A"))
+    return t1 + t2, first[t1] * after[t1][t2]
+
+
+hundredths = st.integers(0, 100).map(lambda i: F(i, 100))
+
+
+@given(hundredths, hundredths, hundredths)
+def test_greedy_matches_a_brute_force_and_never_beats_the_best(a, aa, ba):
+    dists = g.distributions(a, aa, ba)
+    path, prob, _ = g.greedy(dists)
+    assert (path, prob) == brute_force_greedy(a, aa, ba)
+    paths = g.path_probs(dists)
+    assert sum(paths.values()) == 1 and all(p >= 0 for p in paths.values())
+    assert paths[g.best_path(paths)] == max(paths.values()) >= prob
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.floats(-0.5, 1.5, allow_nan=False), st.floats(0, 1), st.floats(0, 1), st.sampled_from([0, 1, 2]),
+       st.booleans())
+def test_any_setting_runs_and_draws_valid_svg(a, aa, ba, steps, show_all):
+    out = api.run("greedy-decoding", {"p_a": a, "p_aa": aa, "p_ba": ba, "steps": steps, "show_all": show_all})
+    json.dumps(out, allow_nan=False)  # valid JSON: no NaN or infinity
+    ET.fromstring(out["figure"])
+    r = out["result"]
+    assert abs(r["path_sum"] - 1) < 1e-12 and 0 <= r["greedy_prob"] <= r["best_prob"] <= 1
+
+
+def test_every_preset_and_corner_runs():
+    for a, aa, ba in product([0, 0.5, 1], repeat=3):
+        ET.fromstring(api.run("greedy-decoding", {"p_a": a, "p_aa": aa, "p_ba": ba, "show_all": 1})["figure"])
+
+
+def test_top_k_with_k_1_and_a_unique_maximum_picks_the_greedy_token():
+    from probierlabor import top_k_sampling as tk
+
+    for a in (F("0.6"), F("0.3"), F("0.51")):
+        dist = g.distributions(a, 0.5, 0.5)[""]
+        kept = tk.top_k([dist["A"], dist["B"]], 1)
+        assert [t for t, k in zip("AB", kept) if k] == [g.argmax_first(dist)]
+    # on a tie top-k keeps both while greedy needs its rule
+    assert tk.top_k([F(1, 2), F(1, 2)], 1) == [True, True] and g.argmax_first({"A": F(1, 2), "B": F(1, 2)}) == "A"

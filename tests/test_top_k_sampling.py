@@ -1,0 +1,124 @@
+"""Top-k sampling: the article's 0.625/0.375 (CONCEPTS.md §28), Transformers' tie rule, seeded draws."""
+
+import math
+import random
+import json
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, top_k_sampling as tk
+
+F = Fraction
+
+
+def chances(k, row="artikel"):
+    probs = tk.ROWS[row]
+    return tk.renormalise(probs, tk.top_k(probs, k))
+
+
+def test_k_2_keeps_a_and_b_divided_by_0_8():
+    probs = tk.ROWS["artikel"]
+    kept = tk.top_k(probs, 2)
+    assert kept == [True, True, False, False]
+    assert sum(p for p, k in zip(probs, kept) if k) == F("0.8")
+    assert chances(2) == [F("0.625"), F("0.375"), 0, 0]
+    r = tk.compute(k=2)
+    assert r["chances"][:2] == [0.625, 0.375] and r["mass"] == 0.8 and r["cut_mass"] == 0.2
+
+
+def test_k_1_always_the_top_token_like_greedy():
+    assert chances(1) == [1, 0, 0, 0]
+    r = tk.compute(k=1, n=1000, seed=12345)
+    assert r["counts"] == [1000, 0, 0, 0]
+
+
+def test_k_3_and_k_4_with_the_catalogue_completion():
+    assert chances(3) == [F(25, 46), F(15, 46), F(3, 23), 0]
+    assert [round(float(c), 6) for c in chances(3)] == [0.543478, 0.326087, 0.130435, 0.0]
+    assert chances(4) == [F("0.5"), F("0.3"), F("0.12"), F("0.08")]
+    r = tk.compute(k=3)
+    assert r["chances_num"] == [25, 15, 6, 0] and r["chances_den"] == 46
+
+
+def test_the_rest_of_0_2_is_split_without_a_tie():
+    probs = tk.ROWS["artikel"]
+    assert probs[2] + probs[3] == F("0.2") and len(set(probs)) == 4 and sum(probs) == 1
+
+
+def test_ties_at_the_kth_value_are_kept_as_in_transformers():
+    # TopKLogitsWarper: scores < topk(scores, k)[0][..., -1] are removed, so equals survive
+    probs = tk.ROWS["gleichstand"]
+    assert tk.top_k(probs, 1) == [True, True, False, False]
+    assert tk.top_k(probs, 2) == [True, True, False, False]
+    assert tk.top_k(probs, 3) == [True, True, True, True]
+    assert chances(1, "gleichstand") == [F(1, 2), F(1, 2), 0, 0]
+    r = tk.compute(k=1, row="gleichstand")
+    assert r["n_kept"] == 2 and r["tie_extra"] == 1 and 0 < r["counts"][1] < r["n"]
+
+
+def transformers_rule(probs, k):
+    """The warper's rule written out independently: remove strictly below the k-th largest."""
+    kth = sorted(probs)[-k]
+    return [not (p < kth) for p in probs]
+
+
+probs_strategy = st.lists(st.integers(1, 20), min_size=4, max_size=4).map(
+    lambda xs: [F(x, sum(xs)) for x in xs])
+
+
+@given(probs_strategy, st.integers(1, 4))
+def test_filter_matches_the_warper_rule_and_renormalises(probs, k):
+    kept = tk.top_k(probs, k)
+    assert kept == transformers_rule(probs, k)
+    assert sum(kept) >= k
+    new = tk.renormalise(probs, kept)
+    assert sum(new) == 1
+    # the ratios among kept tokens are unchanged
+    for i in range(4):
+        for j in range(4):
+            if kept[i] and kept[j]:
+                assert new[i] * probs[j] == new[j] * probs[i]
+
+
+def test_draws_are_seeded_and_reproducible():
+    a = tk.compute(k=2, n=1000, seed=1)
+    assert a["counts"] == tk.compute(k=2, n=1000, seed=1)["counts"]
+    assert a["counts"] != tk.compute(k=2, n=1000, seed=2)["counts"]
+    # golden values of the documented generator (random.Random(seed), first kept token with cum > u)
+    assert a["counts"] == [607, 393, 0, 0]
+    assert tk.compute(k=3, n=10000, seed=5)["counts"] == [5398, 3277, 1325, 0]
+
+
+def test_the_draw_is_the_documented_inverse_cdf():
+    rng = random.Random(7)
+    expected = [0, 0]
+    for _ in range(100):
+        expected[0 if rng.random() < 0.625 else 1] += 1
+    assert tk.compute(k=2, n=100, seed=7)["counts"][:2] == expected
+
+
+def test_many_draws_converge_to_the_exact_chances():
+    r = tk.compute(k=3, n=10000, seed=3)
+    for share, exact in zip(r["shares"], r["chances"]):
+        assert abs(share - exact) < 4 * math.sqrt(exact * (1 - exact) / 10000) + 1e-12
+    assert r["running"][-1][0] == 10000 and r["running"][-1][1] == r["counts"]
+
+
+def test_a_fixed_k_covers_different_mass():
+    assert tk.compute(k=2, row="steil")["mass"] == 0.95
+    assert tk.compute(k=2, row="flach")["mass"] == 0.54
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-3, 9), st.sampled_from(list(tk.ROWS)), st.sampled_from(tk.DRAWS + (7, "x")),
+       st.integers(-5, 2**31 + 5))
+def test_any_setting_runs_and_draws_valid_svg(k, row, n, seed):
+    out = api.run("top-k-sampling", {"k": k, "row": row, "n": n, "seed": seed})
+    json.dumps(out, allow_nan=False)  # valid JSON: no NaN or infinity
+    ET.fromstring(out["figure"])
+    ET.fromstring("<div>" + out["extra"] + "</div>")
+    r = out["result"]
+    assert sum(r["counts"]) == r["n"] and abs(sum(r["chances"]) - 1) < 1e-12
+    assert all(c == 0 for c, keep in zip(r["counts"], r["kept"]) if not keep)

@@ -1,0 +1,128 @@
+"""Top-p sampling on the article's two rows (CONCEPTS.md §29): exact cuts, float traps, temperature."""
+
+import math
+import json
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, top_p_sampling as tp
+
+F = Fraction
+
+
+def row(i, p=0.75, temperature=1.0):
+    return tp.compute(p, temperature)["rows"][i]
+
+
+def test_row_1_keeps_two_with_0_85():
+    r = row(0)
+    assert r["kept"] == 2 and r["mass_exact"] == "17/20" and r["mass"] == 0.85
+    assert r["renorm_exact"] == ["14/17", "3/17"]
+    assert [round(x, 6) for x in r["renorm"]] == [0.823529, 0.176471]
+
+
+def test_row_2_needs_three_4_9_3_9_2_9():
+    r = row(1)
+    assert r["cum"][1] == 0.7 and r["kept"] == 3 and r["mass_exact"] == "9/10"
+    assert r["renorm_exact"] == ["4/9", "3/9", "2/9"]
+    assert r["renorm_num"] == [4, 3, 2] and r["renorm_den"] == 9
+    assert r["kept_tokens"] == ["A", "B", "C"]  # D excluded
+
+
+def test_exact_boundary_p_0_7_keeps_a_and_b():
+    assert row(1, 0.7)["kept"] == 2
+    assert row(0, 0.7)["kept"] == 1
+
+
+def test_floats_cut_wrongly_at_p_0_9():
+    r = row(1, 0.9)
+    assert r["kept"] == 3
+    assert 0.4 + 0.3 + 0.2 < 0.9 and r["float_cum"][2] == 0.8999999999999999
+    assert r["float_desc"] == 4 and r["float_hf"] == 4
+    assert not tp.compute(0.9)["float_ok"]
+
+
+def test_transformers_float_rule_cuts_wrongly_at_p_0_4():
+    r = row(1, 0.4)
+    assert r["kept"] == 1 and r["float_hf"] == 2 and r["float_desc"] == 1
+    assert r["float_cum_asc"][2] == 0.6000000000000001 > 1 - 0.4
+
+
+def exact_hf_rule(chances, p):
+    """Transformers' ascending rule in exact arithmetic: equivalent to the descending one."""
+    ascending = sorted(chances)
+    total, removed = F(0), 0
+    for c in ascending[:-1]:
+        total += c
+        if total <= 1 - p:
+            removed += 1
+    return len(chances) - removed
+
+
+@pytest.mark.parametrize("i", [0, 1])
+def test_the_exact_rule_equals_the_smallest_prefix_reaching_p(i):
+    for step in range(1, 21):
+        p = F(step, 20)
+        chances = [F(x) for x in tp.ROWS[i]]
+        kept = tp.nucleus(chances, p)
+        assert sum(chances[:kept]) >= p and (kept == 1 or sum(chances[:kept - 1]) < p)
+        assert kept == exact_hf_rule(chances, p)
+
+
+def test_floats_differ_only_at_the_two_known_places():
+    wrong = []
+    for step in range(1, 21):
+        out = tp.compute(step / 20)
+        for i, r in enumerate(out["rows"]):
+            if r["float_desc"] != r["kept"] or r["float_hf"] != r["kept"]:
+                wrong.append((step / 20, i))
+    assert wrong == [(0.4, 1), (0.9, 1)]
+
+
+def test_temperature_moves_the_cut():
+    assert [r["kept"] for r in tp.compute(0.75, 0.5)["rows"]] == [1, 2]
+    assert [r["kept"] for r in tp.compute(0.75, 1.0)["rows"]] == [2, 3]
+    assert [r["kept"] for r in tp.compute(0.75, 2.0)["rows"]] == [3, 3]
+
+
+def test_temperature_half_is_exact_squares():
+    chances, exact = tp.tempered(tp.ROWS[1], 0.5)
+    assert exact and chances == [F(16, 30), F(9, 30), F(4, 30), F(1, 30)]
+
+
+def test_irrational_temperature_agrees_with_floats():
+    chances, exact = tp.tempered(tp.ROWS[0], 2.0)
+    assert not exact
+    z = sum(math.sqrt(float(x)) for x in tp.ROWS[0])
+    for c, x in zip(chances, tp.ROWS[0]):
+        assert math.isclose(float(c), math.sqrt(float(x)) / z, rel_tol=1e-13)
+
+
+def test_no_float_ambiguity_for_tempered_rows_on_the_slider_grid():
+    """Where chances are irrational, no prefix sum comes within 1e-9 of a slider value of p."""
+    for t100 in range(10, 301, 5):
+        for i in (0, 1):
+            chances, exact = tp.tempered(tp.ROWS[i], t100 / 100)
+            if exact:
+                continue
+            cum = F(0)
+            for c in chances[:-1]:
+                cum += F(c)
+                for step in range(1, 21):
+                    assert abs(cum - F(step, 20)) > F(1, 10**9)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.floats(-1, 2, allow_nan=False), st.floats(0, 10, allow_nan=False))
+def test_any_setting_runs(p, temperature):
+    out = api.run("top-p-sampling", {"p": p, "temperature": temperature})
+    json.dumps(out, allow_nan=False)  # valid JSON: no NaN or infinity
+    ET.fromstring(out["figure"])
+    ET.fromstring("<div>" + out["extra"] + "</div>")
+    for r in out["result"]["rows"]:
+        assert 1 <= r["kept"] <= 4 and math.isclose(sum(r["renorm"]), 1, rel_tol=1e-12)
+        assert r["mass"] >= out["result"]["p"] - 1e-12 or r["kept"] == 4
+        assert math.isclose(sum(r["chances"]), 1, rel_tol=1e-12)
