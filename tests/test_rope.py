@@ -1,0 +1,99 @@
+"""RoPE: the figures of CONCEPTS.md §25, the rotation identity, shift invariance, the real frequencies."""
+
+import json
+import math
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, rope
+
+
+@pytest.mark.parametrize("m, n, expected", [(3, 4, 0.866025), (5, 11, -1.0), (10, 22, 1.0), (0, 1, 0.866025),
+                                            (0, 6, -1.0), (0, 12, 1.0)])
+def test_the_articles_distances(m, n, expected):
+    assert round(rope.score(m, n, 30), 6) == expected
+    assert round(rope.compute(m=m, n=n)["score"], 6) == expected
+
+
+def test_distance_1_is_cos_30_degrees():
+    assert rope.score(3, 4, 30) == pytest.approx(math.sqrt(3) / 2, abs=1e-12)
+
+
+@pytest.mark.parametrize("preset, distance, value", [("Abstand 1", 1, 0.866), ("Abstand 6", 6, -1.0),
+                                                     ("Abstand 12", 12, 1.0), ("Beide verschoben", 1, 0.866)])
+def test_presets(preset, distance, value):
+    r = api.run("rope", api.preset_values("rope", preset))["result"]
+    assert r["distance"] == distance and round(r["score"], 3) == value
+
+
+@given(st.integers(0, 24), st.integers(0, 24), st.integers(0, 24), st.integers(1, 180))
+def test_shifting_both_positions_keeps_the_dot_product(m, n, s, theta):
+    r = rope.compute(m=m, n=n, shift=s, theta=theta)
+    assert (r["m"], r["n"]) == (m + s, n + s)
+    assert r["score"] == pytest.approx(rope.score(m, n, theta), abs=1e-12)
+    assert r["score"] == pytest.approx(r["score_unshifted"], abs=1e-12)
+
+
+vectors = st.tuples(st.floats(-3, 3), st.floats(-3, 3))
+
+
+@given(vectors, vectors, st.integers(0, 200), st.integers(0, 200), st.floats(0.5, 180))
+def test_the_rotation_identity(q, k, m, n, theta):
+    # ⟨R(mθ)q, R(nθ)k⟩ = (q·k)·cos((n−m)θ) + (q_b·k_a − q_a·k_b)·sin((n−m)θ)
+    phi = math.radians((n - m) * theta)
+    expected = (q[0] * k[0] + q[1] * k[1]) * math.cos(phi) + (q[1] * k[0] - q[0] * k[1]) * math.sin(phi)
+    assert rope.score(m, n, theta, q, k) == pytest.approx(expected, abs=1e-9)
+
+
+@given(vectors, st.floats(-720, 720))
+def test_the_rotation_keeps_the_length(u, degrees):
+    assert math.hypot(*rope.rotate(u, degrees)) == pytest.approx(math.hypot(*u), abs=1e-12)
+
+
+def test_the_value_vector_is_not_rotated():
+    vs = {tuple(rope.compute(m=m, n=n, shift=s)["v"]) for m, n, s in [(0, 0, 0), (3, 4, 0), (3, 4, 7), (24, 1, 24)]}
+    assert vs == {rope.V0}
+
+
+def test_the_value_is_not_monotone_in_the_distance():
+    scores = [rope.score(0, d, 30) for d in range(13)]
+    assert scores[6] < scores[12] and scores[12] == pytest.approx(scores[0])
+
+
+@pytest.mark.parametrize("dim", rope.DIMS)
+def test_real_frequencies(dim):
+    thetas = rope.frequencies(dim)
+    assert len(thetas) == dim // 2 and thetas[0] == 1.0
+    assert all(b < a for a, b in zip(thetas, thetas[1:]))
+    for i, t in enumerate(thetas):
+        assert t == pytest.approx(10000 ** (-2 * i / dim))
+    assert rope.mean_score(0, dim) == pytest.approx(1.0)
+
+
+def test_many_frequencies_do_not_return_to_1_at_distance_12():
+    r = rope.compute(m=10, n=22)
+    assert r["score"] == pytest.approx(1.0) and r["real_score"] < 0.9
+    assert round(r["theta_first_deg"], 1) == 57.3
+    assert r["theta_last_rad"] == pytest.approx(10000 ** (-126 / 128))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 24), st.integers(0, 24), st.integers(0, 24), st.integers(1, 180), st.sampled_from(rope.DIMS))
+def test_any_setting_gives_a_valid_figure(m, n, s, theta, dim):
+    out = api.run("rope", {"m": m, "n": n, "shift": s, "theta": theta, "dim": dim})
+    assert out["notes"] == []
+    json.dumps(out)
+    r = out["result"]
+    assert -1 - 1e-12 <= r["score"] <= 1 + 1e-12 and -1 <= r["real_score"] <= 1
+    assert 0 <= r["angle_between"] <= 180
+    assert r["score"] == pytest.approx(math.cos(math.radians(r["angle_between"])), abs=1e-9)
+    ET.fromstring(out["figure"])
+    ET.fromstring(f"<div>{out['extra']}</div>")
+
+
+def test_readouts_are_german():
+    values = {r.key: r.value for r in rope.view(rope.compute()).readouts}
+    assert values["score"] == "0,866" and values["distance"] == "1" and values["angle_between"] == "30°"
+    assert {r.key: r.value for r in rope.view(rope.compute(m=5, n=11)).readouts}["score"] == "−1,000"
