@@ -3,13 +3,15 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
 
-from conftest import ROOT
 from probierlabor import SLUGS, api, fmt, module_name
 from probierlabor.contract import Param
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DEGREE = Param("degree", "Grad", "int", 1, lo=1, hi=9, step=1)
 LAMBDA = Param("lam", "λ", "float", 1.0, lo=0.01, hi=100.0, log=True)

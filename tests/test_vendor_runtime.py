@@ -4,11 +4,11 @@ import hashlib
 import json
 import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-
+ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import vendor_runtime as vr  # noqa: E402
 

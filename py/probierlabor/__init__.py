@@ -5,10 +5,30 @@ follows the contract in ``contract.py``. ``api.run`` is the one entry point the 
 the CLI and the build all use.
 """
 
-# The concepts that have a page, in the order of the catalogue (CONCEPTS.md §0).
+# The concepts that have a page: the catalogue's order (CONCEPTS.md §0), decoding in teaching order.
 SLUGS = (
+    "validation-set",
     "overfitting",
+    "metr-horizon",
+    "irt",
     "ewc",
+    "reservoir-sampling",
+    "experience-replay",
+    "continual-learning",
+    "sequence-packing",
+    "reinforcement-learning",
+    "loss-masking",
+    "pass-at-k",
+    "greedy-decoding",
+    "beam-search",
+    "top-k-sampling",
+    "top-p-sampling",
+    "speculative-decoding",
+    "gqa",
+    "mqa",
+    "rope",
+    "kl-divergence",
+    "knowledge-distillation",
 )
 
 

@@ -199,11 +199,7 @@
       ? document.activeElement.dataset.drag : undefined;
     root.querySelector(".pl-figure").innerHTML = out.figure;
     root.querySelector(".pl-extra").innerHTML = out.extra || "";
-    for (const r of out.readouts) {
-      const dd = root.querySelector(`[data-readout="${r.key}"] dd`);
-      if (dd) dd.textContent = r.value;
-      else rebuildReadouts(root, out.readouts);
-    }
+    updateReadouts(root, out.readouts);
     root.querySelector(".pl-summary").textContent = out.summary;
     setControls(root, out.controls, false);
     for (const [name, text] of Object.entries(out.display)) {
@@ -222,6 +218,18 @@
     root.dataset.state = "ready";
     root.plLastMs = performance.now() - t0;
     root.dispatchEvent(new CustomEvent("pl:rendered", { detail: { ms: root.plLastMs } }));
+  }
+
+  // Same readouts as shown: change texts in place (screen readers keep their place); else rebuild.
+  function updateReadouts(root, readouts) {
+    const shown = [...root.querySelectorAll("[data-readout]")];
+    if (shown.length === readouts.length && shown.every((el, i) => el.dataset.readout === readouts[i].key)) {
+      readouts.forEach((r, i) => {
+        shown[i].querySelector("dt").textContent = r.label;
+        shown[i].querySelector("dd").textContent = r.value;
+        shown[i].classList.toggle("pl-em", Boolean(r.emphasis));
+      });
+    } else rebuildReadouts(root, readouts);
   }
 
   function rebuildReadouts(root, readouts) {

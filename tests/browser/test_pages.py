@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -213,7 +214,6 @@ def test_prose_numbers_come_from_the_code(visit):
 
 
 def _shot(name):
-    from conftest import SCREENSHOTS
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS / f"{name}.png"
+    folder = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{name}.png"
