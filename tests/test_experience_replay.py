@@ -1,6 +1,7 @@
 """Experience replay: the batch counts of CONCEPTS.md §7 and the random portion's exact chances."""
 
 import json
+import textwrap
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -91,9 +92,9 @@ def test_every_card_of_the_portion_is_drawn():
 def test_every_message_fits_its_card_in_two_lines():
     texts = er.NEW_MESSAGES + tuple(t for t, _ in er.STORED + er.SWAPPED_IN)
     for text in texts:
-        lines = er._wrap(text)
+        lines = textwrap.wrap(text, er.CARD_CHARS)
         assert len(lines) <= 2 and " ".join(lines) == text
-        assert all(len(line) <= 26 for line in lines)
+        assert all(len(line) <= er.CARD_CHARS for line in lines)
 
 
 @settings(max_examples=40, deadline=None)

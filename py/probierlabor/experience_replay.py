@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import textwrap
 from fractions import Fraction
 from html import escape
 
@@ -126,17 +127,9 @@ def compute(replay: bool = False, swap: bool = False, take: int = 4, seed: int =
 CSS = {NEW: "pl-er-new", DELIVERY: "pl-er-deliv", RETURN: "pl-er-return"}
 HEAD = {NEW: "Reklamationen (neu)", DELIVERY: "Lieferung (alt)", RETURN: "Rücksendungen (alt)"}
 WIDTH, CARD_W, CARD_H, GAP = 400, 188, 40, 8  # narrow: the cards stay legible on a phone
+CARD_CHARS = 26  # characters per line on a card
 
 
-def _wrap(text: str, width: int = 26) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return lines + [line]
 
 
 def figure(r: dict) -> str:
@@ -157,7 +150,7 @@ def figure(r: dict) -> str:
             origin = "aus dem Puffer" if card["replayed"] else "neu"
             out.append(f'<g class="pl-er-card {CSS[dep]}"><title>{escape(card["text"])} – {escape(dep)}, {origin}</title>'
                        f'<rect x="{x}" y="{yy}" width="{CARD_W}" height="{CARD_H}" rx="5"/>')
-            lines = _wrap(card["text"])
+            lines = textwrap.wrap(card["text"], CARD_CHARS)
             for j, line in enumerate(lines):
                 ty = yy + (CARD_H / 2 + 4.5 if len(lines) == 1 else 16 + 15 * j)
                 out.append(f'<text x="{x + 9}" y="{ty:.1f}">{escape(line)}</text>')

@@ -19,10 +19,11 @@ G must divide H (equal groups). A G that does not is replaced by the nearest div
 
 from __future__ import annotations
 
+import textwrap
 from fractions import Fraction
 from html import escape
 
-from . import fmt
+from . import fmt, svg
 from .contract import Param, Preset, Readout, View
 
 SLUG = "gqa"
@@ -122,8 +123,6 @@ def mib_text(n_bytes: int) -> str:
     return text
 
 
-def _text(x, y, text, cls="pl-label", anchor="start") -> str:
-    return f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{escape(text)}</text>'
 
 
 COLOURS = 6
@@ -131,7 +130,7 @@ COLOURS = 6
 
 def view(r: dict) -> View:
     w = 500
-    note_lines = _wrap(r["note"], 74) if r["note"] else []
+    note_lines = textwrap.wrap(r["note"], 74) if r["note"] else []
     top = 14 + 16 * len(note_lines)
     h = top + 318
     heads, groups = r["heads"], r["groups"]
@@ -142,11 +141,11 @@ def view(r: dict) -> View:
              f'aria-label="{heads} Query-Köpfe in {groups} Gruppen, {groups} K/V-Sätze" '
              f'xmlns="http://www.w3.org/2000/svg">']
     for k, line in enumerate(note_lines):
-        parts.append(_text(left, 14 + 16 * k, line, "pl-label pl-gqa-note"))
+        parts.append(svg.text(left, 14 + 16 * k, line, "pl-label pl-gqa-note"))
     y_q, y_kv = top + 26, top + 118
     box_h = 28
-    parts.append(_text(left, y_q - 8, f"Query-Köpfe (H = {heads}) – jeder rechnet eigene Gewichte", "pl-axis"))
-    parts.append(_text(left, y_kv + box_h + 20, f"K/V-Sätze (G = {groups}) – je Gruppe einer", "pl-axis"))
+    parts.append(svg.text(left, y_q - 8, f"Query-Köpfe (H = {heads}) – jeder rechnet eigene Gewichte", "pl-axis"))
+    parts.append(svg.text(left, y_kv + box_h + 20, f"K/V-Sätze (G = {groups}) – je Gruppe einer", "pl-axis"))
     per = r["heads_per_group"]
     # connections first, boxes on top
     for q, g in enumerate(r["assignment"]):
@@ -160,7 +159,7 @@ def view(r: dict) -> View:
                      f'width="{slot - gap:.1f}" height="{box_h}" rx="3"><title>Query-Kopf {q + 1}, Gruppe {g + 1}'
                      f'</title></rect>')
         if slot >= 24:
-            parts.append(_text(x + (slot - gap) / 2, y_q + 19, f"Q{q + 1}", "pl-tick pl-gqa-in", "middle"))
+            parts.append(svg.text(x + (slot - gap) / 2, y_q + 19, f"Q{q + 1}", "pl-tick pl-gqa-in", "middle"))
     for g in range(groups):
         x = left + slot * per * g + gap / 2
         width = slot * per - gap
@@ -168,10 +167,10 @@ def view(r: dict) -> View:
                      f'height="{box_h}" rx="3"><title>K/V-Satz {g + 1} für die Köpfe '
                      f'{g * per + 1} bis {(g + 1) * per}</title></rect>')
         if width >= 40:
-            parts.append(_text(x + width / 2, y_kv + 19, f"K/V {g + 1}", "pl-tick pl-gqa-in", "middle"))
+            parts.append(svg.text(x + width / 2, y_kv + 19, f"K/V {g + 1}", "pl-tick pl-gqa-in", "middle"))
     # the cache bars: MHA, chosen, MQA
     y_bars = y_kv + box_h + 62
-    parts.append(_text(left, y_bars, "KV-Cache (nur K und V)", "pl-axis"))
+    parts.append(svg.text(left, y_bars, "KV-Cache (nur K und V)", "pl-axis"))
     rows = (("mha", f"MHA (G = {heads})", r["bytes_mha"]), ("gqa", f"gewählt (G = {groups})", r["bytes"]),
             ("mqa", "MQA (G = 1)", r["bytes_mqa"]))
     longest = max(len(mib_text(n)) for _, _, n in rows)
@@ -181,10 +180,10 @@ def view(r: dict) -> View:
         y = y_bars + 12 + 26 * k
         width = bar_max * n_bytes / r["bytes_mha"]
         current = " pl-gqa-current" if key == "gqa" else ""
-        parts.append(_text(left, y + 14, label, "pl-label" + current))
+        parts.append(svg.text(left, y + 14, label, "pl-label" + current))
         parts.append(f'<rect class="pl-gqa-bar{current}" x="{left + label_w}" y="{y}" width="{max(width, 1.5):.1f}" '
                      f'height="18"/>')
-        parts.append(_text(left + label_w + width + 6, y + 14, mib_text(n_bytes), "pl-label" + current))
+        parts.append(svg.text(left + label_w + width + 6, y + 14, mib_text(n_bytes), "pl-label" + current))
     parts.append("</svg>")
 
     readouts = [
@@ -206,15 +205,6 @@ def view(r: dict) -> View:
     return View("".join(parts), readouts, summary, _table(r))
 
 
-def _wrap(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return lines + ([line] if line else [])
 
 
 def _table(r: dict) -> str:

@@ -107,24 +107,8 @@ def _pair(v, digits=3) -> str:
     return f"({fmt.de(v[0], digits)}; {fmt.de(v[1], digits)})"
 
 
-def _arrow(x1, y1, x2, y2, cls: str, head: float = 9) -> str:
-    """A line with a filled head, in pixel coordinates (colours from CSS classes)."""
-    dx, dy = x2 - x1, y2 - y1
-    length = math.hypot(dx, dy)
-    if length < 1e-9:
-        return f'<circle class="{cls}-head" cx="{x2:.1f}" cy="{y2:.1f}" r="3"/>'
-    ux, uy = dx / length, dy / length
-    size = min(head, length * 0.6)
-    bx, by = x2 - ux * size, y2 - uy * size
-    left = (bx - uy * size * 0.5, by + ux * size * 0.5)
-    right = (bx + uy * size * 0.5, by - ux * size * 0.5)
-    return (f'<line class="{cls}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{bx:.1f}" y2="{by:.1f}"/>'
-            f'<polygon class="{cls}-head" points="{x2:.1f},{y2:.1f} {left[0]:.1f},{left[1]:.1f} '
-            f'{right[0]:.1f},{right[1]:.1f}"/>')
 
 
-def _text(x, y, text, cls="pl-label", anchor="start") -> str:
-    return f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{escape(text)}</text>'
 
 
 def view(r: dict) -> View:
@@ -139,13 +123,13 @@ def view(r: dict) -> View:
     plot.line(1, 0, 0, 1, "pl-mqa-hull")
     for i in visible:
         q = r["heads_out"][i]["query"]
-        plot.body.append(_arrow(plot.px(0), plot.py(0), plot.px(q[0]), plot.py(q[1]), f"pl-mqa-q{i + 1}"))
+        plot.body.append(svg.arrow(plot.px(0), plot.py(0), plot.px(q[0]), plot.py(q[1]), f"pl-mqa-q{i + 1}"))
         if math.hypot(*q) > 0.2:
             plot.text(q[0], q[1], f"q{'₁₂'[i]}", f"pl-label pl-mqa-q{i + 1}-label", "middle",
                       dy=-10 if q[1] >= 0 else 18)
     # the shared keys on top: a query along a key shows beyond its tip
     for j, (k, name) in enumerate(zip(KEYS, ("k₁ = v₁", "k₂ = v₂"))):
-        plot.body.append(_arrow(plot.px(0), plot.py(0), plot.px(k[0]), plot.py(k[1]), "pl-mqa-key"))
+        plot.body.append(svg.arrow(plot.px(0), plot.py(0), plot.px(k[0]), plot.py(k[1]), "pl-mqa-key"))
         plot.text(k[0], k[1], name, "pl-label pl-mqa-key-label", "start" if j == 0 else "end",
                   dy=20 if j == 0 else -8)
     for i in visible:
@@ -155,31 +139,31 @@ def view(r: dict) -> View:
 
     # the right panel: per head its scores, weights and output; then the legend
     x0, width = 300, 180
-    out = [_text(x0, 24, "Gewichte auf k₁ | k₂", "pl-axis")]
+    out = [svg.text(x0, 24, "Gewichte auf k₁ | k₂", "pl-axis")]
     for i in (0, 1):
         h = r["heads_out"][i]
         y = 50 + 108 * i
         dim = "" if i in visible else " pl-mqa-dim"
         w1 = h["weights"][0]
         out.append(f'<g class="pl-mqa-head{dim}">')
-        out.append(_text(x0, y, f"Kopf {i + 1}: q{'₁₂'[i]} = {_pair(h['query'], 2)}", f"pl-label pl-mqa-q{i + 1}-label"))
+        out.append(svg.text(x0, y, f"Kopf {i + 1}: q{'₁₂'[i]} = {_pair(h['query'], 2)}", f"pl-label pl-mqa-q{i + 1}-label"))
         out.append(f'<rect class="pl-mqa-w1" x="{x0}" y="{y + 8}" width="{width * w1:.1f}" height="22"/>')
         out.append(f'<rect class="pl-mqa-w2" x="{x0 + width * w1:.1f}" y="{y + 8}" '
                    f'width="{width * (1 - w1):.1f}" height="22"/>')
-        out.append(_text(x0, y + 46, f"{fmt.de(w1, 3)} | {fmt.de(1 - w1, 3)}", "pl-label pl-value"))
-        out.append(_text(x0, y + 64, f"Scores: {fmt.de(h['scores'][0], 3)} | {fmt.de(h['scores'][1], 3)}",
+        out.append(svg.text(x0, y + 46, f"{fmt.de(w1, 3)} | {fmt.de(1 - w1, 3)}", "pl-label pl-value"))
+        out.append(svg.text(x0, y + 64, f"Scores: {fmt.de(h['scores'][0], 3)} | {fmt.de(h['scores'][1], 3)}",
                          "pl-label"))
-        out.append(_text(x0, y + 82, f"Ergebnis: {_pair(h['output'])}", "pl-label"))
+        out.append(svg.text(x0, y + 82, f"Ergebnis: {_pair(h['output'])}", "pl-label"))
         out.append("</g>")
     entries = [("pl-mqa-key", "k = v, von allen geteilt"), ("pl-mqa-hull", "alle möglichen Ergebnisse")]
     for k, (cls, text) in enumerate(entries):
         y = 270 + 18 * k
         out.append(f'<line class="{cls}" x1="{x0}" y1="{y}" x2="{x0 + 22}" y2="{y}"/>')
-        out.append(_text(x0 + 28, y + 4, text, "pl-legend"))
+        out.append(svg.text(x0 + 28, y + 4, text, "pl-legend"))
     y = 270 + 18 * len(entries)
     out.append(f'<circle class="pl-mqa-out pl-mqa-out1" cx="{x0 + 6}" cy="{y}" r="5"/>'
                f'<circle class="pl-mqa-out pl-mqa-out2" cx="{x0 + 18}" cy="{y}" r="5"/>')
-    out.append(_text(x0 + 28, y + 4, "Ergebnis von Kopf 1 | 2", "pl-legend"))
+    out.append(svg.text(x0 + 28, y + 4, "Ergebnis von Kopf 1 | 2", "pl-legend"))
     plot.front.append("".join(out))
 
     c = r["cache"]
@@ -213,14 +197,14 @@ def _cache_figure(c: dict) -> str:
     box = min(26.0, (right - left) / heads)
     parts = [f'<svg class="pl-plot" viewBox="0 0 {w} {h}" role="img" '
              f'aria-label="KV-Cache: {heads} K/V-Sätze bei MHA, einer bei MQA" xmlns="http://www.w3.org/2000/svg">',
-             _text(8, 18, f"KV-Cache bei H = {heads}", "pl-axis")]
+             svg.text(8, 18, f"KV-Cache bei H = {heads}", "pl-axis")]
     for row, (label, sets, mib) in enumerate((("MHA", heads, c["mha_mib"]), ("MQA", 1, c["mqa_mib"]))):
         y = 38 + 62 * row
-        parts.append(_text(8, y + 20, label, "pl-label pl-value"))
+        parts.append(svg.text(8, y + 20, label, "pl-label pl-value"))
         for k in range(sets):
             parts.append(f'<rect class="pl-mqa-set" x="{left + k * box:.1f}" y="{y}" width="{max(box - 2, 1):.1f}" '
                          f'height="28"/>')
-        parts.append(_text(left, y + 46, f"{fmt.de(sets)} K/V-{'Satz' if sets == 1 else 'Sätze'} · "
+        parts.append(svg.text(left, y + 46, f"{fmt.de(sets)} K/V-{'Satz' if sets == 1 else 'Sätze'} · "
                            f"{fmt.de(mib, 0)} MiB im Standardbeispiel", "pl-tick"))
     parts.append("</svg>")
     return "".join(parts)

@@ -122,21 +122,8 @@ def compute(m: int = 3, n: int = 4, shift: int = 0, theta: int = 30, dim: int = 
 
 # -- drawing -----------------------------------------------------------------------------
 
-def _arrow(x1, y1, x2, y2, cls: str, head: float = 10) -> str:
-    dx, dy = x2 - x1, y2 - y1
-    length = math.hypot(dx, dy)
-    ux, uy = dx / length, dy / length
-    size = min(head, length * 0.6)
-    bx, by = x2 - ux * size, y2 - uy * size
-    left = (bx - uy * size * 0.5, by + ux * size * 0.5)
-    right = (bx + uy * size * 0.5, by - ux * size * 0.5)
-    return (f'<line class="{cls}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{bx:.1f}" y2="{by:.1f}"/>'
-            f'<polygon class="{cls}-head" points="{x2:.1f},{y2:.1f} {left[0]:.1f},{left[1]:.1f} '
-            f'{right[0]:.1f},{right[1]:.1f}"/>')
 
 
-def _text(x, y, text, cls="pl-label", anchor="start") -> str:
-    return f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{escape(text)}</text>'
 
 
 def _deg(value: float) -> str:
@@ -166,36 +153,36 @@ def view(r: dict) -> View:
         plot.body.append(f'<path class="pl-rope-arc" d="M {x0:.1f} {y0:.1f} A {arc_r:.1f} {arc_r:.1f} 0 '
                          f'{large} {sweep} {x1:.1f} {y1:.1f}"/>')
         mid = math.radians(start + turn / 2)
-        plot.front.append(_text(cx + arc_r * 1.45 * math.cos(mid), cy - arc_r * 1.45 * math.sin(mid) + 4,
+        plot.front.append(svg.text(cx + arc_r * 1.45 * math.cos(mid), cy - arc_r * 1.45 * math.sin(mid) + 4,
                                 _deg(r["angle_between"]), "pl-label pl-rope-angle", "middle"))
-    plot.body.append(_arrow(cx, cy, plot.px(1), cy, "pl-rope-before", head=8))
+    plot.body.append(svg.arrow(cx, cy, plot.px(1), cy, "pl-rope-before", head=8))
     close = r["angle_between"] < 24  # labels would overlap: write them one above the other
     for key in ("k", "q"):  # q on top: at distance 0 or 12 both coincide
         x, y = r[key]
-        plot.body.append(_arrow(cx, cy, plot.px(x), plot.py(y), f"pl-rope-{key}"))
+        plot.body.append(svg.arrow(cx, cy, plot.px(x), plot.py(y), f"pl-rope-{key}"))
     for key in ("q", "k"):
         x, y = r[key] if not close else r["q"]
         pos = r["m"] if key == "q" else r["n"]
         dy = 5 if not close else (-3 if key == "q" else 13)
-        plot.front.append(_text(plot.px(1.22 * x), plot.py(1.22 * y) + dy, f"{key} ({pos})",
+        plot.front.append(svg.text(plot.px(1.22 * x), plot.py(1.22 * y) + dy, f"{key} ({pos})",
                                 f"pl-label pl-rope-{key}-label", "middle"))
 
     # right panel: the numbers, then the value vector that does not turn
     x0 = 292
-    out = [_text(x0, 24, f"θ = {_deg(r['theta'])} pro Position", "pl-axis")]
-    out.append(_text(x0, 44, "Drehung = Position · θ (mod 360°)", "pl-tick"))
-    out.append(_text(x0, 64, f"q an Position m = {r['m']}: {_deg(r['angle_q'])}", "pl-label pl-rope-q-label"))
-    out.append(_text(x0, 84, f"k an Position n = {r['n']}: {_deg(r['angle_k'])}", "pl-label pl-rope-k-label"))
-    out.append(_text(x0, 108, f"Abstand n − m = {fmt.de(r['distance'])}", "pl-label"))
-    out.append(_text(x0, 128, f"Winkel dazwischen {_deg(r['angle_between'])}", "pl-label"))
-    out.append(_text(x0, 158, f"q · k = {fmt.de(r['score'], 3)}", "pl-rope-big"))
+    out = [svg.text(x0, 24, f"θ = {_deg(r['theta'])} pro Position", "pl-axis")]
+    out.append(svg.text(x0, 44, "Drehung = Position · θ (mod 360°)", "pl-tick"))
+    out.append(svg.text(x0, 64, f"q an Position m = {r['m']}: {_deg(r['angle_q'])}", "pl-label pl-rope-q-label"))
+    out.append(svg.text(x0, 84, f"k an Position n = {r['n']}: {_deg(r['angle_k'])}", "pl-label pl-rope-k-label"))
+    out.append(svg.text(x0, 108, f"Abstand n − m = {fmt.de(r['distance'])}", "pl-label"))
+    out.append(svg.text(x0, 128, f"Winkel dazwischen {_deg(r['angle_between'])}", "pl-label"))
+    out.append(svg.text(x0, 158, f"q · k = {fmt.de(r['score'], 3)}", "pl-rope-big"))
     vy, vr = 240, 34
     out.append(f'<rect class="pl-rope-vbox" x="{x0}" y="{vy - 48}" width="196" height="96" rx="6"/>')
-    out.append(_arrow(x0 + 40, vy + 20, x0 + 40 + vr * V0[0], vy + 20 - vr * V0[1], "pl-rope-v", head=8))
-    out.append(_text(x0 + 82, vy - 20, "v (Value)", "pl-label pl-value"))
-    out.append(_text(x0 + 82, vy, "wird nicht gedreht:", "pl-tick"))
-    out.append(_text(x0 + 82, vy + 18, "an jeder Position", "pl-tick"))
-    out.append(_text(x0 + 82, vy + 36, "derselbe Pfeil", "pl-tick"))
+    out.append(svg.arrow(x0 + 40, vy + 20, x0 + 40 + vr * V0[0], vy + 20 - vr * V0[1], "pl-rope-v", head=8))
+    out.append(svg.text(x0 + 82, vy - 20, "v (Value)", "pl-label pl-value"))
+    out.append(svg.text(x0 + 82, vy, "wird nicht gedreht:", "pl-tick"))
+    out.append(svg.text(x0 + 82, vy + 18, "an jeder Position", "pl-tick"))
+    out.append(svg.text(x0 + 82, vy + 36, "derselbe Pfeil", "pl-tick"))
     plot.front.append("".join(out))
     legend = f'<text class="pl-tick" x="{plot.left + 6}" y="{plot.bottom + 20}">grau: q und k vor der Drehung, (1; 0)</text>'
     plot.front.append(legend)
@@ -233,7 +220,7 @@ def _distance_chart(r: dict) -> str:
                                      ("pl-rope-real", f"echte Frequenzen, Mittel über d/2 = {r['pairs']} Paare"))):
         y = 12 + 17 * k
         plot.front.append(f'<line class="{cls}" x1="{plot.left}" y1="{y}" x2="{plot.left + 22}" y2="{y}"/>'
-                          + _text(plot.left + 28, y + 4, text, "pl-legend"))
+                          + svg.text(plot.left + 28, y + 4, text, "pl-legend"))
     return plot.render()
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from html import escape
 
-from . import fmt
+from . import fmt, svg
 from .contract import Param, Preset, Readout, View
 
 SLUG = "sequence-packing"
@@ -254,8 +254,6 @@ def compute(variant: str = "kurz", packing: bool = True, strategy: str = "bfd",
 EX_CLASS = {"A": "pl-sp-a", "B": "pl-sp-b", "C": "pl-sp-c", "D": "pl-sp-d"}
 
 
-def _text(x, y, text, cls="pl-label", anchor="start", extra=""):
-    return f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>{escape(text)}</text>'
 
 
 def _rows_figure(r: dict) -> str:
@@ -264,16 +262,16 @@ def _rows_figure(r: dict) -> str:
     out = []
     y = top
     for letter, text, length in names:
-        out.append(_text(8, y + 12, f"{letter}", f"pl-label pl-sp-letter {EX_CLASS[letter]}-text"))
-        out.append(_text(24, y + 12, f"„{text}“ · {length} Token", "pl-sp-small"))
+        out.append(svg.text(8, y + 12, f"{letter}", f"pl-label pl-sp-letter {EX_CLASS[letter]}-text"))
+        out.append(svg.text(24, y + 12, f"„{text}“ · {length} Token", "pl-sp-small"))
         y += 17
     y += 10
     title = ("ohne Packing: jedes Beispiel eine Zeile" if not r["packing"]
              else f"Packing mit {r['strategy']}: Zeilen zu {ROW} Plätzen")
-    out.append(_text(8, y + 4, title, "pl-label pl-sp-title"))
+    out.append(svg.text(8, y + 4, title, "pl-label pl-sp-title"))
     y += 14
     for ri, (row, exs, marks) in enumerate(zip(r["rows"], r["row_examples"], r["loss"])):
-        out.append(_text(8, y + 22, f"Zeile {ri + 1}", "pl-label"))
+        out.append(svg.text(8, y + 22, f"Zeile {ri + 1}", "pl-label"))
         for c, (label, ex, mark) in enumerate(zip(row, exs, marks)):
             x = left + c * cell
             if label is None:
@@ -282,7 +280,7 @@ def _rows_figure(r: dict) -> str:
                 continue
             out.append(f'<rect class="pl-sp-tok {EX_CLASS[ex]}" x="{x + 1}" y="{y}" width="{cell - 2}" '
                        f'height="32" rx="3"><title>{escape(label)}</title></rect>')
-            out.append(_text(x + cell / 2, y + 21, label, "pl-sp-toklabel", "middle"))
+            out.append(svg.text(x + cell / 2, y + 21, label, "pl-sp-toklabel", "middle"))
             out.append(_mark(x + cell / 2, y + 44, mark))
         # the boundary a position may not cross (only where boundaries are known and separated)
         if r["packing"] and r["bounded"] and r["separation"]:
@@ -292,16 +290,16 @@ def _rows_figure(r: dict) -> str:
                     out.append(f'<line class="pl-sp-wall" x1="{x}" y1="{y - 4}" x2="{x}" y2="{y + 36}"/>')
         y += 58
     if r["lost"]:
-        out.append(_text(8, y + 4, "abgeschnitten: " + " ".join(r["lost"]), "pl-label pl-sp-lost"))
+        out.append(svg.text(8, y + 4, "abgeschnitten: " + " ".join(r["lost"]), "pl-label pl-sp-lost"))
         y += 20
     # legend for the loss marks
     y += 6
     out.append(_mark(14, y, "ok"))
-    out.append(_text(24, y + 4, "bewertet", "pl-legend"))
+    out.append(svg.text(24, y + 4, "bewertet", "pl-legend"))
     out.append(_mark(100, y, "off"))
-    out.append(_text(110, y + 4, "Anfang, nicht bewertet", "pl-legend"))
+    out.append(svg.text(110, y + 4, "Anfang, nicht bewertet", "pl-legend"))
     out.append(_mark(268, y, "leak"))
-    out.append(_text(278, y + 4, "über eine Grenze bewertet", "pl-legend"))
+    out.append(svg.text(278, y + 4, "über eine Grenze bewertet", "pl-legend"))
     height = y + 14
     return (f'<svg class="pl-plot pl-sp" viewBox="0 0 460 {height:.0f}" role="img" '
             f'aria-label="Zeilen des Batches mit Verlust-Markierungen" xmlns="http://www.w3.org/2000/svg">'
@@ -329,7 +327,7 @@ def _grid_figure(r: dict) -> str:
     cell = min(36.0, 300.0 / n)
     size = cell * n
     font = max(7.0, min(12.0, cell * 0.62))
-    out = [_text(left + size / 2, 13, "… liest diese Position", "pl-axis", "middle"),
+    out = [svg.text(left + size / 2, 13, "… liest diese Position", "pl-axis", "middle"),
            f'<text class="pl-axis" transform="translate(12 {top + size / 2:.1f}) rotate(-90)" '
            f'text-anchor="middle">Position …</text>']
     names = {1: "erlaubt", 2: "erlaubt über eine Grenze", 3: "durch die Trennung gesperrt"}
@@ -373,9 +371,9 @@ def _grid_figure(r: dict) -> str:
     for i, (cls, text) in enumerate(legend):
         yy = y + i * 17
         out.append(f'<rect class="{cls}" x="{left}" y="{yy - 9}" width="12" height="12"/>')
-        out.append(_text(left + 18, yy + 1, text, "pl-legend"))
+        out.append(svg.text(left + 18, yy + 1, text, "pl-legend"))
     out.append(f'<rect class="pl-sp-focus" x="{left}" y="{y + 3 * 17 - 9}" width="12" height="12"/>')
-    out.append(_text(left + 18, y + 3 * 17 + 1, "die Zeile von B1", "pl-legend"))
+    out.append(svg.text(left + 18, y + 3 * 17 + 1, "die Zeile von B1", "pl-legend"))
     height = y + 4 * 17
     return (f'<svg class="pl-plot pl-sp" viewBox="0 0 {left + 310:.0f} {height:.0f}" role="img" '
             f'aria-label="Erlaubte Verbindungen der Attention" xmlns="http://www.w3.org/2000/svg">'

@@ -129,6 +129,28 @@ class Plot:
         return _pull(self.py(y))
 
 
+def arrow(x1: float, y1: float, x2: float, y2: float, cls: str, head: float = 9.0) -> str:
+    """A line with a filled head, in pixel coordinates (for hand-built figures; colours from CSS)."""
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy)
+    if length < 1e-9:  # a zero vector still shows where it is
+        return f'<circle class="{cls}-head" cx="{x2:.1f}" cy="{y2:.1f}" r="3"/>'
+    ux, uy = dx / length, dy / length
+    size = min(head, length * 0.6)
+    bx, by = x2 - ux * size, y2 - uy * size
+    left = (bx - uy * size * 0.5, by + ux * size * 0.5)
+    right = (bx + uy * size * 0.5, by - ux * size * 0.5)
+    return (f'<line class="{cls}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{bx:.1f}" y2="{by:.1f}"/>'
+            f'<polygon class="{cls}-head" points="{x2:.1f},{y2:.1f} {left[0]:.1f},{left[1]:.1f} '
+            f'{right[0]:.1f},{right[1]:.1f}"/>')
+
+
+def text(x: float, y: float, content: str, cls: str = "pl-label", anchor: str = "start", extra: str = "") -> str:
+    """A text element in pixel coordinates; ``extra`` is raw attribute text."""
+    return (f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>'
+            f"{escape(content)}</text>")
+
+
 def _pull(v: float) -> float:
     if not math.isfinite(v):
         return _LIMIT if v > 0 else -_LIMIT
