@@ -94,8 +94,13 @@ def cold_load(browser, url: str, wait_ms: int = 120_000) -> dict:
 
 
 def slider_latency(page, steps: int) -> list:
+    """Trusted keyboard steps on the first slider (or, on pages without one, the first radio group)."""
     page.evaluate(MEASURE)
     slider = page.locator('[data-experiment] input[type="range"]').first
+    if page.locator('[data-experiment] input[type="range"]').count() == 0:
+        slider = page.locator('[data-experiment] input[type="radio"]:checked').first
+        if page.locator('[data-experiment] input[type="radio"]').count() == 0:
+            return []
     slider.focus()
     slider.press("Home")
     page.wait_for_timeout(100)
@@ -136,6 +141,7 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="cold loads per page (median reported)")
     parser.add_argument("--steps", type=int, default=30, help="slider steps and drag moves per page")
     parser.add_argument("--json", help="also write the measurements to this file")
+    parser.add_argument("--pages", help="comma-separated slugs to measure (default: all)")
     args = parser.parse_args(argv)
     if not (SITE / "index.html").exists():
         print("site/ fehlt: erst `make site`.", file=sys.stderr)
@@ -151,9 +157,10 @@ def main(argv=None) -> int:
     bare_server, bare_url = serve(bare_root)
 
     targets = {name: f"{bare_url}/{name}.html" for name in BARE_PAGES}
-    targets.update({slug: f"{site_url}/{slug}/" for slug in SLUGS})
+    slugs = [s for s in args.pages.split(",") if s in SLUGS] if args.pages else list(SLUGS)
+    targets.update({slug: f"{site_url}/{slug}/" for slug in slugs})
     loads = {name: [] for name in targets}
-    latency = {slug: {"slider": [], "drag": []} for slug in SLUGS}
+    latency = {slug: {"slider": [], "drag": []} for slug in slugs}
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
