@@ -10,8 +10,9 @@ pytestmark = pytest.mark.browser
 def test_start_page_lists_every_concept_and_loads_nothing_from_outside(visit):
     v = visit("/")
     v.page.wait_for_selector(".pl-map")
-    hrefs = v.page.eval_on_selector_all(".pl-card", "cards => cards.map(c => c.getAttribute('href'))")
-    assert sorted(hrefs) == sorted(f"{slug}/" for slug in SLUGS)
+    # instant navigation may make the links absolute; what counts is the page each one opens
+    hrefs = v.page.eval_on_selector_all(".pl-card", "cards => cards.map(c => new URL(c.href).pathname)")
+    assert sorted(hrefs) == sorted(f"/{slug}/" for slug in SLUGS)
     maps = " ".join(v.page.locator(".pl-map").all_inner_texts())
     for slug in SLUGS:
         assert api.concept(slug).TEASER in maps, slug
@@ -35,3 +36,21 @@ def test_search_works_offline(visit):
             continue
     assert "EWC" in v.page.inner_text(".md-search-result")
     assert v.foreign_requests() == []
+
+
+def test_page_changes_keep_the_one_python_runtime_on_any_port(visit):
+    # The test server runs on a random port, not site_url's 8000: instant navigation must work anyway.
+    v = visit("/overfitting/")
+    v.wait_state()
+    v.page.evaluate("window.__same_document = true")
+    booted = v.page.evaluate("window.probierlabor.runtime.readyAt")
+    v.page.locator('.md-nav__link[href$="ewc/"]').first.click()
+    v.page.wait_for_selector('[data-experiment="ewc"][data-state="ready"]', timeout=30_000)
+    assert v.page.evaluate("window.__same_document === true"), "the click reloaded the page"
+    assert v.page.evaluate("window.probierlabor.runtime.readyAt") == booted
+    assert v.page.url.endswith("/ewc/")
+    # back and forth still works, and the experiment on the first page mounts again
+    v.page.go_back()
+    v.page.wait_for_selector('[data-experiment="overfitting"][data-state="ready"]', timeout=30_000)
+    assert v.page.evaluate("window.__same_document === true")
+    assert v.console_errors() == [] and v.foreign_requests() == []
