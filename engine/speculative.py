@@ -1,0 +1,242 @@
+"""Speculative decoding: a cheap draft model proposes, the target model verifies (CONCEPTS.md §20).
+
+One round (Leviathan et al. 2023, Algorithm 1; Chen et al. 2023):
+
+1. The draft proposes k tokens one after the other, x₁ ~ q₁, x₂ ~ q₂, … (q: the draft's distribution
+   after the sampling rules).
+2. The target runs *once* over the sequence plus all k proposals. Because its forward pass returns
+   logits for every position, that one pass gives p₁ … p_k for the proposals and p_{k+1} after them.
+3. Proposal xᵢ is accepted with probability min(1, pᵢ(xᵢ)/qᵢ(xᵢ)). At the first rejection the rest
+   is thrown away and a correction is drawn from the residual max(0, pᵢ − qᵢ), normalised. If all k
+   are accepted, a bonus token is drawn from p_{k+1}. So a round emits between 1 and k + 1 tokens,
+   and every one of them is distributed exactly as the target alone would have drawn it: per
+   position, accepted mass min(p, q) plus rejected mass (1 − Σ min(p, q)) times the residual is p
+   (``balance`` computes the article's example in exact fractions). Drawing the correction from p
+   instead double-counts the accepted mass and is wrong.
+
+Greedy mode compares argmaxes: a proposal is accepted while it equals the target's argmax, and the
+target's argmax replaces the first one that does not (the one-hot limit of the rule above). So greedy
+speculative output is identical to target greedy output; only the number of target passes changes.
+With an acceptance rate α per token, a round emits (1 − α^{k+1})/(1 − α) tokens on average.
+
+The draft. A draft needs to resemble the target, and two tiny models with independent random weights
+do not (their argmaxes almost never agree). ``truncated_draft`` therefore builds it from the target
+itself: the target's first layers, followed by the target's own final norm and LM head, sharing the
+weight arrays (early exit / self-speculative decoding, as in Draft & Verify, Zhang et al. 2024, and
+LayerSkip, Elhoushi et al. 2024). Measured on the 2-layer tiny models (MHA, GQA, MQA; seeds 0 and
+11; five prompts, 40 tokens, k = 4) with a 1-layer draft: per-token acceptance α = 0.69–0.80 and
+2.6–3.2 tokens per target pass at temperatures 0.7–1, α = 0.34–0.70 (1.5–2.6 tokens per pass)
+greedy; a 1-layer model with its own random weights reaches α = 0.44–0.54 at temperature 1 only
+because both distributions are flat, and α ≤ 0.06 greedy.
+
+Simplifications, for now: both models run by full recompute (``NoCacheAttention``) over the whole
+sequence every pass. With the paged cache, the target's K/V of rejected positions would have to be
+dropped again, and the block pool has no truncate yet; the tokens are the same either way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.attention import Kernel, NoCacheAttention, dense_attention
+from engine.model import LlamaModel, weight_shapes
+from engine.sampler import GREEDY, SamplingParams, check_rng, draw, probabilities
+
+# ------------------------------------------------------------------ the rule at one position
+
+
+def accept_prob(p, q, token: int):
+    """min(1, p(x)/q(x)) for a proposal x drawn from q (so q(x) > 0). Exact for Fractions."""
+    if not q[token] > 0:
+        raise ValueError(f"token {token} has draft probability 0 and cannot have been proposed")
+    return min(1, p[token] / q[token])
+
+
+def residual(p, q):
+    """The correction distribution: max(0, p − q), normalised. Exact for sequences of Fractions.
+
+    It is empty only if p = q, where nothing is ever rejected; then (floating-point noise) p itself.
+    """
+    if isinstance(p, np.ndarray) or isinstance(q, np.ndarray):
+        diff = np.maximum(np.asarray(p, dtype=np.float64) - np.asarray(q, dtype=np.float64), 0.0)
+        total = diff.sum()
+        return diff / total if total > 0 else np.asarray(p, dtype=np.float64).copy()
+    diff = [max(0, a - b) for a, b in zip(p, q, strict=True)]
+    total = sum(diff)
+    return [d / total for d in diff] if total > 0 else list(p)
+
+
+def balance(p, q) -> dict:
+    """The article's bookkeeping for one position (pass Fractions for exact numbers).
+
+    accepted: min(p, q) per token; rejected_mass: what the draft proposes but loses, 1 − Σ min(p, q);
+    final: accepted + rejected_mass · residual (= p); final_if_correction_from_p: the wrong rule.
+    """
+    accepted = [min(a, b) for a, b in zip(p, q, strict=True)]
+    rejected_mass = 1 - sum(accepted)
+    res = residual(list(p), list(q))
+    return {
+        "accept_prob": [accept_prob(p, q, x) if q[x] > 0 else None for x in range(len(p))],
+        "accepted": accepted,
+        "acceptance_rate": sum(accepted),
+        "rejected_mass": rejected_mass,
+        "residual": res,
+        "final": [a + rejected_mass * r for a, r in zip(accepted, res, strict=True)],
+        "final_if_correction_from_p": [a + rejected_mass * b for a, b in zip(accepted, p, strict=True)],
+    }
+
+
+# ------------------------------------------------------------------ one verification
+
+
+@dataclass
+class Verification:
+    """One target pass over k proposals: plain data for the tracer."""
+
+    position: int  # sequence position of the first proposal
+    proposals: list[int]
+    accepted: int  # proposals kept, a prefix of ``proposals``
+    rejected: list[int]  # proposals thrown away: the first rejected one and all after it
+    correction: int | None  # drawn after the first rejection (greedy: the target's argmax) …
+    bonus: int | None  # … or, if all were accepted, one more token from the target
+    accept_probs: list[float]  # min(1, p/q) of each examined proposal (greedy: 1 or 0)
+    draft_probs: list[float]  # q(xᵢ) of every proposal (greedy: the one-hot 1)
+    target_probs: list[float]  # p(xᵢ) of every proposal (greedy: 1 where it is the target's argmax)
+    uniforms: list[float]  # u ∈ [0, 1) per examined proposal: accepted iff u < its accept_prob (greedy: none)
+
+    @property
+    def emitted(self) -> list[int]:
+        last = self.correction if self.correction is not None else self.bonus
+        return self.proposals[:self.accepted] + [last]
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self) | {"emitted": self.emitted}
+
+
+def verify(p_rows: np.ndarray, q_rows: np.ndarray, proposals: Sequence[int], rng: np.random.Generator | None,
+           *, greedy: bool = False, position: int = 0) -> Verification:
+    """Accept or reject ``proposals`` given the target's ``p_rows`` ``[k + 1, vocab]`` (one row per
+    proposal plus one after them) and the draft's ``q_rows`` ``[k, vocab]`` they were drawn from."""
+    p_rows, q_rows = np.asarray(p_rows, dtype=np.float64), np.asarray(q_rows, dtype=np.float64)
+    proposals = [int(x) for x in proposals]  # plain ints: the record goes into JSON traces
+    k = len(proposals)
+    if p_rows.shape[0] != k + 1 or q_rows.shape[0] != k or p_rows.shape[1:] != q_rows.shape[1:]:
+        raise ValueError(f"{k} proposals need {k + 1} target rows and {k} draft rows of one vocabulary, "
+                         f"got {p_rows.shape} and {q_rows.shape}")
+    if not greedy:
+        check_rng(rng)
+    draft_probs = [float(q_rows[i, x]) for i, x in enumerate(proposals)]
+    target_probs = [float(p_rows[i, x]) for i, x in enumerate(proposals)]
+    accept_probs, uniforms = [], []
+    for i, x in enumerate(proposals):
+        p, q = p_rows[i], q_rows[i]
+        if greedy:
+            ok = x == int(np.argmax(p))
+            accept_probs.append(1.0 if ok else 0.0)
+        else:
+            a = float(accept_prob(p, q, x))
+            accept_probs.append(a)
+            uniforms.append(float(rng.random()))
+            ok = uniforms[-1] < a  # u ∈ [0, 1): a = 1 always accepts, a = 0 never
+        if not ok:
+            correction = int(np.argmax(p)) if greedy else int(draw(residual(p, q), rng))
+            return Verification(position, proposals, i, proposals[i:], correction, None, accept_probs,
+                                draft_probs, target_probs, uniforms)
+    last = p_rows[k]
+    bonus = int(np.argmax(last)) if greedy else int(draw(last, rng))
+    return Verification(position, proposals, k, [], None, bonus, accept_probs, draft_probs, target_probs, uniforms)
+
+
+# ------------------------------------------------------------------ generation with two models
+
+
+def truncated_draft(target: LlamaModel, num_layers: int) -> LlamaModel:
+    """The target's first ``num_layers`` layers with its final norm and LM head (weights shared)."""
+    valid = isinstance(num_layers, int) and not isinstance(num_layers, bool)
+    if not valid or not 1 <= num_layers < target.config.num_layers:
+        raise ValueError(f"a truncated draft needs 1 … {target.config.num_layers - 1} layers "
+                         f"(fewer than the target's {target.config.num_layers}), got {num_layers!r}")
+    config = dataclasses.replace(target.config, num_layers=num_layers)
+    return LlamaModel(config, {name: target.weights[name] for name in weight_shapes(config)})
+
+
+@dataclass
+class SpeculativeRun:
+    tokens: list[int] = field(default_factory=list)
+    verifications: list[Verification] = field(default_factory=list)
+    target_forward_tokens: list[int] = field(default_factory=list)  # tokens per target pass
+    draft_forward_tokens: list[int] = field(default_factory=list)  # tokens per draft pass
+
+    @property
+    def target_calls(self) -> int:
+        return len(self.target_forward_tokens)
+
+    @property
+    def num_proposed(self) -> int:
+        return sum(len(v.proposals) for v in self.verifications)
+
+    @property
+    def num_accepted(self) -> int:
+        return sum(v.accepted for v in self.verifications)
+
+    @property
+    def num_examined(self) -> int:
+        """Proposals that met the accept/reject test: the accepted ones and each round's first rejection."""
+        return sum(len(v.accept_probs) for v in self.verifications)
+
+    @property
+    def acceptance_rate(self) -> float:
+        """Accepted per examined proposal: the per-token α of (1 − α^{k+1})/(1 − α). (Accepted per
+        *proposed* token, which counts the discarded ones after a rejection too, is lower.)"""
+        return self.num_accepted / self.num_examined if self.num_examined else float("nan")
+
+    @property
+    def tokens_per_target_call(self) -> float:
+        return len(self.tokens) / self.target_calls
+
+
+def speculative_generate(target, draft, prompt: Sequence[int], max_new_tokens: int, *, k: int = 4,
+                         params: SamplingParams = GREEDY, rng: np.random.Generator | None = None,
+                         kernel: Kernel = dense_attention) -> SpeculativeRun:
+    """Generate ``max_new_tokens`` tokens in rounds of up to k proposals and one target pass.
+
+    The last round proposes fewer than k if fewer tokens remain (k + 1 could otherwise overshoot).
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k (proposals per round) must be a positive integer, got {k!r}")
+    if len(prompt) == 0:
+        raise ValueError("the prompt must contain at least one token")
+    if max_new_tokens < 1:
+        raise ValueError(f"max_new_tokens must be at least 1, got {max_new_tokens}")
+    if target.config.vocab_size != draft.config.vocab_size:
+        raise ValueError(f"draft and target must share the vocabulary, got {draft.config.vocab_size} "
+                         f"and {target.config.vocab_size} tokens")
+    if not params.greedy:
+        check_rng(rng)
+    run = SpeculativeRun()
+    seq = list(prompt)
+    while len(run.tokens) < max_new_tokens:
+        n = min(k, max_new_tokens - len(run.tokens) - 1)
+        proposals, q_rows = [], []
+        for _ in range(n):
+            context = seq + proposals
+            logits = draft.forward(context, np.arange(len(context)), NoCacheAttention(kernel))[-1]
+            run.draft_forward_tokens.append(len(context))
+            q = probabilities(logits, params)
+            proposals.append(int(np.argmax(q)) if params.greedy else int(draw(q, rng)))
+            q_rows.append(q)
+        context = seq + proposals
+        # One target pass: rows len(seq) − 1 … end predict each proposal and the token after them.
+        logits = target.forward(context, np.arange(len(context)), NoCacheAttention(kernel))[len(seq) - 1:]
+        run.target_forward_tokens.append(len(context))
+        p_rows = probabilities(logits, params)
+        q_rows = np.array(q_rows).reshape(n, p_rows.shape[1])
+        v = verify(p_rows, q_rows, proposals, rng, greedy=params.greedy, position=len(seq))
+        run.verifications.append(v)
+        run.tokens += v.emitted
+        seq += v.emitted
+    return run
