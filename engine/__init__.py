@@ -9,6 +9,10 @@ Modules, each readable on its own:
 * ``kv_cache``   – the K/V numbers, stored per physical block
 * ``attention``  – dense and tiled (FlashAttention) kernels; no-cache and paged backends
 * ``generate``   – greedy generation of one sequence by full recompute or through the paged cache
+* ``scheduler``  – continuous batching under a token budget, chunked prefill, preemption; static baseline
+* ``engine``     – the step loop (``LLMEngine``) tying model, block pool, scheduler and sampler together
+* ``sampler``    – greedy, temperature, top-k, top-p with an explicit seeded generator
+* ``speculative``– speculative decoding: draft proposals, one target verification, exact correction
 
 See ``engine/README.md``.
 """

@@ -1,7 +1,7 @@
 """Greedy generation of one sequence, two ways: full recompute and paged KV cache.
 
 These are the reference loops the tests compare, and the smallest complete use of the model, the
-block pool, the K/V store and a kernel together. The scheduler (planned, see README) generalises the
+block pool, the K/V store and a kernel together. The scheduler (engine/scheduler.py) generalises the
 paged loop to many sequences per step; it must produce the same tokens.
 
 Both loops return the logits each generated token was chosen from. Following the Decode article, the
