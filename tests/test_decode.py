@@ -1,0 +1,106 @@
+"""Decode with the article's toy model: every figure of CONCEPTS.md §17 (seed 000) and the cache invariants."""
+
+import math
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, decode
+
+E = math.exp(1 / math.sqrt(2))
+
+
+def r4(xs):
+    return [round(x, 4) for x in xs]
+
+
+def test_prefill_of_a_b_gives_h_0330_0670_and_chooses_a():
+    p = decode.run("AB", 0)[0]
+    assert p["context"] == ["A", "B"] and p["counter"] == 2
+    assert math.isclose(p["h"][0], 1 / (1 + E), rel_tol=1e-15) and math.isclose(p["h"][1], E / (1 + E), rel_tol=1e-15)
+    assert [round(x, 3) for x in p["h"]] == [0.330, 0.670]
+    assert [round(x, 6) for x in p["h"]] == [0.330238, 0.669762]
+    assert r4(p["weights"]) == [0.3302, 0.6698]
+    assert [round(x, 3) for x in p["logits"]] == [0.670, 0.330, -1]
+    assert p["chosen"] == "A"
+
+
+def test_after_prefill_the_cache_holds_only_the_two_prompt_positions():
+    r = decode.compute(steps=0)
+    assert r["counter"] == 2 and r["context"] == ["A", "B"] and r["chosen"] == "A"  # chosen, not yet processed
+
+
+def test_step_1_processes_a_and_chooses_b():
+    p = decode.run("AB", 1)[1]
+    assert p["context"] == ["A", "B", "A"] and p["counter"] == 3 and p["processed"] == ["A"]
+    assert r4(p["weights"]) == [0.4011, 0.1978, 0.4011]
+    assert r4(p["h"]) == [0.8022, 0.1978]
+    assert [round(x, 3) for x in p["logits"]] == [0.198, 0.802, -1]
+    assert p["chosen"] == "B"
+
+
+def test_steps_2_and_3():
+    p2, p3 = decode.run("AB", 3)[2:]
+    assert p2["counter"] == 4 and r4(p2["h"]) == [0.3302, 0.6698] and p2["chosen"] == "A"
+    assert p3["counter"] == 5 and r4(p3["h"]) == [0.7526, 0.2474] and p3["chosen"] == "B"
+
+
+def test_the_continuation_alternates_and_does_not_repeat_one_token():
+    generated = decode.compute(steps=12)["generated"]
+    assert generated == ["A", "B"] * 6 + ["A"]  # D2: the pattern A B repeats
+    assert len(set(generated)) == 2
+
+
+def test_cache_counts_one_new_kv_per_step_full_recompute_counts_n():
+    passes = decode.run("AB", 5)
+    assert [p["new_cache"] for p in passes] == [2, 1, 1, 1, 1, 1]
+    assert [p["new_full"] for p in passes] == [2, 3, 4, 5, 6, 7]
+    r = decode.compute(steps=12)
+    assert r["kv_cache_total"] == 2 + 12 and r["kv_full_total"] == sum(range(2, 15)) == 104
+
+
+def test_cached_and_recomputed_h_agree():
+    assert all(p["diff"] <= 1e-15 for p in decode.run("AB", 12))
+
+
+def test_the_counter_excludes_the_chosen_token():
+    for p in decode.run("AB", 6):
+        assert p["counter"] == len(p["context"])
+        assert p["chosen"] not in p["context"][p["counter"]:]  # nothing beyond the counted positions
+
+
+@given(st.sampled_from([v for v, _ in decode.PROMPTS]), st.integers(0, decode.MAX_STEPS))
+def test_invariants_for_every_prompt_and_step(prompt, steps):
+    r = decode.compute(steps=steps, prompt=prompt)
+    passes = r["passes"]
+    for n, p in enumerate(passes):
+        assert math.isclose(sum(p["weights"]), 1, rel_tol=1e-12)
+        assert p["counter"] == len(prompt) + n
+        assert p["logits"][p["logits"].index(max(p["logits"]))] == max(p["logits"])
+        assert decode.NAMES.index(p["chosen"]) == p["logits"].index(max(p["logits"]))
+        if n:  # the token chosen in the previous pass is the one processed now
+            assert p["processed"] == [passes[n - 1]["chosen"]]
+    assert r["kv_full_total"] == sum(len(prompt) + n for n in range(steps + 1))
+    assert r["max_diff"] <= 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.fixed_dictionaries({"steps": st.one_of(st.integers(-5, 50), st.text(max_size=3)),
+                              "prompt": st.one_of(st.sampled_from(["AB", "C", "XYZ", ""]), st.text(max_size=3))}))
+def test_run_never_fails_and_draws_valid_svg(raw):
+    out = api.run("decode", raw)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    assert all(math.isfinite(x) for x in out["result"]["h"])
+
+
+def test_readouts_are_german():
+    shown = {x["key"]: x["value"] for x in api.run("decode")["readouts"]}
+    assert shown["h"] == "(0,330; 0,670)" and shown["chosen"] == "A" and shown["counter"] == "2 Positionen"
+    assert shown["same"] == "ja"
+
+
+@pytest.mark.parametrize("preset", [p.label for p in decode.PRESETS])
+def test_presets_compute(preset):
+    assert api.run("decode", api.preset_values("decode", preset))["notes"] == []

@@ -1,0 +1,120 @@
+"""FlashAttention's online softmax: every figure of CONCEPTS.md §18 and online = dense for any block size."""
+
+import math
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, flash_attention as fa
+
+LN3 = math.log(3)
+S, V = [0, 0, LN3, LN3], [0, 0, 1, 1]
+
+
+def close(a, b, tol=1e-12):
+    return abs(a - b) <= tol
+
+
+def test_unnormalised_weights_are_in_the_ratio_1_1_3_3():
+    r = fa.compute()
+    assert all(close(x, y) for x, y in zip(r["ratio"], [1, 1, 3, 3]))
+    assert all(close(x, y) for x, y in zip(r["weights"], [1 / 8, 1 / 8, 3 / 8, 3 / 8]))
+
+
+def test_exact_result_is_six_eighths():
+    assert close(fa.dense(S, V), 6 / 8) and close(fa.dense(S, V), 0.75)
+
+
+def test_blocks_of_two_give_0_and_1_and_their_plain_mean_is_the_wrong_half():
+    r = fa.compute(block=2)
+    assert [row["positions"] for row in r["rows"]] == [[0, 1], [2, 3]]
+    assert close(r["rows"][0]["local"], 0) and close(r["rows"][1]["local"], 1)
+    assert close(r["naive"], 0.5) and close(r["online"], 0.75)
+
+
+def test_state_after_each_block_of_two():
+    first, second = fa.online(S, V, 2)
+    assert (first["m"], first["l"], first["u"]) == (0, 2, 0)
+    assert close(second["m"], LN3)
+    assert close(second["scale"], 1 / 3)  # e^{m − m′} = e^{−ln 3}
+    assert close(second["l"], 2 / 3 + 2) and close(second["l"], 8 / 3)
+    assert close(second["u"], 2) and close(second["result"], 0.75)
+
+
+def test_correct_merge_weights_are_the_block_sums_2_and_6():
+    r = fa.compute(block=2)
+    assert close(r["block_sum"][0], 2) and close(r["block_sum"][1], 6)
+    assert close((2 * 0 + 6 * 1) / 8, r["online"])
+    assert close(r["block_share"][0], 0.25) and close(r["block_share"][1], 0.75)
+
+
+@pytest.mark.parametrize("block, naive", [(1, 0.5), (2, 0.5), (4, 0.75)])
+def test_any_block_size_gives_075_online_but_the_plain_mean_depends_on_it(block, naive):
+    r = fa.compute(block=block)
+    assert close(r["online"], 0.75) and close(r["naive"], naive)
+
+
+def test_block_size_4_is_a_single_block():
+    r = fa.compute(block=4)
+    assert r["n_blocks"] == 1 and r["rows"][0]["scale"] is None
+
+
+def test_after_block_one_only_the_first_block_counts():
+    r = fa.compute(step=1)
+    assert not r["finished"] and r["online"] == 0 and r["l"] == 2
+
+
+def test_a_big_jump_rescales_the_old_state():
+    r = fa.compute(s3=10.0, s4=10.0)
+    assert close(r["rows"][1]["scale"], math.exp(-10))
+    assert close(r["online"], r["dense"]) and r["dense"] > 0.9999
+    assert close(r["naive"], 0.5)
+
+
+def test_maximum_first_needs_no_rescaling():
+    r = api.run("flash-attention", api.preset_values("flash-attention", "Maximum zuerst"))["result"]
+    assert r["rows"][1]["scale"] == 1 and close(r["online"], 0.75)
+
+
+def test_equal_scores_make_the_plain_mean_right_by_accident():
+    r = fa.compute(s3=0.0, s4=0.0)
+    assert close(r["naive"], r["dense"]) and close(r["dense"], 0.5)
+
+
+scores = st.floats(min_value=-20, max_value=20, allow_nan=False)
+values = st.floats(min_value=-100, max_value=100, allow_nan=False)
+
+
+@given(st.lists(scores, min_size=4, max_size=4), st.lists(values, min_size=4, max_size=4), st.integers(1, 4))
+def test_online_softmax_equals_dense_attention_for_any_block_size(s, v, size):
+    rows = fa.online(s, v, size)
+    assert math.isclose(rows[-1]["result"], fa.dense(s, v), rel_tol=1e-12, abs_tol=1e-12)
+    # the running maximum never falls and ends at the global maximum
+    assert all(a["m"] <= b["m"] for a, b in zip(rows, rows[1:])) and rows[-1]["m"] == max(s)
+    assert all(0 < row["scale"] <= 1 for row in rows[1:])
+    assert min(v) - 1e-9 <= rows[-1]["result"] <= max(v) + 1e-9
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.fixed_dictionaries({
+    "block": st.one_of(st.integers(-3, 9), st.text(max_size=3)),
+    "step": st.integers(-3, 9),
+    "s1": st.one_of(scores, st.floats(), st.just("ln3")), "s2": scores,
+    "s3": st.floats(min_value=-1e6, max_value=1e6), "s4": scores,
+    "x1": values, "x2": st.floats(), "x3": values, "x4": values,
+}))
+def test_run_never_fails_and_draws_valid_svg(raw):
+    out = api.run("flash-attention", raw)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    r = out["result"]
+    for key in ("online", "dense", "naive", "l", "u", "m"):
+        assert math.isfinite(r[key])
+    assert math.isclose(r["rows"][-1]["result"], r["dense"], rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_readouts_are_german():
+    shown = {x["key"]: x["value"] for x in api.run("flash-attention")["readouts"]}
+    assert shown["online"] == "0,75" and shown["naive"] == "0,5" and shown["m"] == "ln 3"
+    assert shown["l"] == "2,66667" and shown["u"] == "2"

@@ -1,0 +1,78 @@
+"""KV cache: the A → B → C → D illustration and the byte calculator of CONCEPTS.md §27 (D9: 192 bytes)."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, kv_cache as kv
+
+
+def test_the_small_example_is_192_bytes():
+    assert kv.kv_bytes(layers=1, positions=4, kv_heads=2, dim=3, bytes_per=4) == 2 * 1 * 4 * 2 * 3 * 4 == 192
+    r = kv.compute()
+    assert r["bytes"] == 192 and r["per_position"] == 48
+
+
+def test_the_first_factor_2_is_k_and_v():
+    # without it (K only) the cache would be half as large
+    assert kv.kv_bytes() == 2 * (1 * 4 * 2 * 3 * 4)
+
+
+def test_d_reads_three_stored_pairs_and_adds_its_own():
+    r = kv.compute(step=4)
+    assert r["current"] == "D" and r["cached_read"] == ["A", "B", "C"] and r["new"] == ["D"]
+    assert r["pairs"] == 4 and r["keys_compared"] == 4
+
+
+def test_after_a_b_c_three_pairs_are_stored():
+    r = kv.compute(step=3)
+    assert r["pairs"] == 3 and r["cached_read"] == ["A", "B"] and r["bytes_stepper"] == 144
+
+
+def test_without_the_cache_the_prefix_is_recomputed_every_step():
+    r = kv.compute(step=4)
+    assert r["kv_computed_with_cache"] == 4 and r["kv_computed_without_cache"] == 1 + 2 + 3 + 4
+
+
+@pytest.mark.parametrize("changes, expected", [
+    ({"bytes_per": 2}, 96), ({"positions": 8}, 384), ({"layers": 32}, 6144), ({"batch": 3}, 576),
+    ({"kv_heads": 1}, 96), ({"dim": 6}, 384),
+])
+def test_every_factor_scales_the_result(changes, expected):
+    assert api.run("kv-cache", changes)["result"]["bytes"] == expected
+
+
+def test_larger_model_preset_is_512_mib():
+    r = api.run("kv-cache", api.preset_values("kv-cache", "Größeres Modell"))
+    assert r["result"]["bytes"] == 2 * 32 * 4096 * 8 * 128 * 2 == 512 * 2 ** 20
+    shown = {x["key"]: x["value"] for x in r["readouts"]}
+    assert shown["bytes"] == "536\u202f870\u202f912\u202fByte (512\u202fMiB)"
+
+
+ints = st.one_of(st.integers(-10, 10 ** 8), st.text(max_size=4), st.floats())
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.fixed_dictionaries({name: ints for name in ("step", "layers", "positions", "kv_heads", "dim",
+                                                       "bytes_per", "batch")}))
+def test_run_never_fails_and_draws_valid_svg(raw):
+    out = api.run("kv-cache", raw)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    r = out["result"]
+    p = out["params"]
+    assert r["bytes"] == 2 * p["layers"] * p["positions"] * p["kv_heads"] * p["dim"] * p["bytes_per"] * p["batch"]
+    assert r["pairs"] == len(r["cached_read"]) + 1
+
+
+@given(st.integers(1, 6))
+def test_each_step_adds_exactly_one_pair(step):
+    a, b = kv.compute(step=step), kv.compute(step=min(step + 1, 6))
+    assert b["pairs"] - a["pairs"] == (1 if step < 6 else 0)
+    assert a["tokens"] == list("ABCDEF"[:step])
+
+
+def test_readouts_are_german():
+    shown = {x["key"]: x["value"] for x in api.run("kv-cache")["readouts"]}
+    assert shown["bytes"] == "192\u202fByte" and shown["per_position"] == "48\u202fByte" and shown["pairs"] == "4"

@@ -1,0 +1,92 @@
+"""Prefill: every figure of CONCEPTS.md §19, exact, and the causal mask under any chunking."""
+
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, prefill
+
+
+def test_causal_means_of_the_article():
+    assert prefill.causal_means([2, 4, 8, 10]) == [2, 3, Fraction(14, 3), 6]
+    assert [Fraction(x) for x in (2, Fraction(6, 2), Fraction(14, 3), Fraction(24, 4))] == [2, 3, Fraction(14, 3), 6]
+
+
+def test_all_four_at_once():
+    r = prefill.compute(chunk=4)
+    assert r["n_chunks"] == 1 and r["equal"]
+    assert r["outputs_exact"] == ["2", "3", "14/3", "6"]
+    assert round(r["outputs"][2], 4) == 4.6667
+
+
+def test_chunks_of_two_give_the_same_result_and_position_3_sees_1_and_2():
+    runs = prefill.prefill([2, 4, 8, 10], 2)
+    assert [run["positions"] for run in runs] == [[0, 1], [2, 3]]
+    assert runs[0]["outputs"] == {0: 2, 1: 3}
+    assert runs[1]["cached"] == [0, 1]  # chunk 2 reads the cached K/V of positions 1–2
+    assert runs[1]["reads"][2] == [0, 1, 2]
+    assert runs[1]["outputs"] == {2: Fraction(14, 3), 3: 6}
+    r = prefill.compute(chunk=2)
+    assert r["equal"] and r["out_num"] == [2, 3, 14, 6] and r["out_den"] == [1, 1, 3, 1]
+
+
+def test_after_the_first_chunk_two_positions_are_cached():
+    r = prefill.compute(chunk=2, step=1)
+    assert r["outputs_exact"] == ["2", "3", None, None]
+    assert r["cached_after"] == 2 and not r["finished"] and not r["equal"]
+
+
+def test_forgetting_the_cache_is_wrong():
+    r = prefill.compute(chunk=2, cache=False)
+    assert r["outputs_exact"] == ["2", "3", "8", "9"]
+    assert r["reads"][2] == [2] and r["wrong"] == [2, 3] and not r["equal"]
+    assert r["cached_after"] == 2
+
+
+def test_no_position_ever_reads_a_later_one():
+    for size in range(1, 5):
+        for run in prefill.prefill([2, 4, 8, 10], size):
+            for i, reads in run["reads"].items():
+                assert max(reads) == i and reads == sorted(set(reads))
+
+
+values = st.integers(min_value=-99, max_value=99)
+
+
+@given(st.integers(1, 4), st.lists(values, min_size=4, max_size=4))
+def test_with_the_cache_every_chunking_equals_all_at_once(size, vs):
+    runs = prefill.prefill(vs, size)
+    outputs = {i: o for run in runs for i, o in run["outputs"].items()}
+    assert [outputs[i] for i in range(4)] == prefill.causal_means(vs)
+    # each K/V is computed exactly once
+    assert sorted(i for run in runs for i in run["new"]) == [0, 1, 2, 3]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.fixed_dictionaries({
+    "chunk": st.one_of(st.integers(-5, 9), st.text(max_size=4)),
+    "step": st.integers(-3, 9),
+    "cache": st.sampled_from(["0", "1", "ja", "x"]),
+    "v1": values, "v2": values, "v3": st.floats(allow_nan=True), "v4": st.integers(-500, 500),
+}))
+def test_run_never_fails_and_draws_valid_svg(raw):
+    out = api.run("prefill", raw)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    r = out["result"]
+    assert all(o is None or abs(o) <= 99 for o in r["outputs"])
+    assert 1 <= r["done"] <= r["n_chunks"] <= 4
+
+
+def test_readouts_are_german():
+    shown = {x["key"]: x["value"] for x in api.run("prefill")["readouts"]}
+    assert shown["outputs"] == "2; 3; 14/3 ≈ 4,67; 6"
+    assert shown["equal"] == "ja" and shown["reads3"] == "1, 2, 3"
+
+
+@pytest.mark.parametrize("preset", [p.label for p in prefill.PRESETS])
+def test_presets_compute(preset):
+    out = api.run("prefill", api.preset_values("prefill", preset))
+    assert out["notes"] == []
