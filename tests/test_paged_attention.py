@@ -1,0 +1,93 @@
+"""PagedAttention: every figure of CONCEPTS.md §14, and the block table as the only way to the data."""
+
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, paged_attention as pa
+
+
+def test_a_block_holds_four_positions_by_default():
+    assert api.run("paged-attention")["params"]["block_size"] == 4
+
+
+def test_five_positions_need_two_blocks_eight_slots():
+    r = pa.compute(n=5)
+    assert r["blocks"] == 2 and r["slots"] == 8
+    assert r["used_last"] == 1 and r["free_slots"] == 3  # block 1 full, block 2: 1 used, 3 free
+
+
+def test_four_positions_fit_one_block_and_the_fifth_opens_a_second():
+    assert pa.compute(n=4)["blocks"] == 1 and pa.compute(n=4)["free_slots"] == 0
+    assert pa.compute(n=5)["blocks"] == 2
+
+
+def test_the_articles_mapping_is_4_and_1():
+    assert pa.compute(n=5)["table"] == [4, 1]
+
+
+@pytest.mark.parametrize("layout", list(pa.LAYOUTS))
+def test_the_output_for_five_positions_is_3_in_every_layout(layout):
+    assert pa.attend(5, 4, layout) == 3
+
+
+def test_outputs_for_1_to_9_positions():
+    expected = [1, Fraction(3, 2), 2, Fraction(5, 2), 3, Fraction(7, 2), 4, Fraction(9, 2), 5]
+    assert [pa.attend(n, 4, "artikel") for n in range(1, 10)] == expected
+
+
+def test_blocks_and_free_slots_for_1_to_9_positions():
+    expected = [(1, 3), (1, 2), (1, 1), (1, 0), (2, 3), (2, 2), (2, 1), (2, 0), (3, 3)]
+    assert [(pa.compute(n=n)["blocks"], pa.compute(n=n)["free_slots"]) for n in range(1, 10)] == expected
+
+
+def test_a_new_block_leaves_the_prefix_where_it_was():
+    before, after = pa.compute(n=4), pa.compute(n=5)
+    for b in before["table"]:
+        assert before["pool"][b] == after["pool"][b]
+
+
+def test_re_layout_moves_the_data_but_not_the_result():
+    a, b = pa.compute(n=5, layout="artikel"), pa.compute(n=5, layout="andere")
+    assert a["table"] != b["table"] and a["pool"] != b["pool"]
+    assert a["output_exact"] == b["output_exact"] == "3"
+
+
+positions = st.integers(1, pa.MAX_POSITIONS)
+layouts = st.sampled_from(list(pa.LAYOUTS))
+sizes = st.sampled_from([2, 4, 8])
+
+
+@given(positions, layouts, sizes)
+def test_the_table_finds_every_value_and_nothing_else(n, layout, size):
+    pool = pa.pool_contents(n, size, layout)
+    table = pa.block_table(n, size, layout)
+    assert len(set(table)) == len(table)  # no physical block used twice
+    assert [pool[table[p // size]][p % size] for p in range(n)] == list(range(1, n + 1))
+    stored = sorted(v for block in pool for v in block if v is not None)
+    assert stored == list(range(1, n + 1))
+    assert pa.attend(n, size, layout) == Fraction(n + 1, 2)
+
+
+@given(positions, sizes)
+def test_empty_slots_are_less_than_a_block(n, size):
+    r = pa.compute(n=n, block_size=size)
+    assert 0 <= r["free_slots"] < size
+    assert r["free_slots"] == size * -(-n // size) - n
+
+
+@settings(max_examples=60)
+@given(st.dictionaries(st.sampled_from(["n", "layout", "block_size"]),
+                       st.one_of(st.integers(-5, 40), st.text(max_size=4), st.sampled_from(list(pa.LAYOUTS)),
+                                 st.sampled_from([2, 4, 8]))))
+def test_any_input_runs_and_draws_valid_svg(raw):
+    out = api.run("paged-attention", raw)
+    ET.fromstring(out["figure"])
+    assert out["result"]["output"] == (out["result"]["n"] + 1) / 2
+
+
+def test_readouts_are_german():
+    values = {r["key"]: r["value"] for r in api.run("paged-attention", {"n": 6})["readouts"]}
+    assert values["output"] == "3,5" and values["blocks"] == "2 (8 Plätze)" and values["free_slots"] == "2"

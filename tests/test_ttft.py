@@ -1,0 +1,84 @@
+"""TTFT: every figure of CONCEPTS.md §16 and how the phases move the three measurements."""
+
+import xml.etree.ElementTree as ET
+
+from hypothesis import given, settings, strategies as st
+
+from probierlabor import api, ttft
+
+
+def test_intro_ttft_is_800_ms():
+    assert ttft.intro()["ttft"] == 800
+
+
+def test_client_ttft_is_400_and_server_interval_335():
+    r = ttft.compute()
+    assert r["client_ttft"] == 400
+    assert r["server_interval"] == 335
+
+
+def test_event_times():
+    assert ttft.compute()["events"] == {"send": 0, "arrival": 30, "prep_end": 40, "queue_end": 240,
+                                        "prefill_end": 360, "first_ready": 365, "received": 400}
+
+
+def test_four_more_tokens_every_20_ms_end_at_480():
+    r = ttft.compute()
+    assert r["tokens"] == [400, 420, 440, 460, 480] and r["end"] == 480
+
+
+def test_gaps_of_100_ms_move_only_the_end():
+    r = ttft.compute(gap=100)
+    assert r["end"] == 800 and r["client_ttft"] == 400 and r["server_interval"] == 335
+
+
+def test_a_longer_queue_moves_ttft_server_and_end_together():
+    r = ttft.compute(queue=400)
+    assert (r["client_ttft"], r["server_interval"], r["end"]) == (600, 535, 680)
+
+
+def test_the_defaults_are_the_articles():
+    assert api.run("ttft")["params"] == {"up": 30, "prep": 10, "queue": 200, "prefill": 120, "first": 5,
+                                         "down": 35, "gap": 20, "more": 4}
+
+
+phase = st.integers(0, 300)
+params = st.fixed_dictionaries({"up": phase, "prep": st.integers(0, 100), "queue": st.integers(0, 1000),
+                                "prefill": st.integers(0, 500), "first": st.integers(0, 50), "down": phase,
+                                "gap": st.integers(0, 200), "more": st.integers(0, 10)})
+
+
+@given(params, st.sampled_from(["up", "prep", "queue", "prefill", "first", "down", "gap"]), st.integers(1, 50))
+def test_which_measurement_a_phase_moves(p, name, delta):
+    a = ttft.compute(**p)
+    b = ttft.compute(**{**p, name: p[name] + delta})
+    moved_ttft = b["client_ttft"] - a["client_ttft"]
+    moved_server = b["server_interval"] - a["server_interval"]
+    assert b["end"] - a["end"] == (delta * p["more"] if name == "gap" else delta)
+    assert moved_ttft == (0 if name == "gap" else delta)
+    assert moved_server == (delta if name in {"prep", "queue", "prefill", "first"} else 0)
+
+
+@given(params)
+def test_the_server_interval_lies_inside_the_client_ttft(p):
+    r = ttft.compute(**p)
+    assert r["server_interval"] + r["network"] == r["client_ttft"]
+    assert r["client_ttft"] <= r["end"] == r["client_ttft"] + p["more"] * p["gap"]
+    times = [r["phases"][n]["start"] for n, _, _ in ttft.PHASES] + [r["client_ttft"]]
+    assert times == sorted(times)  # the phases follow each other without overlap
+
+
+@settings(max_examples=60)
+@given(st.dictionaries(st.sampled_from(["up", "prep", "queue", "prefill", "first", "down", "gap", "more"]),
+                       st.one_of(st.integers(-100, 5000), st.text(max_size=4), st.floats(allow_nan=True))))
+def test_any_input_runs_and_draws_valid_svg(raw):
+    out = api.run("ttft", raw)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    assert out["result"]["client_ttft"] >= 0
+
+
+def test_readouts_are_german():
+    values = {r["key"]: r["value"] for r in api.run("ttft")["readouts"]}
+    assert values["client_ttft"] == "400 ms" and values["server_interval"] == "335 ms"
+    assert values["end"] == "480 ms" and values["prefill_share"] == "30,0\u202f%"
