@@ -29,6 +29,14 @@ SLUGS = (
     "rope",
     "kl-divergence",
     "knowledge-distillation",
+    "decode",
+    "prefill",
+    "kv-cache",
+    "flash-attention",
+    "paged-attention",
+    "prefix-caching",
+    "continuous-batching",
+    "ttft",
 )
 
 
