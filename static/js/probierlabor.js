@@ -57,23 +57,11 @@
       window.probierlabor.fail(`Fehler beim Start: ${text.split("\n")[0].slice(0, 200)}`);
     }
   };
-  // A corrupt pyodide.asm.wasm only makes Pyodide log a warning and wait forever, so the
-  // compile step itself is watched: a CompileError or LinkError there is final.
-  for (const name of ["instantiateStreaming", "instantiate", "compileStreaming", "compile"]) {
-    const original = WebAssembly[name];
-    if (typeof original !== "function") continue;
-    WebAssembly[name] = function (source, ...rest) {
-      return original.call(this, source, ...rest).catch((error) => {
-        if (error instanceof WebAssembly.CompileError || error instanceof WebAssembly.LinkError) {
-          const file = source && source.url ? source.url.split("/").pop() : "pyodide.asm.wasm";
-          window.probierlabor.fail(`Die Datei ${file} ist beschädigt (${error.message.slice(0, 120)}).`);
-        }
-        throw error;
-      });
-    };
-  }
   window.addEventListener("unhandledrejection", (e) => runtimeError(e.reason));
   window.addEventListener("error", (e) => runtimeError(e.error || e.message));
+
+  // A failure seen before this script ran (static/js/runtime-boot.js) counts as well.
+  if (window.probierlaborBoot && window.probierlaborBoot.failure) window.probierlabor.fail(window.probierlaborBoot.failure);
 
   // ---- mounting ----------------------------------------------------------------------
 

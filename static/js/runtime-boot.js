@@ -1,0 +1,49 @@
+// Starts the tab's one Python runtime as early as possible: loaded from <head> (overrides/main.html),
+// before the page body and the theme's scripts, so Pyodide's downloads and WebAssembly compile run
+// while the page is still being laid out. static/js/probierlabor.js later mounts the experiments.
+(function () {
+  "use strict";
+  var base = new URL("../../", document.currentScript.src).href;  // this file is static/js/
+  var bundle = document.querySelector('meta[name="probierlabor-bundle"]').content;
+  window.probierlaborConfig = { base: base, bundle: new URL(bundle, base).href };
+
+  // Failures before the page script is there are kept and handed over when it arrives.
+  var boot = (window.probierlaborBoot = {
+    failure: null,
+    fail: function (message) {
+      if (!boot.failure) boot.failure = message;
+      if (window.probierlabor && window.probierlabor.fail) window.probierlabor.fail(message);
+    },
+  });
+
+  // A corrupt pyodide.asm.wasm only makes Pyodide log a warning and wait forever, so the
+  // compile step itself is watched: a CompileError or LinkError there is final.
+  ["instantiateStreaming", "instantiate", "compileStreaming", "compile"].forEach(function (name) {
+    var original = WebAssembly[name];
+    if (typeof original !== "function") return;
+    WebAssembly[name] = function (source) {
+      return original.apply(this, arguments).catch(function (error) {
+        if (error instanceof WebAssembly.CompileError || error instanceof WebAssembly.LinkError) {
+          var file = source && source.url ? source.url.split("/").pop() : "pyodide.asm.wasm";
+          boot.fail("Die Datei " + file + " ist beschädigt (" + String(error.message).slice(0, 120) + ").");
+        }
+        throw error;
+      });
+    };
+  });
+
+  var py = document.createElement("script");
+  py.type = "py";
+  py.src = new URL("static/py/boot.py", base).href;
+  py.setAttribute("config", JSON.stringify({
+    interpreter: new URL("static/vendor/pyodide/pyodide.mjs", base).href,
+    plugins: ["!error"],
+  }));
+  document.head.appendChild(py);
+  var core = document.createElement("script");
+  core.type = "module";
+  core.async = true;  // run as soon as it arrives, not after the whole page is parsed
+  core.src = new URL("static/vendor/pyscript/core.js", base).href;
+  core.onerror = function () { boot.fail("Die Datei pyscript/core.js konnte nicht geladen werden."); };
+  document.head.appendChild(core);
+})();
