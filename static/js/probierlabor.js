@@ -81,7 +81,14 @@
       button.addEventListener("click", () => {
         const field = root.querySelector(`[data-param="${button.dataset.seedFor}"]`);
         field.value = String(crypto.getRandomValues(new Uint32Array(1))[0] & 0x7fffffff);
-        userChange(root);
+        // New random runs are the heavy work (thousands of draws, retraining a model): say so
+        // and let the browser paint that before Python starts, so the page never seems frozen.
+        status(root, "Rechnet …");
+        root.setAttribute("aria-busy", "true");
+        requestAnimationFrame(() => setTimeout(() => {
+          userChange(root);
+          root.removeAttribute("aria-busy");
+        }, 0));
       });
     });
     root.querySelectorAll("[data-preset]").forEach((button) => {

@@ -217,3 +217,23 @@ def _shot(name):
     folder = Path(__file__).resolve().parents[2] / "out" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder / f"{name}.png"
+
+
+SEEDED = [s for s in SLUGS if any(p.kind == "seed" for p in api.concept(s).PARAMS)]
+
+
+@pytest.mark.parametrize("slug", SEEDED)
+def test_a_new_random_run_is_announced_and_reproducible_from_the_url(visit, slug):
+    param = next(p for p in api.concept(slug).PARAMS if p.kind == "seed")
+    v = visit(f"/{slug}/")
+    v.wait_state()
+    v.page.evaluate("""() => { window.__busy = false; const s = document.querySelector('.pl-status-text');
+        new MutationObserver(() => { if (s.textContent.includes('Rechnet')) window.__busy = true; })
+          .observe(s, {childList: true, characterData: true, subtree: true}); }""")
+    v.page.locator(f'[data-seed-for="{param.name}"]').click()
+    v.page.wait_for_function(f"new URLSearchParams(location.search).has('{param.name}')")
+    v.wait_state()
+    seed = v.page.evaluate(f"new URLSearchParams(location.search).get('{param.name}')")
+    assert v.page.evaluate("window.__busy"), "the heavy work was not announced"
+    assert v.page.inner_text(".pl-summary") == api.run(slug, {param.name: seed})["summary"]
+    assert v.page.is_hidden(".pl-status") and v.console_errors() == []
