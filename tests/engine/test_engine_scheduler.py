@@ -371,9 +371,7 @@ def test_random_workloads_finish_with_the_reference_output(w):
         assert [t for _, t in emitted[i]] == seq.output == greedy_paged(SMALL, prompt, new).tokens
 
 
-@given(seed=st.integers(0, 10_000))
-@settings(max_examples=15, deadline=None)
-def test_memory_pressure_preempts_and_still_gives_identical_outputs(seed):
+def _pressure_run(seed):
     rng = np.random.default_rng(seed)
     reqs = [(list(rng.integers(0, 48, size=int(rng.integers(4, 9)))), int(rng.integers(4, 8))) for _ in range(4)]
     block_size = 2
@@ -384,7 +382,20 @@ def test_memory_pressure_preempts_and_still_gives_identical_outputs(seed):
     for i, (p, k) in enumerate(reqs):
         engine.add_request(p, k, req_id=i)
     engine.run(max_steps=500)
-    assert sum(len(s["preempted"]) for s in engine.steps) > 0
+    return engine, reqs
+
+
+@given(seed=st.integers(0, 10_000))
+@settings(max_examples=15, deadline=None)
+def test_memory_pressure_still_gives_identical_outputs(seed):
+    engine, reqs = _pressure_run(seed)
     for i, (p, k) in enumerate(reqs):
         assert engine.outputs()[i] == greedy_paged(SMALL, p, k).tokens
     assert engine.pool.num_used == 0
+
+
+def test_memory_pressure_workloads_do_preempt():
+    # Admission may also just make a request wait, so not every workload preempts (seed 1002 does not); these do.
+    preempting = [seed for seed in range(12)
+                  if sum(len(s["preempted"]) for s in _pressure_run(seed)[0].steps) > 0]
+    assert len(preempting) >= 10, preempting
