@@ -37,7 +37,10 @@
   py.src = new URL("static/py/boot.py", base).href;
   py.setAttribute("config", JSON.stringify({
     interpreter: new URL("static/vendor/pyodide/pyodide.mjs", base).href,
-    plugins: ["!error"],
+    // PyScript loads and awaits every plugin before it starts Python; the site uses none of them
+    // (its own error box is replaced by the page's German messages), and skipping them saves
+    // main-thread time before Pyodide's download even begins.
+    plugins: ["!error", "!codemirror", "!deprecations-manager", "!donkey", "!py-editor", "!py-game", "!py-terminal"],
   }));
   document.head.appendChild(py);
   var core = document.createElement("script");
