@@ -74,7 +74,9 @@ class BlockEvent:
 
     kind: ``allocate`` (taken from the free queue), ``evict`` (a cached block's hash dropped because
     the block is reused), ``hit`` (prefix-cache reuse), ``cache`` (registered after commit),
-    ``free`` (reference count reached 0).
+    ``free`` (a sequence dropped its reference and the count reached 0), ``unref`` (a sequence
+    dropped its reference to a block still shared with others). With ``unref`` every reference
+    change is an event, so a trace replays the reference counts without knowing the pool's code.
     """
 
     kind: str
@@ -261,6 +263,8 @@ class BlockPool:
                 if block.block_hash is None:
                     self._free.move_to_end(block_id, last=False)  # nothing worth keeping
                 self.events.append(BlockEvent("free", block_id, seq_id, block.block_hash))
+            else:
+                self.events.append(BlockEvent("unref", block_id, seq_id, block.block_hash))
         del self.tables[seq_id]
         del self._hashes[seq_id]
 

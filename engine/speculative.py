@@ -37,6 +37,7 @@ dropped again, and the block pool has no truncate yet; the tokens are the same e
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -170,6 +171,7 @@ class SpeculativeRun:
     verifications: list[Verification] = field(default_factory=list)
     target_forward_tokens: list[int] = field(default_factory=list)  # tokens per target pass
     draft_forward_tokens: list[int] = field(default_factory=list)  # tokens per draft pass
+    round_times: list[float] = field(default_factory=list)  # measured seconds per round, for traces
 
     @property
     def target_calls(self) -> int:
@@ -220,6 +222,7 @@ def speculative_generate(target, draft, prompt: Sequence[int], max_new_tokens: i
     run = SpeculativeRun()
     seq = list(prompt)
     while len(run.tokens) < max_new_tokens:
+        started = time.perf_counter()
         n = min(k, max_new_tokens - len(run.tokens) - 1)
         proposals, q_rows = [], []
         for _ in range(n):
@@ -239,4 +242,5 @@ def speculative_generate(target, draft, prompt: Sequence[int], max_new_tokens: i
         run.verifications.append(v)
         run.tokens += v.emitted
         seq += v.emitted
+        run.round_times.append(time.perf_counter() - started)
     return run

@@ -1,0 +1,81 @@
+"""The engine's command line.
+
+    python -m engine list                         # the scenarios, one line each
+    python -m engine record NAME [NAME …]         # record into static/traces/NAME.json
+    python -m engine record-all                   # every scenario (the one documented command)
+    python -m engine validate [FILE …]            # schema + replay invariants (default: all committed traces)
+    python -m engine export-chrome FILE [-o OUT]  # Chrome Trace Event format, opens in Perfetto
+    python -m engine bench [ARGS …]               # the engine benchmarks (engine/bench.py)
+
+Exit status 2 with a one-line message for an unknown scenario, a missing or invalid trace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine import scenarios, tracer
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m engine", description="Probierlabor engine: traces and benchmarks")
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="list the scenarios")
+    rec = sub.add_parser("record", help="record scenarios")
+    rec.add_argument("names", nargs="+")
+    rec.add_argument("--dir", type=Path, default=scenarios.TRACES_DIR)
+    rec_all = sub.add_parser("record-all", help="record every scenario")
+    rec_all.add_argument("--dir", type=Path, default=scenarios.TRACES_DIR)
+    val = sub.add_parser("validate", help="check traces against the schema and the replay invariants")
+    val.add_argument("files", nargs="*", type=Path)
+    exp = sub.add_parser("export-chrome", help="convert a trace to the Chrome Trace Event format")
+    exp.add_argument("file", type=Path)
+    exp.add_argument("-o", "--output", type=Path)
+    bench = sub.add_parser("bench", help="run the engine benchmarks")
+    bench.add_argument("args", nargs=argparse.REMAINDER)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except (ValueError, OSError, json.JSONDecodeError) as e:  # TraceError is a ValueError
+        print(f"Fehler: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(args) -> int:
+    if args.command == "list":
+        for s in scenarios.SCENARIOS.values():
+            print(f"{s.name:40} {', '.join(s.concepts):45} {s.title}")
+    elif args.command in ("record", "record-all"):
+        names = list(scenarios.SCENARIOS) if args.command == "record-all" else args.names
+        for name in names:
+            scenarios.get(name)  # fail on a typo before recording anything
+        for name in names:
+            path = scenarios.record(name, args.dir)
+            print(f"{path}  {path.stat().st_size / 1024:.1f} KB")
+    elif args.command == "validate":
+        files = args.files or sorted(scenarios.TRACES_DIR.glob("*.json"))
+        if not files:
+            raise ValueError(f"keine Traces gefunden in {scenarios.TRACES_DIR}")
+        for path in files:
+            trace = tracer.load(path)
+            try:
+                tracer.validate(trace)
+            except tracer.TraceError as e:
+                raise tracer.TraceError(f"{path}: {e}") from None
+            print(f"ok  {path}  ({trace['result']['num_steps']} Schritte)")
+    elif args.command == "export-chrome":
+        chrome = tracer.to_chrome(tracer.load(args.file))
+        out = args.output or args.file.with_suffix(".chrome.json")
+        out.write_text(json.dumps(chrome, ensure_ascii=False), encoding="utf-8")
+        print(f"{out}  ({len(chrome['traceEvents'])} Ereignisse) – öffnen mit https://ui.perfetto.dev oder chrome://tracing")
+    elif args.command == "bench":
+        from engine import bench
+        return bench.main(args.args) or 0
+    return 0

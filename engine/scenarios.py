@@ -1,0 +1,387 @@
+"""The recorded runs the inference pages replay: the articles' examples and realistic workloads.
+
+Each scenario builds an engine (or a speculative pair), submits its requests, runs it to the end and
+returns the trace (``tracer.py``). Everything is seeded, so recording a scenario twice gives the same
+trace apart from the measured step times. ``python -m engine record-all`` writes them all to
+``static/traces/<name>.json``; names start with the slug of the page that shows them first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine import tracer
+from engine.attention import tiled_attention
+from engine.engine import LLMEngine
+from engine.model import LlamaModel, tiny_config
+from engine.sampler import GREEDY, SamplingParams
+from engine.speculative import speculative_generate, truncated_draft
+from engine.tokenizer import CharTokenizer
+from engine.toy import ConstantModel, RunningMeanModel, ToyDecodeModel
+
+TRACES_DIR = Path(__file__).resolve().parent.parent / "static" / "traces"
+TOKENIZER = CharTokenizer()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str  # German, shown by the replay panel
+    description: str  # German: what to watch for
+    concepts: tuple[str, ...]
+    build: Callable[[dict], dict]  # scenario metadata -> trace
+    twin: str | None = None  # a scenario recorded for side-by-side comparison
+
+    def meta(self) -> dict:
+        meta = {"name": self.name, "title": self.title, "description": self.description,
+                "concepts": list(self.concepts)}
+        if self.twin:
+            meta["twin"] = self.twin
+        return meta
+
+    def record(self) -> dict:
+        return self.build(self.meta())
+
+
+SCENARIOS: dict[str, Scenario] = {}
+
+
+def scenario(name, title, description, concepts, twin=None):
+    def register(build):
+        SCENARIOS[name] = Scenario(name, title, description, tuple(concepts), build, twin)
+        return build
+    return register
+
+
+def get(name: str) -> Scenario:
+    try:
+        return SCENARIOS[name]
+    except KeyError:
+        raise ValueError(f"unbekanntes Szenario {name!r}; vorhanden: {', '.join(sorted(SCENARIOS))}") from None
+
+
+# --------------------------------------------------------------------------- helpers
+def tiny(kind: str = "GQA", **overrides) -> LlamaModel:
+    return LlamaModel(tiny_config(kind, **overrides))
+
+
+def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None, per_step=None) -> dict:
+    """Submit ``requests`` (dicts: id, prompt, max_new_tokens, arrival_step, eos_id), run, trace."""
+    specs = []
+    for r in requests:
+        engine.add_request(r["prompt"], r["max_new_tokens"], req_id=r["id"], arrival_step=r.get("arrival_step", 0),
+                           eos_id=r.get("eos_id"))
+        specs.append(tracer.request_spec(r["id"], r["prompt"], r["max_new_tokens"], r.get("arrival_step", 0),
+                                         r.get("eos_id"), engine.tokenizer))
+    while engine.has_unfinished():
+        record = engine.step()
+        if per_step is not None:
+            record["extra_events"] = per_step(record)
+    return tracer.from_engine(engine, scenario=meta, requests=specs, seed=seed)
+
+
+def text_request(req_id, text: str, max_new_tokens: int, arrival_step: int = 0) -> dict:
+    return {"id": req_id, "prompt": TOKENIZER.encode(text), "max_new_tokens": max_new_tokens,
+            "arrival_step": arrival_step, "eos_id": None}
+
+
+# --------------------------------------------------------------------------- the articles' examples
+@scenario("decode-toy", "Decode mit dem Spielzeugmodell des Artikels",
+          "Prompt A B, dann greedy: A, B, A, … Jeder Schritt rechnet K/V nur für die neue Position; "
+          "der Cache wächst um genau eine Position pro Schritt.", ["decode", "kv-cache"])
+def _decode_toy(meta):
+    model = ToyDecodeModel()
+    engine = LLMEngine(model, num_blocks=4, block_size=2, max_num_seqs=1, max_num_batched_tokens=4)
+    prompt = model.tokenizer.encode("AB")
+    return run_engine(meta, engine, [{"id": "A B", "prompt": prompt, "max_new_tokens": 6}])
+
+
+@scenario("kv-cache-growth", "Der KV-Cache wächst mit jedem Token",
+          "Ein Prompt, zwölf neue Tokens mit dem kleinen Llama-Modell (GQA): Prefill füllt vier Blöcke "
+          "auf einmal, danach kommt pro Schritt eine Position dazu, alle vier Positionen ein neuer Block.",
+          ["kv-cache", "decode"])
+def _kv_cache_growth(meta):
+    engine = LLMEngine(tiny("GQA"), num_blocks=16, block_size=4, max_num_seqs=1, max_num_batched_tokens=32)
+    return run_engine(meta, engine, [text_request("r", "der cache wächst mit", 12)])
+
+
+def _mean_outputs(model: RunningMeanModel):
+    def per_step(record):
+        positions, values = model.outputs[-1]
+        seq = record["scheduled"][0]["seq"]
+        return [{"type": "output", "seq": str(seq), "position": int(p), "value": float(v)}
+                for p, v in zip(positions, values, strict=True)]
+    return per_step
+
+
+def _prefill_mean(meta, budget: int):
+    model = RunningMeanModel()
+    engine = LLMEngine(model, num_blocks=4, block_size=2, max_num_seqs=1, max_num_batched_tokens=budget,
+                       chunked_prefill=True, prefix_caching=False)
+    return run_engine(meta, engine, [{"id": "2 4 8 10", "prompt": [2, 4, 8, 10], "max_new_tokens": 1}],
+                      per_step=_mean_outputs(model))
+
+
+@scenario("prefill-mean-whole", "Prefill in einem Durchgang",
+          "Werte 2, 4, 8, 10 in einem Schritt: jede Position mittelt über die sichtbaren Werte, "
+          "Ausgaben 2; 3; 14/3; 6.", ["prefill"], twin="prefill-mean-chunks")
+def _prefill_whole(meta):
+    return _prefill_mean(meta, 4)
+
+
+@scenario("prefill-mean-chunks", "Prefill in Stücken zu zwei Positionen",
+          "Dieselben Werte mit einem Token-Budget von 2: der zweite Schritt liest die Positionen 0 und 1 "
+          "aus dem Cache und kommt auf dieselben Ausgaben 14/3 und 6.", ["prefill"], twin="prefill-mean-whole")
+def _prefill_chunks(meta):
+    return _prefill_mean(meta, 2)
+
+
+@scenario("prefill-interleaved", "Chunked Prefill zwischen Decode-Schritten",
+          "Drei kurze Anfragen decodieren schon, als ein langer Prompt ankommt. Mit einem Budget von "
+          "8 Tokens pro Schritt läuft sein Prefill in Stücken, die sich den Schritt mit den Decodes teilen.",
+          ["prefill", "continuous-batching", "ttft"])
+def _prefill_interleaved(meta):
+    engine = LLMEngine(tiny("GQA"), num_blocks=32, block_size=4, max_num_seqs=4, max_num_batched_tokens=8)
+    requests = [text_request("kurz 1", "hallo", 8), text_request("kurz 2", "guten tag", 8),
+                text_request("kurz 3", "moin", 8),
+                text_request("lang", "ein langer prompt wird in stücken vorgefüllt.", 4, arrival_step=2)]
+    return run_engine(meta, engine, requests)
+
+
+@scenario("paged-attention-blocks", "Blocktabellen wachsen blockweise",
+          "Zwei Anfragen mit Blöcken zu 4 Positionen: Position 4 braucht einen zweiten Block, und die "
+          "Blöcke einer Anfrage liegen nicht nebeneinander im Pool.", ["paged-attention", "kv-cache"])
+def _paged_blocks(meta):
+    engine = LLMEngine(tiny("GQA"), num_blocks=8, block_size=4, max_num_seqs=2, max_num_batched_tokens=16)
+    requests = [text_request("hund", "hund", 6), text_request("katze", "katz", 6, arrival_step=1)]
+    return run_engine(meta, engine, requests)
+
+
+@scenario("prefix-caching-article", "Präfix-Cache: A … H, dann X an jeder Stelle",
+          "Erst wird a b c d e f g h gerechnet und in Blöcken zu 2 zwischengespeichert. Dann ersetzt x nacheinander "
+          "jede Position: x an Stelle h nutzt 6 Tokens aus dem Cache, x an Stelle a keines.",
+          ["prefix-caching"])
+def _prefix_article(meta):
+    engine = LLMEngine(tiny("GQA"), num_blocks=48, block_size=2, max_num_seqs=1, max_num_batched_tokens=16)
+    base = "abcdefgh"
+    requests = [text_request("abcdefgh", base, 1)]
+    for i in range(len(base) - 1, -1, -1):  # H → X first, as the article starts
+        text = base[:i] + "x" + base[i + 1:]
+        requests.append(text_request(text, text, 1, arrival_step=len(requests)))
+    return run_engine(meta, engine, requests)
+
+
+def _section_13(meta, policy):
+    engine = LLMEngine(tiny("GQA"), num_blocks=16, block_size=4, max_num_seqs=2, max_num_batched_tokens=8,
+                       policy=policy)
+    requests = [text_request("A", "a", 6), text_request("B", "a", 2), text_request("C", "a", 2, arrival_step=1)]
+    return run_engine(meta, engine, requests)
+
+
+@scenario("continuous-batching-article", "Continuous Batching: zwei Plätze, A, B und C",
+          "A braucht 6 Runden, B 2, C kommt bei Runde 1 an und braucht 2. Sobald B fertig ist, rückt C nach "
+          "und läuft in den Runden 2 bis 4.", ["continuous-batching"], twin="continuous-batching-article-static")
+def _cb_article(meta):
+    return _section_13(meta, "continuous")
+
+
+@scenario("continuous-batching-article-static", "Statisches Batching: dieselben drei Anfragen",
+          "Eine neue Gruppe beginnt erst, wenn die ganze alte fertig ist: C wartet auf A und läuft in den "
+          "Runden 6 bis 8.", ["continuous-batching"], twin="continuous-batching-article")
+def _cb_article_static(meta):
+    return _section_13(meta, "static")
+
+
+# --------------------------------------------------------------------------- FlashAttention tiles
+TILE = 4
+
+
+@scenario("flash-attention-tiles", "Online-Softmax Kachel für Kachel",
+          f"Das kleine Llama-Modell rechnet mit Kacheln zu {TILE} Schlüsseln. Gezeigt: Schicht 0, Kopf 0, die "
+          "jeweils letzte Position – laufendes Maximum m, Summe l und Zähler u nach jeder Kachel; u/l am "
+          "Ende ist genau die dichte Attention.", ["flash-attention"])
+def _flash_tiles(meta):
+    calls: list[dict] = []
+
+    def kernel(q, k, v, q_pos, k_pos, scale, causal=True, record=None):
+        tiles: list[dict] = []
+        out = tiled_attention(q, k, v, q_pos, k_pos, scale, causal, tiles, tile_size=TILE)
+        calls.append({"q_pos": np.asarray(q_pos), "tiles": tiles, "out": out})
+        return out
+
+    kernel.__name__ = f"tiled_{TILE}"
+
+    def per_step(record):
+        layer0 = calls[0]  # the model calls attention layer by layer; one sequence per step here
+        calls.clear()
+        seq = str(record["scheduled"][0]["seq"])
+        row = len(layer0["q_pos"]) - 1
+        events = []
+        for i, t in enumerate(layer0["tiles"]):
+            e = {"type": "tile", "seq": seq, "layer": 0, "head": 0, "query": int(layer0["q_pos"][row]),
+                 "keys": [int(t["keys"][0]), int(t["keys"][1])], "m": float(t["m"][0, row]),
+                 "l": float(t["l"][0, row]), "u": [float(x) for x in t["u"][0, row]]}
+            if i == len(layer0["tiles"]) - 1:
+                e["out"] = [float(x) for x in layer0["out"][row, 0]]
+            events.append(e)
+        return events
+
+    engine = LLMEngine(tiny("GQA"), num_blocks=8, block_size=4, max_num_seqs=1, max_num_batched_tokens=32,
+                       kernel=kernel)
+    return run_engine(meta, engine, [text_request("r", "kacheln rechnen", 3)], per_step=per_step)
+
+
+# --------------------------------------------------------------------------- speculative decoding
+def speculative_trace(meta, target, draft, prompt, max_new_tokens, *, k, params, seed, tokenizer) -> dict:
+    """A speculative run as a trace: one step per round (k draft proposals, one target pass)."""
+    rng = None if params.greedy else np.random.default_rng(seed)
+    run = speculative_generate(target, draft, prompt, max_new_tokens, k=k, params=params, rng=rng)
+    seq_id = "r"
+    steps = []
+    position = len(prompt)
+    tokens = list(prompt)
+    for n, (v, wall) in enumerate(zip(run.verifications, run.round_times, strict=True)):
+        d = v.to_dict()
+        events = []
+        if n == 0:
+            events.append({"type": "arrive", "seq": seq_id})
+        events.append({"type": "schedule", "seq": seq_id, "kind": "verify",
+                       "positions": [position - 1, position + len(v.proposals)],
+                       "num_tokens": len(v.proposals) + 1, "token_ids": [tokens[-1], *v.proposals],
+                       "recompute": False})
+        events.append({"type": "verify", "seq": seq_id, **{key: d[key] for key in (
+            "position", "proposals", "accepted", "rejected", "correction", "bonus", "accept_probs",
+            "draft_probs", "target_probs", "uniforms", "emitted")}})
+        for token in v.emitted:
+            e = {"type": "emit", "seq": seq_id, "token": int(token), "position": position}
+            if tokenizer is not None:
+                e["text"] = tokenizer.token_text(int(token))
+            events.append(e)
+            position += 1
+            tokens.append(int(token))
+        last = n == len(run.verifications) - 1
+        if last:
+            events.append({"type": "finish", "seq": seq_id, "reason": "length"})
+        steps.append({"step": n, "wall_time_s": round(wall, 6), "events": events,
+                      "end": {"num_batched_tokens": len(v.proposals) + 1, "blocks_used": 0, "blocks_cached": 0,
+                              "running": [] if last else [seq_id], "waiting": []}})
+    out = [int(t) for t in run.tokens]
+    result = {"tokens": out, "span": [0, len(steps)]}
+    if tokenizer is not None:
+        result["text"] = tokenizer.decode(out)
+    spec = tracer.request_spec(seq_id, prompt, max_new_tokens, 0, None, tokenizer)
+    config = {"num_blocks": 0, "k": k, "sampling": {"greedy": params.greedy, "temperature": params.temperature,
+                                                      "top_k": params.top_k, "top_p": params.top_p},
+              "draft": tracer.model_info(draft), "target_calls": run.target_calls,
+              "acceptance_rate": run.acceptance_rate, "tokens_per_target_call": run.tokens_per_target_call}
+    return {"schema": tracer.SCHEMA, "schema_version": tracer.SCHEMA_VERSION, "scenario": meta,
+            "recorded": tracer.recorded("numpy", None, target.config.dtype), "model": tracer.model_info(target),
+            "config": config, "workload": {"seed": seed, "requests": [spec]}, "steps": steps,
+            "result": {"num_steps": len(steps), "outputs": {seq_id: result},
+                       "wall_time_s": round(sum(s["wall_time_s"] for s in steps), 6)}}
+
+
+P_TARGET = (0.2, 0.5, 0.3)
+Q_DRAFT = (0.6, 0.3, 0.1)
+
+
+@scenario("speculative-decoding-pq", "Speculative Decoding mit p und q des Artikels",
+          "Zielmodell p = [0,2; 0,5; 0,3], Entwurf q = [0,6; 0,3; 0,1] an jeder Position, k = 2 Vorschläge "
+          "pro Runde. A wird nur mit Wahrscheinlichkeit 1/3 angenommen; nach einer Ablehnung kommt die "
+          "Korrektur aus max(0, p − q), also B oder C.", ["speculative-decoding"])
+def _spec_pq(meta):
+    target, draft = ConstantModel(P_TARGET), ConstantModel(Q_DRAFT)
+    return speculative_trace(meta, target, draft, target.tokenizer.encode("A"), 60, k=2,
+                             params=SamplingParams(temperature=1.0), seed=0, tokenizer=target.tokenizer)
+
+
+@scenario("speculative-decoding-tiny", "Speculative Decoding mit dem kleinen Llama-Modell",
+          "Zielmodell: zwei Schichten; Entwurf: nur seine erste Schicht. Greedy mit k = 4: angenommen wird, "
+          "was das Zielmodell selbst gewählt hätte – die Ausgabe ist Zeichen für Zeichen die des Zielmodells.",
+          ["speculative-decoding"])
+def _spec_tiny(meta):
+    target = tiny("GQA")
+    draft = truncated_draft(target, 1)
+    return speculative_trace(meta, target, draft, TOKENIZER.encode("die katze"), 24, k=4, params=GREEDY, seed=None,
+                             tokenizer=TOKENIZER)
+
+
+# --------------------------------------------------------------------------- GQA / MQA
+def _kv_heads(meta, kind):
+    engine = LLMEngine(tiny(kind), num_blocks=24, block_size=4, max_num_seqs=4, max_num_batched_tokens=32)
+    requests = [text_request("a", "wie viele köpfe", 8), text_request("b", "teilen sich k und v?", 8),
+                text_request("c", "gqa spart speicher", 8, arrival_step=2)]
+    return run_engine(meta, engine, requests)
+
+
+for _kind, _slug, _text in (("MHA", "gqa", "vier K/V-Köpfe, einer pro Query-Kopf"),
+                            ("GQA", "gqa", "zwei K/V-Köpfe für vier Query-Köpfe"),
+                            ("MQA", "mqa", "ein K/V-Kopf für alle vier Query-Köpfe")):
+    scenario(f"{_slug}-kv-{_kind.lower()}", f"{_kind}: {_text}",
+             "Dieselben drei Anfragen; wie viele Bytes der KV-Cache pro Token braucht, hängt nur an der Zahl "
+             "der K/V-Köpfe.", ["gqa", "mqa"])(lambda meta, kind=_kind: _kv_heads(meta, kind))
+
+
+# --------------------------------------------------------------------------- realistic workloads
+def run_workload(meta: dict, workload, model=None, **engine_overrides) -> dict:
+    """A ``workloads.Workload`` on the tiny GQA model with the engine settings it was shaped for."""
+    engine = LLMEngine(model if model is not None else tiny("GQA"), **(workload.engine | engine_overrides))
+    requests = [{"id": str(r.req_id), "prompt": list(r.prompt), "max_new_tokens": r.max_new_tokens,
+                 "arrival_step": r.arrival_step, "eos_id": r.eos_id} for r in workload.requests]
+    return run_engine(meta, engine, requests, seed=workload.seed)
+
+
+# A token budget below the longest prompts, so that long prefills run in chunks next to decodes.
+BUDGET = 16
+
+
+@scenario("continuous-batching-realistic", "16 Anfragen, gemischte Längen, gestaffelte Ankunft",
+          "Continuous Batching mit höchstens 4 Sequenzen und 16 Tokens pro Schritt: Anfragen steigen ein, sobald "
+          "ein Platz frei wird, und verlassen den Batch, sobald sie fertig sind; lange Prompts laufen in Stücken.",
+          ["continuous-batching", "ttft", "paged-attention", "prefill"], twin="continuous-batching-realistic-static")
+def _realistic_cont(meta):
+    from engine import workloads
+    return run_workload(meta, workloads.realistic(seed=0), policy="continuous", max_num_batched_tokens=BUDGET)
+
+
+@scenario("continuous-batching-realistic-static", "Dieselben 16 Anfragen, statisches Batching",
+          "Eine neue Gruppe startet erst, wenn die letzte ganz fertig ist: kurze Anfragen warten auf lange.",
+          ["continuous-batching", "ttft"], twin="continuous-batching-realistic")
+def _realistic_static(meta):
+    from engine import workloads
+    return run_workload(meta, workloads.realistic(seed=0), policy="static", max_num_batched_tokens=BUDGET)
+
+
+@scenario("prefix-caching-shared", "Gemeinsamer System-Prompt",
+          "Alle Anfragen beginnen mit demselben System-Prompt. Die erste rechnet ihn, alle späteren finden "
+          "seine vollen Blöcke im Präfix-Cache und rechnen nur ihren eigenen Teil.", ["prefix-caching"])
+def _shared(meta):
+    from engine import workloads
+    return run_workload(meta, workloads.shared_prompt(seed=0))
+
+
+@scenario("paged-attention-pressure", "Speicherdruck: Verdrängen und neu rechnen",
+          "Der Block-Pool ist zu klein für alle laufenden Anfragen. Wenn Blöcke fehlen, wird die zuletzt "
+          "aufgenommene Anfrage verdrängt, ihre Blöcke werden frei, später rechnet sie ihren Text neu.",
+          ["paged-attention", "continuous-batching"])
+def _pressure(meta):
+    from engine import workloads
+    return run_workload(meta, workloads.memory_pressure(seed=0))
+
+
+# --------------------------------------------------------------------------- files
+def path_of(name: str, directory: Path = TRACES_DIR) -> Path:
+    return directory / f"{name}.json"
+
+
+def record(name: str, directory: Path = TRACES_DIR) -> Path:
+    trace = get(name).record()
+    tracer.validate(trace)
+    path = path_of(name, directory)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(tracer.dumps(trace), encoding="utf-8")
+    return path
