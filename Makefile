@@ -21,6 +21,7 @@ site: setup
 
 bench: site browser
 	$(BIN)/python tools/bench.py
+	$(BIN)/python -m engine.bench
 
 setup: $(VENV)/.installed node_modules/.package-lock.json vendor
 
