@@ -5,6 +5,7 @@
     {{ value("ewc", "w.0", 2, mode="equal") }}          dotted paths, other decimals
     {{ value("overfitting", "train_rmse", preset="Experiment 4") }}
     {{ calc("overfitting", "typical", "test_rmse", degree=9) }}   another function of the module
+    {{ replay("prefill-interleaved", view="prefill") }}          a recorded engine run
 
 So text and experiment cannot drift apart: both come from ``api.run``.
 """
@@ -16,13 +17,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
-from probierlabor import api, fmt, page  # noqa: E402
+from probierlabor import api, fmt, page, replay_panel  # noqa: E402
 
 
 def define_env(env):
     @env.macro
     def experiment(slug: str) -> str:
         return "\n\n" + page.experiment(slug) + "\n\n"
+
+    @env.macro
+    def replay(name: str, view: str, twin: str | None = None) -> str:
+        """A recorded engine run (static/traces/<name>.json), replayed by static/js/replay.js."""
+        return "\n\n" + replay_panel.panel(name, view, twin) + "\n\n"
 
     @env.macro
     def value(slug: str, key: str, digits: int = 1, preset: str | None = None, **params) -> str:

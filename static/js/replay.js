@@ -1,0 +1,313 @@
+// Replays recorded engine runs (static/traces/*.json, written by engine/tracer.py) step by step.
+//
+// Generic on purpose: this file loads a trace, checks it and turns its events into one state per
+// step (block tables, reference counts, prefix cache, batch, tokens, times); what a page draws from
+// those states is a *view* registered by static/js/replay-*.js. Every state is computed up front, so
+// stepping, scrubbing and playing only redraw. The checks are the ones engine/tracer.py's replay()
+// makes: a trace that contradicts itself is refused with a German message, never half-shown, and the
+// page's live experiment keeps working whatever happens here.
+(function () {
+  "use strict";
+
+  const SCHEMA = "probierlabor-engine-trace";
+  const SCHEMA_VERSION = 1;
+  const STEP_MS = 700; // one engine step per 0.7 s at 1×: slow enough to follow in class
+
+  const views = {};
+  const cache = {}; // trace name -> Promise<trace>: one download per visit, shared by panels
+
+  class ReplayError extends Error {}
+
+  // ---- loading -------------------------------------------------------------------------
+
+  function traceUrl(name) {
+    const base = (window.probierlaborConfig && window.probierlaborConfig.base) || new URL("../../", document.currentScript.src).href;
+    return new URL(`static/traces/${name}.json`, base).href;
+  }
+
+  function load(name) {
+    if (!cache[name]) {
+      cache[name] = fetch(traceUrl(name)).then(async (response) => {
+        if (!response.ok) throw new ReplayError(`Die Aufzeichnung „${name}“ fehlt (HTTP ${response.status}).`);
+        let trace;
+        try {
+          trace = await response.json();
+        } catch (e) {
+          throw new ReplayError(`Die Aufzeichnung „${name}“ ist beschädigt (kein gültiges JSON).`);
+        }
+        return trace;
+      });
+      cache[name].catch(() => delete cache[name]); // a later visit may try again
+    }
+    return cache[name];
+  }
+
+  // ---- checking and replaying ------------------------------------------------------------
+
+  function build(trace, name) {
+    if (!trace || trace.schema !== SCHEMA) throw new ReplayError(`„${name}“ ist keine Aufzeichnung der Probierlabor-Engine.`);
+    if (trace.schema_version !== SCHEMA_VERSION) {
+      throw new ReplayError(`„${name}“ hat Format-Version ${trace.schema_version}; diese Seite kann Version ${SCHEMA_VERSION} abspielen.`);
+    }
+    if (!Array.isArray(trace.steps) || !trace.workload || !Array.isArray(trace.workload.requests)) {
+      throw new ReplayError(`„${name}“ ist unvollständig.`);
+    }
+    const numBlocks = (trace.config && trace.config.num_blocks) || 0;
+    const requests = {};
+    trace.workload.requests.forEach((r) => (requests[r.id] = r));
+    const ids = trace.workload.requests.map((r) => r.id);
+
+    const st = {
+      refs: new Array(numBlocks).fill(0), cached: {}, tables: {}, outputs: {}, texts: {},
+      arrivedAt: {}, admittedAt: {}, firstTokenAt: {}, finishedAt: {}, computed: {}, time: 0,
+      preemptions: {},
+    };
+    ids.forEach((id) => { st.outputs[id] = []; st.texts[id] = ""; st.computed[id] = 0; st.preemptions[id] = 0; });
+
+    const snapshot = (index, step, events) => ({
+      index, step, events,
+      refs: st.refs.slice(), cached: Object.assign({}, st.cached),
+      tables: Object.fromEntries(Object.entries(st.tables).map(([k, v]) => [k, v.slice()])),
+      outputs: Object.fromEntries(Object.entries(st.outputs).map(([k, v]) => [k, v.slice()])),
+      texts: Object.assign({}, st.texts), computed: Object.assign({}, st.computed),
+      arrivedAt: Object.assign({}, st.arrivedAt), admittedAt: Object.assign({}, st.admittedAt),
+      firstTokenAt: Object.assign({}, st.firstTokenAt), finishedAt: Object.assign({}, st.finishedAt),
+      preemptions: Object.assign({}, st.preemptions),
+      time: st.time, wall: step ? step.wall_time_s : 0,
+      end: step ? step.end : { running: [], waiting: [], blocks_used: 0, blocks_cached: 0, num_batched_tokens: 0 },
+    });
+
+    const states = [snapshot(0, null, [])];
+    trace.steps.forEach((step, i) => {
+      const n = step.step;
+      const fail = (msg) => { throw new ReplayError(`„${name}“, Schritt ${n}: ${msg}`); };
+      if (n !== i) fail(`erwartet Schritt ${i}`);
+      const preempted = new Set();
+      for (const e of step.events) {
+        const seq = e.seq;
+        if (seq !== undefined && !(seq in requests)) fail(`unbekannte Anfrage ${seq}`);
+        if (e.type === "arrive") {
+          if (requests[seq].arrival_step !== n || seq in st.arrivedAt) fail(`${seq} kommt zur falschen Zeit an`);
+          st.arrivedAt[seq] = n;
+        } else if (e.type === "schedule") {
+          if (!(seq in st.admittedAt)) st.admittedAt[seq] = n;
+          st.computed[seq] = e.positions[1];
+        } else if (e.type === "preempt") {
+          preempted.add(seq);
+          st.preemptions[seq] += 1;
+          st.computed[seq] = 0;
+        } else if (e.type === "block") {
+          const b = e.block;
+          if (!(b >= 0 && b < numBlocks)) fail(`Block ${b} liegt außerhalb des Pools`);
+          const table = st.tables[seq] || (st.tables[seq] = []);
+          if (e.op === "allocate") {
+            if (st.refs[b] !== 0) fail(`Block ${b} wird vergeben, ist aber belegt`);
+            if (b in st.cached) fail(`Block ${b} wird vergeben, ohne verdrängt zu werden`);
+            st.refs[b] = 1;
+            table.push(b);
+          } else if (e.op === "hit") {
+            if (st.cached[b] !== e.hash) fail(`Cache-Treffer auf Block ${b}, der diesen Inhalt nicht hält`);
+            st.refs[b] += 1;
+            table.push(b);
+          } else if (e.op === "evict") {
+            if (st.refs[b] !== 0 || !(b in st.cached)) fail(`Block ${b} wird verdrängt, ist aber belegt`);
+            delete st.cached[b];
+          } else if (e.op === "cache") {
+            if (!table.includes(b) || b in st.cached) fail(`Block ${b} wird zu Unrecht registriert`);
+            st.cached[b] = e.hash;
+          } else if (e.op === "free" || e.op === "unref") {
+            if (table[table.length - 1] !== b) fail(`${seq} gibt Block ${b} nicht von hinten frei`);
+            table.pop();
+            st.refs[b] -= 1;
+            if (st.refs[b] < 0 || (e.op === "free") !== (st.refs[b] === 0)) fail(`Referenzzähler von Block ${b} passt nicht`);
+            if (!table.length) delete st.tables[seq];
+          } else fail(`unbekannte Blockoperation ${e.op}`);
+        } else if (e.type === "emit") {
+          const out = st.outputs[seq];
+          if (e.position !== requests[seq].prompt.length + out.length) fail(`Token von ${seq} kommt außer der Reihe`);
+          out.push(e.token);
+          st.texts[seq] += e.text !== undefined ? e.text : `·${e.token}`;
+          if (!(seq in st.firstTokenAt)) st.firstTokenAt[seq] = n;
+        } else if (e.type === "finish") {
+          if (seq in st.finishedAt) fail(`${seq} endet zweimal`);
+          st.finishedAt[seq] = n;
+        }
+      }
+      for (const seq of preempted) {
+        if (st.tables[seq] && !step.events.some((e) => e.type === "schedule" && e.seq === seq)) fail(`${seq} wurde verdrängt, hält aber Blöcke`);
+      }
+      for (const seq of Object.keys(st.finishedAt)) {
+        if (st.finishedAt[seq] === n && st.tables[seq]) fail(`${seq} endet, hält aber noch Blöcke`);
+      }
+      if (numBlocks) {
+        const used = st.refs.filter((r) => r > 0).length;
+        if (step.end.blocks_used !== used) fail(`${step.end.blocks_used} belegte Blöcke gemeldet, die Ereignisse ergeben ${used}`);
+        if (step.end.blocks_cached !== Object.keys(st.cached).length) fail("Zahl der Blöcke im Cache passt nicht");
+      }
+      st.time += step.wall_time_s;
+      states.push(snapshot(i + 1, step, step.events));
+    });
+    for (const [seq, item] of Object.entries(trace.result.outputs)) {
+      if ((st.outputs[seq] || []).join(",") !== item.tokens.join(",")) {
+        throw new ReplayError(`„${name}“: die Tokens von ${seq} passen nicht zum Ergebnis der Aufzeichnung.`);
+      }
+    }
+    const n = trace.steps.length;
+    // at(i): the state after i steps, held at the end once this trace has finished (twins differ in length)
+    return { name, trace, requests, ids, numBlocks, states, n, length: n, at: (i) => states[Math.max(0, Math.min(n, i))] };
+  }
+
+  // ---- the panel ----------------------------------------------------------------------------
+
+  function mountAll() {
+    document.querySelectorAll("section.pl-replay[data-replay]").forEach(mount);
+  }
+
+  async function mount(el) {
+    if (el.plReplayMounted) return;
+    el.plReplayMounted = true;
+    const view = views[el.dataset.view];
+    const stage = el.querySelector(".pl-replay-view");
+    try {
+      if (!view) throw new ReplayError(`Für die Ansicht „${el.dataset.view}“ fehlt der Code.`);
+      // data-twin: one or more comma-separated traces shown next to the main one (static batching
+      // beside continuous, MHA beside GQA and MQA); model.twins in that order, model.twin the first.
+      const names = [el.dataset.replay].concat(el.dataset.twin ? el.dataset.twin.split(",") : []);
+      const traces = await Promise.all(names.map(load));
+      const model = build(traces[0], names[0]);
+      model.twins = traces.slice(1).map((t, i) => build(t, names[i + 1]));
+      model.twin = model.twins[0] || null;
+      // The clock runs until the longest of them has finished; views clamp each trace to its end.
+      model.length = Math.max(model.n, ...model.twins.map((t) => t.n));
+      start(el, model, view, stage);
+    } catch (e) {
+      el.dataset.state = "error";
+      const message = e instanceof ReplayError ? e.message : `Die Aufzeichnung lässt sich nicht abspielen (${String(e && e.message || e).slice(0, 160)}).`;
+      stage.innerHTML = "";
+      const box = document.createElement("p");
+      box.className = "pl-replay-error";
+      box.setAttribute("role", "alert");
+      box.textContent = `${message} Der Rest der Seite funktioniert weiter.`;
+      stage.appendChild(box);
+      if (!(e instanceof ReplayError)) console.warn("Probierlabor-Replay:", e);
+    }
+  }
+
+  function start(el, model, view, stage) {
+    const controls = el.querySelector(".pl-replay-controls");
+    const scrub = controls.querySelector('input[type="range"]');
+    const counter = controls.querySelector(".pl-r-counter");
+    const playButton = controls.querySelector(".pl-r-play");
+    const speedSelect = controls.querySelector("select");
+    const summary = el.querySelector(".pl-replay-summary");
+    let index = 0;
+    let speed = Number(speedSelect.value) || 1;
+    let timer = null;
+
+    stage.innerHTML = "";
+    scrub.max = String(model.length);
+    if (view.init) view.init(stage, model);
+
+    function show(i) {
+      index = Math.max(0, Math.min(model.length, i));
+      const text = view.render(stage, model, index) || "";
+      scrub.value = String(index);
+      counter.value = counter.textContent = `${index} von ${model.length}`;
+      scrub.setAttribute("aria-valuetext", `Schritt ${index} von ${model.length}`);
+      summary.textContent = text;
+      el.dispatchEvent(new CustomEvent("pl:replay-step", { detail: { index } }));
+    }
+
+    function tick() {
+      if (index >= model.length) return pause();
+      show(index + 1);
+      if (index >= model.length) pause();
+    }
+
+    function play() {
+      if (timer) return;
+      if (index >= model.length) show(0);
+      timer = setInterval(tick, STEP_MS / speed);
+      playButton.textContent = "⏸";
+      playButton.setAttribute("aria-label", "Pause");
+      el.classList.add("pl-playing");
+    }
+
+    function pause() {
+      clearInterval(timer);
+      timer = null;
+      playButton.textContent = "▶";
+      playButton.setAttribute("aria-label", "Abspielen");
+      el.classList.remove("pl-playing");
+    }
+
+    function setSpeed(factor) {
+      const options = Array.from(speedSelect.options).map((o) => Number(o.value));
+      speed = options.reduce((best, v) => (Math.abs(v - factor) < Math.abs(best - factor) ? v : best), options[0]);
+      speedSelect.value = String(speed);
+      if (timer) { pause(); play(); }
+    }
+
+    controls.querySelector(".pl-r-reset").addEventListener("click", () => { pause(); show(0); });
+    controls.querySelector(".pl-r-back").addEventListener("click", () => { pause(); show(index - 1); });
+    controls.querySelector(".pl-r-next").addEventListener("click", () => { pause(); show(index + 1); });
+    playButton.addEventListener("click", () => (timer ? pause() : play()));
+    scrub.addEventListener("input", () => { pause(); show(Number(scrub.value)); });
+    speedSelect.addEventListener("change", () => setSpeed(Number(speedSelect.value)));
+
+    el.plReplay = {
+      step: (delta) => { pause(); show(index + (delta || 1)); },
+      toggle: () => (timer ? pause() : play()),
+      play, pause,
+      reset: () => { pause(); show(0); },
+      setSpeed,
+      get speed() { return speed; },
+      get playing() { return timer !== null; },
+      get index() { return index; },
+      get length() { return model.length; },
+      model,
+    };
+    // A page change away from this panel must not leave a timer stepping a detached element.
+    const stopWhenGone = setInterval(() => { if (!el.isConnected) { pause(); clearInterval(stopWhenGone); } }, 2000);
+
+    controls.hidden = false;
+    show(0);
+    el.dataset.state = "ready";
+  }
+
+  // ---- shared helpers for views ------------------------------------------------------------
+
+  const fmt = {
+    num(x, digits = 0) {
+      return Number(x).toLocaleString("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    },
+    ms(seconds, digits = 1) {
+      return `${fmt.num(seconds * 1000, digits)} ms`;
+    },
+    esc(s) {
+      return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+    },
+    // A token's text as it should read in a figure: spaces and line breaks made visible.
+    tok(text) {
+      return text === " " ? "␣" : text === "\n" ? "↵" : text;
+    },
+  };
+
+  window.probierlaborReplay = {
+    registerView(name, view) {
+      views[name] = view;
+      // Panels that waited for this view (scripts load in any order) mount now.
+      document.querySelectorAll(`section.pl-replay[data-view="${name}"]`).forEach((el) => {
+        if (el.plReplayMounted && el.dataset.state === "error" && !el.plReplay) {
+          el.plReplayMounted = false;
+          mount(el);
+        }
+      });
+    },
+    build, fmt, ReplayError,
+  };
+
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(() => setTimeout(mountAll, 0));
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
+  else mountAll();
+})();

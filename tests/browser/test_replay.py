@@ -1,0 +1,103 @@
+"""Recorded engine runs in the browser: every replay panel on every page, generic checks.
+
+What each view draws is tested per page (test_replay_<view>… in the page's own test); here: every
+panel loads its trace offline, becomes ready, steps, scrubs and plays, its last state shows the
+trace's result, and a missing, corrupt or incompatible trace gives a German message while the
+page's live experiment keeps working.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+# The built site the panels are discovered in (as in conftest.py: PROBIERLABOR_SITE for parallel builds).
+SITE = Path(os.environ.get("PROBIERLABOR_SITE", Path(__file__).resolve().parents[2] / "site"))
+
+PANEL = re.compile(r'<section class="pl-replay" data-replay="([^"]+)" data-view="([^"]+)"')
+
+
+def panels() -> list[tuple[str, str, str]]:
+    found = []
+    for html in sorted(SITE.glob("*/index.html")):
+        for name, view in PANEL.findall(html.read_text(encoding="utf-8")):
+            found.append((html.parent.name, name, view))
+    return found
+
+
+PANELS = panels()
+
+
+def test_the_engine_pages_have_replay_panels():
+    pages = {p for p, _, _ in PANELS}
+    assert {"decode", "prefill", "kv-cache", "flash-attention", "paged-attention", "prefix-caching",
+            "continuous-batching", "ttft", "speculative-decoding", "gqa", "mqa"} <= pages
+
+
+@pytest.mark.parametrize("slug, name, view", PANELS, ids=[f"{p}-{n}" for p, n, _ in PANELS])
+def test_panel_replays_offline(visit, slug, name, view):
+    v = visit(f"/{slug}/")
+    panel = v.page.locator(f'section.pl-replay[data-replay="{name}"]')
+    v.page.wait_for_selector(f'section.pl-replay[data-replay="{name}"][data-state="ready"]', timeout=30_000)
+    trace = json.loads((SITE / "static" / "traces" / f"{name}.json").read_text(encoding="utf-8"))
+    length = panel.evaluate("el => el.plReplay.length")
+    assert length >= trace["result"]["num_steps"]
+    assert panel.locator(".pl-r-counter").inner_text() == f"0 von {length}"
+    before = panel.locator(".pl-replay-view").inner_html()
+    panel.locator(".pl-r-next").click()
+    assert panel.locator(".pl-r-counter").inner_text() == f"1 von {length}"
+    after = panel.locator(".pl-replay-view").inner_html()
+    assert after != before, "a step must change what the panel shows"
+    # scrub to the end: the summary speaks about the finished run
+    panel.locator('input[type="range"]').fill(str(length))
+    assert panel.locator(".pl-r-counter").inner_text() == f"{length} von {length}"
+    assert panel.locator(".pl-replay-summary").inner_text().strip()
+    # play from the start at 4×, pause, reset
+    panel.evaluate("el => { el.plReplay.reset(); el.plReplay.setSpeed(4); el.plReplay.play(); }")
+    v.page.wait_for_function(f"document.querySelector('section.pl-replay[data-replay=\"{name}\"]').plReplay.index >= 2",
+                             timeout=5_000)
+    panel.evaluate("el => el.plReplay.pause()")
+    assert not panel.evaluate("el => el.plReplay.playing")
+    panel.locator(".pl-r-reset").click()
+    assert panel.locator(".pl-r-counter").inner_text() == f"0 von {length}"
+    assert "Backend" in panel.locator(".pl-replay-machine").inner_text()
+    assert not v.foreign_requests() and not v.console_errors()
+
+
+def _corrupt(route):
+    response = route.fetch()
+    trace = response.json()
+    first = next(s for s in trace["steps"] if any(e["type"] == "emit" for e in s["events"]))
+    first["events"] = [e for e in first["events"] if e["type"] != "emit"]  # tokens vanish
+    route.fulfill(response=response, body=json.dumps(trace))
+
+
+def _future(route):
+    response = route.fetch()
+    trace = response.json()
+    trace["schema_version"] = 99
+    route.fulfill(response=response, body=json.dumps(trace))
+
+
+@pytest.mark.parametrize("fault, handler, message", [
+    ("fehlt", lambda route: route.fulfill(status=404, body="nicht da"), "fehlt"),
+    ("kaputt", lambda route: route.fulfill(status=200, body="{nicht json", content_type="application/json"), "beschädigt"),
+    ("widersprüchlich", _corrupt, "passen nicht"),
+    ("neuere Version", _future, "Version 99"),
+])
+def test_a_bad_trace_gives_a_german_message_and_the_page_keeps_working(visit, fault, handler, message):
+    slug, name, _ = next(p for p in PANELS if p[0] == "continuous-batching")
+    v = visit(f"/{slug}/", routes=[(f"**/static/traces/{name}.json", handler)])
+    v.page.wait_for_selector(f'section.pl-replay[data-replay="{name}"][data-state="error"]', timeout=30_000)
+    error = v.page.locator(f'section.pl-replay[data-replay="{name}"] .pl-replay-error')
+    assert message in error.inner_text() and "Rest der Seite" in error.inner_text()
+    assert v.wait_state() == "ready"  # the live experiment is untouched
+    root = v.page.locator("[data-experiment]")
+    before = root.locator(".pl-figure").inner_html()
+    root.locator("[data-preset]").last.click()
+    v.page.wait_for_function("document.querySelector('[data-experiment]').dataset.state === 'ready'")
+    assert root.locator(".pl-figure").inner_html() != before or root.locator("[data-preset]").count() == 1
