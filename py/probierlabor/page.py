@@ -33,6 +33,7 @@ def experiment(slug: str) -> str:
         f'<section class="pl-experiment" data-experiment="{slug}" data-state="loading" '
         f'aria-label="Experiment: {escape(module.TITLE)}">'
         f'<div class="pl-presets" role="group" aria-label="Voreinstellungen">{presets}</div>'
+        f"{_TOOLBAR}"
         f'<div class="pl-controls">{controls}</div>'
         f'<p class="pl-status" role="status"><span class="pl-spinner" aria-hidden="true"></span>'
         f'<span class="pl-status-text">Python wird geladen … Die Abbildung zeigt schon die Standardeinstellung.</span></p>'
@@ -45,6 +46,18 @@ def experiment(slug: str) -> str:
         f'<p class="pl-summary" aria-live="polite">{escape(run["summary"])}</p>'
         f'</section>'
     )
+
+
+# Sharing tools (static/js/share.js). The buttons stay hidden until that script shows them:
+# without JavaScript they could do nothing. Other scripts may append their own buttons.
+_TOOLBAR = (
+    '<div class="pl-toolbar" role="toolbar" aria-label="Werkzeuge">'
+    '<button type="button" class="pl-tool md-button" data-share="link" hidden>Link kopieren</button>'
+    '<button type="button" class="pl-tool md-button" data-share="qr" aria-haspopup="dialog" hidden>QR-Code</button>'
+    '<button type="button" class="pl-tool md-button" data-share="ab" aria-pressed="false" hidden>A/B-Vergleich</button>'
+    '<span class="pl-share-status" role="status"></span>'
+    "</div>"
+)
 
 
 def _readouts(readouts: list[dict]) -> str:

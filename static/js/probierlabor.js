@@ -121,10 +121,17 @@
     return [...new Set([...root.querySelectorAll("[data-param]")].map((el) => el.dataset.param))];
   }
 
+  // A second copy of an experiment on the page (the A/B comparison, static/js/share.js) keeps its
+  // state in the same query under its own prefix (data-url-prefix="b." → b.degree=9), so a link
+  // restores both sides.
+  function key(root, name) {
+    return (root.dataset.urlPrefix || "") + name;
+  }
+
   function fromUrl(root) {
     const query = new URLSearchParams(location.search);
     const raw = {};
-    for (const name of names(root)) if (query.has(name)) raw[name] = query.get(name);
+    for (const name of names(root)) if (query.has(key(root, name))) raw[name] = query.get(key(root, name));
     return raw;
   }
 
@@ -162,8 +169,8 @@
 
   function writeUrl(root, url) {
     const query = new URLSearchParams(location.search);
-    for (const name of names(root)) query.delete(name);
-    for (const [name, value] of Object.entries(url)) query.set(name, value);
+    for (const name of names(root)) query.delete(key(root, name));
+    for (const [name, value] of Object.entries(url)) query.set(key(root, name), value);
     const text = query.toString();
     history.replaceState(history.state, "", location.pathname + (text ? "?" + text : "") + location.hash);
   }
