@@ -54,7 +54,12 @@ class LLMEngine:
                  keep_logits: bool = False, tokenizer=None, dry_token: int = 0):
         self.model = model
         self.pool = BlockPool(num_blocks, block_size, prefix_caching=prefix_caching)
-        self.cache = None if model is None else KVCache(model.config, num_blocks, block_size)
+        # A model may bring its own K/V store and attention backend (torch_backend.TorchLlamaModel:
+        # tensors on a GPU); numpy's are the default.
+        self.cache = None if model is None else (
+            model.new_cache(num_blocks, block_size) if hasattr(model, "new_cache")
+            else KVCache(model.config, num_blocks, block_size))
+        self._attention = getattr(model, "paged_attention", PagedAttention)
         self.scheduler = Scheduler(self.pool, max_num_seqs=max_num_seqs,
                                    max_num_batched_tokens=max_num_batched_tokens,
                                    chunked_prefill=chunked_prefill, policy=policy)
@@ -142,7 +147,7 @@ class LLMEngine:
         segments = [Segment(self.pool.tables[c.seq.seq_id], c.start, c.num_tokens) for c in out.chunks]
         token_ids = [t for c in out.chunks for t in c.token_ids]
         positions = np.concatenate([s.positions() for s in segments])
-        logits = self.model.forward(token_ids, positions, PagedAttention(self.cache, segments, self.kernel))
+        logits = self.model.forward(token_ids, positions, self._attention(self.cache, segments, self.kernel))
         last_rows = np.cumsum([c.num_tokens for c in out.chunks]) - 1
         chosen = {}
         for chunk, row in zip(out.chunks, last_rows, strict=True):
