@@ -13,6 +13,12 @@ Modules, each readable on its own:
 * ``engine``     – the step loop (``LLMEngine``) tying model, block pool, scheduler and sampler together
 * ``sampler``    – greedy, temperature, top-k, top-p with an explicit seeded generator
 * ``speculative``– speculative decoding: draft proposals, one target verification, exact correction
+* ``tracer``     – a run as a schema-versioned JSON trace; replay checks; Chrome/Perfetto export
+* ``scenarios``  – the recorded runs in static/traces/ (the articles' examples, realistic workloads)
+* ``workloads``  – seeded request mixes shared by scenarios and benchmarks
+* ``bench``      – the engine benchmarks of ``make bench``
+* ``cli``        – ``python -m engine list | record | record-all | validate | export-chrome | bench``
+* ``torch_backend``, ``triton_kernels`` – the same model and kernels in PyTorch and Triton (GPU; ``make test-peer``)
 
 See ``engine/README.md``.
 """
