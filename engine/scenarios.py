@@ -66,7 +66,10 @@ def get(name: str) -> Scenario:
 
 # --------------------------------------------------------------------------- helpers
 def tiny(kind: str = "GQA", **overrides) -> LlamaModel:
-    return LlamaModel(tiny_config(kind, **overrides))
+    """The tiny Llama model with the character tokenizer, so traces carry readable text."""
+    model = LlamaModel(tiny_config(kind, **overrides))
+    model.tokenizer = TOKENIZER
+    return model
 
 
 def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None, per_step=None) -> dict:

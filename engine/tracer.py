@@ -83,6 +83,9 @@ def model_info(model) -> dict:
     info.setdefault("name", f"tiny-llama-{kind.lower()}" if kind else type(model).__name__)
     if kind:
         info["attention"] = kind
+    alphabet = getattr(getattr(model, "tokenizer", None), "alphabet", None)
+    if alphabet:  # a replay can then show every token id as text, also proposals that were never emitted
+        info["alphabet"] = alphabet
     return info
 
 

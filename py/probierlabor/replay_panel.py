@@ -16,6 +16,21 @@ TRACES = Path(__file__).resolve().parents[2] / "static" / "traces"
 
 VIEWS = ("blocks", "cache", "slots", "ttft", "prefill", "tiles", "speculative", "kvbytes")
 
+# Icons as inline SVG: the media-control characters (⏮ ⏸) are missing from common fonts and
+# rendered as empty boxes in Debian's Chromium.
+_PATHS = {
+    "reset": "M3 3h2v10H3zM13 3v10L6 8z",
+    "back": "M12 3v10L5 8z",
+    "play": "M4 3v10l8-5z",
+    "pause": "M4 3h3v10H4zM9 3h3v10H9z",
+    "next": "M4 3v10l7-5zM11 3h2v10h-2z",
+}
+
+
+def icon(name: str) -> str:
+    return (f'<svg class="pl-r-icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" '
+            f'focusable="false"><path d="{_PATHS[name]}"/></svg>')
+
 
 def header(name: str) -> dict:
     path = TRACES / f"{name}.json"
@@ -52,10 +67,10 @@ def panel(name: str, view: str, twin: str | None = None) -> str:
         f'<h3 class="pl-replay-title">Aufzeichnung: {escape(s["title"])}</h3>'
         f'<p class="pl-replay-desc">{escape(s["description"])}</p>'
         f'<div class="pl-replay-controls" role="group" aria-label="Wiedergabe" hidden>'
-        f'<button type="button" class="md-button pl-r-reset" aria-label="Zum Anfang" title="Zum Anfang (R)">⏮</button>'
-        f'<button type="button" class="md-button pl-r-back" aria-label="Ein Schritt zurück" title="Ein Schritt zurück (←)">◀</button>'
-        f'<button type="button" class="md-button md-button--primary pl-r-play" aria-label="Abspielen" title="Abspielen/Pause (Leertaste)">▶</button>'
-        f'<button type="button" class="md-button pl-r-next" aria-label="Ein Schritt vor" title="Ein Schritt vor (→)">▶|</button>'
+        f'<button type="button" class="md-button pl-r-reset" aria-label="Zum Anfang" title="Zum Anfang (R)">{icon("reset")}</button>'
+        f'<button type="button" class="md-button pl-r-back" aria-label="Ein Schritt zurück" title="Ein Schritt zurück (←)">{icon("back")}</button>'
+        f'<button type="button" class="md-button md-button--primary pl-r-play" aria-label="Abspielen" title="Abspielen/Pause (Leertaste)">{icon("play")}{icon("pause")}</button>'
+        f'<button type="button" class="md-button pl-r-next" aria-label="Ein Schritt vor" title="Ein Schritt vor (→)">{icon("next")}</button>'
         f'<label class="pl-r-scrub"><span class="pl-r-label">Schritt</span>'
         f'<input type="range" min="0" max="{steps}" step="1" value="0" aria-label="Schritt wählen"></label>'
         f'<output class="pl-r-counter" aria-live="off">0 von {steps}</output>'

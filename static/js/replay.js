@@ -228,7 +228,6 @@
       if (timer) return;
       if (index >= model.length) show(0);
       timer = setInterval(tick, STEP_MS / speed);
-      playButton.textContent = "⏸";
       playButton.setAttribute("aria-label", "Pause");
       el.classList.add("pl-playing");
     }
@@ -236,7 +235,6 @@
     function pause() {
       clearInterval(timer);
       timer = null;
-      playButton.textContent = "▶";
       playButton.setAttribute("aria-label", "Abspielen");
       el.classList.remove("pl-playing");
     }

@@ -84,17 +84,20 @@ def _future(route):
 
 
 @pytest.mark.parametrize("fault, handler, message", [
-    ("fehlt", lambda route: route.fulfill(status=404, body="nicht da"), "fehlt"),
-    ("kaputt", lambda route: route.fulfill(status=200, body="{nicht json", content_type="application/json"), "beschädigt"),
-    ("widersprüchlich", _corrupt, "passen nicht"),
-    ("neuere Version", _future, "Version 99"),
+    ("fehlt", lambda route: route.fulfill(status=404, body="nicht da"), ("fehlt",)),
+    ("kaputt", lambda route: route.fulfill(status=200, body="{nicht json", content_type="application/json"),
+     ("beschädigt",)),
+    # tokens that vanish are caught where the next one comes out of order, or at the end
+    ("widersprüchlich", _corrupt, ("außer der Reihe", "passen nicht")),
+    ("neuere Version", _future, ("Version 99",)),
 ])
 def test_a_bad_trace_gives_a_german_message_and_the_page_keeps_working(visit, fault, handler, message):
     slug, name, _ = next(p for p in PANELS if p[0] == "continuous-batching")
     v = visit(f"/{slug}/", routes=[(f"**/static/traces/{name}.json", handler)])
     v.page.wait_for_selector(f'section.pl-replay[data-replay="{name}"][data-state="error"]', timeout=30_000)
     error = v.page.locator(f'section.pl-replay[data-replay="{name}"] .pl-replay-error')
-    assert message in error.inner_text() and "Rest der Seite" in error.inner_text()
+    text = error.inner_text()
+    assert any(m in text for m in message) and "Rest der Seite" in text, text
     assert v.wait_state() == "ready"  # the live experiment is untouched
     root = v.page.locator("[data-experiment]")
     before = root.locator(".pl-figure").inner_html()
