@@ -106,8 +106,11 @@ class Plot:
     def render(self) -> str:
         cid = self.clip_id
         legend = "".join(getattr(self, "legend_rows", []))
+        # A figure with draggable points is a group of controls, not one picture: role="img" would
+        # hide the points (sliders) from screen readers and keyboards.
+        role = "group" if any("tabindex=" in part for part in self.front) else "img"
         return (
-            f'<svg class="pl-plot" viewBox="0 0 {self.w} {self.h}" role="img" aria-label="{escape(self.label)}" '
+            f'<svg class="pl-plot" viewBox="0 0 {self.w} {self.h}" role="{role}" aria-label="{escape(self.label)}" '
             f'data-box="{self.left} {self.top} {self.right} {self.bottom}" '
             f'data-xrange="{self.x0:g} {self.x1:g}" data-yrange="{self.y0:g} {self.y1:g}" '
             f'xmlns="http://www.w3.org/2000/svg">'

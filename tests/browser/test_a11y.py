@@ -1,0 +1,65 @@
+"""Automated accessibility scan (axe-core from npm, run inside the page) on every page of the site.
+
+Every page, in the light and the dark scheme, after its experiment is ready: no violation of
+impact "serious" or "critical" against WCAG 2.1 A/AA. axe cannot judge everything (whether a
+summary is helpful, whether a figure is understandable); the keyboard tests and the live summaries
+have their own tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from probierlabor import SLUGS
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PAGES = ["", *SLUGS, "systemcheck"]
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+@pytest.fixture(scope="module")
+def axe_source():
+    if not AXE.exists():
+        pytest.fail("node_modules/axe-core fehlt: `make test` installiert es mit npm ci.")
+    return AXE.read_text(encoding="utf-8")
+
+
+def scan(page, axe_source) -> list[dict]:
+    page.evaluate(axe_source)
+    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS)
+    return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def describe(violations) -> str:
+    return "\n".join(f"{v['id']} ({v['impact']}): {n['target']} – {n.get('failureSummary', '')[:160]}"
+                     for v in violations for n in v["nodes"][:3])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("slug", PAGES, ids=lambda s: s or "start")
+def test_no_serious_accessibility_violations(visit, axe_source, slug, scheme):
+    v = visit(f"/{slug}/" if slug else "/", color_scheme=scheme)
+    if v.page.locator("[data-experiment]").count():
+        v.wait_state()
+    if v.page.locator("section.pl-replay").count():
+        v.page.wait_for_selector("section.pl-replay:not([data-state='loading'])", timeout=30_000)
+    v.page.wait_for_timeout(300)  # a11y.js marks scrollable regions shortly after rendering
+    violations = scan(v.page, axe_source)
+    assert not violations, describe(violations)
+
+
+def test_the_scan_finds_a_real_violation(visit, axe_source):
+    """The scan itself works: an image without alternative text and grey-on-grey text are reported."""
+    v = visit("/ewc/")
+    v.wait_state()
+    v.page.evaluate("""() => {
+        const p = document.createElement('p');
+        p.textContent = 'kaum lesbar';
+        p.style.cssText = 'color:#ccc;background:#ddd';
+        document.querySelector('article').appendChild(p);
+    }""")
+    ids = {x["id"] for x in scan(v.page, axe_source)}
+    assert "color-contrast" in ids
