@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8000
 HOST   ?= 127.0.0.1
 
-.PHONY: serve test site bench setup vendor browser clean
+.PHONY: serve test site bench setup vendor browser clean bundle
 
 serve: site
 	$(BIN)/python tools/serve.py site --host $(HOST) --port $(PORT)
@@ -18,6 +18,10 @@ test: site browser
 
 site: setup
 	$(BIN)/mkdocs build --quiet
+
+# One zip for a school or a USB stick: the site, start.bat/start.sh/start.command and LIESMICH.txt.
+bundle: site
+	$(BIN)/python tools/bundle.py site --out dist
 
 bench: site browser
 	$(BIN)/python tools/bench.py
@@ -43,7 +47,7 @@ browser:
 	tools/ensure_chromium.sh
 
 clean:
-	rm -rf site static/vendor .pytest_cache .hypothesis
+	rm -rf site dist static/vendor .pytest_cache .hypothesis
 
 # Peer check of engine/ against Transformers' LlamaForCausalLM (random weights, nothing downloaded), in
 # its own venv so that `make test` stays free of torch.

@@ -27,17 +27,28 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 READY_MS = 90_000  # a cold start on a busy 2-core CI machine; the benchmark measures the real time
 
 
+def start_server(folder):
+    """tools/serve.py on a free loopback port, in a thread; returns the server (``stop_server`` ends it)."""
+    from serve import make_server
+
+    server = make_server(folder, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server.origin = f"http://127.0.0.1:{server.server_port}"
+    return server
+
+
+def stop_server(server):
+    server.shutdown()
+    server.server_close()  # the port refuses connections from now on: the site is really gone
+
+
 @pytest.fixture(scope="session")
 def origin():
     if not (SITE / "index.html").exists():
         pytest.fail("site/ fehlt: `make test` baut sie vorher (make site).")
-    from serve import make_server
-
-    server = make_server(SITE, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    server = start_server(SITE)
+    yield server.origin
+    stop_server(server)
 
 
 @pytest.fixture(scope="session")
@@ -75,19 +86,28 @@ class Visit:
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **kwargs)
 
 
+def record(page, origin) -> Visit:
+    """Watches a page: every request, console message and uncaught error."""
+    v = Visit(page, origin)
+    page.on("request", lambda r: v.requests.append(r.url))
+    page.on("console", lambda m: v.console.append((m.type, m.text)))
+    page.on("pageerror", lambda e: v.page_errors.append(str(e)))
+    return v
+
+
 @pytest.fixture
 def visit(browser, origin):
     contexts = []
 
     def open_(path, *, width=1280, height=720, routes=(), color_scheme="light", javascript=True):
+        # The site's service worker (static/js/offline.js) answers from its cache, and requests it
+        # answers never reach page.route: a test that fakes responses runs without it.
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
-                                      java_script_enabled=javascript)
+                                      java_script_enabled=javascript,
+                                      service_workers="block" if routes else "allow")
         contexts.append(context)
         page = context.new_page()
-        v = Visit(page, origin)
-        page.on("request", lambda r: v.requests.append(r.url))
-        page.on("console", lambda m: v.console.append((m.type, m.text)))
-        page.on("pageerror", lambda e: v.page_errors.append(str(e)))
+        v = record(page, origin)
         for pattern, handler in routes:
             page.route(pattern, handler)
         page.goto(origin + path)

@@ -1,0 +1,327 @@
+"""Offline use with the service worker (static/js/offline.js, sw.js from mkdocs_hooks/offline.py): one
+visit stores the whole site, then every page works with the server gone; a new version installs beside
+the old one and takes over at the next page change; without a secure context a German hint explains why.
+
+These tests start their own server (``start_server``) because they switch it off or swap its files.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ARGS, CHROMIUM, READY_MS, ROOT, SITE, record, start_server, stop_server
+
+from probierlabor import SLUGS, api
+
+pytestmark = pytest.mark.browser
+
+CHIP = ".pl-offline-chip"
+PRECACHE_MS = 180_000
+ALL_READY = """() => {
+  const roots = [...document.querySelectorAll('[data-experiment], [data-replay]')];
+  return roots.length > 0 && roots.every(r => r.dataset.state !== 'loading');
+}"""
+
+
+def _site_files(site: Path) -> list[str]:
+    """What the service worker must store: every file of the build but sw.js itself."""
+    return [rel for rel in (p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+            if rel != "sw.js" and not any(part.startswith(".") for part in rel.split("/"))]
+
+
+def _chip(page) -> dict:
+    return page.eval_on_selector(CHIP, "c => ({...c.dataset})")
+
+
+def _wait_offline_ready(page, version=None):
+    selector = f'{CHIP}[data-offline-state="ready"]' + (f'[data-offline-version="{version}"]' if version else "")
+    page.wait_for_selector(selector, timeout=PRECACHE_MS)
+    return _chip(page)
+
+
+def _cache_names(page) -> list[str]:
+    return page.evaluate("caches.keys()")
+
+
+def _assert_everything_ready(page, where):
+    page.wait_for_function(ALL_READY, timeout=READY_MS)
+    states = page.eval_on_selector_all(
+        "[data-experiment], [data-replay]",
+        "rs => rs.map(r => (r.dataset.experiment || r.dataset.replay) + '=' + r.dataset.state)")
+    assert all(s.endswith("=ready") for s in states), (where, states)
+    return states
+
+
+def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path):
+    # served from a sub-folder, as on a school server next to other things
+    (tmp_path / "schule").mkdir()
+    os.symlink(SITE, tmp_path / "schule" / "probierlabor")
+    server = start_server(tmp_path / "schule")
+    base = server.origin + "/probierlabor"
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        v = record(page, server.origin)
+        page.goto(base + "/")
+        chip = _wait_offline_ready(page)
+        expected = _site_files(SITE)
+        assert int(chip["offlineDone"]) == int(chip["offlineTotal"]) == len(expected)
+        names = _cache_names(page)
+        assert names == [f"probierlabor /probierlabor/ {chip['offlineVersion']}"]
+        assert page.evaluate("n => caches.open(n).then(c => c.keys()).then(k => k.length)", names[0]) == len(expected)
+
+        # the server is switched off and the browser is told it is offline: everything comes from the cache
+        stop_server(server)
+        context.set_offline(True)
+        failed = []  # (a request cut short by the next page.goto is no failure of the cache)
+        page.on("requestfailed", lambda r: failed.append(r.url) if "ERR_ABORTED" not in (r.failure or "") else None)
+
+        page.goto(base + "/")  # a full load of the start page
+        page.wait_for_selector(".pl-map")
+        _wait_offline_ready(page)
+
+        # a shared link, loaded in full: Python starts from the stored runtime
+        first = SLUGS[0]
+        preset = api.concept(first).PRESETS[-1]
+        expected_run = api.run(first, api.preset_values(first, preset.label))
+        link = "&".join(f"{k}={val}" for k, val in expected_run["url"].items())
+        page.goto(f"{base}/{first}/?{link}")
+        _assert_everything_ready(page, first)
+        assert page.inner_text(".pl-summary") == expected_run["summary"]
+
+        # then through every page with „Weiter“, as a reader would
+        visited = [first]
+        following = page.locator("a.md-footer__link--next")
+        while following.count():
+            target = following.evaluate("a => a.href")
+            following.click()
+            # the new address and the new content (its footer no longer points to it): never the old page's link
+            page.wait_for_function("""t => location.href === t &&
+                [...document.querySelectorAll('a.md-footer__link--next')].every(a => a.href !== t)""", arg=target)
+            slug = page.evaluate("location.pathname.split('/').filter(Boolean).pop()")
+            visited.append(slug)
+            if slug in SLUGS:
+                _assert_everything_ready(page, slug)
+            assert page.locator(f"{CHIP}[data-offline-state='ready']").count() == 1, slug
+        assert sorted(visited) == sorted(list(SLUGS) + ["systemcheck"])  # each page once, none left out
+        panel = page.inner_text("[data-offline-panel]")
+        assert f"Offline bereit: {len(expected)} von {len(expected)} Dateien" in panel
+
+        # a folder address without its slash still opens, and search finds pages offline
+        page.goto(f"{base}/ewc")
+        page.wait_for_url(f"{base}/ewc/")
+        _assert_everything_ready(page, "ewc")
+        field = page.locator(".md-search__input").first
+        field.click()
+        for _ in range(20):
+            field.fill("")
+            field.press_sequentially("Fisher")
+            try:
+                page.wait_for_selector(".md-search-result__item", timeout=1500)
+                break
+            except Exception:  # noqa: BLE001 - the index is still loading in its worker: type again
+                continue
+        # results may first show for a part of the word: wait for the whole one
+        page.wait_for_function("() => ((document.querySelector('.md-search-result') || {}).innerText || '').includes('EWC')")
+
+        assert failed == [], "with the server gone, every request must be answered from the cache"
+        assert v.foreign_requests() == []
+        assert v.console_errors() == []
+    finally:
+        context.close()
+        stop_server(server)
+
+
+def test_alles_vorladen_restores_files_the_browser_dropped(browser, origin):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        v = record(page, origin)
+        page.goto(origin + "/systemcheck/")
+        chip = _wait_offline_ready(page)
+        total = int(chip["offlineTotal"])
+        dropped = ["static/vendor/pyodide/pyodide.asm.wasm", "ewc/", "search/search_index.json"]
+        page.evaluate("""async (paths) => {
+            const cache = await caches.open((await caches.keys())[0]);
+            for (const p of paths) if (!await cache.delete(new URL(p, location.origin + '/').href)) throw new Error(p);
+        }""", dropped)
+        page.evaluate("window.probierlaborOffline.refresh()")
+        panel = page.locator('[data-offline-panel][data-offline-state="idle"]')
+        panel.wait_for()
+        assert f"({total - 3} von {total} Dateien)" in panel.inner_text()
+        button = page.get_by_role("button", name="Alles vorladen")
+        assert button.is_enabled()
+        button.click()
+        page.wait_for_selector('[data-offline-panel][data-offline-state="ready"]', timeout=PRECACHE_MS)
+        assert _chip(page)["offlineDone"] == str(total)
+        assert button.is_disabled()
+        size = page.evaluate("""async () => {
+            const cache = await caches.open((await caches.keys())[0]);
+            const r = await cache.match(new URL('static/vendor/pyodide/pyodide.asm.wasm', location.origin + '/').href);
+            return (await r.arrayBuffer()).byteLength;
+        }""")
+        assert size == (SITE / "static/vendor/pyodide/pyodide.asm.wasm").stat().st_size
+        assert v.console_errors() == []
+    finally:
+        context.close()
+
+
+def test_a_half_copied_site_is_not_stored_and_says_which_file_is_wrong(browser, tmp_path):
+    """A file on the server that does not match the build (an interrupted copy) must not end up in the
+    offline copy: the download stops with a German message naming the file, and a retry after the
+    repair completes it."""
+    copy = tmp_path / "site"
+    shutil.copytree(SITE, copy)
+    broken = "assets/javascripts/lunr/min/lunr.ar.min.js"  # a file this page never loads itself
+    index = copy / broken
+    good = index.read_bytes()
+    index.write_bytes(good[: len(good) // 2])
+    server = start_server(copy)
+    context = browser.new_context()
+    downloads = []
+    context.on("request", lambda r: downloads.append(r.url[len(server.origin):]) if r.service_worker else None)
+    try:
+        page = context.new_page()
+        v = record(page, server.origin)
+        page.goto(server.origin + "/systemcheck/")
+        page.get_by_role("button", name="Alles vorladen").click()  # at once, without waiting for Python
+        panel = page.locator('[data-offline-panel][data-offline-state="error"]')
+        panel.wait_for(timeout=PRECACHE_MS)
+        text = panel.inner_text()
+        assert "Vorladen unterbrochen" in text and f"{broken} passt nicht zu dieser Version" in text
+        assert _chip(page)["offlineState"] == "error"
+        assert page.evaluate("navigator.serviceWorker.controller") is None
+
+        index.write_bytes(good)  # the copy is repaired: a second try keeps what it had and completes
+        downloads.clear()
+        page.get_by_role("button", name="Alles vorladen").click()
+        assert int(_wait_offline_ready(page)["offlineDone"]) == len(_site_files(copy))
+        # (Python's start may have begun the second try already; either way nothing else is fetched again)
+        assert set(downloads) <= {"/sw.js", "/" + broken}, downloads
+        assert v.console_errors() == []
+    finally:
+        context.close()
+        stop_server(server)
+
+
+def _load_hook():
+    spec = importlib.util.spec_from_file_location("offline_hook", ROOT / "mkdocs_hooks" / "offline.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _switch(link: Path, target: Path):
+    fresh = link.with_name(link.name + ".new")
+    os.symlink(target, fresh)
+    os.replace(fresh, link)  # atomic: the server sees either version, never a mix
+
+
+def test_a_new_version_installs_beside_the_old_and_takes_over_at_the_next_page_change(browser, tmp_path):
+    # version B: the same build with one page changed, and its own sw.js (as a new deployment would have)
+    new = tmp_path / "b"
+    shutil.copytree(SITE, new)
+    page_b = new / "ewc" / "index.html"
+    page_b.write_text(page_b.read_text(encoding="utf-8").replace(
+        "</article>", '<p id="pl-neu">Neue Version dieser Seite</p></article>', 1), encoding="utf-8")
+    version_b = _load_hook().write_service_worker(new)
+    live = tmp_path / "live"
+    os.symlink(SITE, live)
+    server = start_server(live)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    downloads = []
+    context.on("request", lambda r: downloads.append(r.url) if r.service_worker else None)
+    try:
+        tab = context.new_page()
+        v = record(tab, server.origin)
+        tab.goto(server.origin + "/overfitting/")
+        _assert_everything_ready(tab, "overfitting")
+        version_a = _wait_offline_ready(tab)["offlineVersion"]
+        assert version_a != version_b
+        other = context.new_page()  # a second tab, left open on the old version
+        w = record(other, server.origin)
+        other.goto(server.origin + "/ewc/")
+        _assert_everything_ready(other, "ewc")
+        for p in (tab, other):
+            p.evaluate("window.__in_use = true")
+
+        _switch(live, new)
+        downloads.clear()
+        tab.evaluate("window.probierlaborOffline.checkForUpdate()")
+        for p in (tab, other):
+            p.wait_for_selector(f'{CHIP}[data-offline-state="update"]', timeout=PRECACHE_MS)
+            note = p.locator(".pl-offline-note").inner_text()
+            assert note.startswith("Neue Version verfügbar – beim nächsten Seitenwechsel aktiv"), note
+        # only what changed came over the network; every other file was copied from the old cache
+        # (each tab may ask for sw.js on its own; the site's files are fetched by the installing worker only)
+        fetched = [u[len(server.origin):] for u in downloads]
+        assert sorted(set(fetched)) == ["/ewc/", "/sw.js"] and fetched.count("/ewc/") == 1, fetched
+        assert len(_cache_names(tab)) == 2
+
+        # the page in use keeps working and is not reloaded
+        label = api.concept("overfitting").PRESETS[-1].label
+        tab.get_by_role("button", name=label, exact=True).click()
+        expected = api.run("overfitting", api.preset_values("overfitting", label))["summary"]
+        tab.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=expected)
+        assert tab.evaluate("window.__in_use") is True
+
+        # the next page change loads the new version in full; the old cache is gone
+        tab.locator('.md-nav__link[href$="ewc/"]').first.click()
+        tab.wait_for_selector("#pl-neu", timeout=30_000)
+        assert tab.evaluate("window.__in_use") is None
+        _assert_everything_ready(tab, "ewc (B)")
+        assert _wait_offline_ready(tab, version_b)["offlineDone"] == _chip(tab)["offlineTotal"]
+        assert len(_cache_names(tab)) == 1 and _cache_names(tab)[0].endswith(version_b)
+
+        # the other tab: still the old page, still working, still not reloaded ...
+        other.wait_for_timeout(300)
+        label = api.concept("ewc").PRESETS[-1].label
+        other.get_by_role("button", name=label, exact=True).click()
+        expected = api.run("ewc", api.preset_values("ewc", label))["summary"]
+        other.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=expected)
+        assert other.evaluate("window.__in_use") is True and other.locator("#pl-neu").count() == 0
+        assert other.locator(".pl-offline-note").is_visible()
+        # ... until its next page change, which loads the new version
+        other.locator('.md-nav__link[href$="overfitting/"]').first.click()
+        other.wait_for_url("**/overfitting/")
+        other.wait_for_load_state()
+        assert other.evaluate("window.__in_use") is None
+        _assert_everything_ready(other, "overfitting (B)")
+        assert _wait_offline_ready(other, version_b)
+        for watched in (v, w):
+            assert watched.console_errors() == [] and watched.foreign_requests() == []
+    finally:
+        context.close()
+        stop_server(server)
+
+
+def test_plain_http_from_a_network_address_explains_why_there_is_no_offline_copy(browser):
+    """A school server reached as http://schule.test: no secure context, so no service worker – the site
+    still works, and the indicator and the Systemcheck say why in German."""
+    server = start_server(SITE)
+    # a second Chromium that resolves schule.test to this machine, as a school's DNS would
+    network = browser.browser_type.launch(executable_path=CHROMIUM,
+                                          args=ARGS + ["--host-resolver-rules=MAP schule.test 127.0.0.1"])
+    try:
+        page = network.new_page()
+        origin = f"http://schule.test:{server.server_port}"
+        v = record(page, origin)
+        page.goto(origin + "/ewc/")
+        assert page.evaluate("window.isSecureContext") is False
+        _assert_everything_ready(page, "ewc")
+        assert _chip(page)["offlineState"] == "insecure"
+        page.locator(CHIP).click()
+        panel = page.locator('[data-offline-panel][data-offline-state="insecure"]')
+        panel.wait_for()
+        text = panel.inner_text()
+        assert "https://" in text and "127.0.0.1" in text and "start.bat" in text
+        assert page.get_by_role("button", name="Alles vorladen").count() == 0  # nothing to offer here
+        assert page.evaluate("navigator.serviceWorker === undefined")
+        assert v.console_errors() == [] and v.foreign_requests() == []
+    finally:
+        network.close()
+        stop_server(server)

@@ -1,0 +1,97 @@
+"""`make bundle` (tools/bundle.py) on a small stand-in site: what the zip holds, and that its start
+script really serves the site on loopback with the MIME types a browser insists on."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import bundle  # noqa: E402
+
+WASM = b"\0asm\x01\0\0\0" + bytes(range(256)) * 40
+
+
+@pytest.fixture
+def site(tmp_path):
+    root = tmp_path / "site"
+    files = {
+        "index.html": b"<!doctype html><title>Start</title>",
+        "ewc/index.html": b"<!doctype html><title>EWC</title>",
+        "sw.js": b'const VERSION = "0123456789ab";\nconst FILES = [];\n',
+        "manifest.webmanifest": b'{"name": "Probierlabor"}',
+        "static/vendor/pyodide/pyodide.asm.wasm": WASM,
+        "static/vendor/pyodide/pyodide.mjs": b"export const x = 1;\n",
+        "static/py/probierlabor-abc.zip": b"PK\x05\x06" + bytes(18),
+    }
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    return root
+
+
+def test_the_zip_holds_the_site_the_start_scripts_and_the_readme(site, tmp_path):
+    target = bundle.build(site, tmp_path / "dist")
+    assert target.name == "probierlabor-0123456789ab.zip"
+    top = "probierlabor-0123456789ab/"
+    with zipfile.ZipFile(target) as z:
+        names = set(z.namelist())
+        site_files = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+        extras = ("LIESMICH.txt", "start.bat", "start.sh", "start.command", "start.py", "serve.py")
+        assert names == {top + n for n in extras} | {top + "site/" + n for n in site_files}
+        for name in site_files:
+            assert z.read(top + "site/" + name) == (site / name).read_bytes(), name
+        # start.sh and start.command must stay executable after unzipping; start.bat needs CRLF
+        for name in ("start.sh", "start.command"):
+            assert (z.getinfo(top + name).external_attr >> 16) & 0o111 == 0o111, name
+        bat = z.read(top + "start.bat")
+        assert b"\r\n" in bat and b"\n" not in bat.replace(b"\r\n", b"") and bat.isascii()
+        assert b"start.py" in bat and b"start.py" in z.read(top + "start.sh")
+        readme = z.read(top + "LIESMICH.txt").decode("utf-8")
+        assert "file://" in readme and "WebAssembly" in readme and "start.bat" in readme and "0123456789ab" in readme
+        assert z.read(top + "serve.py") == (ROOT / "tools" / "serve.py").read_bytes()
+    # reproducible: the same site gives the same bytes
+    first = target.read_bytes()
+    assert bundle.build(site, tmp_path / "dist").read_bytes() == first
+
+
+def test_a_folder_without_a_built_service_worker_is_refused(site, tmp_path):
+    (site / "sw.js").unlink()
+    with pytest.raises(SystemExit, match="make site"):
+        bundle.build(site, tmp_path / "dist")
+
+
+def test_the_unpacked_start_script_serves_wasm_and_modules_with_the_right_types(site, tmp_path):
+    target = bundle.build(site, tmp_path / "dist")
+    with zipfile.ZipFile(target) as z:
+        z.extractall(tmp_path / "unpacked")
+    folder = tmp_path / "unpacked" / "probierlabor-0123456789ab"
+    process = subprocess.Popen(["sh", "start.sh", "--port", "0", "--kein-browser"], cwd=folder,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        line = process.stdout.readline().decode("utf-8")
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found, line
+        origin = found.group(0)
+
+        def get(path):
+            with urllib.request.urlopen(origin + path, timeout=10) as response:
+                return response.headers.get_content_type(), response.read()
+
+        assert get("static/vendor/pyodide/pyodide.asm.wasm") == ("application/wasm", WASM)
+        assert get("static/vendor/pyodide/pyodide.mjs")[0] == "text/javascript"
+        assert get("manifest.webmanifest")[0] == "application/manifest+json"
+        assert get("ewc/") == ("text/html", b"<!doctype html><title>EWC</title>")
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=10)

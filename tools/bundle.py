@@ -1,0 +1,145 @@
+"""`make bundle`: the built site as one zip for a school computer or a USB stick.
+
+    python tools/bundle.py [SITE] [--out dist]
+
+The zip holds one folder ``probierlabor-<version>/`` (the version of the site's service worker, see
+mkdocs_hooks/offline.py) with the site, start scripts for Windows (start.bat), Linux and macOS
+(start.sh, start.command), the launcher start.py with tools/serve.py (right MIME types for .wasm,
+.mjs, .webmanifest) and a German LIESMICH.txt. The zip is reproducible: same site, same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+ROOT = TOOLS.parent
+STAMP = (1980, 1, 1, 0, 0, 0)  # fixed time in the zip: the archive depends on the content only
+PACKED = {".zip", ".whl", ".png", ".gz", ".woff2", ".woff", ".jpg"}  # compressed already: stored as is
+
+START_SH = """#!/bin/sh
+# Startet Probierlabor auf diesem Rechner (Linux, macOS). Beenden mit Strg+C.
+cd "$(dirname "$0")" || exit 1
+for py in python3 python; do
+  if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 8))' 2>/dev/null; then
+    exec "$py" start.py "$@"
+  fi
+done
+echo "Python 3 wurde nicht gefunden. Bitte installieren (https://www.python.org/downloads/) und erneut starten." >&2
+exit 1
+"""
+
+# Plain ASCII: cmd.exe reads batch files in the old OEM code page.
+START_BAT = """@echo off
+rem Startet Probierlabor auf diesem Rechner (Windows). Das Fenster offen lassen; Schliessen beendet es.
+cd /d "%~dp0"
+py -3 --version >nul 2>&1
+if not errorlevel 1 (
+  py -3 start.py %*
+  goto ende
+)
+python --version >nul 2>&1
+if not errorlevel 1 (
+  python start.py %*
+  goto ende
+)
+echo Python 3 wurde nicht gefunden. Bitte von https://www.python.org/downloads/ installieren
+echo (dabei "Add python.exe to PATH" ankreuzen) und start.bat erneut doppelklicken.
+:ende
+pause
+"""
+
+LIESMICH = """Probierlabor {version} – Maschinelles Lernen und Sprachmodelle zum Ausprobieren
+==========================================================================
+
+Starten
+-------
+Windows:       start.bat doppelklicken.
+macOS:         start.command doppelklicken (beim ersten Mal: Rechtsklick > Öffnen).
+Linux, macOS:  im Terminal in diesem Ordner  sh start.sh  eingeben.
+
+Das Startprogramm braucht Python 3 (ab 3.8, https://www.python.org/downloads/). Es startet einen kleinen
+Webserver nur für diesen Rechner und öffnet im Browser http://127.0.0.1:8000/ (ist der Anschluss 8000
+belegt, den nächsten freien). Das Fenster des Startprogramms offen lassen; Schließen beendet den Server.
+
+Warum nicht einfach index.html doppelklicken?
+---------------------------------------------
+Dann öffnet der Browser die Seite als Datei (file://…). So darf eine Seite ihre eigenen Dateien nicht
+nachladen: Die Python-Laufzeit (WebAssembly), die JavaScript-Module und das Python-Paket der Seite werden
+per fetch geholt, und das ist für file:// aus Sicherheitsgründen gesperrt – ebenso der Offline-Speicher
+(Service Worker). Die Texte wären lesbar, aber kein Experiment würde rechnen. Darum der kleine Webserver.
+
+Offline
+-------
+Die Website lädt nichts aus dem Internet. Nach dem ersten Besuch speichert der Browser die ganze Website
+(„Offline bereit“ oben rechts, Einzelheiten auf der Seite Systemcheck). Danach öffnet derselbe Browser
+http://127.0.0.1:8000/ sogar ohne laufendes Startprogramm – aber nur unter genau dieser Adresse; mit
+einem anderen Anschluss beginnt das Vorladen neu.
+
+Auf einem Schulserver
+---------------------
+Den Ordner site/ auf einen beliebigen Webserver kopieren (nginx, Apache, IIS, NAS), in jeden Unterordner.
+Der Server sollte .wasm als application/wasm und .mjs als text/javascript ausliefern. Den Offline-Speicher
+erlauben Browser nur über https:// oder auf dem Rechner selbst (127.0.0.1); über http:// mit einer
+Netzwerkadresse funktioniert die Seite, solange der Server erreichbar ist.
+"""
+
+
+def site_version(site: Path) -> str:
+    """The version the build wrote into sw.js (mkdocs_hooks/offline.py)."""
+    worker = site / "sw.js"
+    found = re.match(r'const VERSION = "([0-9a-f]+)";', worker.read_text(encoding="utf-8")) if worker.exists() else None
+    if not (site / "index.html").exists() or not found:
+        raise SystemExit(f"{site} ist keine vollständig gebaute Website (index.html oder sw.js fehlt). "
+                         "Erst `make site` ausführen.")
+    return found.group(1)
+
+
+def _add(bundle: zipfile.ZipFile, name: str, data: bytes, *, executable: bool = False, packed: bool = False) -> None:
+    info = zipfile.ZipInfo(name, STAMP)
+    info.compress_type = zipfile.ZIP_STORED if packed else zipfile.ZIP_DEFLATED
+    info.external_attr = (0o100755 if executable else 0o100644) << 16  # unzip and macOS keep the x bit
+    bundle.writestr(info, data)
+
+
+def _crlf(text: str) -> bytes:
+    return text.replace("\n", "\r\n").encode("utf-8")
+
+
+def build(site: Path, out: Path) -> Path:
+    """Writes ``out/probierlabor-<version>.zip`` and returns its path."""
+    version = site_version(site)
+    top = f"probierlabor-{version}"
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"{top}.zip"
+    partial = target.with_suffix(".zip.part")
+    with zipfile.ZipFile(partial, "w", compresslevel=9) as bundle:
+        _add(bundle, f"{top}/LIESMICH.txt", _crlf(LIESMICH.format(version=version)))
+        _add(bundle, f"{top}/start.bat", _crlf(START_BAT))
+        _add(bundle, f"{top}/start.sh", START_SH.encode(), executable=True)
+        _add(bundle, f"{top}/start.command", START_SH.encode(), executable=True)
+        _add(bundle, f"{top}/start.py", (TOOLS / "bundle_start.py").read_bytes())
+        _add(bundle, f"{top}/serve.py", (TOOLS / "serve.py").read_bytes())
+        for path in sorted(p for p in site.rglob("*") if p.is_file()):
+            rel = path.relative_to(site).as_posix()
+            _add(bundle, f"{top}/site/{rel}", path.read_bytes(), packed=path.suffix in PACKED)
+    partial.replace(target)
+    return target
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("site", nargs="?", default=str(ROOT / "site"))
+    parser.add_argument("--out", default=str(ROOT / "dist"))
+    args = parser.parse_args(argv)
+    target = build(Path(args.site), Path(args.out))
+    print(f"{target} ({target.stat().st_size / 1048576:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
