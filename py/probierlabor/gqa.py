@@ -218,7 +218,7 @@ def _table(r: dict) -> str:
                     f"<td>{escape(fmt.de(n_bytes))}</td><td>{escape(mib_text(n_bytes))}</td></tr>")
     note = f'<p class="pl-attn-note">{escape(r["note"])}</p>' if r["note"] else ""
     caption = f"Byte = 2 × {factors} × K/V-Köpfe × {tail}; 1 MiB = 2²⁰ Byte"
-    return (note + '<div class="pl-attn-scroll"><table class="pl-attn-table"><caption>' + escape(caption)
+    return (note + '<div class="pl-attn-scroll" tabindex="0" role="region" aria-label="Tabelle (seitlich verschiebbar)"><table class="pl-attn-table"><caption>' + escape(caption)
             + '</caption><thead><tr><th scope="col"></th><th scope="col">K/V-Köpfe</th>'
             '<th scope="col">Byte</th><th scope="col">MiB</th></tr></thead><tbody>' + "".join(rows)
             + "</tbody></table></div>")

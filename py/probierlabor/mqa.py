@@ -216,7 +216,7 @@ def _table(r: dict) -> str:
         rows.append(f'<tr><th scope="row">Kopf {i + 1}</th>'
                     f'<td>{escape(fmt.de(h["scores"][0], 3))} | {escape(fmt.de(h["scores"][1], 3))}</td>'
                     f'<td>{escape(_pair(h["weights"]))}</td><td>{escape(_pair(h["output"]))}</td></tr>')
-    return ('<div class="pl-attn-scroll"><table class="pl-attn-table"><caption>Gleiche Keys und Values, verschiedene Queries</caption>'
+    return ('<div class="pl-attn-scroll" tabindex="0" role="region" aria-label="Tabelle (seitlich verschiebbar)"><table class="pl-attn-table"><caption>Gleiche Keys und Values, verschiedene Queries</caption>'
             '<thead><tr><th scope="col"></th><th scope="col">q·k / √2</th>'
             '<th scope="col">Gewichte</th><th scope="col">Ergebnis</th></tr></thead><tbody>'
             + "".join(rows) + "</tbody></table></div>")

@@ -320,5 +320,5 @@ def _table(r: dict) -> str:
              + "</th>" + "".join(f"<td>{escape(fmt.de(f, 3))}</td>" for f in r["freq"]) + "</tr>")
     caption = "Die Bilanz einer Position, exakt gerechnet"
     notes = "".join(f'<p class="pl-attn-note">{escape(n)}</p>' for n in r["notes"])
-    return (notes + f'<div class="pl-attn-scroll"><table class="pl-attn-table"><caption>{caption}</caption>'
+    return (notes + f'<div class="pl-attn-scroll" tabindex="0" role="region" aria-label="Tabelle (seitlich verschiebbar)"><table class="pl-attn-table"><caption>{caption}</caption>'
             f'<thead><tr><th scope="col">Token</th>{head}</tr></thead><tbody>{body}</tbody></table></div>')
