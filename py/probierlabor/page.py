@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from html import escape
 
 from . import api
@@ -69,6 +70,21 @@ def _readouts(readouts: list[dict]) -> str:
     return f'<dl class="pl-readouts">{items}</dl>'
 
 
+# The output next to a slider shows the bare number (its label names the unit), but a screen reader
+# announces only aria-valuetext while the slider moves: "30 ms", not "30". The unit is the declared one
+# or one named at the end of the label: "Netz hin (ms)", "Richtung (Grad)", "Chance (in %)".
+_LABEL_UNIT = re.compile(r"\((?:in )?(ms|s|%|Grad)\)\s*$")
+
+
+def slider_unit(p: Param) -> str:
+    match = _LABEL_UNIT.search(p.label)
+    return p.unit or (match.group(1) if match else "")
+
+
+def _with_unit(display: str, unit: str) -> str:
+    return f"{display} {unit}" if unit and not display.endswith(unit) else display
+
+
 def _control(p: Param, value, display: str) -> str:
     ident = f"pl-{p.name}"
     help_text = f'<small class="pl-help">{escape(p.help)}</small>' if p.help else ""
@@ -90,12 +106,15 @@ def _control(p: Param, value, display: str) -> str:
             step = p.step
         else:
             lo, hi, now, step = p.lo, p.hi, value, p.step or 1
+        unit = slider_unit(p)
+        unit_attr = f' data-unit="{escape(unit)}"' if unit else ""
         return (
             f'<div class="pl-control pl-range">'
             f'<label for="{ident}">{escape(p.label)}: <output data-output="{p.name}" for="{ident}">'
             f"{escape(display)}</output></label>"
             f'<input type="range" id="{ident}" data-param="{p.name}" min="{lo:g}" max="{hi:g}" step="{step:g}" '
-            f'value="{now:g}"{" data-log" if p.log else ""} aria-valuetext="{escape(display)}">{help_text}</div>'
+            f'value="{now:g}"{" data-log" if p.log else ""}{unit_attr} '
+            f'aria-valuetext="{escape(_with_unit(display, unit))}">{help_text}</div>'
         )
     if p.kind == "choice" and p.widget == "select":
         options = "".join(

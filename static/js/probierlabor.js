@@ -208,7 +208,8 @@
       const output = root.querySelector(`[data-output="${name}"]`);
       if (output) output.textContent = text;
       const input = root.querySelector(`input[type="range"][data-param="${name}"]`);
-      if (input) input.setAttribute("aria-valuetext", text);
+      const unit = input && input.dataset.unit;  // page.py: the unit a screen reader says with the value
+      if (input) input.setAttribute("aria-valuetext", unit && !text.endsWith(unit) ? `${text} ${unit}` : text);
     }
     if (focused !== undefined) {
       const again = root.querySelector(`[data-drag="${focused}"]`);
