@@ -158,7 +158,7 @@ def view(r: dict) -> View:
     extra = ('<table class="pl-cb-table"><caption>C für jede Länge von B (übrige Werte wie eingestellt)</caption>'
              '<thead><tr><th scope="col">B</th><th scope="col">C kontinuierlich</th><th scope="col">C feste Gruppe</th>'
              '<th scope="col">gleich?</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>")
-    summary = (f"B braucht {r['b_rounds']} Runden: C läuft bei Continuous Batching {span(cont, 'C')}, "
+    summary = (f"B braucht {r['b_rounds']} Runden, C ist ab Runde {r['c_ready']} bereit: C läuft bei Continuous Batching {span(cont, 'C')}, "
                f"in der festen Gruppe {span(fixed, 'C')}; "
                + ("beide Zeitpläne sind gleich." if r["same"] else "die Zeitpläne unterscheiden sich."))
     return View(figure, readouts, summary, extra)

@@ -181,7 +181,8 @@ def view(r: dict) -> View:
         + ("beide Ergebnisse sind gleich, weil beide Queries gleich sind. " if r["same_output"] else
            f"aus demselben Speicher entstehen die Ergebnisse {_pair(h1['output'])} und {_pair(h2['output'])}. ")
         + f"Bei {c['mha_sets']} Query-{'Kopf' if c['mha_sets'] == 1 else 'Köpfen'} speichert MHA "
-        f"{c['mha_sets']} K/V-{'Satz' if c['mha_sets'] == 1 else 'Sätze'}, MQA einen."
+        f"{c['mha_sets']} K/V-{'Satz' if c['mha_sets'] == 1 else 'Sätze'}, MQA einen. "
+        f"Im Bild: {dict(HEADS_SHOWN)[r['show']]}."
     )
     return View(plot.render(), readouts, summary, _cache_figure(c) + _table(r))
 

@@ -232,6 +232,8 @@ def view(r: dict) -> View:
         + f": Fehler im Heft {fmt.de(r['train_rmse'], 1)} Kugeln, "
         f"an {N_NEW_DAYS} neuen Tagen {fmt.de(r['test_rmse'], 1)} Kugeln. "
         f"Zufall allein ergibt {fmt.de(r['noise_floor'], 1)}."
+        + (f" Typisch über 24 andere Hefte: {fmt.de(r['others']['median_test_rmse'], 1)} Kugeln an neuen Tagen."
+           if "others" in r else "")
     )
     return View(plot.render(), readouts, summary, _degree_chart(r))
 

@@ -190,7 +190,8 @@ def view(r: dict) -> View:
         Readout("pass_n", "„Einer der n gesammelten gelang“", f"pass@{n} = {fmt.de_auto(r['pass_n'], 3)}",
                 r["pass_n"]),
     ]
-    lead = (f"{c} von {n} gesammelten Versuchen bestanden"
+    where = ", ".join(str(i + 1) for i in r["successes"])
+    lead = (f"{c} von {n} gesammelten Versuchen bestanden" + (f" (Nr. {where})" if where else "")
             + (f" (eingestellt waren {r['c']}, es gibt aber nur {n})" if r["c_clamped"] else ""))
     if r["estimable"]:
         summary = (f"{lead}. Erlaubt sind k = {k}: {fmt.de(r['subsets_hit'])} von {fmt.de(r['subsets_total'])} "
