@@ -54,6 +54,12 @@ def preset_values(slug: str, label: str) -> dict:
     raise KeyError(f"„{label}“ ist keine Voreinstellung von {slug}.")
 
 
+def url_state(slug: str, values: Mapping[str, Any]) -> dict:
+    """Checked values as the query string carries them: only what differs from the defaults."""
+    declared = params_of(slug)
+    return {name: declared[name].to_url(v) for name, v in values.items() if v != declared[name].default}
+
+
 def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
     """Check, compute and view. The result is JSON-serialisable."""
     module = concept(slug)
@@ -64,7 +70,7 @@ def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
     return {
         "slug": slug,
         "params": {name: jsonable(v) for name, v in values.items()},
-        "url": {name: declared[name].to_url(v) for name, v in values.items() if v != declared[name].default},
+        "url": url_state(slug, values),
         "controls": {name: declared[name].to_url(v) for name, v in values.items()},
         "display": {name: declared[name].format(v) for name, v in values.items()},
         "notes": notes,

@@ -24,11 +24,7 @@ def experiment(slug: str) -> str:
     module = api.concept(slug)
     controls = "".join(_control(p, run["params"][p.name], run["display"][p.name])
                        for p in module.PARAMS)
-    presets = "".join(
-        f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(api.jsonable(api.preset_values(slug, p.label))))}"'
-        f' title="{escape(p.help)}" data-key="{i}">{escape(p.label)}</button>'
-        for i, p in enumerate(module.PRESETS)
-    )
+    presets = "".join(_preset_button(slug, i, p) for i, p in enumerate(module.PRESETS))
     drag_hint = any(p.kind == "moves" for p in module.PARAMS)
     return (
         f'<section class="pl-experiment" data-experiment="{slug}" data-state="loading" '
@@ -59,6 +55,16 @@ _TOOLBAR = (
     '<span class="pl-share-status" role="status"></span>'
     "</div>"
 )
+
+
+def _preset_button(slug: str, index: int, preset) -> str:
+    """data-preset: the values to set; data-preset-url: the query string they give, so the page can
+    tell which preset is on screen by comparing strings instead of asking Python."""
+    values = api.preset_values(slug, preset.label)
+    url = api.url_state(slug, api.check(slug, values)[0])
+    return (f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(api.jsonable(values)))}"'
+            f' data-preset-url="{escape(json.dumps(url))}" title="{escape(preset.help)}" data-key="{index}">'
+            f'{escape(preset.label)}</button>')
 
 
 def _readouts(readouts: list[dict]) -> str:

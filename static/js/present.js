@@ -233,26 +233,12 @@
     return all[0];
   }
 
-  // Canonical URL state of each preset, asked once from the same Python that renders it:
-  // then "which preset is shown" is a plain comparison with the query string.
+  // Canonical URL state of each preset, written at build time by page.py (data-preset-url):
+  // "which preset is shown" is a plain comparison with the query string, no Python call.
   function presetUrls(root) {
-    if (root.plPresetUrls) return root.plPresetUrls;
-    const run = window.probierlabor && window.probierlabor.runtime && window.probierlabor.runtime.run;
-    if (!run || root.dataset.state === "loading") return null;
-    root.plPresetUrls = presets(root).map((button) => {
-      try {
-        const raw = {};
-        for (const [name, value] of Object.entries(JSON.parse(button.dataset.preset))) {
-          // the same text probierlabor.js would put into the control for this preset
-          raw[name] = Array.isArray(value) ? value.map((pair) => [].concat(pair).join(":")).join(",")
-            : typeof value === "boolean" ? (value ? "1" : "0") : String(value);
-        }
-        const out = JSON.parse(run(root.dataset.experiment, JSON.stringify(raw)));
-        return out.error ? null : out.url;
-      } catch (_) {
-        return null;
-      }
-    });
+    if (!root.plPresetUrls) {
+      root.plPresetUrls = presets(root).map((button) => JSON.parse(button.dataset.presetUrl || "null"));
+    }
     return root.plPresetUrls;
   }
 
