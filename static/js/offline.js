@@ -19,6 +19,9 @@
   let lastCheck = 0;
   let noteClosed = false;
   let asked = 0;  // refreshes overlap; only the latest may change the state
+  // One automatic download per page load; a click on „Alles vorladen“ counts as that one, so a failed
+  // try is not silently repeated behind the reader's back (the button offers the retry).
+  let started = false;
 
   const de = (x, digits) => x.toLocaleString("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
   const mb = (bytes) => de(bytes / 1048576, 1) + " MB";
@@ -252,6 +255,7 @@
   }
 
   async function preloadAll() {
+    started = true;
     const reg = registration;
     if (!reg || (!reg.active && !reg.installing && !reg.waiting)) return register();
     if (reg.active && !reg.installing && !reg.waiting) {
@@ -322,7 +326,6 @@
     });
     // The experiment first: the whole site (~30 MB) loads once Python is ready, at the latest 20 s
     // after the page has loaded; „Alles vorladen“ starts it at once.
-    let started = false;
     const go = () => { if (!started) { started = true; register(); } };
     const runtime = window.probierlabor && window.probierlabor.runtime;
     if (runtime && (runtime.run || runtime.failure)) go();
