@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from urllib.parse import urlparse
 
 from mkdocs.plugins import event_priority
 
@@ -71,12 +72,14 @@ def version_of(entries: list[list]) -> str:
     return hashlib.sha256(json.dumps(entries, separators=(",", ":")).encode()).hexdigest()[:12]
 
 
-def write_service_worker(site: Path) -> str:
-    """Writes sw.js for the files now in ``site``; returns the version."""
+def write_service_worker(site: Path, built_root: str = "/") -> str:
+    """Writes sw.js for the files now in ``site``; returns the version. ``built_root`` is the path of
+    site_url, from which MkDocs writes 404.html's links (the worker moves them to where it is served)."""
     entries = precache_list(site)
     version = version_of(entries)
     head = (f"const VERSION = {json.dumps(version)};\n"
-            f"const FILES = {json.dumps(entries, separators=(',', ':'))};\n")
+            f"const FILES = {json.dumps(entries, separators=(',', ':'))};\n"
+            f"const BUILT_ROOT = {json.dumps(built_root)};\n")
     (site / SW_NAME).write_text(head + TEMPLATE.read_text(encoding="utf-8"), encoding="utf-8")
     return version
 
@@ -107,4 +110,4 @@ def on_post_build(config):
     if _serving:
         (site / SW_NAME).write_text(DEV_WORKER, encoding="utf-8")
     else:
-        write_service_worker(site)
+        write_service_worker(site, urlparse(config["site_url"] or "/").path or "/")

@@ -187,7 +187,17 @@ async function navigateElsewhere(request) {
     const folder = new URL(url.pathname + "/", url);
     if (BY_URL.has(folder.href)) return Response.redirect(folder.href + url.search, 301);
     const missing = await (await caches.open(CACHE)).match(new URL("404.html", SCOPE).href);
-    if (missing) return new Response(missing.body, { status: 404, statusText: "Not Found", headers: missing.headers });
+    if (missing) return new Response(await rooted(await missing.text()), { status: 404, statusText: "Not Found", headers: missing.headers });
     throw error;
   }
+}
+
+// MkDocs writes 404.html with links from site_url's path (a server shows it at any depth); a copy
+// served from another folder (a school server's /probierlabor/) needs them to start at SCOPE instead.
+function rooted(html) {
+  const root = new URL(SCOPE).pathname;
+  const built = BUILT_ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const attribute = new RegExp('(\\s(?:href|src)=")' + built + "(?!/)", "g");
+  return html.replace(attribute, "$1" + root)
+    .replace(`"base": ${JSON.stringify(BUILT_ROOT)}`, `"base": ${JSON.stringify(root)}`);
 }

@@ -39,14 +39,36 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
+    def send_error(self, code, message=None, explain=None):
+        # A missing address gets the site's own 404 page (German, with navigation and search), as on a
+        # web server configured for MkDocs; anything else keeps http.server's plain answer.
+        page = Path(self.directory) / "404.html"
+        if code != 404 or self.command != "GET" or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def log_message(self, fmt, *args):
         if self.server.verbose:
             super().log_message(fmt, *args)
 
 
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A browser that closes a connection early (a page change, a cancelled download) is normal use,
+        # not a server fault worth a traceback in the teacher's terminal.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False):
     handler = functools.partial(Handler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer((host, port), handler)
+    server = Server((host, port), handler)
     server.verbose = verbose
     server.daemon_threads = True
     return server

@@ -21,6 +21,7 @@ from probierlabor import SLUGS, api
 pytestmark = pytest.mark.browser
 
 CHIP = ".pl-offline-chip"
+NOT_FOUND = "Failed to load resource: the server responded with a status of 404 (Not Found)"
 PRECACHE_MS = 180_000
 ALL_READY = """() => {
   const roots = [...document.querySelectorAll('[data-experiment], [data-replay]')];
@@ -129,9 +130,18 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
         # results may first show for a part of the word: wait for the whole one
         page.wait_for_function("() => ((document.querySelector('.md-search-result') || {}).innerText || '').includes('EWC')")
 
+        # an unknown address gets the site's 404 page, styled and with working links inside the sub-folder
+        page.goto(f"{base}/gibt-es-nicht/")
+        page.wait_for_selector(f"{CHIP}[data-offline-state='ready']")
+        assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") == "sticky"
+        page.locator('.md-nav__link[href$="ewc/"]').first.click()
+        page.wait_for_url(f"{base}/ewc/")
+        _assert_everything_ready(page, "ewc from the 404 page")
+
         assert failed == [], "with the server gone, every request must be answered from the cache"
         assert v.foreign_requests() == []
-        assert v.console_errors() == []
+        # the browser notes the 404 page's own status, once; nothing else went wrong
+        assert v.console_errors() == [("error", NOT_FOUND)]
     finally:
         context.close()
         stop_server(server)

@@ -54,3 +54,17 @@ def test_page_changes_keep_the_one_python_runtime_on_any_port(visit):
     v.page.wait_for_selector('[data-experiment="overfitting"][data-state="ready"]', timeout=30_000)
     assert v.page.evaluate("window.__same_document === true")
     assert v.console_errors() == [] and v.foreign_requests() == []
+
+
+def test_an_unknown_address_shows_the_sites_404_page_styled_and_leading_back(visit):
+    # mkdocs writes 404.html with root links; mkdocs_hooks/not_found.py and tools/serve.py make it work
+    v = visit("/gibt/es/nicht")
+    v.page.wait_for_selector(".pl-offline-chip")  # our scripts ran: the links resolved inside the site
+    assert "404" in v.page.inner_text("article")
+    assert v.page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") == "sticky"
+    v.page.locator('.md-nav__link[href$="ewc/"]').first.click()
+    v.page.wait_for_selector('[data-experiment="ewc"][data-state="ready"]', timeout=30_000)
+    assert v.page.url == v.origin + "/ewc/"
+    assert v.foreign_requests() == []
+    # the browser notes the 404 page's own status, once; no link of the page failed
+    assert v.console_errors() == [("error", "Failed to load resource: the server responded with a status of 404 (Not Found)")]
