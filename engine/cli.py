@@ -3,6 +3,8 @@
     python -m engine list                         # the scenarios, one line each
     python -m engine record NAME [NAME …]         # record into static/traces/NAME.json
     python -m engine record-all                   # every scenario (the one documented command)
+        [--backend numpy|torch] [--device cpu|cuda]   # torch: the realistic workloads on PyTorch (a GPU
+                                                      # when there is one); record-all keeps numpy for the rest
     python -m engine validate [FILE …]            # schema + replay invariants (default: all committed traces)
     python -m engine export-chrome FILE [-o OUT]  # Chrome Trace Event format, opens in Perfetto
     python -m engine bench [ARGS …]               # the engine benchmarks (engine/bench.py)
@@ -17,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from engine import scenarios, tracer
+from engine import backends, scenarios, tracer
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,9 +28,12 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the scenarios")
     rec = sub.add_parser("record", help="record scenarios")
     rec.add_argument("names", nargs="+")
-    rec.add_argument("--dir", type=Path, default=scenarios.TRACES_DIR)
     rec_all = sub.add_parser("record-all", help="record every scenario")
-    rec_all.add_argument("--dir", type=Path, default=scenarios.TRACES_DIR)
+    for command in (rec, rec_all):
+        command.add_argument("--dir", type=Path, default=scenarios.TRACES_DIR)
+        command.add_argument("--backend", choices=backends.NAMES, default="numpy",
+                             help="where the tiny Llama model computes (torch: needs PyTorch)")
+        command.add_argument("--device", help="torch only: cpu, cuda, cuda:1 … (default: the GPU if there is one)")
     val = sub.add_parser("validate", help="check traces against the schema and the replay invariants")
     val.add_argument("files", nargs="*", type=Path)
     exp = sub.add_parser("export-chrome", help="convert a trace to the Chrome Trace Event format")
@@ -57,11 +62,16 @@ def _run(args) -> int:
             print(f"{s.name:40} {', '.join(s.concepts):45} {s.title}")
     elif args.command in ("record", "record-all"):
         names = list(scenarios.SCENARIOS) if args.command == "record-all" else args.names
-        for name in names:
-            scenarios.get(name)  # fail on a typo before recording anything
-        for name in names:
-            path = scenarios.record(name, args.dir)
-            print(f"{path}  {path.stat().st_size / 1024:.1f} KB")
+        chosen = backends.get(args.backend, args.device)
+        plan = {}
+        for name in names:  # fail on a typo or an impossible backend before recording anything
+            s = scenarios.get(name)
+            if chosen.name != "numpy" and not s.torch and args.command == "record":
+                s.record(chosen)  # raises the message that names the scenarios torch can record
+            plan[name] = chosen if s.torch else backends.NUMPY
+        for name, backend in plan.items():
+            path = scenarios.record(name, args.dir, backend)
+            print(f"{path}  {path.stat().st_size / 1024:.1f} KB  ({backend.name})")
     elif args.command == "validate":
         files = args.files or sorted(scenarios.TRACES_DIR.glob("*.json"))
         if not files:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from engine import tracer
+from engine.backends import NUMPY, Backend
 from engine.attention import tiled_attention
 from engine.engine import LLMEngine
 from engine.model import LlamaModel, tiny_config
@@ -35,6 +36,7 @@ class Scenario:
     concepts: tuple[str, ...]
     build: Callable[[dict], dict]  # scenario metadata -> trace
     twin: str | None = None  # a scenario recorded for side-by-side comparison
+    torch: bool = False  # runs the tiny Llama model, so it can be recorded on the torch backend too
 
     def meta(self) -> dict:
         meta = {"name": self.name, "title": self.title, "description": self.description,
@@ -43,16 +45,21 @@ class Scenario:
             meta["twin"] = self.twin
         return meta
 
-    def record(self) -> dict:
-        return self.build(self.meta())
+    def record(self, backend: Backend = NUMPY) -> dict:
+        if backend.name == "numpy":
+            return self.build(self.meta())
+        if not self.torch:
+            raise ValueError(f"Szenario {self.name!r} läuft nur mit numpy (Spielzeugmodell oder Artikelbeispiel); "
+                             f"mit torch: {', '.join(n for n, s in SCENARIOS.items() if s.torch)}")
+        return self.build(self.meta(), backend=backend)
 
 
 SCENARIOS: dict[str, Scenario] = {}
 
 
-def scenario(name, title, description, concepts, twin=None):
+def scenario(name, title, description, concepts, twin=None, torch=False):
     def register(build):
-        SCENARIOS[name] = Scenario(name, title, description, tuple(concepts), build, twin)
+        SCENARIOS[name] = Scenario(name, title, description, tuple(concepts), build, twin, torch)
         return build
     return register
 
@@ -72,7 +79,8 @@ def tiny(kind: str = "GQA", **overrides) -> LlamaModel:
     return model
 
 
-def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None, per_step=None) -> dict:
+def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None, per_step=None,
+               backend: Backend = NUMPY) -> dict:
     """Submit ``requests`` (dicts: id, prompt, max_new_tokens, arrival_step, eos_id), run, trace."""
     specs = []
     for r in requests:
@@ -84,7 +92,8 @@ def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None
         record = engine.step()
         if per_step is not None:
             record["extra_events"] = per_step(record)
-    return tracer.from_engine(engine, scenario=meta, requests=specs, seed=seed)
+    return tracer.from_engine(engine, scenario=meta, requests=specs, seed=seed,
+                              backend=backend.name, device=backend.device_text())
 
 
 def text_request(req_id, text: str, max_new_tokens: int, arrival_step: int = 0) -> dict:
@@ -330,12 +339,13 @@ for _kind, _slug, _text in (("MHA", "gqa", "vier K/V-Köpfe, einer pro Query-Kop
 
 
 # --------------------------------------------------------------------------- realistic workloads
-def run_workload(meta: dict, workload, model=None, **engine_overrides) -> dict:
+def run_workload(meta: dict, workload, model=None, backend: Backend = NUMPY, **engine_overrides) -> dict:
     """A ``workloads.Workload`` on the tiny GQA model with the engine settings it was shaped for."""
-    engine = LLMEngine(model if model is not None else tiny("GQA"), **(workload.engine | engine_overrides))
+    model = backend.model(model if model is not None else tiny("GQA"))
+    engine = LLMEngine(model, **(workload.engine | engine_overrides))
     requests = [{"id": str(r.req_id), "prompt": list(r.prompt), "max_new_tokens": r.max_new_tokens,
                  "arrival_step": r.arrival_step, "eos_id": r.eos_id} for r in workload.requests]
-    return run_engine(meta, engine, requests, seed=workload.seed)
+    return run_engine(meta, engine, requests, seed=workload.seed, backend=backend)
 
 
 # A token budget below the longest prompts, so that long prefills run in chunks next to decodes.
@@ -345,35 +355,38 @@ BUDGET = 16
 @scenario("continuous-batching-realistic", "16 Anfragen, gemischte Längen, gestaffelte Ankunft",
           "Continuous Batching mit höchstens 4 Sequenzen und 16 Tokens pro Schritt: Anfragen steigen ein, sobald "
           "ein Platz frei wird, und verlassen den Batch, sobald sie fertig sind; lange Prompts laufen in Stücken.",
-          ["continuous-batching", "ttft", "paged-attention", "prefill"], twin="continuous-batching-realistic-static")
-def _realistic_cont(meta):
+          ["continuous-batching", "ttft", "paged-attention", "prefill"], twin="continuous-batching-realistic-static",
+          torch=True)
+def _realistic_cont(meta, backend=NUMPY):
     from engine import workloads
-    return run_workload(meta, workloads.realistic(seed=0), policy="continuous", max_num_batched_tokens=BUDGET)
+    return run_workload(meta, workloads.realistic(seed=0), backend=backend, policy="continuous",
+                        max_num_batched_tokens=BUDGET)
 
 
 @scenario("continuous-batching-realistic-static", "Dieselben 16 Anfragen, statisches Batching",
           "Eine neue Gruppe startet erst, wenn die letzte ganz fertig ist: kurze Anfragen warten auf lange.",
-          ["continuous-batching", "ttft"], twin="continuous-batching-realistic")
-def _realistic_static(meta):
+          ["continuous-batching", "ttft"], twin="continuous-batching-realistic", torch=True)
+def _realistic_static(meta, backend=NUMPY):
     from engine import workloads
-    return run_workload(meta, workloads.realistic(seed=0), policy="static", max_num_batched_tokens=BUDGET)
+    return run_workload(meta, workloads.realistic(seed=0), backend=backend, policy="static",
+                        max_num_batched_tokens=BUDGET)
 
 
 @scenario("prefix-caching-shared", "Gemeinsamer System-Prompt",
           "Alle Anfragen beginnen mit demselben System-Prompt. Die erste rechnet ihn, alle späteren finden "
-          "seine vollen Blöcke im Präfix-Cache und rechnen nur ihren eigenen Teil.", ["prefix-caching"])
-def _shared(meta):
+          "seine vollen Blöcke im Präfix-Cache und rechnen nur ihren eigenen Teil.", ["prefix-caching"], torch=True)
+def _shared(meta, backend=NUMPY):
     from engine import workloads
-    return run_workload(meta, workloads.shared_prompt(seed=0))
+    return run_workload(meta, workloads.shared_prompt(seed=0), backend=backend)
 
 
 @scenario("paged-attention-pressure", "Speicherdruck: Verdrängen und neu rechnen",
           "Der Block-Pool ist zu klein für alle laufenden Anfragen. Wenn Blöcke fehlen, wird die zuletzt "
           "aufgenommene Anfrage verdrängt, ihre Blöcke werden frei, später rechnet sie ihren Text neu.",
-          ["paged-attention", "continuous-batching"])
-def _pressure(meta):
+          ["paged-attention", "continuous-batching"], torch=True)
+def _pressure(meta, backend=NUMPY):
     from engine import workloads
-    return run_workload(meta, workloads.memory_pressure(seed=0))
+    return run_workload(meta, workloads.memory_pressure(seed=0), backend=backend)
 
 
 # --------------------------------------------------------------------------- files
@@ -381,8 +394,8 @@ def path_of(name: str, directory: Path = TRACES_DIR) -> Path:
     return directory / f"{name}.json"
 
 
-def record(name: str, directory: Path = TRACES_DIR) -> Path:
-    trace = get(name).record()
+def record(name: str, directory: Path = TRACES_DIR, backend: Backend = NUMPY) -> Path:
+    trace = get(name).record(backend)
     tracer.validate(trace)
     path = path_of(name, directory)
     path.parent.mkdir(parents=True, exist_ok=True)

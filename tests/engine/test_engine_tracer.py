@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 from fractions import Fraction
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import cli, scenarios, tracer
+from engine import backends, cli, scenarios, tracer
 from engine.engine import LLMEngine
 from engine.generate import greedy_recompute
 from engine.model import LlamaModel, tiny_config
@@ -42,7 +43,11 @@ def test_committed_trace_validates(path):
 def test_committed_trace_is_what_the_engine_records_now(name, fresh):
     """Same scenario, same seed, same code → the same trace except measured times (and the machine)."""
     committed = tracer.load(scenarios.path_of(name))
-    assert tracer.without_measurements(committed) == tracer.without_measurements(fresh[name]), (
+    now = fresh[name]
+    if committed["recorded"]["backend"] != "numpy":
+        # recorded on PyTorch (a GPU machine): the run itself must still be what numpy computes here
+        now = {**now, "recorded": {**now["recorded"], "backend": committed["recorded"]["backend"]}}
+    assert tracer.without_measurements(committed) == tracer.without_measurements(now), (
         f"static/traces/{name}.json is stale: run `python -m engine record-all`")
 
 
@@ -287,6 +292,24 @@ def test_cli_records_validates_and_exports(tmp_path, capsys):
     assert cli.main(["export-chrome", str(path), "-o", str(tmp_path / "c.json")]) == 0
     assert json.loads((tmp_path / "c.json").read_text())["traceEvents"]
     assert "decode-toy" in (capsys.readouterr().out)
+
+
+def test_cli_backend_choices_fail_clearly_before_recording(tmp_path, capsys):
+    assert cli.main(["record", "decode-toy", "--device", "cuda", "--dir", str(tmp_path)]) == 2
+    assert "numpy-Backend rechnet nur auf der CPU" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:  # argparse names the choices
+        cli.main(["record", "decode-toy", "--backend", "jax", "--dir", str(tmp_path)])
+    assert exit_.value.code == 2 and "choose from 'numpy', 'torch'" in capsys.readouterr().err
+    # asking torch of a scenario that has no Llama model names the ones that can (no torch needed to say so)
+    with pytest.raises(ValueError, match="läuft nur mit numpy.*continuous-batching-realistic"):
+        scenarios.get("decode-toy").record(backends.Backend("torch"))
+    assert {n for n, s in scenarios.SCENARIOS.items() if s.torch} == {
+        "continuous-batching-realistic", "continuous-batching-realistic-static", "prefix-caching-shared",
+        "paged-attention-pressure"}
+    if importlib.util.find_spec("torch") is None:
+        assert cli.main(["record", "prefix-caching-shared", "--backend", "torch", "--dir", str(tmp_path)]) == 2
+        assert "braucht PyTorch" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_cli_fails_clearly(tmp_path, capsys):

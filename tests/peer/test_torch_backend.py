@@ -154,6 +154,26 @@ def test_describe_device_names_the_gpu():
     assert tb.pick_device().type == "cuda"
 
 
+# ------------------------------------------------------------------------------------ recording on torch
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_realistic_scenario_recorded_on_torch_is_the_numpy_run_labelled_with_its_machine(device, tmp_path):
+    from engine import backends, cli, scenarios, tracer
+    name = "paged-attention-pressure"  # preemption, recompute and evictions: the most moving parts
+    assert cli.main(["record", name, "--backend", "torch", "--device", device, "--dir", str(tmp_path)]) == 0
+    on_torch = tracer.load(tmp_path / f"{name}.json")
+    tracer.validate(on_torch)
+    assert on_torch["recorded"]["backend"] == "torch"
+    assert on_torch["recorded"]["device"] == tb.describe_device(device)
+    on_numpy = scenarios.get(name).record()
+    assert on_numpy["recorded"]["backend"] == "numpy"
+    same = {**tracer.without_measurements(on_numpy)["recorded"], "backend": "torch"}
+    assert tracer.without_measurements(on_torch) == {**tracer.without_measurements(on_numpy), "recorded": same}
+    # asking torch of a scenario without the Llama model says which ones can
+    assert cli.main(["record", "decode-toy", "--backend", "torch", "--dir", str(tmp_path)]) == 2
+    assert not (tmp_path / "decode-toy.json").exists()
+    assert backends.get("torch", device).model(scenarios.tiny()).device.type == device
+
+
 # ------------------------------------------------------------------------------------ kernel parity
 SHAPES = [(4, 4, 8), (4, 2, 6), (6, 1, 5)]  # heads, kv_heads, head_dim: MHA, GQA, MQA (odd dims pad)
 
