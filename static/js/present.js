@@ -338,7 +338,8 @@
   const TYPING_TYPES = new Set(["text", "number", "search", "email", "url", "tel", "password", "date",
     "datetime-local", "month", "time", "week"]);
   const ARROW_WIDGETS = 'input[type="range"], input[type="radio"], [data-drag], [role="slider"], [role="radio"],' +
-    ' [role="tab"], [role="spinbutton"], [role="listbox"], [role="option"], [role="menuitem"], [role="grid"], [role="tree"]';
+    ' [role="tab"], [role="spinbutton"], [role="listbox"], [role="option"], [role="menuitem"], [role="grid"], [role="tree"],' +
+    ' [role="toolbar"] *';  // a11y.js moves between a toolbar's buttons
   const ACTIVATES = 'button, a[href], input, summary, label, [role="button"], [role="switch"], [role="checkbox"], [role="link"]';
 
   function typing(el) {

@@ -361,8 +361,22 @@ def op_preset(v, slug, _):
 
 
 def op_toolbar(v, slug, _):
+    # The tools are one tab stop (WAI-ARIA toolbar): Tab reaches the first, the arrows move along
+    presses = tab_to(v, f'{ROOT} .pl-toolbar [data-share="link"]')
+    shown = v.page.eval_on_selector_all(f'{ROOT} .pl-toolbar button:not([hidden])', "bs => bs.map(b => b.textContent)")
+    assert shown[:3] == ["Link kopieren", "QR-Code", "A/B-Vergleich"], shown
+    v.page.keyboard.press("End")
+    assert v.page.evaluate("document.activeElement.textContent") == shown[-1]
+    v.page.keyboard.press("ArrowRight")  # wraps round
+    assert v.page.evaluate("document.activeElement.dataset.share") == "link"
+    v.page.keyboard.press("Tab")
+    assert not v.page.evaluate("document.activeElement.closest('.pl-toolbar')"), "Tab must leave the toolbar"
+    v.page.keyboard.press("Shift+Tab")
+    assert v.page.evaluate("document.activeElement.dataset.share") == "link"
     # QR-Code: Enter opens the dialog, Esc closes it and gives the focus back
-    presses = tab_to(v, f'{ROOT} .pl-toolbar [data-share="qr"]')
+    v.page.keyboard.press("ArrowRight")
+    assert v.page.evaluate("document.activeElement.dataset.share") == "qr"
+    assert_focus_visible(v, f'{ROOT} .pl-toolbar [data-share="qr"]')
     has_name(v, "button", "QR-Code")
     v.page.keyboard.press("Enter")
     v.page.wait_for_selector("dialog.pl-qr[open]")
@@ -371,7 +385,7 @@ def op_toolbar(v, slug, _):
     v.page.wait_for_selector("dialog.pl-qr", state="detached")
     assert v.page.evaluate("document.activeElement.dataset.share") == "qr"
     # A/B-Vergleich: Space opens the second copy, Space again closes it
-    v.page.keyboard.press("Tab")
+    v.page.keyboard.press("ArrowRight")
     assert v.page.evaluate("document.activeElement.dataset.share") == "ab", "the tools are not in reading order"
     has_name(v, "button", "A/B-Vergleich")
     v.page.keyboard.press(" ")
