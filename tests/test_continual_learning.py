@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, continual_learning as cl, customer_messages as cm
+from probierlabor import api, continual_learning as cl, customer_messages as cm, fmt
 
 SLUG = "continual-learning"
 
@@ -292,3 +292,17 @@ def test_summary_sentences(epochs):
     text = cl.view(cl.compute(epochs=epochs)).summary
     assert text.startswith("Vor dem Update" if epochs == 0 else "Mit Wiederholungen")
     assert ("1 Runde" in text) == (epochs == 1)
+
+
+def test_the_summary_names_every_setting_that_changes_the_picture():
+    base = cl.compute(epochs=20)
+    heard = cl.view(base).summary
+    assert base["variant"] == "replay"
+    # the other two ways of training, with their own setting, as the table shows them
+    assert f"ohne Schutz {base['table']['none']['old']}" in heard
+    assert f"EWC (λ = {fmt.de(base['lam'])}) {base['table']['ewc']['old']}" in heard
+    for change in ({"lam": 1000}, {"keep": 5}):
+        other = cl.compute(epochs=20, **change)
+        seen = cl.view(other)
+        assert (seen.figure, seen.extra) != (cl.view(base).figure, cl.view(base).extra)  # the table changes
+        assert cl.view(other).summary != heard, change

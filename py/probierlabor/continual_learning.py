@@ -376,6 +376,10 @@ def view(r: dict) -> View:
             f"{hint}: alte Nachrichten {now['old']} von {n_old} richtig (vorher {r['before']['old']}), "
             f"Reklamationen {now['new']} von {n_new}."
         )
+        # The table compares all three ways of training; a screen reader hears that comparison too, so
+        # a change to λ or to the number kept is audible whichever way is shown.
+        others = [f"{name}{detail[v]} {r['table'][v]['old']}" for v, name in VARIANTS if v != r["variant"]]
+        summary += f" Alte Nachrichten zum Vergleich: {others[0]}, {others[1]}."
     return View(plot.render(), readouts, summary, _table(r))
 
 
