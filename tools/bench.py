@@ -195,18 +195,21 @@ def main(argv=None) -> int:
     parser.add_argument("--steps", type=int, default=30, help="slider steps and drag moves per page")
     parser.add_argument("--json", help="also write the measurements to this file")
     parser.add_argument("--pages", help="comma-separated slugs to measure (default: all)")
+    parser.add_argument("--site", type=Path, default=SITE,
+                        help="another build to measure (e.g. an older revision's, for an A/B comparison)")
     args = parser.parse_args(argv)
-    if not (SITE / "index.html").exists():
+    site = args.site.resolve()
+    if not (site / "index.html").exists():
         print("site/ fehlt: erst `make site`.", file=sys.stderr)
         return 1
 
     from playwright.sync_api import sync_playwright
 
     bare_root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))
-    os.symlink(SITE / "static", bare_root / "static")
+    os.symlink(site / "static", bare_root / "static")
     for name, imports in BARE_PAGES.items():
         (bare_root / f"{name}.html").write_text(BARE.format(imports=imports), encoding="utf-8")
-    site_server, site_url = serve(SITE)
+    site_server, site_url = serve(site)
     bare_server, bare_url = serve(bare_root)
 
     targets = {name: f"{bare_url}/{name}.html" for name in BARE_PAGES}
@@ -238,7 +241,7 @@ def main(argv=None) -> int:
     shutil.rmtree(bare_root)
 
     bare_ready = median([x["ready"] for x in loads["bare"]])
-    site_mb = folder_bytes(SITE) / 1e6
+    site_mb = folder_bytes(site) / 1e6
     rows = []
     print(f"\nProbierlabor benchmark · headless Chromium on loopback · {args.runs} cold loads per page "
           f"(median) · {os.cpu_count()} CPU cores\n")
