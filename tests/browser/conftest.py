@@ -86,6 +86,15 @@ class Visit:
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **kwargs)
 
 
+def settle(page, selector=None):
+    """Waits until every finite CSS animation and transition (in ``selector``, or anywhere) has ended:
+    colours and positions are then what the reader sees, whatever the machine's speed."""
+    page.evaluate("""s => { const root = s ? document.querySelector(s) : document;
+        const running = root.getAnimations({subtree: true})
+            .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+        return Promise.all(running.map(a => a.finished.catch(() => null))); }""", selector)
+
+
 def record(page, origin) -> Visit:
     """Watches a page: every request, console message and uncaught error."""
     v = Visit(page, origin)

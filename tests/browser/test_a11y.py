@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import settle
 
 from probierlabor import SLUGS
 
@@ -47,6 +48,7 @@ def test_no_serious_accessibility_violations(visit, axe_source, slug, scheme):
     if v.page.locator("section.pl-replay").count():
         v.page.wait_for_selector("section.pl-replay:not([data-state='loading'])", timeout=30_000)
     v.page.wait_for_timeout(300)  # a11y.js marks scrollable regions shortly after rendering
+    settle(v.page)  # colours as shown, not halfway through a fade-in
     violations = scan(v.page, axe_source)
     assert not violations, describe(violations)
 

@@ -185,7 +185,7 @@ def test_presentation_mode_survives_instant_navigation_and_reload(visit):
     v.page.evaluate("window.plSamePage = true")
     v.page.locator('.md-content__inner a[href$="/ewc/"]').first.click()  # material made it absolute
     v.page.wait_for_function("location.pathname === '/ewc/'")
-    v.wait_state()
+    v.wait_state(selector='[data-experiment="ewc"]')  # not the old page's, which may still be there
     assert v.page.evaluate("window.plSamePage === true"), "instant navigation, no reload"
     assert presenting(v)
     assert v.page.locator(".md-sidebar--primary").is_hidden()
@@ -195,7 +195,7 @@ def test_presentation_mode_survives_instant_navigation_and_reload(visit):
     shows(v, "ewc", "Gleiche Strafe")
     v.page.keyboard.press(".")  # the theme's "next page" key still works (its "p" is ours now)
     v.page.wait_for_function("location.pathname === '/reservoir-sampling/'")
-    v.wait_state()
+    v.wait_state(selector='[data-experiment="reservoir-sampling"]')
     assert presenting(v) and v.page.evaluate("window.plSamePage === true")
 
     v.page.reload()

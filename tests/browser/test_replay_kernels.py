@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import settle
 from replay_helpers import ROOT, SHOTS, SITE, TRACES, go, open_panel, trace  # noqa: F401
 
 
@@ -223,7 +224,7 @@ def test_kernel_views_fit_readable_fast_and_dark(visit, slug, names, width):
             return best; }""")
         assert ms < 30, f"{name}: {ms:.1f} ms per step"
         go(panel, 2 if "tiles" in name else 4)
-        v.page.wait_for_timeout(900)  # the tile rows fade in one after another
+        settle(v.page)  # the tile rows fade in one after another
         assert v.page.evaluate("document.documentElement.scrollWidth") <= width
         small = panel.locator(".pl-replay-view").evaluate("""root => [...root.querySelectorAll('*')]
             .filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
@@ -249,7 +250,8 @@ def test_kernel_views_pass_axe_in_the_interesting_steps(visit, scheme):
         v.page.evaluate(axe)
         for index in steps:
             go(panel, index)
-            v.page.wait_for_timeout(700)  # after the fade-in: axe measures the colours as shown
+            # after every row's fade-in (staggered: row i starts after i × 0.12 s): axe measures colours as shown
+            settle(v.page, f'section.pl-replay[data-replay="{name}"]')
             result = v.page.evaluate("s => axe.run(s, {runOnly: {type: 'tag', values: "
                                      "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})",
                                      f'section.pl-replay[data-replay="{name}"]')
