@@ -45,12 +45,15 @@ class Scenario:
             meta["twin"] = self.twin
         return meta
 
-    def record(self, backend: Backend = NUMPY) -> dict:
-        if backend.name == "numpy":
-            return self.build(self.meta())
-        if not self.torch:
+    def check_backend(self, backend: Backend) -> None:
+        if backend.name != "numpy" and not self.torch:
             raise ValueError(f"Szenario {self.name!r} läuft nur mit numpy (Spielzeugmodell oder Artikelbeispiel); "
                              f"mit torch: {', '.join(n for n, s in SCENARIOS.items() if s.torch)}")
+
+    def record(self, backend: Backend = NUMPY) -> dict:
+        self.check_backend(backend)
+        if backend.name == "numpy":
+            return self.build(self.meta())
         return self.build(self.meta(), backend=backend)
 
 

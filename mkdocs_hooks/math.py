@@ -50,8 +50,8 @@ def render(items: list[tuple[str, bool]]) -> list[str]:
 
 @event_priority(50)  # before mkdocs_hooks/offline.py hashes the built files
 def on_post_build(config):
-    pages = [p for p in Path(config["site_dir"]).rglob("*.html") if 'class="arithmatex"' in p.read_text(encoding="utf-8")]
-    texts = {page: page.read_text(encoding="utf-8") for page in pages}
+    texts = {page: page.read_text(encoding="utf-8") for page in Path(config["site_dir"]).rglob("*.html")}
+    texts = {page: text for page, text in texts.items() if 'class="arithmatex"' in text}
     wanted = sorted({tex_of(m.group(1), m.group(2)) for text in texts.values() for m in FORMULA.finditer(text)})
     rendered = dict(zip(wanted, render(wanted)))
     for page, text in texts.items():

@@ -23,7 +23,6 @@
   // try is not silently repeated behind the reader's back (the button offers the retry).
   let started = false;
   let quiet = null;  // the pending automatic start, see start()
-  let soon = () => {};
   const QUIET_MS = 3000;
 
   const de = (x, digits) => x.toLocaleString("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -257,6 +256,15 @@
     return registration.update().catch(() => {}).then(refresh);
   }
 
+  function go() {
+    if (!started) { started = true; register(); }
+  }
+
+  function soon() {
+    clearTimeout(quiet);
+    if (!started) quiet = setTimeout(go, QUIET_MS);
+  }
+
   async function preloadAll() {
     started = true;
     const reg = registration;
@@ -331,8 +339,6 @@
     // is ready and no page has changed for QUIET_MS (measured here: a page change during the download
     // takes 300–470 ms instead of ≈ 200), at the latest 20 s after the page has loaded; „Alles
     // vorladen“ starts it at once.
-    const go = () => { if (!started) { started = true; register(); } };
-    soon = () => { clearTimeout(quiet); if (!started) quiet = setTimeout(go, QUIET_MS); };
     const runtime = window.probierlabor && window.probierlabor.runtime;
     if (runtime && (runtime.run || runtime.failure)) soon();
     document.addEventListener("pl:runtime-ready", soon, { once: true });

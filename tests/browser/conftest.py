@@ -86,6 +86,10 @@ class Visit:
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **kwargs)
 
 
+# What Chromium logs for a page served with status 404 (the site's 404 page itself).
+NOT_FOUND = "Failed to load resource: the server responded with a status of 404 (Not Found)"
+
+
 def settle(page, selector=None):
     """Waits until every finite CSS animation and transition (in ``selector``, or anywhere) has ended:
     colours and positions are then what the reader sees, whatever the machine's speed."""

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from conftest import ARGS, CHROMIUM, READY_MS, ROOT, SITE, record, start_server, stop_server
+from conftest import ARGS, CHROMIUM, NOT_FOUND, READY_MS, ROOT, SITE, record, start_server, stop_server
 
 from probierlabor import SLUGS, api
 
 pytestmark = pytest.mark.browser
 
 CHIP = ".pl-offline-chip"
-NOT_FOUND = "Failed to load resource: the server responded with a status of 404 (Not Found)"
 PRECACHE_MS = 180_000
 ALL_READY = """() => {
   const roots = [...document.querySelectorAll('[data-experiment], [data-replay]')];
@@ -223,7 +222,7 @@ def test_a_half_copied_site_is_not_stored_and_says_which_file_is_wrong(browser, 
         downloads.clear()
         page.wait_for_function("() => { const r = window.probierlabor && window.probierlabor.runtime;"
                                " return r && (r.run || r.failure); }", timeout=PRECACHE_MS)
-        page.wait_for_timeout(2000)
+        page.wait_for_timeout(4000)  # longer than offline.js's QUIET_MS before an automatic start
         assert downloads == [] and _chip(page)["offlineState"] == "error"
         assert page.get_by_role("button", name="Alles vorladen").is_enabled()
 

@@ -1,6 +1,7 @@
 """The site around the experiments: start page map, offline search, nothing from outside."""
 
 import pytest
+from conftest import NOT_FOUND
 
 from probierlabor import SLUGS, api
 
@@ -67,7 +68,7 @@ def test_an_unknown_address_shows_the_sites_404_page_styled_and_leading_back(vis
     assert v.page.url == v.origin + "/ewc/"
     assert v.foreign_requests() == []
     # the browser notes the 404 page's own status, once; no link of the page failed
-    assert v.console_errors() == [("error", "Failed to load resource: the server responded with a status of 404 (Not Found)")]
+    assert v.console_errors() == [("error", NOT_FOUND)]
 
 
 def test_formulas_arrive_typeset_in_katex_fonts_without_katex_script(visit):
