@@ -4,7 +4,7 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from probierlabor import api, flash_attention as fa
 
@@ -97,6 +97,8 @@ def test_online_softmax_equals_dense_attention_for_any_block_size(s, v, size):
 
 
 @settings(max_examples=80, deadline=None)
+@example({"block": 0, "step": 0, "s1": "ln3", "s2": 0.0, "s3": 0.0, "s4": 0.0,  # found by CI: the smallest
+          "x1": 1.0, "x2": 1.0, "x3": 1.0, "x4": 5e-324})                          # float once divided by 0
 @given(st.fixed_dictionaries({
     "block": st.one_of(st.integers(-3, 9), st.text(max_size=3)),
     "step": st.integers(-3, 9),
@@ -118,3 +120,9 @@ def test_readouts_are_german():
     shown = {x["key"]: x["value"] for x in api.run("flash-attention")["readouts"]}
     assert shown["online"] == "0,75" and shown["naive"] == "0,5" and shown["m"] == "ln 3"
     assert shown["l"] == "2,66667" and shown["u"] == "2"
+
+
+def test_tiny_numbers_in_powers_of_ten():
+    assert fa.sci(5e-324) == "4,94 · 10⁻³²⁴"
+    assert fa.sci(9.999e-6) == "1,00 · 10⁻⁵"
+    assert fa.sci(-2.5e-7) == "−2,50 · 10⁻⁷"

@@ -150,9 +150,10 @@ SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def sci(x: float) -> str:
-    exponent = math.floor(math.log10(abs(x)))
-    mantissa = x / 10 ** exponent
-    return f"{fmt.de(mantissa, 2)} · 10{str(exponent).translate(SUPERSCRIPT)}"
+    # Python's own split: x / 10**exponent divides by zero for the smallest floats (10**-324 is 0.0),
+    # and the mantissa is already rounded (9,999e−6 shows as 1,00 · 10⁻⁵, not 10,00 · 10⁻⁶).
+    mantissa, exponent = f"{x:.2e}".split("e")
+    return f"{fmt.de(float(mantissa), 2)} · 10{str(int(exponent)).translate(SUPERSCRIPT)}"
 
 
 # -- view ---------------------------------------------------------------------------------
