@@ -30,9 +30,10 @@ bench: site browser
 setup: $(VENV)/.installed node_modules/.package-lock.json vendor
 
 # The virtualenv is rebuilt when the pinned requirements change.
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e .
 	touch $@
 
 node_modules/.package-lock.json: package-lock.json package.json

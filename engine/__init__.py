@@ -6,7 +6,7 @@ Modules, each readable on its own:
 * ``toy``        – the Decode article's three-token toy model with the same interface
 * ``tokenizer``  – one token per character, so traces stay readable
 * ``block_pool`` – paged KV-cache bookkeeping: block tables, reference counts, LRU, prefix cache
-* ``kv_cache``   – the K/V numbers, stored per physical block
+* ``paged_kv``   – the K/V numbers, stored per physical block
 * ``attention``  – dense and tiled (FlashAttention) kernels; no-cache and paged backends
 * ``generate``   – greedy generation of one sequence by full recompute or through the paged cache
 * ``scheduler``  – continuous batching under a token budget, chunked prefill, preemption; static baseline

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.kv_cache import KVCache
+from engine.paged_kv import KVCache
 
 Kernel = Callable[..., np.ndarray]
 

@@ -1,6 +1,6 @@
 """Paged KV-cache bookkeeping: which physical block holds which part of which sequence.
 
-This module moves no tensors (``kv_cache.py`` holds the K/V numbers); it decides *where* they go.
+This module moves no tensors (``paged_kv.py`` holds the K/V numbers); it decides *where* they go.
 
 * The cache is cut into ``num_blocks`` blocks of ``block_size`` token positions each. A sequence's
   **block table** lists its physical blocks in text order: position p lives in block

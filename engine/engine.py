@@ -33,7 +33,7 @@ import numpy as np
 
 from engine.attention import Kernel, PagedAttention, Segment, dense_attention
 from engine.block_pool import BlockPool, short_hash
-from engine.kv_cache import KVCache
+from engine.paged_kv import KVCache
 from engine.scheduler import Request, Scheduler, SchedulerOutput, SequenceState
 
 # sample(logits of one sequence [vocab], its state) -> token id. The state gives a sampler what it

@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.attention import Kernel, NoCacheAttention, PagedAttention, Segment, dense_attention
 from engine.block_pool import BlockPool
-from engine.kv_cache import KVCache
+from engine.paged_kv import KVCache
 
 
 @dataclass

@@ -5,7 +5,7 @@ forward pass, operation for operation (RMSNorm, RoPE "rotate_half", GQA, SwiGLU)
 float64. It plugs into ``LLMEngine`` through two hooks the engine looks for on a model:
 
 * ``new_cache(num_blocks, block_size)`` – the paged K/V store, here ``TorchKVCache`` (tensors on the
-  model's device, same layout ``[layer, block, offset, kv_head, head_dim]`` as ``kv_cache.KVCache``);
+  model's device, same layout ``[layer, block, offset, kv_head, head_dim]`` as ``paged_kv.KVCache``);
 * ``paged_attention(cache, segments, kernel)`` – the attention backend of one forward pass, here
   ``TorchPagedAttention``.
 
@@ -189,7 +189,7 @@ def torch_kernel(kernel):
 
 # ------------------------------------------------------------------------------------------ K/V cache
 class TorchKVCache:
-    """``kv_cache.KVCache`` in torch tensors: ``[layer, block, offset, kv_head, head_dim]`` per K and V."""
+    """``paged_kv.KVCache`` in torch tensors: ``[layer, block, offset, kv_head, head_dim]`` per K and V."""
 
     def __init__(self, config, num_blocks: int, block_size: int, device: str | torch.device | None = None):
         if num_blocks < 1 or block_size < 1:

@@ -12,23 +12,19 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
-
-from probierlabor import api, fmt, page, replay_panel  # noqa: E402
+from probierlabor.build import experiment_block, replay_block
+from probierlabor.kit import api, fmt
 
 
 def define_env(env):
     @env.macro
     def experiment(slug: str) -> str:
-        return "\n\n" + page.experiment(slug) + "\n\n"
+        return "\n\n" + experiment_block.experiment(slug) + "\n\n"
 
     @env.macro
     def replay(name: str, view: str, twin: str | None = None) -> str:
         """A recorded engine run (static/traces/<name>.json), replayed by static/js/replay.js."""
-        return "\n\n" + replay_panel.panel(name, view, twin) + "\n\n"
+        return "\n\n" + replay_block.panel(name, view, twin) + "\n\n"
 
     @env.macro
     def value(slug: str, key: str, digits: int = 1, preset: str | None = None, **params) -> str:

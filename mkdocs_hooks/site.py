@@ -8,7 +8,6 @@ browser, named by its content hash so a new version never meets a stale cache.
 from __future__ import annotations
 
 import hashlib
-import sys
 import zipfile
 from pathlib import Path
 
@@ -19,12 +18,12 @@ from mkdocs.structure.files import File
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "py" / "probierlabor"
 STATIC = ROOT / "static"
-if str(ROOT / "py") not in sys.path:
-    sys.path.insert(0, str(ROOT / "py"))
 
 
 def _package_files() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+    # build/ writes the HTML around the experiments at build time; the browser never imports it.
+    return sorted(p for p in PACKAGE.rglob("*.py")
+                  if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "build")
 
 
 def _package_hash() -> str:
@@ -61,7 +60,8 @@ def on_env(env, config, files):
 
 def on_page_context(context, page, config, nav):
     if page.is_homepage:
-        from probierlabor import GROUPS, SLUGS, api
+        from probierlabor import GROUPS, SLUGS
+        from probierlabor.kit import api
 
         modules = [api.concept(slug) for slug in SLUGS]
         context["concept_groups"] = [

@@ -1,8 +1,3 @@
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "py"))
 
 # Hypothesis measures time: on a busy 2-core CI machine its speed checks fail tests that are right.
 # What the properties assert does not depend on speed, so timing is left to `make bench`.

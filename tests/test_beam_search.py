@@ -8,7 +8,8 @@ from itertools import product
 
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, beam_search as bs
+from probierlabor.kit import api
+from probierlabor.concepts import beam_search as bs
 
 F = Fraction
 

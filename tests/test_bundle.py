@@ -7,7 +7,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -15,9 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-import bundle  # noqa: E402
+from tools import bundle
 
 WASM = b"\0asm\x01\0\0\0" + bytes(range(256)) * 40
 

@@ -10,7 +10,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, continual_learning as cl, customer_messages as cm, fmt
+from probierlabor.kit import api, fmt
+from probierlabor.concepts import continual_learning as cl, continual_learning_messages as cm
 
 SLUG = "continual-learning"
 
@@ -126,8 +127,8 @@ def test_training_is_deterministic():
 
 
 def test_the_stored_table_is_what_training_gives_today():
-    # If this fails after a change to the messages or the training: tools/continual_learning_table.py
-    from probierlabor.continual_learning_table import TRAJECTORIES
+    # If this fails after a change to the messages or the training: tools/train_continual_learning.py
+    from probierlabor.concepts.continual_learning_trajectories import TRAJECTORIES
 
     assert sorted(TRAJECTORIES) == sorted(cl.table_keys())
     for key, stored in TRAJECTORIES.items():

@@ -5,7 +5,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, continuous_batching as cb
+from probierlabor.kit import api
+from probierlabor.concepts import continuous_batching as cb
 
 # CONCEPTS.md §13: B rounds → C (start, end) continuous, C (start, end) fixed group
 CHECKLIST = {1: ((1, 3), (6, 8)), 2: ((2, 4), (6, 8)), 3: ((3, 5), (6, 8)), 4: ((4, 6), (6, 8)),

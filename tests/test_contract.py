@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from probierlabor import SLUGS, api, fmt, module_name
-from probierlabor.contract import Param
+from probierlabor import SLUGS, module_name
+from probierlabor.kit import api, fmt
+from probierlabor.kit.contract import Param
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, decode
+from probierlabor.kit import api
+from probierlabor.concepts import decode
 
 E = math.exp(1 / math.sqrt(2))
 

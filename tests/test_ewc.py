@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from probierlabor import ewc
+from probierlabor.concepts import ewc
 
 
 def rounded(values, digits=2):

@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, experience_replay as er
+from probierlabor.kit import api
+from probierlabor.concepts import experience_replay as er
 
 SLUG = "experience-replay"
 

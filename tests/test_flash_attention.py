@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from probierlabor import api, flash_attention as fa
+from probierlabor.kit import api
+from probierlabor.concepts import flash_attention as fa
 
 LN3 = math.log(3)
 S, V = [0, 0, LN3, LN3], [0, 0, 1, 1]

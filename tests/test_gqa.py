@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, gqa
+from probierlabor.kit import api
+from probierlabor.concepts import gqa
 
 MIB = 2**20
 

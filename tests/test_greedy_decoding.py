@@ -7,7 +7,8 @@ from itertools import product
 
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, greedy_decoding as g
+from probierlabor.kit import api
+from probierlabor.concepts import greedy_decoding as g
 
 F = Fraction
 
@@ -115,7 +116,7 @@ def test_every_preset_and_corner_runs():
 
 
 def test_top_k_with_k_1_and_a_unique_maximum_picks_the_greedy_token():
-    from probierlabor import top_k_sampling as tk
+    from probierlabor.concepts import top_k_sampling as tk
 
     for a in (F("0.6"), F("0.3"), F("0.51")):
         dist = g.distributions(a, 0.5, 0.5)[""]

@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, irt
+from probierlabor.kit import api
+from probierlabor.concepts import irt
 
 SLUG = "irt"
 P_TABLE = ((4, 4, 0), (5, 4, 3))

@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, kl_divergence as kl
+from probierlabor.kit import api
+from probierlabor.concepts import kl_divergence as kl
 
 Q = (Fraction(9, 10), Fraction(1, 10))
 P = (Fraction(1, 2), Fraction(1, 2))

@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, knowledge_distillation as kd
+from probierlabor.kit import api
+from probierlabor.concepts import knowledge_distillation as kd
 
 
 def run(label=None, **params):

@@ -5,7 +5,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, kv_cache as kv
+from probierlabor.kit import api
+from probierlabor.concepts import kv_cache as kv
 
 
 def test_the_small_example_is_192_bytes():

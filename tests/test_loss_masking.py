@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from probierlabor import api, loss_masking as lm
+from probierlabor.kit import api
+from probierlabor.concepts import loss_masking as lm
 
 MASKS = list(itertools.product([True, False], repeat=3))
 

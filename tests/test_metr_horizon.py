@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, metr_horizon as mh
+from probierlabor.kit import api
+from probierlabor.concepts import metr_horizon as mh
 
 SLUG = "metr-horizon"
 

@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, mqa
+from probierlabor.kit import api
+from probierlabor.concepts import mqa
 
 
 def test_head_1_scores_are_root_2_and_0():

@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, overfitting as of
+from probierlabor.kit import api
+from probierlabor.concepts import overfitting as of
 
 # Golden values of this generator and these seeds (pure Python: the same in CPython and Pyodide).
 GOLDEN = {

@@ -6,7 +6,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, paged_attention as pa
+from probierlabor.kit import api
+from probierlabor.concepts import paged_attention as pa
 
 
 def test_a_block_holds_four_positions_by_default():

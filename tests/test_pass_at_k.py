@@ -9,7 +9,8 @@ from math import comb
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, pass_at_k as pk
+from probierlabor.kit import api
+from probierlabor.concepts import pass_at_k as pk
 
 
 # -- the article's figures (CONCEPTS.md §12 checklist) ------------------------------------

@@ -2,7 +2,7 @@ import math
 
 from hypothesis import given, strategies as st
 
-from probierlabor import polyfit
+from probierlabor.kit import polyfit
 
 xs10 = [-1 + 2 * (i + 0.5) / 10 for i in range(10)]
 

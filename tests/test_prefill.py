@@ -6,7 +6,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, prefill
+from probierlabor.kit import api
+from probierlabor.concepts import prefill
 
 
 def test_causal_means_of_the_article():

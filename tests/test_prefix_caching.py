@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, prefix_caching as pc
+from probierlabor.kit import api
+from probierlabor.concepts import prefix_caching as pc
 
 # CONCEPTS.md §15 checklist: X replaces → (common prefix tokens, reused full blocks, reused tokens)
 CHECKLIST = {

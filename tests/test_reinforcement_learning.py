@@ -6,7 +6,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from probierlabor import api, reinforcement_learning as rl
+from probierlabor.kit import api
+from probierlabor.concepts import reinforcement_learning as rl
 
 
 def test_the_rewards_of_the_game():

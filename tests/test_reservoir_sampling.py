@@ -10,7 +10,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, reservoir_sampling as rs
+from probierlabor.kit import api
+from probierlabor.concepts import reservoir_sampling as rs
 
 SLUG = "reservoir-sampling"
 

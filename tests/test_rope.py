@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, rope
+from probierlabor.kit import api
+from probierlabor.concepts import rope
 
 
 @pytest.mark.parametrize("m, n, expected", [(3, 4, 0.866025), (5, 11, -1.0), (10, 22, 1.0), (0, 1, 0.866025),

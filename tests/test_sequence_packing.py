@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, strategies as st
 
-from probierlabor import api, sequence_packing as sp
+from probierlabor.kit import api
+from probierlabor.concepts import sequence_packing as sp
 
 ALL = list(itertools.product([v for v, _ in sp.VARIANTS], [True, False], [s for s, _ in sp.STRATEGIES],
                              [True, False], [True, False]))

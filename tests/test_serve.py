@@ -6,12 +6,10 @@ import sys
 import threading
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import serve  # noqa: E402
+from tools import serve
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, speculative_decoding as sd
+from probierlabor.kit import api
+from probierlabor.concepts import speculative_decoding as sd
 
 P = (F(1, 5), F(1, 2), F(3, 10))
 Q = (F(3, 5), F(3, 10), F(1, 10))

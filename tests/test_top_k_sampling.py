@@ -8,7 +8,8 @@ from fractions import Fraction
 
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, top_k_sampling as tk
+from probierlabor.kit import api
+from probierlabor.concepts import top_k_sampling as tk
 
 F = Fraction
 

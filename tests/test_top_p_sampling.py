@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, top_p_sampling as tp
+from probierlabor.kit import api
+from probierlabor.concepts import top_p_sampling as tp
 
 F = Fraction
 

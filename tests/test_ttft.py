@@ -4,7 +4,8 @@ import xml.etree.ElementTree as ET
 
 from hypothesis import given, settings, strategies as st
 
-from probierlabor import api, ttft
+from probierlabor.kit import api
+from probierlabor.concepts import ttft
 
 
 def test_intro_ttft_is_800_ms():

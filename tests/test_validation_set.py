@@ -6,7 +6,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from probierlabor import api, validation_set as vs
+from probierlabor.kit import api
+from probierlabor.concepts import validation_set as vs
 
 SLUG = "validation-set"
 

@@ -3,14 +3,12 @@
 import hashlib
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import vendor_runtime as vr  # noqa: E402
+from tools import vendor_runtime as vr
 
 VENDOR = ROOT / "static" / "vendor"
 needs_vendor = pytest.mark.skipif(not (VENDOR / "MANIFEST.json").exists(), reason="run `make site` first")

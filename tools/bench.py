@@ -25,11 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "site"
-sys.path.insert(0, str(ROOT / "py"))
-sys.path.insert(0, str(ROOT / "tools"))
-
-from probierlabor import SLUGS, api  # noqa: E402
-from serve import make_server  # noqa: E402
+from probierlabor import SLUGS
+from probierlabor.kit import api
+from serve import make_server  # bench.py runs as a script: serve.py lies beside it
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]

@@ -15,9 +15,7 @@ import webbrowser
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from serve import make_server  # noqa: E402  (serve.py lies next to this file)
+from serve import make_server  # start.py runs as a script: serve.py lies beside it
 
 TRIES = 10
 

@@ -54,9 +54,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
-from probierlabor import overfitting as o  # noqa: E402
-from probierlabor import polyfit  # noqa: E402
+from probierlabor.concepts import overfitting as o
+from probierlabor.kit import polyfit
 
 FLOOR_TARGET = 15.0
 # name: (target, is this a training error?)

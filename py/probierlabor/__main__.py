@@ -11,7 +11,8 @@ import argparse
 import json
 import sys
 
-from . import SLUGS, api
+from . import SLUGS
+from .kit import api
 
 
 def main(argv: list[str] | None = None) -> int:

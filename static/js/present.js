@@ -233,7 +233,7 @@
     return all[0];
   }
 
-  // Canonical URL state of each preset, written at build time by page.py (data-preset-url):
+  // Canonical URL state of each preset, written at build time by build/experiment_block.py (data-preset-url):
   // "which preset is shown" is a plain comparison with the query string, no Python call.
   function presetUrls(root) {
     if (!root.plPresetUrls) {

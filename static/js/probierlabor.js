@@ -1,7 +1,7 @@
 // Probierlabor's browser layer: generic for every concept.
 //
 // The page arrives with each experiment complete (controls, default figure, readouts),
-// rendered at build time by py/probierlabor/page.py. This script wires the controls to the
+// rendered at build time by py/probierlabor/build/experiment_block.py. This script wires the controls to the
 // one Python runtime of the tab (static/py/boot.py hands over api.run_json) and swaps in
 // what Python returns. It knows nothing about any concept: names, ranges, clamping and
 // German notes all come from the concept's declared parameters.
@@ -208,7 +208,7 @@
       const output = root.querySelector(`[data-output="${name}"]`);
       if (output) output.textContent = text;
       const input = root.querySelector(`input[type="range"][data-param="${name}"]`);
-      const unit = input && input.dataset.unit;  // page.py: the unit a screen reader says with the value
+      const unit = input && input.dataset.unit;  // experiment_block.py: the unit a screen reader says with the value
       if (input) input.setAttribute("aria-valuetext", unit && !text.endsWith(unit) ? `${text} ${unit}` : text);
     }
     if (focused !== undefined) {

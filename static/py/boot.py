@@ -85,7 +85,7 @@ try:
         raise RuntimeError(f"{window.probierlaborConfig.bundle} antwortet mit HTTP {response.status}")
     await response.unpack_archive(extract_dir="/home/pyodide/lib", format="zip")  # noqa: F704
     sys.path.insert(0, "/home/pyodide/lib")
-    from probierlabor import api
+    from probierlabor.kit import api
 
     window.probierlabor.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck))
 except Exception as error:  # noqa: BLE001 - shown to the reader as a German message

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,8 +15,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "py"))
 
 SITE = Path(os.environ.get("PROBIERLABOR_SITE", ROOT / "site"))  # another build folder, e.g. in parallel work
 SCREENSHOTS = ROOT / "out" / "screenshots"
@@ -29,7 +26,7 @@ READY_MS = 90_000  # a cold start on a busy 2-core CI machine; the benchmark mea
 
 def start_server(folder):
     """tools/serve.py on a free loopback port, in a thread; returns the server (``stop_server`` ends it)."""
-    from serve import make_server
+    from tools.serve import make_server
 
     server = make_server(folder, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()

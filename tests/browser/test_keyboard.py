@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from probierlabor import SLUGS, api, page as page_html
+from probierlabor import SLUGS
+from probierlabor.kit import api
+from probierlabor.build import experiment_block
 
 pytestmark = pytest.mark.browser
 
@@ -144,7 +146,7 @@ SLIDERS = [(s, p) for s in SLUGS for p in api.concept(s).PARAMS if kind_of(p) in
 
 @pytest.mark.parametrize("slug, p", SLIDERS, ids=[f"{s}-{p.name}" for s, p in SLIDERS])
 def test_every_slider_speaks_its_value_in_german_with_its_unit(slug, p):
-    html = page_html.experiment(slug)
+    html = experiment_block.experiment(slug)
     valuetext = re.search(rf'data-param="{p.name}"[^>]*aria-valuetext="([^"]*)"', html).group(1)
     assert valuetext == spoken(p, p.default)
     for value in (p.lo, p.hi, step_value(p, p.default)):

@@ -16,7 +16,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from conftest import ARGS, CHROMIUM, NOT_FOUND, READY_MS, ROOT, SITE, record, start_server, stop_server
 
-from probierlabor import SLUGS, api
+from probierlabor import SLUGS
+from probierlabor.kit import api
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from probierlabor import SLUGS, api
+from probierlabor import SLUGS
+from probierlabor.kit import api
 
 pytestmark = pytest.mark.browser
 

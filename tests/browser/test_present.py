@@ -7,7 +7,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from probierlabor import api
+from probierlabor.kit import api
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "out" / "screenshots"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from probierlabor import api
+from probierlabor.kit import api
 
 pytestmark = pytest.mark.browser
 

@@ -3,7 +3,8 @@
 import pytest
 from conftest import NOT_FOUND
 
-from probierlabor import SLUGS, api
+from probierlabor import SLUGS
+from probierlabor.kit import api
 
 pytestmark = pytest.mark.browser
 

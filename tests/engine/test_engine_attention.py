@@ -16,7 +16,7 @@ from engine.attention import (
     tiled,
     tiled_attention,
 )
-from engine.kv_cache import KVCache
+from engine.paged_kv import KVCache
 
 
 def naive_attention(q, k, v, q_pos, k_pos, scale, causal):

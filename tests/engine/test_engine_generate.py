@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from engine.attention import dense_attention, tiled
 from engine.block_pool import BlockPool
 from engine.generate import greedy_paged, greedy_recompute
-from engine.kv_cache import KVCache
+from engine.paged_kv import KVCache
 from engine.model import LlamaModel, tiny_config
 from engine.tokenizer import CharTokenizer
 

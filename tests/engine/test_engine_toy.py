@@ -8,7 +8,7 @@ import pytest
 from engine.attention import NoCacheAttention, PagedAttention, Segment, tiled
 from engine.block_pool import BlockPool
 from engine.generate import greedy_paged, greedy_recompute
-from engine.kv_cache import KVCache
+from engine.paged_kv import KVCache
 from engine.toy import ToyDecodeModel
 
 TOY = ToyDecodeModel()

@@ -1,0 +1,147 @@
+"""HTML of an experiment block, rendered at build time from the declared parameters.
+
+The block arrives complete in the static page (controls, default figure, readouts), so
+the reader sees the experiment at once, in print and without JavaScript. The browser
+layer (static/js/probierlabor.js) only wires the controls to ``api.run_json`` and swaps
+in the strings that come back. The markup here is therefore the contract with that
+script: ``data-param`` on every control, ``data-preset`` on preset buttons, and the
+``pl-…`` slots it fills.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from html import escape
+
+from ..kit import api
+from ..kit.contract import Param
+
+
+def experiment(slug: str) -> str:
+    run = api.run(slug)
+    module = api.concept(slug)
+    controls = "".join(_control(p, run["params"][p.name], run["display"][p.name])
+                       for p in module.PARAMS)
+    presets = "".join(_preset_button(slug, i, p) for i, p in enumerate(module.PRESETS))
+    drag_hint = any(p.kind == "moves" for p in module.PARAMS)
+    return (
+        f'<section class="pl-experiment" data-experiment="{slug}" data-state="loading" '
+        f'aria-label="Experiment: {escape(module.TITLE)}">'
+        f'<div class="pl-presets" role="group" aria-label="Voreinstellungen">{presets}</div>'
+        f"{_TOOLBAR}"
+        f'<div class="pl-controls">{controls}</div>'
+        f'<p class="pl-status" role="status"><span class="pl-spinner" aria-hidden="true"></span>'
+        f'<span class="pl-status-text">Python wird geladen … Die Abbildung zeigt schon die Standardeinstellung.</span></p>'
+        f'<div class="pl-notes" role="alert" hidden></div>'
+        f'<div class="pl-stage">'
+        f'<figure class="pl-figure{" pl-draggable" if drag_hint else ""}">{run["figure"]}</figure>'
+        f'<div class="pl-side">{_readouts(run["readouts"])}'
+        f'<div class="pl-extra">{run["extra"]}</div></div>'
+        f'</div>'
+        f'<p class="pl-summary" aria-live="polite">{escape(run["summary"])}</p>'
+        f'</section>'
+    )
+
+
+# Sharing tools (static/js/share.js). The buttons stay hidden until that script shows them:
+# without JavaScript they could do nothing. Other scripts may append their own buttons.
+_TOOLBAR = (
+    '<div class="pl-toolbar" role="toolbar" aria-label="Werkzeuge">'
+    '<button type="button" class="pl-tool md-button" data-share="link" hidden>Link kopieren</button>'
+    '<button type="button" class="pl-tool md-button" data-share="qr" aria-haspopup="dialog" hidden>QR-Code</button>'
+    '<button type="button" class="pl-tool md-button" data-share="ab" aria-pressed="false" hidden>A/B-Vergleich</button>'
+    '<span class="pl-share-status" role="status"></span>'
+    "</div>"
+)
+
+
+def _preset_button(slug: str, index: int, preset) -> str:
+    """data-preset: the values to set; data-preset-url: the query string they give, so the page can
+    tell which preset is on screen by comparing strings instead of asking Python."""
+    values = api.preset_values(slug, preset.label)
+    url = api.url_state(slug, api.check(slug, values)[0])
+    return (f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(api.jsonable(values)))}"'
+            f' data-preset-url="{escape(json.dumps(url))}" title="{escape(preset.help)}" data-key="{index}">'
+            f'{escape(preset.label)}</button>')
+
+
+def _readouts(readouts: list[dict]) -> str:
+    items = "".join(
+        f'<div class="pl-readout{" pl-em" if r["emphasis"] else ""}" data-readout="{escape(r["key"])}">'
+        f'<dt>{escape(r["label"])}</dt><dd>{escape(r["value"])}</dd></div>'
+        for r in readouts
+    )
+    return f'<dl class="pl-readouts">{items}</dl>'
+
+
+# The output next to a slider shows the bare number (its label names the unit), but a screen reader
+# announces only aria-valuetext while the slider moves: "30 ms", not "30". The unit is the declared one
+# or one named at the end of the label: "Netz hin (ms)", "Richtung (Grad)", "Chance (in %)".
+_LABEL_UNIT = re.compile(r"\((?:in )?(ms|s|%|Grad)\)\s*$")
+
+
+def slider_unit(p: Param) -> str:
+    match = _LABEL_UNIT.search(p.label)
+    return p.unit or (match.group(1) if match else "")
+
+
+def _with_unit(display: str, unit: str) -> str:
+    return f"{display} {unit}" if unit and not display.endswith(unit) else display
+
+
+def _control(p: Param, value, display: str) -> str:
+    ident = f"pl-{p.name}"
+    help_text = f'<small class="pl-help">{escape(p.help)}</small>' if p.help else ""
+    if p.kind == "seed":  # the page draws a fresh seed on click; the URL keeps it for sharing
+        return (
+            f'<div class="pl-control pl-seed"><input type="hidden" data-param="{p.name}" data-seed '
+            f'value="{escape(p.to_url(value))}"><button type="button" class="md-button md-button--primary pl-seed-button" '
+            f'data-seed-for="{p.name}">{escape(p.label)}</button>{help_text}</div>'
+        )
+    if p.kind in ("int", "float") and p.widget == "number":
+        return (
+            f'<div class="pl-control pl-number"><label for="{ident}">{escape(p.label)}</label>'
+            f'<input type="number" id="{ident}" data-param="{p.name}" min="{p.lo:g}" max="{p.hi:g}" '
+            f'step="{p.step or 1:g}" value="{value:g}" inputmode="decimal">{help_text}</div>'
+        )
+    if p.kind in ("int", "float"):
+        if p.log:
+            lo, hi, now = math.log10(p.lo), math.log10(p.hi), math.log10(value)
+            step = p.step
+        else:
+            lo, hi, now, step = p.lo, p.hi, value, p.step or 1
+        unit = slider_unit(p)
+        unit_attr = f' data-unit="{escape(unit)}"' if unit else ""
+        return (
+            f'<div class="pl-control pl-range">'
+            f'<label for="{ident}">{escape(p.label)}: <output data-output="{p.name}" for="{ident}">'
+            f"{escape(display)}</output></label>"
+            f'<input type="range" id="{ident}" data-param="{p.name}" min="{lo:g}" max="{hi:g}" step="{step:g}" '
+            f'value="{now:g}"{" data-log" if p.log else ""}{unit_attr} '
+            f'aria-valuetext="{escape(_with_unit(display, unit))}">{help_text}</div>'
+        )
+    if p.kind == "choice" and p.widget == "select":
+        options = "".join(
+            f'<option value="{escape(p.to_url(v))}"{" selected" if v == value else ""}>{escape(label)}</option>'
+            for v, label in p.choices
+        )
+        return (f'<div class="pl-control pl-select"><label for="{ident}">{escape(p.label)}</label>'
+                f'<select id="{ident}" data-param="{p.name}">{options}</select>{help_text}</div>')
+    if p.kind == "choice":
+        options = "".join(
+            f'<label class="pl-option"><input type="radio" name="{ident}" data-param="{p.name}" '
+            f'value="{escape(p.to_url(v))}"{" checked" if v == value else ""}><span>{escape(label)}</span></label>'
+            for v, label in p.choices
+        )
+        return (f'<fieldset class="pl-control pl-choice"><legend>{escape(p.label)}</legend>'
+                f'<div class="pl-options">{options}</div>{help_text}</fieldset>')
+    if p.kind == "moves":  # changed by dragging in the figure; kept here so the URL can carry it
+        return f'<input type="hidden" data-param="{p.name}" data-moves value="{escape(p.to_url(value))}">'
+    if p.kind == "bool":
+        return (
+            f'<div class="pl-control pl-toggle"><label><input type="checkbox" data-param="{p.name}" role="switch"'
+            f'{" checked" if value else ""}> {escape(p.label)}</label>{help_text}</div>'
+        )
+    raise ValueError(p.kind)

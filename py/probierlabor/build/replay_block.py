@@ -1,0 +1,86 @@
+"""Build-time HTML of a recorded-run panel: ``{{ replay("continuous-batching-article", view="slots") }}``.
+
+The panel is pre-rendered from the trace's header (title, description, which machine recorded it),
+so the page says what the recording is even without JavaScript and in print; ``static/js/replay.js``
+then loads the trace and makes it playable. Reading the trace here also makes ``mkdocs build``
+fail on a page that names a trace nobody recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from pathlib import Path
+
+TRACES = Path(__file__).resolve().parents[3] / "static" / "traces"
+
+VIEWS = ("blocks", "cache", "slots", "ttft", "prefill", "tiles", "speculative", "kvbytes")
+
+# Icons as inline SVG: the media-control characters (⏮ ⏸) are missing from common fonts and
+# rendered as empty boxes in Debian's Chromium.
+_PATHS = {
+    "reset": "M3 3h2v10H3zM13 3v10L6 8z",
+    "back": "M12 3v10L5 8z",
+    "play": "M4 3v10l8-5z",
+    "pause": "M4 3h3v10H4zM9 3h3v10H9z",
+    "next": "M4 3v10l7-5zM11 3h2v10h-2z",
+}
+
+
+def icon(name: str) -> str:
+    return (f'<svg class="pl-r-icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" '
+            f'focusable="false"><path d="{_PATHS[name]}"/></svg>')
+
+
+def header(name: str) -> dict:
+    path = TRACES / f"{name}.json"
+    if not path.exists():
+        raise ValueError(f"replay({name!r}): static/traces/{name}.json fehlt – `python -m engine record {name}`")
+    text = path.read_text(encoding="utf-8")
+    # The header is the first line (tracer.dumps writes one step per line after it).
+    head = json.loads(text.split('"steps":[', 1)[0].rstrip(",") + "}")
+    return head
+
+
+def machine_line(head: dict) -> str:
+    rec = head["recorded"]
+    return (f"Aufgezeichnet von unserer Engine (Backend {rec['backend']}, {rec['device']}, "
+            f"Revision {rec['engine_revision']}). Gemessene Zeiten gelten nur für diese Maschine; "
+            f"die Wiedergabe zählt in Engine-Schritten.")
+
+
+def panel(name: str, view: str, twin: str | None = None) -> str:
+    """``twin``: one trace name or several, comma-separated, replayed alongside (same step index)."""
+    if view not in VIEWS:
+        raise ValueError(f"replay({name!r}): unbekannte Ansicht {view!r}; möglich: {', '.join(VIEWS)}")
+    head = header(name)
+    twin_attr = ""
+    if twin:
+        for other in twin.split(","):
+            header(other)  # must exist as well
+        twin_attr = f' data-twin="{escape(twin)}"'
+    s = head["scenario"]
+    steps = head["result"]["num_steps"]
+    return (
+        f'<section class="pl-replay" data-replay="{escape(name)}" data-view="{view}"{twin_attr} '
+        f'data-state="loading" aria-label="Aufzeichnung: {escape(s["title"])}">'
+        f'<h3 class="pl-replay-title">Aufzeichnung: {escape(s["title"])}</h3>'
+        f'<p class="pl-replay-desc">{escape(s["description"])}</p>'
+        f'<div class="pl-replay-controls" role="group" aria-label="Wiedergabe" hidden>'
+        f'<button type="button" class="md-button pl-r-reset" aria-label="Zum Anfang" title="Zum Anfang (R)">{icon("reset")}</button>'
+        f'<button type="button" class="md-button pl-r-back" aria-label="Ein Schritt zurück" title="Ein Schritt zurück (←)">{icon("back")}</button>'
+        f'<button type="button" class="md-button md-button--primary pl-r-play" aria-label="Abspielen" title="Abspielen/Pause (Leertaste)">{icon("play")}{icon("pause")}</button>'
+        f'<button type="button" class="md-button pl-r-next" aria-label="Ein Schritt vor" title="Ein Schritt vor (→)">{icon("next")}</button>'
+        f'<label class="pl-r-scrub"><span class="pl-r-label">Schritt</span>'
+        f'<input type="range" min="0" max="{steps}" step="1" value="0" aria-label="Schritt wählen"></label>'
+        f'<output class="pl-r-counter" aria-live="off">0 von {steps}</output>'
+        f'<label class="pl-r-speed"><span class="pl-r-label">Tempo</span><select aria-label="Abspieltempo">'
+        f'<option value="0.25">¼×</option><option value="0.5">½×</option><option value="1" selected>1×</option>'
+        f'<option value="2">2×</option><option value="4">4×</option></select></label>'
+        f'</div>'
+        f'<div class="pl-replay-view"><p class="pl-replay-status">Die Aufzeichnung wird geladen … '
+        f'(ohne JavaScript ist sie nicht abspielbar; die Datei liegt unter static/traces/{escape(name)}.json)</p></div>'
+        f'<p class="pl-replay-summary" aria-live="polite"></p>'
+        f'<p class="pl-replay-machine">{escape(machine_line(head))}</p>'
+        f'</section>'
+    )

@@ -1,0 +1,369 @@
+"""Beam search on a small token tree, computed exactly.
+
+The article's own example (CONCEPTS.md §21): first token A 0.45, B 0.35, C 0.20; the best
+continuation of A has 0.4, after C the continuation A has 0.99. Width 2 drops C and ends at
+AA = 0.18; width 3 keeps C and finds CA = 0.198. Two tokens, no early end, no length
+normalisation. The article does not give the full distributions (D8); completion (CONCEPTS.md P):
+
+* after A: A 0.40, B 0.35, C 0.25;  after B: A 0.50, B 0.30, C 0.20;  after C: A 0.99, B 0.005, C 0.005
+  (max after B is 0.5 < 0.18/0.35, so width 2 still ends at AA).
+
+A second tree of our own („mit Ende-Token“) has an end token ‹Ende›, so that sequences differ
+in length and the length penalty matters:
+
+* first token: A 0.5, ‹Ende› 0.3, B 0.2;  after A: A 0.5, B 0.3, ‹Ende› 0.2;
+  after B: A 0.9, B 0.05, ‹Ende› 0.05.
+
+The search follows Hugging Face Transformers' beam search (``GenerationMixin._beam_search``):
+
+* the score of a sequence is the sum of the logarithms of its token probabilities;
+* in each step every kept sequence is extended by every token, the candidates are ranked by
+  their score; a candidate that ends (‹Ende›, or the maximum of two tokens) is finished if it
+  ranks among the first *width* candidates; the next step continues with the best *width*
+  candidates that did not end (a finished candidate frees its place);
+* a finished sequence of L generated tokens (‹Ende› included) is judged by
+  Σ ln p / L^α (``length_penalty`` α; Transformers' default is 1.0, the article's example uses none);
+  the answer is the finished sequence with the highest judged score.
+
+Ties keep the order of the listing (earlier beam first, then A, B, C, ‹Ende›), as a stable sort
+does. Probabilities are exact fractions; where two sequences of equal length are compared, the
+comparison is exact, the logarithms are only shown.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ..kit import fmt
+from ..kit.contract import Param, Preset, Readout, View
+from ..kit.tree import Tree, dec, frac_text, table
+
+SLUG = "beam-search"
+TITLE = "Beam Search"
+GROUP = "Decodieren und Sampling"
+TEASER = "Mehrere Anfänge behalten statt nur den besten – und doch den besten Weg verpassen können."
+
+END = "$"
+MAX_LEN = 2
+F = Fraction
+
+TREES = {
+    "artikel": {
+        (): (("A", F("0.45")), ("B", F("0.35")), ("C", F("0.20"))),
+        ("A",): (("A", F("0.40")), ("B", F("0.35")), ("C", F("0.25"))),
+        ("B",): (("A", F("0.50")), ("B", F("0.30")), ("C", F("0.20"))),
+        ("C",): (("A", F("0.99")), ("B", F("0.005")), ("C", F("0.005"))),
+    },
+    "ende": {
+        (): (("A", F("0.5")), (END, F("0.3")), ("B", F("0.2"))),
+        ("A",): (("A", F("0.5")), ("B", F("0.3")), (END, F("0.2"))),
+        ("B",): (("A", F("0.9")), ("B", F("0.05")), (END, F("0.05"))),
+    },
+}
+TREE_CHOICES = (("artikel", "Artikel: zwei Tokens"), ("ende", "mit Ende-Token"))
+
+PARAMS = (
+    Param("width", "Beam-Breite", "int", 2, lo=1, hi=3, step=1,
+          help="Wie viele Anfänge nach jedem Schritt weiterverfolgt werden. Breite 1 ist Greedy."),
+    Param("tree", "Baum", "choice", "artikel", choices=TREE_CHOICES,
+          help="Der Baum aus dem Artikel oder einer, in dem eine Antwort schon nach einem Token enden kann."),
+    Param("alpha", "length_penalty α", "float", 0.0, lo=-1.0, hi=3.0, step=0.1,
+          help="Score geteilt durch Länge^α. 0 = reine Wahrscheinlichkeit; Transformers nimmt ohne Angabe 1."),
+    Param("step", "Anzeigen bis", "choice", 2, choices=((1, "nach Schritt 1"), (2, "nach Schritt 2"))),
+)
+
+PRESETS = (
+    Preset("Breite 1 (= Greedy)", {"width": 1}, "Nur der beste Anfang überlebt."),
+    Preset("Breite 2 (Artikel)", {"width": 2}, "C fällt nach dem ersten Schritt heraus."),
+    Preset("Breite 3 (Artikel)", {"width": 3}, "C bleibt – und CA gewinnt."),
+    Preset("Ende-Token, α = 0", {"tree": "ende", "alpha": 0.0}, "Reine Wahrscheinlichkeit: die kurze Antwort gewinnt."),
+    Preset("Ende-Token, α = 1", {"tree": "ende", "alpha": 1.0}, "Durch die Länge geteilt: die längere gewinnt."),
+)
+
+
+# -- the search ---------------------------------------------------------------------------
+
+def name(seq) -> str:
+    return "".join("‹Ende›" if t == END else t for t in seq) or "Start"
+
+
+def ended(seq) -> bool:
+    return bool(seq) and (seq[-1] == END or len(seq) >= MAX_LEN)
+
+
+def judged(prob: Fraction, length: int, alpha: float) -> float:
+    """Σ ln p / L^α, the criterion for finished sequences."""
+    if prob == 0:
+        return -math.inf
+    return math.log(prob) / length ** alpha
+
+
+def better(a, b, alpha: float) -> bool:
+    """Is finished sequence a = (seq, prob) strictly better than b? Exact where the lengths agree."""
+    (sa, pa), (sb, pb) = a, b
+    if len(sa) == len(sb):
+        return pa > pb  # dividing equal negative logs by the same L^α keeps the order
+    return judged(pa, len(sa), alpha) > judged(pb, len(sb), alpha)
+
+
+def pick(items, alpha: float):
+    best = None
+    for item in items:
+        if best is None or better(item, best, alpha):
+            best = item
+    return best
+
+
+def search(tree: str, width: int, alpha: float = 0.0) -> dict:
+    """Run the beam; every candidate of every step with its fate."""
+    t = TREES[tree]
+    running = [((), Fraction(1))]
+    finished, steps = [], []
+    for _ in range(MAX_LEN):
+        candidates = [(seq + (tok,), p * q) for seq, p in running for tok, q in t[seq]]
+        ranked = sorted(candidates, key=lambda c: -c[1])  # stable: ties keep the listing order
+        top = ranked[:width]
+        new_running = [c for c in ranked if not ended(c[0])][:width]
+        fates = {}
+        for c in ranked:
+            if c in top and ended(c[0]):
+                fates[c[0]] = "fertig"
+            elif c in new_running:
+                fates[c[0]] = "behalten"
+            else:
+                fates[c[0]] = "verworfen"
+        finished += [c for c in top if ended(c[0])]
+        steps.append({"ranked": ranked, "fates": fates})
+        running = new_running
+        if not running:
+            break
+    return {"steps": steps, "finished": finished, "result": pick(finished, alpha)}
+
+
+def all_sequences(tree: str):
+    """Every complete sequence of the tree with its probability, in listing order."""
+    t = TREES[tree]
+    out = []
+
+    def walk(seq, p):
+        if ended(seq):
+            out.append((seq, p))
+            return
+        for tok, q in t[seq]:
+            walk(seq + (tok,), p * q)
+
+    walk((), Fraction(1))
+    return out
+
+
+def compute(width: int = 2, tree: str = "artikel", alpha: float = 0.0, step: int = 2) -> dict:
+    run = search(tree, width, alpha)
+    complete = all_sequences(tree)
+    optimum = pick(complete, alpha)
+    result = run["result"]
+    steps_out = []
+    for s in run["steps"]:
+        steps_out.append({
+            "candidates": [{"seq": name(seq), "prob": float(p), "prob_exact": frac_text(p),
+                            "ln": math.log(p) if p else None, "fate": s["fates"][seq]}
+                           for seq, p in s["ranked"]],
+            "kept": [name(seq) for seq, _ in s["ranked"] if s["fates"][seq] == "behalten"],
+            "finished": [name(seq) for seq, _ in s["ranked"] if s["fates"][seq] == "fertig"],
+            "dropped": [name(seq) for seq, _ in s["ranked"] if s["fates"][seq] == "verworfen"],
+        })
+    seq, p = result
+    oseq, op = optimum
+    t = TREES[tree]
+    return {
+        "width": width,
+        "tree": tree,
+        "first": {name((tok,)): float(q) for tok, q in t[()]},
+        "after": {name(seq): {name((tok,)): float(q) for tok, q in t[seq]} for seq in t if seq},
+        "alpha": alpha,
+        "step": step,
+        "steps": steps_out,
+        "n_candidates": [len(st["candidates"]) for st in steps_out],
+        "result": name(seq),
+        "result_len": len(seq),
+        "result_prob": float(p),
+        "result_prob_exact": frac_text(p),
+        "result_ln": math.log(p),
+        "result_score": judged(p, len(seq), alpha),
+        "optimum": name(oseq),
+        "optimum_prob": float(op),
+        "optimum_prob_exact": frac_text(op),
+        "optimum_ln": math.log(op),
+        "optimum_score": judged(op, len(oseq), alpha),
+        "found_optimum": seq == oseq,
+        "sequences": [{"seq": name(s), "prob": float(q), "prob_exact": frac_text(q), "len": len(s),
+                       "ln": math.log(q), "score": judged(q, len(s), alpha)} for s, q in complete],
+    }
+
+
+def constraint() -> dict:
+    """The article's bound on the tree: after B no continuation may reach AA / P(B) = 0.18 / 0.35,
+    or width 2 would not end at AA."""
+    t = TREES["artikel"]
+    aa = dict(t[()])["A"] * dict(t[("A",)])["A"]
+    bound = aa / dict(t[()])["B"]
+    return {"bound": float(bound), "max_after_B": float(max(q for _, q in t[("B",)]))}
+
+
+def crossover(tree: str = "ende", width: int = 2) -> dict:
+    """The α at which the beam's answer flips between its answer for α = 0 and for α = 1:
+    ln P₀ / L₀^α = ln P₁ / L₁^α  ⇒  α = ln(ln P₁ / ln P₀) / ln(L₁ / L₀)."""
+    (s0, p0), (s1, p1) = search(tree, width, 0.0)["result"], search(tree, width, 1.0)["result"]
+    if len(s0) == len(s1):
+        return {"alpha": None, "short": name(s0), "long": name(s1)}
+    alpha = math.log(math.log(p1) / math.log(p0)) / math.log(len(s1) / len(s0))
+    return {"alpha": alpha, "short": name(s0), "long": name(s1)}
+
+
+# -- what the page shows ------------------------------------------------------------------
+
+def _score_text(value: float) -> str:
+    return fmt.de(value, 3)
+
+
+def view(r: dict) -> View:
+    tree = TREES[r["tree"]]
+    shown_steps = r["step"]
+    fate = {}
+    for i, s in enumerate(r["steps"][:shown_steps]):
+        for c in s["candidates"]:
+            fate[c["seq"]] = c["fate"]
+    done = shown_steps >= 2 or len(r["steps"]) < 2
+    result = r["result"] if done else None
+    optimum = r["optimum"] if done else None
+    penal = r["alpha"] != 0
+
+    # rows: one per complete sequence, grouped under its first token
+    rows = []
+    for tok, _ in tree[()]:
+        if tok == END:
+            rows.append((tok,))
+        else:
+            rows += [(tok, t2) for t2, _ in tree[(tok,)]]
+    top, gap = 48, 30
+    height = top + gap * (len(rows) - 1) + 84
+    xr, x1, x2 = 30, 130, 250
+    y_of = {seq: top + gap * i for i, seq in enumerate(rows)}
+    for tok, _ in tree[()]:
+        kids = [y_of[s] for s in rows if s[0] == tok]
+        y_of[(tok,)] = sum(kids) / len(kids)
+    root = (xr, (top + y_of[rows[-1]]) / 2)
+
+    t = Tree(480, height, [xr, x1, x2], f"Beam-Suche mit Breite {r['width']}: behaltene und verworfene Anfänge")
+    t.text(x1, 18, "Schritt 1", "pl-tree-head", "middle")
+    t.text(x2, 18, "Schritt 2", "pl-tree-head", "middle")
+    t.text(334, 18, "P", "pl-tree-head", "end")
+    t.text(400, 18, "Score" if penal else "Σ ln P", "pl-tree-head", "end")
+
+    def edge_cls(seq) -> str:
+        f = fate.get(name(seq))
+        if f is None:
+            return "pl-tree-hidden"
+        return {"behalten": "pl-tree-kept", "fertig": "pl-tree-kept", "verworfen": "pl-tree-pruned"}[f]
+
+    seqs = {name(s): s for s in rows}
+    res_seq = seqs.get(result) if result else None
+    opt_seq = seqs.get(optimum) if optimum else None
+
+    def node_cls(seq) -> str:
+        f = fate.get(name(seq))
+        cls = {"behalten": "pl-tree-n", "fertig": "pl-tree-n pl-tree-n-done", "verworfen": "pl-tree-n pl-tree-n-pruned",
+               None: "pl-tree-n pl-tree-n-hidden"}[f]
+        if res_seq and res_seq[:len(seq)] == seq:
+            cls += " pl-tree-n-result"
+        if opt_seq == seq:
+            cls += " pl-tree-n-best"
+        return cls
+
+    # underlays: the best sequence of the whole tree (orange), the answer (blue)
+    for target, cls in ((opt_seq, "pl-tree-best"), (res_seq, "pl-tree-result")):
+        if target:
+            t.edge(root, (x1, y_of[target[:1]]), cls)
+            if len(target) == 2:
+                t.edge((x1, y_of[target[:1]]), (x2, y_of[target]), cls)
+
+    for tok, p in tree[()]:
+        seq = (tok,)
+        t.edge(root, (x1, y_of[seq]), edge_cls(seq), dec(p), at=0.58)
+        if tok == END:
+            continue
+        for tok2, q in tree[seq]:
+            t.edge((x1, y_of[seq]), (x2, y_of[seq + (tok2,)]), edge_cls(seq + (tok2,)), dec(q), at=0.7)
+
+    t.node(*root, "Start", "pl-tree-n pl-tree-n-root", r=19)
+    cand = {c["seq"]: c for s in r["steps"] for c in s["candidates"]}
+    seq_info = {s["seq"]: s for s in r["sequences"]}
+    for tok, p in tree[()]:
+        seq = (tok,)
+        t.node(x1, y_of[seq], "Ende" if tok == END else tok, node_cls(seq),
+               title=f"{name(seq)}: {dec(p)}", square=tok == END)
+    for seq in rows:
+        if len(seq) == 2:
+            t.node(x2, y_of[seq], "Ende" if seq[1] == END else name(seq), node_cls(seq),
+                   title=f"{name(seq)}: {dec(Fraction(seq_info[name(seq)]['prob_exact']))}", square=seq[1] == END)
+        y = y_of[seq]
+        info = seq_info[name(seq)]
+        evaluated = name(seq) in fate
+        cls = "pl-tree-label" if evaluated else "pl-tree-muted"
+        if len(seq) == 1:  # an answer that ends after one token: a guide line to its numbers
+            t.raw(f'<line class="pl-tree-edge pl-tree-guide" x1="{x1 + 18}" y1="{y}" x2="290" y2="{y}"/>')
+        t.text(334, y + 4.5, dec(Fraction(info["prob_exact"])), cls, "end")
+        score = info["score"] if penal else info["ln"]
+        t.text(400, y + 4.5, _score_text(score), cls, "end")
+        mark = []
+        if result == name(seq):
+            mark.append(("◀ Ergebnis", "pl-tree-result-text"))
+        elif optimum == name(seq):
+            mark.append(("◀ bestes", "pl-tree-best-text"))
+        for text, mcls in mark:
+            t.text(405, y + 4.5, text, mcls)
+    ly = height - 40
+    t.legend(ly, [("pl-tree-kept", "im Beam"), ("pl-tree-pruned", "verworfen"), ("pl-tree-hidden", "nie erweitert"),
+                  ("pl-tree-result", "Ergebnis"), ("pl-tree-best", "bestes im Baum")], per_row=3, col=156)
+
+    s1 = r["steps"][0]
+    readouts = [
+        Readout("kept1", "Nach Schritt 1 behalten", (", ".join(s1["kept"]) or "–")
+                + (f"; fertig: {', '.join(s1['finished'])}" if s1["finished"] else "")),
+        Readout("dropped1", "Nach Schritt 1 verworfen", ", ".join(s1["dropped"]) or "nichts"),
+    ]
+    if done:
+        readouts += [
+            Readout("result", "Ergebnis des Beams", f"{r['result']}: {dec(Fraction(r['result_prob_exact']))}",
+                    r["result_prob"], True),
+            Readout("score", "Score Σ ln P" + (" / L^α" if penal else ""),
+                    _score_text(r["result_score"] if penal else r["result_ln"]), r["result_score"]),
+            Readout("optimum", "Bestes im ganzen Baum", f"{r['optimum']}: {dec(Fraction(r['optimum_prob_exact']))}",
+                    r["optimum_prob"], True),
+        ]
+    else:
+        readouts.append(Readout("result", "Ergebnis des Beams", "noch offen"))
+
+    summary = f"Breite {r['width']}: Nach Schritt 1 bleiben {', '.join(s1['kept']) or 'keine Anfänge'}"
+    summary += (f", verworfen wird {', '.join(s1['dropped'])}." if s1["dropped"] else ", nichts wird verworfen.")
+    if s1["finished"]:
+        summary += f" Fertig ist schon {', '.join(s1['finished'])}."
+    if done:
+        crit = f" (Σ ln P / L^α mit α = {fmt.de_auto(r['alpha'])})" if penal else ""
+        summary += (f" Ergebnis {r['result']} mit {dec(Fraction(r['result_prob_exact']))}{crit}; "
+                    + ("das ist auch das Beste im ganzen Baum." if r["found_optimum"] else
+                       f"das Beste im ganzen Baum wäre {r['optimum']} mit {dec(Fraction(r['optimum_prob_exact']))}."))
+    extra = _table(r)
+    return View(t.render(), readouts, summary, extra)
+
+
+def _table(r: dict) -> str:
+    head = ["Kandidat", "P", "Σ ln P", "Schicksal"]
+    rows, classes = [], []
+    for i, s in enumerate(r["steps"][:r["step"]], start=1):
+        rows.append(f"Schritt {i}")
+        classes.append("")
+        for c in s["candidates"]:
+            rows.append([c["seq"], dec(Fraction(c["prob_exact"])), fmt.de(c["ln"], 3), c["fate"]])
+            classes.append("pl-dec-out" if c["fate"] == "verworfen" else "")
+    return table(head, rows, f"Kandidaten nach Score geordnet (Breite {r['width']})", classes)

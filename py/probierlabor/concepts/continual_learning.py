@@ -1,0 +1,402 @@
+"""Continual learning: a tiny real classifier learns Reklamationen after Lieferung and Rücksendungen.
+
+The article's results table is lost (CONCEPTS.md D5) and was invented anyway. Here the numbers are
+measured, on a model small enough to train in the browser:
+
+* messages: ``continual_learning_messages.py`` (written for this site): 30 training messages per department,
+  held-out tests of 100 old messages (50 Lieferung, 50 Rücksendungen) and 100 Reklamationen;
+* features: which words occur (lower case, letters only; a bias feature); vocabulary = the words of all
+  training messages, other words are ignored;
+* model: softmax regression with three outputs (one per department), weights start at 0;
+* old task: mini-batch SGD (batches of 10, learning rate 0.5) for 30 epochs on the 60 old messages,
+  order shuffled by ``random.Random(ORDER_SEED)``; the Reklamationen output never gets an example;
+* new task, from that model, the same SGD for up to 30 epochs on the 30 Reklamationen:
+  - „ohne Schutz“: only the Reklamationen;
+  - „mit Wiederholungen“: plus ``keep`` stored old messages (20 in the article), drawn from the 60 old
+    training messages by ``random.Random(seed).sample``;
+  - „EWC“: only the Reklamationen, plus the penalty (λ/2)·Σ F_i (w_i − w*_i)² around the old weights w*,
+    F = the diagonal Fisher information on the old training messages. For a softmax it is exact and
+    closed: F[c][j] = mean over messages of x_j · p_c (1 − p_c). The penalty is applied after each batch
+    as a proximal step w ← (w + a·w*)/(1 + a), a = learning rate · λ · F, which is stable for every λ;
+* tests after every epoch: the department with the highest score (class-incremental); with the task hint
+  the choice is restricted to the departments of the message's task (task-incremental, van de Ven and
+  Tolias §2): Lieferung/Rücksendungen for old messages, Reklamationen for new ones.
+
+Everything is deterministic: the same seeds give the same numbers in CPython and in Pyodide.
+A trajectory (all epochs of one variant) is trained once and cached; moving the epoch slider or the
+hint switch only reads it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from functools import lru_cache
+from html import escape
+
+from . import continual_learning_messages as cm
+from .continual_learning_trajectories import TRAJECTORIES
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "continual-learning"
+TITLE = "Continual Learning"
+GROUP = "Lernen und Bewerten"
+TEASER = "Ein kleines Modell lernt Reklamationen dazu – und ein getrennter Test zeigt, was es dabei vergisst."
+
+DEPARTMENTS = (cm.DELIVERY, cm.RETURN, cm.COMPLAINT)
+OLD, NEW = (0, 1), (2,)
+LEARNING_RATE = 0.5
+BATCH = 10
+OLD_EPOCHS = 30
+MAX_EPOCHS = 30
+ORDER_SEED = 1           # shuffles the old task's batches
+NEW_ORDER_SEED = 2       # shuffles the new task's batches (the same for every variant)
+DEFAULT_SEED = 3         # which old messages are kept
+DEFAULT_KEEP = 20
+DEFAULT_EPOCHS = 20
+DEFAULT_LAM = 100
+
+VARIANTS = (("none", "ohne Schutz"), ("replay", "mit Wiederholungen"), ("ewc", "EWC"))
+KEEPS = ((5, "5"), (10, "10"), (20, "20"), (40, "40"), (60, "alle 60"))
+LAMS = ((1, "1"), (10, "10"), (30, "30"), (100, "100"), (300, "300"), (1000, "1000"))
+
+PARAMS = (
+    Param("epochs", "Trainingsrunden mit Reklamationen", "int", DEFAULT_EPOCHS, lo=0, hi=MAX_EPOCHS, step=1,
+          help="Wie oft das Modell die neuen Beispiele durchgeht (0 = vor dem Update)."),
+    Param("variant", "Training", "choice", "replay", choices=VARIANTS,
+          help="Wie das Training auf die alten Abteilungen Rücksicht nimmt."),
+    Param("keep", "Aufbewahrte alte Nachrichten", "choice", DEFAULT_KEEP, choices=KEEPS,
+          help="Gilt für „mit Wiederholungen“; im Artikel 20 von 60."),
+    Param("lam", "Stärke λ (EWC)", "choice", DEFAULT_LAM, choices=LAMS, widget="select",
+          help="Gilt für „EWC“: wie fest die alten Gewichte gehalten werden."),
+    Param("hint", "Hinweis auf die Aufgabe", "bool", False,
+          help="Der Test verrät, ob eine Nachricht alt oder neu ist; das Modell wählt nur unter deren Abteilungen."),
+    Param("seed", "Andere Stichprobe aufbewahren", "seed", DEFAULT_SEED,
+          help="Zieht andere alte Nachrichten."),
+)
+
+PRESETS = (
+    Preset("Vor dem Update", {"epochs": 0}, "Das Modell nach der alten Aufgabe."),
+    Preset("Nur Reklamationen", {"variant": "none"}, "Weitertrainieren ohne Schutz."),
+    Preset("Mit 20 gespeicherten", {"variant": "replay"}, "20 alte Nachrichten werden beigemischt."),
+    Preset("EWC", {"variant": "ewc"}, "Wichtige Gewichte werden festgehalten."),
+    Preset("Mit Hinweis", {"variant": "none", "hint": True}, "Der Test verrät die Aufgabe."),
+)
+
+
+# -- data ---------------------------------------------------------------------------
+
+def words(text: str) -> list[str]:
+    return sorted(set(re.findall(r"[a-zäöüß]+", text.lower())))
+
+
+@lru_cache(maxsize=None)
+def _data():
+    vocab: dict[str, int] = {}
+    for dep in DEPARTMENTS:
+        for text in cm.TRAIN[dep]:
+            for w in words(text):
+                vocab.setdefault(w, len(vocab))
+    bias = len(vocab)
+
+    def features(text):
+        return tuple([vocab[w] for w in words(text) if w in vocab] + [bias])
+
+    train = {c: tuple((features(t), c) for t in cm.TRAIN[dep]) for c, dep in enumerate(DEPARTMENTS)}
+    test = {c: tuple((features(t), c) for t in cm.TEST[dep]) for c, dep in enumerate(DEPARTMENTS)}
+    return vocab, train, test
+
+
+def size() -> int:
+    """Number of weights per department (vocabulary + bias)."""
+    return len(_data()[0]) + 1
+
+
+def old_training() -> tuple:
+    _, train, _ = _data()
+    return train[0] + train[1]
+
+
+def stored_sample(keep: int, seed: int) -> tuple:
+    """The old training messages that were kept before the archive was deleted."""
+    pool = old_training()
+    if keep >= len(pool):
+        return pool
+    return tuple(pool[i] for i in sorted(random.Random(seed).sample(range(len(pool)), keep)))
+
+
+# -- the model ------------------------------------------------------------------------
+
+def _softmax(scores):
+    top = max(scores)
+    e = [math.exp(s - top) for s in scores]
+    z = sum(e)
+    return [v / z for v in e]
+
+
+def _epoch(W, data, rng, prox=None):
+    """One pass of mini-batch SGD on the mean cross-entropy; ``prox`` applies the EWC penalty.
+    Written out for three outputs: this loop runs some 10 000 times per trajectory in the browser."""
+    exp = math.exp
+    W0, W1, W2 = W
+    g0, g1, g2 = W0.__getitem__, W1.__getitem__, W2.__getitem__
+    order = list(data)
+    rng.shuffle(order)
+    for start in range(0, len(order), BATCH):
+        batch = order[start:start + BATCH]
+        step = LEARNING_RATE / len(batch)
+        updates = []
+        for x, y in batch:  # all probabilities from the weights at the start of the batch
+            s0, s1, s2 = sum(map(g0, x)), sum(map(g1, x)), sum(map(g2, x))
+            top = max(s0, s1, s2)
+            e0, e1, e2 = exp(s0 - top), exp(s1 - top), exp(s2 - top)
+            z = step / (e0 + e1 + e2)
+            d0, d1, d2 = e0 * z, e1 * z, e2 * z  # step · p_c
+            if y == 0:
+                d0 -= step
+            elif y == 1:
+                d1 -= step
+            else:
+                d2 -= step
+            updates.append((x, d0, d1, d2))
+        for x, d0, d1, d2 in updates:
+            for j in x:
+                W0[j] -= d0
+                W1[j] -= d1
+                W2[j] -= d2
+        if prox:  # per department: w ← w·keep + pull, in place (keep = 1, pull = 0 where F = 0)
+            for Wc, keep, pull in zip(W, *prox):
+                Wc[:] = [w * k + q for w, k, q in zip(Wc, keep, pull)]
+
+
+@lru_cache(maxsize=None)
+def old_model() -> tuple[tuple[float, ...], ...]:
+    """The weights after the old task (Lieferung, Rücksendungen)."""
+    W = [[0.0] * size() for _ in range(3)]
+    rng = random.Random(ORDER_SEED)
+    data = old_training()
+    for _ in range(OLD_EPOCHS):
+        _epoch(W, data, rng)
+    return tuple(tuple(row) for row in W)
+
+
+@lru_cache(maxsize=None)
+def fisher() -> tuple[tuple[float, ...], ...]:
+    """Diagonal Fisher information of the old model on the old training messages (exact for softmax)."""
+    W = old_model()
+    F = [[0.0] * size() for _ in range(3)]
+    data = old_training()
+    for x, _ in data:
+        p = _softmax([sum(Wc[j] for j in x) for Wc in W])
+        for c in range(3):
+            v = p[c] * (1 - p[c]) / len(data)
+            for j in x:
+                F[c][j] += v
+    return tuple(tuple(row) for row in F)
+
+
+def _evaluate(W) -> tuple[int, ...]:
+    """Correct answers (Lieferung, Rücksendungen, Reklamationen) without and with the task hint,
+    then the number of old test messages answered with Reklamationen (without hint)."""
+    _, _, test = _data()
+    g0, g1, g2 = (Wc.__getitem__ for Wc in W)
+    plain, hinted = [0, 0, 0], [0, 0, 0]
+    old_as_new = 0
+    for c in range(3):
+        right = hint_right = 0
+        for x, _ in test[c]:
+            s0, s1, s2 = sum(map(g0, x)), sum(map(g1, x)), sum(map(g2, x))
+            # the highest score wins; a tie goes to the earlier department (as max() would)
+            best = 0 if s0 >= s1 and s0 >= s2 else (1 if s1 >= s2 else 2)
+            right += best == c
+            old_as_new += c != 2 and best == 2
+            if c == 2:
+                hint_right += 1  # the hint leaves a new message only one department
+            else:
+                hint_right += (0 if s0 >= s1 else 1) == c
+        plain[c], hinted[c] = right, hint_right
+    return tuple(plain + hinted + [old_as_new])
+
+
+def proximal_factors(lam: float) -> tuple[list[list[float]], list[list[float]]]:
+    """The EWC penalty step w ← (w + a·w*)/(1 + a) = w·keep + pull with a = learning rate · λ · F,
+    the exact minimiser of (λ/2)·F·(w − w*)² + (w − v)²/(2·learning rate) around the weights v after a batch."""
+    F, old = fisher(), old_model()
+    keep, pull = [], []
+    for Fc, oc in zip(F, old):
+        a = [LEARNING_RATE * lam * f for f in Fc]
+        keep.append([1 / (1 + ai) for ai in a])
+        pull.append([ai * o / (1 + ai) for ai, o in zip(a, oc)])
+    return keep, pull
+
+
+@lru_cache(maxsize=64)
+def trajectory(variant: str, lam: float = DEFAULT_LAM, keep: int = DEFAULT_KEEP, seed: int = DEFAULT_SEED):
+    """Test results after 0, 1, …, MAX_EPOCHS epochs of the new task; each entry from ``_evaluate``.
+    Everything the page offers without a new stored sample was trained once by
+    tools/train_continual_learning.py (tests/test_continual_learning.py retrains and compares),
+    so opening the page trains nothing; a new sample is trained here, once, and cached."""
+    stored = TRAJECTORIES.get((variant, float(lam), keep, seed))
+    return stored if stored is not None else train(variant, lam, keep, seed)
+
+
+def train(variant: str, lam: float = DEFAULT_LAM, keep: int = DEFAULT_KEEP, seed: int = DEFAULT_SEED):
+    """Train one variant on the new task from the old model, testing after every epoch."""
+    _, train, _ = _data()
+    W = [list(row) for row in old_model()]
+    data = train[2]
+    prox = None
+    if variant == "replay":
+        data = data + stored_sample(keep, seed)
+    elif variant == "ewc":
+        prox = proximal_factors(lam)
+    rng = random.Random(NEW_ORDER_SEED)
+    results = [_evaluate(W)]
+    for _ in range(MAX_EPOCHS):
+        _epoch(W, data, rng, prox)
+        results.append(_evaluate(W))
+    return tuple(results)
+
+
+def table_keys() -> list[tuple]:
+    """The trajectories that are stored: everything reachable without drawing a new sample."""
+    keys = [_key("none", DEFAULT_LAM, DEFAULT_KEEP, DEFAULT_SEED)]
+    keys += [_key("ewc", lam, DEFAULT_KEEP, DEFAULT_SEED) for lam, _ in LAMS]
+    keys += [_key("replay", DEFAULT_LAM, keep, DEFAULT_SEED) for keep, _ in KEEPS]
+    return keys
+
+
+def _key(variant: str, lam, keep: int, seed: int):
+    """Cache key: parameters a variant does not use must not cause a retraining."""
+    if variant == "replay":
+        return (variant, float(DEFAULT_LAM), keep, DEFAULT_SEED if keep >= 60 else seed)
+    if variant == "ewc":
+        return (variant, float(lam), DEFAULT_KEEP, DEFAULT_SEED)
+    return (variant, float(DEFAULT_LAM), DEFAULT_KEEP, DEFAULT_SEED)
+
+
+def _scores(entry, hint: bool) -> dict:
+    delivery, returns, new = entry[3:6] if hint else entry[:3]
+    return {"old": delivery + returns, "delivery": delivery, "returns": returns, "new": new,
+            "old_as_new": 0 if hint else entry[6]}
+
+
+def compute(epochs: int = DEFAULT_EPOCHS, variant: str = "replay", keep: int = DEFAULT_KEEP,
+            lam: float = DEFAULT_LAM, hint: bool = False, seed: int = DEFAULT_SEED) -> dict:
+    _, train, test = _data()
+    n_old, n_new = len(test[0]) + len(test[1]), len(test[2])
+    rows = {v: trajectory(*_key(v, lam, keep, seed)) for v, _ in VARIANTS}
+    chosen = rows[variant]
+    stored = stored_sample(keep, seed)
+    return {
+        "epochs": epochs,
+        "variant": variant,
+        "keep": keep,
+        "lam": lam,
+        "hint": hint,
+        "seed": seed,
+        "n_old": n_old,
+        "n_new": n_new,
+        "n_per_old": len(test[0]),
+        "before": _scores(chosen[0], hint),
+        "now": _scores(chosen[epochs], hint),
+        "curve": [_scores(e, hint) for e in chosen],
+        "none_curve_old": [_scores(e, hint)["old"] for e in rows["none"]],
+        "table": {v: _scores(rows[v][epochs], hint) for v, _ in VARIANTS},
+        "stored": {"delivery": sum(1 for _, y in stored if y == 0), "returns": sum(1 for _, y in stored if y == 1)},
+        "train_new": len(train[2]),
+        "train_old": len(train[0]) + len(train[1]),
+        "vocabulary": size() - 1,
+    }
+
+
+@lru_cache(maxsize=8)
+def sample_study(samples: int = 51, keep: int = DEFAULT_KEEP, epochs: int = DEFAULT_EPOCHS, first_seed: int = 1) -> dict:
+    """How much the result of „mit Wiederholungen“ depends on which old messages were kept."""
+    olds = sorted(_scores(trajectory("replay", DEFAULT_LAM, keep, s)[epochs], False)["old"]
+                  for s in range(first_seed, first_seed + samples))
+    return {"samples": samples, "min_old": olds[0], "max_old": olds[-1], "median_old": olds[len(olds) // 2]}
+
+
+# -- what the page shows --------------------------------------------------------------
+
+def _of(n: int, total: int) -> str:
+    return f"{n}/{total}"
+
+
+def view(r: dict) -> View:
+    n_old, n_new, epochs = r["n_old"], r["n_new"], r["epochs"]
+    label = dict(VARIANTS)[r["variant"]]
+    plot = svg.Plot(480, 320, (0, MAX_EPOCHS), (0, 100), margin=(34, 14, 46, 56),
+                    label=f"Treffer in beiden Tests während des Trainings ({label})")
+    plot.grid(xticks=range(0, MAX_EPOCHS + 1, 5), yticks=range(0, 101, 25),
+              xlabel="Trainingsrunden mit Reklamationen", ylabel="richtig (von 100)")
+    curve = r["curve"]
+    xs = range(len(curve))
+    if r["variant"] != "none":
+        plot.polyline([(x, 100 * v / n_old) for x, v in zip(xs, r["none_curve_old"])], "pl-cl-ref")
+    plot.polyline([(x, 100 * e["new"] / n_new) for x, e in zip(xs, curve)], "pl-cl-new")
+    plot.polyline([(x, 100 * e["old"] / n_old) for x, e in zip(xs, curve)], "pl-cl-old")
+    plot.line(epochs, 0, epochs, 100, "pl-cl-now")
+    now = r["now"]
+    for key, n, cls, text in (("old", n_old, "pl-cl-old-dot", "alte Nachrichten"),
+                              ("new", n_new, "pl-cl-new-dot", "Reklamationen")):
+        plot.point(epochs, 100 * now[key] / n, 6, cls, title=f"{text}: {now[key]} von {n} richtig")
+    # the legend goes above the plot: the curves can be anywhere inside it
+    legend = [("pl-cl-old", "alte Nachrichten"), ("pl-cl-new", "Reklamationen")]
+    if r["variant"] != "none":
+        legend.append(("pl-cl-ref", "alte, ohne Schutz"))
+    x = 12
+    for cls, text in legend:
+        plot.front.append(f'<line class="{cls}" x1="{x}" y1="16" x2="{x + 26}" y2="16"/>')
+        plot.front.append(f'<text class="pl-legend" x="{x + 32}" y="20">{escape(text)}</text>')
+        x += 32 + int(len(text) * 6.8) + 20
+
+    readouts = [
+        Readout("old", f"Alte Nachrichten richtig (von {n_old})", _of(now["old"], n_old), now["old"], True),
+        Readout("new", f"Reklamationen richtig (von {n_new})", _of(now["new"], n_new), now["new"], True),
+        Readout("delivery", "davon Lieferung", _of(now["delivery"], r["n_per_old"]), now["delivery"]),
+        Readout("returns", "davon Rücksendungen", _of(now["returns"], r["n_per_old"]), now["returns"]),
+        Readout("before", "Alte Nachrichten vor dem Update", _of(r["before"]["old"], n_old), r["before"]["old"]),
+    ]
+    s = r["stored"]  # always shown, so that the set of readouts never changes
+    readouts.append(Readout("stored", "Aufbewahrt (für Wiederholungen)",
+                            f"{s['delivery']} Lieferung + {s['returns']} Rücksendungen", s["delivery"] + s["returns"]))
+    kept = "alle 60 alten Nachrichten aufbewahrt" if r["keep"] >= 60 else f"{r['keep']} aufbewahrte Nachrichten"
+    detail = {"none": "", "replay": f" ({kept})", "ewc": f" (λ = {fmt.de(r['lam'])})"}
+    hint = ", mit Hinweis auf die Aufgabe" if r["hint"] else ""
+    if epochs == 0:
+        summary = (f"Vor dem Update{hint}: alte Nachrichten {now['old']} von {n_old} richtig, "
+                   f"Reklamationen {now['new']} von {n_new} (diese Abteilung wurde noch nicht trainiert).")
+    else:
+        summary = (
+            f"{label[0].upper() + label[1:]}{detail[r['variant']]}, {epochs} {'Runde' if epochs == 1 else 'Runden'}"
+            f"{hint}: alte Nachrichten {now['old']} von {n_old} richtig (vorher {r['before']['old']}), "
+            f"Reklamationen {now['new']} von {n_new}."
+        )
+        # The table compares all three ways of training; a screen reader hears that comparison too, so
+        # a change to λ or to the number kept is audible whichever way is shown.
+        others = [f"{name}{detail[v]} {r['table'][v]['old']}" for v, name in VARIANTS if v != r["variant"]]
+        summary += f" Alte Nachrichten zum Vergleich: {others[0]}, {others[1]}."
+    return View(plot.render(), readouts, summary, _table(r))
+
+
+def _table(r: dict) -> str:
+    n_old, n_new, per = r["n_old"], r["n_new"], r["n_per_old"]
+    names = {"none": "nur Reklamationen",
+             "replay": f"Reklamationen + {r['keep']} aufbewahrte",
+             "ewc": f"EWC, λ = {fmt.de(r['lam'])}"}
+    rows = [("before", "vor dem Update", r["before"])] + [(v, names[v], r["table"][v]) for v, _ in VARIANTS]
+    body = []
+    for key, name, s in rows:
+        mark = ' class="pl-cl-current"' if key == r["variant"] and r["epochs"] else ""
+        body.append(f"<tr{mark}><td>{escape(name)}</td><td>{_of(s['old'], n_old)}</td>"
+                    f"<td>{_of(s['delivery'], per)}</td><td>{_of(s['returns'], per)}</td>"
+                    f"<td>{_of(s['new'], n_new)}</td></tr>")
+    hint = "mit Hinweis auf die Aufgabe" if r["hint"] else "ohne Hinweis"
+    return (f'<table class="pl-cl-table"><caption>Gemessen nach {r["epochs"]} '
+            f'{"Runde" if r["epochs"] == 1 else "Runden"}, {hint}</caption>'
+            "<thead><tr><th>Training</th><th>alte Nachrichten</th><th>Lieferung</th><th>Rücksendungen</th>"
+            "<th>Reklamationen</th></tr></thead><tbody>" + "".join(body) + "</tbody></table>")

@@ -1,0 +1,164 @@
+"""Continuous batching vs a fixed group: two slots, three requests, exact round-by-round schedule.
+
+The example (CONCEPTS.md §13; Orca §3 „Iteration-level scheduling“):
+
+* two slots; A ready at 0 needs 6 rounds, B ready at 0 needs 2, C ready at 1 needs 2;
+* rounds are [t, t+1) of equal length; a request admitted at t works in rounds t, t+1, … and
+  ends at t + rounds (semantics P, consistent with every stated figure);
+* continuous: at every round boundary each free slot takes the earliest-ready waiting request
+  (ties in the order A, B, C), so the batch changes between iterations;
+* fixed group: a new group is admitted only when every member of the current group has finished;
+* „ready“ means ready for the shown rounds: prefill and transfers are outside the model.
+
+B's rounds are the article's slider (1–7, P); A's rounds and C's arrival and length are extra
+controls (P). Both strategies do the same work; only the order in time differs.
+"""
+
+from __future__ import annotations
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "continuous-batching"
+TITLE = "Continuous Batching"
+GROUP = "Die Inferenz-Engine"
+TEASER = "Ein freier Platz im Batch wird sofort neu besetzt – statt auf den langsamsten der Gruppe zu warten."
+
+SLOTS = 2
+NAMES = ("A", "B", "C")
+STRATEGIES = (("continuous", "Continuous Batching"), ("fixed", "Feste Gruppe"))
+
+PARAMS = (
+    Param("b_rounds", "Runden für B", "int", 2, lo=1, hi=7, step=1,
+          help="Wie viele Runden die Anfrage B braucht (im Artikel 2)."),
+    Param("a_rounds", "Runden für A", "int", 6, lo=1, hi=8, step=1,
+          help="Wie viele Runden die lange Anfrage A braucht (im Artikel 6)."),
+    Param("c_ready", "C bereit ab Runde", "int", 1, lo=0, hi=6, step=1,
+          help="Wann die dritte Anfrage C eintrifft (im Artikel 1)."),
+    Param("c_rounds", "Runden für C", "int", 2, lo=1, hi=6, step=1,
+          help="Wie viele Runden C braucht (im Artikel 2)."),
+)
+
+PRESETS = (
+    Preset("Artikel: B braucht 2 Runden", {}, "C muss bei Continuous Batching nicht auf A warten."),
+    Preset("B braucht 6 Runden", {"b_rounds": 6}, "Kein Platz wird früher frei: beide Zeitpläne gleich."),
+    Preset("B braucht 7 Runden", {"b_rounds": 7}, "Jetzt wartet C in der festen Gruppe sogar auf B."),
+)
+
+
+def schedule(requests, strategy: str, slots: int = SLOTS) -> dict:
+    """requests: (name, ready, rounds) in priority order. Returns name → (slot, start, end)."""
+    waiting = sorted(requests, key=lambda r: (r[1], NAMES.index(r[0]) if r[0] in NAMES else 99))
+    free_at = [0] * slots  # when each slot becomes free
+    out: dict[str, tuple[int, int, int]] = {}
+    t = 0
+    while waiting:
+        ready = [r for r in waiting if r[1] <= t]
+        if strategy == "continuous":
+            free = [s for s in range(slots) if free_at[s] <= t]
+        else:  # a fixed group starts only when the whole previous group has finished
+            free = list(range(slots)) if max(free_at) <= t else []
+        for slot, req in zip(free, ready):
+            name, _, rounds = req
+            out[name] = (slot, t, t + rounds)
+            free_at[slot] = t + rounds
+            waiting.remove(req)
+        t += 1
+    return out
+
+
+def requests(a_rounds: int, b_rounds: int, c_ready: int, c_rounds: int):
+    return (("A", 0, a_rounds), ("B", 0, b_rounds), ("C", c_ready, c_rounds))
+
+
+def compute(b_rounds: int = 2, a_rounds: int = 6, c_ready: int = 1, c_rounds: int = 2) -> dict:
+    reqs = requests(a_rounds, b_rounds, c_ready, c_rounds)
+    ready = {name: r for name, r, _ in reqs}
+    out: dict = {"b_rounds": b_rounds, "a_rounds": a_rounds, "c_ready": c_ready, "c_rounds": c_rounds}
+    for strategy, _ in STRATEGIES:
+        s = schedule(reqs, strategy)
+        end = max(e for _, _, e in s.values())
+        out[strategy] = {
+            "runs": {n: {"slot": slot, "start": a, "end": b} for n, (slot, a, b) in s.items()},
+            "c_wait": s["C"][1] - ready["C"],
+            "mean_finish": sum(b - ready[n] for n, (_, _, b) in s.items()) / len(s),
+            "makespan": end,
+            "idle": SLOTS * end - sum(r for _, _, r in reqs),
+        }
+    out["same"] = out["continuous"]["runs"] == out["fixed"]["runs"]
+    out["table"] = [
+        {"b": b, **{k: [schedule(requests(a_rounds, b, c_ready, c_rounds), k)[n][1:] for n in NAMES]
+                    for k, _ in STRATEGIES}}
+        for b in range(1, 8)
+    ]
+    return out
+
+
+def _gantt(parts, y0, title, runs, horizon, x0, scale, c_ready):
+    parts.append(svg.text(x0, y0 - 8, title, "pl-label pl-cb-head"))
+    for slot in range(SLOTS):
+        y = y0 + slot * 34
+        parts.append(svg.text(x0 - 8, y + 19, f"Platz {slot + 1}", "pl-label pl-cb-small", "end"))
+        parts.append(f'<rect class="pl-cb-lane" x="{x0}" y="{y}" width="{horizon * scale}" height="28"/>')
+    for name, run in runs.items():
+        y = y0 + run["slot"] * 34
+        x, w = x0 + run["start"] * scale, (run["end"] - run["start"]) * scale
+        parts.append(f'<rect class="pl-cb-req pl-cb-{name.lower()}" x="{x + 1:.1f}" y="{y + 1}" width="{w - 2:.1f}" '
+                     f'height="26" rx="4"><title>{name}: {run["start"]} bis {run["end"]}</title></rect>')
+        parts.append(svg.text(x + w / 2, y + 19, f"{name} {run['start']}→{run['end']}" if w >= 64 else name,
+                              "pl-label pl-cb-reqlabel", "middle"))
+    c = runs["C"]
+    if c["start"] > c_ready:  # C's wait, drawn as a dashed bracket in its slot
+        y = y0 + c["slot"] * 34 + 31
+        parts.append(f'<line class="pl-cb-wait" x1="{x0 + c_ready * scale:.1f}" y1="{y}" '
+                     f'x2="{x0 + c["start"] * scale:.1f}" y2="{y}"/>')
+
+
+def view(r: dict) -> View:
+    horizon = max(r["continuous"]["makespan"], r["fixed"]["makespan"], 8)
+    x0, width = 70, 480
+    scale = (width - x0 - 14) / horizon
+    parts: list[str] = []
+    _gantt(parts, 26, "Continuous Batching", r["continuous"]["runs"], horizon, x0, scale, r["c_ready"])
+    _gantt(parts, 130, "Feste Gruppe", r["fixed"]["runs"], horizon, x0, scale, r["c_ready"])
+    axis_y = 226
+    for t in range(horizon + 1):
+        x = x0 + t * scale
+        parts.append(f'<line class="pl-cb-tick" x1="{x:.1f}" y1="20" x2="{x:.1f}" y2="{axis_y - 6}"/>')
+        parts.append(svg.text(x, axis_y + 8, str(t), "pl-label pl-cb-small", "middle"))
+    cx = x0 + r["c_ready"] * scale
+    parts.append(f'<line class="pl-cb-arrival" x1="{cx:.1f}" y1="20" x2="{cx:.1f}" y2="{axis_y - 4}"/>')
+    parts.append(svg.text(cx + 4, axis_y - 10, "C bereit", "pl-label pl-cb-small pl-cb-arrival-text"))
+    parts.append(svg.text((x0 + width) / 2, axis_y + 28, "Runde (Zeit)", "pl-axis", "middle"))
+    height = axis_y + 36
+    figure = (f'<svg class="pl-plot pl-cb" viewBox="0 0 {width} {height}" role="img" '
+              f'aria-label="Belegung der zwei Plätze über die Runden, oben Continuous Batching, unten feste Gruppe" '
+              f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+
+    cont, fixed = r["continuous"], r["fixed"]
+    def span(s, n):
+        run = s["runs"][n]
+        return f"{run['start']}→{run['end']}"
+    readouts = [
+        Readout("c_cont", "C bei Continuous Batching", span(cont, "C"), cont["runs"]["C"], True),
+        Readout("c_fixed", "C in der festen Gruppe", span(fixed, "C"), fixed["runs"]["C"], True),
+        Readout("c_wait", "Wartezeit von C (kontinuierlich / fest)",
+                f"{cont['c_wait']} / {fixed['c_wait']} Runden", [cont["c_wait"], fixed["c_wait"]]),
+        Readout("mean", "Mittlere Zeit bis fertig (kontinuierlich / fest)",
+                f"{fmt.de_auto(cont['mean_finish'])} / {fmt.de_auto(fixed['mean_finish'])} Runden",
+                [cont["mean_finish"], fixed["mean_finish"]]),
+        Readout("same", "Gleicher Zeitplan?", "ja" if r["same"] else "nein", r["same"], True),
+    ]
+    rows = []
+    for row in r["table"]:
+        mark = ' class="pl-cb-current"' if row["b"] == r["b_rounds"] else ""
+        cells = "".join(f"<td>{a}→{b}</td>" for k in ("continuous", "fixed") for a, b in [row[k][2]])
+        same = "ja" if row["continuous"] == row["fixed"] else "nein"
+        rows.append(f"<tr{mark}><th scope=\"row\">{row['b']}</th>{cells}<td>{same}</td></tr>")
+    extra = ('<table class="pl-cb-table"><caption>C für jede Länge von B (übrige Werte wie eingestellt)</caption>'
+             '<thead><tr><th scope="col">B</th><th scope="col">C kontinuierlich</th><th scope="col">C feste Gruppe</th>'
+             '<th scope="col">gleich?</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>")
+    summary = (f"B braucht {r['b_rounds']} Runden, C ist ab Runde {r['c_ready']} bereit: C läuft bei Continuous Batching {span(cont, 'C')}, "
+               f"in der festen Gruppe {span(fixed, 'C')}; "
+               + ("beide Zeitpläne sind gleich." if r["same"] else "die Zeitpläne unterscheiden sich."))
+    return View(figure, readouts, summary, extra)

@@ -1,0 +1,137 @@
+"""Elastic Weight Consolidation with two weights, solved exactly.
+
+The example (CONCEPTS.md §5, the only objective that reproduces every figure of the article):
+
+* both weights are 1 after the old task (Lieferung, Rücksendungen); importances F = (10, 0.1);
+* the new task (Reklamationen) only asks for w₁ + w₂ = 4: L_B(w) = ½(w₁ + w₂ − 4)²;
+* EWC minimises L_B(w) + Σ (λ/2)·F_i·(w_i − 1)²  (Kirkpatrick et al., Eq. 3);
+  „Gleiche Strafe“ uses the weights c = (1, 1) instead of F;
+* „Ohne Schutz“ is plain gradient descent on L_B from (1, 1): it moves along the gradient
+  (1, 1) and stops on the line at (2, 2). That is not the λ → 0 limit of EWC.
+* the old task's loss is shown in its quadratic approximation L_A(w) = ½ Σ F_i (w_i − 1)².
+
+Closed form with penalty weights c and Δ_i = w_i − 1: setting the gradient to zero gives
+Δ_i = (2 − S)/(λ c_i) with S = Δ₁ + Δ₂, hence S = 2A/(1 + A) where A = Σ 1/(λ c_i).
+Everything is computed in exact fractions; λ enters as the decimal the reader chose.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "ewc"
+TITLE = "Elastic Weight Consolidation (EWC)"
+GROUP = "Lernen und Bewerten"
+TEASER = "Neues lernen, ohne Altes zu vergessen: steife Federn an wichtigen Gewichten."
+
+START = (Fraction(1), Fraction(1))
+IMPORTANCE = (Fraction(10), Fraction(1, 10))
+TARGET_SUM = Fraction(4)
+
+MODES = (("none", "Ohne Schutz"), ("equal", "Gleiche Strafe"), ("ewc", "EWC"))
+
+PARAMS = (
+    Param("mode", "Schutz", "choice", "ewc", choices=MODES,
+          help="Wie das Lernen der neuen Aufgabe die alten Gewichte schützt."),
+    Param("lam", "Stärke der Strafe λ", "float", 1.0, lo=0.01, hi=100.0, step=0.05, log=True,
+          help="Wie stark die alte Aufgabe gegenüber der neuen zählt (ohne Schutz wirkungslos)."),
+)
+
+PRESETS = (
+    Preset("Ohne Schutz", {"mode": "none"}, "Beide Gewichte wandern gleich weit."),
+    Preset("Gleiche Strafe", {"mode": "equal"}, "Jede Änderung kostet gleich viel."),
+    Preset("EWC", {"mode": "ewc"}, "Wichtige Gewichte sind steif, unwichtige locker."),
+)
+
+
+def solve(mode: str, lam) -> tuple[Fraction, Fraction]:
+    """The minimiser (w₁, w₂) for a protection mode and penalty strength."""
+    if mode == "none":
+        shift = (TARGET_SUM - sum(START)) / 2
+        return START[0] + shift, START[1] + shift
+    lam = Fraction(str(lam)) if not isinstance(lam, Fraction) else lam
+    if lam <= 0:
+        raise ValueError("λ muss größer als 0 sein.")
+    weights = IMPORTANCE if mode == "ewc" else (Fraction(1), Fraction(1))
+    inverse = [1 / (lam * c) for c in weights]
+    a = sum(inverse)
+    moved = 2 * a / (1 + a)  # S = Δ₁ + Δ₂
+    gap = TARGET_SUM - sum(START) - moved
+    return START[0] + gap * inverse[0], START[1] + gap * inverse[1]
+
+
+def old_loss(w) -> Fraction:
+    return sum(f * (wi - s) ** 2 for f, wi, s in zip(IMPORTANCE, w, START)) / 2
+
+
+def new_loss(w) -> Fraction:
+    return (w[0] + w[1] - TARGET_SUM) ** 2 / 2
+
+
+def compute(mode: str = "ewc", lam: float = 1.0) -> dict:
+    w = solve(mode, lam)
+    all_modes = {m: [float(x) for x in solve(m, lam)] for m, _ in MODES}
+    return {
+        "mode": mode,
+        "lam": lam,
+        "w": [float(w[0]), float(w[1])],
+        "w_exact": [str(w[0]), str(w[1])],
+        "sum": float(w[0] + w[1]),
+        "old_loss": float(old_loss(w)),
+        "new_loss": float(new_loss(w)),
+        "all_modes": all_modes,
+    }
+
+
+def view(r: dict) -> View:
+    plot = svg.Plot(440, 400, (0, 4.2), (0, 4.2), label="Die beiden Gewichte und die Lösung",
+                    margin=(16, 16, 50, 60))
+    ticks = [0, 1, 2, 3, 4]
+    plot.grid(xticks=ticks, yticks=ticks, xlabel="w₁ (wichtig, F = 10)", ylabel="w₂ (unwichtig, F = 0,1)",
+              xfmt=lambda v: fmt.de(v), yfmt=lambda v: fmt.de(v))
+    # Curves of equal old-task loss: flat ellipses, because moving w₁ costs 100 times more than w₂.
+    for level in (0.16, 1.0, 5.05):
+        a1 = math.sqrt(2 * level / float(IMPORTANCE[0]))
+        a2 = math.sqrt(2 * level / float(IMPORTANCE[1]))
+        plot.polyline([(1 + a1 * math.cos(t / 60 * math.pi), 1 + a2 * math.sin(t / 60 * math.pi))
+                       for t in range(121)], "pl-contour")
+    plot.line(0, 4, 4, 0, "pl-constraint")
+    plot.text(3.05, 1.05, "w₁ + w₂ = 4", "pl-label pl-constraint-label")
+    # Where the solution travels as λ grows, for the chosen kind of penalty.
+    if r["mode"] != "none":
+        path = [solve(r["mode"], Fraction(10) ** Fraction(k, 10)) for k in range(-30, 31)]
+        plot.polyline([(float(a), float(b)) for a, b in path], "pl-path")
+    plot.point(1, 1, 6, "pl-start", title="Start nach der alten Aufgabe: (1; 1)")
+    plot.text(1, 1, "Start (1; 1)", "pl-label", "start", dy=22)
+    short = {"none": "ohne Schutz", "equal": "gleiche Strafe", "ewc": "EWC"}
+    # Labels go where the picture is empty: below the line for the first two, left of EWC's point.
+    place = {"none": ("start", 12, 18), "equal": ("start", 12, 18), "ewc": ("end", -14, -10)}
+    for mode, label in MODES:
+        a, b = r["all_modes"][mode]
+        current = mode == r["mode"]
+        plot.point(a, b, 9 if current else 6, f"pl-sol pl-sol-{mode}" + (" pl-current" if current else ""),
+                   title=f"{label}: ({fmt.de(a)}; {fmt.de(b)})")
+        text = f"{short[mode]} ({fmt.de(a)}; {fmt.de(b)})" if current else short[mode]
+        anchor, dx, dy = place[mode]
+        plot.text(a, b, text, "pl-label pl-value" if current else "pl-label pl-faint", anchor, dy=dy, dx=dx)
+    plot.legend([("pl-constraint", "neue Aufgabe erfüllt"), ("pl-contour", "gleicher alter Verlust"),
+                 ("pl-path", "Weg der Lösung, wenn λ wächst")], corner="tr")
+
+    readouts = [
+        Readout("w", "Gewichte (w₁; w₂)", f"({fmt.de(r['w'][0])}; {fmt.de(r['w'][1])})", r["w"], True),
+        Readout("sum", "Summe (Ziel 4)", fmt.de(r["sum"]), r["sum"], True),
+        Readout("old_loss", "Verlust alte Aufgabe", fmt.de(r["old_loss"]), r["old_loss"], True),
+        Readout("new_loss", "Verlust neue Aufgabe", fmt.de(r["new_loss"]), r["new_loss"]),
+    ]
+    label = dict(MODES)[r["mode"]]
+    summary = (
+        f"{label}"
+        + ("" if r["mode"] == "none" else f" mit λ = {fmt.de_auto(r['lam'])}")
+        + f": Gewichte ({fmt.de(r['w'][0])}; {fmt.de(r['w'][1])}), Summe {fmt.de(r['sum'])}, "
+        f"Verlust der alten Aufgabe {fmt.de(r['old_loss'])}."
+    )
+    return View(plot.render(), readouts, summary)

@@ -1,0 +1,207 @@
+"""Experience replay: which examples end up in one training portion (counting only, no accuracy).
+
+The example (CONCEPTS.md §7, seed 003 L140–160; Chaudhry et al. 2019, §2, Algorithmus 1):
+
+* before the archive was lost, four messages were stored with their departments (the replay buffer):
+  „Wo ist mein Paket?“ and three more delivery questions (our own texts);
+* four new Reklamationen arrive (our own texts);
+* without replay the portion holds the 4 new messages; with replay the whole buffer is added (4 + 4);
+* „tauschen“ replaces two of the stored delivery questions by the article's two return messages:
+  the replayed share stays 4/8, but both old departments are covered.
+
+Beyond the article: larger buffers usually hand over a random part. „Aus dem Puffer“ can take 2 or 1
+stored messages at random (``random.Random(seed).sample``); the exact chance that both old
+departments appear is then C(2,1)·C(2,1)/C(4,2) = 4/6 for two drawn from two plus two.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import textwrap
+from fractions import Fraction
+from html import escape
+
+from ..kit import fmt
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "experience-replay"
+TITLE = "Experience Replay (ER)"
+GROUP = "Lernen und Bewerten"
+TEASER = "Alte Beispiele ins neue Training mischen – und nachzählen, welche Abteilungen wirklich dabei sind."
+
+NEW, DELIVERY, RETURN = "Reklamationen", "Lieferung", "Rücksendungen"
+OLD_DEPARTMENTS = (DELIVERY, RETURN)
+
+NEW_MESSAGES = (
+    "Der Wasserkocher ist nach zwei Tagen kaputt.",
+    "Die Jacke hat einen Riss am Ärmel.",
+    "Mein Handy lädt seit gestern nicht mehr.",
+    "Der Pullover hat nach einer Wäsche Löcher.",
+)
+STORED = (
+    ("Wo ist mein Paket?", DELIVERY),
+    ("Wann kommt meine Bestellung an?", DELIVERY),
+    ("Die Sendungsverfolgung zeigt seit Tagen nichts.", DELIVERY),
+    ("Kann der Bote beim Nachbarn abgeben?", DELIVERY),
+)
+SWAPPED_IN = (  # the article's two return messages replace the last two delivery questions
+    ("Wie schicke ich meinen Einkauf zurück?", RETURN),
+    ("Ich möchte ein T-Shirt zurückgeben", RETURN),
+)
+DEFAULT_SEED = 7
+
+PARAMS = (
+    Param("replay", "mit Wiederholungen", "bool", False,
+          help="Gespeicherte alte Nachrichten kommen mit in die Trainingsportion."),
+    Param("swap", "Zwei Lieferfragen gegen Rücksendungen tauschen", "bool", False,
+          help="Der Puffer behält vier Plätze, enthält aber zwei Nachrichten zu Rücksendungen."),
+    Param("take", "Aus dem Puffer", "choice", 4,
+          choices=((4, "alle 4"), (2, "2 zufällig"), (1, "1 zufällig")),
+          help="Große Puffer geben meist nur eine zufällige Auswahl ab."),
+    Param("seed", "Neu ziehen", "seed", DEFAULT_SEED,
+          help="Neue Auswahl (nur bei „zufällig“)."),
+)
+
+PRESETS = (
+    Preset("Ohne Wiederholungen", {}, "Nur die vier neuen Reklamationen."),
+    Preset("Mit Wiederholungen", {"replay": True}, "Der ganze Puffer: vier Lieferfragen."),
+    Preset("Mit Tausch", {"replay": True, "swap": True}, "Zwei Lieferfragen und zwei Rücksendungen im Puffer."),
+    Preset("Zufällig 2 aus dem Puffer", {"replay": True, "swap": True, "take": 2},
+           "Nur eine zufällige Hälfte des Puffers kommt in die Portion."),
+)
+
+
+def buffer(swap: bool) -> tuple[tuple[str, str], ...]:
+    return STORED[:2] + SWAPPED_IN if swap else STORED
+
+
+def chance_all_old(swap: bool, take: int) -> Fraction:
+    """Exact chance that a random portion of ``take`` buffer messages covers both old departments:
+    the share of all equally likely portions (itertools.combinations) that contain both."""
+    stored = buffer(swap)
+    portions = list(itertools.combinations(stored, min(take, len(stored))))
+    good = sum(1 for p in portions if all(any(d == dep for _, d in p) for dep in OLD_DEPARTMENTS))
+    return Fraction(good, len(portions))
+
+
+def compute(replay: bool = False, swap: bool = False, take: int = 4, seed: int = DEFAULT_SEED) -> dict:
+    stored = buffer(swap)
+    if not replay:
+        replayed: list[tuple[str, str]] = []
+    elif take >= len(stored):
+        replayed = list(stored)
+    else:
+        chosen = sorted(random.Random(seed).sample(range(len(stored)), take))
+        replayed = [stored[i] for i in chosen]
+    portion = [(text, NEW) for text in NEW_MESSAGES] + replayed
+    counts = {dep: sum(1 for _, d in portion if d == dep) for dep in (NEW, DELIVERY, RETURN)}
+    covered = sum(1 for dep in OLD_DEPARTMENTS if counts[dep])
+    share = Fraction(len(replayed), len(portion))
+    chance = chance_all_old(swap, take) if replay else Fraction(0)
+    return {
+        "replay": replay,
+        "swap": swap,
+        "take": take,
+        "random_part": replay and take < len(stored),
+        "buffer": [{"text": t, "department": d} for t, d in stored],
+        "portion": [{"text": t, "department": d, "replayed": i >= len(NEW_MESSAGES)}
+                    for i, (t, d) in enumerate(portion)],
+        "size": len(portion),
+        "replayed": len(replayed),
+        "share": float(share),
+        "share_exact": f"{len(replayed)}/{len(portion)}",
+        "counts": counts,
+        "old_covered": covered,
+        "chance_all_old": float(chance),
+        "chance_all_old_exact": str(chance),
+        "share_pct": 100 * float(share),
+        "chance_all_old_pct": 100 * float(chance),
+        "buffer_size": len(stored),
+    }
+
+
+# -- what the page shows ---------------------------------------------------------
+
+CSS = {NEW: "pl-er-new", DELIVERY: "pl-er-deliv", RETURN: "pl-er-return"}
+HEAD = {NEW: "Reklamationen (neu)", DELIVERY: "Lieferung (alt)", RETURN: "Rücksendungen (alt)"}
+WIDTH, CARD_W, CARD_H, GAP = 400, 188, 40, 8  # narrow: the cards stay legible on a phone
+CARD_CHARS = 26  # characters per line on a card
+
+
+
+
+def figure(r: dict) -> str:
+    out, y = [], 8
+    for dep in (NEW, DELIVERY, RETURN):
+        cards = [c for c in r["portion"] if c["department"] == dep]
+        n = len(cards)
+        out.append(f'<rect class="pl-er-swatch {CSS[dep]}" x="8" y="{y + 3}" width="12" height="12" rx="2"/>')
+        out.append(f'<text class="pl-er-head" x="26" y="{y + 14}">{escape(HEAD[dep])}: {n}</text>')
+        y += 22
+        if not cards:
+            out.append(f'<text class="pl-er-empty" x="26" y="{y + 14}">kein Beispiel in dieser Portion</text>')
+            y += 28
+            continue
+        for i, card in enumerate(cards):
+            x = 8 + (i % 2) * (CARD_W + GAP)
+            yy = y + (i // 2) * (CARD_H + GAP)
+            origin = "aus dem Puffer" if card["replayed"] else "neu"
+            out.append(f'<g class="pl-er-card {CSS[dep]}"><title>{escape(card["text"])} – {escape(dep)}, {origin}</title>'
+                       f'<rect x="{x}" y="{yy}" width="{CARD_W}" height="{CARD_H}" rx="5"/>')
+            lines = textwrap.wrap(card["text"], CARD_CHARS)
+            for j, line in enumerate(lines):
+                ty = yy + (CARD_H / 2 + 4.5 if len(lines) == 1 else 16 + 15 * j)
+                out.append(f'<text x="{x + 9}" y="{ty:.1f}">{escape(line)}</text>')
+            if card["replayed"]:
+                out.append(f'<text class="pl-er-tag" x="{x + CARD_W - 6}" y="{yy + 11}" text-anchor="end">↺</text>')
+            out.append("</g>")
+        y += math.ceil(n / 2) * (CARD_H + GAP) + 6
+    height = y + 4
+    label = f"Trainingsportion mit {r['size']} Nachrichten, davon {r['replayed']} aus dem Puffer"
+    return (f'<svg class="pl-plot pl-er" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}" '
+            f'xmlns="http://www.w3.org/2000/svg">' + "".join(out) + "</svg>")
+
+
+def _table(r: dict) -> str:
+    rows = []
+    for label, replay, swap in (("ohne Wiederholungen", False, False), ("mit Wiederholungen", True, False),
+                                ("mit Tausch", True, True)):
+        s = compute(replay, swap, 4)
+        c = s["counts"]
+        parts = [f"{d}: {c[d]}" for d in (NEW, *OLD_DEPARTMENTS) if c[d]]
+        current = (not r["replay"] and not replay) or (
+            r["replay"] and replay and r["swap"] == swap and r["take"] == 4)
+        mark = ' class="pl-er-current"' if current else ""
+        rows.append(
+            f'<tr{mark}><td>{escape(label)}</td><td>{s["size"]}</td>'
+            f"<td>{escape(' · '.join(parts))}</td><td>{escape(s['share_exact'])}</td><td>{s['old_covered']} von 2</td></tr>")
+    return ('<table class="pl-er-table"><caption>Die drei Fälle aus dem Text (ganzer Puffer)</caption>'
+            "<thead><tr><th>Fall</th><th>Portion</th><th>Zusammensetzung</th><th>aus dem Puffer</th>"
+            "<th>alte Abteilungen</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+
+
+def view(r: dict) -> View:
+    c = r["counts"]
+    composition = " · ".join(f"{d}: {c[d]}" for d in (NEW, DELIVERY, RETURN) if c[d])
+    chance = r["chance_all_old"]
+    exact = r["chance_all_old_exact"]
+    chance_text = fmt.pct(chance, 0) if exact in ("0", "1") else f"{exact} ≈ {fmt.pct(chance)}"
+    readouts = [
+        Readout("size", "Nachrichten in der Portion", fmt.de(r["size"]), r["size"], True),
+        Readout("share", "davon aus dem Puffer",
+                f"{r['share_exact']} = {fmt.pct(r['share'], 0)}", r["share"], True),
+        Readout("old_covered", "Alte Abteilungen vertreten", f"{r['old_covered']} von 2", r["old_covered"], True),
+        Readout("composition", "Zusammensetzung", composition, c),
+        Readout("chance_all_old", "Chance, dass beide alten Abteilungen dabei sind", chance_text, chance),
+    ]
+    if not r["replay"]:
+        summary = (f"Ohne Wiederholungen besteht die Portion aus {r['size']} neuen Reklamationen; "
+                   "keine alte Abteilung kommt vor.")
+    else:
+        how = ("der ganze Puffer" if not r["random_part"] else "eine zufällig gezogene Nachricht aus dem Puffer"
+               if r["replayed"] == 1 else f"{r['replayed']} zufällig gezogene Nachrichten aus dem Puffer")
+        summary = (f"Mit Wiederholungen ({how}): {r['size']} Nachrichten, davon {r['share_exact']} aus dem Puffer "
+                   f"({composition}); {r['old_covered']} von 2 alten Abteilungen vertreten.")
+    return View(figure(r), readouts, summary, _table(r))

@@ -1,0 +1,280 @@
+"""FlashAttention's online softmax: one query, four scalar values, processed block by block.
+
+The article's example (CONCEPTS.md §18): given scores s = [0, 0, ln 3, ln 3] and values
+v = [0, 0, 1, 1]. The unnormalised weights e^s are in the ratio [1, 1, 3, 3], so exact attention
+gives (3·1 + 3·1)/8 = 0.75. In blocks of two, the block results are 0 and 1; their plain mean,
+0.5, is wrong because the blocks carry different softmax mass (2 and 6).
+
+The online softmax (Milakov & Gimelshein, Algorithm 3; Dao et al., Algorithm 1) keeps the
+running maximum m, the sum l = Σ e^{s_j − m} and the numerator u = Σ e^{s_j − m}·v_j. When a
+block raises the maximum to m′, the old l and u are multiplied by e^{m − m′} first. After the
+last block u/l equals dense softmax attention for any block size.
+
+Proposal (P): block sizes 1–4 (3 gives blocks of 3 and 1), a step control over the blocks, and
+editable scores and values with a few presets. Floats (math.exp) as in a real kernel.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "flash-attention"
+TITLE = "FlashAttention"
+GROUP = "Die Inferenz-Engine"
+TEASER = "Attention Block für Block rechnen – mit laufendem Maximum, Summe und Zähler statt gemittelter Blöcke."
+
+N = 4
+LN3 = math.log(3)
+SCORES = (0.0, 0.0, LN3, LN3)
+VALUES = (0.0, 0.0, 1.0, 1.0)
+
+PARAMS = (
+    Param("block", "Blockgröße", "int", 2, lo=1, hi=N, step=1,
+          help="Wie viele Keys ein Block in den schnellen Speicher lädt; 4 = alles in einem Block."),
+    Param("step", "Verarbeitete Blöcke", "int", N, lo=1, hi=N, step=1,
+          help="Block für Block weiterrechnen; mehr als es gibt zählt als „alle“."),
+    *(Param(f"s{i + 1}", f"Score s{i + 1}", "float", SCORES[i], lo=-20.0, hi=20.0, step=0.001, widget="number")
+      for i in range(N)),
+    *(Param(f"x{i + 1}", f"Value v{i + 1}", "float", VALUES[i], lo=-100.0, hi=100.0, step=0.1, widget="number")
+      for i in range(N)),
+)
+
+PRESETS = (
+    Preset("Artikel: Blöcke zu 2", {"block": 2}, "Scores [0, 0, ln 3, ln 3], Values [0, 0, 1, 1]."),
+    Preset("Nach Block 1", {"block": 2, "step": 1}, "Der Zwischenstand nach dem ersten Block."),
+    Preset("Blockgröße 1", {"block": 1}, "Vier Blöcke zu je einem Key."),
+    Preset("Ein Block (4)", {"block": 4}, "Alles auf einmal: dichte Attention."),
+    Preset("Großer Sprung", {"block": 2, "s3": 10.0, "s4": 10.0},
+           "Der zweite Block hebt das Maximum stark an; der alte Stand wird fast auf 0 skaliert."),
+    Preset("Maximum zuerst", {"block": 2, "s1": LN3, "s2": LN3, "s3": 0.0, "s4": 0.0,
+                              "x1": 1.0, "x2": 1.0, "x3": 0.0, "x4": 0.0},
+           "Der größte Score kommt zuerst; später muss nichts umskaliert werden."),
+    Preset("Gleiche Scores", {"block": 2, "s3": 0.0, "s4": 0.0},
+           "Alle Blöcke gleich schwer: Nur hier stimmt das einfache Mitteln zufällig."),
+)
+
+
+def blocks_of(n: int, size: int) -> list[list[int]]:
+    return [list(range(start, min(start + size, n))) for start in range(0, n, size)]
+
+
+def dense(scores, values) -> float:
+    """Ordinary softmax attention over all keys (stable: shifted by the maximum)."""
+    top = max(scores)
+    weights = [math.exp(s - top) for s in scores]
+    return sum(w * v for w, v in zip(weights, values)) / sum(weights)
+
+
+def online(scores, values, size: int) -> list[dict]:
+    """The running state (m, l, u) after each block, with the rescaling factor e^{m − m′}."""
+    m, l, u = -math.inf, 0.0, 0.0
+    rows = []
+    for block in blocks_of(len(scores), size):
+        local_max = max(scores[j] for j in block)
+        m_new = max(m, local_max)
+        scale = math.exp(m - m_new) if m != -math.inf else None  # nothing to rescale before block 1
+        terms = [math.exp(scores[j] - m_new) for j in block]
+        l = l * (scale or 0.0) + sum(terms)
+        u = u * (scale or 0.0) + sum(t * values[j] for t, j in zip(terms, block))
+        local_terms = [math.exp(scores[j] - local_max) for j in block]
+        local = sum(t * values[j] for t, j in zip(local_terms, block)) / sum(local_terms)
+        rows.append({"positions": block, "local_max": local_max, "m_before": None if m == -math.inf else m,
+                     "m": m_new, "scale": scale, "l": l, "u": u, "result": u / l, "local": local})
+        m = m_new
+    return rows
+
+
+def compute(block: int = 2, step: int = N, s1: float = 0.0, s2: float = 0.0, s3: float = LN3, s4: float = LN3,
+            x1: float = 0.0, x2: float = 0.0, x3: float = 1.0, x4: float = 1.0) -> dict:
+    scores, values = [s1, s2, s3, s4], [x1, x2, x3, x4]
+    rows = online(scores, values, block)
+    done = min(step, len(rows))
+    top = max(scores)
+    mass = [math.exp(s - top) for s in scores]  # unnormalised weights, largest = 1
+    total = sum(mass)
+    shares = [sum(mass[j] for j in row["positions"]) / total for row in rows]
+    raw_sums = [sum(math.exp(scores[j]) for j in row["positions"]) for row in rows]
+    locals_done = [row["local"] for row in rows[:done]]
+    naive = sum(locals_done) / len(locals_done)
+    exact = dense(scores, values)
+    current = rows[done - 1]
+    return {
+        "scores": scores,
+        "values": values,
+        "block": block,
+        "n_blocks": len(rows),
+        "done": done,
+        "finished": done == len(rows),
+        "rows": rows,
+        "weights": [w / total for w in mass],
+        "ratio": [w / min(mass) for w in mass],
+        "block_share": shares,
+        "block_sum": raw_sums,
+        "m": current["m"],
+        "l": current["l"],
+        "u": current["u"],
+        "online": current["result"],
+        "dense": exact,
+        "naive": naive,
+        "naive_error": naive - exact if done == len(rows) else None,
+        "error": abs(rows[-1]["result"] - exact),
+    }
+
+
+# -- text ---------------------------------------------------------------------------------
+
+def score_text(s: float) -> str:
+    for k, name in ((1, "ln 3"), (-1, "−ln 3"), (2, "2 ln 3")):
+        if abs(s - k * LN3) < 1e-9:
+            return name
+    return fmt.de_auto(s, 3)
+
+
+def num(x: float | None, digits: int = 5) -> str:
+    """Up to five decimals without trailing zeros; tiny values in powers of ten (factors like e^(−10))."""
+    if x is None:
+        return "–"
+    if x != 0 and abs(x) < 10 ** -digits:
+        return sci(x)
+    text = fmt.de(x, digits)
+    if "," in text:
+        text = text.rstrip("0").rstrip(",")
+    return "0" if text == fmt.MINUS + "0" else text
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def sci(x: float) -> str:
+    # Python's own split: x / 10**exponent divides by zero for the smallest floats (10**-324 is 0.0),
+    # and the mantissa is already rounded (9,999e−6 shows as 1,00 · 10⁻⁵, not 10,00 · 10⁻⁶).
+    mantissa, exponent = f"{x:.2e}".split("e")
+    return f"{fmt.de(float(mantissa), 2)} · 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+# -- view ---------------------------------------------------------------------------------
+
+def view(r: dict) -> View:
+    w, h = 500, 396
+    left, right = 16, w - 16
+    parts = [f'<svg class="pl-plot pl-fa" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="Online-Softmax über {r["n_blocks"]} Blöcke: Zwischenstand und Vergleich mit dem Mitteln" '
+             f'xmlns="http://www.w3.org/2000/svg">']
+    parts.append(svg.text(left, 18, "Keys in Blöcken (Score s, Value v, Softmax-Gewicht)", "pl-axis"))
+    slot = (right - left) / N
+    y_box, box_h = 34, 74
+    for k, row in enumerate(r["rows"]):
+        processed = k < r["done"]
+        x_a = left + slot * row["positions"][0] + 3
+        x_b = left + slot * (row["positions"][-1] + 1) - 3
+        cls = f"pl-fa-block pl-fa-b{k % 2}" + ("" if processed else " pl-fa-todo")
+        parts.append(f'<rect class="{cls}" x="{x_a:.1f}" y="{y_box}" width="{x_b - x_a:.1f}" height="{box_h}" rx="6">'
+                     f'<title>Block {k + 1}</title></rect>')
+        parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16, f"Block {k + 1}" + ("" if processed else " (offen)"),
+                              "pl-label pl-value" if processed else "pl-label pl-fa-faint", "middle"))
+    for j in range(N):
+        cx = left + slot * (j + 0.5)
+        parts.append(svg.text(cx, y_box + 20, f"s = {score_text(r['scores'][j])}", "pl-label", "middle"))
+        parts.append(svg.text(cx, y_box + 40, f"v = {fmt.de_auto(r['values'][j], 3)}", "pl-label", "middle"))
+        parts.append(svg.text(cx, y_box + 60, fmt.pct(r["weights"][j]), "pl-tick", "middle"))
+
+    # shares: what each block really contributes vs what plain averaging gives it
+    y_sh = y_box + box_h + 44
+    parts.append(svg.text(left, y_sh, "Anteil jedes Blocks am Ergebnis", "pl-axis"))
+    bar_x, bar_w = left + 142, right - left - 142
+    for n, (label, shares) in enumerate((("richtig (Softmax)", r["block_share"]),
+                                         ("einfaches Mitteln", [1 / r["n_blocks"]] * r["n_blocks"]))):
+        y = y_sh + 12 + 30 * n
+        parts.append(svg.text(left, y + 15, label, "pl-label"))
+        x = bar_x
+        for k, share in enumerate(shares):
+            width = bar_w * share
+            cls = f"pl-fa-share pl-fa-b{k % 2}" + (" pl-fa-naive" if n else "")
+            parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{y}" width="{max(width, 0.5):.1f}" height="20">'
+                         f'<title>Block {k + 1}: {escape(fmt.pct(share))}</title></rect>')
+            if width > 46:
+                parts.append(svg.text(x + width / 2, y + 15, fmt.pct(share, 0), "pl-tick pl-fa-in", "middle"))
+            x += width
+
+    # the value line: exact, running online result, plain mean
+    y_ax = y_sh + 150
+    lo, hi = min(r["values"]), max(r["values"])
+    if hi - lo < 1e-9:
+        lo, hi = lo - 1, hi + 1
+    ax_l, ax_r = left + 24, right - 24
+
+    def px(v):
+        return ax_l + (v - lo) / (hi - lo) * (ax_r - ax_l)
+
+    parts.append(svg.text(left, y_ax - 44, "Ergebnis auf der Achse der Values", "pl-axis"))
+    parts.append(f'<line class="pl-fa-axis" x1="{ax_l}" y1="{y_ax}" x2="{ax_r}" y2="{y_ax}"/>')
+    for k in range(5):
+        v = lo + (hi - lo) * k / 4
+        parts.append(f'<line class="pl-fa-local" x1="{px(v):.1f}" y1="{y_ax}" x2="{px(v):.1f}" y2="{y_ax + 5}"/>')
+        parts.append(svg.text(px(v), y_ax + 20, num(v, 3), "pl-tick", "middle"))
+    for k, row in enumerate(r["rows"][: r["done"]]):
+        x = px(row["local"])
+        parts.append(f'<line class="pl-fa-local" x1="{x:.1f}" y1="{y_ax - 8}" x2="{x:.1f}" y2="{y_ax + 8}"/>')
+    xd, xo, xn = px(r["dense"]), px(r["online"]), px(r["naive"])
+    parts.append(f'<line class="pl-fa-dense" x1="{xd:.1f}" y1="{y_ax - 22}" x2="{xd:.1f}" y2="{y_ax + 7}">'
+                 f'<title>exakt (dicht): {escape(num(r["dense"]))}</title></line>')
+    parts.append(f'<circle class="pl-fa-online" cx="{xo:.1f}" cy="{y_ax}" r="7"><title>online u/l: '
+                 f'{escape(num(r["online"]))}</title></circle>')
+    parts.append(f'<rect class="pl-fa-naive-mark" x="{xn - 6:.1f}" y="{y_ax - 6}" width="12" height="12" '
+                 f'transform="rotate(45 {xn:.1f} {y_ax})"><title>Mittel der Blockergebnisse: {escape(num(r["naive"]))}'
+                 f'</title></rect>')
+    # a legend row under the axis
+    ly = y_ax + 52
+    parts.append(f'<circle class="pl-fa-online" cx="{left + 8}" cy="{ly - 5}" r="6"/>')
+    parts.append(svg.text(left + 20, ly, "online u/l", "pl-legend"))
+    parts.append(f'<rect class="pl-fa-naive-mark" x="{left + 124}" y="{ly - 10}" width="10" height="10" '
+                 f'transform="rotate(45 {left + 129} {ly - 5})"/>')
+    parts.append(svg.text(left + 142, ly, "Mittel der Blockergebnisse", "pl-legend"))
+    parts.append(f'<line class="pl-fa-dense" x1="{left + 348}" y1="{ly - 13}" x2="{left + 348}" y2="{ly + 3}"/>')
+    parts.append(svg.text(left + 358, ly, "exakt (dicht)", "pl-legend"))
+    parts.append("</svg>")
+
+    status = "fertig" if r["finished"] else f"nach Block {r['done']} von {r['n_blocks']}"
+    readouts = [
+        Readout("online", f"online u/l ({status})", num(r["online"]), r["online"], True),
+        Readout("dense", "dichte Attention (exakt)", num(r["dense"]), r["dense"], True),
+        Readout("naive", "Mittel der Blockergebnisse", num(r["naive"]), r["naive"], True),
+        Readout("m", "laufendes Maximum m", score_text(r["m"]), r["m"]),
+        Readout("l", "Summe l", num(r["l"]), r["l"]),
+        Readout("u", "Zähler u", num(r["u"]), r["u"]),
+    ]
+    locals_text = "; ".join(num(row["local"]) for row in r["rows"][: r["done"]])
+    if r["n_blocks"] == 1:
+        how = "Ein Block mit allen vier Keys"
+    else:
+        how = f"{fmt.de(r['n_blocks'])} Blöcke zu {'je' if N % r['block'] == 0 else 'höchstens'} {fmt.de(r['block'])}"
+    summary = (f"{how}, {status}: online u/l = {num(r['online'])}, exakt {num(r['dense'])}; "
+               f"{'Blockergebnis' if r['done'] == 1 else 'Blockergebnisse'} {locals_text}, "
+               f"einfaches Mittel {num(r['naive'])}.")
+    return View("".join(parts), readouts, summary, _table(r))
+
+
+def _table(r: dict) -> str:
+    rows = []
+    for k, row in enumerate(r["rows"]):
+        if k >= r["done"]:
+            cells = [positions(row["positions"])] + ["–"] * 7
+        else:
+            m_change = (f"{score_text(row['m_before'])} → {score_text(row['m'])}" if row["m_before"] is not None
+                        else score_text(row["m"]))
+            cells = [positions(row["positions"]), score_text(row["local_max"]), m_change, num(row["scale"]),
+                     num(row["l"]), num(row["u"]), num(row["result"]), num(row["local"])]
+        em = ' class="pl-attn-em"' if k == r["done"] - 1 else ""
+        rows.append(f"<tr{em}><th scope=\"row\">{k + 1}</th>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+    head = ("Block", "Keys", "Blockmax", "m → m′", "Faktor e^(m−m′)", "l", "u", "u/l", "Blockergebnis")
+    return ('<div class="pl-attn-scroll"><table class="pl-attn-table pl-fa-table"><caption>Laufender Zustand nach '
+            'jedem Block</caption><thead><tr>' + "".join(f'<th scope="col">{escape(t)}</th>' for t in head)
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+
+
+def positions(ps) -> str:
+    return ", ".join(str(p + 1) for p in ps)

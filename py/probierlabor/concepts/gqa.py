@@ -1,0 +1,224 @@
+"""Grouped-Query Attention: H query heads in G groups share G sets of keys and values.
+
+Ainslie et al., GQA, §2.2: with H query heads and G groups there are G K/V sets ("GQA-G");
+G = 1 is multi-query attention (MQA), G = H is ordinary multi-head attention (MHA). Every
+query head still computes its own attention weights; only K and V are shared in a group.
+
+The memory of the KV cache (CONCEPTS.md §23; the formula was lost from the article and is
+reconstructed there):
+
+    bytes = 2 · batch · layers · tokens · kv_heads · head_dim · bytes_per_number
+
+The first 2 stands for K and V. The article's case: batch 1, 32 layers, 1024 tokens, head
+dimension 128, 2 bytes per number: 128 MiB with 8 K/V heads (MHA), 32 MiB with 2, 16 MiB
+with 1 (MQA); 1 MiB = 2²⁰ bytes. All arithmetic is in integers; MiB are exact fractions.
+
+G must divide H (equal groups). A G that does not is replaced by the nearest divisor of H
+(ties go down), and the figure and the summary say so; a G larger than H becomes H.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "gqa"
+TITLE = "Grouped-Query Attention (GQA)"
+GROUP = "Attention und Architektur"
+TEASER = "Query-Köpfe in Gruppen teilen sich Keys und Values – und der KV-Cache schrumpft um genau diesen Faktor."
+
+MIB = 2 ** 20
+GIB = 2 ** 30
+
+PARAMS = (
+    Param("groups", "Gruppen G (= K/V-Köpfe)", "int", 2, lo=1, hi=64, step=1,
+          help="G muss H teilen, damit alle Gruppen gleich groß sind."),
+    Param("heads", "Query-Köpfe H", "int", 8, lo=1, hi=64, step=1),
+    Param("batch", "Batchgröße", "int", 1, lo=1, hi=1024, step=1, widget="number",
+          help="Wie viele Texte gleichzeitig im Cache liegen."),
+    Param("layers", "Schichten", "int", 32, lo=1, hi=512, step=1, widget="number"),
+    Param("tokens", "Gespeicherte Tokens", "int", 1024, lo=1, hi=10_000_000, step=1, widget="number"),
+    Param("head_dim", "Dimension je K/V-Kopf", "int", 128, lo=1, hi=1024, step=1, widget="number"),
+    Param("bytes_per", "Byte pro Zahl", "int", 2, lo=1, hi=8, step=1, widget="number",
+          help="2 für 16-Bit-Zahlen, 1 für 8 Bit, 4 für 32 Bit."),
+)
+
+PRESETS = (
+    Preset("MHA (G = 8)", {"groups": 8}, "Jeder der 8 Köpfe hat eigene Keys und Values."),
+    Preset("GQA, 2 Gruppen", {}, "8 Köpfe in 2 Gruppen zu je 4: zwei K/V-Sätze."),
+    Preset("GQA, 4 Gruppen", {"groups": 4}, "8 Köpfe in 4 Gruppen zu je 2."),
+    Preset("MQA (G = 1)", {"groups": 1}, "Alle 8 Köpfe teilen einen K/V-Satz."),
+    Preset("G = 3 geht nicht", {"groups": 3}, "3 teilt 8 nicht – was passiert?"),
+)
+
+
+def divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def valid_groups(groups: int, heads: int) -> tuple[int, str | None]:
+    """The group count actually used, and a German note if it differs from the one asked for."""
+    if groups > heads:
+        return heads, (f"G = {groups} ist mehr als H = {heads}: Jede Gruppe braucht mindestens einen "
+                       f"Query-Kopf. Gerechnet wird mit G = {heads} (MHA).")
+    if heads % groups == 0:
+        return groups, None
+    best = min(divisors(heads), key=lambda d: (abs(d - groups), d))
+    return best, (f"G = {groups} teilt H = {heads} nicht: {heads} Köpfe lassen sich nicht in {groups} "
+                  f"gleich große Gruppen aufteilen. Gerechnet wird mit dem nächsten Teiler G = {best}.")
+
+
+def kv_bytes(kv_heads: int, batch: int = 1, layers: int = 32, tokens: int = 1024, head_dim: int = 128,
+             bytes_per: int = 2) -> int:
+    """Bytes of the K and V entries alone (no weights, buffers, alignment or replication)."""
+    return 2 * batch * layers * tokens * kv_heads * head_dim * bytes_per
+
+
+def compute(groups: int = 2, heads: int = 8, batch: int = 1, layers: int = 32, tokens: int = 1024,
+            head_dim: int = 128, bytes_per: int = 2) -> dict:
+    used, note = valid_groups(groups, heads)
+    factors = dict(batch=batch, layers=layers, tokens=tokens, head_dim=head_dim, bytes_per=bytes_per)
+    sizes = {"gqa": kv_bytes(used, **factors), "mha": kv_bytes(heads, **factors), "mqa": kv_bytes(1, **factors)}
+    return {
+        "groups_asked": groups,
+        "groups": used,
+        "heads": heads,
+        "heads_per_group": heads // used,
+        "kv_sets": used,
+        "note": note,
+        "assignment": [h // (heads // used) for h in range(heads)],  # query head → its group
+        **factors,
+        "bytes": sizes["gqa"],
+        "bytes_mha": sizes["mha"],
+        "bytes_mqa": sizes["mqa"],
+        "mib": Fraction(sizes["gqa"], MIB),
+        "mib_mha": Fraction(sizes["mha"], MIB),
+        "mib_mqa": Fraction(sizes["mqa"], MIB),
+        "mib_exact": str(Fraction(sizes["gqa"], MIB)),
+        "factor_vs_mha": heads // used,
+    }
+
+
+# -- text -------------------------------------------------------------------------------
+
+def mib_text(n_bytes: int) -> str:
+    """Exact MiB where short (128 MiB, 31,25 MiB), else rounded with ≈; large ones also in GiB."""
+    mib = Fraction(n_bytes, MIB)
+    text = None
+    for digits in range(0, 5):
+        if (mib * 10 ** digits).denominator == 1:
+            text = fmt.de(float(mib), digits) if digits else fmt.de(int(mib))
+            break
+    if text is None:
+        text = "≈ " + fmt.de(float(mib), 3)
+    text += fmt.THIN_NBSP + "MiB"
+    if mib >= 1024:
+        gib = Fraction(n_bytes, GIB)
+        exact = (gib * 100).denominator == 1
+        text += f" ({'' if exact else '≈ '}{fmt.de_auto(float(gib), 4)}{fmt.THIN_NBSP}GiB)"
+    return text
+
+
+
+
+COLOURS = 6
+
+
+def view(r: dict) -> View:
+    w = 500
+    note_lines = textwrap.wrap(r["note"], 74) if r["note"] else []
+    top = 14 + 16 * len(note_lines)
+    h = top + 318
+    heads, groups = r["heads"], r["groups"]
+    left, right = 16, w - 16
+    slot = (right - left) / heads
+    gap = min(4.0, slot * 0.2)
+    parts = [f'<svg class="pl-plot" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="{heads} Query-Köpfe in {groups} Gruppen, {groups} K/V-Sätze" '
+             f'xmlns="http://www.w3.org/2000/svg">']
+    for k, line in enumerate(note_lines):
+        parts.append(svg.text(left, 14 + 16 * k, line, "pl-label pl-gqa-note"))
+    y_q, y_kv = top + 26, top + 118
+    box_h = 28
+    parts.append(svg.text(left, y_q - 8, f"Query-Köpfe (H = {heads}) – jeder rechnet eigene Gewichte", "pl-axis"))
+    parts.append(svg.text(left, y_kv + box_h + 20, f"K/V-Sätze (G = {groups}) – je Gruppe einer", "pl-axis"))
+    per = r["heads_per_group"]
+    # connections first, boxes on top
+    for q, g in enumerate(r["assignment"]):
+        xq = left + slot * (q + 0.5)
+        xg = left + slot * per * (g + 0.5)
+        parts.append(f'<line class="pl-gqa-link pl-gqa-c{g % COLOURS}" x1="{xq:.1f}" y1="{y_q + box_h}" '
+                     f'x2="{xg:.1f}" y2="{y_kv}"/>')
+    for q, g in enumerate(r["assignment"]):
+        x = left + slot * q + gap / 2
+        parts.append(f'<rect class="pl-gqa-q pl-gqa-c{g % COLOURS}" x="{x:.1f}" y="{y_q}" '
+                     f'width="{slot - gap:.1f}" height="{box_h}" rx="3"><title>Query-Kopf {q + 1}, Gruppe {g + 1}'
+                     f'</title></rect>')
+        if slot >= 24:
+            parts.append(svg.text(x + (slot - gap) / 2, y_q + 19, f"Q{q + 1}", "pl-tick pl-gqa-in", "middle"))
+    for g in range(groups):
+        x = left + slot * per * g + gap / 2
+        width = slot * per - gap
+        parts.append(f'<rect class="pl-gqa-kv pl-gqa-c{g % COLOURS}" x="{x:.1f}" y="{y_kv}" width="{width:.1f}" '
+                     f'height="{box_h}" rx="3"><title>K/V-Satz {g + 1} für die Köpfe '
+                     f'{g * per + 1} bis {(g + 1) * per}</title></rect>')
+        if width >= 40:
+            parts.append(svg.text(x + width / 2, y_kv + 19, f"K/V {g + 1}", "pl-tick pl-gqa-in", "middle"))
+    # the cache bars: MHA, chosen, MQA
+    y_bars = y_kv + box_h + 62
+    parts.append(svg.text(left, y_bars, "KV-Cache (nur K und V)", "pl-axis"))
+    rows = (("mha", f"MHA (G = {heads})", r["bytes_mha"]), ("gqa", f"gewählt (G = {groups})", r["bytes"]),
+            ("mqa", "MQA (G = 1)", r["bytes_mqa"]))
+    longest = max(len(mib_text(n)) for _, _, n in rows)
+    label_w = 150
+    bar_max = right - left - label_w - 7.5 * longest - 8  # leave room for the value behind the longest bar
+    for k, (key, label, n_bytes) in enumerate(rows):
+        y = y_bars + 12 + 26 * k
+        width = bar_max * n_bytes / r["bytes_mha"]
+        current = " pl-gqa-current" if key == "gqa" else ""
+        parts.append(svg.text(left, y + 14, label, "pl-label" + current))
+        parts.append(f'<rect class="pl-gqa-bar{current}" x="{left + label_w}" y="{y}" width="{max(width, 1.5):.1f}" '
+                     f'height="18"/>')
+        parts.append(svg.text(left + label_w + width + 6, y + 14, mib_text(n_bytes), "pl-label" + current))
+    parts.append("</svg>")
+
+    readouts = [
+        Readout("kv_sets", "K/V-Sätze je Schicht", fmt.de(r["kv_sets"]), r["kv_sets"], True),
+        Readout("heads_per_group", "Query-Köpfe je Gruppe", fmt.de(r["heads_per_group"]), r["heads_per_group"]),
+        Readout("cache", "KV-Cache", mib_text(r["bytes"]), r["bytes"], True),
+        Readout("cache_mha", "zum Vergleich MHA (G = H)", mib_text(r["bytes_mha"]), r["bytes_mha"]),
+        Readout("cache_mqa", "zum Vergleich MQA (G = 1)", mib_text(r["bytes_mqa"]), r["bytes_mqa"]),
+        Readout("factor", "gegenüber MHA", "gleich groß" if r["factor_vs_mha"] == 1 else
+                f"{fmt.de(r['factor_vs_mha'])}-mal kleiner", r["factor_vs_mha"]),
+    ]
+    summary = (
+        (r["note"] + " " if r["note"] else "")
+        + f"{heads} Query-{'Kopf' if heads == 1 else 'Köpfe'} in {groups} "
+        f"{'Gruppe' if groups == 1 else 'Gruppen'} zu je {per}: {groups} K/V-{'Satz' if groups == 1 else 'Sätze'} "
+        f"statt {heads}. KV-Cache {mib_text(r['bytes'])} (MHA {mib_text(r['bytes_mha'])}, "
+        f"MQA {mib_text(r['bytes_mqa'])})."
+    )
+    return View("".join(parts), readouts, summary, _table(r))
+
+
+
+
+def _table(r: dict) -> str:
+    factors = " × ".join(fmt.de(v) for v in (r["batch"], r["layers"], r["tokens"]))
+    tail = " × ".join(fmt.de(v) for v in (r["head_dim"], r["bytes_per"]))
+    rows = []
+    for label, kv, n_bytes in (("MHA", r["heads"], r["bytes_mha"]), ("gewählt", r["groups"], r["bytes"]),
+                               ("MQA", 1, r["bytes_mqa"])):
+        em = ' class="pl-attn-em"' if label == "gewählt" else ""
+        rows.append(f"<tr{em}><th scope=\"row\">{escape(label)}</th><td>{escape(fmt.de(kv))}</td>"
+                    f"<td>{escape(fmt.de(n_bytes))}</td><td>{escape(mib_text(n_bytes))}</td></tr>")
+    note = f'<p class="pl-attn-note">{escape(r["note"])}</p>' if r["note"] else ""
+    caption = f"Byte = 2 × {factors} × K/V-Köpfe × {tail}; 1 MiB = 2²⁰ Byte"
+    return (note + '<div class="pl-attn-scroll" tabindex="0" role="region" aria-label="Tabelle (seitlich verschiebbar)"><table class="pl-attn-table"><caption>' + escape(caption)
+            + '</caption><thead><tr><th scope="col"></th><th scope="col">K/V-Köpfe</th>'
+            '<th scope="col">Byte</th><th scope="col">MiB</th></tr></thead><tbody>' + "".join(rows)
+            + "</tbody></table></div>")

@@ -1,0 +1,237 @@
+"""Greedy decoding on a two-step token tree, computed exactly.
+
+The article's own example (CONCEPTS.md §22): first token A 0.6, B 0.4; after A the best
+continuation has 0.51, after B 0.99. Greedy takes A and then A: 0.6 · 0.51 = 0.306, while the
+path through B reaches 0.4 · 0.99 = 0.396.
+
+The article gives only the maxima (D8). Completion used here (CONCEPTS.md P): the vocabulary is
+{A, B}, so every distribution is one number and its rest:
+
+* step 1: P(A) = 0.6, P(B) = 0.4;
+* after A: P(A | A) = 0.51, P(B | A) = 0.49;
+* after B: P(A | B) = 0.99, P(B | B) = 0.01.
+
+The reader sets P(A) on each of the three distributions; B always gets 1 − P(A), so every
+distribution sums to 1 by construction. Sequences stop after two tokens.
+
+Tie rule: on equal probabilities the first token in the order A, B wins – the rule of
+``argmax`` in NumPy and PyTorch (the index of the first maximum), which Transformers' greedy
+search uses. The best path over the whole tree is likewise the first in the order AA, AB, BA, BB.
+Everything is exact (fractions of the decimals the reader set).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..kit.contract import Param, Preset, Readout, View
+from ..kit.tree import Tree, dec, exact, frac_text
+
+SLUG = "greedy-decoding"
+TITLE = "Greedy Decoding"
+GROUP = "Decodieren und Sampling"
+TEASER = "Immer das wahrscheinlichste nächste Token – und trotzdem nicht der wahrscheinlichste Satz."
+
+TOKENS = ("A", "B")
+PATHS = ("AA", "AB", "BA", "BB")
+
+STEPS = ((0, "noch nicht"), (1, "1. Schritt"), (2, "beide Schritte"))
+
+PARAMS = (
+    Param("p_a", "Schritt 1: Chance von A", "float", 0.6, lo=0.0, hi=1.0, step=0.01,
+          help="B bekommt den Rest, 1 − P(A)."),
+    Param("p_aa", "Nach A: Chance von A", "float", 0.51, lo=0.0, hi=1.0, step=0.01,
+          help="Wahrscheinlichkeit von A als zweites Token, wenn das erste A war; B bekommt den Rest."),
+    Param("p_ba", "Nach B: Chance von A", "float", 0.99, lo=0.0, hi=1.0, step=0.01,
+          help="Wahrscheinlichkeit von A als zweites Token, wenn das erste B war; B bekommt den Rest."),
+    Param("steps", "Greedy ausführen", "choice", 2, choices=STEPS,
+          help="Wie viele Entscheidungen Greedy schon getroffen hat."),
+    Param("show_all", "alle Pfade zeigen", "bool", False,
+          help="Auch die Zweige, nach denen Greedy das Modell nie fragt."),
+)
+
+PRESETS = (
+    Preset("Artikel: Greedy", {}, "A 0,6 · dann 0,51: Greedy landet bei 0,306."),
+    Preset("Alle Pfade zeigen", {"show_all": True}, "Der Weg über B hätte 0,396."),
+    Preset("Schritt für Schritt", {"steps": 0}, "Noch hat Greedy nichts gewählt."),
+    Preset("Gleichstand", {"p_a": 0.5, "show_all": True}, "A und B gleich wahrscheinlich: Die Regel entscheidet."),
+    Preset("Greedy liegt richtig", {"p_ba": 0.7, "show_all": True},
+           "Nach B nur noch 0,7: Jetzt ist der Greedy-Pfad auch der beste."),
+)
+
+
+def distributions(p_a, p_aa, p_ba) -> dict[str, dict[str, Fraction]]:
+    """The three distributions of the tree: '' (first token), 'A' and 'B' (after that token)."""
+    a, aa, ba = exact(p_a), exact(p_aa), exact(p_ba)
+    return {"": {"A": a, "B": 1 - a}, "A": {"A": aa, "B": 1 - aa}, "B": {"A": ba, "B": 1 - ba}}
+
+
+def argmax_first(dist: dict[str, Fraction]) -> str:
+    """The most probable token; on a tie the first in the order A, B."""
+    best = None
+    for token in TOKENS:
+        if best is None or dist[token] > dist[best]:
+            best = token
+    return best
+
+
+def path_probs(dists) -> dict[str, Fraction]:
+    return {a + b: dists[""][a] * dists[a][b] for a in TOKENS for b in TOKENS}
+
+
+def greedy(dists) -> tuple[str, Fraction, list[bool]]:
+    """Greedy's two choices, the probability of its path and whether each choice was a tie."""
+    first = argmax_first(dists[""])
+    second = argmax_first(dists[first])
+    ties = [dists[""]["A"] == dists[""]["B"], dists[first]["A"] == dists[first]["B"]]
+    return first + second, dists[""][first] * dists[first][second], ties
+
+
+def best_path(paths: dict[str, Fraction]) -> str:
+    best = PATHS[0]
+    for path in PATHS[1:]:
+        if paths[path] > paths[best]:
+            best = path
+    return best
+
+
+def compute(p_a: float = 0.6, p_aa: float = 0.51, p_ba: float = 0.99, steps: int = 2,
+            show_all: bool = False) -> dict:
+    dists = distributions(p_a, p_aa, p_ba)
+    paths = path_probs(dists)
+    g_path, g_prob, ties = greedy(dists)
+    b_path = best_path(paths)
+    gap = paths[b_path] - g_prob
+    return {
+        "steps": steps,
+        "show_all": show_all,
+        "dists": {k: {t: float(v) for t, v in d.items()} for k, d in dists.items()},
+        "dists_exact": {k: {t: frac_text(v) for t, v in d.items()} for k, d in dists.items()},
+        "step1": {t: float(v) for t, v in dists[""].items()},
+        "after_A": {t: float(v) for t, v in dists["A"].items()},
+        "after_B": {t: float(v) for t, v in dists["B"].items()},
+        "paths": {k: float(v) for k, v in paths.items()},
+        "paths_exact": {k: frac_text(v) for k, v in paths.items()},
+        "path_sum": float(sum(paths.values())),
+        "greedy_path": g_path,
+        "greedy_prob": float(g_prob),
+        "greedy_prob_exact": frac_text(g_prob),
+        "ties": ties,
+        "best_path": b_path,
+        "best_prob": float(paths[b_path]),
+        "best_prob_exact": frac_text(paths[b_path]),
+        "gap": float(gap),
+        "gap_exact": frac_text(gap),
+        "greedy_is_best": gap == 0,
+    }
+
+
+# -- what the page shows -----------------------------------------------------------------
+
+def _seq(path: str) -> str:
+    return ", dann ".join(path)
+
+
+def view(r: dict) -> View:
+    dists = {k: {t: Fraction(v) for t, v in d.items()} for k, d in r["dists_exact"].items()}
+    paths = {k: Fraction(v) for k, v in r["paths_exact"].items()}
+    steps, show_all = r["steps"], r["show_all"]
+    g = r["greedy_path"]
+    chosen = g[:steps]  # what greedy has decided so far
+    seen = {""} | ({g[0]} if steps >= 1 else set())  # distributions greedy asked the model for
+    best = r["best_path"] if show_all else None
+
+    t = Tree(450, 342, [34, 150, 262], "Baum mit zwei Schritten: Greedy und die anderen Pfade")
+    root = (34, 150)
+    mid = {"A": (150, 82), "B": (150, 218)}
+    leaf = {"AA": (262, 44), "AB": (262, 120), "BA": (262, 180), "BB": (262, 256)}
+    t.text(150, 16, "Schritt 1", "pl-tree-head", "middle")
+    t.text(262, 16, "Schritt 2", "pl-tree-head", "middle")
+
+    def edge_cls(path: str) -> str:
+        on_greedy = chosen.startswith(path) and len(path) <= len(chosen)
+        if on_greedy:
+            return "pl-tree-greedy"
+        parent = path[:-1]
+        if parent in seen or show_all:
+            return "pl-tree-seen"
+        return "pl-tree-hidden"
+
+    # best path first, underneath: where it runs with greedy, greedy's line sits on top of it
+    if best:
+        t.edge(root, mid[best[0]], "pl-tree-best")
+        t.edge(mid[best[0]], leaf[best], "pl-tree-best")
+    for a in TOKENS:
+        shown = "" in seen
+        t.edge(root, mid[a], edge_cls(a), dec(dists[""][a]) if shown else "?", at=0.6)
+        for b in TOKENS:
+            path = a + b
+            visible = a in seen or show_all
+            t.edge(mid[a], leaf[path], edge_cls(path), dec(dists[a][b]) if visible else "?", at=0.55)
+
+    t.node(*root, "Start", "pl-tree-n pl-tree-n-root", r=19)
+    for a in TOKENS:
+        cls = "pl-tree-n-greedy" if chosen[:1] == a else ("pl-tree-n" if "" in seen else "pl-tree-n-hidden")
+        t.node(*mid[a], a, f"pl-tree-n {cls}", title=f"erstes Token {a}: {dec(dists[''][a])}")
+    for path in PATHS:
+        a = path[0]
+        visible = a in seen or show_all
+        cls = "pl-tree-n-greedy" if chosen == path else ("pl-tree-n" if visible else "pl-tree-n-hidden")
+        if best == path:
+            cls += " pl-tree-n-best"
+        x, y = leaf[path]
+        t.node(x, y, path, f"pl-tree-n {cls}")
+        if visible:
+            label = f"{dec(dists[''][a])} · {dec(dists[a][path[1]])} = {dec(paths[path])}"
+            if len(label) > 22:  # long decimals from a typed link: the product alone still fits
+                label = f"= {dec(paths[path])}"
+        else:
+            label = "? (nie erfragt)"
+        t.text(x + 22, y + 5, label, "pl-tree-label" if visible else "pl-tree-muted")
+        marks = []
+        if chosen == path:
+            marks.append(("Greedy", "pl-tree-greedy-text"))
+        if best == path:
+            marks.append(("bester Pfad", "pl-tree-best-text"))
+        for i, (text, cls_text) in enumerate(marks):
+            t.text(x + 22 + 62 * i, y + 22, text, cls_text)
+    tie1 = steps >= 1 and r["ties"][0]
+    tie2 = steps >= 2 and r["ties"][1]
+    if tie1 and tie2:
+        t.text(8, 330, "Gleichstand in beiden Schritten: Die Regel nimmt jeweils A.", "pl-tree-note")
+    elif tie1 or tie2:
+        where = "in Schritt 1" if tie1 else f"nach {g[0]}"
+        t.text(8, 330, f"Gleichstand {where}: Die Regel nimmt das erste Token, A.", "pl-tree-note")
+    t.legend(300, [("pl-tree-greedy", "Greedy-Wahl"), ("pl-tree-best", "bester Pfad"),
+                   ("pl-tree-hidden", "nie erfragt")], per_row=3, col=146)
+
+    done = steps == 2
+    readouts = [
+        Readout("greedy_path", "Greedy wählt",
+                _seq(chosen) + ("" if done else (", dann …" if chosen else "– noch nichts"))),
+        Readout("greedy_prob", "Chance des Greedy-Pfads", dec(paths[g]) if done else "–",
+                r["greedy_prob"] if done else None, True),
+    ]
+    if show_all:
+        readouts += [
+            Readout("best", "Bester Pfad im ganzen Baum", f"{_seq(r['best_path'])}: {dec(paths[r['best_path']])}",
+                    r["best_prob"]),
+            Readout("gap", "Greedy verschenkt", "nichts" if r["greedy_is_best"] else dec(Fraction(r["gap_exact"])),
+                    r["gap"]),
+        ]
+    else:
+        asked = len(seen)
+        readouts.append(Readout("asked", "Verteilungen, die Greedy erfragt", f"{asked} von 3", asked))
+
+    if done:
+        summary = (f"Greedy wählt {g[0]} ({dec(dists[''][g[0]])}), dann {g[1]} ({dec(dists[g[0]][g[1]])}): "
+                   f"Pfad {g} mit {dec(paths[g])}.")
+    elif steps == 1:
+        summary = f"Greedy hat im ersten Schritt {g[0]} gewählt ({dec(dists[''][g[0]])})."
+    else:
+        summary = f"Greedy hat noch nichts gewählt: A {dec(dists['']['A'])}, B {dec(dists['']['B'])}."
+    if show_all:
+        summary += (" Das ist auch der beste Pfad im Baum." if r["greedy_is_best"] and done else
+                    f" Der beste Pfad im Baum ist {r['best_path']} mit {dec(paths[r['best_path']])}.")
+    return View(t.render(), readouts, summary)
+

@@ -1,0 +1,358 @@
+"""KL divergence of two distributions over two events, in both directions.
+
+The article's example (CONCEPTS.md §26): q = [0.9, 0.1], p = [0.5, 0.5];
+D(q‖p) = 0.9·ln 1.8 + 0.1·ln 0.2 ≈ 0.368 and D(p‖q) ≈ 0.511 nats.
+
+D(r‖a) = Σ rᵢ·ln(rᵢ/aᵢ) with the reference r and the approximation a, and the edge cases of
+SciPy's ``rel_entr``: a term with rᵢ = 0 is 0; a term with rᵢ > 0 and aᵢ = 0 is +∞. An infinite
+divergence is a result, not an error: it is carried as ``None`` (JSON has no ∞) with the
+flag ``…_infinite`` and shown as „∞“.
+
+The reader edits one probability per distribution; the other is 1 minus it, computed as an
+exact ``Fraction`` from the decimal the reader chose, so both always sum to exactly 1.
+
+PyTorch's ``nn.KLDivLoss`` takes ``input`` = log-probabilities of the model (the
+approximation) and ``target`` = probabilities of the reference, and computes the pointwise
+terms target·(ln target − input), i.e. D(target‖model). ``batchmean`` divides the sum by
+the number of examples (rows), ``mean`` by the number of elements (rows × classes).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "kl-divergence"
+TITLE = "KL-Divergenz"
+GROUP = "Lernen und Bewerten"
+TEASER = "Wie weit liegt eine Verteilung von einer anderen entfernt – und warum die Richtung zählt."
+
+EVENTS = ("A", "B")
+# The second example of the small PyTorch batch: model and target agree exactly (its KL is 0).
+SECOND = (Fraction(1, 2), Fraction(1, 2))
+
+PARAMS = (
+    Param("q1", "q: Wahrscheinlichkeit von A", "float", 0.9, lo=0.0, hi=1.0, step=0.01,
+          help="Die Verteilung q; B bekommt den Rest 1 − q(A)."),
+    Param("p1", "p: Wahrscheinlichkeit von A", "float", 0.5, lo=0.0, hi=1.0, step=0.01,
+          help="Die Verteilung p; B bekommt den Rest 1 − p(A)."),
+    Param("swap", "Richtung tauschen: p ist die Referenz", "bool", False,
+          help="Aus: q ist die Referenz, p die Näherung, also D(q‖p). An: D(p‖q)."),
+)
+
+PRESETS = (
+    Preset("Von vorn", {}, "q = (0,9; 0,1) ist die Referenz, p = (0,5; 0,5) die Näherung."),
+    Preset("Richtung getauscht", {"swap": True}, "Dieselben Zahlen, die Rollen vertauscht."),
+    Preset("Gleiche Verteilungen", {"q1": 0.7, "p1": 0.7}, "Stimmen beide überein, ist KL genau 0."),
+    Preset("Null in der Näherung", {"p1": 1.0},
+           "p gibt B die Wahrscheinlichkeit 0, obwohl q ihm 0,1 gibt."),
+)
+
+
+# -- the mathematics ----------------------------------------------------------------
+
+def as_fraction(x) -> Fraction:
+    """The decimal the reader chose, exactly (0.9 → 9/10, not the binary float)."""
+    return x if isinstance(x, Fraction) else Fraction(repr(float(x)))
+
+
+def two(x) -> tuple[Fraction, Fraction]:
+    x = as_fraction(x)
+    return x, 1 - x
+
+
+def ln(x) -> float:
+    """Natural log of a positive Fraction without going through a float that could under- or overflow."""
+    if isinstance(x, Fraction):
+        return math.log(x.numerator) - math.log(x.denominator)
+    return math.log(x)
+
+
+def term(r, a) -> float:
+    """rᵢ·ln(rᵢ/aᵢ) with SciPy's edge cases: 0 for rᵢ = 0, +∞ for aᵢ = 0 < rᵢ."""
+    if r == 0:
+        return 0.0
+    if a == 0:
+        return math.inf
+    return float(r) * ln_ratio(r, a)
+
+
+def ln_ratio(r, a) -> float:
+    """ln(r/a), accurate near 1 (log1p) and without overflow for extreme ratios."""
+    x = r / a
+    if isinstance(x, Fraction):
+        if abs(x - 1) < Fraction(1, 2):
+            return math.log1p(float(x - 1))
+        try:
+            return math.log(float(x))
+        except (OverflowError, ValueError):
+            return ln(x)
+    return math.log(x)
+
+
+def kl(ref, approx) -> float:
+    """D(ref‖approx) in nats (math.inf where approx misses an event of ref)."""
+    terms = [term(r, a) for r, a in zip(ref, approx)]
+    # ≥ 0 exactly (Gibbs); a rounding residue of −1e-17 is not a negative divergence
+    return math.inf if math.inf in terms else max(0.0, math.fsum(terms))
+
+
+def cross_entropy(ref, approx) -> float:
+    """H(ref, approx) = −Σ refᵢ·ln approxᵢ (terms with refᵢ = 0 are 0)."""
+    if any(r > 0 and a == 0 for r, a in zip(ref, approx)):
+        return math.inf
+    return -math.fsum(float(r) * ln(a) for r, a in zip(ref, approx) if r > 0)
+
+
+def entropy(dist) -> float:
+    return -math.fsum(float(r) * ln(r) for r in dist if r > 0)
+
+
+def kl_div_loss(inputs, targets, reduction: str) -> float:
+    """What torch.nn.KLDivLoss(reduction=…)(input, target) returns, log_target=False.
+
+    inputs: rows of log-probabilities (floats, −∞ allowed); targets: rows of probabilities.
+    Pointwise target·(ln target − input), 0 where target = 0 (PyTorch uses xlogy)."""
+    terms = []
+    for row_in, row_t in zip(inputs, targets):
+        for x, t in zip(row_in, row_t):
+            if t == 0:
+                terms.append(0.0)
+            elif x == -math.inf:
+                terms.append(math.inf)
+            else:
+                terms.append(float(t) * (ln(t) - x))
+    total = math.inf if math.inf in terms else math.fsum(terms)
+    if reduction == "sum":
+        return total
+    if reduction == "batchmean":
+        return total / len(targets)
+    if reduction == "mean":
+        return total / len(terms)
+    raise ValueError(reduction)
+
+
+def _log(x: Fraction) -> float:
+    return ln(x) if x > 0 else -math.inf
+
+
+def _json(x: float):
+    return x if math.isfinite(x) else None
+
+
+# -- the experiment -------------------------------------------------------------------
+
+def compute(q1: float = 0.9, p1: float = 0.5, swap: bool = False) -> dict:
+    q, p = two(q1), two(p1)
+    ref, approx = (p, q) if swap else (q, p)
+    d_qp, d_pq = kl(q, p), kl(p, q)
+    d, h_cross, h_ref = kl(ref, approx), cross_entropy(ref, approx), entropy(ref)
+    terms = [term(r, a) for r, a in zip(ref, approx)]
+    one = ([[_log(a) for a in approx]], [list(ref)])
+    batch = ([[_log(a) for a in approx], [_log(a) for a in SECOND]], [list(ref), list(SECOND)])
+    torch = {red: {"single": _json(kl_div_loss(*one, red)), "batch": _json(kl_div_loss(*batch, red))}
+             for red in ("sum", "batchmean", "mean")}
+    # the classic slip: passing probabilities instead of log-probabilities as `input`
+    wrong = kl_div_loss([[float(a) for a in approx]], [list(ref)], "batchmean")
+    return {
+        "q": [float(x) for x in q],
+        "p": [float(x) for x in p],
+        "q_exact": [str(x) for x in q],
+        "p_exact": [str(x) for x in p],
+        "swap": swap,
+        "direction": "pq" if swap else "qp",
+        "d_qp": _json(d_qp),
+        "d_qp_infinite": math.isinf(d_qp),
+        "d_pq": _json(d_pq),
+        "d_pq_infinite": math.isinf(d_pq),
+        "d": _json(d),
+        "d_infinite": math.isinf(d),
+        "terms": [_json(t) for t in terms],
+        "terms_infinite": [math.isinf(t) for t in terms],
+        "cross_entropy": _json(h_cross),
+        "entropy": h_ref,
+        "equal": q == p,
+        "torch": torch,
+        "torch_wrong_input": wrong,
+    }
+
+
+def show(x: float | None, digits: int = 3) -> str:
+    """A divergence for reading: ∞ for None."""
+    return "∞" if x is None else fmt.de(x, digits)
+
+
+def names(r: dict) -> tuple[str, str]:
+    """(reference, approximation) as letters."""
+    return ("p", "q") if r["swap"] else ("q", "p")
+
+
+def view(r: dict) -> View:
+    ref, approx = names(r)
+    readouts = [
+        # labels are fixed text (the page swaps only the values); the roles go into the values
+        Readout("d_qp", "D(q‖p) in nat", show(r["d_qp"]), r["d_qp"], True),
+        Readout("d_pq", "D(p‖q) in nat", show(r["d_pq"]), r["d_pq"], True),
+        Readout("cross_entropy", "Kreuzentropie H(Referenz, Näherung)",
+                f"H({ref}, {approx}) = {show(r['cross_entropy'])}", r["cross_entropy"]),
+        Readout("entropy", "Entropie H(Referenz)", f"H({ref}) = {show(r['entropy'])}", r["entropy"]),
+    ]
+    q, p = r["q"], r["p"]
+    summary = (
+        f"q = ({fmt.de_auto(q[0])}; {fmt.de_auto(q[1])}), p = ({fmt.de_auto(p[0])}; {fmt.de_auto(p[1])}). "
+        f"D(q‖p) = {show(r['d_qp'])}, D(p‖q) = {show(r['d_pq'])} (in nat); "
+        f"Referenz ist {ref}."
+    )
+    return View(_figure(r), readouts, summary, _curve(r) + _torch_table(r))
+
+
+# -- figures ------------------------------------------------------------------------
+
+def _figure(r: dict) -> str:
+    """Left: the two distributions side by side. Right: each event's contribution to D(ref‖approx)."""
+    ref_name, approx_name = names(r)
+    ref = r["p"] if r["swap"] else r["q"]
+    approx = r["q"] if r["swap"] else r["p"]
+    W, H = 440, 316
+    top, bottom = 56, 246
+    parts = [f'<text class="pl-axis" x="12" y="20">Verteilungen</text>',
+             f'<text class="pl-axis" x="236" y="20">Beitrag jedes Ereignisses</text>']
+
+    # left panel: probabilities 0 … 1
+    lx0, lx1 = 40, 200
+    py = lambda v: bottom - v * (bottom - top)  # noqa: E731
+    for v in (0, 0.25, 0.5, 0.75, 1):
+        parts.append(f'<line class="pl-grid" x1="{lx0}" y1="{py(v):.1f}" x2="{lx1}" y2="{py(v):.1f}"/>'
+                     f'<text class="pl-tick" x="{lx0 - 6}" y="{py(v) + 4:.1f}" text-anchor="end">'
+                     f'{fmt.de_auto(v) if v else "0"}</text>')
+    group = (lx1 - lx0) / 2
+    bar = 32
+    for i, event in enumerate(EVENTS):
+        cx = lx0 + group * (i + 0.5)
+        for j, (name, value, cls) in enumerate(((ref_name, ref[i], "pl-kl-ref"), (approx_name, approx[i], "pl-kl-approx"))):
+            x = cx - bar - 2 + j * (bar + 4)
+            parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(value):.1f}" width="{bar}" '
+                         f'height="{bottom - py(value):.1f}"><title>{name}({event}) = {fmt.de_auto(value)}</title></rect>')
+            parts.append(f'<text class="pl-kl-value" x="{x + bar / 2:.1f}" y="{py(value) - 5:.1f}" '
+                         f'text-anchor="middle">{fmt.de(value, 2)}</text>')
+        parts.append(f'<text class="pl-tick" x="{cx:.1f}" y="{bottom + 18}" text-anchor="middle">{event}</text>')
+    parts.append(f'<line class="pl-frame" x1="{lx0}" y1="{bottom}" x2="{lx1}" y2="{bottom}"/>')
+    # legend under the left panel
+    ly = H - 26
+    for j, (name, cls, text) in enumerate(((ref_name, "pl-kl-ref", "Referenz"), (approx_name, "pl-kl-approx", "Näherung"))):
+        x = 12 + j * 100
+        parts.append(f'<rect class="{cls}" x="{x}" y="{ly - 10}" width="12" height="12"/>'
+                     f'<text class="pl-legend" x="{x + 17}" y="{ly}">{name}: {text}</text>')
+
+    # right panel: contributions ref_i·ln(ref_i/approx_i); they can be negative, the sum cannot
+    rx0, rx1 = 268, 432
+    finite = [t for t in r["terms"] if t is not None] + ([r["d"]] if r["d"] is not None else [])
+    span = max([0.0] + [abs(t) for t in finite])
+    hi = next((v for v in (0.5, 1, 2, 3, 5, 10, 20, 50) if v >= span), math.ceil(span / 100) * 100)
+    lo = -hi
+    ry = lambda v: bottom - (v - lo) / (hi - lo) * (bottom - top)  # noqa: E731
+    for v in (lo, lo / 2, 0, hi / 2, hi):
+        parts.append(f'<line class="pl-grid" x1="{rx0}" y1="{ry(v):.1f}" x2="{rx1}" y2="{ry(v):.1f}"/>'
+                     f'<text class="pl-tick" x="{rx0 - 6}" y="{ry(v) + 4:.1f}" text-anchor="end">'
+                     f'{fmt.de_auto(v) if v else "0"}</text>')
+    parts.append(f'<line class="pl-frame" x1="{rx0}" y1="{ry(0):.1f}" x2="{rx1}" y2="{ry(0):.1f}"/>')
+    slot = (rx1 - rx0) / 3
+    items = [(EVENTS[0], r["terms"][0], r["terms_infinite"][0], "pl-kl-term"),
+             (EVENTS[1], r["terms"][1], r["terms_infinite"][1], "pl-kl-term"),
+             ("Summe", r["d"], r["d_infinite"], "pl-kl-sum")]
+    for i, (label, value, infinite, cls) in enumerate(items):
+        cx = rx0 + slot * (i + 0.5)
+        w = 36
+        if infinite:
+            y1, y2, text = ry(hi), ry(0), "∞"
+            cls += " pl-kl-inf"
+        else:
+            y1, y2 = sorted((ry(value), ry(0)))
+            text = fmt.de(value, 3)
+        parts.append(f'<rect class="{cls}" x="{cx - w / 2:.1f}" y="{y1:.1f}" width="{w}" height="{max(y2 - y1, 0.5):.1f}">'
+                     f"<title>{escape(label)}: {escape(text)}</title></rect>")
+        below = (not infinite) and value < 0
+        ty = (y2 + 14) if below else (y1 - 5)
+        parts.append(f'<text class="pl-kl-value" x="{cx:.1f}" y="{ty:.1f}" text-anchor="middle">{escape(text)}</text>')
+        parts.append(f'<text class="pl-tick" x="{cx:.1f}" y="{bottom + 18}" text-anchor="middle">{escape(label)}</text>')
+    formula = f"{ref_name}ᵢ · ln({ref_name}ᵢ / {approx_name}ᵢ)"
+    parts.append(f'<text class="pl-legend" x="{(rx0 + rx1) / 2:.0f}" y="{ly}" text-anchor="middle">'
+                 f"{escape(formula)}</text>")
+    label = (f"Verteilungen {ref_name} und {approx_name} und die Beiträge zu D({ref_name}‖{approx_name}) = "
+             f"{show(r['d'])}")
+    return (f'<svg class="pl-plot pl-kl" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}" '
+            f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+
+
+CURVE_TOP = 3.0
+
+
+def _curve(r: dict) -> str:
+    """Both directions as the approximation's share of A moves, the reference fixed."""
+    ref_name, approx_name = names(r)
+    ref = two(Fraction(r["p_exact"][0] if r["swap"] else r["q_exact"][0]))
+    now = Fraction(r["q_exact"][0] if r["swap"] else r["p_exact"][0])
+    plot = svg.Plot(320, 248, (0, 1), (0, CURVE_TOP), label=f"KL in beiden Richtungen, {ref_name} fest",
+                    margin=(22, 14, 42, 44))
+    plot.grid(xticks=[0, 0.25, 0.5, 0.75, 1], yticks=[0, 1, 2, 3], xlabel=f"{approx_name}(A)",
+              ylabel="nat", xfmt=lambda v: fmt.de_auto(v) if v else "0", yfmt=lambda v: fmt.de(int(v)))
+    grid = [i / 200 for i in range(201)]
+    fref = tuple(float(x) for x in ref)
+
+    def curve(func, cls):
+        run = []
+        for x in grid:
+            value = func((x, 1.0 - x) if x < 1 else (1.0, 0.0))
+            if math.isfinite(value) and value <= CURVE_TOP * 1.5:
+                run.append((float(x), value))
+            else:
+                if len(run) > 1:
+                    plot.polyline(run, cls)
+                run = []
+        if len(run) > 1:
+            plot.polyline(run, cls)
+
+    curve(lambda a: kl(fref, a), "pl-kl-forward")
+    curve(lambda a: kl(a, fref), "pl-kl-backward")
+    here = two(now)
+    for value, cls in ((kl(ref, here), "pl-kl-forward-dot"), (kl(here, ref), "pl-kl-backward-dot")):
+        y = min(value, CURVE_TOP) if math.isfinite(value) else CURVE_TOP
+        plot.point(float(now), y, 5, cls, title=show(_json(value)))
+        if not math.isfinite(value):
+            right = float(now) > 0.5  # an infinite value: its label sits above the frame
+            plot.text(float(now) + (-0.03 if right else 0.03), CURVE_TOP, "∞", "pl-label pl-value",
+                      "end" if right else "start", dy=-6)
+    plot.line(float(now), 0, float(now), CURVE_TOP, "pl-kl-now")
+    plot.legend([("pl-kl-forward", f"D({ref_name}‖{approx_name})"), ("pl-kl-backward", f"D({approx_name}‖{ref_name})")],
+                corner="tr" if float(ref[0]) >= 0.5 else "tl")  # the minimum lies under the legend
+    return plot.render()
+
+
+def _torch_table(r: dict) -> str:
+    ref_name, approx_name = names(r)
+    t = r["torch"]
+    rows = [
+        ("sum", "alle Terme addiert"),
+        ("batchmean", "Summe ÷ Beispiele"),
+        ("mean", "Summe ÷ Elemente"),
+    ]
+    body = "".join(
+        f"<tr><td><code>{red}</code></td><td>{escape(what)}</td>"
+        f"<td>{escape(show(t[red]['single']))}</td><td>{escape(show(t[red]['batch']))}</td></tr>"
+        for red, what in rows
+    )
+    wrong = fmt.de(r["torch_wrong_input"], 3)
+    return (
+        '<div class="pl-kl-torch">'
+        f'<p class="pl-kl-code"><code>nn.KLDivLoss(reduction=…)(input=log {approx_name}, target={ref_name})</code> '
+        f"rechnet D({ref_name}‖{approx_name}).</p>"
+        '<table class="pl-kl-table"><thead><tr><th>reduction</th><th>Rechnung</th><th>1 × 2</th><th>2 × 2</th></tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+        f'<p class="pl-kl-foot">1 × 2: nur dieses Beispiel. 2 × 2: dazu ein zweites, bei dem Modell und Ziel '
+        f"genau (0,5; 0,5) sind. Falsch: <code>input={approx_name}</code> ohne log ergibt {escape(wrong)}.</p>"
+        "</div>"
+    )

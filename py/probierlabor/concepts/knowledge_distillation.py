@@ -1,0 +1,244 @@
+"""Knowledge distillation on one prediction: hard label „A“ against the teacher's 0.60 / 0.35 / 0.05.
+
+The article's example (CONCEPTS.md §30): the teacher gives tokens A, B, C the probabilities
+0.60, 0.35, 0.05; the label „A“ names only the winner and hides that B was a close
+alternative, much likelier than C.
+
+Temperature (Hinton, Vinyals, Dean 2015, §2): soft targets qᵢ(T) = exp(zᵢ/T) / Σⱼ exp(zⱼ/T)
+with the teacher's logits z = ln p, i.e. qᵢ(T) ∝ pᵢ^(1/T). The student is softened with the
+*same* T. Its ordinary (T = 1) prediction is s = (s_A, r·(1 − s_A), (1 − r)·(1 − s_A)), where r is
+the student's share of the rest for B: an exact Fraction that sums to 1 for every slider setting.
+The student's logits are v = ln s, so its softened prediction is sᵢ(T) ∝ sᵢ^(1/T).
+
+Losses (natural log, nats):
+* hard: cross-entropy with the label at T = 1, −ln s_A;
+* soft: KL(q(T)‖s(T)); the cross-entropy H(q(T), s(T)) differs only by the teacher's entropy
+  H(q(T)), a constant for the student, so both have the same gradient;
+* total: (1 − α)·hard + α·T²·KL. The T² (Hinton §2) compensates that the soft gradient
+  ∂H(q(T), s(T))/∂v = (s(T) − q(T))/T shrinks roughly as 1/T² when T grows.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "knowledge-distillation"
+TITLE = "Knowledge Distillation"
+GROUP = "Lernen und Bewerten"
+TEASER = "Ein Schüler lernt aus den Wahrscheinlichkeiten eines Lehrers – mehr als aus dem Etikett allein."
+
+TOKENS = ("A", "B", "C")
+TEACHER = (Fraction(60, 100), Fraction(35, 100), Fraction(5, 100))
+LABEL = (Fraction(1), Fraction(0), Fraction(0))
+T_MIN, T_MAX, T_STEP = 1.0, 5.0, 0.1
+
+PARAMS = (
+    Param("T", "Temperatur T", "float", 1.0, lo=T_MIN, hi=T_MAX, step=T_STEP,
+          help="Gilt für Lehrer und Schüler gleichermaßen; größer heißt weicher."),
+    Param("s_a", "Schüler: Wahrscheinlichkeit von A", "float", 0.9, lo=0.01, hi=0.98, step=0.01,
+          help="Die gewöhnliche Vorhersage des Schülers (bei T = 1) für A."),
+    Param("split", "Schüler: Anteil von B am Rest", "float", 0.5, lo=0.005, hi=0.995, step=0.005,
+          help="Wie der Schüler den Rest 1 − s(A) auf B und C verteilt (der Lehrer: 0,875)."),
+    Param("alpha", "Gewicht α der weichen Ziele", "float", 0.5, lo=0.0, hi=1.0, step=0.05,
+          help="0: nur das Etikett zählt; 1: nur der Lehrer."),
+)
+
+PRESETS = (
+    Preset("Von vorn", {}, "Ein Schüler, der vor allem das Etikett „A“ gelernt hat."),
+    Preset("Schüler wie Lehrer", {"s_a": 0.6, "split": 0.875}, "Der Schüler trifft die Lehrerverteilung genau."),
+    Preset("B und C vertauscht", {"s_a": 0.6, "split": 0.125},
+           "Gleicher Gewinner, gleicher harter Verlust – aber B und C verwechselt."),
+    Preset("T = 2", {"T": 2.0}, "Die weichen Ziele bei doppelter Temperatur."),
+    Preset("T = 4", {"T": 4.0}, "Noch weicher: C tritt deutlich hervor."),
+)
+
+
+# -- the mathematics ----------------------------------------------------------------
+
+def exact(x) -> Fraction:
+    return x if isinstance(x, Fraction) else Fraction(repr(float(x)))
+
+
+def student(s_a, split) -> tuple[Fraction, Fraction, Fraction]:
+    a, r = exact(s_a), exact(split)
+    return a, r * (1 - a), (1 - r) * (1 - a)
+
+
+def soften(dist, T: float):
+    """softmax(ln p / T): exact for T = 1, floats that sum to 1 (up to rounding) otherwise."""
+    if T == 1:
+        return tuple(dist)
+    weights = [float(p) ** (1.0 / T) if p > 0 else 0.0 for p in dist]
+    total = math.fsum(weights)
+    return tuple(w / total for w in weights)
+
+
+def cross_entropy(target, pred) -> float:
+    return -math.fsum(float(t) * math.log(p) for t, p in zip(target, pred) if t > 0)
+
+
+def entropy(dist) -> float:
+    return -math.fsum(float(t) * math.log(t) for t in dist if t > 0)
+
+
+def kl(target, pred) -> float:
+    return math.fsum(float(t) * math.log(t / p) for t, p in zip(target, pred) if t > 0)
+
+
+def _norm(values) -> float:
+    return math.sqrt(math.fsum(float(v) ** 2 for v in values))
+
+
+def soft_gradient(s, T: float) -> float:
+    """|∂H(q(T), s(T))/∂v| for the student's logits v = ln s: |s(T) − q(T)| / T."""
+    q, st = soften(TEACHER, T), soften(s, T)
+    return _norm(float(a) - float(b) for a, b in zip(st, q)) / T
+
+
+def hard_gradient(s) -> float:
+    """|∂(−ln s_A)/∂v| = |s − label| at T = 1."""
+    return _norm(float(a) - float(b) for a, b in zip(s, LABEL))
+
+
+def losses(s, T: float, alpha: float) -> dict:
+    q, st = soften(TEACHER, T), soften(s, T)
+    hard = -math.log(s[0])
+    soft_kl = max(0.0, kl(q, st))  # ≥ 0 in exact arithmetic; clip −1e-17 rounding
+    return {
+        "hard": hard,
+        "soft_kl": soft_kl,
+        "soft_ce": cross_entropy(q, st),
+        "teacher_entropy": entropy(q),
+        "soft_kl_scaled": T * T * soft_kl,
+        "total": (1 - alpha) * hard + alpha * T * T * soft_kl,
+    }
+
+
+# -- the experiment -------------------------------------------------------------------
+
+def compute(T: float = 1.0, s_a: float = 0.9, split: float = 0.5, alpha: float = 0.5) -> dict:
+    s = student(s_a, split)
+    q, st = soften(TEACHER, T), soften(s, T)
+    ts = [round(T_MIN + i * T_STEP, 1) for i in range(int(round((T_MAX - T_MIN) / T_STEP)) + 1)]
+    return {
+        "T": T,
+        "alpha": alpha,
+        "teacher": [float(x) for x in TEACHER],
+        "label": [float(x) for x in LABEL],
+        "student": [float(x) for x in s],
+        "student_exact": [str(x) for x in s],
+        "teacher_T": [float(x) for x in q],
+        "student_T": [float(x) for x in st],
+        **losses(s, T, alpha),
+        "hard_gradient": hard_gradient(s),
+        "soft_gradient": soft_gradient(s, T),
+        "soft_gradient_scaled": T * T * soft_gradient(s, T),
+        "gradients": [{"T": t, "raw": soft_gradient(s, t), "scaled": t * t * soft_gradient(s, t)} for t in ts],
+    }
+
+
+def triple(values, digits: int = 2) -> str:
+    return " · ".join(fmt.de(v, digits) for v in values)
+
+
+def view(r: dict) -> View:
+    T = fmt.de_auto(r["T"])
+    readouts = [
+        # labels are fixed text (the page swaps only the values)
+        Readout("teacher_T", "Weiche Ziele des Lehrers (A · B · C)", triple(r["teacher_T"], 3), r["teacher_T"], True),
+        Readout("hard", "Harter Verlust −ln s(A)", fmt.de(r["hard"], 3), r["hard"]),
+        Readout("soft_kl", "Weicher Verlust KL(Lehrer‖Schüler) bei T", fmt.de(r["soft_kl"], 3), r["soft_kl"], True),
+        Readout("soft_kl_scaled", "T² · KL", fmt.de(r["soft_kl_scaled"], 3), r["soft_kl_scaled"]),
+        Readout("soft_ce", "Kreuzentropie bei T (= KL + Entropie des Lehrers)", fmt.de(r["soft_ce"], 3), r["soft_ce"]),
+        Readout("total", "Gesamt: (1 − α)·hart + α·T²·KL", fmt.de(r["total"], 3), r["total"], True),
+    ]
+    summary = (
+        f"Bei T = {T} sind die weichen Ziele des Lehrers {triple(r['teacher_T'])} für A, B, C, "
+        f"der Schüler sagt {triple(r['student_T'])}. Harter Verlust {fmt.de(r['hard'], 3)}, "
+        f"weicher Verlust (KL) {fmt.de(r['soft_kl'], 3)}, gesamt {fmt.de(r['total'], 3)}."
+    )
+    return View(_figure(r), readouts, summary, _gradients(r))
+
+
+# -- figures ------------------------------------------------------------------------
+
+def _figure(r: dict) -> str:
+    W, H = 440, 318
+    top, bottom, left, right = 30, 232, 52, 430
+    py = lambda v: bottom - v * (bottom - top)  # noqa: E731
+    T = fmt.de_auto(r["T"])
+    parts = []
+    for v in (0, 0.25, 0.5, 0.75, 1):
+        parts.append(f'<line class="pl-grid" x1="{left}" y1="{py(v):.1f}" x2="{right}" y2="{py(v):.1f}"/>'
+                     f'<text class="pl-tick" x="{left - 6}" y="{py(v) + 4:.1f}" text-anchor="end">'
+                     f'{fmt.de_auto(v) if v else "0"}</text>')
+    parts.append(f'<text class="pl-axis" transform="translate(14 {(top + bottom) / 2:.0f}) rotate(-90)" '
+                 f'text-anchor="middle">Wahrscheinlichkeit</text>')
+    series = (("Etikett „A“", r["label"], "pl-kd-label"), (f"Lehrer bei T = {T}", r["teacher_T"], "pl-kd-teacher"),
+              (f"Schüler bei T = {T}", r["student_T"], "pl-kd-student"))
+    group = (right - left) / 3
+    bar = 32
+    for i, token in enumerate(TOKENS):
+        cx = left + group * (i + 0.5)
+        for j, (name, values, cls) in enumerate(series):
+            x = cx + (j - 1.5) * (bar + 4) + 2
+            v = values[i]
+            parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(v):.1f}" width="{bar}" '
+                         f'height="{bottom - py(v):.1f}"><title>{escape(name)}, {token}: {fmt.de(v, 3)}</title></rect>')
+            parts.append(f'<text class="pl-kd-value" x="{x + bar / 2:.1f}" y="{py(v) - 5:.1f}" '
+                         f'text-anchor="middle">{fmt.de(v, 2)}</text>')
+            if cls == "pl-kd-teacher" and r["T"] != 1:
+                t1 = r["teacher"][i]  # where the teacher stood at T = 1
+                parts.append(f'<line class="pl-kd-t1" x1="{x - 3:.1f}" y1="{py(t1):.1f}" x2="{x + bar + 3:.1f}" '
+                             f'y2="{py(t1):.1f}"><title>Lehrer bei T = 1: {fmt.de(t1, 2)}</title></line>')
+        parts.append(f'<text class="pl-axis" x="{cx:.1f}" y="{bottom + 20}" text-anchor="middle">Token {token}</text>')
+    parts.append(f'<line class="pl-frame" x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}"/>')
+    # legend in two rows, so that it stays legible when the figure shrinks to a phone's width
+    keys = [(cls, name) for name, _, cls in series]
+    if r["T"] != 1:
+        keys.append(("pl-kd-t1", "Lehrer bei T = 1"))
+    for k, (cls, name) in enumerate(keys):
+        x, y = 20 + (k % 2) * 210, H - 42 + (k // 2) * 22
+        mark = (f'<line class="{cls}" x1="{x}" y1="{y - 4}" x2="{x + 16}" y2="{y - 4}"/>' if cls == "pl-kd-t1"
+                else f'<rect class="{cls}" x="{x}" y="{y - 11}" width="13" height="13"/>')
+        parts.append(mark + f'<text class="pl-legend pl-kd-legend" x="{x + 21}" y="{y}">{escape(name)}</text>')
+    label = (f"Etikett, Lehrer und Schüler bei T = {T}: Lehrer {triple(r['teacher_T'])}, "
+             f"Schüler {triple(r['student_T'])}")
+    return (f'<svg class="pl-plot pl-kd" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}" '
+            f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+
+
+def _gradients(r: dict) -> str:
+    """How hard each target pulls on the student's logits, for every T: why Hinton multiplies by T²."""
+    rows = r["gradients"]
+    peak = max([r["hard_gradient"]] + [row["scaled"] for row in rows] + [row["raw"] for row in rows])
+    top = peak * 1.9 if peak > 0 else 1.0  # room for the legend above the curves
+    plot = svg.Plot(320, 240, (T_MIN, T_MAX), (0, top), label="Zug der Ziele am Schüler, je nach T",
+                    margin=(14, 14, 42, 48))
+    step = _nice_step(top)
+    ticks = [i * step for i in range(int(top / step) + 1)]
+    plot.grid(xticks=[1, 2, 3, 4, 5], yticks=ticks, xlabel="Temperatur T", ylabel="Stärke des Gradienten",
+              xfmt=lambda v: f"{v:g}", yfmt=lambda v: fmt.de_auto(v) if v else "0")
+    plot.hline(r["hard_gradient"], "pl-kd-hard")
+    plot.polyline([(row["T"], row["raw"]) for row in rows], "pl-kd-raw")
+    plot.polyline([(row["T"], row["scaled"]) for row in rows], "pl-kd-scaled")
+    plot.line(r["T"], 0, r["T"], top, "pl-kd-now")
+    plot.point(r["T"], r["soft_gradient"], 4.5, "pl-kd-raw-dot")
+    plot.point(r["T"], r["soft_gradient_scaled"], 4.5, "pl-kd-scaled-dot")
+    plot.legend([("pl-kd-hard", "Etikett (T = 1)"), ("pl-kd-raw", "weich, roh"), ("pl-kd-scaled", "weich × T²")],
+                corner="tr")
+    return plot.render()
+
+
+def _nice_step(top: float) -> float:
+    raw = top / 4
+    power = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * power >= raw:
+            return m * power
+    return 10 * power

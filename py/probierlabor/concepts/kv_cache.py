@@ -1,0 +1,186 @@
+"""KV cache: step A → B → C → D through the cache, and a byte calculator.
+
+The article's illustration (CONCEPTS.md §27): after A, B and C have been processed, D reuses
+their stored keys and values and adds its own pair; D's query is compared with all four keys
+and its result mixes the four values. Under causal masking later tokens never change earlier
+entries, which is why they may be kept.
+
+The byte formula was lost from the article (D9) and is reconstructed in CONCEPTS.md:
+
+    bytes = 2 · layers · positions · kv_heads · numbers_per_vector · bytes_per_number (· batch)
+
+The first 2 stands for K and V. The article's small example (1 layer, 4 positions, 2 K/V heads,
+3 numbers, 4 bytes) gives 192 bytes, 48 bytes per position. Integer arithmetic only.
+
+Proposal (P): the stepper goes on to E and F; the calculator's factors are number fields.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "kv-cache"
+TITLE = "KV Cache"
+GROUP = "Die Inferenz-Engine"
+TEASER = "Keys und Values früherer Tokens aufheben statt neu rechnen – und was das an Speicher kostet."
+
+TOKENS = "ABCDEF"
+MIB = 2 ** 20
+GIB = 2 ** 30
+
+PARAMS = (
+    Param("step", "Verarbeitete Tokens", "int", 4, lo=1, hi=len(TOKENS), step=1,
+          help="A, B, C, D … – jedes Token legt ein K/V-Paar in den Cache."),
+    Param("layers", "Schichten", "int", 1, lo=1, hi=1000, step=1, widget="number"),
+    Param("positions", "Positionen (Tokens)", "int", 4, lo=1, hi=10_000_000, step=1, widget="number"),
+    Param("kv_heads", "K/V-Köpfe", "int", 2, lo=1, hi=1024, step=1, widget="number"),
+    Param("dim", "Zahlen je K- bzw. V-Vektor", "int", 3, lo=1, hi=100_000, step=1, widget="number"),
+    Param("bytes_per", "Byte je Zahl", "int", 4, lo=1, hi=8, step=1, widget="number",
+          help="4 für 32-Bit-Zahlen, 2 für 16 Bit, 1 für 8 Bit."),
+    Param("batch", "Batch (Texte gleichzeitig)", "int", 1, lo=1, hi=4096, step=1, widget="number"),
+)
+
+PRESETS = (
+    Preset("A, B, C verarbeitet", {"step": 3}, "Drei K/V-Paare liegen im Cache."),
+    Preset("D kommt dazu", {"step": 4}, "D liest drei Paare aus dem Cache und ergänzt sein eigenes."),
+    Preset("Kleines Beispiel: 192 Byte", {}, "1 Schicht, 4 Positionen, 2 K/V-Köpfe, 3 Zahlen, 4 Byte."),
+    Preset("16 Bit statt 32 Bit", {"bytes_per": 2}, "Halb so viele Byte je Zahl."),
+    Preset("Größeres Modell", {"layers": 32, "positions": 4096, "kv_heads": 8, "dim": 128, "bytes_per": 2},
+           "32 Schichten, 4096 Tokens, 8 K/V-Köpfe zu 128 Zahlen, 16 Bit."),
+)
+
+
+def kv_bytes(layers: int = 1, positions: int = 4, kv_heads: int = 2, dim: int = 3, bytes_per: int = 4,
+             batch: int = 1) -> int:
+    """Bytes of the stored K and V elements alone (no allocation overhead)."""
+    return 2 * layers * positions * kv_heads * dim * bytes_per * batch
+
+
+def compute(step: int = 4, layers: int = 1, positions: int = 4, kv_heads: int = 2, dim: int = 3,
+            bytes_per: int = 4, batch: int = 1) -> dict:
+    tokens = list(TOKENS[:step])
+    factors = dict(layers=layers, kv_heads=kv_heads, dim=dim, bytes_per=bytes_per, batch=batch)
+    per_position = kv_bytes(positions=1, **factors)
+    total = kv_bytes(positions=positions, **factors)
+    return {
+        "tokens": tokens,
+        "step": step,
+        "current": tokens[-1],
+        "cached_read": tokens[:-1],  # pairs read from the cache in this step
+        "new": [tokens[-1]],  # the one pair computed now
+        "pairs": step,  # pairs in the cache after this step
+        "keys_compared": step,  # the query meets every available key, its own included
+        "kv_computed_with_cache": step,  # over all steps so far: one new pair per token
+        "kv_computed_without_cache": step * (step + 1) // 2,  # recomputing the prefix every time
+        **factors,
+        "positions": positions,
+        "per_position": per_position,
+        "bytes": total,
+        "bytes_stepper": per_position * step,
+        "mib": total / MIB,
+    }
+
+
+# -- text ---------------------------------------------------------------------------------
+
+def bytes_text(n: int) -> str:
+    text = f"{fmt.de(n)}{fmt.THIN_NBSP}Byte"
+    if n >= MIB:
+        unit, size = ("GiB", n / GIB) if n >= GIB else ("MiB", n / MIB)
+        exact = abs(size * 100 - round(size * 100)) < 1e-9
+        text += f" ({'' if exact else '≈ '}{fmt.de_auto(size, 4)}{fmt.THIN_NBSP}{unit})"
+    return text
+
+
+# -- view ---------------------------------------------------------------------------------
+
+def view(r: dict) -> View:
+    w = 480
+    left = 16
+    n = len(TOKENS)
+    row_h = 34
+    y_tok = 34
+    y_tab = 108
+    h = y_tab + n * row_h + 70
+    parts = [f'<svg class="pl-plot pl-kv" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="KV-Cache nach {r["step"]} Tokens: {r["current"]} liest {len(r["cached_read"])} '
+             f'gespeicherte Paare und ergänzt sein eigenes" xmlns="http://www.w3.org/2000/svg">']
+    parts.append(svg.text(left, 18, "Tokens der Reihe nach", "pl-axis"))
+    slot = 56
+    for k, tok in enumerate(TOKENS):
+        x = left + k * slot
+        if k < r["step"] - 1:
+            cls = "pl-kv-done"
+        elif k == r["step"] - 1:
+            cls = "pl-kv-now"
+        else:
+            cls = "pl-kv-later"
+        parts.append(f'<rect class="pl-kv-tok {cls}" x="{x}" y="{y_tok}" width="{slot - 8}" height="34" rx="5"/>')
+        parts.append(svg.text(x + (slot - 8) / 2, y_tok + 23, tok, "pl-label pl-kv-toklabel" +
+                              (" pl-kv-faint" if k >= r["step"] else ""), "middle"))
+    parts.append(svg.text(left + n * slot + 4, y_tok + 23, "jetzt: " + r["current"], "pl-label pl-value"))
+
+    # the cache table: one row per position; V left, K right so that the query's lines reach the keys
+    x_pos, x_tag, x_v, x_k, cw = left, 104, 160, 248, 80
+    parts.append(svg.text(x_pos, y_tab - 10, "KV-Cache", "pl-axis"))
+    parts.append(svg.text(x_v + cw / 2, y_tab - 10, "Value", "pl-axis", "middle"))
+    parts.append(svg.text(x_k + cw / 2, y_tab - 10, "Key", "pl-axis", "middle"))
+    x_q = 390
+    y_q = y_tab + (r["step"] - 1) * row_h + 2
+    for k, tok in enumerate(TOKENS):
+        y = y_tab + k * row_h
+        if k >= r["step"]:
+            parts.append(f'<rect class="pl-kv-empty" x="{x_v}" y="{y + 2}" width="{x_k + cw - x_v}" height="{row_h - 6}" rx="4"/>')
+            parts.append(svg.text(x_pos, y + 21, f"Pos. {k + 1}", "pl-label pl-kv-faint"))
+            continue
+        new = k == r["step"] - 1
+        cls = "pl-kv-new" if new else "pl-kv-read"
+        parts.append(svg.text(x_pos, y + 21, f"Pos. {k + 1} ({tok})", "pl-label"))
+        for x, name in ((x_v, "V"), (x_k, "K")):
+            parts.append(f'<rect class="pl-kv-cell {cls}" x="{x}" y="{y + 2}" width="{cw - 6}" height="{row_h - 6}" rx="4">'
+                         f'<title>{name} von {tok}: {"neu berechnet" if new else "aus dem Cache gelesen"}</title></rect>')
+            parts.append(svg.text(x + (cw - 6) / 2, y + 21, f"{name}({tok})", "pl-label pl-kv-in", "middle"))
+        parts.append(f'<line class="pl-kv-link" x1="{x_k + cw - 6}" y1="{y + row_h / 2 - 1}" x2="{x_q}" '
+                     f'y2="{y_q + 14}"/>')
+        parts.append(svg.text(x_tag, y + 21, "neu" if new else "gelesen",
+                              "pl-tick pl-kv-tag-new" if new else "pl-tick", "start"))
+    parts.append(f'<rect class="pl-kv-query" x="{x_q}" y="{y_q}" width="80" height="28" rx="5"/>')
+    parts.append(svg.text(x_q + 40, y_q + 19, f"Query({r['current']})", "pl-label pl-kv-in", "middle"))
+    y_b = y_tab + n * row_h + 22
+    parts.append(svg.text(left, y_b, f"{r['current']} vergleicht seine Query mit {r['keys_compared']} Keys und "
+                                     f"mischt {r['keys_compared']} Values.", "pl-label"))
+    parts.append(svg.text(left, y_b + 24, f"Cache jetzt: {r['pairs']} Paare × {fmt.de(r['per_position'])} Byte = "
+                                          f"{fmt.de(r['bytes_stepper'])} Byte (Faktoren aus dem Rechner)", "pl-tick"))
+    parts.append("</svg>")
+
+    readouts = [
+        Readout("pairs", "K/V-Paare im Cache", fmt.de(r["pairs"]), r["pairs"], True),
+        Readout("read", f"{r['current']} liest aus dem Cache", fmt.de(len(r["cached_read"])) + " Paare",
+                len(r["cached_read"])),
+        Readout("new", "neu berechnet", "1 Paar", 1),
+        Readout("recompute", "K/V-Berechnungen ohne Cache (bisher)", fmt.de(r["kv_computed_without_cache"]),
+                r["kv_computed_without_cache"]),
+        Readout("bytes", "Cache laut Rechner", bytes_text(r["bytes"]), r["bytes"], True),
+        Readout("per_position", "je Position", bytes_text(r["per_position"]), r["per_position"]),
+    ]
+    summary = (f"{r['current']} liest {len(r['cached_read'])} K/V-Paare aus dem Cache und ergänzt sein eigenes: "
+               f"{r['pairs']} Paare. Rechner: 2 × {fmt.de(r['layers'])} × {fmt.de(r['positions'])} × "
+               f"{fmt.de(r['kv_heads'])} × {fmt.de(r['dim'])} × {fmt.de(r['bytes_per'])} × {fmt.de(r['batch'])} "
+               f"= {bytes_text(r['bytes'])}.")
+    return View("".join(parts), readouts, summary, _table(r))
+
+
+def _table(r: dict) -> str:
+    rows = (("K und V", 2, "zwei getrennte Tensoren"), ("Schichten", r["layers"], ""),
+            ("Positionen", r["positions"], ""), ("K/V-Köpfe", r["kv_heads"], ""),
+            ("Zahlen je Vektor", r["dim"], ""), ("Byte je Zahl", r["bytes_per"], ""), ("Batch", r["batch"], ""))
+    body = "".join(f"<tr><th scope=\"row\">{escape(label)}</th><td>{escape(fmt.de(v))}</td>"
+                   f"<td>{escape(note)}</td></tr>" for label, v, note in rows)
+    body += (f'<tr class="pl-attn-em"><th scope="row">Produkt</th><td>{escape(bytes_text(r["bytes"]))}</td>'
+             f"<td>{escape(bytes_text(r['per_position']))} je Position</td></tr>")
+    return ('<div class="pl-attn-scroll"><table class="pl-attn-table pl-kv-table"><caption>Byte-Rechner: '
+            'nur die Tensorelemente, ohne Verwaltungsaufwand</caption><thead><tr><th scope="col">Faktor</th>'
+            '<th scope="col">Wert</th><th scope="col"></th></tr></thead><tbody>' + body + "</tbody></table></div>")

@@ -1,0 +1,233 @@
+"""Loss masking: which positions of an agent transcript count in the training loss.
+
+The transcript is our own example (CONCEPTS.md §11 proposes the segments, the seed has no
+experiment and no numbers): a user asks, the agent calls a tool, the tool answers, the agent
+answers. One word or symbol is one token, 15 in all.
+
+* The loss averages the token losses ℓ_t = −log p(x_t | x_<t) over the *scored* positions S:
+  L = (1/|S|)·Σ_{t∈S} ℓ_t. A role switched off drops its tokens from S. Token 1 is never scored
+  (nothing comes before it to predict it from).
+* The prediction of token t is made at position t − 1, which by the causal mask reads tokens
+  1 … t − 1. That reading does not depend on S at all: the figure of links stays the same.
+* An unscored token still influences the loss when some scored token comes after it.
+
+Everything is counting; the weights 1/|S| are exact fractions.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+
+from ..kit import fmt
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "loss-masking"
+TITLE = "Loss Masking"
+GROUP = "Lernen und Bewerten"
+TEASER = "Was zählt im Verlust? Maskierte Token bleiben sichtbar – sie werden nur nicht bewertet."
+
+ROLES = {"user": "Nutzer", "agent": "Agent", "tool": "Werkzeugergebnis"}
+SEGMENTS = (
+    ("user", ("Wetter", "in", "Köln", "?")),
+    ("agent", ("wetter(", "Köln", ")")),
+    ("tool", ("18", "°C", "sonnig")),
+    ("agent", ("Es", "sind", "18", "°C", "■")),
+)
+TOKENS = tuple((role, text) for role, words in SEGMENTS for text in words)
+N = len(TOKENS)
+
+PARAMS = (
+    Param("focus", "Vorhersage von Token t", "int", 13, lo=2, hi=N, step=1,
+          help="Welche Vorhersage hervorgehoben wird: sie liest alle Token vor t."),
+    Param("user", "Nutzer bewerten", "bool", False, help="Die Frage des Nutzers zählt im Verlust."),
+    Param("agent", "Agent bewerten", "bool", True, help="Werkzeugaufruf und Antwort des Agenten zählen im Verlust."),
+    Param("tool", "Werkzeugergebnis bewerten", "bool", False, help="Die Antwort des Werkzeugs zählt im Verlust."),
+)
+
+PRESETS = (
+    Preset("Von vorn", {}, "Nur die Token des Agenten zählen."),
+    Preset("Alles bewerten", {"user": True, "agent": True, "tool": True}, "Jede Position ab Token 2 zählt."),
+    Preset("Agent und Werkzeug", {"tool": True}, "Das Modell soll auch das Werkzeugergebnis vorhersagen."),
+    Preset("Nichts bewerten", {"agent": False}, "Kein Token zählt – es gibt kein Lernsignal."),
+    Preset("Der Werkzeugaufruf", {"focus": 5}, "Die Vorhersage von „wetter(“ liest die Frage des Nutzers."),
+)
+
+SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def scored_positions(user: bool, agent: bool, tool: bool) -> list[int]:
+    """1-based positions t whose token is scored (token 1 never is)."""
+    on = {"user": user, "agent": agent, "tool": tool}
+    return [t for t, (role, _) in enumerate(TOKENS, start=1) if t >= 2 and on[role]]
+
+
+def links() -> list[tuple[int, int]]:
+    """(t, j): the prediction of token t reads token j, for every j < t (causal mask)."""
+    return [(t, j) for t in range(2, N + 1) for j in range(1, t)]
+
+
+def loss_formula(scored: list[int]) -> str:
+    """L = (ℓ₅ + ℓ₆ + ℓ₇ + ℓ₁₁ + … + ℓ₁₅) / 8, runs of four or more shortened with „…“."""
+    if not scored:
+        return "kein Verlust: keine Position bewertet"
+    runs, start = [], scored[0]
+    for a, b in zip(scored, scored[1:] + [None]):
+        if b != a + 1:
+            runs.append((start, a))
+            start = b
+    parts = []
+    for lo, hi in runs:
+        if hi - lo >= 3:
+            parts += [f"ℓ{str(lo).translate(SUB)}", "…", f"ℓ{str(hi).translate(SUB)}"]
+        else:
+            parts += [f"ℓ{str(t).translate(SUB)}" for t in range(lo, hi + 1)]
+    body = " + ".join(parts)
+    return f"L = {body}" if len(scored) == 1 else f"L = ({body}) / {len(scored)}"
+
+
+def compute(focus: int = 13, user: bool = False, agent: bool = True, tool: bool = False) -> dict:
+    scored = scored_positions(user, agent, tool)
+    s = set(scored)
+    weight = Fraction(1, len(scored)) if scored else None
+    last = max(scored) if scored else 0
+    reads = list(range(1, focus))
+    unscored_read = [j for j in range(1, N + 1) if j not in s and j < last]
+    by_role = {role: sum(TOKENS[j - 1][0] == role for j in reads) for role in ROLES}
+    return {
+        "focus": focus,
+        "focus_token": TOKENS[focus - 1][1],
+        "on": {"user": user, "agent": agent, "tool": tool},
+        "tokens": [{"t": t, "role": role, "text": text, "scored": t in s}
+                   for t, (role, text) in enumerate(TOKENS, start=1)],
+        "visible": N,
+        "scored": scored,
+        "scored_count": len(scored),
+        "scored_by_role": {role: sum(TOKENS[t - 1][0] == role for t in scored) for role in ROLES},
+        "weight": float(weight) if weight else None,
+        "weight_exact": str(weight) if weight else None,
+        "links": len(links()),
+        "focus_reads": reads,
+        "focus_reads_count": len(reads),
+        "focus_reads_by_role": by_role,
+        "focus_reads_unscored": sum(j not in s for j in reads),
+        "focus_scored": focus in s,
+        "unscored_but_read": unscored_read,
+        "unscored_but_read_count": len(unscored_read),
+        "formula": loss_formula(scored),
+    }
+
+
+# -- what the page shows -----------------------------------------------------
+
+ROLE_CLASS = {"user": "pl-lm-user", "agent": "pl-lm-agent", "tool": "pl-lm-tool"}
+
+
+def _t(x, y, text, cls="pl-label", anchor="start"):
+    return f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{escape(text)}</text>'
+
+
+def _loss_mark(x: float, y: float, scored: bool, first: bool) -> str:
+    if first:
+        return _t(x, y + 4, "–", "pl-lm-small", "middle")
+    if scored:
+        return f'<circle class="pl-lm-on" cx="{x:.1f}" cy="{y:.1f}" r="5"><title>im Verlust</title></circle>'
+    return f'<circle class="pl-lm-off" cx="{x:.1f}" cy="{y:.1f}" r="5"><title>nicht im Verlust</title></circle>'
+
+
+def _strip(r: dict) -> str:
+    out = []
+    y, t = 14, 0
+    focus = r["focus"]
+    for role, words in SEGMENTS:
+        on = r["on"][role]
+        out.append(_t(6, y + 26, ROLES[role] if role != "tool" else "Werkzeug", "pl-label pl-lm-role"))
+        out.append(_t(6, y + 42, "im Verlust" if on else "nicht im Verlust", "pl-lm-small"))
+        x = 100
+        for text in words:
+            t += 1
+            w = max(40, 9.5 * len(text) + 16)
+            cls = f"pl-lm-tok {ROLE_CLASS[role]}"
+            if t == focus:
+                cls += " pl-lm-focus"
+            elif t < focus:
+                cls += " pl-lm-read"
+            out.append(f'<rect class="{cls}" x="{x:.1f}" y="{y + 10}" width="{w - 4:.1f}" height="30" rx="4">'
+                       f"<title>Token {t}: {escape(text)} ({ROLES[role]})</title></rect>")
+            out.append(_t(x + (w - 4) / 2, y + 30, text, "pl-lm-toklabel", "middle"))
+            out.append(_t(x + (w - 4) / 2, y + 6, str(t), "pl-lm-small", "middle"))
+            out.append(_loss_mark(x + (w - 4) / 2, y + 50, r["tokens"][t - 1]["scored"], t == 1))
+            x += w
+        y += 64
+    out.append(_t(8, y + 6, r["formula"], "pl-label pl-lm-formula"))
+    y += 26
+    legend = (f'<circle class="pl-lm-on" cx="12" cy="{y}" r="5"/>' + _t(22, y + 4, "im Verlust", "pl-legend")
+              + f'<circle class="pl-lm-off" cx="122" cy="{y}" r="5"/>' + _t(132, y + 4, "nicht im Verlust", "pl-legend")
+              + f'<rect class="pl-lm-tok pl-lm-read pl-lm-agent" x="4" y="{y + 13}" width="16" height="14" rx="3"/>'
+              + _t(26, y + 24, f"wird für die Vorhersage von Token {focus} gelesen", "pl-legend")
+              + f'<rect class="pl-lm-tok pl-lm-focus pl-lm-agent" x="4" y="{y + 33}" width="16" height="14" rx="3"/>'
+              + _t(26, y + 44, f"Token {focus}", "pl-legend"))
+    out.append(legend)
+    height = y + 54
+    return (f'<svg class="pl-plot pl-lm" viewBox="0 0 400 {height}" role="img" '
+            f'aria-label="Das Transkript Token für Token mit Verlust-Markierungen" xmlns="http://www.w3.org/2000/svg">'
+            + "".join(out) + "</svg>")
+
+
+def _grid(r: dict) -> str:
+    left, top, cell = 66, 46, 18.0
+    size = cell * N
+    out = [_t(left + size / 2, 12, "… liest Token j", "pl-axis", "middle"),
+           f'<text class="pl-axis" transform="translate(14 {top + size / 2:.1f}) rotate(-90)" '
+           f'text-anchor="middle">Vorhersage von Token t …</text>']
+    for j, (role, text) in enumerate(TOKENS, start=1):
+        x = left + (j - 1) * cell
+        out.append(f'<rect class="pl-lm-chip {ROLE_CLASS[role]}" x="{x + 1:.1f}" y="{top - 14}" '
+                   f'width="{cell - 2:.1f}" height="10"><title>Token {j}: {escape(text)}</title></rect>')
+        out.append(_t(x + cell / 2, top - 18, str(j), "pl-lm-tiny", "middle"))
+    for t in range(1, N + 1):
+        y = top + (t - 1) * cell
+        row_cls = " pl-lm-focusrow" if t == r["focus"] else ""
+        out.append(_t(left - 22, y + cell * 0.7, str(t), "pl-lm-tiny" + row_cls, "end"))
+        scored = r["tokens"][t - 1]["scored"]
+        if t > 1:
+            cx, cy = left - 10, y + cell / 2
+            cls = "pl-lm-on" if scored else "pl-lm-off"
+            out.append(f'<circle class="{cls}" cx="{cx}" cy="{cy:.1f}" r="4"/>')
+        for j in range(1, t):
+            x = left + (j - 1) * cell
+            cls = f"pl-lm-link {ROLE_CLASS[TOKENS[j - 1][0]]}" + (" pl-lm-link-focus" if t == r["focus"] else "")
+            out.append(f'<rect class="{cls}" x="{x:.1f}" y="{y:.1f}" width="{cell:.1f}" height="{cell:.1f}"/>')
+    out.append(f'<rect class="pl-frame" x="{left}" y="{top}" width="{size:.1f}" height="{size:.1f}"/>')
+    fy = top + (r["focus"] - 1) * cell
+    out.append(f'<rect class="pl-lm-focusframe" x="{left - 16}" y="{fy:.1f}" width="{size + 16:.1f}" height="{cell:.1f}"/>')
+    y = top + size + 18
+    out.append(_t(left, y, f"{r['links']} Verbindungen, mit jeder Verlust-Maske", "pl-legend"))
+    out.append(_t(left, y + 16, "Punkt links: Vorhersage im Verlust", "pl-legend"))
+    return (f'<svg class="pl-plot pl-lm" viewBox="0 0 {left + size + 10:.0f} {y + 24:.0f}" role="img" '
+            f'aria-label="Welche Token jede Vorhersage lesen darf" xmlns="http://www.w3.org/2000/svg">'
+            + "".join(out) + "</svg>")
+
+
+def view(r: dict) -> View:
+    if r["weight"] is None:
+        weight = "– (nichts bewertet)"
+    else:
+        exact = (Fraction(r["weight_exact"]) * 1000).denominator == 1
+        weight = f"1/{r['scored_count']} {'=' if exact else '≈'} {fmt.de(r['weight'], 3)}"
+    reads = f"{r['focus_reads_count']} Token, {r['focus_reads_unscored']} davon ohne eigenen Verlust"
+    readouts = [
+        Readout("visible", "Token in der Eingabe", f"{r['visible']} (alle sichtbar)", r["visible"]),
+        Readout("scored_count", "Bewertete Positionen", str(r["scored_count"]), r["scored_count"], True),
+        Readout("weight", "Gewicht je bewertete Position", weight, r["weight"]),
+        Readout("links", "Verbindungen (Vorhersage liest Token)", f"{r['links']} (immer gleich)", r["links"], True),
+        Readout("focus_reads", "Vorhersage von Token t liest", reads, r["focus_reads_count"]),
+        Readout("unscored_but_read", "Ohne Verlust, aber gelesen",
+                f"{r['unscored_but_read_count']} Token", r["unscored_but_read_count"]),
+    ]
+    on = [ROLES[k] for k, v in r["on"].items() if v]
+    summary = (f"Im Verlust: {', '.join(on) if on else 'nichts'} – {r['scored_count']} von {r['visible']} "
+               f"sichtbaren Token bewertet; {r['formula']}. Die Vorhersage von Token {r['focus']} "
+               f"(„{r['focus_token']}“) liest {r['focus_reads_count']} Token, davon {r['focus_reads_unscored']} "
+               f"ohne eigenen Verlust; die {r['links']} Verbindungen bleiben bei jeder Maske gleich.")
+    return View(_strip(r), readouts, summary, _grid(r))

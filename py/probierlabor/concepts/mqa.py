@@ -1,0 +1,223 @@
+"""Multi-Query Attention: several query heads read one shared set of keys and values.
+
+The article's own example (CONCEPTS.md §24, Shazeer 2019, §3):
+
+* one shared K/V set: keys k₁ = (1, 0), k₂ = (0, 1) and values v₁ = (1, 0), v₂ = (0, 1);
+* two query heads q₁ = (2, 0) and q₂ = (0, 2);
+* scaled dot-product attention with head dimension d = 2: score = q·k / √2, then softmax.
+
+Head 1 gives the keys the weights e^√2/(1 + e^√2) ≈ 0.804 and ≈ 0.196, head 2 the reverse.
+Because the values are the unit vectors, a head's output has its weights as coordinates:
+two different results from the same memory.
+
+The reader may turn each query (direction in degrees, common length); the default is the
+article's example. The cache part counts K/V sets: multi-head attention stores one per
+query head (H), MQA one. For a feel of the size it also gives the KV cache of the standard
+example used on the GQA page (batch 1, 32 layers, 1024 tokens, head dimension 128, 2 bytes):
+16 MiB per K/V set.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "mqa"
+TITLE = "Multi-Query Attention (MQA)"
+GROUP = "Attention und Architektur"
+TEASER = "Viele Query-Köpfe, ein gemeinsamer Satz Keys und Values – und trotzdem verschiedene Ergebnisse."
+
+KEYS = ((1.0, 0.0), (0.0, 1.0))
+VALUES = ((1.0, 0.0), (0.0, 1.0))
+DIM = 2  # head dimension d of the example: scores are divided by √d
+
+# The standard KV-cache example (the same as on the GQA page): bytes per K/V set.
+BATCH, LAYERS, TOKENS, HEAD_DIM, BYTES = 1, 32, 1024, 128, 2
+BYTES_PER_SET = 2 * BATCH * LAYERS * TOKENS * HEAD_DIM * BYTES  # 2: K and V
+MIB = 2 ** 20
+
+HEADS_SHOWN = (("both", "beide"), ("1", "Kopf 1"), ("2", "Kopf 2"))
+
+PARAMS = (
+    Param("angle1", "Richtung von q₁ (Grad)", "int", 0, lo=0, hi=345, step=15,
+          help="0° zeigt auf k₁, 90° auf k₂."),
+    Param("angle2", "Richtung von q₂ (Grad)", "int", 90, lo=0, hi=345, step=15,
+          help="Dreh beide Queries in dieselbe Richtung – dann gleichen sich die Ergebnisse."),
+    Param("length", "Länge der Queries", "float", 2.0, lo=0.0, hi=3.0, step=0.25,
+          help="Längere Queries geben schärfere Gewichte, Länge 0 verteilt halb und halb."),
+    Param("show", "Im Bild", "choice", "both", choices=HEADS_SHOWN),
+    Param("heads", "Query-Köpfe H (für den Cache)", "int", 8, lo=1, hi=64, step=1,
+          help="MHA speichert für jeden Kopf einen K/V-Satz, MQA einen für alle."),
+)
+
+PRESETS = (
+    Preset("Beispiel", {}, "q₁ = (2; 0), q₂ = (0; 2), gemeinsame k und v."),
+    Preset("Nur Kopf 1", {"show": "1"}, "Kopf 1 schaut vor allem auf k₁."),
+    Preset("Nur Kopf 2", {"show": "2"}, "Kopf 2 schaut vor allem auf k₂."),
+    Preset("Gleiche Frage", {"angle2": 0}, "Beide Queries gleich: dann auch gleiche Ergebnisse."),
+    Preset("Dazwischen", {"angle1": 45, "angle2": 45}, "Query genau zwischen den Keys: halb und halb."),
+)
+
+
+def _cos_sin(degrees: int) -> tuple[float, float]:
+    rad = math.radians(degrees)
+    # round away the 6e-17 of cos 90°, so (0; 2) is exactly (0; 2)
+    return round(math.cos(rad), 12) + 0.0, round(math.sin(rad), 12) + 0.0
+
+
+def query(angle: int, length: float) -> tuple[float, float]:
+    c, s = _cos_sin(angle)
+    return length * c, length * s
+
+
+def attend(q, keys=KEYS, values=VALUES, dim: int = DIM) -> dict:
+    """Scaled dot-product attention of one query over the shared keys and values."""
+    scores = [(q[0] * k[0] + q[1] * k[1]) / math.sqrt(dim) for k in keys]
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    total = sum(exps)
+    weights = [e / total for e in exps]
+    output = [sum(w * v[j] for w, v in zip(weights, values)) for j in range(len(values[0]))]
+    return {"query": list(q), "scores": scores, "weights": weights, "output": output}
+
+
+def cache(heads: int) -> dict:
+    """K/V sets and bytes of the standard example for MHA (one set per head) and MQA (one set)."""
+    return {"mha_sets": heads, "mqa_sets": 1,
+            "mha_bytes": heads * BYTES_PER_SET, "mqa_bytes": BYTES_PER_SET,
+            "mha_mib": heads * BYTES_PER_SET / MIB, "mqa_mib": BYTES_PER_SET / MIB,
+            "factor": heads}
+
+
+def compute(angle1: int = 0, angle2: int = 90, length: float = 2.0, show: str = "both", heads: int = 8) -> dict:
+    h1 = attend(query(angle1, length))
+    h2 = attend(query(angle2, length))
+    return {"angle1": angle1, "angle2": angle2, "length": length, "show": show,
+            "heads_out": [h1, h2],
+            "same_output": max(abs(a - b) for a, b in zip(h1["output"], h2["output"])) < 1e-12,
+            "cache": cache(heads)}
+
+
+# -- drawing ----------------------------------------------------------------------------
+
+def _pair(v, digits=3) -> str:
+    return f"({fmt.de(v[0], digits)}; {fmt.de(v[1], digits)})"
+
+
+
+
+
+
+def view(r: dict) -> View:
+    lim = 3.2
+    plot = svg.Plot(500, 330, (-lim, lim), (-lim, lim), label="Zwei Query-Köpfe über einem gemeinsamen K/V-Satz",
+                    margin=(14, 226, 40, 40))
+    ticks = [-3, -2, -1, 0, 1, 2, 3]
+    plot.grid(xticks=ticks, yticks=ticks, xlabel="erste Zahl", ylabel="zweite Zahl",
+              xfmt=lambda v: fmt.de(v), yfmt=lambda v: fmt.de(v))
+    visible = {"both": (0, 1), "1": (0,), "2": (1,)}[r["show"]]
+    # every output is a mix of v₁ and v₂: it lies on the segment between them
+    plot.line(1, 0, 0, 1, "pl-mqa-hull")
+    for i in visible:
+        q = r["heads_out"][i]["query"]
+        plot.body.append(svg.arrow(plot.px(0), plot.py(0), plot.px(q[0]), plot.py(q[1]), f"pl-mqa-q{i + 1}"))
+        if math.hypot(*q) > 0.2:
+            plot.text(q[0], q[1], f"q{'₁₂'[i]}", f"pl-label pl-mqa-q{i + 1}-label", "middle",
+                      dy=-10 if q[1] >= 0 else 18)
+    # the shared keys on top: a query along a key shows beyond its tip
+    for j, (k, name) in enumerate(zip(KEYS, ("k₁ = v₁", "k₂ = v₂"))):
+        plot.body.append(svg.arrow(plot.px(0), plot.py(0), plot.px(k[0]), plot.py(k[1]), "pl-mqa-key"))
+        plot.text(k[0], k[1], name, "pl-label pl-mqa-key-label", "start" if j == 0 else "end",
+                  dy=20 if j == 0 else -8)
+    for i in visible:
+        o = r["heads_out"][i]["output"]
+        plot.point(o[0], o[1], 6, f"pl-mqa-out pl-mqa-out{i + 1}",
+                   title=f"Ergebnis von Kopf {i + 1}: {_pair(o)}")
+
+    # the right panel: per head its scores, weights and output; then the legend
+    x0, width = 300, 180
+    out = [svg.text(x0, 24, "Gewichte auf k₁ | k₂", "pl-axis")]
+    for i in (0, 1):
+        h = r["heads_out"][i]
+        y = 50 + 108 * i
+        dim = "" if i in visible else " pl-mqa-dim"
+        w1 = h["weights"][0]
+        out.append(f'<g class="pl-mqa-head{dim}">')
+        out.append(svg.text(x0, y, f"Kopf {i + 1}: q{'₁₂'[i]} = {_pair(h['query'], 2)}", f"pl-label pl-mqa-q{i + 1}-label"))
+        out.append(f'<rect class="pl-mqa-w1" x="{x0}" y="{y + 8}" width="{width * w1:.1f}" height="22"/>')
+        out.append(f'<rect class="pl-mqa-w2" x="{x0 + width * w1:.1f}" y="{y + 8}" '
+                   f'width="{width * (1 - w1):.1f}" height="22"/>')
+        out.append(svg.text(x0, y + 46, f"{fmt.de(w1, 3)} | {fmt.de(1 - w1, 3)}", "pl-label pl-value"))
+        out.append(svg.text(x0, y + 64, f"Scores: {fmt.de(h['scores'][0], 3)} | {fmt.de(h['scores'][1], 3)}",
+                         "pl-label"))
+        out.append(svg.text(x0, y + 82, f"Ergebnis: {_pair(h['output'])}", "pl-label"))
+        out.append("</g>")
+    entries = [("pl-mqa-key", "k = v, von allen geteilt"), ("pl-mqa-hull", "alle möglichen Ergebnisse")]
+    for k, (cls, text) in enumerate(entries):
+        y = 270 + 18 * k
+        out.append(f'<line class="{cls}" x1="{x0}" y1="{y}" x2="{x0 + 22}" y2="{y}"/>')
+        out.append(svg.text(x0 + 28, y + 4, text, "pl-legend"))
+    y = 270 + 18 * len(entries)
+    out.append(f'<circle class="pl-mqa-out pl-mqa-out1" cx="{x0 + 6}" cy="{y}" r="5"/>'
+               f'<circle class="pl-mqa-out pl-mqa-out2" cx="{x0 + 18}" cy="{y}" r="5"/>')
+    out.append(svg.text(x0 + 28, y + 4, "Ergebnis von Kopf 1 | 2", "pl-legend"))
+    plot.front.append("".join(out))
+
+    c = r["cache"]
+    h1, h2 = r["heads_out"]
+    readouts = [
+        Readout("weights1", "Gewichte Kopf 1 (k₁; k₂)", _pair(h1["weights"]), h1["weights"], True),
+        Readout("weights2", "Gewichte Kopf 2 (k₁; k₂)", _pair(h2["weights"]), h2["weights"], True),
+        Readout("output1", "Ergebnis Kopf 1", _pair(h1["output"]), h1["output"]),
+        Readout("output2", "Ergebnis Kopf 2", _pair(h2["output"]), h2["output"]),
+        Readout("sets", "K/V-Sätze im Cache: MHA → MQA", f"{c['mha_sets']} → 1", c["mha_sets"], True),
+        Readout("factor", "Cache bei MQA", _smaller(c["factor"]), c["factor"]),
+    ]
+    summary = (
+        f"Kopf 1 gewichtet die gemeinsamen Keys mit {_pair(h1['weights'])}, Kopf 2 mit {_pair(h2['weights'])}; "
+        + ("beide Ergebnisse sind gleich, weil beide Queries gleich sind. " if r["same_output"] else
+           f"aus demselben Speicher entstehen die Ergebnisse {_pair(h1['output'])} und {_pair(h2['output'])}. ")
+        + f"Bei {c['mha_sets']} Query-{'Kopf' if c['mha_sets'] == 1 else 'Köpfen'} speichert MHA "
+        f"{c['mha_sets']} K/V-{'Satz' if c['mha_sets'] == 1 else 'Sätze'}, MQA einen. "
+        f"Im Bild: {dict(HEADS_SHOWN)[r['show']]}."
+    )
+    return View(plot.render(), readouts, summary, _cache_figure(c) + _table(r))
+
+
+def _smaller(factor: int) -> str:
+    return "gleich groß" if factor == 1 else f"{fmt.de(factor)}-mal kleiner"
+
+
+def _cache_figure(c: dict) -> str:
+    w, h = 360, 170
+    left, right = 64, w - 12
+    heads = c["mha_sets"]
+    box = min(26.0, (right - left) / heads)
+    parts = [f'<svg class="pl-plot" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="KV-Cache: {heads} K/V-Sätze bei MHA, einer bei MQA" xmlns="http://www.w3.org/2000/svg">',
+             svg.text(8, 18, f"KV-Cache bei H = {heads}", "pl-axis")]
+    for row, (label, sets, mib) in enumerate((("MHA", heads, c["mha_mib"]), ("MQA", 1, c["mqa_mib"]))):
+        y = 38 + 62 * row
+        parts.append(svg.text(8, y + 20, label, "pl-label pl-value"))
+        for k in range(sets):
+            parts.append(f'<rect class="pl-mqa-set" x="{left + k * box:.1f}" y="{y}" width="{max(box - 2, 1):.1f}" '
+                         f'height="28"/>')
+        parts.append(svg.text(left, y + 46, f"{fmt.de(sets)} K/V-{'Satz' if sets == 1 else 'Sätze'} · "
+                           f"{fmt.de(mib, 0)} MiB im Standardbeispiel", "pl-tick"))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _table(r: dict) -> str:
+    rows = []
+    for i, h in enumerate(r["heads_out"]):
+        rows.append(f'<tr><th scope="row">Kopf {i + 1}</th>'
+                    f'<td>{escape(fmt.de(h["scores"][0], 3))} | {escape(fmt.de(h["scores"][1], 3))}</td>'
+                    f'<td>{escape(_pair(h["weights"]))}</td><td>{escape(_pair(h["output"]))}</td></tr>')
+    return ('<div class="pl-attn-scroll" tabindex="0" role="region" aria-label="Tabelle (seitlich verschiebbar)"><table class="pl-attn-table"><caption>Gleiche Keys und Values, verschiedene Queries</caption>'
+            '<thead><tr><th scope="col"></th><th scope="col">q·k / √2</th>'
+            '<th scope="col">Gewichte</th><th scope="col">Ergebnis</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></div>")

@@ -1,0 +1,270 @@
+"""Overfitting: an ice-cream stand's notebook, fitted by polynomials of degree 1–9.
+
+The data are simulated, and the generator below is the whole truth about them:
+
+* true rule  f(T) = 220 − 0.83·(T − 30)² scoops: more ice cream when warmer, less in the greatest heat;
+* notebook days are spread evenly with jitter over 15–35 °C: day i of n lies at
+  T = 15 + (20/n)·(i + U), U uniform in [0, 1) — one day per 2 °C band for n = 10;
+* every entry adds Gaussian chance noise with σ = 15 scoops (Box–Muller on ``random.Random``,
+  whose stream is the same on every Python version, unlike numpy's distributions);
+* the 400 new days have T uniform in [15, 35] and the same noise;
+* the fit works on x = (T − 25)/10 ∈ [−1, 1] and minimises Σr² + λ·Σ_{j≥1} c_j²,
+  the intercept unpenalised (CONCEPTS.md §2, generator G1).
+
+The seeds were chosen by ``tools/overfitting_seed_search.py`` so that one fixed notebook
+comes close to the article's figures; the page prose quotes what this code computes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+from statistics import median
+
+from ..kit import fmt, polyfit, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "overfitting"
+TITLE = "Overfitting"
+GROUP = "Lernen und Bewerten"
+TEASER = "Eine Kurve, die jeden Punkt trifft, liegt an neuen Tagen weit daneben."
+
+T_MIN, T_MAX = 15.0, 35.0
+SIGMA = 15.0
+PEAK_T, PEAK_SCOOPS, CURVATURE = 30.0, 220.0, 0.83
+N_NEW_DAYS = 400
+N_OTHERS = 24
+Y_MIN, Y_MAX = -60.0, 360.0  # the drawing window; dragged points stay inside it
+
+SEED_NOTEBOOK = {10: 8580478, 80: 78298}  # chosen by tools/overfitting_seed_search.py
+SEED_NEW_DAYS = 4128  # likewise; noise floor 15.0
+SEED_OTHERS = 1000  # notebook k of the 24 others uses SEED_OTHERS + k
+
+LAMBDAS = (0.0, 0.0001, 0.001, 0.01, 0.1, 1.0)
+
+PARAMS = (
+    Param("degree", "Grad der Kurve", "int", 1, lo=1, hi=9, step=1,
+          help="Grad d: die Kurve hat d + 1 anpassbare Zahlen."),
+    Param("days", "Tage im Heft", "choice", 10, choices=((10, "10 Tage"), (80, "80 Tage"))),
+    Param("lam", "Strafe λ", "choice", 0.0,
+          choices=tuple((v, "0" if v == 0 else fmt.de_auto(v)) for v in LAMBDAS),
+          help="Strafe für große Koeffizienten (Ridge)."),
+    Param("others", "24 andere Hefte", "bool", False,
+          help="24 weitere Hefte vom selben Eisstand, jedes mit demselben Grad angepasst."),
+    Param("moves", "Verschobene Punkte", "moves", (), lo=Y_MIN, hi=Y_MAX, max_index=79,
+          help="Ziehe einen Punkt im Bild nach oben oder unten."),
+)
+
+PRESETS = (
+    Preset("Von vorn", {}, "Das Heft mit 10 Tagen, eine gerade Linie."),
+    Preset("Experiment 1", {"degree": 1}, "Gerade Linie"),
+    Preset("Experiment 2", {"degree": 9}, "Grad 9 trifft jeden Punkt"),
+    Preset("Experiment 3", {"degree": 3}, "Mäßig flexibel"),
+    Preset("Experiment 4", {"degree": 9, "days": 80}, "Mehr Daten"),
+    Preset("Experiment 5", {"degree": 9, "lam": 0.01}, "Mit Strafe"),
+)
+
+
+# -- the simulated stand ------------------------------------------------------
+
+def true_scoops(t: float) -> float:
+    return PEAK_SCOOPS - CURVATURE * (t - PEAK_T) ** 2
+
+
+def to_x(t: float) -> float:
+    return (t - 25.0) / 10.0
+
+
+def _gauss(rng: random.Random) -> float:
+    u1, u2 = rng.random(), rng.random()
+    return math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
+
+
+def notebook(n: int, seed: int) -> tuple[list[float], list[float]]:
+    """n days, one per band of 20/n °C, jittered inside the band."""
+    rng = random.Random(seed)
+    width = (T_MAX - T_MIN) / n
+    temps = [T_MIN + width * (i + rng.random()) for i in range(n)]
+    scoops = [true_scoops(t) + SIGMA * _gauss(rng) for t in temps]
+    return temps, scoops
+
+
+def new_days(n: int = N_NEW_DAYS, seed: int = SEED_NEW_DAYS) -> tuple[list[float], list[float]]:
+    rng = random.Random(seed)
+    temps = [T_MIN + (T_MAX - T_MIN) * rng.random() for _ in range(n)]
+    scoops = [true_scoops(t) + SIGMA * _gauss(rng) for t in temps]
+    return temps, scoops
+
+
+@lru_cache(maxsize=None)
+def _new_days_x() -> tuple[tuple[float, ...], tuple[float, ...], float]:
+    temps, scoops = new_days()
+    floor = math.sqrt(sum((y - true_scoops(t)) ** 2 for t, y in zip(temps, scoops)) / len(temps))
+    return tuple(map(to_x, temps)), tuple(scoops), floor
+
+
+@lru_cache(maxsize=None)
+def _new_days_moments():
+    """Mean squared error on the new days as a quadratic form, so that a refit (every slider step,
+    every drag frame) costs about 100 multiplications instead of 400 curve evaluations:
+    MSE(c) = cᵀGc − 2cᵀb + ȳ², with G = XᵀX/N, b = Xᵀy/N over powers x⁰…x⁹ of the new days."""
+    xs, ys, _ = _new_days_x()
+    rows = polyfit.design(xs, 9)
+    n = len(rows)
+    gram = [[sum(r[i] * r[j] for r in rows) / n for j in range(10)] for i in range(10)]
+    cross = [sum(r[i] * y for r, y in zip(rows, ys)) / n for i in range(10)]
+    return gram, cross, sum(y * y for y in ys) / n
+
+
+def new_days_rmse(coef) -> float:
+    gram, cross, yy = _new_days_moments()
+    k = len(coef)
+    quad = sum(coef[i] * sum(gram[i][j] * coef[j] for j in range(k)) for i in range(k))
+    return math.sqrt(max(0.0, quad - 2 * sum(c * b for c, b in zip(coef, cross)) + yy))
+
+
+@lru_cache(maxsize=None)
+def _other_notebooks(n: int) -> tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]:
+    books = []
+    for k in range(N_OTHERS):
+        temps, scoops = notebook(n, SEED_OTHERS + k)
+        books.append((tuple(map(to_x, temps)), tuple(scoops)))
+    return tuple(books)
+
+
+# -- fitting and errors -------------------------------------------------------
+
+def errors(xs, ys, degree: int, lam: float) -> tuple[list[float], float, float]:
+    """(coefficients, RMSE in the notebook, RMSE on the 400 new days)."""
+    coef = polyfit.fit(xs, ys, degree, lam)
+    return coef, polyfit.rmse(coef, xs, ys), new_days_rmse(coef)
+
+
+@lru_cache(maxsize=256)
+def _by_degree(xs: tuple, ys: tuple, lam: float) -> tuple[tuple[float, float], ...]:
+    # The error-versus-degree chart does not change when only the degree moves: cache it.
+    return tuple(errors(xs, ys, d, lam)[1:] for d in range(1, 10))
+
+
+@lru_cache(maxsize=64)
+def _others(n: int, degree: int, lam: float):
+    fits = []
+    for xs, ys in _other_notebooks(n):
+        coef, train, test = errors(xs, ys, degree, lam)
+        fits.append((tuple(coef), train, test))
+    return tuple(fits)
+
+
+def compute(degree: int = 1, days: int = 10, lam: float = 0.0, others: bool = False, moves=()) -> dict:
+    temps, scoops = notebook(days, SEED_NOTEBOOK[days])
+    moved = []
+    for index, value in moves:
+        if index < days:
+            scoops[index] = float(value)
+            moved.append(index)
+    xs, ys = tuple(map(to_x, temps)), tuple(scoops)
+    coef, train, test = errors(xs, ys, degree, lam)
+    _, _, floor = _new_days_x()
+    result = {
+        "degree": degree,
+        "days": days,
+        "lam": lam,
+        "coefficients": degree + 1,
+        "temps": list(temps),
+        "scoops": list(scoops),
+        "moved": moved,
+        "coef": coef,
+        "train_rmse": train,
+        "test_rmse": test,
+        "noise_floor": floor,
+        "by_degree": [{"degree": d, "train_rmse": tr, "test_rmse": te}
+                      for d, (tr, te) in enumerate(_by_degree(xs, ys, lam), start=1)],
+    }
+    if others:
+        fits = _others(days, degree, lam)
+        result["others"] = {
+            "coef": [list(c) for c, _, _ in fits],
+            "median_train_rmse": median(tr for _, tr, _ in fits),
+            "median_test_rmse": median(te for _, _, te in fits),
+        }
+    return result
+
+
+# -- what the page shows -----------------------------------------------------
+
+def view(r: dict) -> View:
+    plot = svg.Plot(480, 330, (T_MIN, T_MAX), (Y_MIN, Y_MAX), label="Eisverkauf nach Temperatur")
+    plot.grid(xticks=range(15, 36, 5), yticks=range(0, 361, 100),
+              xlabel="Temperatur (°C)", ylabel="Kugeln pro Tag", xfmt=lambda v: f"{v:g} °C")
+    grid_t = [T_MIN + (T_MAX - T_MIN) * i / 120 for i in range(121)]
+    if "others" in r:
+        for coef in r["others"]["coef"]:
+            plot.polyline([(t, polyfit.evaluate(coef, to_x(t))) for t in grid_t], "pl-other")
+    plot.polyline([(t, true_scoops(t)) for t in grid_t], "pl-truth")
+    plot.polyline([(t, polyfit.evaluate(r["coef"], to_x(t))) for t in grid_t], "pl-fit")
+    radius = 6 if r["days"] <= 10 else 4
+    moved = set(r["moved"])
+    for i, (t, y) in enumerate(zip(r["temps"], r["scoops"])):
+        plot.point(t, y, radius, "pl-point pl-moved" if i in moved else "pl-point",
+                   {"data-drag": i, "tabindex": 0, "role": "slider",
+                    "aria-label": f"Tag {i + 1}: {fmt.de(t, 1)} °C",
+                    "aria-valuenow": f"{y:.0f}", "aria-valuetext": f"{fmt.de(y, 0)} Kugeln"})
+    plot.legend([("pl-fit", f"Kurve vom Grad {r['degree']}"), ("pl-truth", "wahre Regel (unbekannt)")]
+                + ([("pl-other", "24 andere Hefte")] if "others" in r else []))
+
+    readouts = [
+        Readout("train_rmse", "Fehler im Heft", fmt.de(r["train_rmse"], 1) + " Kugeln", r["train_rmse"], True),
+        Readout("test_rmse", f"Fehler an {N_NEW_DAYS} neuen Tagen", fmt.de(r["test_rmse"], 1) + " Kugeln",
+                r["test_rmse"], True),
+        Readout("noise_floor", "Zufall allein (wahre Regel)", fmt.de(r["noise_floor"], 1) + " Kugeln",
+                r["noise_floor"]),
+        Readout("coefficients", "Angepasste Zahlen", str(r["coefficients"]), r["coefficients"]),
+    ]
+    if "others" in r:
+        o = r["others"]
+        readouts.append(Readout("median_test_rmse", "Typisch an neuen Tagen (Median, 24 Hefte)",
+                                fmt.de(o["median_test_rmse"], 1) + " Kugeln", o["median_test_rmse"]))
+
+    summary = (
+        f"Kurve vom Grad {r['degree']} bei {r['days']} Tagen"
+        + (f" und Strafe λ = {fmt.de_auto(r['lam'])}" if r["lam"] else "")
+        + f": Fehler im Heft {fmt.de(r['train_rmse'], 1)} Kugeln, "
+        f"an {N_NEW_DAYS} neuen Tagen {fmt.de(r['test_rmse'], 1)} Kugeln. "
+        f"Zufall allein ergibt {fmt.de(r['noise_floor'], 1)}."
+        + (f" Typisch über 24 andere Hefte: {fmt.de(r['others']['median_test_rmse'], 1)} Kugeln an neuen Tagen."
+           if "others" in r else "")
+    )
+    return View(plot.render(), readouts, summary, _degree_chart(r))
+
+
+def _degree_chart(r: dict) -> str:
+    """Error against degree, the shape of Goodfellow et al., Abb. 5.3 (log scale: the tail is huge)."""
+    rows = r["by_degree"]
+    top = max(max(row["test_rmse"] for row in rows), 100.0)
+    lo, hi = 1.0, 10 ** math.ceil(math.log10(top))
+    plot = svg.Plot(320, 220, (0.5, 9.5), (math.log10(lo), math.log10(hi)), label="Fehler nach Grad",
+                    margin=(14, 14, 40, 52))
+    ticks = [10 ** k for k in range(0, int(math.log10(hi)) + 1)]
+    plot.grid(xticks=range(1, 10), yticks=[math.log10(t) for t in ticks], xlabel="Grad",
+              ylabel="Fehler (log)", yfmt=lambda v: fmt.de(round(10 ** v)), xfmt=lambda v: f"{v:g}")
+    plot.hline(math.log10(r["noise_floor"]), "pl-floor")
+    clip = lambda v: math.log10(max(v, lo))  # noqa: E731 - a degree-9 fit has training error 0
+    plot.polyline([(row["degree"], clip(row["train_rmse"])) for row in rows], "pl-train")
+    plot.polyline([(row["degree"], clip(row["test_rmse"])) for row in rows], "pl-test")
+    plot.point(r["degree"], clip(r["test_rmse"]), 5, "pl-test-dot")
+    plot.point(r["degree"], clip(r["train_rmse"]), 5, "pl-train-dot")
+    plot.legend([("pl-train", "im Heft"), ("pl-test", "an neuen Tagen"), ("pl-floor", "Zufall allein")], corner="tl")
+    return plot.render()
+
+
+def typical(degree: int, days: int = 10, lam: float = 0.0, books: int = 201, first_seed: int = 50_000) -> dict:
+    """Medians over many other notebooks of the same stand: what is *typical*, as opposed to
+    the one default notebook the experiment shows (the degree-9 error is heavy-tailed)."""
+    trains, tests = [], []
+    for k in range(books):
+        temps, scoops = notebook(days, first_seed + k)
+        _, train, test = errors(tuple(map(to_x, temps)), tuple(scoops), degree, lam)
+        trains.append(train)
+        tests.append(test)
+    return {"books": books, "train_rmse": median(trains), "test_rmse": median(tests)}

@@ -1,0 +1,198 @@
+"""PagedAttention: the KV cache in fixed-size blocks, found through a block table.
+
+The example (CONCEPTS.md §14, Kwon et al. §4.1–4.3):
+
+* a block holds the K/V of 4 positions (the block size is a control here, 2/4/8, P);
+* the physical pool has 8 blocks (P); a sequence's block table maps logical block j to a
+  physical block: position p lives in block ``table[p // size]`` at slot ``p % size``;
+* the article's layout puts logical blocks 0, 1 on physical blocks 4, 1; „Anordnung ändern“
+  puts the same data on other physical blocks;
+* a scalar attention head: every key is 0, the query is 1, the values are 1, 2, 3, … So every
+  score is 0, every weight is equal, and the output is the mean of the values, (n + 1)/2.
+
+The output is computed by really reading the pool through the block table (exact fractions),
+so a wrong table would give a wrong result; the tests check it against (n + 1)/2 for every layout.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "paged-attention"
+TITLE = "PagedAttention"
+GROUP = "Die Inferenz-Engine"
+TEASER = "Der KV Cache in Blöcken fester Größe: Eine Tabelle sagt, wo der nächste Abschnitt liegt."
+
+POOL = 8  # physical blocks
+MAX_POSITIONS = 16
+QUERY, KEY = 1, 0  # the scalar toy head: every key is 0
+
+# The order in which a layout hands out physical blocks to logical blocks 0, 1, 2, …
+LAYOUTS = {
+    "artikel": (4, 1, 6, 0, 3, 7, 2, 5),  # the article: logical 0, 1 → physical 4, 1
+    "andere": (2, 7, 5, 3, 0, 6, 1, 4),
+    "zusammen": (0, 1, 2, 3, 4, 5, 6, 7),  # one contiguous piece, as without paging
+}
+LAYOUT_CHOICES = (("artikel", "4, 1, 6, …"), ("andere", "2, 7, 5, …"), ("zusammen", "0, 1, 2, …"))
+
+PARAMS = (
+    Param("n", "Verarbeitete Positionen", "int", 5, lo=1, hi=MAX_POSITIONS, step=1,
+          help="Jeder Schritt nach rechts verarbeitet eine weitere Position (wie ein Decode-Schritt)."),
+    Param("layout", "Anordnung im Speicher", "choice", "artikel", choices=LAYOUT_CHOICES,
+          help="Auf welche physischen Blöcke die logischen Blöcke 0, 1, 2, … zeigen."),
+    Param("block_size", "Positionen pro Block", "choice", 4, choices=((2, "2"), (4, "4"), (8, "8")),
+          help="Wie viele Positionen ein Block aufnimmt (im Artikel 4)."),
+)
+
+PRESETS = (
+    Preset("Vier Positionen", {"n": 4}, "Ein Block ist genau voll."),
+    Preset("Fünf Positionen", {"n": 5}, "Die fünfte Position braucht einen zweiten Block."),
+    Preset("Anordnung ändern", {"n": 5, "layout": "andere"}, "Dieselben Daten auf anderen physischen Blöcken."),
+)
+
+
+def blocks_needed(n: int, size: int) -> int:
+    return -(-n // size)
+
+
+def block_table(n: int, size: int, layout: str) -> list[int]:
+    return list(LAYOUTS[layout][: blocks_needed(n, size)])
+
+
+def values(n: int) -> list[int]:
+    """The values of positions 0 … n−1 (the article counts them 1, 2, 3, …)."""
+    return list(range(1, n + 1))
+
+
+def pool_contents(n: int, size: int, layout: str) -> list[list[int | None]]:
+    """The physical pool after n positions: pool[b][s] is the value stored there, or None."""
+    pool: list[list[int | None]] = [[None] * size for _ in range(POOL)]
+    table = block_table(n, size, layout)
+    for p, v in enumerate(values(n)):
+        pool[table[p // size]][p % size] = v
+    return pool
+
+
+def attend(n: int, size: int, layout: str) -> Fraction:
+    """The toy head's output, read from the pool through the block table (keys 0, query 1)."""
+    pool = pool_contents(n, size, layout)
+    table = block_table(n, size, layout)
+    weighted, total = Fraction(0), Fraction(0)
+    for p in range(n):
+        value = pool[table[p // size]][p % size]
+        score = QUERY * KEY
+        weight = Fraction(1) if score == 0 else Fraction(math.exp(score))  # exp(q·k); here always e⁰ = 1
+        weighted += weight * value
+        total += weight
+    return weighted / total
+
+
+def compute(n: int = 5, layout: str = "artikel", block_size: int = 4) -> dict:
+    size = block_size
+    blocks = blocks_needed(n, size)
+    table = block_table(n, size, layout)
+    out = attend(n, size, layout)
+    slots = blocks * size
+    used_last = n - (blocks - 1) * size
+    return {
+        "n": n,
+        "layout": layout,
+        "block_size": size,
+        "blocks": blocks,
+        "table": table,
+        "slots": slots,
+        "free_slots": slots - n,
+        "used_last": used_last,
+        "waste_share": (slots - n) / slots,
+        "output": float(out),
+        "output_exact": str(out),
+        "pool": pool_contents(n, size, layout),
+        "free_blocks": POOL - blocks,
+        "reserve_empty": MAX_POSITIONS - n,  # empty slots when reserving the maximum length instead
+    }
+
+
+def _rect(x, y, w, h, cls, title=""):
+    inner = f"<title>{escape(title)}</title>" if title else ""
+    return f'<rect class="{cls}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3">{inner}</rect>'
+
+
+def view(r: dict) -> View:
+    n, size, table, pool = r["n"], r["block_size"], r["table"], r["pool"]
+    width = 480
+    parts: list[str] = []
+    # 1. the logical sequence, cut into logical blocks
+    parts.append(svg.text(12, 22, "Logische Reihenfolge (Positionen mit ihrem Value)", "pl-label pl-pa-head"))
+    cell = min(28.0, (width - 24) / MAX_POSITIONS)
+    for p in range(MAX_POSITIONS):
+        x = 12 + p * cell
+        if p < n:
+            parts.append(_rect(x + 1, 32, cell - 2, 26, f"pl-pa-cell pl-pa-lb{(p // size) % 4}",
+                               f"Position {p}: Value {p + 1}, logischer Block {p // size}"))
+            parts.append(svg.text(x + cell / 2, 50, str(p + 1), "pl-label pl-pa-num", "middle"))
+        else:
+            parts.append(_rect(x + 1, 32, cell - 2, 26, "pl-pa-future"))
+    for j in range(r["blocks"]):
+        x0 = 12 + j * size * cell
+        x1 = 12 + min((j + 1) * size, MAX_POSITIONS) * cell
+        parts.append(f'<line class="pl-pa-brace" x1="{x0 + 2:.1f}" y1="64" x2="{x1 - 2:.1f}" y2="64"/>')
+        parts.append(svg.text((x0 + x1) / 2, 80, f"L{j}", "pl-label pl-pa-small", "middle"))
+    # 2. the block table
+    parts.append(svg.text(12, 108, "Blocktabelle", "pl-label pl-pa-head"))
+    tx = 110
+    for j, b in enumerate(table):
+        x = tx + j * 46
+        parts.append(_rect(x, 94, 42, 22, f"pl-pa-entry pl-pa-lb{j % 4}", f"logischer Block {j} → physischer Block {b}"))
+        parts.append(svg.text(x + 21, 110, f"{j}→{b}", "pl-label pl-pa-small", "middle"))
+    # 3. the physical pool: 8 blocks in two rows of 4
+    parts.append(svg.text(12, 146, f"Physischer Speicher: {POOL} Blöcke zu je {size} Plätzen", "pl-label pl-pa-head"))
+    logical_of = {b: j for j, b in enumerate(table)}
+    bw, gap = 110, 8
+    sw = (bw - 8) / size
+    for b in range(POOL):
+        row, col = divmod(b, 4)
+        x = 12 + col * (bw + gap)
+        y = 158 + row * 62
+        owned = b in logical_of
+        cls = f"pl-pa-block pl-pa-lb{logical_of[b] % 4}" if owned else "pl-pa-block pl-pa-freeblock"
+        parts.append(_rect(x, y, bw, 52, cls))
+        label = f"P{b}" + (f" = L{logical_of[b]}" if owned else " frei")
+        parts.append(svg.text(x + 5, y + 15, label, "pl-label pl-pa-small"))
+        for s in range(size):
+            v = pool[b][s]
+            sx = x + 4 + s * sw
+            if v is not None:
+                parts.append(_rect(sx + 0.5, y + 22, sw - 1, 24, f"pl-pa-slot pl-pa-lb{logical_of[b] % 4}", f"Value {v}"))
+                if sw >= 12:
+                    parts.append(svg.text(sx + sw / 2, y + 39, str(v), "pl-label pl-pa-num", "middle"))
+            elif owned:
+                parts.append(_rect(sx + 0.5, y + 22, sw - 1, 24, "pl-pa-empty", "reserviert, aber leer"))
+            else:
+                parts.append(_rect(sx + 0.5, y + 22, sw - 1, 24, "pl-pa-none"))
+    y = 158 + 2 * 62 + 14
+    terms = " + ".join(map(str, values(n))) if n <= 5 else f"1 + 2 + … + {n}"
+    parts.append(svg.text(12, y, f"Ergebnis: ({terms}) / {n} = {fmt.de_auto(r['output'])}",
+                          "pl-label pl-pa-head"))
+    parts.append(svg.text(width - 12, y, f"leer: {r['free_slots']}", "pl-label pl-pa-head pl-pa-waste", "end"))
+    height = y + 10
+    figure = (f'<svg class="pl-plot pl-pa" viewBox="0 0 {width} {height}" role="img" '
+              f'aria-label="Logische Positionen, Blocktabelle und physischer Blockspeicher" '
+              f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+
+    mapping = ", ".join(f"{j}→{b}" for j, b in enumerate(table))
+    readouts = [
+        Readout("blocks", "Benötigte Blöcke", f"{r['blocks']} ({r['slots']} Plätze)", r["blocks"], True),
+        Readout("table", "Blocktabelle (logisch→physisch)", mapping, table),
+        Readout("free_slots", "Leere Plätze im letzten Block", fmt.de(r["free_slots"]), r["free_slots"], True),
+        Readout("waste", "Anteil leerer Plätze", fmt.pct(r["waste_share"]), r["waste_share"]),
+        Readout("output", "Attention-Ergebnis", fmt.de_auto(r["output"]), r["output"], True),
+    ]
+    summary = (f"{n} Positionen in Blöcken zu {size}: {r['blocks']} Blöcke ({mapping}), "
+               f"{r['free_slots']} leere Plätze im letzten Block; das Ergebnis ist {fmt.de_auto(r['output'])}, "
+               f"in jeder Anordnung gleich.")
+    return View(figure, readouts, summary)

@@ -1,0 +1,315 @@
+"""pass@k: n collected attempts with c successes, every group of k attempts counted exactly.
+
+The article's example (CONCEPTS.md §12): four runs, one success. pass@1 is 1/4; of the six
+possible pairs three contain the success, so pass@2 is 1/2.
+
+The estimator of Chen et al. (2021) for one task is
+
+    pass@k = 1 − C(n − c, k) / C(n, k),
+
+the share of all k-subsets of the n collected attempts that contain at least one success
+(C(n − c, k) subsets consist of failures only). Everything here is an exact ``Fraction``;
+``math.comb`` makes it instant for any n, while the drawing shows at most ``DRAW_MAX``
+subsets (evenly spread over the lexicographic list when there are more) and says so.
+
+n (attempts *collected* to estimate) and k (attempts *allowed* in the measured setting)
+are different numbers: for k > n there is no k-subset, and pass@k cannot be estimated
+from these n attempts. That case is a result („nicht schätzbar“), not an error.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from html import escape
+from itertools import combinations
+from math import comb
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "pass-at-k"
+TITLE = "pass@k"
+GROUP = "Lernen und Bewerten"
+TEASER = "Mindestens einer von k Versuchen besteht: abgezählt an allen Gruppen aus k Versuchen."
+
+N_MAX = 20
+DRAW_MAX = 36  # subsets drawn at most; all of them are counted
+DEFAULT_SEED = 7  # where the successes sit; pass@k does not depend on it
+
+PARAMS = (
+    Param("n", "Gesammelte Versuche n", "int", 4, lo=1, hi=N_MAX, step=1,
+          help="So viele Versuche wurden für die Schätzung erzeugt und geprüft."),
+    Param("c", "Davon bestanden c", "int", 1, lo=0, hi=N_MAX, step=1,
+          help="Wie viele der gesammelten Versuche die Prüfung bestehen (höchstens n)."),
+    Param("k", "Erlaubte Versuche k", "int", 2, lo=1, hi=N_MAX, step=1,
+          help="Das Budget der gemessenen Situation: so viele Versuche hätte man pro Aufgabe."),
+    Param("seed", "Erfolge neu verteilen", "seed", DEFAULT_SEED,
+          help="Andere Versuche bestehen – ändert das pass@k?"),
+)
+
+PRESETS = (
+    Preset("Von vorn", {}, "Vier Läufe, ein Erfolg, k = 2."),
+    Preset("pass@1", {"k": 1}, "Vier Läufe, ein Erfolg, ein erlaubter Versuch."),
+    Preset("pass@2", {"k": 2}, "Vier Läufe, ein Erfolg: drei von sechs Paaren."),
+    Preset("Alle vier", {"k": 4}, "k = n: zählt nur, ob irgendeiner der vier gelang."),
+    Preset("Budget größer als Stichprobe", {"k": 10},
+           "Zehn erlaubte Versuche lassen sich aus vier gesammelten nicht schätzen."),
+    Preset("20 Versuche", {"n": 20, "c": 3, "k": 5}, "Viele Gruppen: gezeichnet wird eine Auswahl."),
+)
+
+
+# -- the mathematics ----------------------------------------------------------------
+
+def estimate(n: int, c: int, k: int) -> Fraction | None:
+    """Chen et al.'s unbiased estimator; None when k > n (no k-subset exists)."""
+    if not (0 <= c <= n) or k < 1:
+        raise ValueError("Es muss 0 ≤ c ≤ n und k ≥ 1 gelten.")
+    if k > n:
+        return None
+    return 1 - Fraction(comb(n - c, k), comb(n, k))
+
+
+def naive(n: int, c: int, k: int) -> Fraction:
+    """The plug-in 1 − (1 − c/n)^k: biased low (Jensen), shown only for contrast."""
+    return 1 - (1 - Fraction(c, n)) ** k
+
+
+def subsets_with_success(n: int, successes, k: int) -> tuple[int, int]:
+    """(subsets containing a success, all subsets), counted by enumeration. For tests and small n."""
+    wins = set(successes)
+    total = hit = 0
+    for group in combinations(range(n), k):
+        total += 1
+        hit += any(i in wins for i in group)
+    return hit, total
+
+
+def unrank(n: int, k: int, index: int) -> tuple[int, ...]:
+    """The index-th k-subset of range(n) in the lexicographic order of itertools.combinations."""
+    out, start = [], 0
+    for slot in range(k):
+        for first in range(start, n):
+            block = comb(n - first - 1, k - slot - 1)  # subsets that begin with `first` here
+            if index < block:
+                out.append(first)
+                start = first + 1
+                break
+            index -= block
+    return tuple(out)
+
+
+def successes_at(n: int, c: int, seed: int) -> list[int]:
+    """Which of the n attempts passed (0-based, sorted): c positions drawn with the seed."""
+    return sorted(random.Random(seed).sample(range(n), c))
+
+
+EXAMPLE_TASKS = ((4, 1), (4, 0), (4, 2))  # the page's benchmark of three tasks: (n, c) each
+
+
+def over_tasks(k: int, counts=EXAMPLE_TASKS) -> dict:
+    """pass@k averaged over tasks, each given as (n, c): the benchmark's number."""
+    values = [estimate(n, c, k) for n, c in counts]
+    mean = sum(values, Fraction(0)) / len(values)
+    return {"mean": mean, "values": values, **{f"task_{i}": v for i, v in enumerate(values)}}
+
+
+def _frac(x: Fraction | None) -> str | None:
+    return None if x is None else str(x)
+
+
+# -- the experiment -------------------------------------------------------------------
+
+def compute(n: int = 4, c: int = 1, k: int = 2, seed: int = DEFAULT_SEED) -> dict:
+    c_used = min(c, n)
+    wins = successes_at(n, c_used, seed)
+    total = comb(n, k)  # 0 when k > n
+    hit = total - comb(n - c_used, k)
+    est = estimate(n, c_used, k)
+    shown = []
+    if total:
+        indices = range(total) if total <= DRAW_MAX else sorted({i * total // DRAW_MAX for i in range(DRAW_MAX)})
+        winset = set(wins)
+        for i in indices:
+            group = unrank(n, k, i)
+            shown.append({"members": list(group), "hit": any(g in winset for g in group)})
+    curve = [estimate(n, c_used, j) for j in range(1, n + 1)]
+    return {
+        "n": n,
+        "c": c,
+        "c_used": c_used,
+        "c_clamped": c > n,
+        "k": k,
+        "estimable": est is not None,
+        "successes": wins,
+        "subsets_total": total,
+        "subsets_hit": hit,
+        "pass_k": None if est is None else float(est),
+        "pass_k_exact": _frac(est),
+        "naive": float(naive(n, c_used, k)),
+        "naive_exact": str(naive(n, c_used, k)),
+        "pass_n": float(estimate(n, c_used, n)),
+        "shown": shown,
+        "capped": len(shown) < total,
+        "curve": [float(v) for v in curve],
+        "curve_exact": [str(v) for v in curve],
+        "naive_curve": [float(naive(n, c_used, j)) for j in range(1, n + 1)],
+    }
+
+
+def _exact_text(exact: str, value: float) -> str:
+    """„1/2 = 0,5“ or „7/16 ≈ 0,438“; long fractions only as a decimal."""
+    x = Fraction(exact)
+    short = fmt.de_auto(value, 3)
+    if x.denominator == 1:
+        return fmt.de(x.numerator)
+    sign = "=" if Fraction(short.replace(",", ".").replace(fmt.MINUS, "-")) == x else "≈"
+    if x.denominator > 9999:
+        return ("" if sign == "=" else "≈ ") + short
+    return f"{x.numerator}/{x.denominator} {sign} {short}"
+
+
+def _of(k: int) -> str:
+    return "aus 1 Versuch" if k == 1 else f"aus {k} Versuchen"
+
+
+def view(r: dict) -> View:
+    figure = _figure(r)
+    n, c, k = r["n"], r["c_used"], r["k"]
+    if r["estimable"]:
+        est = _exact_text(r["pass_k_exact"], r["pass_k"])
+        groups = f"{fmt.de(r['subsets_hit'])} von {fmt.de(r['subsets_total'])}"
+    else:
+        est = "nicht schätzbar"
+        groups = "keine (k > n)"
+    readouts = [
+        # labels are fixed text (the page swaps only the values), so k and n go into the values
+        Readout("pass_k", "pass@k, geschätzt", f"pass@{k}: {est}", r["pass_k"], True),
+        Readout("groups", "Gruppen aus k Versuchen mit Erfolg", groups, r["subsets_hit"], True),
+        Readout("naive", "Naiv: 1 − (1 − c/n)^k (verzerrt)", _exact_text(r["naive_exact"], r["naive"]), r["naive"]),
+        Readout("pass_n", "„Einer der n gesammelten gelang“", f"pass@{n} = {fmt.de_auto(r['pass_n'], 3)}",
+                r["pass_n"]),
+    ]
+    where = ", ".join(str(i + 1) for i in r["successes"])
+    lead = (f"{c} von {n} gesammelten Versuchen bestanden" + (f" (Nr. {where})" if where else "")
+            + (f" (eingestellt waren {r['c']}, es gibt aber nur {n})" if r["c_clamped"] else ""))
+    if r["estimable"]:
+        summary = (f"{lead}. Erlaubt sind k = {k}: {fmt.de(r['subsets_hit'])} von {fmt.de(r['subsets_total'])} "
+                   f"Gruppen {_of(k)} enthalten einen Erfolg, pass@{k} = {est}.")
+    else:
+        summary = (f"{lead}. Erlaubt sind k = {k} Versuche, mehr als gesammelt wurden: "
+                   f"pass@{k} lässt sich daraus nicht schätzen.")
+    return View(figure, readouts, summary, _curve(r))
+
+
+# -- figures ------------------------------------------------------------------------
+
+W = 480
+
+
+def _figure(r: dict) -> str:
+    n, k = r["n"], r["k"]
+    wins = set(r["successes"])
+    parts: list[str] = []
+    # the n collected attempts
+    gap = 4
+    tile = min(44.0, (W - 24 - gap * (n - 1)) / n)
+    x0 = (W - (n * tile + (n - 1) * gap)) / 2
+    parts.append(f'<text class="pl-axis" x="12" y="20">Gesammelte Versuche: n = {n}, '
+                 f'davon bestanden c = {r["c_used"]}</text>')
+    for i in range(n):
+        x = x0 + i * (tile + gap)
+        ok = i in wins
+        parts.append(f'<rect class="pl-pk-tile {"pl-pk-ok" if ok else "pl-pk-fail"}" x="{x:.1f}" y="30" '
+                     f'width="{tile:.1f}" height="{tile:.1f}" rx="4"><title>Versuch {i + 1}: '
+                     f'{"bestanden" if ok else "nicht bestanden"}</title></rect>')
+        if tile >= 18:
+            parts.append(f'<text class="pl-pk-mark" x="{x + tile / 2:.1f}" y="{30 + tile / 2 + 5:.1f}" '
+                         f'text-anchor="middle">{"✓" if ok else "✗"}</text>')
+        parts.append(f'<text class="pl-tick" x="{x + tile / 2:.1f}" y="{30 + tile + 14:.1f}" '
+                     f'text-anchor="middle">{i + 1 if tile >= 16 or (i + 1) % 5 == 0 or i == 0 else ""}</text>')
+    y = 30 + tile + 40
+    if not r["estimable"]:
+        lines = [f"Erlaubt sind k = {k} Versuche, gesammelt wurden nur n = {n}.",
+                 f"Keine Gruppe {_of(k)} lässt sich bilden:",
+                 f"pass@{k} ist aus diesen Daten nicht schätzbar.",
+                 f"Dafür braucht man mindestens {k} gesammelte Versuche je Aufgabe."]
+        for j, line in enumerate(lines):
+            parts.append(f'<text class="pl-label{" pl-pk-warn" if j == 2 else ""}" x="{W / 2}" '
+                         f'y="{y + 8 + 22 * j}" text-anchor="middle">{escape(line)}</text>')
+        height = y + 8 + 22 * len(lines)
+    else:
+        shown = r["shown"]
+        head = (f"Alle {fmt.de(r['subsets_total'])} Gruppen aus k = {k}: "
+                f"{fmt.de(r['subsets_hit'])} mit Erfolg")
+        parts.append(f'<text class="pl-axis" x="12" y="{y - 8:.0f}">{escape(head)}</text>')
+        cell = max(5.0, min(24.0, 120.0 / n))
+        pad = 1.5 if n <= 10 else 1.0
+        row_w = n * cell + (n - 1) * pad + 10
+        cols = max(1, min(6, int((W - 20 + 8) // (row_w + 8)), len(shown)))
+        row_h = cell + 12
+        width_used = cols * row_w + (cols - 1) * 8
+        left = (W - width_used) / 2
+        for j, group in enumerate(shown):
+            col, row = j % cols, j // cols
+            gx, gy = left + col * (row_w + 8), y + row * row_h
+            members = set(group["members"])
+            cls = "pl-pk-group pl-pk-hit" if group["hit"] else "pl-pk-group pl-pk-miss"
+            label = "mit Erfolg" if group["hit"] else "ohne Erfolg"
+            names = ", ".join(str(m + 1) for m in group["members"])
+            parts.append(f'<g class="{cls}"><title>Versuche {names}: {label}</title>'
+                         f'<rect class="pl-pk-frame" x="{gx:.1f}" y="{gy:.1f}" width="{row_w:.1f}" '
+                         f'height="{cell + 8:.1f}" rx="3"/>')
+            for i in range(n):
+                cx = gx + 5 + i * (cell + pad)
+                if i in members:
+                    kind = "pl-pk-ok" if i in wins else "pl-pk-fail"
+                else:
+                    kind = "pl-pk-off" if cell >= 10 else "pl-pk-off pl-pk-tiny"
+                parts.append(f'<rect class="pl-pk-cell {kind}" x="{cx:.1f}" y="{gy + 4:.1f}" '
+                             f'width="{cell:.1f}" height="{cell:.1f}" rx="{min(3, cell / 4):.1f}"/>')
+            parts.append("</g>")
+        rows = -(-len(shown) // cols)
+        height = y + rows * row_h + 6
+        if r["capped"]:
+            note = (f"Gezeichnet: {len(shown)} von {fmt.de(r['subsets_total'])} Gruppen, gleichmäßig aus der Liste "
+                    f"gewählt; gezählt sind alle.")
+            parts.append(f'<text class="pl-pk-note" x="{W / 2}" y="{height + 10:.0f}" text-anchor="middle">'
+                         f"{escape(note)}</text>")
+            height += 20
+    legend_y = height + 12
+    legend = [("pl-pk-ok", "bestanden"), ("pl-pk-fail", "nicht bestanden"), ("pl-pk-off", "nicht in der Gruppe")]
+    lx = 12
+    for cls, text in legend:
+        parts.append(f'<rect class="pl-pk-cell {cls}" x="{lx}" y="{legend_y - 10}" width="12" height="12" rx="1.5"/>'
+                     f'<text class="pl-legend" x="{lx + 17}" y="{legend_y}">{escape(text)}</text>')
+        lx += 30 + len(text) * 6.8
+    height = legend_y + 10
+    label = (f"{r['c_used']} von {n} Versuchen bestanden; Gruppen {_of(k)}"
+             + ("" if r["estimable"] else ", nicht bildbar"))
+    return (f'<svg class="pl-plot pl-pk" viewBox="0 0 {W} {height:.0f}" role="img" aria-label="{escape(label)}" '
+            f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+
+
+def _curve(r: dict) -> str:
+    """pass@j for every budget j = 1 … n (bars) against the naive plug-in (line)."""
+    n = r["n"]
+    plot = svg.Plot(320, 230, (0.4, n + 0.6), (0, 1.42), label="pass@j für jedes Budget j",
+                    margin=(14, 14, 42, 48))
+    step = 1 if n <= 10 else 2 if n <= 20 else 5
+    plot.grid(xticks=range(1, n + 1, step), yticks=[0, 0.25, 0.5, 0.75, 1],
+              xlabel="erlaubte Versuche j", ylabel="pass@j", xfmt=lambda v: f"{v:g}",
+              yfmt=lambda v: fmt.de_auto(v) if v else "0")
+    half = min(0.38, 0.38 * 10 / max(n, 10) + 0.05)
+    for j, value in enumerate(r["curve"], start=1):
+        cls = "pl-pk-bar pl-pk-current" if j == r["k"] else "pl-pk-bar"
+        x1, x2 = plot.px(j - half), plot.px(j + half)
+        top, bottom = plot.py(value), plot.py(0)
+        plot.body.append(f'<rect class="{cls}" x="{x1:.1f}" y="{top:.1f}" width="{x2 - x1:.1f}" '
+                         f'height="{bottom - top:.1f}"><title>pass@{j} = {escape(_exact_text(r["curve_exact"][j - 1], value))}'
+                         f"</title></rect>")
+    plot.polyline([(j, v) for j, v in enumerate(r["naive_curve"], start=1)], "pl-pk-naive")
+    for j, v in enumerate(r["naive_curve"], start=1):
+        plot.point(j, v, 2.5, "pl-pk-naive-dot")
+    plot.legend([("pl-pk-bar-key", "Schätzung (Teilmengen)"), ("pl-pk-naive", "naiv 1 − (1 − c/n)^j")], corner="tl")
+    return plot.render()

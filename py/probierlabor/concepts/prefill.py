@@ -1,0 +1,252 @@
+"""Prefill: four known positions, all at once or in chunks, with causal masking.
+
+The article's own example (CONCEPTS.md §19): one attention head of dimension 1, every query
+and every key is 1, the values are [2, 4, 8, 10]. All allowed scores are equal, so each
+position's output is the plain mean of the values it may see (itself and the earlier ones):
+[2, 3, 14/3, 6]. Processing the prompt in chunks of two gives the same outputs, because the
+second chunk reads the K/V of positions 1–2 from the cache. Everything is exact (Fractions).
+
+Proposal (P) beyond the article: chunk sizes 1 to 4, a step control over the chunks, editable
+values, and a switch that forgets the cache between chunks – then position 3 no longer sees
+positions 1–2 and the outputs change. That is the mistake chunked prefill must not make.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "prefill"
+TITLE = "Prefill"
+GROUP = "Die Inferenz-Engine"
+TEASER = "Den bekannten Prompt vorab verarbeiten – auf einmal oder in Abschnitten, mit demselben Ergebnis."
+
+N = 4
+VALUES = (2, 4, 8, 10)
+
+PARAMS = (
+    Param("chunk", "Abschnittsgröße (Positionen je Durchlauf)", "int", 2, lo=1, hi=N, step=1,
+          help="4 heißt: alle vier Positionen auf einmal."),
+    Param("step", "Verarbeitete Abschnitte", "int", N, lo=1, hi=N, step=1,
+          help="Schritt für Schritt durch die Abschnitte; mehr als es gibt zählt als „alle“."),
+    Param("cache", "Cache früherer Abschnitte nutzen", "bool", True,
+          help="Aus: Jeder Abschnitt sieht nur sich selbst (so darf man es nicht machen)."),
+    *(Param(f"v{i + 1}", f"Value v{i + 1}", "int", VALUES[i], lo=-99, hi=99, step=1, widget="number")
+      for i in range(N)),
+)
+
+PRESETS = (
+    Preset("Alle vier auf einmal", {"chunk": 4}, "Ein einziger Durchlauf über den ganzen Prompt."),
+    Preset("Abschnitte zu zwei", {"chunk": 2}, "Zwei Durchläufe; der zweite liest den Cache."),
+    Preset("Nur Abschnitt 1", {"chunk": 2, "step": 1}, "Nach dem ersten Abschnitt stehen 2 Positionen im Cache."),
+    Preset("Einzeln", {"chunk": 1}, "Vier Durchläufe zu je einer Position."),
+    Preset("Ohne Cache (falsch)", {"chunk": 2, "cache": False}, "Position 3 sieht die ersten beiden nicht mehr."),
+)
+
+
+def chunks_of(n: int, size: int) -> list[list[int]]:
+    """Positions 0 … n−1 split into consecutive chunks."""
+    return [list(range(start, min(start + size, n))) for start in range(0, n, size)]
+
+
+def causal_means(values) -> list[Fraction]:
+    """All positions at once: position i averages values 0 … i."""
+    return [Fraction(sum(values[: i + 1]), i + 1) for i in range(len(values))]
+
+
+def prefill(values, size: int, cache: bool = True):
+    """Process the prompt chunk by chunk.
+
+    Returns, per chunk, the positions, the positions whose K/V are computed new, those read
+    from the cache, and for every position the list of positions it reads and its output.
+    Without the cache a chunk only sees its own positions (and still the causal mask).
+    """
+    stored: list[int] = []  # positions whose K/V sit in the cache
+    out = []
+    for chunk in chunks_of(len(values), size):
+        from_cache = list(stored) if cache else []
+        reads = {}
+        outputs = {}
+        for i in chunk:
+            visible = [j for j in from_cache + chunk if j <= i]  # the causal mask: never a later position
+            reads[i] = visible
+            outputs[i] = Fraction(sum(values[j] for j in visible), len(visible))
+        stored.extend(chunk)  # the new K/V are written after the chunk
+        out.append({"positions": chunk, "new": list(chunk), "cached": from_cache, "reads": reads,
+                    "outputs": outputs})
+    return out
+
+
+def compute(chunk: int = 2, step: int = N, cache: bool = True, v1: int = 2, v2: int = 4, v3: int = 8,
+            v4: int = 10) -> dict:
+    values = [v1, v2, v3, v4]
+    runs = prefill(values, chunk, cache)
+    done = min(step, len(runs))
+    full = causal_means(values)
+    outputs: list[Fraction | None] = [None] * N
+    reads: list[list[int] | None] = [None] * N
+    chunk_of = [0] * N
+    for k, run in enumerate(runs):
+        for i in run["positions"]:
+            chunk_of[i] = k
+            if k < done:
+                outputs[i] = run["outputs"][i]
+                reads[i] = run["reads"][i]
+    finished = done == len(runs)
+    equal = finished and all(o == f for o, f in zip(outputs, full))
+    wrong = [i for i in range(N) if outputs[i] is not None and outputs[i] != full[i]]
+    return {
+        "values": values,
+        "chunk": chunk,
+        "cache": cache,
+        "n_chunks": len(runs),
+        "done": done,
+        "finished": finished,
+        "chunk_of": chunk_of,
+        "outputs": [None if o is None else float(o) for o in outputs],
+        "outputs_exact": [None if o is None else _frac(o) for o in outputs],
+        "out_num": [None if o is None else o.numerator for o in outputs],
+        "out_den": [None if o is None else o.denominator for o in outputs],
+        "full": [float(f) for f in full],
+        "full_exact": [_frac(f) for f in full],
+        "reads": reads,
+        "chunks": [{"positions": r["positions"], "new": r["new"], "cached": r["cached"]} for r in runs],
+        # without the cache each chunk starts from nothing: only its own K/V are there afterwards
+        "cached_after": sum(len(r["positions"]) for r in runs[:done]) if cache else len(runs[done - 1]["positions"]),
+        "equal": equal,
+        "wrong": wrong,
+    }
+
+
+def _frac(f: Fraction) -> str:
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def _show(f_text: str | None, value: float | None) -> str:
+    """'3' or '14/3 ≈ 4,67' (German), '–' when not computed yet."""
+    if f_text is None:
+        return "–"
+    if "/" not in f_text:
+        return fmt.de(int(f_text)) if abs(value) < 1e15 else fmt.de_auto(value)
+    num, den = f_text.split("/")
+    return f"{fmt.de(int(num))}/{den} ≈ {fmt.de(value)}"
+
+
+def positions_text(ps) -> str:
+    return ", ".join(str(p + 1) for p in ps) if ps else "keine"
+
+
+# -- view ---------------------------------------------------------------------------------
+
+def view(r: dict) -> View:
+    w = 440
+    x0, cell, gap = 100, 46, 4
+    top = 60
+    row_h = 40
+    h = top + N * row_h + 78
+    parts = [f'<svg class="pl-plot pl-pf" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="Welche Positionen jede Ausgabe liest, Abschnitt für Abschnitt" '
+             f'xmlns="http://www.w3.org/2000/svg">']
+    parts.append(svg.text(x0 + N * cell / 2, 14, "liest K/V von Position", "pl-axis", "middle"))
+    xo = x0 + N * cell + 12
+    parts.append(svg.text(xo, 34, "Ausgabe", "pl-axis"))
+    for j in range(N):
+        cx = x0 + j * cell + cell / 2
+        parts.append(svg.text(cx, 34, str(j + 1), "pl-axis", "middle"))
+        parts.append(svg.text(cx, 52, f"v = {fmt.de(r['values'][j])}", "pl-tick", "middle"))
+    for i in range(N):
+        y = top + i * row_h
+        k = r["chunk_of"][i]
+        processed = r["reads"][i] is not None
+        label_cls = "pl-label" if processed else "pl-label pl-pf-faint"
+        parts.append(svg.text(8, y + 17, f"Position {i + 1}", label_cls))
+        parts.append(svg.text(8, y + 32, f"Abschnitt {k + 1}", "pl-tick"))
+        chunk_positions = r["chunks"][k]["positions"]
+        for j in range(N):
+            x = x0 + j * cell + gap / 2
+            if j > i:
+                cls, title = "pl-pf-mask", f"Position {j + 1} liegt in der Zukunft: maskiert"
+            elif not processed:
+                cls, title = "pl-pf-todo", "noch nicht verarbeitet"
+            elif j in chunk_positions:
+                cls, title = "pl-pf-new", f"K/V von Position {j + 1} in diesem Abschnitt neu berechnet"
+            elif j in r["reads"][i]:
+                cls, title = "pl-pf-cache", f"K/V von Position {j + 1} aus dem Cache gelesen"
+            else:
+                cls, title = "pl-pf-miss", f"Position {j + 1} wäre sichtbar, fehlt aber (kein Cache)"
+            parts.append(f'<rect class="pl-pf-cell {cls}" x="{x:.1f}" y="{y + 4}" width="{cell - gap}" '
+                         f'height="{row_h - 8}" rx="4"><title>{escape(title)}</title></rect>')
+            mark = {"pl-pf-mask": "×", "pl-pf-miss": "?"}.get(cls)
+            if mark:
+                parts.append(svg.text(x + (cell - gap) / 2, y + 25, mark, "pl-label pl-pf-mark", "middle"))
+        shown = _show(r["outputs_exact"][i], r["outputs"][i])
+        out_cls = "pl-label pl-value" + (" pl-pf-wrong" if i in r["wrong"] else "")
+        parts.append(svg.text(xo, y + 25, shown, out_cls if processed else "pl-label pl-pf-faint"))
+        if i in r["wrong"]:
+            parts.append(svg.text(xo, y + 38, f"richtig: {_show(r['full_exact'][i], r['full'][i])}",
+                                  "pl-tick pl-pf-wrong"))
+    # chunk boundaries
+    for run in r["chunks"][1:]:
+        y = top + run["positions"][0] * row_h
+        parts.append(f'<line class="pl-pf-split" x1="4" y1="{y}" x2="{w - 4}" y2="{y}"/>')
+    # legend
+    ly = top + N * row_h + 16
+    entries = (("pl-pf-new", "in diesem Abschnitt neu"), ("pl-pf-cache", "aus dem Cache gelesen"),
+               ("pl-pf-mask", "Zukunft, maskiert"), ("pl-pf-miss", "fehlt ohne Cache"))
+    for n, (cls, text) in enumerate(entries):
+        lx = 8 + (n % 2) * 216
+        yy = ly + (n // 2) * 24
+        parts.append(f'<rect class="pl-pf-cell {cls}" x="{lx}" y="{yy}" width="22" height="16" rx="3"/>')
+        parts.append(svg.text(lx + 30, yy + 13, text, "pl-legend"))
+    parts.append("</svg>")
+
+    values_text = "; ".join(_show(t, v) for t, v in zip(r["outputs_exact"], r["outputs"]))
+    full_text = "; ".join(_show(t, v) for t, v in zip(r["full_exact"], r["full"]))
+    if not r["finished"]:
+        verdict = "noch nicht fertig"
+    elif r["equal"]:
+        verdict = "ja"
+    else:
+        verdict = "nein"
+    reads3 = r["reads"][2]
+    readouts = [
+        Readout("outputs", "Ausgaben", values_text, r["outputs"], True),
+        Readout("full", "alle auf einmal", full_text, r["full"]),
+        Readout("equal", "gleiches Ergebnis?", verdict, r["equal"], True),
+        Readout("reads3", "Position 3 liest", "–" if reads3 is None else positions_text(reads3), reads3),
+        Readout("progress", "Abschnitte", f"{fmt.de(r['done'])} von {fmt.de(r['n_chunks'])}", r["done"]),
+        Readout("cached", "K/V im Cache danach", f"{fmt.de(r['cached_after'])} Positionen", r["cached_after"]),
+    ]
+    if r["n_chunks"] == 1:
+        how = "aller vier Positionen auf einmal"
+    else:
+        size = "je" if N % r["chunk"] == 0 else "höchstens"
+        how = (f"in {fmt.de(r['n_chunks'])} Abschnitten zu {size} {fmt.de(r['chunk'])}, "
+               f"{fmt.de(r['done'])} davon verarbeitet")
+    summary = f"Prefill {how}" + ("" if r["cache"] else ", ohne Cache") + f": Ausgaben {values_text}. "
+    if not r["finished"]:
+        summary += f"Alle auf einmal ergäbe {full_text}."
+    elif r["equal"]:
+        summary += "Gleich wie alle auf einmal."
+    else:
+        summary += f"Falsch – alle auf einmal ergibt {full_text}."
+    return View("".join(parts), readouts, summary, _table(r))
+
+
+def _table(r: dict) -> str:
+    rows = []
+    for k, run in enumerate(r["chunks"]):
+        done = k < r["done"]
+        outs = "; ".join(_show(r["outputs_exact"][i], r["outputs"][i]) for i in run["positions"]) if done else "–"
+        reads = " | ".join(f"{i + 1}: {positions_text(r['reads'][i])}" for i in run["positions"]) if done else "–"
+        em = ' class="pl-attn-em"' if k == r["done"] - 1 else ""
+        rows.append(
+            f"<tr{em}><th scope=\"row\">{k + 1}</th><td>{escape(positions_text(run['positions']))}</td>"
+            f"<td>{escape(positions_text(run['cached']))}</td><td>{escape(reads)}</td><td>{escape(outs)}</td></tr>")
+    return ('<div class="pl-attn-scroll"><table class="pl-attn-table pl-pf-table"><caption>Abschnitt für Abschnitt'
+            '</caption><thead><tr><th scope="col">Abschnitt</th><th scope="col">neu berechnet</th>'
+            '<th scope="col">aus dem Cache</th><th scope="col">Position: liest</th><th scope="col">Ausgaben</th>'
+            '</tr></thead><tbody>' + "".join(rows) + "</tbody></table></div>")

@@ -1,0 +1,209 @@
+"""Reinforcement learning: a game with one fork and two rounds, and the return G = r₁ + γ·r₂.
+
+The game (CONCEPTS.md §10): path A pays 2 coins in round 1 and 0 in round 2, path B pays 0 and
+then 5. The return of a path is G = r₁ + γ·r₂ (Spinning Up, „Reward and Return“, finite horizon:
+γ = 0 and γ = 1 are both allowed because the game ends after two rounds).
+
+Everything is exact: γ enters as the decimal the reader set (``Fraction(str(γ))``), so
+G_B = 5·γ is 1 exactly at γ = 0,2 and the two paths tie exactly at γ = 2/5.
+Nothing is trained here: the experiment compares two objectives for the same fixed game.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "reinforcement-learning"
+TITLE = "Reinforcement Learning (RL)"
+GROUP = "Lernen und Bewerten"
+TEASER = "Zwei Münzen sofort oder fünf später? Der Return entscheidet – und γ, wie viel „später“ zählt."
+
+REWARDS = {"A": (Fraction(2), Fraction(0)), "B": (Fraction(0), Fraction(5))}
+PATHS = (("A", "Weg A"), ("B", "Weg B"))
+REVEAL = (("none", "verdeckt"), ("own", "nur mein Weg"), ("both", "beide Wege"))
+
+PARAMS = (
+    Param("gamma", "Gewicht der Zukunft γ", "float", 0.9, lo=0.0, hi=1.0, step=0.05,
+          help="Wie viel eine Münze aus Runde 2 im Return zählt (1 = voll, 0 = gar nicht)."),
+    Param("path", "Weg an der Gabelung", "choice", "A", choices=PATHS,
+          help="Welchen Weg der Agent in dieser Partie geht."),
+    Param("reveal", "Runde 2 aufdecken", "choice", "none", choices=REVEAL,
+          help="Die Belohnung der zweiten Runde ist erst nach dem Spielen bekannt."),
+)
+
+PRESETS = (
+    Preset("Von vorn", {}, "Weg A gewählt, Runde 2 noch verdeckt."),
+    Preset("Nur A gespielt", {"reveal": "own"}, "Über Weg B weiß der Agent noch nichts."),
+    Preset("γ = 1", {"gamma": 1.0, "reveal": "both", "path": "B"}, "Beide Runden zählen voll."),
+    Preset("γ = 0,2", {"gamma": 0.2, "reveal": "both"}, "Die Zukunft zählt nur ein Fünftel."),
+    Preset("γ = 0", {"gamma": 0.0, "reveal": "both"}, "Nur die erste Runde zählt."),
+    Preset("Gleichstand", {"gamma": 0.4, "reveal": "both"}, "Bei γ = 0,4 sind beide Wege gleich gut."),
+)
+
+
+def exact_gamma(gamma) -> Fraction:
+    """γ as the decimal the reader chose (0.2 is 1/5, not 0.2000000000000000111)."""
+    return gamma if isinstance(gamma, Fraction) else Fraction(str(gamma))
+
+
+def return_of(path: str, gamma) -> Fraction:
+    r1, r2 = REWARDS[path]
+    return r1 + exact_gamma(gamma) * r2
+
+
+def tie_gamma() -> Fraction:
+    """The γ at which both paths have the same return: 2 + γ·0 = 0 + γ·5."""
+    (a1, a2), (b1, b2) = REWARDS["A"], REWARDS["B"]
+    return (a1 - b1) / (b2 - a2)
+
+
+def exact_text(x: Fraction) -> str:
+    """German decimal of an exact value; a fraction where the decimal would not end soon."""
+    for digits in range(0, 5):
+        if (x * 10 ** digits).denominator == 1:
+            return fmt.de(float(x), digits)
+    if x.denominator < 1000:
+        return f"{x.numerator}/{x.denominator} ≈ {fmt.de(float(x), 3)}"
+    return f"≈ {fmt.de(float(x), 3)}"
+
+
+def compute(gamma: float = 0.9, path: str = "A", reveal: str = "none") -> dict:
+    g = exact_gamma(gamma)
+    returns = {p: return_of(p, g) for p in REWARDS}
+    known = {p: reveal == "both" or (reveal == "own" and p == path) for p in REWARDS}
+    if returns["A"] == returns["B"]:
+        better = "gleich"
+    else:
+        better = "A" if returns["A"] > returns["B"] else "B"
+    return {
+        "gamma": float(g),
+        "gamma_exact": str(g),
+        "path": path,
+        "reveal": reveal,
+        "rewards": {p: [float(r) for r in rs] for p, rs in REWARDS.items()},
+        "coins": {p: float(sum(rs)) for p, rs in REWARDS.items()},
+        "returns": {p: float(v) for p, v in returns.items()},
+        "returns_exact": {p: str(v) for p, v in returns.items()},
+        "own_return": float(returns[path]),
+        "known": known,
+        "better": better,
+        "tie_gamma": float(tie_gamma()),
+        "tie_gamma_exact": str(tie_gamma()),
+        "round1_leader": "A" if REWARDS["A"][0] > REWARDS["B"][0] else "B",
+    }
+
+
+# -- what the page shows -----------------------------------------------------
+
+def _t(x, y, text, cls="pl-label", anchor="start"):
+    return f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{escape(text)}</text>'
+
+
+def _return_lines(p: str, r: dict) -> tuple[str, str]:
+    g = Fraction(r["gamma_exact"])
+    r1, r2 = REWARDS[p]
+    gt = exact_text(g)
+    if not r["known"][p]:
+        return f"G = {exact_text(r1)} + {gt} · ?", ""
+    return f"G = {exact_text(r1)} + {gt} · {exact_text(r2)}", f"= {exact_text(return_of(p, g))}"
+
+
+def _board(r: dict) -> str:
+    lanes = {"A": 74, "B": 176}
+    xs = (130, 214)
+    out = [
+        _t(xs[0], 20, "Runde 1", "pl-axis", "middle"),
+        _t(xs[1], 20, "Runde 2", "pl-axis", "middle"),
+        _t(262, 20, "Return", "pl-axis"),
+        '<circle class="pl-rl-start" cx="28" cy="125" r="22"/>',
+        _t(28, 129, "Start", "pl-rl-small", "middle"),
+    ]
+    for p, y in lanes.items():
+        chosen = p == r["path"]
+        cls = "pl-rl-lane pl-rl-chosen" if chosen else "pl-rl-lane"
+        out.append(f'<path class="{cls}" d="M50,125 C70,125 70,{y} 92,{y} L254,{y}"/>')
+        out.append(_t(60, y - 32 if p == "A" else y + 44, f"Weg {p}" + (" (gewählt)" if chosen else ""),
+                      "pl-label pl-rl-lanename" + (" pl-rl-chosen-text" if chosen else "")))
+        for k, x in enumerate(xs):
+            value = REWARDS[p][k]
+            hidden = k == 1 and not r["known"][p]
+            box = "pl-rl-box" + (" pl-rl-hidden" if hidden else "") + (" pl-rl-box-chosen" if chosen else "")
+            out.append(f'<rect class="{box}" x="{x - 32}" y="{y - 26}" width="64" height="52" rx="8">'
+                       f"<title>Weg {p}, Runde {k + 1}: {'verdeckt' if hidden else exact_text(value)}</title></rect>")
+            out.append(_t(x, y + (8 if hidden else 4), "?" if hidden else exact_text(value), "pl-rl-coin", "middle"))
+            if not hidden:
+                out.append(_t(x, y + 19, "Münzen" if value != 1 else "Münze", "pl-rl-small", "middle"))
+        first, second = _return_lines(p, r)
+        out.append(_t(262, y + (5 if not second else -3), first, "pl-label pl-rl-return"))
+        if second:
+            out.append(_t(262, y + 17, second, "pl-label pl-rl-return pl-rl-total"
+                          + (" pl-rl-chosen-text" if chosen else "")))
+    both = all(r["known"].values())
+    if both:
+        verdict = ("Beide Wege sind gleich gut." if r["better"] == "gleich"
+                   else f"Bei γ = {fmt.de_auto(r['gamma']) if r['gamma'] else '0'} ist Weg {r['better']} besser.")
+    elif r["known"][r["path"]]:
+        other = "B" if r["path"] == "A" else "A"
+        verdict = f"Über Weg {other} weißt du nur Runde 1."
+    else:
+        verdict = f"Nach Runde 1 liegt Weg {r['round1_leader']} vorn. Und dann?"
+    out.append(_t(210, 244, verdict, "pl-label pl-rl-verdict", "middle"))
+    return ('<svg class="pl-plot pl-rl" viewBox="0 0 420 254" role="img" '
+            'aria-label="Spielbrett mit zwei Wegen und zwei Runden" xmlns="http://www.w3.org/2000/svg">'
+            + "".join(out) + "</svg>")
+
+
+def _chart(r: dict) -> str:
+    plot = svg.Plot(320, 230, (0, 1), (0, 5.4), label="Return in Abhängigkeit von γ", margin=(14, 14, 42, 46))
+    plot.grid(xticks=[0, 0.2, 0.4, 0.6, 0.8, 1], yticks=[0, 1, 2, 3, 4, 5], xlabel="γ", ylabel="Return G",
+              xfmt=lambda v: fmt.de_auto(v) if v else "0", yfmt=lambda v: fmt.de(v))
+    plot.line(r["gamma"], 0, r["gamma"], 5.4, "pl-rl-now")
+    if r["known"]["A"]:
+        plot.line(0, 2, 1, 2, "pl-rl-line-a")
+        plot.text(0.03, 2, "A", "pl-label pl-rl-a-text", dy=-6)
+    if r["known"]["B"]:
+        plot.line(0, 0, 1, 5, "pl-rl-line-b")
+        plot.text(0.86, 4.3, "B", "pl-label pl-rl-b-text", dy=-4)
+    if all(r["known"].values()):
+        plot.point(r["tie_gamma"], 2, 4, "pl-rl-tie", title="Gleichstand bei γ = 0,4")
+    for p, cls in (("A", "pl-rl-dot-a"), ("B", "pl-rl-dot-b")):
+        if r["known"][p]:
+            plot.point(r["gamma"], r["returns"][p], 5, cls,
+                       title=f"Return {p} bei γ = {fmt.de_auto(r['gamma'])}: {exact_text(Fraction(r['returns_exact'][p]))}")
+    if not any(r["known"].values()):
+        plot.text(0.5, 3.6, "Runde 2 noch verdeckt", "pl-label", "middle")
+    return plot.render()
+
+
+def view(r: dict) -> View:
+    p = r["path"]
+    coins = REWARDS[p]
+    readouts = [
+        Readout("coins", "Münzen auf deinem Weg",
+                f"{exact_text(coins[0])} + {exact_text(coins[1]) if r['known'][p] else '?'}"
+                + (f" = {exact_text(sum(coins))}" if r["known"][p] else ""), r["coins"][p]),
+        Readout("own_return", "Return deines Wegs",
+                exact_text(Fraction(r["returns_exact"][p])) if r["known"][p] else "noch offen", r["own_return"], True),
+        Readout("return_a", "Return A", exact_text(Fraction(r["returns_exact"]["A"])) if r["known"]["A"] else "?",
+                r["returns"]["A"]),
+        Readout("return_b", "Return B", exact_text(Fraction(r["returns_exact"]["B"])) if r["known"]["B"] else "?",
+                r["returns"]["B"]),
+        Readout("better", "Besser bei diesem γ",
+                ({"gleich": "beide gleich"}.get(r["better"], f"Weg {r['better']}")
+                 if all(r["known"].values()) else "noch unbekannt"), r["better"], True),
+    ]
+    gamma = fmt.de_auto(r["gamma"]) if r["gamma"] else "0"
+    summary = f"Weg {p}, γ = {gamma}: "
+    if r["known"][p]:
+        summary += (f"Münzen {exact_text(sum(coins))}, Return {exact_text(Fraction(r['returns_exact'][p]))}.")
+    else:
+        summary += f"nach Runde 1 {exact_text(coins[0])} Münzen, Runde 2 verdeckt."
+    if all(r["known"].values()):
+        summary += (f" Return A = {exact_text(Fraction(r['returns_exact']['A']))}, "
+                    f"B = {exact_text(Fraction(r['returns_exact']['B']))}; "
+                    + ("beide gleich gut." if r["better"] == "gleich" else f"besser ist Weg {r['better']}."))
+    return View(_board(r), readouts, summary, _chart(r))

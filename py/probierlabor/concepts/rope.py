@@ -1,0 +1,251 @@
+"""Rotary Position Embedding (RoPE): turn query and key by an angle proportional to their position.
+
+Su et al., RoFormer, §3.1–3.2. One number pair u = (a, b) at position m is turned by m·θ:
+
+    R(φ)(a, b) = (a·cos φ − b·sin φ,  a·sin φ + b·cos φ)      (length is kept)
+
+and then  ⟨R(mθ)q, R(nθ)k⟩ = qᵀ R((n − m)θ) k : the dot product depends only on n − m.
+The article's own example (CONCEPTS.md §25): q = k = (1, 0) and an assumed θ = 30° per
+position; distance 1 gives cos 30° ≈ 0.866, distance 6 gives −1 and distance 12 gives 1
+again. Shifting both positions by the same s turns both arrows and keeps the product.
+
+Here the dot product is computed by really rotating both vectors and multiplying them, not
+from the cosine formula, so that the tests can check the identity.
+
+Second view: the original frequencies θᵢ = 10000^(−2i/d) radians for the pairs i = 0 … d/2 − 1.
+With q = k = (1, 0) in every pair, the dot product divided by the number of pairs is the mean
+of cos((n − m)·θᵢ); it does not come back to 1 after a few steps the way the single
+30° pair does. V is never rotated.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "rope"
+TITLE = "Rotary Position Embedding (RoPE)"
+GROUP = "Attention und Architektur"
+TEASER = "Query und Key werden je nach Position gedreht – übrig bleibt nur der Abstand."
+
+Q0 = (1.0, 0.0)  # query and key before rotation (the article's example)
+K0 = (1.0, 0.0)
+V0 = (0.6, 0.8)  # a value vector: it is not rotated, wherever its token stands
+BASE = 10000
+MAX_DISTANCE_SHOWN = 48
+DIMS = (8, 16, 32, 64, 128, 256)
+
+PARAMS = (
+    Param("m", "Position der Query m", "int", 3, lo=0, hi=24, step=1),
+    Param("n", "Position des Keys n", "int", 4, lo=0, hi=24, step=1),
+    Param("shift", "Beide verschieben um s", "int", 0, lo=0, hi=24, step=1,
+          help="Addiert s zu beiden Positionen: Die Pfeile drehen sich, das Produkt bleibt."),
+    Param("theta", "Winkel pro Position θ (Grad)", "int", 30, lo=1, hi=180, step=1,
+          help="Im Beispiel 30°; echte Modelle nutzen viele Paare mit verschiedenen Winkeln."),
+    Param("dim", "Kopfdimension d (echte Frequenzen)", "choice", 128, choices=tuple((d, str(d)) for d in DIMS),
+          widget="select", help="d/2 Paare mit θᵢ = 10000^(−2i/d) im zweiten Bild."),
+)
+
+PRESETS = (
+    Preset("Abstand 1", {"m": 3, "n": 4}, "cos 30° ≈ 0,866"),
+    Preset("Abstand 6", {"m": 5, "n": 11}, "Die Pfeile zeigen in entgegengesetzte Richtungen."),
+    Preset("Abstand 12", {"m": 10, "n": 22}, "Nach 12 · 30° = 360° wieder gleich ausgerichtet."),
+    Preset("Beide verschoben", {"m": 3, "n": 4, "shift": 7}, "Dieselben zwei Tokens 7 Positionen weiter hinten."),
+)
+
+
+def rotate(u, degrees: float) -> tuple[float, float]:
+    """R(φ)·u for φ in degrees (reduced mod 360 first, so 180° gives exactly −1)."""
+    phi = math.radians(degrees % 360)
+    c, s = math.cos(phi), math.sin(phi)
+    return u[0] * c - u[1] * s, u[0] * s + u[1] * c
+
+
+def dot(u, v) -> float:
+    return u[0] * v[0] + u[1] * v[1]
+
+
+def score(m: int, n: int, theta_deg: float, q=Q0, k=K0) -> float:
+    """⟨R(mθ)q, R(nθ)k⟩, by rotating both vectors."""
+    return dot(rotate(q, m * theta_deg), rotate(k, n * theta_deg))
+
+
+@lru_cache(maxsize=None)
+def frequencies(dim: int) -> tuple[float, ...]:
+    """θᵢ = 10000^(−2i/d) radians, i = 0 … d/2 − 1 (Su et al., §3.2)."""
+    return tuple(BASE ** (-2 * i / dim) for i in range(dim // 2))
+
+
+def mean_score(distance: int, dim: int) -> float:
+    """Σᵢ cos(distance·θᵢ) / (d/2): the dot product of q = k = (1, 0, 1, 0, …) per pair."""
+    thetas = frequencies(dim)
+    return sum(math.cos(distance * t) for t in thetas) / len(thetas)
+
+
+@lru_cache(maxsize=64)
+def _curves(theta: int, dim: int):
+    single = tuple(math.cos(math.radians((d * theta) % 360)) for d in range(MAX_DISTANCE_SHOWN + 1))
+    real = tuple(mean_score(d, dim) for d in range(MAX_DISTANCE_SHOWN + 1))
+    return single, real
+
+
+def compute(m: int = 3, n: int = 4, shift: int = 0, theta: int = 30, dim: int = 128) -> dict:
+    pm, pn = m + shift, n + shift
+    q, k = rotate(Q0, pm * theta), rotate(K0, pn * theta)
+    distance = pn - pm
+    between = (distance * theta) % 360
+    shortest = between - 360 if between > 180 else between
+    single, real = _curves(theta, dim)
+    thetas = frequencies(dim)
+    return {
+        "m": pm, "n": pn, "shift": shift, "theta": theta, "dim": dim,
+        "distance": distance,
+        "angle_q": (pm * theta) % 360,
+        "angle_k": (pn * theta) % 360,
+        "angle_between": abs(shortest),
+        "angle_signed": shortest,
+        "q": list(q), "k": list(k), "v": list(V0),
+        "score": dot(q, k),
+        "score_unshifted": score(m, n, theta),
+        "real_score": mean_score(distance, dim),
+        "curve_single": list(single),
+        "curve_real": list(real),
+        "pairs": len(thetas),
+        "theta_first_deg": math.degrees(thetas[0]),
+        "theta_last_rad": thetas[-1],
+    }
+
+
+# -- drawing -----------------------------------------------------------------------------
+
+
+
+
+
+def _deg(value: float) -> str:
+    return fmt.de(value) + "°" if float(value).is_integer() else fmt.de(value, 1) + "°"
+
+
+def view(r: dict) -> View:
+    lim = 1.5
+    plot = svg.Plot(500, 300, (-lim, lim), (-lim, lim), label="Query und Key als gedrehte Pfeile",
+                    margin=(10, 230, 30, 10))
+    cx, cy = plot.px(0), plot.py(0)
+    radius = plot.px(1) - cx
+    plot.back.append(f'<rect class="pl-frame" x="{plot.left}" y="{plot.top}" width="{plot.right - plot.left}" '
+                     f'height="{plot.bottom - plot.top}"/>')
+    plot.back.append(f'<line class="pl-grid" x1="{plot.left}" y1="{cy:.1f}" x2="{plot.right}" y2="{cy:.1f}"/>'
+                     f'<line class="pl-grid" x1="{cx:.1f}" y1="{plot.top}" x2="{cx:.1f}" y2="{plot.bottom}"/>')
+    plot.back.append(f'<circle class="pl-rope-circle" cx="{cx:.1f}" cy="{cy:.1f}" r="{radius:.1f}"/>')
+    # the angle between the arrows, along the shorter way
+    start, turn = r["angle_q"], r["angle_signed"]
+    if abs(turn) > 0.5:
+        arc_r = radius * 0.42
+        a0, a1 = math.radians(start), math.radians(start + turn)
+        x0, y0 = cx + arc_r * math.cos(a0), cy - arc_r * math.sin(a0)
+        x1, y1 = cx + arc_r * math.cos(a1), cy - arc_r * math.sin(a1)
+        sweep = 0 if turn > 0 else 1
+        large = 1 if abs(turn) > 180 else 0
+        plot.body.append(f'<path class="pl-rope-arc" d="M {x0:.1f} {y0:.1f} A {arc_r:.1f} {arc_r:.1f} 0 '
+                         f'{large} {sweep} {x1:.1f} {y1:.1f}"/>')
+        mid = math.radians(start + turn / 2)
+        plot.front.append(svg.text(cx + arc_r * 1.45 * math.cos(mid), cy - arc_r * 1.45 * math.sin(mid) + 4,
+                                _deg(r["angle_between"]), "pl-label pl-rope-angle", "middle"))
+    plot.body.append(svg.arrow(cx, cy, plot.px(1), cy, "pl-rope-before", head=8))
+    close = r["angle_between"] < 24  # labels would overlap: write them one above the other
+    for key in ("k", "q"):  # q on top: at distance 0 or 12 both coincide
+        x, y = r[key]
+        plot.body.append(svg.arrow(cx, cy, plot.px(x), plot.py(y), f"pl-rope-{key}"))
+    for key in ("q", "k"):
+        x, y = r[key] if not close else r["q"]
+        pos = r["m"] if key == "q" else r["n"]
+        dy = 5 if not close else (-3 if key == "q" else 13)
+        plot.front.append(svg.text(plot.px(1.22 * x), plot.py(1.22 * y) + dy, f"{key} ({pos})",
+                                f"pl-label pl-rope-{key}-label", "middle"))
+
+    # right panel: the numbers, then the value vector that does not turn
+    x0 = 292
+    out = [svg.text(x0, 24, f"θ = {_deg(r['theta'])} pro Position", "pl-axis")]
+    out.append(svg.text(x0, 44, "Drehung = Position · θ (mod 360°)", "pl-tick"))
+    out.append(svg.text(x0, 64, f"q an Position m = {r['m']}: {_deg(r['angle_q'])}", "pl-label pl-rope-q-label"))
+    out.append(svg.text(x0, 84, f"k an Position n = {r['n']}: {_deg(r['angle_k'])}", "pl-label pl-rope-k-label"))
+    out.append(svg.text(x0, 108, f"Abstand n − m = {fmt.de(r['distance'])}", "pl-label"))
+    out.append(svg.text(x0, 128, f"Winkel dazwischen {_deg(r['angle_between'])}", "pl-label"))
+    out.append(svg.text(x0, 158, f"q · k = {fmt.de(r['score'], 3)}", "pl-rope-big"))
+    vy, vr = 240, 34
+    out.append(f'<rect class="pl-rope-vbox" x="{x0}" y="{vy - 48}" width="196" height="96" rx="6"/>')
+    out.append(svg.arrow(x0 + 40, vy + 20, x0 + 40 + vr * V0[0], vy + 20 - vr * V0[1], "pl-rope-v", head=8))
+    out.append(svg.text(x0 + 82, vy - 20, "v (Value)", "pl-label pl-value"))
+    out.append(svg.text(x0 + 82, vy, "wird nicht gedreht:", "pl-tick"))
+    out.append(svg.text(x0 + 82, vy + 18, "an jeder Position", "pl-tick"))
+    out.append(svg.text(x0 + 82, vy + 36, "derselbe Pfeil", "pl-tick"))
+    plot.front.append("".join(out))
+    legend = f'<text class="pl-tick" x="{plot.left + 6}" y="{plot.bottom + 20}">grau: q und k vor der Drehung, (1; 0)</text>'
+    plot.front.append(legend)
+
+    readouts = [
+        Readout("positions", "Positionen (m; n)", f"({r['m']}; {r['n']})", [r["m"], r["n"]]),
+        Readout("distance", "Abstand n − m", fmt.de(r["distance"]), r["distance"], True),
+        Readout("angles", "Drehung q | k", f"{_deg(r['angle_q'])} | {_deg(r['angle_k'])}",
+                [r["angle_q"], r["angle_k"]]),
+        Readout("angle_between", "Winkel zwischen q und k", _deg(r["angle_between"]), r["angle_between"]),
+        Readout("score", "Skalarprodukt q · k", fmt.de(r["score"], 3), r["score"], True),
+        Readout("real_score", "Echte Frequenzen (Mittel der Paare)", fmt.de(r["real_score"], 3), r["real_score"]),
+    ]
+    summary = (
+        f"Query an Position {r['m']}, Key an Position {r['n']}, θ = {_deg(r['theta'])}: Abstand "
+        f"{fmt.de(r['distance'])}, Winkel {_deg(r['angle_between'])}, Skalarprodukt {fmt.de(r['score'], 3)}"
+        + (f" – genauso wie ohne die Verschiebung um {r['shift']}." if r["shift"] else ".")
+        + f" Mit echten Frequenzen (d = {r['dim']}) im Mittel {fmt.de(r['real_score'], 3)}."
+    )
+    return View(plot.render(), readouts, summary, _distance_chart(r) + _table(r))
+
+
+def _distance_chart(r: dict) -> str:
+    plot = svg.Plot(360, 260, (0, MAX_DISTANCE_SHOWN), (-1.08, 1.08), label="Skalarprodukt nach Abstand",
+                    margin=(46, 10, 42, 46))
+    plot.grid(xticks=range(0, MAX_DISTANCE_SHOWN + 1, 12), yticks=[-1, -0.5, 0, 0.5, 1], xlabel="Abstand n − m",
+              ylabel="q · k", xfmt=lambda v: fmt.de(v), yfmt=lambda v: fmt.de(v, 1).replace(",0", ""))
+    plot.polyline(list(enumerate(r["curve_single"])), "pl-rope-single")
+    plot.polyline(list(enumerate(r["curve_real"])), "pl-rope-real")
+    d = abs(r["distance"])
+    plot.line(d, -1.08, d, 1.08, "pl-rope-now")
+    plot.point(d, r["curve_single"][d], 5, "pl-rope-single-dot", title=f"ein Paar: {fmt.de(r['score'], 3)}")
+    plot.point(d, r["curve_real"][d], 5, "pl-rope-real-dot", title=f"echte Frequenzen: {fmt.de(r['real_score'], 3)}")
+    for k, (cls, text) in enumerate((("pl-rope-single", f"ein Paar, θ = {_deg(r['theta'])}"),
+                                     ("pl-rope-real", f"echte Frequenzen, Mittel über d/2 = {r['pairs']} Paare"))):
+        y = 12 + 17 * k
+        plot.front.append(f'<line class="{cls}" x1="{plot.left}" y1="{y}" x2="{plot.left + 22}" y2="{y}"/>'
+                          + svg.text(plot.left + 28, y + 4, text, "pl-legend"))
+    return plot.render()
+
+
+def _table(r: dict) -> str:
+    thetas = frequencies(r["dim"])
+    idx = sorted({0, 1, 2, len(thetas) // 2, len(thetas) - 1})
+    rows = []
+    for i in idx:
+        t = thetas[i]
+        turn = math.degrees(r["distance"] * t)
+        rows.append(f'<tr><th scope="row">{i}</th><td>{escape(_sci(t))}</td>'
+                    f'<td>{escape(fmt.de(math.degrees(t), 3))}°</td><td>{escape(fmt.de(turn, 1))}°</td>'
+                    f'<td>{escape(fmt.de(math.cos(r["distance"] * t), 3))}</td></tr>')
+    return ('<div class="pl-attn-scroll"><table class="pl-attn-table"><caption>Einige der ' + str(len(thetas)) + ' Paare bei d = '
+            + str(r["dim"]) + ': θᵢ = 10000^(−2i/d)</caption><thead><tr><th scope="col">i</th>'
+            '<th scope="col">θᵢ (rad)</th><th scope="col">θᵢ (Grad)</th>'
+            f'<th scope="col">Drehung bei Abstand {escape(fmt.de(r["distance"]))}</th>'
+            '<th scope="col">cos</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table></div>")
+
+
+def _sci(x: float) -> str:
+    """0,0001 as 1,00 · 10⁻⁴ (German, superscript exponent)."""
+    if x >= 0.01:
+        return fmt.de(x, 3)
+    exp = math.floor(math.log10(x))
+    mant = x / 10 ** exp
+    sup = str(exp).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{fmt.de(mant, 2)} · 10{sup}"

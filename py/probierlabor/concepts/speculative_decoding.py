@@ -1,0 +1,324 @@
+"""Speculative decoding: the exact balance of one position (Leviathan et al., §2, Algorithm 1).
+
+A cheap draft model proposes a token x drawn from its distribution q; the target model,
+whose distribution is p, accepts it with probability min(1, p(x)/q(x)). After a rejection
+a correction is drawn from max(0, p − q), renormalised. Then the token that comes out has
+exactly the distribution p (Leviathan et al., §2.3 and proof A.1):
+
+    accepted mass   min(p, q)                          (unconditional, per token)
+    rejected mass   1 − Σ min(p, q) = Σ max(0, p − q)
+    result          min(p, q) + rejected · correction  = p   (correction ∝ max(0, p − q))
+
+The article's own example (CONCEPTS.md §20): tokens A, B, C, p = [0.2, 0.5, 0.3],
+q = [0.6, 0.3, 0.1]: accepted [0.2, 0.3, 0.1], rejected 0.4, residual split equally
+between B and C, result p; correcting from plain p instead gives [0.28, 0.50, 0.22].
+
+Everything is exact (fractions.Fraction). The reader sets p(A), p(B), q(A), q(B); the third
+entry is the rest, and a pair that would exceed 1 is cut back, with a note in the figure.
+
+The draws are real: ``trials`` runs of the algorithm with ``random.Random(seed)``. Each
+run takes one number to pick the draft token from q, one to decide acceptance and, only
+after a rejection, one more to pick the correction. The histogram of the tokens that come
+out approaches p with the correct rule and misses it with the wrong one.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from fractions import Fraction
+from html import escape
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "speculative-decoding"
+TITLE = "Speculative Decoding"
+GROUP = "Decodieren und Sampling"
+TEASER = "Ein kleines Modell rät vor, das große prüft – und mit der richtigen Korrektur kommt genau seine Verteilung heraus."
+
+TOKENS = ("A", "B", "C")
+CORRECTIONS = (("residual", "aus max(0, p − q)"), ("plain", "aus p (falsch)"))
+TRIALS = (100, 1000, 10000)
+
+_HELP_P = "p(C) ist der Rest: 1 − p(A) − p(B)."
+_HELP_Q = "q(C) ist der Rest: 1 − q(A) − q(B)."
+
+PARAMS = (
+    Param("pa", "Ziel p(A)", "float", 0.2, lo=0.0, hi=1.0, step=0.05, help=_HELP_P),
+    Param("pb", "Ziel p(B)", "float", 0.5, lo=0.0, hi=1.0, step=0.05, help=_HELP_P),
+    Param("qa", "Entwurf q(A)", "float", 0.6, lo=0.0, hi=1.0, step=0.05, help=_HELP_Q),
+    Param("qb", "Entwurf q(B)", "float", 0.3, lo=0.0, hi=1.0, step=0.05, help=_HELP_Q),
+    Param("correction", "Korrektur nach einer Ablehnung", "choice", "residual", choices=CORRECTIONS,
+          help="Woraus das Ersatz-Token gezogen wird, wenn das Zielmodell den Vorschlag ablehnt."),
+    Param("trials", "Durchläufe", "choice", 1000,
+          choices=tuple((n, fmt.de(n)) for n in TRIALS),
+          help="Wie oft der Algorithmus für diese eine Position wirklich ausgeführt wird."),
+    Param("seed", "Neu ziehen", "seed", 1, help="Neue Zufallszahlen für die Durchläufe."),
+)
+
+PRESETS = (
+    Preset("Beispiel", {}, "p = (0,2; 0,5; 0,3), q = (0,6; 0,3; 0,1), richtige Korrektur."),
+    Preset("Falsche Korrektur", {"correction": "plain"}, "Ersatz aus p statt aus max(0, p − q)."),
+    Preset("Gleiche Verteilungen", {"qa": 0.2, "qb": 0.5}, "q = p: nichts wird abgelehnt."),
+    Preset("Schlechter Entwurf", {"qa": 0.05, "qb": 0.05}, "q legt fast alles auf C."),
+    Preset("Viele Durchläufe", {"trials": 10000}, "10 000 Durchläufe mit der richtigen Korrektur."),
+    Preset("Viele Durchläufe, falsch", {"trials": 10000, "correction": "plain"},
+           "10 000 Durchläufe mit der falschen Korrektur."),
+)
+
+
+# -- exact arithmetic ------------------------------------------------------------------
+
+def _exact(value) -> Fraction:
+    """The decimal the reader chose, as an exact fraction (0.2 → 1/5, not 0.2000000000000000111)."""
+    return value if isinstance(value, Fraction) else Fraction(str(value))
+
+
+def distribution(first, second) -> tuple[tuple[Fraction, Fraction, Fraction], bool]:
+    """(x(A), x(B), x(C)) with x(C) the rest; True if x(B) had to be cut back to 1 − x(A)."""
+    a, b = _exact(first), _exact(second)
+    a = min(max(a, Fraction(0)), Fraction(1))
+    b = min(max(b, Fraction(0)), Fraction(1))
+    cut = a + b > 1
+    if cut:
+        b = 1 - a
+    return (a, b, 1 - a - b), cut
+
+
+def balance(p, q, correction: str = "residual") -> dict:
+    """The exact bookkeeping of one position (all Fractions)."""
+    accepted = tuple(min(pi, qi) for pi, qi in zip(p, q))
+    accept_prob = tuple(None if qi == 0 else min(Fraction(1), pi / qi) for pi, qi in zip(p, q))
+    rate = sum(accepted)
+    rejected = 1 - rate
+    residual = tuple(max(Fraction(0), pi - qi) for pi, qi in zip(p, q))
+    total = sum(residual)  # equals `rejected`: Σ max(0, p − q) = Σ (p − min(p, q))
+    if correction == "plain":
+        corr = tuple(p)
+    elif total > 0:
+        corr = tuple(r / total for r in residual)
+    else:  # p = q: nothing is ever rejected, no correction is needed
+        corr = None
+    added = tuple(rejected * c for c in corr) if corr else (Fraction(0),) * len(p)
+    final = tuple(a + c for a, c in zip(accepted, added))
+    distance = sum(abs(f - pi) for f, pi in zip(final, p)) / 2
+    return {"accepted": accepted, "accept_prob": accept_prob, "rate": rate, "rejected": rejected,
+            "residual": residual, "residual_total": total, "correction": corr, "added": added,
+            "final": final, "distance": distance}
+
+
+# -- the real draws --------------------------------------------------------------------
+
+def _cumulative(weights) -> list[float]:
+    out, run = [], Fraction(0)
+    for w in weights:
+        run += w
+        out.append(float(run))
+    out[-1] = 1.0 if run > 0 else 0.0
+    return out
+
+
+def simulate(p, q, correction: str, trials: int, seed: int) -> dict:
+    """Run the algorithm ``trials`` times for one position; counts of the tokens that come out."""
+    rng = random.Random(seed)
+    draft_cum = _cumulative(q)
+    b = balance(p, q, correction)
+    accept = [0.0 if a is None else float(a) for a in b["accept_prob"]]
+    corr_cum = _cumulative(b["correction"]) if b["correction"] else None
+    counts = [0] * len(p)
+    accepted = 0
+    rnd = rng.random
+    last = len(p) - 1
+    for _ in range(trials):
+        x = min(bisect_right(draft_cum, rnd()), last)
+        if rnd() < accept[x]:
+            accepted += 1
+            counts[x] += 1
+        elif corr_cum is not None:
+            counts[min(bisect_right(corr_cum, rnd()), last)] += 1
+    return {"counts": counts, "accepted": accepted}
+
+
+# -- compute and view ------------------------------------------------------------------
+
+def compute(pa: float = 0.2, pb: float = 0.5, qa: float = 0.6, qb: float = 0.3, correction: str = "residual",
+            trials: int = 1000, seed: int = 1) -> dict:
+    p, p_cut = distribution(pa, pb)
+    q, q_cut = distribution(qa, qb)
+    b = balance(p, q, correction)
+    draws = simulate(p, q, correction, trials, seed)
+    freq = [c / trials for c in draws["counts"]]
+    notes = []
+    if p_cut:
+        notes.append(f"p(A) + p(B) > 1: p(B) auf {_dec(p[1])} gekürzt, p(C) = 0.")
+    if q_cut:
+        notes.append(f"q(A) + q(B) > 1: q(B) auf {_dec(q[1])} gekürzt, q(C) = 0.")
+    exact = {key: [None if v is None else float(v) for v in b[key]] if b[key] is not None else None
+             for key in ("accepted", "accept_prob", "residual", "correction", "added", "final")}
+    return {
+        "correction_mode": correction,
+        "p": [float(v) for v in p],
+        "q": [float(v) for v in q],
+        "p_exact": [str(v) for v in p],
+        "q_exact": [str(v) for v in q],
+        **exact,
+        "accepted_exact": [str(v) for v in b["accepted"]],
+        "accept_prob_exact": [None if v is None else str(v) for v in b["accept_prob"]],
+        "final_exact": [str(v) for v in b["final"]],
+        "rate": float(b["rate"]),
+        "rate_pct": float(b["rate"] * 100),
+        "rate_exact": str(b["rate"]),
+        "rejected": float(b["rejected"]),
+        "rejected_exact": str(b["rejected"]),
+        "distance": float(b["distance"]),
+        "distance_exact": str(b["distance"]),
+        "trials": trials,
+        "seed": seed,
+        "counts": draws["counts"],
+        "freq": freq,
+        "accepted_draws": draws["accepted"],
+        "rate_measured": draws["accepted"] / trials,
+        "max_deviation": max(abs(f - float(x)) for f, x in zip(freq, p)),
+        "notes": notes,
+    }
+
+
+def _dec(value, most: int = 3) -> str:
+    """A probability with as few decimals as it needs (0,2 / 0,28 / 0,158), at most ``most``."""
+    value = Fraction(value)
+    for digits in range(0, most + 1):
+        if (value * 10 ** digits).denominator == 1:
+            return fmt.de(float(value), digits)
+    return fmt.de(float(value), most)
+
+
+def _exact_text(value) -> str:
+    """0,28 if the value is a short decimal, else the fraction with its rounding: 1/3 ≈ 0,333."""
+    if value is None:
+        return "–"
+    value = Fraction(value).limit_denominator(10**9)
+    for digits in range(0, 5):
+        if (value * 10 ** digits).denominator == 1:
+            return fmt.de(float(value), digits)
+    return f"{value.numerator}/{value.denominator} ≈ {fmt.de(float(value), 3)}"
+
+
+def _triple(values, digits=None) -> str:
+    """Exact values (Fractions or their strings) with as few decimals as they need, or floats with ``digits``."""
+    if digits is None:
+        return "(" + "; ".join(_dec(Fraction(v)) for v in values) + ")"
+    return "(" + "; ".join(fmt.de(v, digits) for v in values) + ")"
+
+
+BAR_W = 0.19
+OFFSETS = {"q": 0.06, "p": 0.28, "result": 0.50, "drawn": 0.72}
+
+
+def _bar(plot: svg.Plot, x0: float, y0: float, y1: float, cls: str, title: str = ""):
+    left, right = plot.px(x0), plot.px(x0 + BAR_W)
+    top, bottom = plot.py(y1), plot.py(y0)
+    inner = f"<title>{escape(title)}</title>" if title else ""
+    plot.body.append(f'<rect class="{cls}" x="{left:.1f}" y="{top:.1f}" width="{right - left:.1f}" '
+                     f'height="{max(bottom - top, 0):.1f}">{inner}</rect>')
+
+
+def _short(value: float) -> str:
+    """A bar label: two decimals, trailing zeros dropped (0,5 / 0,28 / 0)."""
+    text = fmt.de(value, 2)
+    return text.rstrip("0").rstrip(",") if "," in text else text
+
+
+def _legend(entries, x0: float, y0: float, per_row: int = 3, width: float = 150) -> str:
+    out = []
+    for k, (cls, text) in enumerate(entries):
+        x, y = x0 + width * (k % per_row), y0 + 18 * (k // per_row)
+        if cls == "pl-sd-target":
+            out.append(f'<line class="{cls}" x1="{x:.0f}" y1="{y:.0f}" x2="{x + 16:.0f}" y2="{y:.0f}"/>')
+        else:
+            out.append(f'<rect class="{cls}" x="{x:.0f}" y="{y - 6:.0f}" width="16" height="12"/>')
+        out.append(f'<text class="pl-legend" x="{x + 22:.0f}" y="{y + 4:.0f}">{escape(text)}</text>')
+    return "".join(out)
+
+
+def view(r: dict) -> View:
+    notes = r["notes"]
+    top = 52 + 18 * len(notes)
+    plot = svg.Plot(500, 330 + 18 * len(notes), (0, 3), (0, 1.04),
+                    label="Entwurf, Ziel, Ergebnis und gezogene Anteile für die Tokens A, B, C",
+                    margin=(top, 10, 56, 58))
+    plot.grid(xticks=[], yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="", ylabel="Wahrscheinlichkeit",
+              yfmt=_short)
+    wrong = r["correction_mode"] == "plain"
+    corr_cls = "pl-sd-corr" + (" pl-sd-wrong" if wrong else "")
+    for i, token in enumerate(TOKENS):
+        x = {key: i + off for key, off in OFFSETS.items()}
+        q, p = r["q"][i], r["p"][i]
+        acc, add, fin, drawn = r["accepted"][i], r["added"][i], r["final"][i], r["freq"][i]
+        _bar(plot, x["q"], 0, q, "pl-sd-q", f"Entwurf q({token}) = {_dec(Fraction(r['q_exact'][i]))}")
+        _bar(plot, x["p"], 0, p, "pl-sd-p", f"Ziel p({token}) = {_dec(Fraction(r['p_exact'][i]))}")
+        _bar(plot, x["result"], 0, acc, "pl-sd-acc",
+             f"angenommen: {_exact_text(Fraction(r['accepted_exact'][i]))}")
+        _bar(plot, x["result"], acc, acc + add, corr_cls, f"Korrektur: {fmt.de(add, 3)}")
+        _bar(plot, x["drawn"], 0, drawn, "pl-sd-drawn",
+             f"gezogen: {fmt.de(drawn, 3)} ({fmt.de(r['counts'][i])} von {fmt.de(r['trials'])})")
+        # the height of p across result and draws: do they reach it?
+        plot.body.append(f'<line class="pl-sd-target" x1="{plot.px(x["p"] - 0.02):.1f}" y1="{plot.py(p):.1f}" '
+                         f'x2="{plot.px(x["drawn"] + BAR_W + 0.02):.1f}" y2="{plot.py(p):.1f}"/>')
+        for key, value in (("q", q), ("p", p), ("result", fin), ("drawn", drawn)):
+            plot.text(x[key] + BAR_W / 2, value, _short(value), "pl-tick pl-sd-value", "middle", dy=-5)
+        for key, text in (("q", "q"), ("p", "p"), ("result", "Erg."), ("drawn", "gez.")):
+            plot.text(x[key] + BAR_W / 2, 0, text, "pl-tick", "middle", dy=16)
+        plot.text(i + 0.5, 0, f"Token {token}", "pl-axis", "middle", dy=36)
+    plot.front.append(_legend([("pl-sd-q", "Entwurf q"), ("pl-sd-p", "Ziel p"), ("pl-sd-target", "Höhe von p"),
+                               ("pl-sd-acc", "Erg.: angenommen"), (corr_cls, "Erg.: Korrektur"),
+                               ("pl-sd-drawn", "gez.: echte Läufe")], 60, 14, width=145))
+    for k, note in enumerate(notes):
+        plot.front.append(f'<text class="pl-label pl-sd-note" x="60" y="{58 + 18 * k}">{escape(note)}</text>')
+
+    mode = dict(CORRECTIONS)[r["correction_mode"]]
+    rate = _dec(Fraction(r["rate_exact"]) * 100, 1) + fmt.THIN_NBSP + "%"
+    readouts = [
+        Readout("rate", "Annahmerate Σ min(p, q)", rate, r["rate"], True),
+        Readout("rejected", "Abgelehnte Masse", _dec(Fraction(r["rejected_exact"])), r["rejected"]),
+        Readout("final", "Ergebnis (A; B; C)", _triple(r["final_exact"]), r["final"], True),
+        Readout("distance", "Abstand des Ergebnisses zu p", _exact_text(Fraction(r["distance_exact"])),
+                r["distance"], True),
+        Readout("freq", "Gezogen (Anteile A; B; C)", _triple(r["freq"], 3), r["freq"]),
+        Readout("rate_measured", "Angenommen (gezählt)", fmt.pct(r["rate_measured"]), r["rate_measured"]),
+    ]
+    same = r["distance"] == 0
+    summary = (
+        f"Korrektur {mode}: Annahmerate {rate}, Ergebnis {_triple(r['final_exact'])} bei Ziel "
+        f"{_triple(r['p_exact'])} – " + ("genau die Zielverteilung. " if same else
+                                         f"um {_exact_text(Fraction(r['distance_exact']))} daneben. ")
+        + f"{fmt.de(r['trials'])} echte Durchläufe ergeben {_triple(r['freq'], 3)}."
+        + ("" if not notes else " " + " ".join(notes))
+    )
+    return View(plot.render(), readouts, summary, _table(r))
+
+
+def _table(r: dict) -> str:
+    rows = [
+        ("Entwurf q(x)", [Fraction(v) for v in r["q_exact"]]),
+        ("Ziel p(x)", [Fraction(v) for v in r["p_exact"]]),
+        ("Annahme, falls vorgeschlagen: min(1, p/q)",
+         [None if v is None else Fraction(v) for v in r["accept_prob_exact"]]),
+        ("angenommen: min(p, q)", [Fraction(v) for v in r["accepted_exact"]]),
+        ("Rest max(0, p − q)", [Fraction(str(v)).limit_denominator(10**9) for v in r["residual"]]),
+        ("Korrektur-Verteilung " + ("(aus p)" if r["correction_mode"] == "plain" else "(Rest, normiert)"),
+         [None] * 3 if r["correction"] is None else
+         [Fraction(str(v)).limit_denominator(10**9) for v in r["correction"]]),
+        ("Ergebnis = angenommen + " + _dec(Fraction(r["rejected_exact"])) + " × Korrektur",
+         [Fraction(v) for v in r["final_exact"]]),
+    ]
+    head = "".join(f'<th scope="col">{t}</th>' for t in TOKENS)
+    body = "".join(
+        f"<tr><th scope=\"row\">{escape(label)}</th>" + "".join(f"<td>{escape(_exact_text(v))}</td>" for v in values)
+        + "</tr>" for label, values in rows)
+    body += ("<tr class=\"pl-attn-em\"><th scope=\"row\">" + escape(f"gezogen ({fmt.de(r['trials'])} Durchläufe)")
+             + "</th>" + "".join(f"<td>{escape(fmt.de(f, 3))}</td>" for f in r["freq"]) + "</tr>")
+    caption = "Die Bilanz einer Position, exakt gerechnet"
+    notes = "".join(f'<p class="pl-attn-note">{escape(n)}</p>' for n in r["notes"])
+    return (notes + f'<div class="pl-attn-scroll" tabindex="0" role="region" aria-label="Tabelle (seitlich verschiebbar)"><table class="pl-attn-table"><caption>{caption}</caption>'
+            f'<thead><tr><th scope="col">Token</th>{head}</tr></thead><tbody>{body}</tbody></table></div>')

@@ -1,0 +1,245 @@
+"""Top-k sampling: filter to the k best tokens, renormalise exactly, then really draw.
+
+The article's example (CONCEPTS.md §28): A 0.5, B 0.3, the others 0.2 together; at k = 2
+A and B remain, divided by 0.8: 0.625 and 0.375. The split of the remaining 0.2 was lost with
+the article's table (D6); this page uses the catalogue's proposal C 0.12, D 0.08 (no ties, as the
+article's table had none). Three more rows of our own show what a fixed k does on a steep and on
+a flat distribution, and what happens on a tie at the boundary.
+
+Filter rule as in Hugging Face Transformers' ``TopKLogitsWarper``: a token is removed if its score
+is *strictly below* the k-th largest score (``scores < topk(scores, k)[0][..., -1]``), so every token
+that ties with the k-th is kept and more than k tokens can survive. Removed tokens get the logit
+−∞, which after the softmax is the same as dividing the kept probabilities by their sum.
+
+Draws: ``random.Random(seed)``; draw i takes u = random() and the first kept token whose
+cumulative renormalised chance exceeds u (``bisect_right``). The exact chances are fractions;
+only the comparison with u is in floating point.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_right
+from fractions import Fraction
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+from ..kit.tree import dec, frac_text, over_common, swatch_legend, table
+
+SLUG = "top-k-sampling"
+TITLE = "Top-k Sampling"
+GROUP = "Decodieren und Sampling"
+TEASER = "Nur die k besten Tokens dürfen gezogen werden – mit ungleichen Chancen."
+
+TOKENS = ("A", "B", "C", "D")
+F = Fraction
+ROWS = {
+    "artikel": (F("0.5"), F("0.3"), F("0.12"), F("0.08")),
+    "steil": (F("0.9"), F("0.05"), F("0.03"), F("0.02")),
+    "flach": (F("0.28"), F("0.26"), F("0.24"), F("0.22")),
+    "gleichstand": (F("0.35"), F("0.35"), F("0.15"), F("0.15")),
+}
+ROW_CHOICES = (
+    ("artikel", "Artikel: 0,5 / 0,3 / 0,12 / 0,08"),
+    ("steil", "steil: 0,9 / 0,05 / 0,03 / 0,02"),
+    ("flach", "flach: 0,28 / 0,26 / 0,24 / 0,22"),
+    ("gleichstand", "Gleichstand: 0,35 / 0,35 / 0,15 / 0,15"),
+)
+DRAWS = (10, 100, 1000, 10000)
+
+PARAMS = (
+    Param("k", "k (Zahl der Kandidaten)", "int", 2, lo=1, hi=4, step=1,
+          help="Tokens unterhalb des k-ten Werts fallen weg; Gleichstände an der Grenze bleiben."),
+    Param("row", "Verteilung", "choice", "artikel", choices=ROW_CHOICES, widget="select",
+          help="Die Wahrscheinlichkeiten des Modells für das nächste Token."),
+    Param("n", "Züge", "choice", 1000, choices=tuple((n, fmt.de(n)) for n in DRAWS),
+          help="Wie oft aus der gefilterten Verteilung gezogen wird."),
+    Param("seed", "Neu ziehen", "seed", 1, help="Neue Zufallszahlen; der Link merkt sich die Ziehung."),
+)
+
+PRESETS = (
+    Preset("Artikel: k = 2", {}, "A und B bleiben: 0,625 und 0,375."),
+    Preset("k = 1 (wie Greedy)", {"k": 1}, "Nur A bleibt – jeder Zug ist A."),
+    Preset("k = 3", {"k": 3}),
+    Preset("Flache Verteilung", {"row": "flach"}, "Zwei Kandidaten decken nur gut die Hälfte ab."),
+    Preset("Gleichstand an der Grenze", {"row": "gleichstand", "k": 1},
+           "k = 1, aber zwei Tokens teilen sich den höchsten Wert."),
+)
+
+
+def top_k(probs, k: int) -> list[bool]:
+    """Which tokens survive: all whose value is not strictly below the k-th largest (Transformers' rule)."""
+    k = max(1, min(k, len(probs)))
+    kth = sorted(probs, reverse=True)[k - 1]
+    return [p >= kth for p in probs]
+
+
+def renormalise(probs, kept) -> list[Fraction]:
+    mass = sum(p for p, keep in zip(probs, kept) if keep)
+    return [p / mass if keep else Fraction(0) for p, keep in zip(probs, kept)]
+
+
+def draw(chances, n: int, seed: int) -> tuple[list[int], list[tuple[int, list[int]]]]:
+    """n draws from the exact chances; the counts and running counts at checkpoints for the chart."""
+    cum, total = [], Fraction(0)
+    for c in chances:
+        total += c
+        cum.append(float(total))
+    cum[-1] = 1.0 if total == 1 else cum[-1]
+    last = max(i for i, c in enumerate(chances) if c > 0)
+    rng = random.Random(seed)
+    counts = [0] * len(chances)
+    marks = sorted({max(1, round(n ** (j / 40))) for j in range(41)})
+    running, m = [], 0
+    for i in range(1, n + 1):
+        idx = min(bisect_right(cum, rng.random()), last)
+        counts[idx] += 1
+        if i == marks[m]:
+            running.append((i, counts[:]))
+            m += 1
+    return counts, running
+
+
+def compute(k: int = 2, row: str = "artikel", n: int = 1000, seed: int = 1) -> dict:
+    probs = ROWS[row]
+    kept = top_k(probs, k)
+    chances = renormalise(probs, kept)
+    mass = sum(p for p, keep in zip(probs, kept) if keep)
+    counts, running = draw(chances, n, seed)
+    shares = [c / n for c in counts]
+    kth = sorted(probs, reverse=True)[k - 1]
+    common = math.lcm(*(c.denominator for c in chances))
+    return {
+        "k": k,
+        "row": row,
+        "n": n,
+        "seed": seed,
+        "probs": [float(p) for p in probs],
+        "probs_exact": [frac_text(p) for p in probs],
+        "kept": kept,
+        "kept_tokens": [t for t, keep in zip(TOKENS, kept) if keep],
+        "n_kept": sum(kept),
+        "kth_value": float(kth),
+        "tie_extra": sum(kept) - k,
+        "mass": float(mass),
+        "mass_exact": frac_text(mass),
+        "chances": [float(c) for c in chances],
+        "chances_exact": [frac_text(c) for c in chances],
+        "chances_den": common,
+        "chances_num": [int(c * common) for c in chances],
+        "counts": counts,
+        "shares": shares,
+        "max_dev": max(abs(s - float(c)) for s, c in zip(shares, chances)),
+        "cut_mass": float(1 - mass),
+        # standard deviation of the drawn share of the top token: √(c(1 − c)/n)
+        "sd_top": math.sqrt(float(chances[0] * (1 - chances[0])) / n),
+        "running": [[i, c] for i, c in running],
+    }
+
+
+# -- what the page shows -----------------------------------------------------------------
+
+def view(r: dict) -> View:
+    probs = [Fraction(p) for p in r["probs_exact"]]
+    chances = [Fraction(c) for c in r["chances_exact"]]
+    plot = svg.Plot(440, 300, (0, 4), (0, 1.08), label=f"Top-k mit k = {r['k']}: vorher, exakt danach, gezogen",
+                    margin=(16, 12, 44, 46))
+    plot.grid(xticks=[], yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="", ylabel="Chance",
+              yfmt=lambda v: fmt.de(v, 2))
+    bars = []
+    for i, token in enumerate(TOKENS):
+        left = i + 0.12
+        # the model's probability before filtering: a dashed outline behind both bars
+        bars.append(_rect(plot, left, i + 0.88, 0, float(probs[i]), "pl-dec-before"))
+        if r["kept"][i]:
+            bars.append(_rect(plot, i + 0.2, i + 0.49, 0, float(chances[i]), "pl-dec-exact"))
+            bars.append(_rect(plot, i + 0.51, i + 0.8, 0, r["shares"][i], "pl-dec-drawn"))
+            plot.text(i + 0.345, float(chances[i]) + 0.015, dec(chances[i], 3, 3).replace("≈ ", ""),
+                      "pl-dec-value", "middle", dy=-2)
+            plot.text(i + 0.5, -0.02, token, "pl-axis", "middle", dy=16)
+        else:
+            plot.text(i + 0.5, -0.02, token, "pl-axis pl-dec-out-text", "middle", dy=16)
+            plot.text(i + 0.5, float(probs[i]) + 0.03, "gestrichen", "pl-dec-out-text", "middle")
+        plot.text(i + 0.5, -0.02, f"vorher {dec(probs[i])}", "pl-dec-out-text", "middle", dy=32)
+    plot.body.extend(bars)
+    plot.front.append(swatch_legend([("pl-dec-before", "vorher (Modell)"), ("pl-dec-exact", "nach Top-k, exakt"),
+                                     ("pl-dec-drawn", f"gezogen ({fmt.de(r['n'])}-mal)")],
+                                    plot.right - 170, plot.top + 8, 172))
+    figure = plot.render()
+
+    kept_text = ", ".join(r["kept_tokens"])
+    fr = over_common([c for c, keep in zip(chances, r["kept"]) if keep])
+    readouts = [
+        Readout("kept", "Behalten", kept_text + (f" (Gleichstand: {r['n_kept']} statt {r['k']})" if r["tie_extra"] else ""),
+                r["kept_tokens"], True),
+        Readout("mass", "Summe vor dem Umrechnen", dec(Fraction(r["mass_exact"])), r["mass"]),
+        Readout("chances", "Chancen danach (exakt)", " · ".join(f"{t} {f}" for t, f in zip(r["kept_tokens"], fr)),
+                r["chances"], True),
+        Readout("top_drawn", f"A gezogen (von {fmt.de(r['n'])})", f"{fmt.de(r['counts'][0])}-mal = {fmt.de(r['shares'][0], 3)}",
+                r["shares"][0]),
+        Readout("max_dev", "Größte Abweichung gezogen − exakt", fmt.de(r["max_dev"], 3), r["max_dev"]),
+    ]
+    summary = (f"k = {r['k']}: behalten {kept_text}, zusammen {dec(Fraction(r['mass_exact']))}; "
+               f"danach " + ", ".join(f"{t} {dec(chances[TOKENS.index(t)], 6, 3)}" for t in r["kept_tokens"])
+               + f". {fmt.de(r['n'])} Züge: "
+               + ", ".join(f"{t} {fmt.de(r['counts'][TOKENS.index(t)])}" for t in r["kept_tokens"]) + ".")
+    return View(figure, readouts, summary, _convergence(r) + _table(r))
+
+
+def _rect(plot, x0, x1, y0, y1, cls) -> str:
+    left, right = plot.px(x0), plot.px(x1)
+    top, bottom = plot.py(max(y0, y1)), plot.py(min(y0, y1))
+    return (f'<rect class="{cls}" x="{left:.1f}" y="{top:.1f}" width="{right - left:.1f}" '
+            f'height="{max(bottom - top, 0):.1f}"/>')
+
+
+def _convergence(r: dict) -> str:
+    """Running share of each kept token against the number of draws (log axis), exact chance dashed."""
+    n = r["n"]
+    hi = max(1.0, math.log10(n))
+    plot = svg.Plot(320, 230, (0, hi), (0, 1), label="Anteil der Züge nach und nach", margin=(12, 28, 44, 46))
+    ticks = [k for k in range(0, int(hi) + 1)]
+    plot.grid(xticks=ticks, yticks=[0, 0.5, 1], xlabel="Zahl der Züge (log)", ylabel="Anteil",
+              xfmt=lambda v: fmt.de(10 ** int(v)), yfmt=lambda v: fmt.de(v, 1))
+    ends = []
+    for j, token in enumerate(TOKENS):
+        if not r["kept"][j]:
+            continue
+        exact = r["chances"][j]
+        plot.line(0, exact, hi, exact, f"pl-dec-run-{token} pl-dec-exact-line")
+        pts = [(math.log10(i), counts[j] / i) for i, counts in r["running"]]
+        plot.polyline(pts, f"pl-dec-run-{token}")
+        ends.append([plot.py(pts[-1][1]) + 4, token])
+    # token names at the right end, pushed apart where the lines end close together
+    ends.sort()
+    for a, b in zip(ends, ends[1:]):
+        b[0] = max(b[0], a[0] + 12)
+    if ends and ends[-1][0] > plot.bottom + 4:  # pushed below the frame: shift the stack back up
+        ends[-1][0] = plot.bottom + 4
+        for a, b in zip(reversed(ends[:-1]), reversed(ends[1:])):
+            a[0] = min(a[0], b[0] - 12)
+    for y, token in ends:
+        plot.front.append(f'<text class="pl-label pl-dec-run-text-{token}" x="{plot.right + 4:.1f}" '
+                          f'y="{y:.1f}">{token}</text>')
+    return plot.render()
+
+
+def _eq(fraction: str, decimal: str) -> str:
+    return f"{fraction} ≈ {decimal[2:]}" if decimal.startswith("≈ ") else f"{fraction} = {decimal}"
+
+
+def _table(r: dict) -> str:
+    probs = [Fraction(p) for p in r["probs_exact"]]
+    chances = [Fraction(c) for c in r["chances_exact"]]
+    fr = over_common([c for c, keep in zip(chances, r["kept"]) if keep])
+    it = iter(fr)
+    rows, classes = [], []
+    for i, token in enumerate(TOKENS):
+        keep = r["kept"][i]
+        rows.append([token, dec(probs[i]),
+                     _eq(next(it), dec(chances[i], 6, 3)) if keep else "gestrichen",
+                     fmt.de(r["counts"][i]), fmt.de(r["shares"][i], 3)])
+        classes.append("" if keep else "pl-dec-out")
+    return table(["Token", "vorher", "nach Top-k", "gezogen", "Anteil"], rows,
+                 f"k = {r['k']}, {fmt.de(r['n'])} Züge", classes)

@@ -1,0 +1,272 @@
+"""Top-p (nucleus) sampling on the article's two rows, with exact threshold comparisons.
+
+The article's example (CONCEPTS.md §29), already sorted: row 1 = 0.7, 0.15, 0.1, 0.05 and
+row 2 = 0.4, 0.3, 0.2, 0.1. At p = 0.75 row 1 keeps two tokens (0.85), row 2 needs three (0.9),
+renormalised 4/9, 3/9, 2/9. The nucleus is the smallest leading group whose sum *reaches* p
+(Holtzman et al. 2020, §3.1): a token is kept exactly when the sum of the tokens before it is
+still below p.
+
+Exactness. The comparison „sum ≥ p“ is made with fractions. In floating point
+0.4 + 0.3 + 0.2 = 0.8999999999999999 < 0.9, so at p = 0.9 a float cut keeps D as well.
+The page shows two float versions beside the exact one: the plain descending sum (≥ p) and
+the rule of Hugging Face Transformers' ``TopPLogitsWarper`` (sort ascending, remove while the
+cumulative sum is ≤ 1 − p; here in float64 on the same numbers, where 0.1 + 0.2 + 0.3 =
+0.6000000000000001 > 0.6 makes it keep two tokens at p = 0.4 instead of one).
+
+Temperature T is applied to the logits ln p_i before the cut, as Transformers does when both
+are set (``TemperatureLogitsWarper`` comes before ``TopPLogitsWarper``): the new chances are
+p_i^(1/T) / Σ p_j^(1/T). When 1/T is a whole number (T = 1, 0.5, 0.25, …) they are exact
+fractions; otherwise they are irrational and are computed with 50 significant digits
+(``decimal``), so that a float rounding error can never decide the cut.
+"""
+
+from __future__ import annotations
+
+import decimal
+import itertools
+import math
+from fractions import Fraction
+
+from ..kit import fmt
+from ..kit.contract import Param, Preset, Readout, View
+from ..kit.tree import dec, frac_text, over_common, table
+
+SLUG = "top-p-sampling"
+TITLE = "Top-p Sampling (Nucleus Sampling)"
+GROUP = "Decodieren und Sampling"
+TEASER = "Gezogen wird aus den besten Tokens, bis ihre Summe p erreicht – mal zwei, mal drei."
+
+TOKENS = ("A", "B", "C", "D")
+ROWS = (("0.7", "0.15", "0.1", "0.05"), ("0.4", "0.3", "0.2", "0.1"))
+DIGITS = 50
+
+PARAMS = (
+    Param("p", "Schwelle p", "float", 0.75, lo=0.05, hi=1.0, step=0.05,
+          help="Behalten wird die kleinste Spitzengruppe, deren Summe p erreicht."),
+    Param("temperature", "Temperatur T", "float", 1.0, lo=0.1, hi=3.0, step=0.05,
+          help="Teilt die Logits ln p durch T, bevor geschnitten wird (T = 1: unverändert)."),
+)
+
+PRESETS = (
+    Preset("Artikel: p = 0,75", {}, "Zeile 1 behält zwei Tokens, Zeile 2 drei."),
+    Preset("p = 0,7: genau getroffen", {"p": 0.7}, "Die Summe erreicht p genau – das genügt."),
+    Preset("p = 0,9: Gleitkomma-Falle", {"p": 0.9}, "0,4 + 0,3 + 0,2 ist in Gleitkomma knapp unter 0,9."),
+    Preset("Kühler: T = 0,5", {"temperature": 0.5}, "Die Spitze wird steiler, der Kern kleiner."),
+    Preset("Heißer: T = 2", {"temperature": 2.0}, "Die Verteilung wird flacher, der Kern größer."),
+)
+
+
+# -- the cut ----------------------------------------------------------------------------
+
+def tempered(row, temperature) -> tuple[list, bool]:
+    """Chances after temperature: exact fractions when 1/T is whole, else 50-digit decimals."""
+    probs = [Fraction(x) for x in row]
+    t = Fraction(repr(float(temperature))) if not isinstance(temperature, Fraction) else temperature
+    inv = 1 / t
+    if inv.denominator == 1:
+        powers = [p ** inv.numerator for p in probs]
+        total = sum(powers)
+        return [x / total for x in powers], True
+    with decimal.localcontext() as ctx:
+        ctx.prec = DIGITS
+        tt = decimal.Decimal(t.numerator) / decimal.Decimal(t.denominator)
+        powers = [(decimal.Decimal(p.numerator) / decimal.Decimal(p.denominator)).ln() / tt for p in probs]
+        top = max(powers)
+        weights = [(x - top).exp() for x in powers]
+        total = sum(weights)
+        return [w / total for w in weights], False
+
+
+def _as_fraction(x) -> Fraction:
+    return x if isinstance(x, Fraction) else Fraction(x)  # Decimal → exact binary-free fraction
+
+
+def nucleus(chances, p) -> int:
+    """How many leading tokens the exact rule keeps: token j stays iff the sum before it is < p."""
+    p = Fraction(repr(float(p))) if not isinstance(p, Fraction) else p
+    before = Fraction(0)
+    kept = 0
+    for c in chances:
+        if before >= p:
+            break
+        kept += 1
+        before += _as_fraction(c)
+    return kept
+
+
+def nucleus_float_desc(values: list[float], p: float) -> int:
+    """The naive float version: add from the top until the float sum is ≥ p."""
+    total, kept = 0.0, 0
+    for v in values:
+        kept += 1
+        total += v
+        if total >= p:
+            break
+    return kept
+
+
+def nucleus_float_hf(values: list[float], p: float) -> int:
+    """Transformers' TopPLogitsWarper rule in float64: ascending cumsum ≤ 1 − p is removed, the top one stays."""
+    ascending = sorted(values)
+    total, removed = 0.0, 0
+    for v in ascending[:-1]:
+        total += v
+        if total <= 1 - p:
+            removed += 1
+    return len(values) - removed
+
+
+def compute(p: float = 0.75, temperature: float = 1.0) -> dict:
+    rows = []
+    for row in ROWS:
+        chances, exact = tempered(row, temperature)
+        kept = nucleus(chances, p)
+        fr = [_as_fraction(c) for c in chances]
+        mass = sum(fr[:kept])
+        renorm = [c / mass for c in fr[:kept]]
+        # the float comparison works on the numbers as a program would hold them
+        floats = [float(x) for x in row] if temperature == 1.0 else [float(c) for c in chances]
+        cum, run = [], Fraction(0)
+        for c in fr:
+            run += c
+            cum.append(run)
+        rows.append({
+            "values": [float(x) for x in row],
+            "chances": [float(c) for c in fr],
+            "chances_exact": [frac_text(c) for c in fr] if exact else None,
+            "cum": [float(c) for c in cum],
+            "exact": exact,
+            "kept": kept,
+            "kept_tokens": list(TOKENS[:kept]),
+            "mass": float(mass),
+            "mass_exact": frac_text(mass) if exact else None,
+            "renorm": [float(x) for x in renorm],
+            "renorm_exact": over_common(renorm) if exact else None,
+            "renorm_den": math.lcm(*(x.denominator for x in renorm)) if exact else None,
+            "renorm_num": [int(x * math.lcm(*(y.denominator for y in renorm))) for x in renorm] if exact else None,
+            "float_cum": list(itertools.accumulate(floats)),
+            "float_cum_asc": list(itertools.accumulate(sorted(floats))),
+            "float_desc": nucleus_float_desc(floats, p),
+            "float_hf": nucleus_float_hf(floats, p),
+        })
+    return {
+        "p": p,
+        "temperature": temperature,
+        "rows": rows,
+        "one_minus_p": 1 - p,
+        "float_ok": all(r["float_desc"] == r["kept"] and r["float_hf"] == r["kept"] for r in rows),
+    }
+
+
+# -- what the page shows -----------------------------------------------------------------
+
+def _num(x: float, exact_text: str | None) -> str:
+    return dec(Fraction(exact_text), 6, 3) if exact_text is not None else "≈ " + fmt.de(x, 3)
+
+
+def _renorm_texts(row: dict, digits: int, max_den: int = 999) -> list[str]:
+    """Renormalised chances as fractions over a common denominator (4/9, 3/9, 2/9) while that stays
+    readable; otherwise (irrational chances, or large denominators at small T) as decimals."""
+    if row["renorm_exact"] and row["renorm_den"] <= max_den:
+        return row["renorm_exact"]
+    return [fmt.de(x, digits) for x in row["renorm"]]
+
+
+def view(r: dict) -> View:
+    w, h = 440, 286
+    left, right = 60, 426
+    scale = right - left
+    parts = [f'<svg class="pl-plot pl-topp" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="Top-p mit p = {fmt.de_auto(r["p"])}: Kern je Zeile" xmlns="http://www.w3.org/2000/svg">']
+    # cumulative axis
+    axis_y = 246
+    parts.append(f'<line class="pl-frame" x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}"/>')
+    for i in range(0, 11):
+        x = left + scale * i / 10
+        parts.append(f'<line class="pl-grid" x1="{x:.1f}" y1="30" x2="{x:.1f}" y2="{axis_y}"/>')
+        if i % 2 == 0:
+            parts.append(f'<text class="pl-tick" x="{x:.1f}" y="{axis_y + 16}" text-anchor="middle">'
+                         f'{fmt.de(i / 10, 1)}</text>')
+    parts.append(f'<text class="pl-axis" x="{(left + right) / 2:.0f}" y="{h - 6}" text-anchor="middle">'
+                 f'Summe der Chancen von links (sortiert)</text>')
+    for k, row in enumerate(r["rows"]):
+        y = 52 + 100 * k
+        parts.append(f'<text class="pl-label" x="4" y="{y + 22}" font-weight="700">Zeile {k + 1}</text>')
+        start = 0.0
+        for j, token in enumerate(TOKENS):
+            c = row["chances"][j]
+            x0, x1 = left + scale * start, left + scale * (start + c)
+            kept = j < row["kept"]
+            cls = ("pl-dec-seg-kept" if j % 2 == 0 else "pl-dec-seg-kept2") if kept else "pl-dec-seg-cut"
+            parts.append(f'<rect class="pl-dec-seg {cls}" x="{x0:.1f}" y="{y}" width="{max(x1 - x0, 0):.1f}" '
+                         f'height="34"><title>{token}: {fmt.de(c, 3)}</title></rect>')
+            if x1 - x0 >= 14:
+                tcls = "pl-dec-seg-text" if kept else "pl-dec-seg-text-cut"
+                parts.append(f'<text class="{tcls}" x="{(x0 + x1) / 2:.1f}" y="{y + 22}" text-anchor="middle">'
+                             f'{token}</text>')
+            if x1 - x0 >= 34:
+                label = dec(Fraction(row["chances_exact"][j]), 6, 3) if row["chances_exact"] else fmt.de(c, 3)
+                parts.append(f'<text class="pl-tick" x="{(x0 + x1) / 2:.1f}" y="{y - 5}" text-anchor="middle">'
+                             f'{label.replace("≈ ", "")}</text>')
+            start += c
+        kept_text = ", ".join(row["kept_tokens"])
+        mass = _num(row["mass"], row["mass_exact"])
+        renorm = " · ".join(_renorm_texts(row, 2, 99))
+        parts.append(f'<text class="pl-label pl-dec-kern" x="4" y="{y + 56}">Kern {kept_text} '
+                     f'(Summe {mass}) → {renorm}</text>')
+    xp = left + scale * r["p"]
+    parts.append(f'<line class="pl-dec-threshold" x1="{xp:.1f}" y1="30" x2="{xp:.1f}" y2="{axis_y}"/>')
+    anchor = "end" if r["p"] > 0.8 else "start"
+    dx = -5 if anchor == "end" else 5
+    parts.append(f'<text class="pl-dec-threshold-text" x="{xp + dx:.1f}" y="22" text-anchor="{anchor}">'
+                 f'p = {fmt.de_auto(r["p"])}</text>')
+    if r["temperature"] != 1.0:
+        parts.append(f'<text class="pl-tick" x="8" y="22">T = {fmt.de_auto(r["temperature"])}'
+                     + ("" if r["rows"][0]["exact"] else " (Werte gerundet)") + "</text>")
+    parts.append("</svg>")
+
+    readouts = []
+    for k, row in enumerate(r["rows"], start=1):
+        readouts.append(Readout(f"row{k}", f"Zeile {k}: Kern", ", ".join(row["kept_tokens"]), row["kept"], True))
+        readouts.append(Readout(f"row{k}_mass", f"Zeile {k}: Summe", _num(row["mass"], row["mass_exact"]),
+                                row["mass"]))
+    bad = [(k, row) for k, row in enumerate(r["rows"], start=1)
+           if row["float_desc"] != row["kept"] or row["float_hf"] != row["kept"]]
+    if bad:
+        k, row = bad[0]
+        wrong = row["float_desc"] if row["float_desc"] != row["kept"] else row["float_hf"]
+        text = f"Zeile {k}: {wrong} statt {row['kept']} Tokens"
+    else:
+        text = "schneidet hier gleich"
+    readouts.append(Readout("float", "Mit Gleitkommazahlen", text, r["float_ok"]))
+
+    r1, r2 = r["rows"]
+    summary = (f"p = {fmt.de_auto(r['p'])}"
+               + (f", T = {fmt.de_auto(r['temperature'])}" if r["temperature"] != 1.0 else "")
+               + f": Zeile 1 behält {r1['kept']} Token{'s' if r1['kept'] != 1 else ''} "
+               f"(Summe {_num(r1['mass'], r1['mass_exact'])}), Zeile 2 behält {r2['kept']} "
+               f"(Summe {_num(r2['mass'], r2['mass_exact'])}).")
+    return View("".join(parts), readouts, summary, _table(r))
+
+
+def _table(r: dict) -> str:
+    rows, classes = [], []
+    for k, row in enumerate(r["rows"], start=1):
+        renorm = iter(_renorm_texts(row, 3))
+        for j, token in enumerate(TOKENS):
+            exact = row["chances_exact"][j] if row["chances_exact"] else None
+            cum_exact = None
+            if row["exact"]:
+                cum_exact = frac_text(sum(Fraction(c) for c in row["chances_exact"][:j + 1]))
+            kept = j < row["kept"]
+            rows.append([f"{k}{token}", _num(row["chances"][j], exact), _num(row["cum"][j], cum_exact),
+                         next(renorm) if kept else "–"])
+            classes.append("" if kept else "pl-dec-out")
+    head = ["Token", "Chance" + (" (nach T)" if r["temperature"] != 1.0 else ""), "Summe bis hier", "im Kern"]
+    checks = []
+    for k, row in enumerate(r["rows"], start=1):
+        checks.append([f"Zeile {k}", str(row["kept"]), str(row["float_desc"]), str(row["float_hf"])])
+    check_classes = ["pl-dec-warn" if c[1] != c[2] or c[1] != c[3] else "" for c in checks]
+    return (table(head, rows, f"p = {fmt.de_auto(r['p'])}: Kern und umgerechnete Chancen", classes)
+            + table(["", "exakt", "Gleitkomma ≥ p", "wie Transformers"], checks,
+                    "Wie viele Tokens behalten werden", check_classes))

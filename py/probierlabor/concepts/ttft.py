@@ -1,0 +1,182 @@
+"""Time to First Token: a synthetic event trace, measured from the client and from the server.
+
+The example (CONCEPTS.md §16; NVIDIA NIM benchmarking documentation, „Time to First Token“,
+„Inter-token Latency“, „End-to-End Request Latency“):
+
+* the client sends at 0 ms; the request reaches the server after the network time up (30);
+* the server prepares the input (10), the request waits in the queue (200), prefill runs (120),
+  the first result is prepared (5) and delivered to the client (35);
+* client TTFT = send → first non-empty content at the client = sum of all phases = 400 ms;
+* the server interval = arrival → first result prepared = 10 + 200 + 120 + 5 = 335 ms;
+* then further tokens follow, one per message, every ``gap`` ms (4 × 20 ms → the answer is
+  complete at 480 ms); with gaps of 100 ms it ends at 800 ms while TTFT stays 400 ms.
+
+The phases never overlap, each message carries one token, and all times are whole milliseconds,
+so everything is exact integer arithmetic.
+"""
+
+from __future__ import annotations
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "ttft"
+TITLE = "Time to First Token (TTFT)"
+GROUP = "Die Inferenz-Engine"
+TEASER = "Wie lange es bis zum ersten Stück der Antwort dauert – und was alles in dieser Zahl steckt."
+
+# The article's opening example: sent at 0 ms, first text at 800 ms.
+INTRO_SENT, INTRO_FIRST_TEXT = 0, 800
+
+PHASES = (  # name, label, lane
+    ("up", "Netz hin", "net"),
+    ("prep", "Vorbereitung", "server"),
+    ("queue", "Warteschlange", "server"),
+    ("prefill", "Prefill", "server"),
+    ("first", "erstes Ergebnis", "server"),
+    ("down", "Netz zurück", "net"),
+)
+
+PARAMS = (
+    Param("up", "Netz hin (ms)", "int", 30, lo=0, hi=300, step=5, unit="ms",
+          help="Vom Absenden bis zur Ankunft der Anfrage beim Server."),
+    Param("prep", "Vorbereitung der Eingabe (ms)", "int", 10, lo=0, hi=100, step=5, unit="ms",
+          help="Der Server bereitet die Anfrage vor (z. B. Tokenisierung)."),
+    Param("queue", "Warteschlange (ms)", "int", 200, lo=0, hi=1000, step=10, unit="ms",
+          help="Die Anfrage wartet, bis der Scheduler sie zulässt."),
+    Param("prefill", "Prefill (ms)", "int", 120, lo=0, hi=500, step=5, unit="ms",
+          help="Das Modell verarbeitet die ganze Eingabe."),
+    Param("first", "Erstes Ergebnis vorbereiten (ms)", "int", 5, lo=0, hi=50, step=1, unit="ms",
+          help="Das erste Token wird ausgewählt und in eine Nachricht verpackt."),
+    Param("down", "Netz zurück (ms)", "int", 35, lo=0, hi=300, step=5, unit="ms",
+          help="Die erste Nachricht reist zum Client."),
+    Param("gap", "Abstand zwischen Tokens (ms)", "int", 20, lo=0, hi=200, step=5, unit="ms",
+          help="Zeit zwischen zwei weiteren Tokens (Inter-token Latency)."),
+    Param("more", "Weitere Tokens", "int", 4, lo=0, hi=10, step=1,
+          help="Wie viele Tokens nach dem ersten noch kommen."),
+)
+
+PRESETS = (
+    Preset("Artikel", {}, "Die Ereignisspur aus dem Text."),
+    Preset("Abstände 100 ms", {"gap": 100}, "Nur das Ende verschiebt sich."),
+    Preset("Warteschlange 400 ms", {"queue": 400}, "TTFT, Serverzeit und Ende wandern gemeinsam."),
+)
+
+
+def intro(sent: int = INTRO_SENT, first_text: int = INTRO_FIRST_TEXT) -> dict:
+    """The article's opening example: TTFT is simply the distance between the two timestamps."""
+    return {"ttft": first_text - sent}
+
+
+def compute(up: int = 30, prep: int = 10, queue: int = 200, prefill: int = 120, first: int = 5,
+            down: int = 35, gap: int = 20, more: int = 4) -> dict:
+    durations = {"up": up, "prep": prep, "queue": queue, "prefill": prefill, "first": first, "down": down}
+    t, spans = 0, {}
+    for name, _, _ in PHASES:
+        spans[name] = (t, t + durations[name])
+        t += durations[name]
+    ttft = t
+    arrival, ready = spans["up"][1], spans["first"][1]
+    tokens = [ttft + k * gap for k in range(more + 1)]
+    return {
+        "durations": durations,
+        "phases": {name: {"start": a, "end": b} for name, (a, b) in spans.items()},
+        "events": {"send": 0, "arrival": arrival, "prep_end": spans["prep"][1], "queue_end": spans["queue"][1],
+                   "prefill_end": spans["prefill"][1], "first_ready": ready, "received": ttft},
+        "client_ttft": ttft,
+        "server_interval": ready - arrival,
+        "network": up + down,
+        "tokens": tokens,
+        "server_tokens": [ready + k * gap for k in range(more + 1)],
+        "end": tokens[-1],
+        "gap": gap,
+        "more": more,
+        "prefill_share": prefill / ttft if ttft else None,
+        "prefill_pct": 100 * prefill / ttft if ttft else None,
+    }
+
+
+def _nice_step(span: float) -> int:
+    for step in (20, 50, 100, 200, 250, 500):
+        if span / step <= 8:
+            return step
+    return 1000
+
+
+def view(r: dict) -> View:
+    width, x0, x1 = 500, 64, 486
+    horizon = max(r["end"], 100)
+    step = _nice_step(horizon)
+    horizon = -(-horizon // step) * step
+    def px(t):
+        return x0 + t / horizon * (x1 - x0)
+    parts: list[str] = []
+    client_y, server_y = 34, 104
+    axis_y = 236
+    for t in range(0, horizon + 1, step):
+        parts.append(f'<line class="pl-tt-grid" x1="{px(t):.1f}" y1="22" x2="{px(t):.1f}" y2="{axis_y}"/>')
+        parts.append(svg.text(px(t), axis_y + 16, fmt.de(t), "pl-label pl-tt-small", "middle"))
+    parts.append(svg.text((x0 + x1) / 2, axis_y + 34, "Zeit in ms (ab dem Absenden)", "pl-axis", "middle"))
+    parts.append(svg.text(x0 - 8, client_y + 16, "Client", "pl-label pl-tt-lane", "end"))
+    parts.append(svg.text(x0 - 8, server_y + 16, "Server", "pl-label pl-tt-lane", "end"))
+    ph = r["phases"]
+    # the client waits from sending to the first token
+    parts.append(f'<rect class="pl-tt-wait" x="{px(0):.1f}" y="{client_y}" width="{px(r["client_ttft"]) - px(0):.1f}" '
+                 f'height="22" rx="3"><title>Client wartet</title></rect>')
+    for name, label, lane in PHASES:
+        a, b = ph[name]["start"], ph[name]["end"]
+        if lane == "server":
+            parts.append(f'<rect class="pl-tt-phase pl-tt-{name}" x="{px(a):.1f}" y="{server_y}" '
+                         f'width="{max(px(b) - px(a), 0):.1f}" height="22"><title>{label}: {a} bis {b} ms</title></rect>')
+            if px(b) - px(a) > 8 * len(label) * 0.8:
+                parts.append(svg.text((px(a) + px(b)) / 2, server_y + 16, label, "pl-label pl-tt-in", "middle"))
+    # the network legs as arrows between the lanes
+    parts.append(svg.arrow(px(ph["up"]["start"]), client_y + 22, px(ph["up"]["end"]), server_y, "pl-tt-net", head=7))
+    parts.append(svg.arrow(px(ph["down"]["start"]), server_y, px(ph["down"]["end"]), client_y + 22, "pl-tt-net", head=7))
+    for k, (ts, tc) in enumerate(zip(r["server_tokens"], r["tokens"])):
+        parts.append(f'<circle class="pl-tt-stok" cx="{px(ts):.1f}" cy="{server_y + 34}" r="3.5"/>')
+        cls = "pl-tt-tok pl-tt-tok-first" if k == 0 else "pl-tt-tok"
+        parts.append(f'<circle class="{cls}" cx="{px(tc):.1f}" cy="{client_y + 11}" r="{6 if k == 0 else 4.5}">'
+                     f"<title>Token {k + 1} beim Client: {tc} ms</title></circle>")
+
+    def bracket(y, a, b, text, cls):
+        parts.append(f'<line class="pl-tt-br {cls}" x1="{px(a):.1f}" y1="{y}" x2="{px(b):.1f}" y2="{y}"/>')
+        for t in (a, b):
+            parts.append(f'<line class="pl-tt-br {cls}" x1="{px(t):.1f}" y1="{y - 5}" x2="{px(t):.1f}" y2="{y + 5}"/>')
+        mid = (px(a) + px(b)) / 2
+        anchor = "middle"
+        if mid > x1 - 90:
+            mid, anchor = px(b), "end"
+        parts.append(svg.text(mid, y - 7, text, f"pl-label pl-tt-brlabel {cls}-text", anchor))
+
+    e = r["events"]
+    bracket(164, 0, r["client_ttft"], f"Client-TTFT {fmt.de(r['client_ttft'])} ms", "pl-tt-ttft")
+    bracket(194, e["arrival"], e["first_ready"], f"Server {fmt.de(r['server_interval'])} ms", "pl-tt-server")
+    bracket(224, 0, r["end"], f"ganze Antwort {fmt.de(r['end'])} ms", "pl-tt-end")
+    height = axis_y + 42
+    figure = (f'<svg class="pl-plot pl-tt" viewBox="0 0 {width} {height}" role="img" '
+              f'aria-label="Zeitleiste von Client und Server mit den Phasen bis zum ersten Token" '
+              f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+
+    readouts = [
+        Readout("client_ttft", "TTFT beim Client", f"{fmt.de(r['client_ttft'])} ms", r["client_ttft"], True),
+        Readout("server_interval", "Server: Ankunft → erstes Ergebnis", f"{fmt.de(r['server_interval'])} ms",
+                r["server_interval"], True),
+        Readout("end", "Ganze Antwort beim Client", f"{fmt.de(r['end'])} ms", r["end"], True),
+        Readout("network", "davon Netz", f"{fmt.de(r['network'])} ms", r["network"]),
+        Readout("prefill_share", "Anteil Prefill an der TTFT",
+                "–" if r["prefill_share"] is None else fmt.pct(r["prefill_share"]), r["prefill_share"]),
+    ]
+    times = ", ".join(fmt.de(t) for t in r["tokens"][1:])
+    rows = "".join(f"<tr><th scope=\"row\">{name}</th><td>{fmt.de(t)} ms</td></tr>" for name, t in (
+        ("Absenden", e["send"]), ("Ankunft beim Server", e["arrival"]), ("Vorbereitung fertig", e["prep_end"]),
+        ("Warteschlange verlassen", e["queue_end"]), ("Prefill fertig", e["prefill_end"]),
+        ("erstes Ergebnis bereit", e["first_ready"]), ("erstes Token beim Client", e["received"]),
+        ("letztes Token beim Client", r["end"])))
+    extra = ('<table class="pl-tt-table"><caption>Ereignisse (Zeitpunkte ab dem Absenden)</caption>'
+             f"<tbody>{rows}</tbody></table>")
+    summary = (f"Das erste Token erreicht den Client nach {fmt.de(r['client_ttft'])} ms; im Server vergehen von der "
+               f"Ankunft bis zum ersten Ergebnis {fmt.de(r['server_interval'])} ms. "
+               + (f"Weitere {r['more']} Tokens kommen bei {times} ms; die Antwort ist nach {fmt.de(r['end'])} ms komplett."
+                  if r["more"] else "Es folgen keine weiteren Tokens."))
+    return View(figure, readouts, summary, extra)

@@ -1,0 +1,349 @@
+"""Validation set: an ice-cream stand's notebook, three rules, and three disjoint kinds of days.
+
+The data (CONCEPTS.md §1; R = reconstructed, P = proposal):
+
+* notebook (training) days, R: (20 °C, 20), (22 °C, 30), (24 °C, 28) portions; the 22 °C day
+  carries the unusually large tour group;
+* validation days, stated: (21 °C, 23), (23 °C, 25), (25 °C, 31);
+* test days, P: (19 °C, 19), (26 °C, 31).
+
+The three rules are fitted on the notebook only, in exact fractions:
+
+* „Gerade“: the straight line with the smallest mean absolute error in the notebook. With three
+  points the best such line runs through two of them; here it is 2·T − 20, the article's line;
+* „Kurve“: the parabola through all three notebook points, 30.5 − (T − 23) − 1.5·(T − 23)²;
+* „Mittelwert“ (P): the constant notebook mean, 26.
+
+The test days open only once a rule is fixed (parameter ``fixed``). The rule in use now is the
+parameter ``rule``. If both differ while the test days are open, the reader has looked at the
+test and moved on: the test days have then served as selection data, and the page says so.
+A shared link carries both parameters, so it restores that state too.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+from itertools import combinations
+
+from ..kit import fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+
+SLUG = "validation-set"
+TITLE = "Validation Set"
+GROUP = "Lernen und Bewerten"
+TEASER = "Im Notizbuch gewinnt die Kurve, an beiseitegelegten Tagen die Gerade – und der Test kommt zuletzt."
+
+NOTEBOOK = ((20, 20), (22, 30), (24, 28))
+VALIDATION = ((21, 23), (23, 25), (25, 31))
+TEST = ((19, 19), (26, 31))
+SPLITS = (("notebook", "Notizbuch", NOTEBOOK), ("validation", "Validierung", VALIDATION), ("test", "Test", TEST))
+
+RULES = (("line", "Gerade"), ("curve", "Kurve"), ("mean", "Mittelwert"))
+RULE_LABEL = dict(RULES)
+FIXED = (("none", "noch keine"),) + RULES
+
+PARAMS = (
+    Param("rule", "Regel", "choice", "curve", choices=RULES,
+          help="Die Regel, die du gerade benutzt. Ihre Fehler sind im Bild als senkrechte Striche zu sehen."),
+    Param("fixed", "Regel festlegen", "choice", "none", choices=FIXED, widget="select",
+          help="Erst festlegen, dann öffnen sich die Testtage. Wer danach die Regel wechselt, "
+               "hat die Testtage zur Auswahl benutzt."),
+)
+
+PRESETS = (
+    Preset("Von vorn", {}, "Die Kurve, die das Notizbuch fehlerfrei trifft; Testtage verdeckt."),
+    Preset("Gerade", {"rule": "line"}, "Die Gerade, Testtage verdeckt."),
+    Preset("Gerade festlegen", {"rule": "line", "fixed": "line"},
+           "Die Validierung hat die Gerade gewählt: festlegen und einmal testen."),
+    Preset("Kurve festlegen", {"rule": "curve", "fixed": "curve"},
+           "Wer nach dem Notizbuch wählt, legt die Kurve fest."),
+    Preset("Nach dem Test gewechselt", {"rule": "line", "fixed": "curve"},
+           "Die Kurve war festgelegt, der Test fiel schlecht aus, jetzt soll es die Gerade sein."),
+)
+
+
+# -- fitting on the notebook, exactly ---------------------------------------------------
+
+def _line_through(p, q) -> tuple[Fraction, Fraction, Fraction]:
+    (t1, y1), (t2, y2) = p, q
+    slope = Fraction(y2 - y1, t2 - t1)
+    return (y1 - slope * t1, slope, Fraction(0))
+
+
+def fit_line(days=NOTEBOOK) -> tuple[Fraction, Fraction, Fraction]:
+    """The line with the smallest sum of absolute errors. Some best line always passes through two
+    of the points (a linear programme's vertex), so trying every pair finds it."""
+    candidates = [_line_through(p, q) for p, q in combinations(days, 2) if p[0] != q[0]]
+    return min(candidates, key=lambda c: (sum(abs(y - predict(c, t)) for t, y in days), c[1]))
+
+
+def fit_curve(days=NOTEBOOK) -> tuple[Fraction, Fraction, Fraction]:
+    """The parabola c₀ + c₁T + c₂T² through three points (Lagrange form, expanded)."""
+    c = [Fraction(0)] * 3
+    for i, (ti, yi) in enumerate(days):
+        others = [t for j, (t, _) in enumerate(days) if j != i]
+        denom = Fraction((ti - others[0]) * (ti - others[1]))
+        a, b = others
+        # yi · (T − a)(T − b) / denom  =  yi/denom · (T² − (a + b)T + ab)
+        w = yi / denom
+        c[0] += w * a * b
+        c[1] -= w * (a + b)
+        c[2] += w
+    return tuple(c)
+
+
+def fit_mean(days=NOTEBOOK) -> tuple[Fraction, Fraction, Fraction]:
+    return (Fraction(sum(y for _, y in days), len(days)), Fraction(0), Fraction(0))
+
+
+def rules() -> dict[str, tuple[Fraction, Fraction, Fraction]]:
+    return {"line": fit_line(), "curve": fit_curve(), "mean": fit_mean()}
+
+
+def predict(coef, t) -> Fraction:
+    return coef[0] + coef[1] * t + coef[2] * t * t
+
+
+def mae(coef, days) -> Fraction:
+    return sum((abs(y - predict(coef, t)) for t, y in days), Fraction(0)) / len(days)
+
+
+def state_of(rule: str, fixed: str) -> str:
+    """„hidden“: no rule fixed, test days closed; „honest“: the fixed rule is in use, measured once;
+    „used“: the rule changed after the test was seen."""
+    if fixed == "none":
+        return "hidden"
+    return "honest" if rule == fixed else "used"
+
+
+# -- the experiment --------------------------------------------------------------------
+
+def compute(rule: str = "curve", fixed: str = "none") -> dict:
+    coefs = rules()
+    state = state_of(rule, fixed)
+    days = []
+    for split, _, data in SPLITS:
+        for t, y in data:
+            hidden = split == "test" and state == "hidden"
+            pred = {r: predict(c, t) for r, c in coefs.items()}
+            days.append({
+                "split": split,
+                "T": t,
+                "y": None if hidden else y,
+                "pred": {r: float(p) for r, p in pred.items()},
+                "err": {r: None if hidden else float(abs(y - p)) for r, p in pred.items()},
+                "err_exact": {r: None if hidden else str(abs(y - p)) for r, p in pred.items()},
+            })
+    table, exact, parts = {}, {}, {}
+    for r, c in coefs.items():
+        table[r], exact[r], parts[r] = {}, {}, {}
+        for split, _, data in SPLITS:
+            shown = split != "test" or state == "used" or (state == "honest" and r == fixed)
+            value = mae(c, data) if shown else None
+            table[r][split] = None if value is None else float(value)
+            exact[r][split] = None if value is None else str(value)
+            parts[r][split] = None if value is None else [value.numerator, value.denominator]
+    winner = {split: min(coefs, key=lambda r: mae(coefs[r], data)) for split, _, data in SPLITS[:2]}
+    return {
+        "rule": rule,
+        "fixed": fixed,
+        "state": state,
+        "test_open": state != "hidden",
+        "coef": {r: [float(x) for x in c] for r, c in coefs.items()},
+        "coef_exact": {r: [str(x) for x in c] for r, c in coefs.items()},
+        "days": days,
+        "mae": table,
+        "mae_exact": exact,
+        "mae_frac": parts,  # [numerator, denominator], for the prose
+        "winner": winner,
+    }
+
+
+# -- display helpers --------------------------------------------------------------------
+
+def exact_de(value: Fraction | str | None, approx_digits: int = 2) -> str:
+    """An exact fraction in German: 2 → „2“, 7/2 → „3,5“, 35/6 → „35/6 ≈ 5,83“; None → „–“."""
+    if value is None:
+        return "–"
+    q = Fraction(value)
+    if q.denominator == 1:
+        return fmt.de(int(q))
+    d, twos, fives = q.denominator, 0, 0
+    while d % 2 == 0:
+        d, twos = d // 2, twos + 1
+    while d % 5 == 0:
+        d, fives = d // 5, fives + 1
+    digits = max(twos, fives)
+    if d == 1:  # a finite decimal
+        return fmt.de(float(q), digits)
+    sign = fmt.MINUS if q < 0 else ""
+    return f"{sign}{abs(q.numerator)}/{q.denominator} ≈ {fmt.de(float(q), approx_digits)}"
+
+
+def portions(value) -> str:
+    return exact_de(value) + (" Portion" if Fraction(value) == 1 else " Portionen")
+
+
+def formula(rule: str) -> str:
+    return {
+        "line": "2·T − 20",
+        "curve": "30,5 − (T − 23) − 1,5·(T − 23)²",
+        "mean": "26",
+    }[rule]
+
+
+def _shape(plot: svg.Plot, split: str, t: float, y: float, extra_cls: str = "", title: str = "") -> None:
+    x, yy = plot.px(t), plot.py(y)
+    tip = f"<title>{escape(title)}</title>" if title else ""
+    cls = f"pl-vs-day pl-vs-{split}{extra_cls}"
+    if split == "notebook":
+        plot.front.append(f'<circle class="{cls}" cx="{x:.1f}" cy="{yy:.1f}" r="6">{tip}</circle>')
+    elif split == "validation":
+        plot.front.append(f'<rect class="{cls}" x="{x - 5.5:.1f}" y="{yy - 5.5:.1f}" width="11" height="11">{tip}</rect>')
+    else:
+        plot.front.append(f'<path class="{cls}" d="M{x:.1f} {yy - 7.5:.1f} L{x + 7:.1f} {yy + 5:.1f} '
+                          f'L{x - 7:.1f} {yy + 5:.1f} Z">{tip}</path>')
+
+
+T_LO, T_HI, Y_LO, Y_HI = 18.0, 27.0, 0.0, 40.0
+STATE_TEXT = {
+    "hidden": "verdeckt",
+    "honest": "einmal gemessen",
+    "used": "zur Auswahl benutzt",
+}
+WARNING = "Testtage wurden zur Auswahl benutzt"
+
+
+def view(r: dict) -> View:
+    rule, state = r["rule"], r["state"]
+    plot = svg.Plot(480, 350, (T_LO, T_HI), (Y_LO, Y_HI), label="Verkaufte Portionen nach Temperatur",
+                    margin=(34, 14, 46, 52))
+    plot.grid(xticks=range(18, 28), yticks=range(0, 41, 10), xlabel="Temperatur (°C)",
+              ylabel="Portionen", xfmt=lambda v: f"{v:g}")
+    grid_t = [T_LO + (T_HI - T_LO) * i / 90 for i in range(91)]
+    for name, _ in RULES:
+        if name != rule:
+            plot.polyline([(t, sum(c * t ** k for k, c in enumerate(r["coef"][name]))) for t in grid_t],
+                          f"pl-vs-rule pl-vs-{name}")
+    plot.polyline([(t, sum(c * t ** k for k, c in enumerate(r["coef"][rule]))) for t in grid_t],
+                  f"pl-vs-rule pl-vs-{rule} pl-vs-current")
+    names = {s: label for s, label, _ in SPLITS}
+    for day in r["days"]:
+        t = day["T"]
+        if day["y"] is None:
+            x = plot.px(t)
+            plot.front.append(f'<rect class="pl-vs-hidden" x="{x - 11:.1f}" y="{plot.py(24) :.1f}" '
+                              f'width="22" height="{plot.py(16) - plot.py(24):.1f}" rx="3">'
+                              f"<title>Testtag bei {t} °C: verdeckt, bis eine Regel festgelegt ist</title></rect>")
+            plot.text(t, 20, "?", "pl-vs-hidden-mark", "middle", dy=6)
+            continue
+        pred = day["pred"][rule]
+        plot.line(t, day["y"], t, pred, f"pl-vs-resid pl-vs-{rule}-resid")
+        err = day["err"][rule]
+        if err:
+            plot.text(t, (day["y"] + pred) / 2, exact_de(day["err_exact"][rule], 1).split(" ≈ ")[0],
+                      "pl-vs-err", "start", dy=4)
+    for day in r["days"]:
+        if day["y"] is not None:
+            _shape(plot, day["split"], day["T"], day["y"],
+                   title=f"{names[day['split']]}: {day['T']} °C, {day['y']} Portionen")
+    plot.legend([(f"pl-vs-rule pl-vs-{n}" + (" pl-vs-current" if n == rule else ""), f"{label}: {formula(n)}")
+                 for n, label in RULES], corner="tl")
+    # key of the three kinds of days, above the plot
+    key_y = 16
+    keys = [("notebook", "Notizbuch", 60), ("validation", "Validierung", 168), ("test", "Test", 290)]
+    for split, label, x in keys:
+        cls = f"pl-vs-day pl-vs-{split}"
+        if split == "notebook":
+            plot.front.append(f'<circle class="{cls}" cx="{x}" cy="{key_y}" r="5"/>')
+        elif split == "validation":
+            plot.front.append(f'<rect class="{cls}" x="{x - 5}" y="{key_y - 5}" width="10" height="10"/>')
+        else:
+            plot.front.append(f'<path class="{cls}" d="M{x} {key_y - 6} L{x + 6} {key_y + 4} L{x - 6} {key_y + 4} Z"/>')
+        plot.front.append(f'<text class="pl-legend" x="{x + 10}" y="{key_y + 4}">{label}</text>')
+    if state == "used":
+        plot.front.append(f'<text class="pl-vs-banner" x="{plot.right - 4}" y="{plot.bottom - 10}" '
+                          f'text-anchor="end">⚠ {WARNING}</text>')
+    elif state == "hidden":
+        plot.front.append(f'<text class="pl-vs-locked" x="{plot.right - 4}" y="{key_y + 4}" '
+                          f'text-anchor="end">Test: erst festlegen</text>')
+
+    m = r["mae"][rule]
+    me = r["mae_exact"][rule]
+    label = RULE_LABEL[rule]
+    test_value = "verdeckt" if me["test"] is None else exact_de(me["test"])
+    readouts = [
+        Readout("notebook", "Fehler im Notizbuch (MAE)", exact_de(me["notebook"]), m["notebook"], True),
+        Readout("validation", "Fehler bei der Validierung", exact_de(me["validation"]), m["validation"], True),
+        Readout("test", "Fehler an den Testtagen", test_value, m["test"], True),
+        Readout("winner", "Beste Regel: Notizbuch / Validierung",
+                f"{RULE_LABEL[r['winner']['notebook']]} / {RULE_LABEL[r['winner']['validation']]}",
+                [r["winner"]["notebook"], r["winner"]["validation"]]),
+        Readout("state", "Testtage", STATE_TEXT[state], state, state == "used"),
+    ]
+    summary = (
+        f"{label}: mittlerer absoluter Fehler im Notizbuch {portions(me['notebook'])}, "
+        f"bei der Validierung {portions(me['validation'])}. "
+    )
+    if state == "hidden":
+        summary += "Die Testtage bleiben verdeckt, bis eine Regel festgelegt ist."
+    elif state == "honest":
+        summary += (f"Festgelegt und einmal getestet: Fehler an den Testtagen {portions(me['test'])}.")
+    else:
+        summary += (f"{WARNING}: Festgelegt war {RULE_LABEL[r['fixed']]}, nach dem Blick auf den Test "
+                    f"gilt jetzt {label} (Testfehler {exact_de(me['test'])}).")
+    return View(plot.render(), readouts, summary, _table(r))
+
+
+SHORT = {"line": "Gerade", "curve": "Kurve", "mean": "Mittel&shy;wert"}
+
+
+def _col(name: str, rule: str) -> str:
+    return ' class="pl-vs-col"' if name == rule else ""
+
+
+def _table(r: dict) -> str:
+    rule, state = r["rule"], r["state"]
+    parts = []
+    if state == "used":
+        parts.append(
+            f'<p class="pl-vs-warning" role="status"><strong>⚠ {WARNING}.</strong> Festgelegt war '
+            f'{escape(RULE_LABEL[r["fixed"]])}; nach dem Blick auf die Testtage gilt jetzt '
+            f'{escape(RULE_LABEL[rule])}. Ihr Testfehler ist damit ein Auswahlergebnis und keine '
+            f'unabhängige Bewertung mehr – unberührte Tage sind keine mehr übrig.</p>')
+    elif state == "honest":
+        parts.append(
+            f'<p class="pl-vs-ok">{escape(RULE_LABEL[rule])} ist festgelegt; die Testtage wurden einmal '
+            f'für diese Regel ausgewertet. Die anderen Regeln bleiben dort ungemessen.</p>')
+    head = "".join(f'<th scope="col"{_col(n, rule)}>{SHORT[n]}</th>' for n, _ in RULES)
+    rows = []
+    for split, label, _ in SPLITS:
+        rows.append(f'<tr class="pl-vs-group"><th scope="colgroup" colspan="5">{escape(label)}</th></tr>')
+        for d in (d for d in r["days"] if d["split"] == split):
+            cells = []
+            for n, _ in RULES:
+                if d["y"] is None:
+                    text = "?"
+                elif split == "test" and r["mae_exact"][n]["test"] is None:
+                    text = "–"
+                else:
+                    text = exact_de(d["err_exact"][n])
+                cells.append(f'<td{_col(n, rule)}>{escape(text)}</td>')
+            sold = "?" if d["y"] is None else fmt.de(d["y"])
+            rows.append(f'<tr><th scope="row">{d["T"]} °C</th><td>{sold}</td>{"".join(cells)}</tr>')
+        mae_cells = []
+        for n, _ in RULES:
+            value = r["mae_exact"][n][split]
+            if value is None:
+                text = "verdeckt" if state == "hidden" else "–"
+            else:  # exact fraction on one line, its decimal below
+                text = "<br>".join(escape(part) for part in exact_de(value).split(" ", 1))
+            mae_cells.append(f"<td{_col(n, rule)}>{text}</td>")
+        rows.append(f'<tr class="pl-vs-mae"><th scope="row" colspan="2">Mittel</th>{"".join(mae_cells)}</tr>')
+    caption = "Abweichung je Tag in Portionen (ohne Vorzeichen) und ihr Mittel (MAE), exakt"
+    parts.append(
+        f'<div class="pl-vs-scroll"><table class="pl-vs-table"><caption>{caption}</caption><thead><tr>'
+        f'<th scope="col">Tag</th><th scope="col">verkauft</th>{head}</tr></thead>'
+        f'<tbody>{"".join(rows)}</tbody></table></div>')
+    return "".join(parts)

@@ -1,0 +1,107 @@
+"""The one entry point: raw parameters in, checked parameters, results and view out.
+
+The browser calls ``run_json`` with the URL's query values; the CLI calls ``run`` with
+``name=value`` strings; the build calls ``run`` with no parameters (or a preset) to
+pre-render the default figure and to quote numbers in the prose. All three therefore
+clamp, compute and format identically.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+from functools import lru_cache
+from typing import Any, Mapping
+
+from .. import SLUGS, module_name
+from .contract import Param
+
+
+@lru_cache(maxsize=None)
+def concept(slug: str):
+    if slug not in SLUGS:
+        raise KeyError(f"Unbekanntes Konzept „{slug}“. Bekannt sind: {', '.join(SLUGS)}.")
+    return importlib.import_module(f"probierlabor.concepts.{module_name(slug)}")
+
+
+def params_of(slug: str) -> dict[str, Param]:
+    return {p.name: p for p in concept(slug).PARAMS}
+
+
+def check(slug: str, raw: Mapping[str, Any]) -> tuple[dict, list[str]]:
+    """Valid parameters (defaults filled in) and German notes for everything that was changed."""
+    declared = params_of(slug)
+    values, notes = {}, []
+    for name, param in declared.items():
+        if name in raw:
+            value, note = param.coerce(raw[name])
+            if note:
+                notes.append(note)
+        else:
+            value = param.default
+        values[name] = value
+    for name in raw:
+        if name not in declared:
+            notes.append(f"Den Regler „{name}“ gibt es in diesem Experiment nicht; er wurde ignoriert.")
+    return values, notes
+
+
+def preset_values(slug: str, label: str) -> dict:
+    for preset in concept(slug).PRESETS:
+        if preset.label == label:
+            return {**{p.name: p.default for p in concept(slug).PARAMS}, **preset.values}
+    raise KeyError(f"„{label}“ ist keine Voreinstellung von {slug}.")
+
+
+def url_state(slug: str, values: Mapping[str, Any]) -> dict:
+    """Checked values as the query string carries them: only what differs from the defaults."""
+    declared = params_of(slug)
+    return {name: declared[name].to_url(v) for name, v in values.items() if v != declared[name].default}
+
+
+def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
+    """Check, compute and view. The result is JSON-serialisable."""
+    module = concept(slug)
+    values, notes = check(slug, raw or {})
+    result = module.compute(**values)
+    view = module.view(result)
+    declared = params_of(slug)
+    return {
+        "slug": slug,
+        "params": {name: jsonable(v) for name, v in values.items()},
+        "url": url_state(slug, values),
+        "controls": {name: declared[name].to_url(v) for name, v in values.items()},
+        "display": {name: declared[name].format(v) for name, v in values.items()},
+        "notes": notes,
+        "result": jsonable(result),
+        "figure": view.figure,
+        "extra": view.extra,
+        "readouts": [dataclasses.asdict(r) | {"raw": jsonable(r.raw)} for r in view.readouts],
+        "summary": view.summary,
+    }
+
+
+def run_json(slug: str, raw_json: str) -> str:
+    """Browser entry point: JSON in, JSON out; an exception becomes a German message.
+
+    The raw results stay behind: the page shows only the view, and every slider step would
+    otherwise serialise and parse them again."""
+    try:
+        out = run(slug, json.loads(raw_json or "{}"))
+        del out["result"]
+        return json.dumps(out, ensure_ascii=False)
+    except Exception as error:  # noqa: BLE001 - the page must show a message, not a traceback
+        return json.dumps({"slug": slug, "error": f"{type(error).__name__}: {error}"}, ensure_ascii=False)
+
+
+def jsonable(value):
+    if isinstance(value, tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, list):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    if hasattr(value, "numerator") and not isinstance(value, (int, bool)):
+        return float(value)
+    return value
