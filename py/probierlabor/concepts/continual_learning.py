@@ -39,6 +39,7 @@ from . import continual_learning_messages as cm
 from .continual_learning_trajectories import TRAJECTORIES
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "continual-learning"
 TITLE = "Continual Learning"
@@ -389,14 +390,10 @@ def _table(r: dict) -> str:
              "replay": f"Reklamationen + {r['keep']} aufbewahrte",
              "ewc": f"EWC, λ = {fmt.de(r['lam'])}"}
     rows = [("before", "vor dem Update", r["before"])] + [(v, names[v], r["table"][v]) for v, _ in VARIANTS]
-    body = []
-    for key, name, s in rows:
-        mark = ' class="pl-cl-current"' if key == r["variant"] and r["epochs"] else ""
-        body.append(f"<tr{mark}><td>{escape(name)}</td><td>{_of(s['old'], n_old)}</td>"
-                    f"<td>{_of(s['delivery'], per)}</td><td>{_of(s['returns'], per)}</td>"
-                    f"<td>{_of(s['new'], n_new)}</td></tr>")
+    cells = [(name, _of(s["old"], n_old), _of(s["delivery"], per), _of(s["returns"], per), _of(s["new"], n_new))
+             for _, name, s in rows]
+    current = [i for i, (key, _, _) in enumerate(rows) if key == r["variant"] and r["epochs"]]
     hint = "mit Hinweis auf die Aufgabe" if r["hint"] else "ohne Hinweis"
-    return (f'<table class="pl-cl-table"><caption>Gemessen nach {r["epochs"]} '
-            f'{"Runde" if r["epochs"] == 1 else "Runden"}, {hint}</caption>'
-            "<thead><tr><th>Training</th><th>alte Nachrichten</th><th>Lieferung</th><th>Rücksendungen</th>"
-            "<th>Reklamationen</th></tr></thead><tbody>" + "".join(body) + "</tbody></table>")
+    return table(("Training", "alte Nachrichten", "Lieferung", "Rücksendungen", "Reklamationen"), cells,
+                 caption=f'Gemessen nach {r["epochs"]} {"Runde" if r["epochs"] == 1 else "Runden"}, {hint}',
+                 highlight=current, row_heads=True)
