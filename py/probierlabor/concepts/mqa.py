@@ -211,5 +211,5 @@ def _cache_figure(c: dict) -> str:
 def _table(r: dict) -> str:
     rows = [(f"Kopf {i + 1}", f'{fmt.de(h["scores"][0], 3)} | {fmt.de(h["scores"][1], 3)}',
              _pair(h["weights"]), _pair(h["output"])) for i, h in enumerate(r["heads_out"])]
-    return table(("", "q·k / √2", "Gewichte", "Ergebnis"), rows, caption="Gleiche Keys und Values, verschiedene Queries",
-                 row_heads=True, numeric=True, wide=True)
+    return table(("", "q·k / √2", "Gewichte", "Ergebnis"), rows,
+                 caption="Gleiche Keys und Values, verschiedene Queries", row_heads=True, numeric=True, wide=True)
