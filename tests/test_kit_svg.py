@@ -81,3 +81,16 @@ def test_swatch_legend_has_a_box_and_one_key_per_entry():
     ys = [float(s.get("y")) for s in swatches]
     assert ys == sorted(ys) and len(set(ys)) == 3  # one entry under the other
     assert all(float(box.get("y")) <= y <= float(box.get("y")) + float(box.get("height")) for y in ys)
+
+
+def test_a_key_row_lays_entries_side_by_side_without_overlap():
+    entries = [("pl-a", "kurz"), ("pl-b", "ein viel längerer Eintrag"), ("pl-c", "x")]
+    g = list(wrap(svg.key_row(entries, 10, 20, lines=["pl-b"])))
+    marks, labels = g[0::2], g[1::2]
+    assert [m.tag for m in marks] == [NS + "rect", NS + "line", NS + "rect"]
+    assert [t.text for t in labels] == ["kurz", "ein viel längerer Eintrag", "x"]
+    assert all(float(t.get("y")) == 20 for t in labels)
+    starts = [float(m.get("x") or m.get("x1")) for m in marks]
+    assert starts[0] == 10 and starts == sorted(starts)
+    # the second entry starts further after the first than the third after the second: longer label
+    assert starts[2] - starts[1] > starts[1] - starts[0]

@@ -33,7 +33,6 @@ import math
 import random
 import re
 from functools import lru_cache
-from html import escape
 
 from . import continual_learning_messages as cm
 from .continual_learning_trajectories import TRAJECTORIES
@@ -349,11 +348,7 @@ def view(r: dict) -> View:
     legend = [("pl-cl-old", "alte Nachrichten"), ("pl-cl-new", "Reklamationen")]
     if r["variant"] != "none":
         legend.append(("pl-cl-ref", "alte, ohne Schutz"))
-    x = 12
-    for cls, text in legend:
-        plot.front.append(f'<line class="{cls}" x1="{x}" y1="16" x2="{x + 26}" y2="16"/>')
-        plot.front.append(f'<text class="pl-legend" x="{x + 32}" y="20">{escape(text)}</text>')
-        x += 32 + int(len(text) * 6.8) + 20
+    plot.front.append(svg.key_row(legend, 12, 20, w=26, gap=6, space=20, lines=[cls for cls, _ in legend]))
 
     readouts = [
         Readout("old", f"Alte Nachrichten richtig (von {n_old})", _of(now["old"], n_old), now["old"], True),

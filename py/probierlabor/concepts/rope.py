@@ -218,9 +218,7 @@ def _distance_chart(r: dict) -> str:
     plot.point(d, r["curve_real"][d], 5, "pl-rope-real-dot", title=f"echte Frequenzen: {fmt.de(r['real_score'], 3)}")
     for k, (cls, text) in enumerate((("pl-rope-single", f"ein Paar, θ = {_deg(r['theta'])}"),
                                      ("pl-rope-real", f"echte Frequenzen, Mittel über d/2 = {r['pairs']} Paare"))):
-        y = 12 + 17 * k
-        plot.front.append(f'<line class="{cls}" x1="{plot.left}" y1="{y}" x2="{plot.left + 22}" y2="{y}"/>'
-                          + svg.text(plot.left + 28, y + 4, text, "pl-legend"))
+        plot.front.append(svg.key(plot.left, 16 + 17 * k, cls, text, w=22, gap=6, line=True))
     return plot.render()
 
 

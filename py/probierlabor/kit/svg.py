@@ -18,6 +18,7 @@ from html import escape
 from typing import Callable, Iterable, Sequence
 
 _LIMIT = 1e4  # coordinates beyond the view are pulled in; the clip path hides the rest
+_CHAR_WIDTH = 6.8  # mean width of a legend character (12 px), for laying out entries side by side
 
 
 class Plot:
@@ -157,6 +158,18 @@ def key(x: float, y: float, cls: str, label: str, *, w: float = 12, h: float | N
         h = w if h is None else h
         mark = rect(x, middle - h / 2, w, h, cls, rx=rx)
     return mark + text(x + w + gap, y, label, text_cls)
+
+
+def key_row(entries: Sequence[tuple[str, str]], x: float, y: float, *, w: float = 14, gap: float = 5,
+            space: float = 16, lines: Iterable[str] = ()) -> str:
+    """Legend entries side by side from ``x`` on (baseline ``y``), each as wide as its label needs;
+    the classes in ``lines`` are drawn as line swatches, the others filled."""
+    lines = set(lines)
+    out = []
+    for cls, label in entries:
+        out.append(key(x, y, cls, label, w=w, gap=gap, line=cls in lines))
+        x += w + gap + int(len(label) * _CHAR_WIDTH) + space
+    return "".join(out)
 
 
 def swatch_legend(entries: Sequence[tuple[str, str]], x: float, y: float, width: float) -> str:
