@@ -37,7 +37,8 @@ from fractions import Fraction
 
 from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
-from ..kit.tree import Tree, dec, frac_text, table
+from ..kit.table import table
+from ..kit.tree import Tree, dec, frac_text
 
 SLUG = "beam-search"
 TITLE = "Beam Search"
@@ -366,4 +367,5 @@ def _table(r: dict) -> str:
         for c in s["candidates"]:
             rows.append([c["seq"], dec(Fraction(c["prob_exact"])), fmt.de(c["ln"], 3), c["fate"]])
             classes.append("pl-dec-out" if c["fate"] == "verworfen" else "")
-    return table(head, rows, f"Kandidaten nach Score geordnet (Breite {r['width']})", classes)
+    return table(head, rows, caption=f"Kandidaten nach Score geordnet (Breite {r['width']})", row_classes=classes,
+                 numeric=True)

@@ -33,12 +33,12 @@ import math
 import random
 import re
 from functools import lru_cache
-from html import escape
 
 from . import continual_learning_messages as cm
 from .continual_learning_trajectories import TRAJECTORIES
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "continual-learning"
 TITLE = "Continual Learning"
@@ -348,11 +348,7 @@ def view(r: dict) -> View:
     legend = [("pl-cl-old", "alte Nachrichten"), ("pl-cl-new", "Reklamationen")]
     if r["variant"] != "none":
         legend.append(("pl-cl-ref", "alte, ohne Schutz"))
-    x = 12
-    for cls, text in legend:
-        plot.front.append(f'<line class="{cls}" x1="{x}" y1="16" x2="{x + 26}" y2="16"/>')
-        plot.front.append(f'<text class="pl-legend" x="{x + 32}" y="20">{escape(text)}</text>')
-        x += 32 + int(len(text) * 6.8) + 20
+    plot.front.append(svg.key_row(legend, 12, 20, w=26, gap=6, space=20, lines=[cls for cls, _ in legend]))
 
     readouts = [
         Readout("old", f"Alte Nachrichten richtig (von {n_old})", _of(now["old"], n_old), now["old"], True),
@@ -389,14 +385,10 @@ def _table(r: dict) -> str:
              "replay": f"Reklamationen + {r['keep']} aufbewahrte",
              "ewc": f"EWC, λ = {fmt.de(r['lam'])}"}
     rows = [("before", "vor dem Update", r["before"])] + [(v, names[v], r["table"][v]) for v, _ in VARIANTS]
-    body = []
-    for key, name, s in rows:
-        mark = ' class="pl-cl-current"' if key == r["variant"] and r["epochs"] else ""
-        body.append(f"<tr{mark}><td>{escape(name)}</td><td>{_of(s['old'], n_old)}</td>"
-                    f"<td>{_of(s['delivery'], per)}</td><td>{_of(s['returns'], per)}</td>"
-                    f"<td>{_of(s['new'], n_new)}</td></tr>")
+    cells = [(name, _of(s["old"], n_old), _of(s["delivery"], per), _of(s["returns"], per), _of(s["new"], n_new))
+             for _, name, s in rows]
+    current = [i for i, (key, _, _) in enumerate(rows) if key == r["variant"] and r["epochs"]]
     hint = "mit Hinweis auf die Aufgabe" if r["hint"] else "ohne Hinweis"
-    return (f'<table class="pl-cl-table"><caption>Gemessen nach {r["epochs"]} '
-            f'{"Runde" if r["epochs"] == 1 else "Runden"}, {hint}</caption>'
-            "<thead><tr><th>Training</th><th>alte Nachrichten</th><th>Lieferung</th><th>Rücksendungen</th>"
-            "<th>Reklamationen</th></tr></thead><tbody>" + "".join(body) + "</tbody></table>")
+    return table(("Training", "alte Nachrichten", "Lieferung", "Rücksendungen", "Reklamationen"), cells,
+                 caption=f'Gemessen nach {r["epochs"]} {"Runde" if r["epochs"] == 1 else "Runden"}, {hint}',
+                 highlight=current, row_heads=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "continuous-batching"
 TITLE = "Continuous Batching"
@@ -131,9 +132,8 @@ def view(r: dict) -> View:
     parts.append(svg.text(cx + 4, axis_y - 10, "C bereit", "pl-label pl-cb-small pl-cb-arrival-text"))
     parts.append(svg.text((x0 + width) / 2, axis_y + 28, "Runde (Zeit)", "pl-axis", "middle"))
     height = axis_y + 36
-    figure = (f'<svg class="pl-plot pl-cb" viewBox="0 0 {width} {height}" role="img" '
-              f'aria-label="Belegung der zwei Plätze über die Runden, oben Continuous Batching, unten feste Gruppe" '
-              f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+    figure = svg.figure(width, height, parts, cls="pl-cb",
+                        label="Belegung der zwei Plätze über die Runden, oben Continuous Batching, unten feste Gruppe")
 
     cont, fixed = r["continuous"], r["fixed"]
     def span(s, n):
@@ -149,15 +149,11 @@ def view(r: dict) -> View:
                 [cont["mean_finish"], fixed["mean_finish"]]),
         Readout("same", "Gleicher Zeitplan?", "ja" if r["same"] else "nein", r["same"], True),
     ]
-    rows = []
-    for row in r["table"]:
-        mark = ' class="pl-cb-current"' if row["b"] == r["b_rounds"] else ""
-        cells = "".join(f"<td>{a}→{b}</td>" for k in ("continuous", "fixed") for a, b in [row[k][2]])
-        same = "ja" if row["continuous"] == row["fixed"] else "nein"
-        rows.append(f"<tr{mark}><th scope=\"row\">{row['b']}</th>{cells}<td>{same}</td></tr>")
-    extra = ('<table class="pl-cb-table"><caption>C für jede Länge von B (übrige Werte wie eingestellt)</caption>'
-             '<thead><tr><th scope="col">B</th><th scope="col">C kontinuierlich</th><th scope="col">C feste Gruppe</th>'
-             '<th scope="col">gleich?</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>")
+    rows = [[row["b"]] + [f"{a}→{b}" for k in ("continuous", "fixed") for a, b in [row[k][2]]]
+            + ["ja" if row["continuous"] == row["fixed"] else "nein"] for row in r["table"]]
+    extra = table(("B", "C kontinuierlich", "C feste Gruppe", "gleich?"), rows,
+                  caption="C für jede Länge von B (übrige Werte wie eingestellt)", row_heads=True, numeric=True,
+                  highlight=[i for i, row in enumerate(r["table"]) if row["b"] == r["b_rounds"]])
     summary = (f"B braucht {r['b_rounds']} Runden, C ist ab Runde {r['c_ready']} bereit: C läuft bei Continuous Batching {span(cont, 'C')}, "
                f"in der festen Gruppe {span(fixed, 'C')}; "
                + ("beide Zeitpläne sind gleich." if r["same"] else "die Zeitpläne unterscheiden sich."))

@@ -21,6 +21,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "decode"
 TITLE = "Decode"
@@ -165,9 +166,7 @@ def view(r: dict) -> View:
     y_w, bar_h = 30, 44  # attention weights above the boxes
     y_box = y_w + bar_h + 8
     h_total = 456
-    parts = [f'<svg class="pl-plot pl-dc" viewBox="0 0 {w} {h_total}" role="img" '
-             f'aria-label="Decode-Durchlauf {r["steps"]}: Kontext {seq(ctx)}, gewählt {r["chosen"]}" '
-             f'xmlns="http://www.w3.org/2000/svg">']
+    parts = []
     parts.append(svg.text(left, 16, f"Durchlauf {r['steps']}" + (" (Prefill)" if r["steps"] == 0 else "")
                           + f": Attention-Gewichte der Query von {ctx[-1]}", "pl-axis"))
     for i, (tok, weight) in enumerate(zip(ctx, r["weights"])):
@@ -244,7 +243,8 @@ def view(r: dict) -> View:
     parts.append(svg.text(lx + 28, cy1 + 10, f"alles neu: {fmt.de(r['kv_full_total'])}", "pl-legend"))
     parts.append(f'<line class="pl-dc-cache" x1="{lx}" y1="{cy1 + 26}" x2="{lx + 22}" y2="{cy1 + 26}"/>')
     parts.append(svg.text(lx + 28, cy1 + 30, f"mit Cache: {fmt.de(r['kv_cache_total'])}", "pl-legend"))
-    parts.append("</svg>")
+    figure = svg.figure(w, h_total, parts, cls="pl-dc",
+                        label=f'Decode-Durchlauf {r["steps"]}: Kontext {seq(ctx)}, gewählt {r["chosen"]}')
 
     same = "ja" if r["max_diff"] <= 1e-12 else f"nein (Abweichung {r['max_diff']:.1e})"
     readouts = [
@@ -260,7 +260,7 @@ def view(r: dict) -> View:
                f"K/V-Zähler {r['counter']}, h = {vec(r['h'])}, gewählt {r['chosen']} (noch nicht verarbeitet). "
                f"Folge: {seq(r['prompt'])} | {seq(r['generated'])}. K/V-Berechnungen mit Cache "
                f"{fmt.de(r['kv_cache_total'])}, bei voller Neuberechnung {fmt.de(r['kv_full_total'])}.")
-    return View("".join(parts), readouts, summary, _table(r))
+    return View(figure, readouts, summary, _table(r))
 
 
 def _table(r: dict) -> str:
@@ -268,13 +268,9 @@ def _table(r: dict) -> str:
     for p in r["passes"]:
         weights = "; ".join(fmt.de(x, 4) for x in p["weights"]) if len(p["weights"]) <= 5 else "…"
         logits = "; ".join(fmt.de(x, 3) for x in p["logits"])
-        em = ' class="pl-attn-em"' if p["pass"] == r["steps"] else ""
-        cells = ("Prefill" if p["pass"] == 0 else str(p["pass"]), seq(p["processed"]), str(p["counter"]), weights,
-                 vec(p["h"], 4), logits, p["chosen"], f"{p['new_cache']} / {p['new_full']}")
-        rows.append(f"<tr{em}>" + f'<th scope="row">{escape(cells[0])}</th>'
-                    + "".join(f"<td>{escape(c)}</td>" for c in cells[1:]) + "</tr>")
+        rows.append(("Prefill" if p["pass"] == 0 else str(p["pass"]), seq(p["processed"]), str(p["counter"]), weights,
+                     vec(p["h"], 4), logits, p["chosen"], f"{p['new_cache']} / {p['new_full']}"))
     head = ("Durchlauf", "verarbeitet", "K/V-Zähler", "Gewichte", "h", "Logits A; B; C", "gewählt",
             "neue K/V mit / ohne Cache")
-    return ('<div class="pl-attn-scroll"><table class="pl-attn-table pl-dc-table"><caption>Alle Durchläufe'
-            '</caption><thead><tr>' + "".join(f'<th scope="col">{escape(t)}</th>' for t in head)
-            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+    current = [i for i, p in enumerate(r["passes"]) if p["pass"] == r["steps"]]
+    return table(head, rows, caption="Alle Durchläufe", highlight=current, row_heads=True, numeric=True, wide=True)

@@ -23,8 +23,9 @@ import textwrap
 from fractions import Fraction
 from html import escape
 
-from ..kit import fmt
+from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "experience-replay"
 TITLE = "Experience Replay (ER)"
@@ -137,8 +138,8 @@ def figure(r: dict) -> str:
     for dep in (NEW, DELIVERY, RETURN):
         cards = [c for c in r["portion"] if c["department"] == dep]
         n = len(cards)
-        out.append(f'<rect class="pl-er-swatch {CSS[dep]}" x="8" y="{y + 3}" width="12" height="12" rx="2"/>')
-        out.append(f'<text class="pl-er-head" x="26" y="{y + 14}">{escape(HEAD[dep])}: {n}</text>')
+        out.append(svg.key(8, y + 14, f"pl-er-swatch {CSS[dep]}", f"{HEAD[dep]}: {n}", rx=2, gap=6,
+                           text_cls="pl-er-head"))
         y += 22
         if not cards:
             out.append(f'<text class="pl-er-empty" x="26" y="{y + 14}">kein Beispiel in dieser Portion</text>')
@@ -160,26 +161,21 @@ def figure(r: dict) -> str:
         y += math.ceil(n / 2) * (CARD_H + GAP) + 6
     height = y + 4
     label = f"Trainingsportion mit {r['size']} Nachrichten, davon {r['replayed']} aus dem Puffer"
-    return (f'<svg class="pl-plot pl-er" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(label)}" '
-            f'xmlns="http://www.w3.org/2000/svg">' + "".join(out) + "</svg>")
+    return svg.figure(WIDTH, height, out, label=label, cls="pl-er")
 
 
 def _table(r: dict) -> str:
-    rows = []
+    rows, current = [], []
     for label, replay, swap in (("ohne Wiederholungen", False, False), ("mit Wiederholungen", True, False),
                                 ("mit Tausch", True, True)):
         s = compute(replay, swap, 4)
         c = s["counts"]
         parts = [f"{d}: {c[d]}" for d in (NEW, *OLD_DEPARTMENTS) if c[d]]
-        current = (not r["replay"] and not replay) or (
-            r["replay"] and replay and r["swap"] == swap and r["take"] == 4)
-        mark = ' class="pl-er-current"' if current else ""
-        rows.append(
-            f'<tr{mark}><td>{escape(label)}</td><td>{s["size"]}</td>'
-            f"<td>{escape(' · '.join(parts))}</td><td>{escape(s['share_exact'])}</td><td>{s['old_covered']} von 2</td></tr>")
-    return ('<table class="pl-er-table"><caption>Die drei Fälle aus dem Text (ganzer Puffer)</caption>'
-            "<thead><tr><th>Fall</th><th>Portion</th><th>Zusammensetzung</th><th>aus dem Puffer</th>"
-            "<th>alte Abteilungen</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+        if (not r["replay"] and not replay) or (r["replay"] and replay and r["swap"] == swap and r["take"] == 4):
+            current.append(len(rows))
+        rows.append((label, s["size"], " · ".join(parts), s["share_exact"], f"{s['old_covered']} von 2"))
+    return table(("Fall", "Portion", "Zusammensetzung", "aus dem Puffer", "alte Abteilungen"), rows,
+                 caption="Die drei Fälle aus dem Text (ganzer Puffer)", highlight=current, row_heads=True)
 
 
 def view(r: dict) -> View:

@@ -21,6 +21,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "flash-attention"
 TITLE = "FlashAttention"
@@ -161,10 +162,7 @@ def sci(x: float) -> str:
 def view(r: dict) -> View:
     w, h = 500, 396
     left, right = 16, w - 16
-    parts = [f'<svg class="pl-plot pl-fa" viewBox="0 0 {w} {h}" role="img" '
-             f'aria-label="Online-Softmax über {r["n_blocks"]} Blöcke: Zwischenstand und Vergleich mit dem Mitteln" '
-             f'xmlns="http://www.w3.org/2000/svg">']
-    parts.append(svg.text(left, 18, "Keys in Blöcken (Score s, Value v, Softmax-Gewicht)", "pl-axis"))
+    parts = [svg.text(left, 18, "Keys in Blöcken (Score s, Value v, Softmax-Gewicht)", "pl-axis")]
     slot = (right - left) / N
     y_box, box_h = 34, 74
     for k, row in enumerate(r["rows"]):
@@ -236,7 +234,8 @@ def view(r: dict) -> View:
     parts.append(svg.text(left + 142, ly, "Mittel der Blockergebnisse", "pl-legend"))
     parts.append(f'<line class="pl-fa-dense" x1="{left + 348}" y1="{ly - 13}" x2="{left + 348}" y2="{ly + 3}"/>')
     parts.append(svg.text(left + 358, ly, "exakt (dicht)", "pl-legend"))
-    parts.append("</svg>")
+    figure = svg.figure(w, h, parts, cls="pl-fa", label=f"Online-Softmax über {r['n_blocks']} Blöcke: "
+                        "Zwischenstand und Vergleich mit dem Mitteln")
 
     status = "fertig" if r["finished"] else f"nach Block {r['done']} von {r['n_blocks']}"
     readouts = [
@@ -255,7 +254,7 @@ def view(r: dict) -> View:
     summary = (f"{how}, {status}: online u/l = {num(r['online'])}, exakt {num(r['dense'])}; "
                f"{'Blockergebnis' if r['done'] == 1 else 'Blockergebnisse'} {locals_text}, "
                f"einfaches Mittel {num(r['naive'])}.")
-    return View("".join(parts), readouts, summary, _table(r))
+    return View(figure, readouts, summary, _table(r))
 
 
 def _table(r: dict) -> str:
@@ -268,12 +267,10 @@ def _table(r: dict) -> str:
                         else score_text(row["m"]))
             cells = [positions(row["positions"]), score_text(row["local_max"]), m_change, num(row["scale"]),
                      num(row["l"]), num(row["u"]), num(row["result"]), num(row["local"])]
-        em = ' class="pl-attn-em"' if k == r["done"] - 1 else ""
-        rows.append(f"<tr{em}><th scope=\"row\">{k + 1}</th>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+        rows.append([k + 1] + cells)
     head = ("Block", "Keys", "Blockmax", "m → m′", "Faktor e^(m−m′)", "l", "u", "u/l", "Blockergebnis")
-    return ('<div class="pl-attn-scroll"><table class="pl-attn-table pl-fa-table"><caption>Laufender Zustand nach '
-            'jedem Block</caption><thead><tr>' + "".join(f'<th scope="col">{escape(t)}</th>' for t in head)
-            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+    return table(head, rows, caption="Laufender Zustand nach jedem Block", highlight=r["done"] - 1,
+                 row_heads=True, numeric=True, wide=True)
 
 
 def positions(ps) -> str:

@@ -25,6 +25,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "gqa"
 TITLE = "Grouped-Query Attention (GQA)"
@@ -137,9 +138,7 @@ def view(r: dict) -> View:
     left, right = 16, w - 16
     slot = (right - left) / heads
     gap = min(4.0, slot * 0.2)
-    parts = [f'<svg class="pl-plot" viewBox="0 0 {w} {h}" role="img" '
-             f'aria-label="{heads} Query-Köpfe in {groups} Gruppen, {groups} K/V-Sätze" '
-             f'xmlns="http://www.w3.org/2000/svg">']
+    parts = []
     for k, line in enumerate(note_lines):
         parts.append(svg.text(left, 14 + 16 * k, line, "pl-label pl-gqa-note"))
     y_q, y_kv = top + 26, top + 118
@@ -184,7 +183,7 @@ def view(r: dict) -> View:
         parts.append(f'<rect class="pl-gqa-bar{current}" x="{left + label_w}" y="{y}" width="{max(width, 1.5):.1f}" '
                      f'height="18"/>')
         parts.append(svg.text(left + label_w + width + 6, y + 14, mib_text(n_bytes), "pl-label" + current))
-    parts.append("</svg>")
+    figure = svg.figure(w, h, parts, label=f"{heads} Query-Köpfe in {groups} Gruppen, {groups} K/V-Sätze")
 
     readouts = [
         Readout("kv_sets", "K/V-Sätze je Schicht", fmt.de(r["kv_sets"]), r["kv_sets"], True),
@@ -202,7 +201,7 @@ def view(r: dict) -> View:
         f"statt {heads}. KV-Cache {mib_text(r['bytes'])} (MHA {mib_text(r['bytes_mha'])}, "
         f"MQA {mib_text(r['bytes_mqa'])})."
     )
-    return View("".join(parts), readouts, summary, _table(r))
+    return View(figure, readouts, summary, _table(r))
 
 
 
@@ -210,15 +209,10 @@ def view(r: dict) -> View:
 def _table(r: dict) -> str:
     factors = " × ".join(fmt.de(v) for v in (r["batch"], r["layers"], r["tokens"]))
     tail = " × ".join(fmt.de(v) for v in (r["head_dim"], r["bytes_per"]))
-    rows = []
-    for label, kv, n_bytes in (("MHA", r["heads"], r["bytes_mha"]), ("gewählt", r["groups"], r["bytes"]),
-                               ("MQA", 1, r["bytes_mqa"])):
-        em = ' class="pl-attn-em"' if label == "gewählt" else ""
-        rows.append(f"<tr{em}><th scope=\"row\">{escape(label)}</th><td>{escape(fmt.de(kv))}</td>"
-                    f"<td>{escape(fmt.de(n_bytes))}</td><td>{escape(mib_text(n_bytes))}</td></tr>")
+    rows = [(label, fmt.de(kv), fmt.de(n_bytes), mib_text(n_bytes))
+            for label, kv, n_bytes in (("MHA", r["heads"], r["bytes_mha"]), ("gewählt", r["groups"], r["bytes"]),
+                                       ("MQA", 1, r["bytes_mqa"]))]
     note = f'<p class="pl-attn-note">{escape(r["note"])}</p>' if r["note"] else ""
     caption = f"Byte = 2 × {factors} × K/V-Köpfe × {tail}; 1 MiB = 2²⁰ Byte"
-    return (note + '<div class="pl-attn-scroll" tabindex="0" role="region" aria-label="Tabelle (seitlich verschiebbar)"><table class="pl-attn-table"><caption>' + escape(caption)
-            + '</caption><thead><tr><th scope="col"></th><th scope="col">K/V-Köpfe</th>'
-            '<th scope="col">Byte</th><th scope="col">MiB</th></tr></thead><tbody>' + "".join(rows)
-            + "</tbody></table></div>")
+    return note + table(("", "K/V-Köpfe", "Byte", "MiB"), rows, caption=caption, highlight=1,
+                        row_heads=True, numeric=True, wide=True)

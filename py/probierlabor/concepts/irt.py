@@ -27,6 +27,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import Cell, table
 
 SLUG = "irt"
 TITLE = "IRT (Rasch-Modell)"
@@ -318,24 +319,24 @@ def view(r: dict) -> View:
 
 
 def _table(r: dict) -> str:
-    head = "".join(f'<th scope="col" class="{TASK_CLS[j]}-text">{t}</th>' for j, t in enumerate(TASKS))
+    head = [""] + [Cell(t, f"{TASK_CLS[j]}-text") for j, t in enumerate(TASKS)] + ["Quote", "θ"]
     rows = []
     for a, agent in enumerate(AGENTS):
         cells = []
         for j in range(3):
             if not r["attempted"][a][j]:
-                cells.append('<td class="pl-irt-skip">nicht<br>versucht</td>')
+                cells.append(Cell("nicht<br>versucht", "pl-irt-skip", html=True))
             else:
-                cells.append(f"<td>{r['table'][a][j]}/{ATTEMPTS}<br><small>{fmt.pct(r['prob'][a][j], 0)}</small></td>")
-        rows.append(f'<tr><th scope="row">{agent}</th>{"".join(cells)}'
-                    f"<td>{fmt.pct(r['agent_rate'][a], 0)}</td><td><strong>{_values([r['theta'][a]], [NAMES[a]], r)[1:-1]}</strong></td></tr>")
-    rate_cells = "".join(f"<td>{fmt.pct(v, 0)}</td>" for v in r["task_rate"])
-    b_cells = "".join(f"<td><strong>{_values([v], [NAMES[2 + j]], r)[1:-1]}</strong></td>" for j, v in enumerate(r["b"]))
-    rows.append(f'<tr class="pl-irt-sum"><th scope="row">Quote</th>{rate_cells}<td></td><td></td></tr>')
-    rows.append(f'<tr><th scope="row">b</th>{b_cells}<td></td><td></td></tr>')
-    return (f'<div class="pl-irt-scroll"><table class="pl-irt-table"><caption>Gelöst von {ATTEMPTS} Versuchen, '
-            f'darunter die Chance im Modell; b = Schwierigkeit</caption><thead><tr><th scope="col"></th>{head}<th scope="col">Quote</th>'
-            f'<th scope="col">θ</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+                cells.append(Cell(f"{r['table'][a][j]}/{ATTEMPTS}<br><small>{fmt.pct(r['prob'][a][j], 0)}</small>",
+                                  html=True))
+        rows.append([agent, *cells, fmt.pct(r['agent_rate'][a], 0),
+                     Cell(f"<strong>{_values([r['theta'][a]], [NAMES[a]], r)[1:-1]}</strong>", html=True)])
+    rows.append(["Quote", *(fmt.pct(v, 0) for v in r["task_rate"]), "", ""])
+    rows.append(["b", *(Cell(f"<strong>{_values([v], [NAMES[2 + j]], r)[1:-1]}</strong>", html=True)
+                        for j, v in enumerate(r["b"])), "", ""])
+    caption = f"Gelöst von {ATTEMPTS} Versuchen, darunter die Chance im Modell; b = Schwierigkeit"
+    return table(head, rows, caption=caption,
+                 row_classes=[""] * len(AGENTS) + ["pl-irt-sum", ""], row_heads=True, wide=True, cls="pl-irt-table")
 
 
 def _path_chart(r: dict) -> str:

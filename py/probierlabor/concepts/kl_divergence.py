@@ -25,6 +25,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import Cell, table
 
 SLUG = "kl-divergence"
 TITLE = "KL-Divergenz"
@@ -245,8 +246,7 @@ def _figure(r: dict) -> str:
     ly = H - 26
     for j, (name, cls, text) in enumerate(((ref_name, "pl-kl-ref", "Referenz"), (approx_name, "pl-kl-approx", "Näherung"))):
         x = 12 + j * 100
-        parts.append(f'<rect class="{cls}" x="{x}" y="{ly - 10}" width="12" height="12"/>'
-                     f'<text class="pl-legend" x="{x + 17}" y="{ly}">{name}: {text}</text>')
+        parts.append(svg.key(x, ly, cls, f"{name}: {text}"))
 
     # right panel: contributions ref_i·ln(ref_i/approx_i); they can be negative, the sum cannot
     rx0, rx1 = 268, 432
@@ -284,8 +284,7 @@ def _figure(r: dict) -> str:
                  f"{escape(formula)}</text>")
     label = (f"Verteilungen {ref_name} und {approx_name} und die Beiträge zu D({ref_name}‖{approx_name}) = "
              f"{show(r['d'])}")
-    return (f'<svg class="pl-plot pl-kl" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}" '
-            f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+    return svg.figure(W, H, parts, label=label, cls="pl-kl")
 
 
 CURVE_TOP = 3.0
@@ -340,18 +339,14 @@ def _torch_table(r: dict) -> str:
         ("batchmean", "Summe ÷ Beispiele"),
         ("mean", "Summe ÷ Elemente"),
     ]
-    body = "".join(
-        f"<tr><td><code>{red}</code></td><td>{escape(what)}</td>"
-        f"<td>{escape(show(t[red]['single']))}</td><td>{escape(show(t[red]['batch']))}</td></tr>"
-        for red, what in rows
-    )
+    body = [(Cell(f"<code>{red}</code>", html=True), what, show(t[red]["single"]), show(t[red]["batch"]))
+            for red, what in rows]
     wrong = fmt.de(r["torch_wrong_input"], 3)
     return (
         '<div class="pl-kl-torch">'
         f'<p class="pl-kl-code"><code>nn.KLDivLoss(reduction=…)(input=log {approx_name}, target={ref_name})</code> '
         f"rechnet D({ref_name}‖{approx_name}).</p>"
-        '<table class="pl-kl-table"><thead><tr><th>reduction</th><th>Rechnung</th><th>1 × 2</th><th>2 × 2</th></tr></thead>'
-        f"<tbody>{body}</tbody></table>"
+        + table(("reduction", "Rechnung", "1 × 2", "2 × 2"), body, row_heads=True, wide=True, cls="pl-kl-table") +
         f'<p class="pl-kl-foot">1 × 2: nur dieses Beispiel. 2 × 2: dazu ein zweites, bei dem Modell und Ziel '
         f"genau (0,5; 0,5) sind. Falsch: <code>input={approx_name}</code> ohne log ergibt {escape(wrong)}.</p>"
         "</div>"

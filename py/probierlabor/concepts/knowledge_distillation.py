@@ -204,13 +204,12 @@ def _figure(r: dict) -> str:
         keys.append(("pl-kd-t1", "Lehrer bei T = 1"))
     for k, (cls, name) in enumerate(keys):
         x, y = 20 + (k % 2) * 210, H - 42 + (k // 2) * 22
-        mark = (f'<line class="{cls}" x1="{x}" y1="{y - 4}" x2="{x + 16}" y2="{y - 4}"/>' if cls == "pl-kd-t1"
-                else f'<rect class="{cls}" x="{x}" y="{y - 11}" width="13" height="13"/>')
-        parts.append(mark + f'<text class="pl-legend pl-kd-legend" x="{x + 21}" y="{y}">{escape(name)}</text>')
+        line = cls == "pl-kd-t1"
+        parts.append(svg.key(x, y, cls, name, w=16 if line else 13, gap=5 if line else 8, line=line,
+                             text_cls="pl-legend pl-kd-legend"))
     label = (f"Etikett, Lehrer und Schüler bei T = {T}: Lehrer {triple(r['teacher_T'])}, "
              f"Schüler {triple(r['student_T'])}")
-    return (f'<svg class="pl-plot pl-kd" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}" '
-            f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+    return svg.figure(W, H, parts, label=label, cls="pl-kd")
 
 
 def _gradients(r: dict) -> str:

@@ -17,10 +17,10 @@ Proposal (P): the stepper goes on to E and F; the calculator's factors are numbe
 
 from __future__ import annotations
 
-from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "kv-cache"
 TITLE = "KV Cache"
@@ -105,10 +105,7 @@ def view(r: dict) -> View:
     y_tok = 34
     y_tab = 108
     h = y_tab + n * row_h + 70
-    parts = [f'<svg class="pl-plot pl-kv" viewBox="0 0 {w} {h}" role="img" '
-             f'aria-label="KV-Cache nach {r["step"]} Tokens: {r["current"]} liest {len(r["cached_read"])} '
-             f'gespeicherte Paare und ergänzt sein eigenes" xmlns="http://www.w3.org/2000/svg">']
-    parts.append(svg.text(left, 18, "Tokens der Reihe nach", "pl-axis"))
+    parts = [svg.text(left, 18, "Tokens der Reihe nach", "pl-axis")]
     slot = 56
     for k, tok in enumerate(TOKENS):
         x = left + k * slot
@@ -154,7 +151,9 @@ def view(r: dict) -> View:
                                      f"mischt {r['keys_compared']} Values.", "pl-label"))
     parts.append(svg.text(left, y_b + 24, f"Cache jetzt: {r['pairs']} Paare × {fmt.de(r['per_position'])} Byte = "
                                           f"{fmt.de(r['bytes_stepper'])} Byte (Faktoren aus dem Rechner)", "pl-tick"))
-    parts.append("</svg>")
+    figure = svg.figure(w, h, parts, cls="pl-kv",
+                        label=f'KV-Cache nach {r["step"]} Tokens: {r["current"]} liest {len(r["cached_read"])} '
+                              "gespeicherte Paare und ergänzt sein eigenes")
 
     readouts = [
         Readout("pairs", "K/V-Paare im Cache", fmt.de(r["pairs"]), r["pairs"], True),
@@ -170,17 +169,14 @@ def view(r: dict) -> View:
                f"{r['pairs']} Paare. Rechner: 2 × {fmt.de(r['layers'])} × {fmt.de(r['positions'])} × "
                f"{fmt.de(r['kv_heads'])} × {fmt.de(r['dim'])} × {fmt.de(r['bytes_per'])} × {fmt.de(r['batch'])} "
                f"= {bytes_text(r['bytes'])}.")
-    return View("".join(parts), readouts, summary, _table(r))
+    return View(figure, readouts, summary, _table(r))
 
 
 def _table(r: dict) -> str:
     rows = (("K und V", 2, "zwei getrennte Tensoren"), ("Schichten", r["layers"], ""),
             ("Positionen", r["positions"], ""), ("K/V-Köpfe", r["kv_heads"], ""),
             ("Zahlen je Vektor", r["dim"], ""), ("Byte je Zahl", r["bytes_per"], ""), ("Batch", r["batch"], ""))
-    body = "".join(f"<tr><th scope=\"row\">{escape(label)}</th><td>{escape(fmt.de(v))}</td>"
-                   f"<td>{escape(note)}</td></tr>" for label, v, note in rows)
-    body += (f'<tr class="pl-attn-em"><th scope="row">Produkt</th><td>{escape(bytes_text(r["bytes"]))}</td>'
-             f"<td>{escape(bytes_text(r['per_position']))} je Position</td></tr>")
-    return ('<div class="pl-attn-scroll"><table class="pl-attn-table pl-kv-table"><caption>Byte-Rechner: '
-            'nur die Tensorelemente, ohne Verwaltungsaufwand</caption><thead><tr><th scope="col">Faktor</th>'
-            '<th scope="col">Wert</th><th scope="col"></th></tr></thead><tbody>' + body + "</tbody></table></div>")
+    cells = [(label, fmt.de(v), note) for label, v, note in rows]
+    cells.append(("Produkt", bytes_text(r["bytes"]), f"{bytes_text(r['per_position'])} je Position"))
+    return table(("Faktor", "Wert", ""), cells, caption="Byte-Rechner: nur die Tensorelemente, ohne Verwaltungsaufwand",
+                 highlight=len(cells) - 1, row_heads=True, numeric=True, wide=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from html import escape
 
-from ..kit import fmt
+from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 
 SLUG = "loss-masking"
@@ -123,13 +123,9 @@ def compute(focus: int = 13, user: bool = False, agent: bool = True, tool: bool 
 ROLE_CLASS = {"user": "pl-lm-user", "agent": "pl-lm-agent", "tool": "pl-lm-tool"}
 
 
-def _t(x, y, text, cls="pl-label", anchor="start"):
-    return f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{escape(text)}</text>'
-
-
 def _loss_mark(x: float, y: float, scored: bool, first: bool) -> str:
     if first:
-        return _t(x, y + 4, "–", "pl-lm-small", "middle")
+        return svg.text(x, y + 4, "–", "pl-lm-small", "middle")
     if scored:
         return f'<circle class="pl-lm-on" cx="{x:.1f}" cy="{y:.1f}" r="5"><title>im Verlust</title></circle>'
     return f'<circle class="pl-lm-off" cx="{x:.1f}" cy="{y:.1f}" r="5"><title>nicht im Verlust</title></circle>'
@@ -141,8 +137,8 @@ def _strip(r: dict) -> str:
     focus = r["focus"]
     for role, words in SEGMENTS:
         on = r["on"][role]
-        out.append(_t(6, y + 26, ROLES[role] if role != "tool" else "Werkzeug", "pl-label pl-lm-role"))
-        out.append(_t(6, y + 42, "im Verlust" if on else "nicht im Verlust", "pl-lm-small"))
+        out.append(svg.text(6, y + 26, ROLES[role] if role != "tool" else "Werkzeug", "pl-label pl-lm-role"))
+        out.append(svg.text(6, y + 42, "im Verlust" if on else "nicht im Verlust", "pl-lm-small"))
         x = 100
         for text in words:
             t += 1
@@ -154,41 +150,39 @@ def _strip(r: dict) -> str:
                 cls += " pl-lm-read"
             out.append(f'<rect class="{cls}" x="{x:.1f}" y="{y + 10}" width="{w - 4:.1f}" height="30" rx="4">'
                        f"<title>Token {t}: {escape(text)} ({ROLES[role]})</title></rect>")
-            out.append(_t(x + (w - 4) / 2, y + 30, text, "pl-lm-toklabel", "middle"))
-            out.append(_t(x + (w - 4) / 2, y + 6, str(t), "pl-lm-small", "middle"))
+            out.append(svg.text(x + (w - 4) / 2, y + 30, text, "pl-lm-toklabel", "middle"))
+            out.append(svg.text(x + (w - 4) / 2, y + 6, str(t), "pl-lm-small", "middle"))
             out.append(_loss_mark(x + (w - 4) / 2, y + 50, r["tokens"][t - 1]["scored"], t == 1))
             x += w
         y += 64
-    out.append(_t(8, y + 6, r["formula"], "pl-label pl-lm-formula"))
+    out.append(svg.text(8, y + 6, r["formula"], "pl-label pl-lm-formula"))
     y += 26
-    legend = (f'<circle class="pl-lm-on" cx="12" cy="{y}" r="5"/>' + _t(22, y + 4, "im Verlust", "pl-legend")
-              + f'<circle class="pl-lm-off" cx="122" cy="{y}" r="5"/>' + _t(132, y + 4, "nicht im Verlust", "pl-legend")
-              + f'<rect class="pl-lm-tok pl-lm-read pl-lm-agent" x="4" y="{y + 13}" width="16" height="14" rx="3"/>'
-              + _t(26, y + 24, f"wird für die Vorhersage von Token {focus} gelesen", "pl-legend")
-              + f'<rect class="pl-lm-tok pl-lm-focus pl-lm-agent" x="4" y="{y + 33}" width="16" height="14" rx="3"/>'
-              + _t(26, y + 44, f"Token {focus}", "pl-legend"))
+    legend = (f'<circle class="pl-lm-on" cx="12" cy="{y}" r="5"/>' + svg.text(22, y + 4, "im Verlust", "pl-legend")
+              + f'<circle class="pl-lm-off" cx="122" cy="{y}" r="5"/>'
+              + svg.text(132, y + 4, "nicht im Verlust", "pl-legend")
+              + svg.key(4, y + 24, "pl-lm-tok pl-lm-read pl-lm-agent",
+                        f"wird für die Vorhersage von Token {focus} gelesen", w=16, h=14, rx=3, gap=6)
+              + svg.key(4, y + 44, "pl-lm-tok pl-lm-focus pl-lm-agent", f"Token {focus}", w=16, h=14, rx=3, gap=6))
     out.append(legend)
     height = y + 54
-    return (f'<svg class="pl-plot pl-lm" viewBox="0 0 400 {height}" role="img" '
-            f'aria-label="Das Transkript Token für Token mit Verlust-Markierungen" xmlns="http://www.w3.org/2000/svg">'
-            + "".join(out) + "</svg>")
+    return svg.figure(400, height, out, label="Das Transkript Token für Token mit Verlust-Markierungen", cls="pl-lm")
 
 
 def _grid(r: dict) -> str:
     left, top, cell = 66, 46, 18.0
     size = cell * N
-    out = [_t(left + size / 2, 12, "… liest Token j", "pl-axis", "middle"),
+    out = [svg.text(left + size / 2, 12, "… liest Token j", "pl-axis", "middle"),
            f'<text class="pl-axis" transform="translate(14 {top + size / 2:.1f}) rotate(-90)" '
            f'text-anchor="middle">Vorhersage von Token t …</text>']
     for j, (role, text) in enumerate(TOKENS, start=1):
         x = left + (j - 1) * cell
         out.append(f'<rect class="pl-lm-chip {ROLE_CLASS[role]}" x="{x + 1:.1f}" y="{top - 14}" '
                    f'width="{cell - 2:.1f}" height="10"><title>Token {j}: {escape(text)}</title></rect>')
-        out.append(_t(x + cell / 2, top - 18, str(j), "pl-lm-tiny", "middle"))
+        out.append(svg.text(x + cell / 2, top - 18, str(j), "pl-lm-tiny", "middle"))
     for t in range(1, N + 1):
         y = top + (t - 1) * cell
         row_cls = " pl-lm-focusrow" if t == r["focus"] else ""
-        out.append(_t(left - 22, y + cell * 0.7, str(t), "pl-lm-tiny" + row_cls, "end"))
+        out.append(svg.text(left - 22, y + cell * 0.7, str(t), "pl-lm-tiny" + row_cls, "end"))
         scored = r["tokens"][t - 1]["scored"]
         if t > 1:
             cx, cy = left - 10, y + cell / 2
@@ -202,11 +196,9 @@ def _grid(r: dict) -> str:
     fy = top + (r["focus"] - 1) * cell
     out.append(f'<rect class="pl-lm-focusframe" x="{left - 16}" y="{fy:.1f}" width="{size + 16:.1f}" height="{cell:.1f}"/>')
     y = top + size + 18
-    out.append(_t(left, y, f"{r['links']} Verbindungen, mit jeder Verlust-Maske", "pl-legend"))
-    out.append(_t(left, y + 16, "Punkt links: Vorhersage im Verlust", "pl-legend"))
-    return (f'<svg class="pl-plot pl-lm" viewBox="0 0 {left + size + 10:.0f} {y + 24:.0f}" role="img" '
-            f'aria-label="Welche Token jede Vorhersage lesen darf" xmlns="http://www.w3.org/2000/svg">'
-            + "".join(out) + "</svg>")
+    out.append(svg.text(left, y, f"{r['links']} Verbindungen, mit jeder Verlust-Maske", "pl-legend"))
+    out.append(svg.text(left, y + 16, "Punkt links: Vorhersage im Verlust", "pl-legend"))
+    return svg.figure(left + size + 10, y + 24, out, label="Welche Token jede Vorhersage lesen darf", cls="pl-lm")
 
 
 def view(r: dict) -> View:

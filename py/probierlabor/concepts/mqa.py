@@ -20,10 +20,10 @@ example used on the GQA page (batch 1, 32 layers, 1024 tokens, head dimension 12
 from __future__ import annotations
 
 import math
-from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "mqa"
 TITLE = "Multi-Query Attention (MQA)"
@@ -196,9 +196,7 @@ def _cache_figure(c: dict) -> str:
     left, right = 64, w - 12
     heads = c["mha_sets"]
     box = min(26.0, (right - left) / heads)
-    parts = [f'<svg class="pl-plot" viewBox="0 0 {w} {h}" role="img" '
-             f'aria-label="KV-Cache: {heads} K/V-Sätze bei MHA, einer bei MQA" xmlns="http://www.w3.org/2000/svg">',
-             svg.text(8, 18, f"KV-Cache bei H = {heads}", "pl-axis")]
+    parts = [svg.text(8, 18, f"KV-Cache bei H = {heads}", "pl-axis")]
     for row, (label, sets, mib) in enumerate((("MHA", heads, c["mha_mib"]), ("MQA", 1, c["mqa_mib"]))):
         y = 38 + 62 * row
         parts.append(svg.text(8, y + 20, label, "pl-label pl-value"))
@@ -207,17 +205,11 @@ def _cache_figure(c: dict) -> str:
                          f'height="28"/>')
         parts.append(svg.text(left, y + 46, f"{fmt.de(sets)} K/V-{'Satz' if sets == 1 else 'Sätze'} · "
                            f"{fmt.de(mib, 0)} MiB im Standardbeispiel", "pl-tick"))
-    parts.append("</svg>")
-    return "".join(parts)
+    return svg.figure(w, h, parts, label=f"KV-Cache: {heads} K/V-Sätze bei MHA, einer bei MQA")
 
 
 def _table(r: dict) -> str:
-    rows = []
-    for i, h in enumerate(r["heads_out"]):
-        rows.append(f'<tr><th scope="row">Kopf {i + 1}</th>'
-                    f'<td>{escape(fmt.de(h["scores"][0], 3))} | {escape(fmt.de(h["scores"][1], 3))}</td>'
-                    f'<td>{escape(_pair(h["weights"]))}</td><td>{escape(_pair(h["output"]))}</td></tr>')
-    return ('<div class="pl-attn-scroll" tabindex="0" role="region" aria-label="Tabelle (seitlich verschiebbar)"><table class="pl-attn-table"><caption>Gleiche Keys und Values, verschiedene Queries</caption>'
-            '<thead><tr><th scope="col"></th><th scope="col">q·k / √2</th>'
-            '<th scope="col">Gewichte</th><th scope="col">Ergebnis</th></tr></thead><tbody>'
-            + "".join(rows) + "</tbody></table></div>")
+    rows = [(f"Kopf {i + 1}", f'{fmt.de(h["scores"][0], 3)} | {fmt.de(h["scores"][1], 3)}',
+             _pair(h["weights"]), _pair(h["output"])) for i, h in enumerate(r["heads_out"])]
+    return table(("", "q·k / √2", "Gewichte", "Ergebnis"), rows,
+                 caption="Gleiche Keys und Values, verschiedene Queries", row_heads=True, numeric=True, wide=True)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
@@ -118,8 +117,7 @@ def compute(n: int = 5, layout: str = "artikel", block_size: int = 4) -> dict:
 
 
 def _rect(x, y, w, h, cls, title=""):
-    inner = f"<title>{escape(title)}</title>" if title else ""
-    return f'<rect class="{cls}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3">{inner}</rect>'
+    return svg.rect(x, y, w, h, cls, rx=3, title=title)
 
 
 def view(r: dict) -> View:
@@ -180,9 +178,8 @@ def view(r: dict) -> View:
                           "pl-label pl-pa-head"))
     parts.append(svg.text(width - 12, y, f"leer: {r['free_slots']}", "pl-label pl-pa-head pl-pa-waste", "end"))
     height = y + 10
-    figure = (f'<svg class="pl-plot pl-pa" viewBox="0 0 {width} {height}" role="img" '
-              f'aria-label="Logische Positionen, Blocktabelle und physischer Blockspeicher" '
-              f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+    figure = svg.figure(width, height, parts, cls="pl-pa",
+                        label="Logische Positionen, Blocktabelle und physischer Blockspeicher")
 
     mapping = ", ".join(f"{j}→{b}" for j, b in enumerate(table))
     readouts = [

@@ -281,14 +281,12 @@ def _figure(r: dict) -> str:
     legend = [("pl-pk-ok", "bestanden"), ("pl-pk-fail", "nicht bestanden"), ("pl-pk-off", "nicht in der Gruppe")]
     lx = 12
     for cls, text in legend:
-        parts.append(f'<rect class="pl-pk-cell {cls}" x="{lx}" y="{legend_y - 10}" width="12" height="12" rx="1.5"/>'
-                     f'<text class="pl-legend" x="{lx + 17}" y="{legend_y}">{escape(text)}</text>')
+        parts.append(svg.key(lx, legend_y, f"pl-pk-cell {cls}", text, rx=1.5))
         lx += 30 + len(text) * 6.8
     height = legend_y + 10
     label = (f"{r['c_used']} von {n} Versuchen bestanden; Gruppen {_of(k)}"
              + ("" if r["estimable"] else ", nicht bildbar"))
-    return (f'<svg class="pl-plot pl-pk" viewBox="0 0 {W} {height:.0f}" role="img" aria-label="{escape(label)}" '
-            f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+    return svg.figure(W, height, parts, label=label, cls="pl-pk")
 
 
 def _curve(r: dict) -> str:

@@ -18,6 +18,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "prefill"
 TITLE = "Prefill"
@@ -147,10 +148,7 @@ def view(r: dict) -> View:
     top = 60
     row_h = 40
     h = top + N * row_h + 78
-    parts = [f'<svg class="pl-plot pl-pf" viewBox="0 0 {w} {h}" role="img" '
-             f'aria-label="Welche Positionen jede Ausgabe liest, Abschnitt für Abschnitt" '
-             f'xmlns="http://www.w3.org/2000/svg">']
-    parts.append(svg.text(x0 + N * cell / 2, 14, "liest K/V von Position", "pl-axis", "middle"))
+    parts = [svg.text(x0 + N * cell / 2, 14, "liest K/V von Position", "pl-axis", "middle")]
     xo = x0 + N * cell + 12
     parts.append(svg.text(xo, 34, "Ausgabe", "pl-axis"))
     for j in range(N):
@@ -199,9 +197,8 @@ def view(r: dict) -> View:
     for n, (cls, text) in enumerate(entries):
         lx = 8 + (n % 2) * 216
         yy = ly + (n // 2) * 24
-        parts.append(f'<rect class="pl-pf-cell {cls}" x="{lx}" y="{yy}" width="22" height="16" rx="3"/>')
-        parts.append(svg.text(lx + 30, yy + 13, text, "pl-legend"))
-    parts.append("</svg>")
+        parts.append(svg.key(lx, yy + 13, f"pl-pf-cell {cls}", text, w=22, h=16, rx=3, gap=8))
+    figure = svg.figure(w, h, parts, cls="pl-pf", label="Welche Positionen jede Ausgabe liest, Abschnitt für Abschnitt")
 
     values_text = "; ".join(_show(t, v) for t, v in zip(r["outputs_exact"], r["outputs"]))
     full_text = "; ".join(_show(t, v) for t, v in zip(r["full_exact"], r["full"]))
@@ -233,7 +230,7 @@ def view(r: dict) -> View:
         summary += "Gleich wie alle auf einmal."
     else:
         summary += f"Falsch – alle auf einmal ergibt {full_text}."
-    return View("".join(parts), readouts, summary, _table(r))
+    return View(figure, readouts, summary, _table(r))
 
 
 def _table(r: dict) -> str:
@@ -242,11 +239,7 @@ def _table(r: dict) -> str:
         done = k < r["done"]
         outs = "; ".join(_show(r["outputs_exact"][i], r["outputs"][i]) for i in run["positions"]) if done else "–"
         reads = " | ".join(f"{i + 1}: {positions_text(r['reads'][i])}" for i in run["positions"]) if done else "–"
-        em = ' class="pl-attn-em"' if k == r["done"] - 1 else ""
-        rows.append(
-            f"<tr{em}><th scope=\"row\">{k + 1}</th><td>{escape(positions_text(run['positions']))}</td>"
-            f"<td>{escape(positions_text(run['cached']))}</td><td>{escape(reads)}</td><td>{escape(outs)}</td></tr>")
-    return ('<div class="pl-attn-scroll"><table class="pl-attn-table pl-pf-table"><caption>Abschnitt für Abschnitt'
-            '</caption><thead><tr><th scope="col">Abschnitt</th><th scope="col">neu berechnet</th>'
-            '<th scope="col">aus dem Cache</th><th scope="col">Position: liest</th><th scope="col">Ausgaben</th>'
-            '</tr></thead><tbody>' + "".join(rows) + "</tbody></table></div>")
+        rows.append((k + 1, positions_text(run["positions"]), positions_text(run["cached"]), reads, outs))
+    head = ("Abschnitt", "neu berechnet", "aus dem Cache", "Position: liest", "Ausgaben")
+    return table(head, rows, caption="Abschnitt für Abschnitt", highlight=r["done"] - 1,
+                 row_heads=True, numeric=True, wide=True)

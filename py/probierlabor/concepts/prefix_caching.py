@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "prefix-caching"
 TITLE = "Prefix Caching"
@@ -168,9 +168,8 @@ def view(r: dict) -> View:
             f"{'Block' if hit == 1 else 'Blöcke'}); neu zu rechnen: {r['compute_tokens']}")
     parts.append(svg.text(x0, 254, line, "pl-label pl-pc-head"))
     height = 266
-    figure = (f'<svg class="pl-plot pl-pc" viewBox="0 0 {width} {height}" role="img" '
-              f'aria-label="Gespeicherte und neue Tokenfolge in Blöcken mit verketteten Hashes" '
-              f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+    figure = svg.figure(width, height, parts, cls="pl-pc",
+                        label="Gespeicherte und neue Tokenfolge in Blöcken mit verketteten Hashes")
 
     readouts = [
         Readout("common_prefix", "Gemeinsamer Anfang", f"{r['common_prefix']} Tokens", r["common_prefix"]),
@@ -179,16 +178,10 @@ def view(r: dict) -> View:
         Readout("compute_tokens", "Neu zu rechnen", f"{r['compute_tokens']} Tokens", r["compute_tokens"], True),
         Readout("same_after", "Gleiche Tokens nach X", fmt.de(r["same_after"]), r["same_after"]),
     ]
-    rows = []
-    for c in r["table"]:
-        current = c["x"] == r["x"]
-        mark = ' class="pl-pc-current"' if current else ""
-        rows.append(f'<tr{mark}><th scope="row">{escape(_letter(c["x"]))}</th>'
-                    f'<td>{c["common_prefix"]}</td><td>{c["hit_blocks"]}</td><td>{c["reused_tokens"]}</td></tr>')
-    extra = ('<table class="pl-pc-table"><caption>Alle Positionen von X bei Blöcken zu '
-             f'{size}</caption><thead><tr><th scope="col">X ersetzt</th><th scope="col">gemeinsamer Anfang</th>'
-             '<th scope="col">Blöcke</th><th scope="col">Tokens wiederverwendet</th></tr></thead>'
-             f'<tbody>{"".join(rows)}</tbody></table>')
+    rows = [(_letter(c["x"]), c["common_prefix"], c["hit_blocks"], c["reused_tokens"]) for c in r["table"]]
+    extra = table(("X ersetzt", "gemeinsamer Anfang", "Blöcke", "Tokens wiederverwendet"), rows,
+                  caption=f"Alle Positionen von X bei Blöcken zu {size}", row_heads=True, numeric=True,
+                  highlight=[i for i, c in enumerate(r["table"]) if c["x"] == r["x"]])
     what = "keine Änderung" if r["x"] == NONE else f"X statt {r['x']}"
     summary = (f"{what}, Blöcke zu {size}: {r['common_prefix']} gemeinsame Tokens am Anfang, "
                f"{hit} volle Blöcke mit {r['reused_tokens']} Tokens aus dem Cache, {r['compute_tokens']} neu zu rechnen.")

@@ -12,7 +12,6 @@ Nothing is trained here: the experiment compares two objectives for the same fix
 from __future__ import annotations
 
 from fractions import Fraction
-from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
@@ -99,10 +98,6 @@ def compute(gamma: float = 0.9, path: str = "A", reveal: str = "none") -> dict:
 
 # -- what the page shows -----------------------------------------------------
 
-def _t(x, y, text, cls="pl-label", anchor="start"):
-    return f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{escape(text)}</text>'
-
-
 def _return_lines(p: str, r: dict) -> tuple[str, str]:
     g = Fraction(r["gamma_exact"])
     r1, r2 = REWARDS[p]
@@ -116,17 +111,17 @@ def _board(r: dict) -> str:
     lanes = {"A": 74, "B": 176}
     xs = (130, 214)
     out = [
-        _t(xs[0], 20, "Runde 1", "pl-axis", "middle"),
-        _t(xs[1], 20, "Runde 2", "pl-axis", "middle"),
-        _t(262, 20, "Return", "pl-axis"),
+        svg.text(xs[0], 20, "Runde 1", "pl-axis", "middle"),
+        svg.text(xs[1], 20, "Runde 2", "pl-axis", "middle"),
+        svg.text(262, 20, "Return", "pl-axis"),
         '<circle class="pl-rl-start" cx="28" cy="125" r="22"/>',
-        _t(28, 129, "Start", "pl-rl-small", "middle"),
+        svg.text(28, 129, "Start", "pl-rl-small", "middle"),
     ]
     for p, y in lanes.items():
         chosen = p == r["path"]
         cls = "pl-rl-lane pl-rl-chosen" if chosen else "pl-rl-lane"
         out.append(f'<path class="{cls}" d="M50,125 C70,125 70,{y} 92,{y} L254,{y}"/>')
-        out.append(_t(60, y - 32 if p == "A" else y + 44, f"Weg {p}" + (" (gewählt)" if chosen else ""),
+        out.append(svg.text(60, y - 32 if p == "A" else y + 44, f"Weg {p}" + (" (gewählt)" if chosen else ""),
                       "pl-label pl-rl-lanename" + (" pl-rl-chosen-text" if chosen else "")))
         for k, x in enumerate(xs):
             value = REWARDS[p][k]
@@ -134,13 +129,14 @@ def _board(r: dict) -> str:
             box = "pl-rl-box" + (" pl-rl-hidden" if hidden else "") + (" pl-rl-box-chosen" if chosen else "")
             out.append(f'<rect class="{box}" x="{x - 32}" y="{y - 26}" width="64" height="52" rx="8">'
                        f"<title>Weg {p}, Runde {k + 1}: {'verdeckt' if hidden else exact_text(value)}</title></rect>")
-            out.append(_t(x, y + (8 if hidden else 4), "?" if hidden else exact_text(value), "pl-rl-coin", "middle"))
+            out.append(svg.text(x, y + (8 if hidden else 4), "?" if hidden else exact_text(value),
+                                "pl-rl-coin", "middle"))
             if not hidden:
-                out.append(_t(x, y + 19, "Münzen" if value != 1 else "Münze", "pl-rl-small", "middle"))
+                out.append(svg.text(x, y + 19, "Münzen" if value != 1 else "Münze", "pl-rl-small", "middle"))
         first, second = _return_lines(p, r)
-        out.append(_t(262, y + (5 if not second else -3), first, "pl-label pl-rl-return"))
+        out.append(svg.text(262, y + (5 if not second else -3), first, "pl-label pl-rl-return"))
         if second:
-            out.append(_t(262, y + 17, second, "pl-label pl-rl-return pl-rl-total"
+            out.append(svg.text(262, y + 17, second, "pl-label pl-rl-return pl-rl-total"
                           + (" pl-rl-chosen-text" if chosen else "")))
     both = all(r["known"].values())
     if both:
@@ -151,10 +147,8 @@ def _board(r: dict) -> str:
         verdict = f"Über Weg {other} weißt du nur Runde 1."
     else:
         verdict = f"Nach Runde 1 liegt Weg {r['round1_leader']} vorn. Und dann?"
-    out.append(_t(210, 244, verdict, "pl-label pl-rl-verdict", "middle"))
-    return ('<svg class="pl-plot pl-rl" viewBox="0 0 420 254" role="img" '
-            'aria-label="Spielbrett mit zwei Wegen und zwei Runden" xmlns="http://www.w3.org/2000/svg">'
-            + "".join(out) + "</svg>")
+    out.append(svg.text(210, 244, verdict, "pl-label pl-rl-verdict", "middle"))
+    return svg.figure(420, 254, out, label="Spielbrett mit zwei Wegen und zwei Runden", cls="pl-rl")
 
 
 def _chart(r: dict) -> str:

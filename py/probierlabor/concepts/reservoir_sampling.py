@@ -245,17 +245,10 @@ def view(r: dict) -> View:
     if random_:
         plot.hline(100 * r["exact_bar"], "pl-rs-expected")
     # a legend row above the plot, where no bar can reach
-    entries = [("pl-rs-deliv", "Lieferung"), ("pl-rs-return", "Rücksendung")]
+    entries = [("pl-rs-deliv pl-rs-swatch", "Lieferung"), ("pl-rs-return pl-rs-swatch", "Rücksendung")]
     if random_:
-        entries += [("pl-rs-expected", f"exakt {k}/{N}"), ("pl-rs-band", "±2 SD")]
-    x = plot.left
-    for cls, text in entries:
-        if cls in ("pl-rs-deliv", "pl-rs-return", "pl-rs-band"):
-            plot.front.append(f'<rect class="{cls} pl-rs-swatch" x="{x}" y="10" width="14" height="14"/>')
-        else:
-            plot.front.append(f'<line class="{cls}" x1="{x}" y1="17" x2="{x + 14}" y2="17"/>')
-        plot.front.append(f'<text class="pl-legend" x="{x + 19}" y="21">{escape(text)}</text>')
-        x += 19 + int(len(text) * 6.8) + 16
+        entries += [("pl-rs-expected", f"exakt {k}/{N}"), ("pl-rs-band pl-rs-swatch", "±2 SD")]
+    plot.front.append(svg.key_row(entries, plot.left, 21, lines=["pl-rs-expected"]))
 
     none_exact = f"{r['exact_none_num']}/{r['exact_den']}" if random_ else ""
     readouts = [

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "rope"
 TITLE = "Rotary Position Embedding (RoPE)"
@@ -218,9 +218,7 @@ def _distance_chart(r: dict) -> str:
     plot.point(d, r["curve_real"][d], 5, "pl-rope-real-dot", title=f"echte Frequenzen: {fmt.de(r['real_score'], 3)}")
     for k, (cls, text) in enumerate((("pl-rope-single", f"ein Paar, θ = {_deg(r['theta'])}"),
                                      ("pl-rope-real", f"echte Frequenzen, Mittel über d/2 = {r['pairs']} Paare"))):
-        y = 12 + 17 * k
-        plot.front.append(f'<line class="{cls}" x1="{plot.left}" y1="{y}" x2="{plot.left + 22}" y2="{y}"/>'
-                          + svg.text(plot.left + 28, y + 4, text, "pl-legend"))
+        plot.front.append(svg.key(plot.left, 16 + 17 * k, cls, text, w=22, gap=6, line=True))
     return plot.render()
 
 
@@ -231,14 +229,11 @@ def _table(r: dict) -> str:
     for i in idx:
         t = thetas[i]
         turn = math.degrees(r["distance"] * t)
-        rows.append(f'<tr><th scope="row">{i}</th><td>{escape(_sci(t))}</td>'
-                    f'<td>{escape(fmt.de(math.degrees(t), 3))}°</td><td>{escape(fmt.de(turn, 1))}°</td>'
-                    f'<td>{escape(fmt.de(math.cos(r["distance"] * t), 3))}</td></tr>')
-    return ('<div class="pl-attn-scroll"><table class="pl-attn-table"><caption>Einige der ' + str(len(thetas)) + ' Paare bei d = '
-            + str(r["dim"]) + ': θᵢ = 10000^(−2i/d)</caption><thead><tr><th scope="col">i</th>'
-            '<th scope="col">θᵢ (rad)</th><th scope="col">θᵢ (Grad)</th>'
-            f'<th scope="col">Drehung bei Abstand {escape(fmt.de(r["distance"]))}</th>'
-            '<th scope="col">cos</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table></div>")
+        rows.append((i, _sci(t), f"{fmt.de(math.degrees(t), 3)}°", f"{fmt.de(turn, 1)}°",
+                     fmt.de(math.cos(r["distance"] * t), 3)))
+    head = ("i", "θᵢ (rad)", "θᵢ (Grad)", f'Drehung bei Abstand {fmt.de(r["distance"])}', "cos")
+    return table(head, rows, caption=f'Einige der {len(thetas)} Paare bei d = {r["dim"]}: θᵢ = 10000^(−2i/d)',
+                 row_heads=True, numeric=True, wide=True)
 
 
 def _sci(x: float) -> str:

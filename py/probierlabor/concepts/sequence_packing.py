@@ -301,9 +301,7 @@ def _rows_figure(r: dict) -> str:
     out.append(_mark(268, y, "leak"))
     out.append(svg.text(278, y + 4, "über eine Grenze bewertet", "pl-legend"))
     height = y + 14
-    return (f'<svg class="pl-plot pl-sp" viewBox="0 0 460 {height:.0f}" role="img" '
-            f'aria-label="Zeilen des Batches mit Verlust-Markierungen" xmlns="http://www.w3.org/2000/svg">'
-            + "".join(out) + "</svg>")
+    return svg.figure(460, height, out, label="Zeilen des Batches mit Verlust-Markierungen", cls="pl-sp")
 
 
 def _mark(x: float, y: float, mark) -> str:
@@ -367,17 +365,11 @@ def _grid_figure(r: dict) -> str:
                f'height="{cell:.1f}"/>')
     y = top + size + 18
     legend = [("pl-sp-link pl-sp-a", "erlaubt"), ("pl-sp-leak", "erlaubt über eine Grenze"),
-              ("pl-sp-blocked", "durch Trennung gesperrt")]
+              ("pl-sp-blocked", "durch Trennung gesperrt"), ("pl-sp-focus", "die Zeile von B1")]
     for i, (cls, text) in enumerate(legend):
-        yy = y + i * 17
-        out.append(f'<rect class="{cls}" x="{left}" y="{yy - 9}" width="12" height="12"/>')
-        out.append(svg.text(left + 18, yy + 1, text, "pl-legend"))
-    out.append(f'<rect class="pl-sp-focus" x="{left}" y="{y + 3 * 17 - 9}" width="12" height="12"/>')
-    out.append(svg.text(left + 18, y + 3 * 17 + 1, "die Zeile von B1", "pl-legend"))
+        out.append(svg.key(left, y + i * 17 + 1, cls, text, gap=6))
     height = y + 4 * 17
-    return (f'<svg class="pl-plot pl-sp" viewBox="0 0 {left + 310:.0f} {height:.0f}" role="img" '
-            f'aria-label="Erlaubte Verbindungen der Attention" xmlns="http://www.w3.org/2000/svg">'
-            + "".join(out) + "</svg>")
+    return svg.figure(left + 310, height, out, label="Erlaubte Verbindungen der Attention", cls="pl-sp")
 
 
 def _count_text(total: int, cross: int, what: str) -> str:

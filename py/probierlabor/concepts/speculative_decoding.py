@@ -31,6 +31,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "speculative-decoding"
 TITLE = "Speculative Decoding"
@@ -233,11 +234,7 @@ def _legend(entries, x0: float, y0: float, per_row: int = 3, width: float = 150)
     out = []
     for k, (cls, text) in enumerate(entries):
         x, y = x0 + width * (k % per_row), y0 + 18 * (k // per_row)
-        if cls == "pl-sd-target":
-            out.append(f'<line class="{cls}" x1="{x:.0f}" y1="{y:.0f}" x2="{x + 16:.0f}" y2="{y:.0f}"/>')
-        else:
-            out.append(f'<rect class="{cls}" x="{x:.0f}" y="{y - 6:.0f}" width="16" height="12"/>')
-        out.append(f'<text class="pl-legend" x="{x + 22:.0f}" y="{y + 4:.0f}">{escape(text)}</text>')
+        out.append(svg.key(x, y + 4, cls, text, w=16, h=12, gap=6, line=cls == "pl-sd-target"))
     return "".join(out)
 
 
@@ -312,13 +309,8 @@ def _table(r: dict) -> str:
         ("Ergebnis = angenommen + " + _dec(Fraction(r["rejected_exact"])) + " × Korrektur",
          [Fraction(v) for v in r["final_exact"]]),
     ]
-    head = "".join(f'<th scope="col">{t}</th>' for t in TOKENS)
-    body = "".join(
-        f"<tr><th scope=\"row\">{escape(label)}</th>" + "".join(f"<td>{escape(_exact_text(v))}</td>" for v in values)
-        + "</tr>" for label, values in rows)
-    body += ("<tr class=\"pl-attn-em\"><th scope=\"row\">" + escape(f"gezogen ({fmt.de(r['trials'])} Durchläufe)")
-             + "</th>" + "".join(f"<td>{escape(fmt.de(f, 3))}</td>" for f in r["freq"]) + "</tr>")
-    caption = "Die Bilanz einer Position, exakt gerechnet"
+    cells = [[label] + [_exact_text(v) for v in values] for label, values in rows]
+    cells.append([f"gezogen ({fmt.de(r['trials'])} Durchläufe)"] + [fmt.de(f, 3) for f in r["freq"]])
     notes = "".join(f'<p class="pl-attn-note">{escape(n)}</p>' for n in r["notes"])
-    return (notes + f'<div class="pl-attn-scroll" tabindex="0" role="region" aria-label="Tabelle (seitlich verschiebbar)"><table class="pl-attn-table"><caption>{caption}</caption>'
-            f'<thead><tr><th scope="col">Token</th>{head}</tr></thead><tbody>{body}</tbody></table></div>')
+    return notes + table(["Token", *TOKENS], cells, caption="Die Bilanz einer Position, exakt gerechnet",
+                         highlight=len(cells) - 1, row_heads=True, numeric=True, wide=True)

@@ -25,7 +25,8 @@ from fractions import Fraction
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
-from ..kit.tree import dec, frac_text, over_common, swatch_legend, table
+from ..kit.table import table
+from ..kit.tree import dec, frac_text, over_common
 
 SLUG = "top-k-sampling"
 TITLE = "Top-k Sampling"
@@ -163,7 +164,7 @@ def view(r: dict) -> View:
             plot.text(i + 0.5, float(probs[i]) + 0.03, "gestrichen", "pl-dec-out-text", "middle")
         plot.text(i + 0.5, -0.02, f"vorher {dec(probs[i])}", "pl-dec-out-text", "middle", dy=32)
     plot.body.extend(bars)
-    plot.front.append(swatch_legend([("pl-dec-before", "vorher (Modell)"), ("pl-dec-exact", "nach Top-k, exakt"),
+    plot.front.append(svg.swatch_legend([("pl-dec-before", "vorher (Modell)"), ("pl-dec-exact", "nach Top-k, exakt"),
                                      ("pl-dec-drawn", f"gezogen ({fmt.de(r['n'])}-mal)")],
                                     plot.right - 170, plot.top + 8, 172))
     figure = plot.render()
@@ -190,8 +191,7 @@ def view(r: dict) -> View:
 def _rect(plot, x0, x1, y0, y1, cls) -> str:
     left, right = plot.px(x0), plot.px(x1)
     top, bottom = plot.py(max(y0, y1)), plot.py(min(y0, y1))
-    return (f'<rect class="{cls}" x="{left:.1f}" y="{top:.1f}" width="{right - left:.1f}" '
-            f'height="{max(bottom - top, 0):.1f}"/>')
+    return svg.rect(left, top, right - left, bottom - top, cls)
 
 
 def _convergence(r: dict) -> str:
@@ -242,4 +242,4 @@ def _table(r: dict) -> str:
                      fmt.de(r["counts"][i]), fmt.de(r["shares"][i], 3)])
         classes.append("" if keep else "pl-dec-out")
     return table(["Token", "vorher", "nach Top-k", "gezogen", "Anteil"], rows,
-                 f"k = {r['k']}, {fmt.de(r['n'])} Züge", classes)
+                 caption=f"k = {r['k']}, {fmt.de(r['n'])} Züge", row_classes=classes, numeric=True)

@@ -27,9 +27,10 @@ import itertools
 import math
 from fractions import Fraction
 
-from ..kit import fmt
+from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
-from ..kit.tree import dec, frac_text, over_common, table
+from ..kit.table import table
+from ..kit.tree import dec, frac_text, over_common
 
 SLUG = "top-p-sampling"
 TITLE = "Top-p Sampling (Nucleus Sampling)"
@@ -176,8 +177,7 @@ def view(r: dict) -> View:
     w, h = 440, 286
     left, right = 60, 426
     scale = right - left
-    parts = [f'<svg class="pl-plot pl-topp" viewBox="0 0 {w} {h}" role="img" '
-             f'aria-label="Top-p mit p = {fmt.de_auto(r["p"])}: Kern je Zeile" xmlns="http://www.w3.org/2000/svg">']
+    parts = []
     # cumulative axis
     axis_y = 246
     parts.append(f'<line class="pl-frame" x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}"/>')
@@ -223,7 +223,7 @@ def view(r: dict) -> View:
     if r["temperature"] != 1.0:
         parts.append(f'<text class="pl-tick" x="8" y="22">T = {fmt.de_auto(r["temperature"])}'
                      + ("" if r["rows"][0]["exact"] else " (Werte gerundet)") + "</text>")
-    parts.append("</svg>")
+    figure = svg.figure(w, h, parts, label=f'Top-p mit p = {fmt.de_auto(r["p"])}: Kern je Zeile', cls="pl-topp")
 
     readouts = []
     for k, row in enumerate(r["rows"], start=1):
@@ -246,7 +246,7 @@ def view(r: dict) -> View:
                + f": Zeile 1 behält {r1['kept']} Token{'s' if r1['kept'] != 1 else ''} "
                f"(Summe {_num(r1['mass'], r1['mass_exact'])}), Zeile 2 behält {r2['kept']} "
                f"(Summe {_num(r2['mass'], r2['mass_exact'])}).")
-    return View("".join(parts), readouts, summary, _table(r))
+    return View(figure, readouts, summary, _table(r))
 
 
 def _table(r: dict) -> str:
@@ -267,6 +267,7 @@ def _table(r: dict) -> str:
     for k, row in enumerate(r["rows"], start=1):
         checks.append([f"Zeile {k}", str(row["kept"]), str(row["float_desc"]), str(row["float_hf"])])
     check_classes = ["pl-dec-warn" if c[1] != c[2] or c[1] != c[3] else "" for c in checks]
-    return (table(head, rows, f"p = {fmt.de_auto(r['p'])}: Kern und umgerechnete Chancen", classes)
+    return (table(head, rows, caption=f"p = {fmt.de_auto(r['p'])}: Kern und umgerechnete Chancen",
+                  row_classes=classes, numeric=True)
             + table(["", "exakt", "Gleitkomma ≥ p", "wie Transformers"], checks,
-                    "Wie viele Tokens behalten werden", check_classes))
+                    caption="Wie viele Tokens behalten werden", row_classes=check_classes, numeric=True))

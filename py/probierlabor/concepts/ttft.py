@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import table
 
 SLUG = "ttft"
 TITLE = "Time to First Token (TTFT)"
@@ -154,9 +155,8 @@ def view(r: dict) -> View:
     bracket(194, e["arrival"], e["first_ready"], f"Server {fmt.de(r['server_interval'])} ms", "pl-tt-server")
     bracket(224, 0, r["end"], f"ganze Antwort {fmt.de(r['end'])} ms", "pl-tt-end")
     height = axis_y + 42
-    figure = (f'<svg class="pl-plot pl-tt" viewBox="0 0 {width} {height}" role="img" '
-              f'aria-label="Zeitleiste von Client und Server mit den Phasen bis zum ersten Token" '
-              f'xmlns="http://www.w3.org/2000/svg">' + "".join(parts) + "</svg>")
+    figure = svg.figure(width, height, parts, cls="pl-tt",
+                        label="Zeitleiste von Client und Server mit den Phasen bis zum ersten Token")
 
     readouts = [
         Readout("client_ttft", "TTFT beim Client", f"{fmt.de(r['client_ttft'])} ms", r["client_ttft"], True),
@@ -168,13 +168,12 @@ def view(r: dict) -> View:
                 "–" if r["prefill_share"] is None else fmt.pct(r["prefill_share"]), r["prefill_share"]),
     ]
     times = ", ".join(fmt.de(t) for t in r["tokens"][1:])
-    rows = "".join(f"<tr><th scope=\"row\">{name}</th><td>{fmt.de(t)} ms</td></tr>" for name, t in (
+    rows = [(name, f"{fmt.de(t)} ms") for name, t in (
         ("Absenden", e["send"]), ("Ankunft beim Server", e["arrival"]), ("Vorbereitung fertig", e["prep_end"]),
         ("Warteschlange verlassen", e["queue_end"]), ("Prefill fertig", e["prefill_end"]),
         ("erstes Ergebnis bereit", e["first_ready"]), ("erstes Token beim Client", e["received"]),
-        ("letztes Token beim Client", r["end"])))
-    extra = ('<table class="pl-tt-table"><caption>Ereignisse (Zeitpunkte ab dem Absenden)</caption>'
-             f"<tbody>{rows}</tbody></table>")
+        ("letztes Token beim Client", r["end"]))]
+    extra = table(None, rows, caption="Ereignisse (Zeitpunkte ab dem Absenden)", row_heads=True, numeric=True)
     summary = (f"Das erste Token erreicht den Client nach {fmt.de(r['client_ttft'])} ms; im Server vergehen von der "
                f"Ankunft bis zum ersten Ergebnis {fmt.de(r['server_interval'])} ms. "
                + (f"Weitere {r['more']} Tokens kommen bei {times} ms; die Antwort ist nach {fmt.de(r['end'])} ms komplett."

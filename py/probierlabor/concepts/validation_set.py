@@ -28,6 +28,7 @@ from itertools import combinations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.table import Cell, table
 
 SLUG = "validation-set"
 TITLE = "Validation Set"
@@ -300,7 +301,7 @@ SHORT = {"line": "Gerade", "curve": "Kurve", "mean": "Mittel&shy;wert"}
 
 
 def _col(name: str, rule: str) -> str:
-    return ' class="pl-vs-col"' if name == rule else ""
+    return "pl-vs-col" if name == rule else ""
 
 
 def _table(r: dict) -> str:
@@ -316,10 +317,11 @@ def _table(r: dict) -> str:
         parts.append(
             f'<p class="pl-vs-ok">{escape(RULE_LABEL[rule])} ist festgelegt; die Testtage wurden einmal '
             f'für diese Regel ausgewertet. Die anderen Regeln bleiben dort ungemessen.</p>')
-    head = "".join(f'<th scope="col"{_col(n, rule)}>{SHORT[n]}</th>' for n, _ in RULES)
-    rows = []
+    head = ["Tag", "verkauft"] + [Cell(SHORT[n], _col(n, rule), html=True) for n, _ in RULES]
+    rows, classes = [], []
     for split, label, _ in SPLITS:
-        rows.append(f'<tr class="pl-vs-group"><th scope="colgroup" colspan="5">{escape(label)}</th></tr>')
+        rows.append(label)
+        classes.append("")
         for d in (d for d in r["days"] if d["split"] == split):
             cells = []
             for n, _ in RULES:
@@ -329,9 +331,10 @@ def _table(r: dict) -> str:
                     text = "–"
                 else:
                     text = exact_de(d["err_exact"][n])
-                cells.append(f'<td{_col(n, rule)}>{escape(text)}</td>')
+                cells.append(Cell(text, _col(n, rule)))
             sold = "?" if d["y"] is None else fmt.de(d["y"])
-            rows.append(f'<tr><th scope="row">{d["T"]} °C</th><td>{sold}</td>{"".join(cells)}</tr>')
+            rows.append([f'{d["T"]} °C', sold] + cells)
+            classes.append("")
         mae_cells = []
         for n, _ in RULES:
             value = r["mae_exact"][n][split]
@@ -339,11 +342,9 @@ def _table(r: dict) -> str:
                 text = "verdeckt" if state == "hidden" else "–"
             else:  # exact fraction on one line, its decimal below
                 text = "<br>".join(escape(part) for part in exact_de(value).split(" ", 1))
-            mae_cells.append(f"<td{_col(n, rule)}>{text}</td>")
-        rows.append(f'<tr class="pl-vs-mae"><th scope="row" colspan="2">Mittel</th>{"".join(mae_cells)}</tr>')
+            mae_cells.append(Cell(text, _col(n, rule), html=True))
+        rows.append([Cell("Mittel", colspan=2)] + mae_cells)
+        classes.append("pl-vs-mae")
     caption = "Abweichung je Tag in Portionen (ohne Vorzeichen) und ihr Mittel (MAE), exakt"
-    parts.append(
-        f'<div class="pl-vs-scroll"><table class="pl-vs-table"><caption>{caption}</caption><thead><tr>'
-        f'<th scope="col">Tag</th><th scope="col">verkauft</th>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table></div>')
+    parts.append(table(head, rows, caption=caption, row_classes=classes, row_heads=True, numeric=True, wide=True))
     return "".join(parts)

@@ -16,7 +16,7 @@ import math
 from fractions import Fraction
 from html import escape
 
-from . import fmt
+from . import fmt, svg
 
 
 # -- exact numbers --------------------------------------------------------------------
@@ -116,39 +116,9 @@ class Tree:
             yy = y + 18 * (i // per_row)
             if cls.startswith("node:"):
                 self.texts.append(f'<circle class="pl-tree-node {cls[5:]}" cx="{x + 11}" cy="{yy}" r="6"/>')
+                self.texts.append(svg.text(x + 28, yy + 4, text, "pl-legend"))
             else:
-                self.texts.append(f'<line class="pl-tree-edge {cls}" x1="{x}" y1="{yy}" x2="{x + 22}" y2="{yy}"/>')
-            self.texts.append(f'<text class="pl-legend" x="{x + 28}" y="{yy + 4}">{escape(text)}</text>')
+                self.texts.append(svg.key(x, yy + 4, f"pl-tree-edge {cls}", text, w=22, gap=6, line=True))
 
     def render(self) -> str:
-        return (f'<svg class="pl-plot pl-tree" viewBox="0 0 {self.w} {self.h}" role="img" '
-                f'aria-label="{escape(self.label)}" xmlns="http://www.w3.org/2000/svg">'
-                + "".join(self.edges) + "".join(self.nodes) + "".join(self.texts) + "</svg>")
-
-
-def swatch_legend(entries: list[tuple[str, str]], x: float, y: float, width: float) -> str:
-    """A legend box with filled swatches (for bars; ``svg.Plot.legend`` draws line swatches)."""
-    rows = [f'<rect class="pl-legend-bg" x="{x - 6:.0f}" y="{y - 4:.0f}" width="{width:.0f}" '
-            f'height="{len(entries) * 18 + 6}" rx="4"/>']
-    for i, (cls, text) in enumerate(entries):
-        yy = y + 18 * i
-        rows.append(f'<rect class="{cls}" x="{x:.0f}" y="{yy:.0f}" width="16" height="11"/>')
-        rows.append(f'<text class="pl-legend" x="{x + 22:.0f}" y="{yy + 10:.0f}">{escape(text)}</text>')
-    return "".join(rows)
-
-
-# -- tables ----------------------------------------------------------------------------
-
-def table(head: list[str], rows: list, caption: str = "", row_classes: list[str] | None = None) -> str:
-    """A small escaped HTML table (class pl-dec-table); a row given as a string is a section heading."""
-    cap = f"<caption>{escape(caption)}</caption>" if caption else ""
-    th = "".join(f"<th>{escape(h)}</th>" for h in head)
-    body = []
-    for i, row in enumerate(rows):
-        if isinstance(row, str):  # a section heading across the table
-            body.append(f'<tr class="pl-dec-section"><th colspan="{len(head)}" scope="rowgroup">{escape(row)}</th></tr>')
-            continue
-        cls = f' class="{row_classes[i]}"' if row_classes and row_classes[i] else ""
-        body.append(f"<tr{cls}>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>")
-    return (f'<div class="pl-dec-scroll"><table class="pl-dec-table">{cap}<thead><tr>{th}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></div>')
+        return svg.figure(self.w, self.h, self.edges + self.nodes + self.texts, label=self.label, cls="pl-tree")
