@@ -409,7 +409,18 @@
       const map = new Map(moves.value ? moves.value.split(",").map((p) => p.split(":")) : []);
       map.set(String(index), value.toFixed(1));
       moves.value = [...map].map(([i, v]) => `${i}:${v}`).join(",");
+      if (!runtime.run) follow(index, value);
       userChange(root);
+    };
+    // Until Python redraws the figure, the dragged point at least goes where it was put.
+    const follow = (index, value) => {
+      const svg = stage.querySelector("svg");
+      const circle = stage.querySelector(`circle[data-drag="${index}"]`);
+      if (!svg || !circle || !svg.dataset.box || !svg.dataset.yrange) return;
+      const [, top, , bottom] = svg.dataset.box.split(" ").map(Number);
+      const [y0, y1] = svg.dataset.yrange.split(" ").map(Number);
+      const clamped = Math.min(Math.max(value, y0), y1);
+      circle.setAttribute("cy", (bottom - (clamped - y0) / (y1 - y0) * (bottom - top)).toFixed(1));
     };
     const currentValue = (index) => {
       // a value kept while Python starts is not drawn yet: the field has it

@@ -108,6 +108,7 @@ def drag_a_point(v) -> None:
     """Drags the first movable point of the figure (overfitting) up by 40 pixels."""
     point = v.page.locator(f"{ROOT} [data-drag]").first
     point.scroll_into_view_if_needed()
+    before = point.get_attribute("cy")
     box = point.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     v.page.mouse.move(x, y)
@@ -115,6 +116,7 @@ def drag_a_point(v) -> None:
     v.page.mouse.move(x, y - 20, steps=2)
     v.page.mouse.move(x, y - 40, steps=2)
     v.page.mouse.up()
+    assert point.get_attribute("cy") != before, "the dragged point stayed where it was"
 
 
 def assert_view(v, slug: str, expected: dict, what: str) -> None:
