@@ -146,12 +146,16 @@
     return root.plViews;
   }
 
-  // experiment_block.prerendered: a figure is a list of markup pieces shared by all views.
+  // experiment_block.prerendered: a figure is a list of pieces (joined with "<"), a piece one token
+  // or a list of tokens (joined with '" '), all shared by the block's views.
   function prerendered(root, index) {
     const data = views(root);
     const view = data && data.views[index];
     if (!view) return null;
-    const markup = (pieces) => pieces.map((i) => data.parts[i]).join("<");
+    if (!data.markup) {
+      data.markup = data.pieces.map((p) => (Array.isArray(p) ? p.map((t) => data.tokens[t]).join('" ') : data.tokens[p]));
+    }
+    const markup = (ids) => ids.map((i) => data.markup[i]).join("<");
     return { ...view, figure: markup(view.figure), extra: markup(view.extra) };
   }
 

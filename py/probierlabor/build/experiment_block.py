@@ -61,21 +61,25 @@ def prerendered(slug: str) -> tuple[dict, list[int]]:
     """The default view (index 0) and each preset's, and for each preset the index of its view.
 
     Presets mostly differ in a few curves: the same axes, grid lines and labels come back in every
-    figure. The markup is therefore cut before each "<" and every distinct piece kept once
-    (``parts``); a figure is the list of its pieces, joined with "<" again in the browser. Equal
-    views (a preset that is the default) are kept once as well."""
+    figure, and the cells of a grid share their class and most coordinates. So the markup is cut
+    before each "<" into pieces, kept once each, and a figure is the list of its pieces; a piece is
+    cut again after each attribute value ('" ') into tokens, kept once each as well. The browser
+    joins tokens with '" ' and pieces with "<". Equal views (a preset that is the default) are kept
+    once too."""
     module = api.concept(slug)
-    parts: list[str] = []
-    index: dict[str, int] = {}
+    tokens: dict[str, int] = {}
+    pieces: dict[str, int] = {}
 
-    def pieces(markup: str) -> list[int]:
-        out = []
+    def index(table: dict[str, int], text: str) -> int:
+        return table.setdefault(text, len(table))
+
+    def cut(markup: str) -> list[int]:
         for piece in markup.split("<"):
-            if piece not in index:
-                index[piece] = len(parts)
-                parts.append(piece)
-            out.append(index[piece])
-        return out
+            if piece not in pieces:
+                index(pieces, piece)
+                for token in piece.split(_TOKEN_END):
+                    index(tokens, token)
+        return [pieces[piece] for piece in markup.split("<")]
 
     views: list[dict] = []
     seen: dict[str, int] = {}
@@ -83,7 +87,7 @@ def prerendered(slug: str) -> tuple[dict, list[int]]:
     for values in [{}] + [api.preset_values(slug, p.label) for p in module.PRESETS]:
         out = api.run(slug, values)
         assert not out["notes"], (slug, values, out["notes"])  # a preset must be valid as it stands
-        view = {"figure": pieces(out["figure"]), "extra": pieces(out["extra"]),
+        view = {"figure": cut(out["figure"]), "extra": cut(out["extra"]),
                 "readouts": [{k: r[k] for k in _READOUT_KEYS} for r in out["readouts"]],
                 **{k: out[k] for k in _VIEW_KEYS}}
         text = json.dumps(view, sort_keys=True)
@@ -91,7 +95,21 @@ def prerendered(slug: str) -> tuple[dict, list[int]]:
             seen[text] = len(views)
             views.append(view)
         chosen.append(seen[text])
-    return {"parts": parts, "views": views}, chosen[1:]
+    encoded = []
+    for piece in pieces:
+        ids = [tokens[t] for t in piece.split(_TOKEN_END)]
+        encoded.append(ids if len(ids) > 1 else ids[0])
+    return {"tokens": list(tokens), "pieces": encoded, "views": views}, chosen[1:]
+
+
+_TOKEN_END = '" '
+
+
+def markup_of(data: dict, ids: list[int]) -> str:
+    """The markup of a figure in ``prerendered``'s data: what static/js/probierlabor.js computes."""
+    def piece(p):
+        return _TOKEN_END.join(data["tokens"][t] for t in p) if isinstance(p, list) else data["tokens"][p]
+    return "<".join(piece(data["pieces"][i]) for i in ids)
 
 
 def _single_quoted(data) -> str:
