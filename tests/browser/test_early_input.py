@@ -227,6 +227,24 @@ def test_a_change_waits_for_the_real_boot(browser, origin):
         context.close()
 
 
+def test_without_python_the_presets_still_show_and_other_changes_go_back(visit):
+    """Python cannot start (its WebAssembly file is missing): the presets still show their views, and
+    a slider moved then returns to the view on screen instead of promising a state that never comes."""
+    slug = "top-p-sampling"
+    v = visit(f"/{slug}/", routes=[("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="fehlt"))])
+    v.wait_state(("error",), timeout=60_000)
+    preset = chosen_preset(slug)
+    v.page.locator(f"{ROOT} .pl-presets [data-preset]").nth(preset).click()
+    expected = api.run(slug, api.preset_values(slug, api.concept(slug).PRESETS[preset].label))
+    assert_view(v, slug, expected, "preset without Python")
+    p = first_other_control(slug)
+    change(v, slug, p)
+    assert v.page.evaluate(CONTROLS, ROOT) == expected["controls"], "the slider kept a value nothing will compute"
+    assert_view(v, slug, expected, "slider without Python")
+    assert not shown(v)["pending"]
+    assert "Python konnte nicht gestartet werden" in v.page.inner_text(f"{ROOT} .pl-notes")
+
+
 def test_every_preset_is_pre_rendered_as_python_computes_it():
     """Without a browser: the views in the page's template are api.run's, for each preset."""
     for slug in SLUGS:
