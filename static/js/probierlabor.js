@@ -195,10 +195,11 @@
   // and the URL already carries the new values (Python writes its canonical form when it is ready).
   function pending(root, on) {
     const stage = root.querySelector(".pl-stage");
+    const was = root.classList.contains("pl-pending");
     root.classList.toggle("pl-pending", on);
     if (on) stage.setAttribute("aria-busy", "true");
     else stage.removeAttribute("aria-busy");
-    if (on) status(root, TEXT.pending);
+    if (on && !was) status(root, TEXT.pending);  // said once, not at every step of a slider
   }
 
   function keepForLater(root) {
