@@ -5,6 +5,12 @@
 // one Python runtime of the tab (static/py/boot.py hands over api.run_json) and swaps in
 // what Python returns. It knows nothing about any concept: names, ranges, clamping and
 // German notes all come from the concept's declared parameters.
+//
+// Python needs seconds to start, and nothing the reader does meanwhile is lost: a preset shows its
+// view at once (pre-rendered at build time, in the block's <template class="pl-views">); any other
+// change is kept in the controls, the stage is marked as pending, and Python computes it as soon
+// as it is ready. What is shown therefore always belongs to the controls and the URL, or is
+// visibly marked as not yet computed.
 (function () {
   "use strict";
 
@@ -13,9 +19,11 @@
 
   const TEXT = {
     loading: "Python wird geladen … Die Abbildung zeigt schon die Standardeinstellung.",
-    slow: "Python lädt ungewöhnlich lange. Die Abbildung zeigt die Standardeinstellung; die Regler folgen, sobald Python bereit ist.",
+    loadingPreset: (label) => `Python wird geladen … Die Abbildung zeigt schon „${label}“.`,
+    pending: "Python startet … Deine Änderung wird berechnet, sobald es bereit ist.",
+    slow: "Python lädt ungewöhnlich lange. Die Voreinstellungen gehen schon; andere Änderungen folgen, sobald Python bereit ist.",
     crashed: "Dieses Experiment ist bei dieser Einstellung gestolpert. Der Rest der Seite funktioniert weiter; „Von vorn“ oder eine andere Einstellung hilft meist.",
-    failed: "Python konnte nicht gestartet werden, darum bleibt die Abbildung bei der Standardeinstellung.",
+    failed: "Python konnte nicht gestartet werden, darum lassen sich nur die Voreinstellungen zeigen.",
     hint: "Tipp: Seite neu laden. Hilft das nicht, die Website neu bauen (make site) – eine Datei der Python-Laufzeit fehlt oder ist beschädigt.",
   };
 
@@ -81,6 +89,7 @@
       button.addEventListener("click", () => {
         const field = root.querySelector(`[data-param="${button.dataset.seedFor}"]`);
         field.value = String(crypto.getRandomValues(new Uint32Array(1))[0] & 0x7fffffff);
+        if (!runtime.run) { userChange(root); return; }  // kept until Python is there
         // New random runs are the heavy work (thousands of draws, retraining a model): say so
         // and let the browser paint that before Python starts, so the page never seems frozen.
         status(root, "Rechnet …");
@@ -94,16 +103,22 @@
     root.querySelectorAll("[data-preset]").forEach((button) => {
       button.addEventListener("click", () => {
         setControls(root, JSON.parse(button.dataset.preset), true);
-        userChange(root);
+        if (runtime.run) userChange(root);
+        else early(root, Number(button.dataset.view), button.textContent);
       });
     });
     enableDragging(root);
     if (runtime.run) start(root);
-    else if (runtime.failure) showFailure(root);
     else {
-      setTimeout(() => {
-        if (!runtime.run && !runtime.failure && root.isConnected) status(root, TEXT.slow);
-      }, SLOW_MS);
+      pending(root, false);  // a copy of a pending experiment (share.js, A/B) starts from its own link
+      status(root, TEXT.loading);
+      fromLink(root);
+      if (runtime.failure) showFailure(root);
+      else {
+        setTimeout(() => {
+          if (!runtime.run && !runtime.failure && root.isConnected) status(root, TEXT.slow);
+        }, SLOW_MS);
+      }
     }
   }
 
@@ -111,8 +126,96 @@
     if (!root.plMounted) mount(root);
     if (root.plStarted) return;
     root.plStarted = true;
+    // A change made while Python started lives in the controls; otherwise the URL is the state
+    // (and Python says what it had to correct in a shared link).
+    if (root.plChanged) render(root, fromControls(root), { fromUrl: false });
+    else render(root, fromUrl(root), { fromUrl: true });
+  }
+
+  // ---- before Python is ready ----------------------------------------------------------
+
+  function views(root) {
+    if (root.plViews === undefined) {
+      const template = root.querySelector("template.pl-views");
+      try {
+        root.plViews = template ? JSON.parse(template.dataset.views) : null;
+      } catch (_) {
+        root.plViews = null;
+      }
+    }
+    return root.plViews;
+  }
+
+  // experiment_block.prerendered: a figure is a list of pieces (joined with "<"), a piece one token
+  // or a list of tokens (joined with '" '), all shared by the block's views.
+  function prerendered(root, index) {
+    const data = views(root);
+    const view = data && data.views[index];
+    if (!view) return null;
+    if (!data.markup) {
+      data.markup = data.pieces.map((p) => (Array.isArray(p) ? p.map((t) => data.tokens[t]).join('" ') : data.tokens[p]));
+    }
+    const markup = (ids) => ids.map((i) => data.markup[i]).join("<");
+    return { ...view, figure: markup(view.figure), extra: markup(view.extra) };
+  }
+
+  // A link with a state: a preset's is shown at once; any other waits for Python, and the controls
+  // show it already, so that a change made meanwhile starts from it.
+  function fromLink(root) {
     const raw = fromUrl(root);
-    render(root, raw, { fromUrl: true });
+    if (!Object.keys(raw).length) return;
+    const data = views(root);
+    const index = data ? data.views.findIndex((view) => sameState(view.url, raw)) : -1;
+    if (index >= 0) {
+      const button = [...root.querySelectorAll("[data-preset]")].find((b) => Number(b.dataset.view) === index);
+      early(root, index, button ? button.textContent : null);
+    } else {
+      setControls(root, raw, false);
+      pending(root, true);
+    }
+  }
+
+  function sameState(a, b) {
+    const ka = Object.keys(a), kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => String(a[k]) === String(b[k]));
+  }
+
+  function early(root, index, label) {
+    const view = prerendered(root, index);
+    if (!view) { pending(root, true); return; }
+    root.plChanged = false;
+    root.plShown = view;
+    paint(root, view);
+    pending(root, false);
+    if (!runtime.failure) status(root, label ? TEXT.loadingPreset(label.trim()) : TEXT.loading);
+    root.dispatchEvent(new CustomEvent("pl:rendered", { detail: { ms: 0, prerendered: true } }));
+  }
+
+  // Changed controls whose view only Python can compute: the old view stays, dimmed and marked busy,
+  // and the URL already carries the new values (Python writes its canonical form when it is ready).
+  function pending(root, on) {
+    const stage = root.querySelector(".pl-stage");
+    const was = root.classList.contains("pl-pending");
+    root.classList.toggle("pl-pending", on);
+    if (on) stage.setAttribute("aria-busy", "true");
+    else stage.removeAttribute("aria-busy");
+    if (on && !was) status(root, TEXT.pending);  // said once, not at every step of a slider
+  }
+
+  function keepForLater(root) {
+    if (runtime.failure) {  // no Python will come: back to the view on screen
+      const shown = root.plShown || prerendered(root, 0);
+      if (shown) paint(root, shown);
+      return;
+    }
+    root.plChanged = true;
+    const defaults = prerendered(root, 0);
+    if (defaults) {
+      const raw = fromControls(root), url = {};
+      for (const [name, value] of Object.entries(raw)) if (String(defaults.controls[name]) !== value) url[name] = value;
+      writeUrl(root, url);
+    }
+    pending(root, true);
   }
 
   // ---- parameters: controls ↔ raw values ↔ URL --------------------------------------
@@ -181,6 +284,7 @@
     // Synchronous on purpose: Chromium already delivers pointer-driven input at most once per
     // frame, and computing at once leaves the whole rest of the frame for layout and paint.
     if (runtime.run) render(root, fromControls(root), { fromUrl: false });
+    else keepForLater(root);
   }
 
   function render(root, raw, { fromUrl }) {
@@ -191,12 +295,25 @@
     } catch (error) {
       out = { error: String(error) };
     }
+    root.plChanged = false;
+    pending(root, false);
     if (out.error) {
       console.warn(`[${root.plSlug}]`, out.error);
+      status(root, "");
       showNotes(root, [TEXT.crashed], "pl-error");
       root.dataset.state = "error";
       return;
     }
+    paint(root, out);
+    showNotes(root, fromUrl ? out.notes : [], "pl-note");
+    status(root, "");
+    root.dataset.state = "ready";
+    root.plLastMs = performance.now() - t0;
+    root.dispatchEvent(new CustomEvent("pl:rendered", { detail: { ms: root.plLastMs } }));
+  }
+
+  // A view (Python's or a pre-rendered one) on screen, with the controls and the URL it belongs to.
+  function paint(root, out, { url = true } = {}) {
     const focused = document.activeElement && root.contains(document.activeElement)
       ? document.activeElement.dataset.drag : undefined;
     root.querySelector(".pl-figure").innerHTML = out.figure;
@@ -215,12 +332,7 @@
       const again = root.querySelector(`[data-drag="${focused}"]`);
       if (again) again.focus({ preventScroll: true });
     }
-    showNotes(root, fromUrl ? out.notes : [], "pl-note");
-    writeUrl(root, out.url);
-    status(root, "");
-    root.dataset.state = "ready";
-    root.plLastMs = performance.now() - t0;
-    root.dispatchEvent(new CustomEvent("pl:rendered", { detail: { ms: root.plLastMs } }));
+    if (url) writeUrl(root, out.url);
   }
 
   // Same readouts as shown: change texts in place (screen readers keep their place); else rebuild.
@@ -272,6 +384,12 @@
   }
 
   function showFailure(root) {
+    // Changes kept for Python go back to the view on screen; a link's state stays in the URL, so
+    // that reloading (the hint below) can still show it.
+    const shown = root.plShown || prerendered(root, 0);
+    if (shown && root.classList.contains("pl-pending")) paint(root, shown, { url: root.plChanged });
+    root.plChanged = false;
+    pending(root, false);
     status(root, "");
     showNotes(root, [TEXT.failed, runtime.failure, TEXT.hint], "pl-error");
     root.dataset.state = "error";
@@ -296,9 +414,23 @@
       const map = new Map(moves.value ? moves.value.split(",").map((p) => p.split(":")) : []);
       map.set(String(index), value.toFixed(1));
       moves.value = [...map].map(([i, v]) => `${i}:${v}`).join(",");
+      if (!runtime.run) follow(index, value);
       userChange(root);
     };
+    // Until Python redraws the figure, the dragged point at least goes where it was put.
+    const follow = (index, value) => {
+      const svg = stage.querySelector("svg");
+      const circle = stage.querySelector(`circle[data-drag="${index}"]`);
+      if (!svg || !circle || !svg.dataset.box || !svg.dataset.yrange) return;
+      const [, top, , bottom] = svg.dataset.box.split(" ").map(Number);
+      const [y0, y1] = svg.dataset.yrange.split(" ").map(Number);
+      const clamped = Math.min(Math.max(value, y0), y1);
+      circle.setAttribute("cy", (bottom - (clamped - y0) / (y1 - y0) * (bottom - top)).toFixed(1));
+    };
     const currentValue = (index) => {
+      // a value kept while Python starts is not drawn yet: the field has it
+      const kept = moves.value.split(",").map((p) => p.split(":")).find(([i]) => i === String(index));
+      if (kept && root.plChanged) return Number(kept[1]);
       const circle = stage.querySelector(`[data-drag="${index}"]`);
       return circle ? Number(circle.getAttribute("aria-valuenow")) : 0;
     };
@@ -312,7 +444,7 @@
       stage.classList.add("pl-dragging");
     });
     stage.addEventListener("pointermove", (e) => {
-      if (root.plDragging === undefined || !runtime.run) return;
+      if (root.plDragging === undefined || runtime.failure) return;
       const svg = stage.querySelector("svg");
       setMove(root.plDragging, valueAt(svg, e.clientY));
     });
@@ -324,7 +456,7 @@
     stage.addEventListener("pointercancel", stop);
     stage.addEventListener("keydown", (e) => {
       const target = e.target.closest("[data-drag]");
-      if (!target || !runtime.run) return;
+      if (!target || runtime.failure) return;
       const step = e.shiftKey ? 25 : 5;
       const delta = { ArrowUp: step, ArrowDown: -step, PageUp: 50, PageDown: -50 }[e.key];
       if (delta === undefined) return;

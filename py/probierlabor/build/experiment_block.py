@@ -6,6 +6,11 @@ layer (static/js/probierlabor.js) only wires the controls to ``api.run_json`` an
 in the strings that come back. The markup here is therefore the contract with that
 script: ``data-param`` on every control, ``data-preset`` on preset buttons, and the
 ``pl-…`` slots it fills.
+
+Python needs seconds to start, and a preset clicked meanwhile must not be lost: the view of every
+preset (what ``api.run`` returns for it) travels with the page in ``<template class="pl-views">``,
+so the script can show it at once. A template is inert: Material's instant navigation does not
+execute it (as it would a ``<script>``) and the search index does not read its attribute.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ def experiment(slug: str) -> str:
     module = api.concept(slug)
     controls = "".join(_control(p, run["params"][p.name], run["display"][p.name])
                        for p in module.PARAMS)
-    presets = "".join(_preset_button(slug, i, p) for i, p in enumerate(module.PRESETS))
+    views, preset_views = prerendered(slug)
+    presets = "".join(_preset_button(slug, i, p, preset_views[i]) for i, p in enumerate(module.PRESETS))
     drag_hint = any(p.kind == "moves" for p in module.PARAMS)
     return (
         f'<section class="pl-experiment" data-experiment="{slug}" data-state="loading" '
@@ -41,8 +47,75 @@ def experiment(slug: str) -> str:
         f'<div class="pl-extra">{run["extra"]}</div></div>'
         f'</div>'
         f'<p class="pl-summary" aria-live="polite">{escape(run["summary"])}</p>'
+        f"<template class=\"pl-views\" data-views='{_single_quoted(views)}'></template>"
         f'</section>'
     )
+
+
+# What the page needs of a view before Python runs; a readout's raw number is for the CLI and tests.
+_VIEW_KEYS = ("summary", "controls", "display", "url")
+_READOUT_KEYS = ("key", "label", "value", "emphasis")
+
+
+def prerendered(slug: str) -> tuple[dict, list[int]]:
+    """The default view (index 0) and each preset's, and for each preset the index of its view.
+
+    Presets mostly differ in a few curves: the same axes, grid lines and labels come back in every
+    figure, and the cells of a grid share their class and most coordinates. So the markup is cut
+    before each "<" into pieces, kept once each, and a figure is the list of its pieces; a piece is
+    cut again after each attribute value ('" ') into tokens, kept once each as well. The browser
+    joins tokens with '" ' and pieces with "<". Equal views (a preset that is the default) are kept
+    once too."""
+    module = api.concept(slug)
+    tokens: dict[str, int] = {}
+    pieces: dict[str, int] = {}
+
+    def index(table: dict[str, int], text: str) -> int:
+        return table.setdefault(text, len(table))
+
+    def cut(markup: str) -> list[int]:
+        for piece in markup.split("<"):
+            if piece not in pieces:
+                index(pieces, piece)
+                for token in piece.split(_TOKEN_END):
+                    index(tokens, token)
+        return [pieces[piece] for piece in markup.split("<")]
+
+    views: list[dict] = []
+    seen: dict[str, int] = {}
+    chosen = []
+    for values in [{}] + [api.preset_values(slug, p.label) for p in module.PRESETS]:
+        out = api.run(slug, values)
+        assert not out["notes"], (slug, values, out["notes"])  # a preset must be valid as it stands
+        view = {"figure": cut(out["figure"]), "extra": cut(out["extra"]),
+                "readouts": [{k: r[k] for k in _READOUT_KEYS} for r in out["readouts"]],
+                **{k: out[k] for k in _VIEW_KEYS}}
+        text = json.dumps(view, sort_keys=True)
+        if text not in seen:
+            seen[text] = len(views)
+            views.append(view)
+        chosen.append(seen[text])
+    encoded = []
+    for piece in pieces:
+        ids = [tokens[t] for t in piece.split(_TOKEN_END)]
+        encoded.append(ids if len(ids) > 1 else ids[0])
+    return {"tokens": list(tokens), "pieces": encoded, "views": views}, chosen[1:]
+
+
+_TOKEN_END = '" '
+
+
+def markup_of(data: dict, ids: list[int]) -> str:
+    """The markup of a figure in ``prerendered``'s data: what static/js/probierlabor.js computes."""
+    def piece(p):
+        return _TOKEN_END.join(data["tokens"][t] for t in p) if isinstance(p, list) else data["tokens"][p]
+    return "<".join(piece(data["pieces"][i]) for i in ids)
+
+
+def _single_quoted(data) -> str:
+    """JSON for an attribute in single quotes: the markup's many double quotes stay as they are."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("&", "&amp;").replace("'", "&#39;")
 
 
 # Sharing tools (static/js/share.js). The buttons stay hidden until that script shows them:
@@ -57,13 +130,14 @@ _TOOLBAR = (
 )
 
 
-def _preset_button(slug: str, index: int, preset) -> str:
+def _preset_button(slug: str, index: int, preset, view: int) -> str:
     """data-preset: the values to set; data-preset-url: the query string they give, so the page can
-    tell which preset is on screen by comparing strings instead of asking Python."""
+    tell which preset is on screen by comparing strings instead of asking Python; data-view: its
+    pre-rendered view in the block's template."""
     values = api.preset_values(slug, preset.label)
     url = api.url_state(slug, api.check(slug, values)[0])
     return (f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(api.jsonable(values)))}"'
-            f' data-preset-url="{escape(json.dumps(url))}" title="{escape(preset.help)}" data-key="{index}">'
+            f' data-preset-url="{escape(json.dumps(url))}" data-view="{view}" title="{escape(preset.help)}" data-key="{index}">'
             f'{escape(preset.label)}</button>')
 
 

@@ -1,0 +1,258 @@
+"""Input while Python is still starting is never lost: a preset shows its pre-rendered view at once,
+any other change waits (marked as pending) and is computed as soon as Python is ready.
+
+"Before Python is ready" is made deterministic without paying a cold start per page: after the first
+page, the runtime's entry point is taken away (as if Python were not there yet) before each instant
+navigation, and handed back through ``probierlabor.connect`` (what static/py/boot.py calls) once the
+inputs are made. One page races the real cold start, one holds the real boot.py until the input is in.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from probierlabor import SLUGS
+from probierlabor.build import experiment_block
+from probierlabor.kit import api
+
+from conftest import READY_MS, record
+
+pytestmark = pytest.mark.browser
+
+ROOT = "[data-experiment]:not([data-url-prefix])"
+PENDING = "Python startet"
+
+HOLD = """() => { const r = window.probierlabor.runtime;
+    window.__held = [r.run, r.systemcheck]; r.run = null; }"""
+RELEASE = "() => window.probierlabor.connect(...window.__held)"
+
+# The raw values the page would send to Python (probierlabor.js fromControls).
+CONTROLS = """sel => { const raw = {};
+  document.querySelector(sel).querySelectorAll('[data-param]').forEach(el => {
+    const name = el.dataset.param;
+    if (el.type === 'radio') { if (el.checked) raw[name] = el.value; }
+    else if (el.type === 'checkbox') raw[name] = el.checked ? '1' : '0';
+    else if (el.type === 'range' && 'log' in el.dataset) raw[name] = String(Number((10 ** Number(el.value)).toPrecision(3)));
+    else raw[name] = el.value;
+  });
+  return raw; }"""
+
+# Markup as the browser serialises it, less what static/js/a11y.js adds to a region that scrolls
+# (a tab stop and its name) whenever it gets round to it.
+NORMALISE = """const norm = markup => { const f = document.createElement('figure'); f.innerHTML = markup;
+  f.querySelectorAll("[class*='-scroll']").forEach(el => ['tabindex', 'role', 'aria-label', 'data-pl-scroll-focus']
+    .forEach(a => el.removeAttribute(a)));
+  return f.innerHTML; };"""
+
+SHOWN = """sel => { const root = document.querySelector(sel);""" + NORMALISE + """
+  return {
+    figure: norm(root.querySelector('.pl-figure').innerHTML), extra: norm(root.querySelector('.pl-extra').innerHTML),
+    readouts: [...root.querySelectorAll('[data-readout] dd')].map(dd => dd.textContent),
+    summary: root.querySelector('.pl-summary').textContent,
+    pending: root.classList.contains('pl-pending'),
+    busy: root.querySelector('.pl-stage').getAttribute('aria-busy'),
+    status: root.querySelector('.pl-status').hidden ? null : root.querySelector('.pl-status-text').textContent,
+    state: root.dataset.state,
+  }; }"""
+
+
+def shown(v):
+    return v.page.evaluate(SHOWN, ROOT)
+
+
+def normalised(v, markup: str) -> str:
+    """Markup as the page would show it, to compare with what it shows."""
+    return v.page.evaluate("m => { " + NORMALISE + " return norm(m); }", markup)
+
+
+def url_state(v) -> dict:
+    return dict(parse_qsl(urlsplit(v.page.url).query))
+
+
+def chosen_preset(slug: str) -> int:
+    """The last preset whose view differs from the default: its click must be visible."""
+    presets = api.concept(slug).PRESETS
+    return max(i for i, p in enumerate(presets) if api.run(slug, api.preset_values(slug, p.label))["url"])
+
+
+def first_other_control(slug: str):
+    """A slider if the page has one, else its first control of another kind."""
+    params = [p for p in api.concept(slug).PARAMS if p.kind != "moves"]
+    sliders = [p for p in params if p.kind in ("int", "float") and p.widget != "number"]
+    return (sliders or params)[0]
+
+
+def change(v, slug: str, p) -> None:
+    """Changes one control the way a reader would."""
+    root = v.page.locator(ROOT)
+    field = root.locator(f'[data-param="{p.name}"]')
+    if p.kind == "seed":
+        root.locator(f'[data-seed-for="{p.name}"]').click()
+    elif p.kind in ("int", "float") and p.widget == "number":
+        step = p.step or 1
+        now = float(field.input_value())
+        field.fill(f"{now - step if now + step > p.hi else now + step:g}")
+        field.evaluate("el => el.blur()")  # a number field reports its change when left
+    elif p.kind in ("int", "float"):
+        at_top = field.evaluate("el => Number(el.value) >= Number(el.max)")
+        field.focus()
+        v.page.keyboard.press("ArrowLeft" if at_top else "ArrowRight")
+    elif p.kind == "choice" and p.widget == "select":
+        other = field.evaluate("el => [...el.options].find(o => !o.selected).value")
+        field.select_option(other)
+    elif p.kind == "choice":
+        root.locator(f'label.pl-option:has(input[data-param="{p.name}"]:not(:checked))').first.click()
+    elif p.kind == "bool":
+        field.click()
+    else:
+        raise AssertionError(f"{slug}: no way to change a {p.kind} control")
+
+
+def drag_a_point(v) -> None:
+    """Drags the first movable point of the figure (overfitting) up by 40 pixels."""
+    point = v.page.locator(f"{ROOT} [data-drag]").first
+    point.scroll_into_view_if_needed()
+    before = point.get_attribute("cy")
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    v.page.mouse.move(x, y)
+    v.page.mouse.down()
+    v.page.mouse.move(x, y - 20, steps=2)
+    v.page.mouse.move(x, y - 40, steps=2)
+    v.page.mouse.up()
+    assert point.get_attribute("cy") != before, "the dragged point stayed where it was"
+
+
+def assert_view(v, slug: str, expected: dict, what: str) -> None:
+    now = shown(v)
+    assert now["summary"] == expected["summary"], f"{slug}, {what}: summary"
+    assert now["readouts"] == [r["value"] for r in expected["readouts"]], f"{slug}, {what}: readouts"
+    assert now["figure"] == normalised(v, expected["figure"]), f"{slug}, {what}: figure"
+    assert now["extra"] == normalised(v, expected["extra"]), f"{slug}, {what}: second figure or table"
+    assert url_state(v) == expected["url"], f"{slug}, {what}: URL"
+
+
+def early_preset(v, slug: str, index: int) -> None:
+    """Before Python: the preset's view at once, with its URL; nothing pending."""
+    label = api.concept(slug).PRESETS[index].label
+    expected = api.run(slug, api.preset_values(slug, label))
+    assert_view(v, slug, expected, f"„{label}“ before Python")
+    now = shown(v)
+    assert now["state"] == "loading" and not now["pending"] and now["busy"] is None, (slug, now["state"])
+    assert label in now["status"], (slug, now["status"])
+
+
+def inputs_then_release(v, slug: str, *, release) -> None:
+    """The test itself: a preset, then another control, before Python; the final state once ready."""
+    v.page.wait_for_selector(f'[data-experiment="{slug}"]', state="attached")
+    preset = chosen_preset(slug)
+    v.page.locator(f"{ROOT} .pl-presets [data-preset]").nth(preset).click()
+    racing = release is None
+    if not racing:
+        early_preset(v, slug, preset)
+    p = first_other_control(slug)
+    change(v, slug, p)
+    if slug == "overfitting":
+        drag_a_point(v)
+    raw = v.page.evaluate(CONTROLS, ROOT)
+    if not racing:
+        now = shown(v)
+        assert now["pending"] and now["busy"] == "true", f"{slug}: a kept change is not marked as pending"
+        assert now["status"].startswith(PENDING), (slug, now["status"])
+        release()
+    v.wait_state(selector=ROOT, timeout=READY_MS)
+    expected = api.run(slug, raw)
+    assert not expected["notes"], (slug, raw, expected["notes"])
+    preset_values = api.preset_values(slug, api.concept(slug).PRESETS[preset].label)
+    assert expected["params"][p.name] != api.jsonable(preset_values[p.name]), f"{slug}: {p.name} did not change"
+    if slug == "overfitting":
+        assert expected["params"]["moves"], "the dragged point was lost"
+    assert_view(v, slug, expected, "once Python is ready")
+    now = shown(v)
+    assert not now["pending"] and now["busy"] is None and now["status"] is None, (slug, now)
+
+
+def test_every_page_keeps_a_preset_and_a_change_made_before_python_is_ready(visit):
+    """All pages in one tab: the first races the real cold start, the others are navigated to
+    (instant navigation) with the runtime held back until the inputs are made."""
+    v = visit(f"/{SLUGS[0]}/")
+    v.page.set_default_timeout(READY_MS)  # a busy machine starting Python may hold the page's main thread for long
+    inputs_then_release(v, SLUGS[0], release=None)
+    for slug in SLUGS[1:]:
+        v.page.evaluate(HOLD)
+        v.page.locator(f'.md-nav__link[href$="{slug}/"]').first.evaluate("a => a.click()")
+        v.page.wait_for_selector(f'[data-experiment="{slug}"]', state="attached")
+        if slug == SLUGS[1]:  # presentation keys (1–9) choose a preset before Python just like a click
+            v.page.locator("body").focus()
+            v.page.keyboard.press("3")
+            early_preset(v, slug, 2)
+        inputs_then_release(v, slug, release=lambda: v.page.evaluate(RELEASE))
+    assert v.foreign_requests() == [] and v.console_errors() == []
+
+
+class Gate:
+    """Holds boot.py back in the network until opened; one that comes later passes at once."""
+
+    def __init__(self):
+        self.held, self.open = [], False
+
+    def __call__(self, route):
+        if self.open:
+            route.continue_()
+        else:
+            self.held.append(route)
+
+    def release(self):
+        self.open = True
+        for route in self.held:
+            route.continue_()
+
+
+def test_a_change_waits_for_the_real_boot(browser, origin):
+    """The real boot.py held back by the network until the input is in: pending, then computed."""
+    slug = "overfitting"
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, service_workers="block")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(READY_MS)
+        gate = Gate()
+        page.route("**/static/py/boot.py", gate)
+        v = record(page, origin)
+        page.goto(f"{origin}/{slug}/", wait_until="domcontentloaded")
+        inputs_then_release(v, slug, release=gate.release)
+        assert v.foreign_requests() == [] and v.console_errors() == []
+    finally:
+        context.close()
+
+
+def test_without_python_the_presets_still_show_and_other_changes_go_back(visit):
+    """Python cannot start (its WebAssembly file is missing): the presets still show their views, and
+    a slider moved then returns to the view on screen instead of promising a state that never comes."""
+    slug = "top-p-sampling"
+    v = visit(f"/{slug}/", routes=[("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="fehlt"))])
+    v.wait_state(("error",), timeout=60_000)
+    preset = chosen_preset(slug)
+    v.page.locator(f"{ROOT} .pl-presets [data-preset]").nth(preset).click()
+    expected = api.run(slug, api.preset_values(slug, api.concept(slug).PRESETS[preset].label))
+    assert_view(v, slug, expected, "preset without Python")
+    p = first_other_control(slug)
+    change(v, slug, p)
+    assert v.page.evaluate(CONTROLS, ROOT) == expected["controls"], "the slider kept a value nothing will compute"
+    assert_view(v, slug, expected, "slider without Python")
+    assert not shown(v)["pending"]
+    assert "Python konnte nicht gestartet werden" in v.page.inner_text(f"{ROOT} .pl-notes")
+
+
+def test_every_preset_is_pre_rendered_as_python_computes_it():
+    """Without a browser: the views in the page's template are api.run's, for each preset."""
+    for slug in SLUGS:
+        data, chosen = experiment_block.prerendered(slug)
+        for index, preset in enumerate(api.concept(slug).PRESETS):
+            view = data["views"][chosen[index]]
+            out = api.run(slug, api.preset_values(slug, preset.label))
+            assert experiment_block.markup_of(data, view["figure"]) == out["figure"], (slug, preset.label)
+            assert experiment_block.markup_of(data, view["extra"]) == out["extra"], (slug, preset.label)
+            assert view["url"] == out["url"] and view["summary"] == out["summary"], (slug, preset.label)
+        assert data["views"][0]["controls"] == api.run(slug)["controls"], slug
