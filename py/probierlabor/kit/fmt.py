@@ -36,7 +36,7 @@ def de(value, digits: int | None = None, trim: bool = False) -> str:
         digits = 2
     if not math.isfinite(value):
         return "∞" if value > 0 else MINUS + "∞" if value < 0 else "–"
-    return _rounded(Decimal(repr(float(value))), digits, trim)
+    return _join(_fixed(abs(float(value)), digits), value < 0, trim)
 
 
 def de_auto(value: float, significant: int = 3) -> str:
@@ -51,7 +51,7 @@ def pct(value: float, digits: int = 1) -> str:
     """A share as percent: 0.275 → 27,5 %. Shifted by two places, not multiplied: 0.145 is 14,5 %, never 14,499…"""
     if not math.isfinite(value):
         return de(value) + THIN_NBSP + "%"
-    return _rounded(Decimal(repr(float(value))).scaleb(2), digits) + THIN_NBSP + "%"
+    return _join(_half_up(Decimal(repr(abs(float(value)))).scaleb(2), digits), value < 0, False) + THIN_NBSP + "%"
 
 
 # -- exact numbers ---------------------------------------------------------------------
@@ -120,9 +120,18 @@ def size(n_bytes: int, unit: str) -> str:
 
 # -- pieces ----------------------------------------------------------------------------
 
-def _rounded(value: Decimal, digits: int, trim: bool = False) -> str:
-    text = str(abs(value).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP, Context(prec=400 + digits)))
-    return _join(text, value < 0, trim)
+def _fixed(x: float, digits: int) -> str:
+    """``x`` ≥ 0 with ``digits`` decimals, rounded as written. Python's own formatting rounds the binary
+    value, which differs only where the written number ends in a 5 just behind the cut (0.15, 2.5):
+    those, and exponents, take the slower exact way."""
+    written = repr(x)
+    if "e" in written or written.partition(".")[2][digits:] == "5":
+        return _half_up(Decimal(written), digits)
+    return f"{x:.{digits}f}"
+
+
+def _half_up(x: Decimal, digits: int) -> str:
+    return str(x.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP, Context(prec=400 + digits)))
 
 
 def _exact_decimal(x: Fraction, places: int) -> str:
