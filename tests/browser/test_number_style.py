@@ -7,17 +7,21 @@ style. Versions (0.27.7) and dates (01.12.2026) have a second point and do not c
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 
 import pytest
 
 from probierlabor import SLUGS
-from replay_helpers import SITE, go
+from replay_helpers import ROOT, SITE, go
 
 pytestmark = pytest.mark.browser
 
 PAGES = ["/"] + [f"/{slug}/" for slug in SLUGS]
+
+# Replays and fmt.js need no Python; without it starting beside them a busy machine answers in time.
+NO_PYTHON = lambda route: route.abort()  # noqa: E731
 
 # A number is delimited by anything but digits, letters, points and commas: "0.27.7" and "01.12.2026"
 # never match as a whole, "GPT-4" has a letter before its hyphen.
@@ -98,6 +102,15 @@ def live_text(v, selector: str = "body") -> str:
         "(root, skip) => (" + VISIBLE_TEXT_JS + ")([root, skip])", SKIP_SELECTOR)
 
 
+def test_chromium_answers_the_golden_table_like_node(visit):
+    """Node checks static/js/fmt.js (tests/js/); the pages run it on Chromium's own Intl."""
+    golden = json.loads((ROOT / "tests/golden/numbers.json").read_text(encoding="utf-8"))
+    cases = [c for c in golden["cases"] if c["fn"] in golden["browser"]]
+    v = visit("/", routes=[("**/static/vendor/pyodide/**", NO_PYTHON)])
+    got = v.page.evaluate("cases => cases.map(c => window.probierlaborFmt[c.fn](...c.args))", cases)
+    assert got == [c["expected"] for c in cases]
+
+
 def test_the_rules_catch_the_second_style_and_leave_versions_and_dates():
     assert second_style("Cache 1.536 Byte") and second_style("123.456 Tokens") and second_style("0.5 ms")
     assert second_style("Minimum -3,5") and second_style("(-1)")
@@ -140,8 +153,6 @@ def _replay_pages() -> list[tuple[str, str]]:
     return out
 
 
-# A replay needs only its trace; without Python starting beside it a busy machine steps it in time.
-NO_PYTHON = lambda route: route.abort()  # noqa: E731
 STEPS_PER_PANEL = 16  # spread over the recording: a few hundred repaints would add nothing but time
 
 
