@@ -50,7 +50,6 @@ import math
 import sys
 import time
 from multiprocessing import Pool
-from pathlib import Path
 
 import numpy as np
 

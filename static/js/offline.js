@@ -25,8 +25,8 @@
   let quiet = null;  // the pending automatic start, see start()
   const QUIET_MS = 3000;
 
-  const de = (x, digits) => x.toLocaleString("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  const mb = (bytes) => de(bytes / 1048576, 1) + " MB";
+  const { de, MIB, THIN_NBSP } = window.probierlaborFmt;
+  const mb = (bytes) => de(bytes / MIB, 1) + THIN_NBSP + "MiB";
 
   // ---- texts ---------------------------------------------------------------------------
 

@@ -15,13 +15,7 @@
     const R = window.probierlaborReplay;
     const { esc, tok } = R.fmt;
 
-    // German numbers with a real minus sign; "digits" is the maximum, trailing zeros dropped if trim.
-    function num(x, digits, trim) {
-      if (!Number.isFinite(x)) return x > 0 ? "∞" : x < 0 ? "−∞" : "–";
-      const s = Number(x).toLocaleString("de-DE", { minimumFractionDigits: trim ? 0 : digits, maximumFractionDigits: digits });
-      return s.replace(/^-/, "−").replace(/^−(0(,0*)?)$/, "$1");
-    }
-    const pct = (x) => `${num(100 * x, 1)} %`;
+    const { de: num, pct } = window.probierlaborFmt;
 
     // token id -> text, from everything the trace itself says, then the alphabet where consistent
     function tokenTexts(model) {
@@ -116,7 +110,7 @@
           }
           return `<div class="plk-tile${r.rose ? " plk-tile-rise" : ""}" style="--share:${r.share.toFixed(4)}">` +
             `<span class="plk-tile-n">Kachel ${r.t + 1}</span><span class="plk-cells">${cells.join("")}</span>` +
-            `<span class="plk-share" title="Anteil dieser Kachel an den Gewichten">${num(100 * r.share, r.share < 0.1 ? 1 : 0)} %</span></div>`;
+            `<span class="plk-share" title="Anteil dieser Kachel an den Gewichten">${pct(r.share, r.share < 0.1 ? 1 : 0)}</span></div>`;
         }).join("");
 
         const list = rows.map((r) => {

@@ -277,7 +277,7 @@
 
   const fmt = {
     num(x, digits = 0) {
-      return Number(x).toLocaleString("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+      return window.probierlaborFmt.de(x, digits);
     },
     ms(seconds, digits = 1) {
       return `${fmt.num(seconds * 1000, digits)} ms`;

@@ -2,7 +2,7 @@
 // server and reports versions, times and a figure – so a school can see the site works offline.
 (function () {
   "use strict";
-  const de = (x, digits) => x.toLocaleString("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const { de } = window.probierlaborFmt;
 
   function mount() {
     const root = document.querySelector("[data-systemcheck]");

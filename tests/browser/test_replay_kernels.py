@@ -162,7 +162,7 @@ def test_pq_every_round_acceptance_corrections_and_running_totals(visit):
     assert seen_correction and seen_bonus
     cfg = t["config"]
     assert panel.locator(".plk-tpc").inner_text() == de(cfg["tokens_per_target_call"], 2) == "2,07"
-    assert panel.locator(".plk-rate").inner_text().startswith(de(100 * cfg["acceptance_rate"], 1) + " %")
+    assert panel.locator(".plk-rate").inner_text().startswith(de(100 * cfg["acceptance_rate"], 1) + "\u202f%")
     # the histogram of emitted tokens against p
     text = t["result"]["outputs"]["r"]["text"]
     rows = panel.locator(".plk-hrow")

@@ -22,10 +22,10 @@ from replay_helpers import ROOT, SHOTS, SITE, TRACES, go, open_panel, trace  # n
 
 
 def number(text: str) -> int:
-    """'12.288' (German thousands) → 12288."""
-    m = re.search(r"\d[\d.]*", text)
+    """'12\u202f288' (German thousands, as kit/fmt.py groups them) → 12288; '1536' stays ungrouped."""
+    m = re.search(r"\d[\d\u202f]*", text)
     assert m, f"keine Zahl in {text!r}"
-    return int(m.group(0).replace(".", ""))
+    return int(m.group(0).replace("\u202f", ""))
 
 
 def table_blocks(panel, seq: str) -> list[int]:
@@ -198,7 +198,7 @@ def test_kv_cache_growth_bytes_and_blocks(visit):
     computed = t["steps"][-1]["events"][0]["positions"][1]
     assert computed == 31
     assert number(seq.locator(".pl-rm-bytesval").inner_text()) == computed * per_position == 15872
-    assert "15.872 Byte" in panel.locator(".pl-replay-summary").inner_text()
+    assert "15\u202f872 Byte" in panel.locator(".pl-replay-summary").inner_text()
     assert number(seq.locator(".pl-rm-full").inner_text()) == sum(
         e["positions"][1] for s in t["steps"] for e in s["events"] if e["type"] == "schedule")
     assert not v.console_errors()

@@ -29,9 +29,9 @@ def de(x: float, digits: int) -> str:
 
 def ms_value(text: str) -> float:
     """'12,34 ms' → 12.34 (milliseconds)."""
-    m = re.fullmatch(r"\s*([\d.]+,\d+) ms\s*", text)
+    m = re.fullmatch(r"\s*([\d\u202f]+,\d+) ms\s*", text)
     assert m, f"keine Millisekunden: {text!r}"
-    return float(m.group(1).replace(".", "").replace(",", "."))
+    return float(m.group(1).replace("\u202f", "").replace(",", "."))
 
 
 def scheduled_steps(t: dict, seq: str) -> list[int]:

@@ -38,7 +38,7 @@ from fractions import Fraction
 from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.table import table
-from ..kit.tree import Tree, dec, frac_text
+from ..kit.tree import Tree
 
 SLUG = "beam-search"
 TITLE = "Beam Search"
@@ -166,7 +166,7 @@ def compute(width: int = 2, tree: str = "artikel", alpha: float = 0.0, step: int
     steps_out = []
     for s in run["steps"]:
         steps_out.append({
-            "candidates": [{"seq": name(seq), "prob": float(p), "prob_exact": frac_text(p),
+            "candidates": [{"seq": name(seq), "prob": float(p), "prob_exact": str(p),
                             "ln": math.log(p) if p else None, "fate": s["fates"][seq]}
                            for seq, p in s["ranked"]],
             "kept": [name(seq) for seq, _ in s["ranked"] if s["fates"][seq] == "behalten"],
@@ -188,16 +188,16 @@ def compute(width: int = 2, tree: str = "artikel", alpha: float = 0.0, step: int
         "result": name(seq),
         "result_len": len(seq),
         "result_prob": float(p),
-        "result_prob_exact": frac_text(p),
+        "result_prob_exact": str(p),
         "result_ln": math.log(p),
         "result_score": judged(p, len(seq), alpha),
         "optimum": name(oseq),
         "optimum_prob": float(op),
-        "optimum_prob_exact": frac_text(op),
+        "optimum_prob_exact": str(op),
         "optimum_ln": math.log(op),
         "optimum_score": judged(op, len(oseq), alpha),
         "found_optimum": seq == oseq,
-        "sequences": [{"seq": name(s), "prob": float(q), "prob_exact": frac_text(q), "len": len(s),
+        "sequences": [{"seq": name(s), "prob": float(q), "prob_exact": str(q), "len": len(s),
                        "ln": math.log(q), "score": judged(q, len(s), alpha)} for s, q in complete],
     }
 
@@ -290,11 +290,11 @@ def view(r: dict) -> View:
 
     for tok, p in tree[()]:
         seq = (tok,)
-        t.edge(root, (x1, y_of[seq]), edge_cls(seq), dec(p), at=0.58)
+        t.edge(root, (x1, y_of[seq]), edge_cls(seq), fmt.exact(p), at=0.58)
         if tok == END:
             continue
         for tok2, q in tree[seq]:
-            t.edge((x1, y_of[seq]), (x2, y_of[seq + (tok2,)]), edge_cls(seq + (tok2,)), dec(q), at=0.7)
+            t.edge((x1, y_of[seq]), (x2, y_of[seq + (tok2,)]), edge_cls(seq + (tok2,)), fmt.exact(q), at=0.7)
 
     t.node(*root, "Start", "pl-tree-n pl-tree-n-root", r=19)
     cand = {c["seq"]: c for s in r["steps"] for c in s["candidates"]}
@@ -302,18 +302,18 @@ def view(r: dict) -> View:
     for tok, p in tree[()]:
         seq = (tok,)
         t.node(x1, y_of[seq], "Ende" if tok == END else tok, node_cls(seq),
-               title=f"{name(seq)}: {dec(p)}", square=tok == END)
+               title=f"{name(seq)}: {fmt.exact(p)}", square=tok == END)
     for seq in rows:
         if len(seq) == 2:
             t.node(x2, y_of[seq], "Ende" if seq[1] == END else name(seq), node_cls(seq),
-                   title=f"{name(seq)}: {dec(Fraction(seq_info[name(seq)]['prob_exact']))}", square=seq[1] == END)
+                   title=f"{name(seq)}: {fmt.exact(Fraction(seq_info[name(seq)]['prob_exact']))}", square=seq[1] == END)
         y = y_of[seq]
         info = seq_info[name(seq)]
         evaluated = name(seq) in fate
         cls = "pl-tree-label" if evaluated else "pl-tree-muted"
         if len(seq) == 1:  # an answer that ends after one token: a guide line to its numbers
             t.raw(f'<line class="pl-tree-edge pl-tree-guide" x1="{x1 + 18}" y1="{y}" x2="290" y2="{y}"/>')
-        t.text(334, y + 4.5, dec(Fraction(info["prob_exact"])), cls, "end")
+        t.text(334, y + 4.5, fmt.exact(Fraction(info["prob_exact"])), cls, "end")
         score = info["score"] if penal else info["ln"]
         t.text(400, y + 4.5, _score_text(score), cls, "end")
         mark = []
@@ -335,11 +335,11 @@ def view(r: dict) -> View:
     ]
     if done:
         readouts += [
-            Readout("result", "Ergebnis des Beams", f"{r['result']}: {dec(Fraction(r['result_prob_exact']))}",
+            Readout("result", "Ergebnis des Beams", f"{r['result']}: {fmt.exact(Fraction(r['result_prob_exact']))}",
                     r["result_prob"], True),
             Readout("score", "Score Σ ln P" + (" / L^α" if penal else ""),
                     _score_text(r["result_score"] if penal else r["result_ln"]), r["result_score"]),
-            Readout("optimum", "Bestes im ganzen Baum", f"{r['optimum']}: {dec(Fraction(r['optimum_prob_exact']))}",
+            Readout("optimum", "Bestes im ganzen Baum", f"{r['optimum']}: {fmt.exact(Fraction(r['optimum_prob_exact']))}",
                     r["optimum_prob"], True),
         ]
     else:
@@ -351,9 +351,9 @@ def view(r: dict) -> View:
         summary += f" Fertig ist schon {', '.join(s1['finished'])}."
     if done:
         crit = f" (Σ ln P / L^α mit α = {fmt.de_auto(r['alpha'])})" if penal else ""
-        summary += (f" Ergebnis {r['result']} mit {dec(Fraction(r['result_prob_exact']))}{crit}; "
+        summary += (f" Ergebnis {r['result']} mit {fmt.exact(Fraction(r['result_prob_exact']))}{crit}; "
                     + ("das ist auch das Beste im ganzen Baum." if r["found_optimum"] else
-                       f"das Beste im ganzen Baum wäre {r['optimum']} mit {dec(Fraction(r['optimum_prob_exact']))}."))
+                       f"das Beste im ganzen Baum wäre {r['optimum']} mit {fmt.exact(Fraction(r['optimum_prob_exact']))}."))
     extra = _table(r)
     return View(t.render(), readouts, summary, extra)
 
@@ -365,7 +365,7 @@ def _table(r: dict) -> str:
         rows.append(f"Schritt {i}")
         classes.append("")
         for c in s["candidates"]:
-            rows.append([c["seq"], dec(Fraction(c["prob_exact"])), fmt.de(c["ln"], 3), c["fate"]])
+            rows.append([c["seq"], fmt.exact(Fraction(c["prob_exact"])), fmt.de(c["ln"], 3), c["fate"]])
             classes.append("pl-dec-out" if c["fate"] == "verworfen" else "")
     return table(head, rows, caption=f"Kandidaten nach Score geordnet (Breite {r['width']})", row_classes=classes,
                  numeric=True)

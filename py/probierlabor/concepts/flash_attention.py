@@ -141,10 +141,7 @@ def num(x: float | None, digits: int = 5) -> str:
         return "–"
     if x != 0 and abs(x) < 10 ** -digits:
         return sci(x)
-    text = fmt.de(x, digits)
-    if "," in text:
-        text = text.rstrip("0").rstrip(",")
-    return "0" if text == fmt.MINUS + "0" else text
+    return fmt.de(x, digits, trim=True)
 
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -32,9 +32,6 @@ TITLE = "Grouped-Query Attention (GQA)"
 GROUP = "Attention und Architektur"
 TEASER = "Query-Köpfe in Gruppen teilen sich Keys und Values – und der KV-Cache schrumpft um genau diesen Faktor."
 
-MIB = 2 ** 20
-GIB = 2 ** 30
-
 PARAMS = (
     Param("groups", "Gruppen G (= K/V-Köpfe)", "int", 2, lo=1, hi=64, step=1,
           help="G muss H teilen, damit alle Gruppen gleich groß sind."),
@@ -96,10 +93,10 @@ def compute(groups: int = 2, heads: int = 8, batch: int = 1, layers: int = 32, t
         "bytes": sizes["gqa"],
         "bytes_mha": sizes["mha"],
         "bytes_mqa": sizes["mqa"],
-        "mib": Fraction(sizes["gqa"], MIB),
-        "mib_mha": Fraction(sizes["mha"], MIB),
-        "mib_mqa": Fraction(sizes["mqa"], MIB),
-        "mib_exact": str(Fraction(sizes["gqa"], MIB)),
+        "mib": Fraction(sizes["gqa"], fmt.MIB),
+        "mib_mha": Fraction(sizes["mha"], fmt.MIB),
+        "mib_mqa": Fraction(sizes["mqa"], fmt.MIB),
+        "mib_exact": str(Fraction(sizes["gqa"], fmt.MIB)),
         "factor_vs_mha": heads // used,
     }
 
@@ -108,20 +105,8 @@ def compute(groups: int = 2, heads: int = 8, batch: int = 1, layers: int = 32, t
 
 def mib_text(n_bytes: int) -> str:
     """Exact MiB where short (128 MiB, 31,25 MiB), else rounded with ≈; large ones also in GiB."""
-    mib = Fraction(n_bytes, MIB)
-    text = None
-    for digits in range(0, 5):
-        if (mib * 10 ** digits).denominator == 1:
-            text = fmt.de(float(mib), digits) if digits else fmt.de(int(mib))
-            break
-    if text is None:
-        text = "≈ " + fmt.de(float(mib), 3)
-    text += fmt.THIN_NBSP + "MiB"
-    if mib >= 1024:
-        gib = Fraction(n_bytes, GIB)
-        exact = (gib * 100).denominator == 1
-        text += f" ({'' if exact else '≈ '}{fmt.de_auto(float(gib), 4)}{fmt.THIN_NBSP}GiB)"
-    return text
+    text = fmt.size(n_bytes, "MiB")
+    return text + f" ({fmt.size(n_bytes, 'GiB')})" if n_bytes >= fmt.GIB else text
 
 
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
-from ..kit.tree import Tree, dec, exact, frac_text
+from ..kit.tree import Tree
 
 SLUG = "greedy-decoding"
 TITLE = "Greedy Decoding"
@@ -62,7 +63,7 @@ PRESETS = (
 
 def distributions(p_a, p_aa, p_ba) -> dict[str, dict[str, Fraction]]:
     """The three distributions of the tree: '' (first token), 'A' and 'B' (after that token)."""
-    a, aa, ba = exact(p_a), exact(p_aa), exact(p_ba)
+    a, aa, ba = fmt.as_fraction(p_a), fmt.as_fraction(p_aa), fmt.as_fraction(p_ba)
     return {"": {"A": a, "B": 1 - a}, "A": {"A": aa, "B": 1 - aa}, "B": {"A": ba, "B": 1 - ba}}
 
 
@@ -106,22 +107,22 @@ def compute(p_a: float = 0.6, p_aa: float = 0.51, p_ba: float = 0.99, steps: int
         "steps": steps,
         "show_all": show_all,
         "dists": {k: {t: float(v) for t, v in d.items()} for k, d in dists.items()},
-        "dists_exact": {k: {t: frac_text(v) for t, v in d.items()} for k, d in dists.items()},
+        "dists_exact": {k: {t: str(v) for t, v in d.items()} for k, d in dists.items()},
         "step1": {t: float(v) for t, v in dists[""].items()},
         "after_A": {t: float(v) for t, v in dists["A"].items()},
         "after_B": {t: float(v) for t, v in dists["B"].items()},
         "paths": {k: float(v) for k, v in paths.items()},
-        "paths_exact": {k: frac_text(v) for k, v in paths.items()},
+        "paths_exact": {k: str(v) for k, v in paths.items()},
         "path_sum": float(sum(paths.values())),
         "greedy_path": g_path,
         "greedy_prob": float(g_prob),
-        "greedy_prob_exact": frac_text(g_prob),
+        "greedy_prob_exact": str(g_prob),
         "ties": ties,
         "best_path": b_path,
         "best_prob": float(paths[b_path]),
-        "best_prob_exact": frac_text(paths[b_path]),
+        "best_prob_exact": str(paths[b_path]),
         "gap": float(gap),
-        "gap_exact": frac_text(gap),
+        "gap_exact": str(gap),
         "greedy_is_best": gap == 0,
     }
 
@@ -163,16 +164,16 @@ def view(r: dict) -> View:
         t.edge(mid[best[0]], leaf[best], "pl-tree-best")
     for a in TOKENS:
         shown = "" in seen
-        t.edge(root, mid[a], edge_cls(a), dec(dists[""][a]) if shown else "?", at=0.6)
+        t.edge(root, mid[a], edge_cls(a), fmt.exact(dists[""][a]) if shown else "?", at=0.6)
         for b in TOKENS:
             path = a + b
             visible = a in seen or show_all
-            t.edge(mid[a], leaf[path], edge_cls(path), dec(dists[a][b]) if visible else "?", at=0.55)
+            t.edge(mid[a], leaf[path], edge_cls(path), fmt.exact(dists[a][b]) if visible else "?", at=0.55)
 
     t.node(*root, "Start", "pl-tree-n pl-tree-n-root", r=19)
     for a in TOKENS:
         cls = "pl-tree-n-greedy" if chosen[:1] == a else ("pl-tree-n" if "" in seen else "pl-tree-n-hidden")
-        t.node(*mid[a], a, f"pl-tree-n {cls}", title=f"erstes Token {a}: {dec(dists[''][a])}")
+        t.node(*mid[a], a, f"pl-tree-n {cls}", title=f"erstes Token {a}: {fmt.exact(dists[''][a])}")
     for path in PATHS:
         a = path[0]
         visible = a in seen or show_all
@@ -182,9 +183,9 @@ def view(r: dict) -> View:
         x, y = leaf[path]
         t.node(x, y, path, f"pl-tree-n {cls}")
         if visible:
-            label = f"{dec(dists[''][a])} · {dec(dists[a][path[1]])} = {dec(paths[path])}"
+            label = f"{fmt.exact(dists[''][a])} · {fmt.exact(dists[a][path[1]])} = {fmt.exact(paths[path])}"
             if len(label) > 22:  # long decimals from a typed link: the product alone still fits
-                label = f"= {dec(paths[path])}"
+                label = f"= {fmt.exact(paths[path])}"
         else:
             label = "? (nie erfragt)"
         t.text(x + 22, y + 5, label, "pl-tree-label" if visible else "pl-tree-muted")
@@ -209,14 +210,14 @@ def view(r: dict) -> View:
     readouts = [
         Readout("greedy_path", "Greedy wählt",
                 _seq(chosen) + ("" if done else (", dann …" if chosen else "– noch nichts"))),
-        Readout("greedy_prob", "Chance des Greedy-Pfads", dec(paths[g]) if done else "–",
+        Readout("greedy_prob", "Chance des Greedy-Pfads", fmt.exact(paths[g]) if done else "–",
                 r["greedy_prob"] if done else None, True),
     ]
     if show_all:
         readouts += [
-            Readout("best", "Bester Pfad im ganzen Baum", f"{_seq(r['best_path'])}: {dec(paths[r['best_path']])}",
+            Readout("best", "Bester Pfad im ganzen Baum", f"{_seq(r['best_path'])}: {fmt.exact(paths[r['best_path']])}",
                     r["best_prob"]),
-            Readout("gap", "Greedy verschenkt", "nichts" if r["greedy_is_best"] else dec(Fraction(r["gap_exact"])),
+            Readout("gap", "Greedy verschenkt", "nichts" if r["greedy_is_best"] else fmt.exact(Fraction(r["gap_exact"])),
                     r["gap"]),
         ]
     else:
@@ -224,14 +225,14 @@ def view(r: dict) -> View:
         readouts.append(Readout("asked", "Verteilungen, die Greedy erfragt", f"{asked} von 3", asked))
 
     if done:
-        summary = (f"Greedy wählt {g[0]} ({dec(dists[''][g[0]])}), dann {g[1]} ({dec(dists[g[0]][g[1]])}): "
-                   f"Pfad {g} mit {dec(paths[g])}.")
+        summary = (f"Greedy wählt {g[0]} ({fmt.exact(dists[''][g[0]])}), dann {g[1]} ({fmt.exact(dists[g[0]][g[1]])}): "
+                   f"Pfad {g} mit {fmt.exact(paths[g])}.")
     elif steps == 1:
-        summary = f"Greedy hat im ersten Schritt {g[0]} gewählt ({dec(dists[''][g[0]])})."
+        summary = f"Greedy hat im ersten Schritt {g[0]} gewählt ({fmt.exact(dists[''][g[0]])})."
     else:
-        summary = f"Greedy hat noch nichts gewählt: A {dec(dists['']['A'])}, B {dec(dists['']['B'])}."
+        summary = f"Greedy hat noch nichts gewählt: A {fmt.exact(dists['']['A'])}, B {fmt.exact(dists['']['B'])}."
     if show_all:
         summary += (" Das ist auch der beste Pfad im Baum." if r["greedy_is_best"] and done else
-                    f" Der beste Pfad im Baum ist {r['best_path']} mit {dec(paths[r['best_path']])}.")
+                    f" Der beste Pfad im Baum ist {r['best_path']} mit {fmt.exact(paths[r['best_path']])}.")
     return View(t.render(), readouts, summary)
 

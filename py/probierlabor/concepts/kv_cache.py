@@ -28,8 +28,6 @@ GROUP = "Die Inferenz-Engine"
 TEASER = "Keys und Values früherer Tokens aufheben statt neu rechnen – und was das an Speicher kostet."
 
 TOKENS = "ABCDEF"
-MIB = 2 ** 20
-GIB = 2 ** 30
 
 PARAMS = (
     Param("step", "Verarbeitete Tokens", "int", 4, lo=1, hi=len(TOKENS), step=1,
@@ -80,7 +78,7 @@ def compute(step: int = 4, layers: int = 1, positions: int = 4, kv_heads: int = 
         "per_position": per_position,
         "bytes": total,
         "bytes_stepper": per_position * step,
-        "mib": total / MIB,
+        "mib": total / fmt.MIB,
     }
 
 
@@ -88,11 +86,9 @@ def compute(step: int = 4, layers: int = 1, positions: int = 4, kv_heads: int = 
 
 def bytes_text(n: int) -> str:
     text = f"{fmt.de(n)}{fmt.THIN_NBSP}Byte"
-    if n >= MIB:
-        unit, size = ("GiB", n / GIB) if n >= GIB else ("MiB", n / MIB)
-        exact = abs(size * 100 - round(size * 100)) < 1e-9
-        text += f" ({'' if exact else '≈ '}{fmt.de_auto(size, 4)}{fmt.THIN_NBSP}{unit})"
-    return text
+    if n < fmt.MIB:
+        return text
+    return text + f" ({fmt.size(n, 'GiB' if n >= fmt.GIB else 'MiB')})"
 
 
 # -- view ---------------------------------------------------------------------------------

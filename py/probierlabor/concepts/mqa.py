@@ -37,7 +37,6 @@ DIM = 2  # head dimension d of the example: scores are divided by √d
 # The standard KV-cache example (the same as on the GQA page): bytes per K/V set.
 BATCH, LAYERS, TOKENS, HEAD_DIM, BYTES = 1, 32, 1024, 128, 2
 BYTES_PER_SET = 2 * BATCH * LAYERS * TOKENS * HEAD_DIM * BYTES  # 2: K and V
-MIB = 2 ** 20
 
 HEADS_SHOWN = (("both", "beide"), ("1", "Kopf 1"), ("2", "Kopf 2"))
 
@@ -88,7 +87,7 @@ def cache(heads: int) -> dict:
     """K/V sets and bytes of the standard example for MHA (one set per head) and MQA (one set)."""
     return {"mha_sets": heads, "mqa_sets": 1,
             "mha_bytes": heads * BYTES_PER_SET, "mqa_bytes": BYTES_PER_SET,
-            "mha_mib": heads * BYTES_PER_SET / MIB, "mqa_mib": BYTES_PER_SET / MIB,
+            "mha_mib": heads * BYTES_PER_SET / fmt.MIB, "mqa_mib": BYTES_PER_SET / fmt.MIB,
             "factor": heads}
 
 

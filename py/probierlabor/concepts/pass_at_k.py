@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from functools import partial
 from html import escape
 from itertools import combinations
 from math import comb
@@ -157,16 +158,8 @@ def compute(n: int = 4, c: int = 1, k: int = 2, seed: int = DEFAULT_SEED) -> dic
     }
 
 
-def _exact_text(exact: str, value: float) -> str:
-    """„1/2 = 0,5“ or „7/16 ≈ 0,438“; long fractions only as a decimal."""
-    x = Fraction(exact)
-    short = fmt.de_auto(value, 3)
-    if x.denominator == 1:
-        return fmt.de(x.numerator)
-    sign = "=" if Fraction(short.replace(",", ".").replace(fmt.MINUS, "-")) == x else "≈"
-    if x.denominator > 9999:
-        return ("" if sign == "=" else "≈ ") + short
-    return f"{x.numerator}/{x.denominator} {sign} {short}"
+# pass@k counts subsets: the fraction stays beside its decimal (1/2 = 0,5; 7/16 ≈ 0,438).
+exact_text = partial(fmt.exact, most=3, fraction=True, equals=True)
 
 
 def _of(k: int) -> str:
@@ -177,7 +170,7 @@ def view(r: dict) -> View:
     figure = _figure(r)
     n, c, k = r["n"], r["c_used"], r["k"]
     if r["estimable"]:
-        est = _exact_text(r["pass_k_exact"], r["pass_k"])
+        est = exact_text(r["pass_k_exact"])
         groups = f"{fmt.de(r['subsets_hit'])} von {fmt.de(r['subsets_total'])}"
     else:
         est = "nicht schätzbar"
@@ -186,7 +179,7 @@ def view(r: dict) -> View:
         # labels are fixed text (the page swaps only the values), so k and n go into the values
         Readout("pass_k", "pass@k, geschätzt", f"pass@{k}: {est}", r["pass_k"], True),
         Readout("groups", "Gruppen aus k Versuchen mit Erfolg", groups, r["subsets_hit"], True),
-        Readout("naive", "Naiv: 1 − (1 − c/n)^k (verzerrt)", _exact_text(r["naive_exact"], r["naive"]), r["naive"]),
+        Readout("naive", "Naiv: 1 − (1 − c/n)^k (verzerrt)", exact_text(r["naive_exact"]), r["naive"]),
         Readout("pass_n", "„Einer der n gesammelten gelang“", f"pass@{n} = {fmt.de_auto(r['pass_n'], 3)}",
                 r["pass_n"]),
     ]
@@ -304,7 +297,7 @@ def _curve(r: dict) -> str:
         x1, x2 = plot.px(j - half), plot.px(j + half)
         top, bottom = plot.py(value), plot.py(0)
         plot.body.append(f'<rect class="{cls}" x="{x1:.1f}" y="{top:.1f}" width="{x2 - x1:.1f}" '
-                         f'height="{bottom - top:.1f}"><title>pass@{j} = {escape(_exact_text(r["curve_exact"][j - 1], value))}'
+                         f'height="{bottom - top:.1f}"><title>pass@{j}: {escape(exact_text(r["curve_exact"][j - 1]))}'
                          f"</title></rect>")
     plot.polyline([(j, v) for j, v in enumerate(r["naive_curve"], start=1)], "pl-pk-naive")
     for j, v in enumerate(r["naive_curve"], start=1):

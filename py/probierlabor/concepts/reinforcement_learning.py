@@ -12,6 +12,7 @@ Nothing is trained here: the experiment compares two objectives for the same fix
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
@@ -44,14 +45,9 @@ PRESETS = (
 )
 
 
-def exact_gamma(gamma) -> Fraction:
-    """γ as the decimal the reader chose (0.2 is 1/5, not 0.2000000000000000111)."""
-    return gamma if isinstance(gamma, Fraction) else Fraction(str(gamma))
-
-
 def return_of(path: str, gamma) -> Fraction:
     r1, r2 = REWARDS[path]
-    return r1 + exact_gamma(gamma) * r2
+    return r1 + fmt.as_fraction(gamma) * r2
 
 
 def tie_gamma() -> Fraction:
@@ -60,18 +56,12 @@ def tie_gamma() -> Fraction:
     return (a1 - b1) / (b2 - a2)
 
 
-def exact_text(x: Fraction) -> str:
-    """German decimal of an exact value; a fraction where the decimal would not end soon."""
-    for digits in range(0, 5):
-        if (x * 10 ** digits).denominator == 1:
-            return fmt.de(float(x), digits)
-    if x.denominator < 1000:
-        return f"{x.numerator}/{x.denominator} ≈ {fmt.de(float(x), 3)}"
-    return f"≈ {fmt.de(float(x), 3)}"
+# Returns are checked by hand: exact decimals, a fraction such as 1/3 before its rounding.
+exact_text = partial(fmt.exact, fraction=True)
 
 
 def compute(gamma: float = 0.9, path: str = "A", reveal: str = "none") -> dict:
-    g = exact_gamma(gamma)
+    g = fmt.as_fraction(gamma)
     returns = {p: return_of(p, g) for p in REWARDS}
     known = {p: reveal == "both" or (reveal == "own" and p == path) for p in REWARDS}
     if returns["A"] == returns["B"]:

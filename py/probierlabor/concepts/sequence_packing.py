@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..kit import fmt, svg
+from ..kit import svg
 from ..kit.contract import Param, Preset, Readout, View
 
 SLUG = "sequence-packing"

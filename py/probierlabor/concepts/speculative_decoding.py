@@ -71,14 +71,9 @@ PRESETS = (
 
 # -- exact arithmetic ------------------------------------------------------------------
 
-def _exact(value) -> Fraction:
-    """The decimal the reader chose, as an exact fraction (0.2 → 1/5, not 0.2000000000000000111)."""
-    return value if isinstance(value, Fraction) else Fraction(str(value))
-
-
 def distribution(first, second) -> tuple[tuple[Fraction, Fraction, Fraction], bool]:
     """(x(A), x(B), x(C)) with x(C) the rest; True if x(B) had to be cut back to 1 − x(A)."""
-    a, b = _exact(first), _exact(second)
+    a, b = fmt.as_fraction(first), fmt.as_fraction(second)
     a = min(max(a, Fraction(0)), Fraction(1))
     b = min(max(b, Fraction(0)), Fraction(1))
     cut = a + b > 1
@@ -152,9 +147,9 @@ def compute(pa: float = 0.2, pb: float = 0.5, qa: float = 0.6, qb: float = 0.3, 
     freq = [c / trials for c in draws["counts"]]
     notes = []
     if p_cut:
-        notes.append(f"p(A) + p(B) > 1: p(B) auf {_dec(p[1])} gekürzt, p(C) = 0.")
+        notes.append(f"p(A) + p(B) > 1: p(B) auf {fmt.exact(p[1], 3)} gekürzt, p(C) = 0.")
     if q_cut:
-        notes.append(f"q(A) + q(B) > 1: q(B) auf {_dec(q[1])} gekürzt, q(C) = 0.")
+        notes.append(f"q(A) + q(B) > 1: q(B) auf {fmt.exact(q[1], 3)} gekürzt, q(C) = 0.")
     exact = {key: [None if v is None else float(v) for v in b[key]] if b[key] is not None else None
              for key in ("accepted", "accept_prob", "residual", "correction", "added", "final")}
     return {
@@ -185,30 +180,10 @@ def compute(pa: float = 0.2, pb: float = 0.5, qa: float = 0.6, qb: float = 0.3, 
     }
 
 
-def _dec(value, most: int = 3) -> str:
-    """A probability with as few decimals as it needs (0,2 / 0,28 / 0,158), at most ``most``."""
-    value = Fraction(value)
-    for digits in range(0, most + 1):
-        if (value * 10 ** digits).denominator == 1:
-            return fmt.de(float(value), digits)
-    return fmt.de(float(value), most)
-
-
-def _exact_text(value) -> str:
-    """0,28 if the value is a short decimal, else the fraction with its rounding: 1/3 ≈ 0,333."""
-    if value is None:
-        return "–"
-    value = Fraction(value).limit_denominator(10**9)
-    for digits in range(0, 5):
-        if (value * 10 ** digits).denominator == 1:
-            return fmt.de(float(value), digits)
-    return f"{value.numerator}/{value.denominator} ≈ {fmt.de(float(value), 3)}"
-
-
 def _triple(values, digits=None) -> str:
     """Exact values (Fractions or their strings) with as few decimals as they need, or floats with ``digits``."""
     if digits is None:
-        return "(" + "; ".join(_dec(Fraction(v)) for v in values) + ")"
+        return "(" + "; ".join(fmt.exact(v, 3) for v in values) + ")"
     return "(" + "; ".join(fmt.de(v, digits) for v in values) + ")"
 
 
@@ -222,12 +197,6 @@ def _bar(plot: svg.Plot, x0: float, y0: float, y1: float, cls: str, title: str =
     inner = f"<title>{escape(title)}</title>" if title else ""
     plot.body.append(f'<rect class="{cls}" x="{left:.1f}" y="{top:.1f}" width="{right - left:.1f}" '
                      f'height="{max(bottom - top, 0):.1f}">{inner}</rect>')
-
-
-def _short(value: float) -> str:
-    """A bar label: two decimals, trailing zeros dropped (0,5 / 0,28 / 0)."""
-    text = fmt.de(value, 2)
-    return text.rstrip("0").rstrip(",") if "," in text else text
 
 
 def _legend(entries, x0: float, y0: float, per_row: int = 3, width: float = 150) -> str:
@@ -245,17 +214,17 @@ def view(r: dict) -> View:
                     label="Entwurf, Ziel, Ergebnis und gezogene Anteile für die Tokens A, B, C",
                     margin=(top, 10, 56, 58))
     plot.grid(xticks=[], yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="", ylabel="Wahrscheinlichkeit",
-              yfmt=_short)
+              yfmt=lambda v: fmt.de(v, 2, trim=True))
     wrong = r["correction_mode"] == "plain"
     corr_cls = "pl-sd-corr" + (" pl-sd-wrong" if wrong else "")
     for i, token in enumerate(TOKENS):
         x = {key: i + off for key, off in OFFSETS.items()}
         q, p = r["q"][i], r["p"][i]
         acc, add, fin, drawn = r["accepted"][i], r["added"][i], r["final"][i], r["freq"][i]
-        _bar(plot, x["q"], 0, q, "pl-sd-q", f"Entwurf q({token}) = {_dec(Fraction(r['q_exact'][i]))}")
-        _bar(plot, x["p"], 0, p, "pl-sd-p", f"Ziel p({token}) = {_dec(Fraction(r['p_exact'][i]))}")
+        _bar(plot, x["q"], 0, q, "pl-sd-q", f"Entwurf q({token}) = {fmt.exact(Fraction(r['q_exact'][i]), 3)}")
+        _bar(plot, x["p"], 0, p, "pl-sd-p", f"Ziel p({token}) = {fmt.exact(Fraction(r['p_exact'][i]), 3)}")
         _bar(plot, x["result"], 0, acc, "pl-sd-acc",
-             f"angenommen: {_exact_text(Fraction(r['accepted_exact'][i]))}")
+             f"angenommen: {fmt.exact(Fraction(r['accepted_exact'][i]), fraction=True)}")
         _bar(plot, x["result"], acc, acc + add, corr_cls, f"Korrektur: {fmt.de(add, 3)}")
         _bar(plot, x["drawn"], 0, drawn, "pl-sd-drawn",
              f"gezogen: {fmt.de(drawn, 3)} ({fmt.de(r['counts'][i])} von {fmt.de(r['trials'])})")
@@ -263,7 +232,7 @@ def view(r: dict) -> View:
         plot.body.append(f'<line class="pl-sd-target" x1="{plot.px(x["p"] - 0.02):.1f}" y1="{plot.py(p):.1f}" '
                          f'x2="{plot.px(x["drawn"] + BAR_W + 0.02):.1f}" y2="{plot.py(p):.1f}"/>')
         for key, value in (("q", q), ("p", p), ("result", fin), ("drawn", drawn)):
-            plot.text(x[key] + BAR_W / 2, value, _short(value), "pl-tick pl-sd-value", "middle", dy=-5)
+            plot.text(x[key] + BAR_W / 2, value, fmt.de(value, 2, trim=True), "pl-tick pl-sd-value", "middle", dy=-5)
         for key, text in (("q", "q"), ("p", "p"), ("result", "Erg."), ("drawn", "gez.")):
             plot.text(x[key] + BAR_W / 2, 0, text, "pl-tick", "middle", dy=16)
         plot.text(i + 0.5, 0, f"Token {token}", "pl-axis", "middle", dy=36)
@@ -274,12 +243,12 @@ def view(r: dict) -> View:
         plot.front.append(f'<text class="pl-label pl-sd-note" x="60" y="{58 + 18 * k}">{escape(note)}</text>')
 
     mode = dict(CORRECTIONS)[r["correction_mode"]]
-    rate = _dec(Fraction(r["rate_exact"]) * 100, 1) + fmt.THIN_NBSP + "%"
+    rate = fmt.exact(Fraction(r["rate_exact"]) * 100, 1, 1) + fmt.THIN_NBSP + "%"
     readouts = [
         Readout("rate", "Annahmerate Σ min(p, q)", rate, r["rate"], True),
-        Readout("rejected", "Abgelehnte Masse", _dec(Fraction(r["rejected_exact"])), r["rejected"]),
+        Readout("rejected", "Abgelehnte Masse", fmt.exact(Fraction(r["rejected_exact"]), 3), r["rejected"]),
         Readout("final", "Ergebnis (A; B; C)", _triple(r["final_exact"]), r["final"], True),
-        Readout("distance", "Abstand des Ergebnisses zu p", _exact_text(Fraction(r["distance_exact"])),
+        Readout("distance", "Abstand des Ergebnisses zu p", fmt.exact(Fraction(r["distance_exact"]), fraction=True),
                 r["distance"], True),
         Readout("freq", "Gezogen (Anteile A; B; C)", _triple(r["freq"], 3), r["freq"]),
         Readout("rate_measured", "Angenommen (gezählt)", fmt.pct(r["rate_measured"]), r["rate_measured"]),
@@ -288,7 +257,7 @@ def view(r: dict) -> View:
     summary = (
         f"Korrektur {mode}: Annahmerate {rate}, Ergebnis {_triple(r['final_exact'])} bei Ziel "
         f"{_triple(r['p_exact'])} – " + ("genau die Zielverteilung. " if same else
-                                         f"um {_exact_text(Fraction(r['distance_exact']))} daneben. ")
+                                         f"um {fmt.exact(Fraction(r['distance_exact']), fraction=True)} daneben. ")
         + f"{fmt.de(r['trials'])} echte Durchläufe ergeben {_triple(r['freq'], 3)}."
         + ("" if not notes else " " + " ".join(notes))
     )
@@ -306,10 +275,10 @@ def _table(r: dict) -> str:
         ("Korrektur-Verteilung " + ("(aus p)" if r["correction_mode"] == "plain" else "(Rest, normiert)"),
          [None] * 3 if r["correction"] is None else
          [Fraction(str(v)).limit_denominator(10**9) for v in r["correction"]]),
-        ("Ergebnis = angenommen + " + _dec(Fraction(r["rejected_exact"])) + " × Korrektur",
+        ("Ergebnis = angenommen + " + fmt.exact(Fraction(r["rejected_exact"]), 3) + " × Korrektur",
          [Fraction(v) for v in r["final_exact"]]),
     ]
-    cells = [[label] + [_exact_text(v) for v in values] for label, values in rows]
+    cells = [[label] + [fmt.exact(v, fraction=True) for v in values] for label, values in rows]
     cells.append([f"gezogen ({fmt.de(r['trials'])} Durchläufe)"] + [fmt.de(f, 3) for f in r["freq"]])
     notes = "".join(f'<p class="pl-attn-note">{escape(n)}</p>' for n in r["notes"])
     return notes + table(["Token", *TOKENS], cells, caption="Die Bilanz einer Position, exakt gerechnet",

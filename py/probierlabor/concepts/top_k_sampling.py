@@ -26,7 +26,6 @@ from fractions import Fraction
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.table import table
-from ..kit.tree import dec, frac_text, over_common
 
 SLUG = "top-k-sampling"
 TITLE = "Top-k Sampling"
@@ -117,16 +116,16 @@ def compute(k: int = 2, row: str = "artikel", n: int = 1000, seed: int = 1) -> d
         "n": n,
         "seed": seed,
         "probs": [float(p) for p in probs],
-        "probs_exact": [frac_text(p) for p in probs],
+        "probs_exact": [str(p) for p in probs],
         "kept": kept,
         "kept_tokens": [t for t, keep in zip(TOKENS, kept) if keep],
         "n_kept": sum(kept),
         "kth_value": float(kth),
         "tie_extra": sum(kept) - k,
         "mass": float(mass),
-        "mass_exact": frac_text(mass),
+        "mass_exact": str(mass),
         "chances": [float(c) for c in chances],
-        "chances_exact": [frac_text(c) for c in chances],
+        "chances_exact": [str(c) for c in chances],
         "chances_den": common,
         "chances_num": [int(c * common) for c in chances],
         "counts": counts,
@@ -156,13 +155,13 @@ def view(r: dict) -> View:
         if r["kept"][i]:
             bars.append(_rect(plot, i + 0.2, i + 0.49, 0, float(chances[i]), "pl-dec-exact"))
             bars.append(_rect(plot, i + 0.51, i + 0.8, 0, r["shares"][i], "pl-dec-drawn"))
-            plot.text(i + 0.345, float(chances[i]) + 0.015, dec(chances[i], 3, 3).replace("≈ ", ""),
+            plot.text(i + 0.345, float(chances[i]) + 0.015, fmt.exact(chances[i], 3, 3).replace(fmt.APPROX, ""),
                       "pl-dec-value", "middle", dy=-2)
             plot.text(i + 0.5, -0.02, token, "pl-axis", "middle", dy=16)
         else:
             plot.text(i + 0.5, -0.02, token, "pl-axis pl-dec-out-text", "middle", dy=16)
             plot.text(i + 0.5, float(probs[i]) + 0.03, "gestrichen", "pl-dec-out-text", "middle")
-        plot.text(i + 0.5, -0.02, f"vorher {dec(probs[i])}", "pl-dec-out-text", "middle", dy=32)
+        plot.text(i + 0.5, -0.02, f"vorher {fmt.exact(probs[i])}", "pl-dec-out-text", "middle", dy=32)
     plot.body.extend(bars)
     plot.front.append(svg.swatch_legend([("pl-dec-before", "vorher (Modell)"), ("pl-dec-exact", "nach Top-k, exakt"),
                                      ("pl-dec-drawn", f"gezogen ({fmt.de(r['n'])}-mal)")],
@@ -170,19 +169,19 @@ def view(r: dict) -> View:
     figure = plot.render()
 
     kept_text = ", ".join(r["kept_tokens"])
-    fr = over_common([c for c, keep in zip(chances, r["kept"]) if keep])
+    fr = fmt.over_common([c for c, keep in zip(chances, r["kept"]) if keep])
     readouts = [
         Readout("kept", "Behalten", kept_text + (f" (Gleichstand: {r['n_kept']} statt {r['k']})" if r["tie_extra"] else ""),
                 r["kept_tokens"], True),
-        Readout("mass", "Summe vor dem Umrechnen", dec(Fraction(r["mass_exact"])), r["mass"]),
+        Readout("mass", "Summe vor dem Umrechnen", fmt.exact(Fraction(r["mass_exact"])), r["mass"]),
         Readout("chances", "Chancen danach (exakt)", " · ".join(f"{t} {f}" for t, f in zip(r["kept_tokens"], fr)),
                 r["chances"], True),
         Readout("top_drawn", f"A gezogen (von {fmt.de(r['n'])})", f"{fmt.de(r['counts'][0])}-mal = {fmt.de(r['shares'][0], 3)}",
                 r["shares"][0]),
         Readout("max_dev", "Größte Abweichung gezogen − exakt", fmt.de(r["max_dev"], 3), r["max_dev"]),
     ]
-    summary = (f"k = {r['k']}: behalten {kept_text}, zusammen {dec(Fraction(r['mass_exact']))}; "
-               f"danach " + ", ".join(f"{t} {dec(chances[TOKENS.index(t)], 6, 3)}" for t in r["kept_tokens"])
+    summary = (f"k = {r['k']}: behalten {kept_text}, zusammen {fmt.exact(Fraction(r['mass_exact']))}; "
+               f"danach " + ", ".join(f"{t} {fmt.exact(chances[TOKENS.index(t)], 6, 3)}" for t in r["kept_tokens"])
                + f". {fmt.de(r['n'])} Züge: "
                + ", ".join(f"{t} {fmt.de(r['counts'][TOKENS.index(t)])}" for t in r["kept_tokens"]) + ".")
     return View(figure, readouts, summary, _convergence(r) + _table(r))
@@ -226,19 +225,19 @@ def _convergence(r: dict) -> str:
 
 
 def _eq(fraction: str, decimal: str) -> str:
-    return f"{fraction} ≈ {decimal[2:]}" if decimal.startswith("≈ ") else f"{fraction} = {decimal}"
+    return f"{fraction} ≈ {decimal[len(fmt.APPROX):]}" if decimal.startswith(fmt.APPROX) else f"{fraction} = {decimal}"
 
 
 def _table(r: dict) -> str:
     probs = [Fraction(p) for p in r["probs_exact"]]
     chances = [Fraction(c) for c in r["chances_exact"]]
-    fr = over_common([c for c, keep in zip(chances, r["kept"]) if keep])
+    fr = fmt.over_common([c for c, keep in zip(chances, r["kept"]) if keep])
     it = iter(fr)
     rows, classes = [], []
     for i, token in enumerate(TOKENS):
         keep = r["kept"][i]
-        rows.append([token, dec(probs[i]),
-                     _eq(next(it), dec(chances[i], 6, 3)) if keep else "gestrichen",
+        rows.append([token, fmt.exact(probs[i]),
+                     _eq(next(it), fmt.exact(chances[i], 6, 3)) if keep else "gestrichen",
                      fmt.de(r["counts"][i]), fmt.de(r["shares"][i], 3)])
         classes.append("" if keep else "pl-dec-out")
     return table(["Token", "vorher", "nach Top-k", "gezogen", "Anteil"], rows,

@@ -30,7 +30,6 @@ from fractions import Fraction
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.table import table
-from ..kit.tree import dec, frac_text, over_common
 
 SLUG = "top-p-sampling"
 TITLE = "Top-p Sampling (Nucleus Sampling)"
@@ -134,15 +133,15 @@ def compute(p: float = 0.75, temperature: float = 1.0) -> dict:
         rows.append({
             "values": [float(x) for x in row],
             "chances": [float(c) for c in fr],
-            "chances_exact": [frac_text(c) for c in fr] if exact else None,
+            "chances_exact": [str(c) for c in fr] if exact else None,
             "cum": [float(c) for c in cum],
             "exact": exact,
             "kept": kept,
             "kept_tokens": list(TOKENS[:kept]),
             "mass": float(mass),
-            "mass_exact": frac_text(mass) if exact else None,
+            "mass_exact": str(mass) if exact else None,
             "renorm": [float(x) for x in renorm],
-            "renorm_exact": over_common(renorm) if exact else None,
+            "renorm_exact": fmt.over_common(renorm) if exact else None,
             "renorm_den": math.lcm(*(x.denominator for x in renorm)) if exact else None,
             "renorm_num": [int(x * math.lcm(*(y.denominator for y in renorm))) for x in renorm] if exact else None,
             "float_cum": list(itertools.accumulate(floats)),
@@ -162,7 +161,7 @@ def compute(p: float = 0.75, temperature: float = 1.0) -> dict:
 # -- what the page shows -----------------------------------------------------------------
 
 def _num(x: float, exact_text: str | None) -> str:
-    return dec(Fraction(exact_text), 6, 3) if exact_text is not None else "≈ " + fmt.de(x, 3)
+    return fmt.exact(Fraction(exact_text), 6, 3) if exact_text is not None else fmt.APPROX + fmt.de(x, 3)
 
 
 def _renorm_texts(row: dict, digits: int, max_den: int = 999) -> list[str]:
@@ -205,7 +204,7 @@ def view(r: dict) -> View:
                 parts.append(f'<text class="{tcls}" x="{(x0 + x1) / 2:.1f}" y="{y + 22}" text-anchor="middle">'
                              f'{token}</text>')
             if x1 - x0 >= 34:
-                label = dec(Fraction(row["chances_exact"][j]), 6, 3) if row["chances_exact"] else fmt.de(c, 3)
+                label = fmt.exact(Fraction(row["chances_exact"][j]), 6, 3) if row["chances_exact"] else fmt.de(c, 3)
                 parts.append(f'<text class="pl-tick" x="{(x0 + x1) / 2:.1f}" y="{y - 5}" text-anchor="middle">'
                              f'{label.replace("≈ ", "")}</text>')
             start += c
@@ -257,7 +256,7 @@ def _table(r: dict) -> str:
             exact = row["chances_exact"][j] if row["chances_exact"] else None
             cum_exact = None
             if row["exact"]:
-                cum_exact = frac_text(sum(Fraction(c) for c in row["chances_exact"][:j + 1]))
+                cum_exact = str(sum(Fraction(c) for c in row["chances_exact"][:j + 1]))
             kept = j < row["kept"]
             rows.append([f"{k}{token}", _num(row["chances"][j], exact), _num(row["cum"][j], cum_exact),
                          next(renorm) if kept else "–"])

@@ -23,6 +23,7 @@ A shared link carries both parameters, so it restores that state too.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from html import escape
 from itertools import combinations
 
@@ -163,23 +164,8 @@ def compute(rule: str = "curve", fixed: str = "none") -> dict:
 
 # -- display helpers --------------------------------------------------------------------
 
-def exact_de(value: Fraction | str | None, approx_digits: int = 2) -> str:
-    """An exact fraction in German: 2 → „2“, 7/2 → „3,5“, 35/6 → „35/6 ≈ 5,83“; None → „–“."""
-    if value is None:
-        return "–"
-    q = Fraction(value)
-    if q.denominator == 1:
-        return fmt.de(int(q))
-    d, twos, fives = q.denominator, 0, 0
-    while d % 2 == 0:
-        d, twos = d // 2, twos + 1
-    while d % 5 == 0:
-        d, fives = d // 5, fives + 1
-    digits = max(twos, fives)
-    if d == 1:  # a finite decimal
-        return fmt.de(float(q), digits)
-    sign = fmt.MINUS if q < 0 else ""
-    return f"{sign}{abs(q.numerator)}/{q.denominator} ≈ {fmt.de(float(q), approx_digits)}"
+# Errors in portions, exact however many decimals they need (35/6 ≈ 5,83 keeps the fraction one checks by hand).
+exact_de = partial(fmt.exact, most=None, approx=2, fraction=True)
 
 
 def portions(value) -> str:
@@ -243,7 +229,7 @@ def view(r: dict) -> View:
         plot.line(t, day["y"], t, pred, f"pl-vs-resid pl-vs-{rule}-resid")
         err = day["err"][rule]
         if err:
-            plot.text(t, (day["y"] + pred) / 2, exact_de(day["err_exact"][rule], 1).split(" ≈ ")[0],
+            plot.text(t, (day["y"] + pred) / 2, exact_de(day["err_exact"][rule], approx=1).split(" ≈ ")[0],
                       "pl-vs-err", "start", dy=4)
     for day in r["days"]:
         if day["y"] is not None:

@@ -1,11 +1,9 @@
 """Shared pieces of the decoding pages (greedy decoding, beam search, top-k, top-p).
 
-* exact numbers: ``exact`` turns a slider float into the decimal fraction the reader sees,
-  ``dec`` prints a fraction as its exact decimal where it has one, ``over_common`` prints
-  several fractions over one denominator (4/9, 3/9, 2/9 as in the article, not 4/9, 1/3, 2/9);
 * ``Tree``: a left-to-right token tree as SVG (start → first token → second token) with
   CSS classes only, used by greedy-decoding and beam-search;
-* ``bar_chart``: grouped bars for the sampling pages.
+
+Their exact numbers (0,51; 4/9 ≈ 0,444) come from kit/fmt.py like every other number.
 
 Colours come from static/css/probierlabor.css (block „decode“), never from here.
 """
@@ -13,53 +11,9 @@ Colours come from static/css/probierlabor.css (block „decode“), never from h
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from html import escape
 
-from . import fmt, svg
-
-
-# -- exact numbers --------------------------------------------------------------------
-
-def exact(value) -> Fraction:
-    """The decimal a reader typed or a slider sent, as an exact fraction (0.51 → 51/100)."""
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, int):
-        return Fraction(value)
-    return Fraction(repr(float(value)))
-
-
-def dec(x: Fraction, max_digits: int = 6, fallback: int = 3) -> str:
-    """German decimal text: exact where the fraction ends within ``max_digits`` (0,306; 0,18; 1),
-    otherwise rounded to ``fallback`` digits with a leading „≈“."""
-    x = Fraction(x)
-    for digits in range(max_digits + 1):
-        if (x * 10**digits).denominator == 1:
-            return fmt.de(float(x), digits)
-    return "≈ " + fmt.de(float(x), fallback)
-
-
-def frac_text(x: Fraction) -> str:
-    x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def over_common(values) -> list[str]:
-    """Fractions written over their least common denominator: [4/9, 1/3, 2/9] → 4/9, 3/9, 2/9."""
-    values = [Fraction(v) for v in values]
-    if not values:
-        return []
-    common = 1
-    for v in values:
-        common = common * v.denominator // math.gcd(common, v.denominator)
-    if common == 1:
-        return [str(v.numerator) for v in values]
-    return [f"{v.numerator * (common // v.denominator)}/{common}" for v in values]
-
-
-def ln_text(p: Fraction, digits: int = 3) -> str:
-    return "−∞" if p == 0 else fmt.de(math.log(p), digits)
+from . import svg
 
 
 # -- a token tree -----------------------------------------------------------------------
