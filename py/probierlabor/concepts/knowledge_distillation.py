@@ -222,7 +222,7 @@ def _gradients(r: dict) -> str:
     step = _nice_step(top)
     ticks = [i * step for i in range(int(top / step) + 1)]
     plot.grid(xticks=[1, 2, 3, 4, 5], yticks=ticks, xlabel="Temperatur T", ylabel="Stärke des Gradienten",
-              xfmt=lambda v: f"{v:g}", yfmt=lambda v: fmt.de_auto(v) if v else "0")
+              xfmt=fmt.tick, yfmt=lambda v: fmt.de_auto(v) if v else "0")
     plot.hline(r["hard_gradient"], "pl-kd-hard")
     plot.polyline([(row["T"], row["raw"]) for row in rows], "pl-kd-raw")
     plot.polyline([(row["T"], row["scaled"]) for row in rows], "pl-kd-scaled")

@@ -323,7 +323,7 @@ def _sensitivity(r: dict) -> str:
                     margin=(14, 20, 42, 72))
     plot.grid(xticks=range(30, 71, 10), yticks=[math.log2(t) for t, _ in TICKS],
               xlabel="Chance bei 2 h", ylabel="Horizont",
-              xfmt=lambda v: f"{v:g} %", yfmt=lambda v: dict((round(math.log2(t), 6), label)
+              xfmt=lambda v: f"{fmt.tick(v)} %", yfmt=lambda v: dict((round(math.log2(t), 6), label)
                                                            for t, label in TICKS)[round(v, 6)])
     cs = [lo_c + (hi_c - lo_c) * i / 80 for i in range(81)]
     refs = [x for x in (1.0, 0.5, 0.25) if abs(x - r["s"]) > 1e-9]

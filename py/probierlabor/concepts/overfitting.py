@@ -196,7 +196,7 @@ def compute(degree: int = 1, days: int = 10, lam: float = 0.0, others: bool = Fa
 def view(r: dict) -> View:
     plot = svg.Plot(480, 330, (T_MIN, T_MAX), (Y_MIN, Y_MAX), label="Eisverkauf nach Temperatur")
     plot.grid(xticks=range(15, 36, 5), yticks=range(0, 361, 100),
-              xlabel="Temperatur (°C)", ylabel="Kugeln pro Tag", xfmt=lambda v: f"{v:g} °C")
+              xlabel="Temperatur (°C)", ylabel="Kugeln pro Tag", xfmt=lambda v: f"{fmt.tick(v)} °C")
     grid_t = [T_MIN + (T_MAX - T_MIN) * i / 120 for i in range(121)]
     if "others" in r:
         for coef in r["others"]["coef"]:
@@ -247,7 +247,7 @@ def _degree_chart(r: dict) -> str:
                     margin=(14, 14, 40, 52))
     ticks = [10 ** k for k in range(0, int(math.log10(hi)) + 1)]
     plot.grid(xticks=range(1, 10), yticks=[math.log10(t) for t in ticks], xlabel="Grad",
-              ylabel="Fehler (log)", yfmt=lambda v: fmt.de(round(10 ** v)), xfmt=lambda v: f"{v:g}")
+              ylabel="Fehler (log)", yfmt=lambda v: fmt.de(round(10 ** v)), xfmt=fmt.tick)
     plot.hline(math.log10(r["noise_floor"]), "pl-floor")
     clip = lambda v: math.log10(max(v, lo))  # noqa: E731 - a degree-9 fit has training error 0
     plot.polyline([(row["degree"], clip(row["train_rmse"])) for row in rows], "pl-train")

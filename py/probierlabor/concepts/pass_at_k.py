@@ -289,7 +289,7 @@ def _curve(r: dict) -> str:
                     margin=(14, 14, 42, 48))
     step = 1 if n <= 10 else 2 if n <= 20 else 5
     plot.grid(xticks=range(1, n + 1, step), yticks=[0, 0.25, 0.5, 0.75, 1],
-              xlabel="erlaubte Versuche j", ylabel="pass@j", xfmt=lambda v: f"{v:g}",
+              xlabel="erlaubte Versuche j", ylabel="pass@j", xfmt=fmt.tick,
               yfmt=lambda v: fmt.de_auto(v) if v else "0")
     half = min(0.38, 0.38 * 10 / max(n, 10) + 0.05)
     for j, value in enumerate(r["curve"], start=1):

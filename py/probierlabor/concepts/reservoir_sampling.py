@@ -223,7 +223,7 @@ def view(r: dict) -> View:
     plot = svg.Plot(480, 300, (0.4, N + 0.6), (0, top), margin=(34, 12, 46, 60),
                     label=f"Wie oft jede Position am Ende im Speicher war ({label})")
     plot.grid(xticks=[], yticks=range(0, top + 1, step), xlabel="Position im Strom",
-              ylabel="im Speicher (% der Durchläufe)", yfmt=lambda v: f"{v:g} %")
+              ylabel="im Speicher (% der Durchläufe)", yfmt=lambda v: f"{fmt.tick(v)} %")
     for i in range(1, N + 1):  # every position gets its number: the returns must be findable
         cls = "pl-tick pl-rs-return-tick" if i in RETURNS else "pl-tick"
         plot.back.append(f'<text class="{cls}" x="{plot.px(i):.1f}" y="{plot.bottom + 16}" '
@@ -288,7 +288,7 @@ def _kept_chart(r: dict) -> str:
     plot = svg.Plot(320, 220, (-0.6, 2.6), (0, 100), margin=(14, 12, 46, 52),
                     label="Wie viele der beiden Rücksendungen im Speicher blieben")
     plot.grid(xticks=[], yticks=range(0, 101, 25), xlabel="behaltene Rücksendungen",
-              ylabel="% der Durchläufe", yfmt=lambda v: f"{v:g} %")
+              ylabel="% der Durchläufe", yfmt=lambda v: f"{fmt.tick(v)} %")
     for m in range(3):
         plot.back.append(f'<text class="pl-tick" x="{plot.px(m):.1f}" y="{plot.bottom + 16}" '
                          f'text-anchor="middle">{m}</text>')

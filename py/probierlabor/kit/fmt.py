@@ -47,6 +47,11 @@ def de_auto(value: float, significant: int = 3) -> str:
     return de(value, digits, trim=True)
 
 
+def tick(value: float) -> str:
+    """An axis label: as many decimals as the tick has, none for whole numbers (2; 0,25; −1,5)."""
+    return de(float(value), 6, trim=True)
+
+
 def pct(value: float, digits: int = 1) -> str:
     """A share as percent: 0.275 → 27,5 %. Shifted by two places, not multiplied: 0.145 is 14,5 %, never 14,499…"""
     if not math.isfinite(value):

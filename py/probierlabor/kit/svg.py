@@ -17,6 +17,8 @@ import zlib
 from html import escape
 from typing import Callable, Iterable, Sequence
 
+from . import fmt
+
 _LIMIT = 1e4  # coordinates beyond the view are pulled in; the clip path hides the rest
 _CHAR_WIDTH = 6.8  # mean width of a legend character (12 px), for laying out entries side by side
 
@@ -47,7 +49,7 @@ class Plot:
     # -- elements
 
     def grid(self, xticks: Iterable[float], yticks: Iterable[float], xlabel: str, ylabel: str,
-             xfmt: Callable = lambda v: f"{v:g}", yfmt: Callable = lambda v: f"{v:g}".replace("-", "−")):
+             xfmt: Callable = fmt.tick, yfmt: Callable = fmt.tick):
         out = self.back
         for v in xticks:
             x = self.px(v)
