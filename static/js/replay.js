@@ -170,9 +170,13 @@
     const playButton = controls.querySelector(".pl-r-play");
     const speedSelect = controls.querySelector("select");
     const summary = el.querySelector(".pl-replay-summary");
+    // The offered speeds are the select's options (build/replay_block.py SPEEDS renders them): the
+    // only list, so the keys (+ / −) can never set or announce a speed the select does not show.
+    const speeds = Array.from(speedSelect.options, (o) => ({ value: Number(o.value), label: o.textContent }));
     let index = 0;
     let speed = Number(speedSelect.value) || 1;
     let timer = null;
+    const interval = () => STEP_MS / speed;
 
     stage.innerHTML = "";
     scrub.max = String(model.length);
@@ -197,7 +201,7 @@
     function play() {
       if (timer) return;
       if (index >= model.length) show(0);
-      timer = setInterval(tick, STEP_MS / speed);
+      timer = setInterval(tick, interval());
       playButton.setAttribute("aria-label", "Pause");
       el.classList.add("pl-playing");
     }
@@ -209,11 +213,21 @@
       el.classList.remove("pl-playing");
     }
 
+    // The offered speed nearest to factor.
     function setSpeed(factor) {
-      const options = Array.from(speedSelect.options).map((o) => Number(o.value));
-      speed = options.reduce((best, v) => (Math.abs(v - factor) < Math.abs(best - factor) ? v : best), options[0]);
+      speed = speeds.reduce((best, s) => (Math.abs(s.value - factor) < Math.abs(best.value - factor) ? s : best)).value;
       speedSelect.value = String(speed);
       if (timer) { pause(); play(); }
+    }
+
+    // One offered speed up (direction > 0) or down; at either end it stays. Returns what is set now,
+    // with the select's own label, for the presentation mode to announce.
+    function stepSpeed(direction) {
+      const at = speeds.findIndex((s) => s.value === speed);
+      const next = speeds[Math.max(0, Math.min(speeds.length - 1, at + Math.sign(direction)))];
+      const changed = next.value !== speed;
+      if (changed) setSpeed(next.value);
+      return { speed: next.value, label: next.label, changed };
     }
 
     controls.querySelector(".pl-r-reset").addEventListener("click", () => { pause(); show(0); });
@@ -228,8 +242,9 @@
       toggle: () => (timer ? pause() : play()),
       play, pause,
       reset: () => { pause(); show(0); },
-      setSpeed,
+      setSpeed, stepSpeed,
       get speed() { return speed; },
+      get interval() { return interval(); },  // ms between two steps while playing
       get playing() { return timer !== null; },
       get index() { return index; },
       get length() { return model.length; },
