@@ -1,4 +1,7 @@
-"""Probierlabor's small inference engine (numpy; never loaded by the browser).
+"""Probierlabor's small inference engine (numpy; the browser loads only ``acceptance``).
+
+This file imports nothing: the browser's zip holds it and ``acceptance`` alone (mkdocs_hooks/site.py),
+so importing the package there must not pull in numpy or the engine's other modules.
 
 Modules, each readable on its own:
 
@@ -13,6 +16,7 @@ Modules, each readable on its own:
 * ``engine``     – the step loop (``LLMEngine``) tying model, block pool, scheduler and sampler together
 * ``sampler``    – greedy, temperature, top-k, top-p with an explicit seeded generator
 * ``speculative``– speculative decoding: draft proposals, one target verification, exact correction
+* ``acceptance`` – its accept/reject rule and balance in plain Python (shared with the concept page)
 * ``tracer``     – a run as a schema-versioned JSON trace; replay checks; Chrome/Perfetto export
 * ``scenarios``  – the recorded runs in static/traces/ (the articles' examples, realistic workloads)
 * ``workloads``  – seeded request mixes shared by scenarios and benchmarks

@@ -1,7 +1,7 @@
 """`python -m engine.bench`: what the engine's techniques buy, measured side by side in one run.
 
 Every ratio is computed from runs made here and now, next to a prediction derived from first
-principles (or the goal of issue 5); nothing is hard-coded. Six parts:
+principles (or a stated goal, such as paged waste under 4 %); nothing is hard-coded. Six parts:
 
 a. decode speed: the paged KV cache (``LLMEngine``, one decode token per step) against full recompute
    (the model over the whole sequence every step), tiny Llama in float32, same greedy tokens;

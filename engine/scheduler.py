@@ -99,10 +99,6 @@ class SequenceState:
         return len(self.request.prompt) + len(self.output)
 
     @property
-    def num_pending(self) -> int:
-        return self.num_tokens - self.num_computed
-
-    @property
     def span(self) -> tuple[int, int] | None:
         """Rounds [start, end) as in CONCEPTS.md §13: first scheduled step, step after the last token."""
         if self.first_step is None or self.finished_step is None:

@@ -11,8 +11,8 @@ One round (Leviathan et al. 2023, Algorithm 1; Chen et al. 2023):
    are accepted, a bonus token is drawn from p_{k+1}. So a round emits between 1 and k + 1 tokens,
    and every one of them is distributed exactly as the target alone would have drawn it: per
    position, accepted mass min(p, q) plus rejected mass (1 − Σ min(p, q)) times the residual is p
-   (``balance`` computes the article's example in exact fractions). Drawing the correction from p
-   instead double-counts the accepted mass and is wrong.
+   (``engine.acceptance``: the rule and its balance, in exact fractions for the article's example).
+   Drawing the correction from p instead double-counts the accepted mass and is wrong.
 
 Greedy mode compares argmaxes: a proposal is accepted while it equals the target's argmax, and the
 target's argmax replaces the first one that does not (the one-hot limit of the rule above). So greedy
@@ -43,53 +43,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.acceptance import accept_prob, residual
 from engine.attention import Kernel, NoCacheAttention, dense_attention
 from engine.model import LlamaModel, weight_shapes
 from engine.sampler import GREEDY, SamplingParams, check_rng, draw, probabilities
-
-# ------------------------------------------------------------------ the rule at one position
-
-
-def accept_prob(p, q, token: int):
-    """min(1, p(x)/q(x)) for a proposal x drawn from q (so q(x) > 0). Exact for Fractions."""
-    if not q[token] > 0:
-        raise ValueError(f"token {token} has draft probability 0 and cannot have been proposed")
-    return min(1, p[token] / q[token])
-
-
-def residual(p, q):
-    """The correction distribution: max(0, p − q), normalised. Exact for sequences of Fractions.
-
-    It is empty only if p = q, where nothing is ever rejected; then (floating-point noise) p itself.
-    """
-    if isinstance(p, np.ndarray) or isinstance(q, np.ndarray):
-        diff = np.maximum(np.asarray(p, dtype=np.float64) - np.asarray(q, dtype=np.float64), 0.0)
-        total = diff.sum()
-        return diff / total if total > 0 else np.asarray(p, dtype=np.float64).copy()
-    diff = [max(0, a - b) for a, b in zip(p, q, strict=True)]
-    total = sum(diff)
-    return [d / total for d in diff] if total > 0 else list(p)
-
-
-def balance(p, q) -> dict:
-    """The article's bookkeeping for one position (pass Fractions for exact numbers).
-
-    accepted: min(p, q) per token; rejected_mass: what the draft proposes but loses, 1 − Σ min(p, q);
-    final: accepted + rejected_mass · residual (= p); final_if_correction_from_p: the wrong rule.
-    """
-    accepted = [min(a, b) for a, b in zip(p, q, strict=True)]
-    rejected_mass = 1 - sum(accepted)
-    res = residual(list(p), list(q))
-    return {
-        "accept_prob": [accept_prob(p, q, x) if q[x] > 0 else None for x in range(len(p))],
-        "accepted": accepted,
-        "acceptance_rate": sum(accepted),
-        "rejected_mass": rejected_mass,
-        "residual": res,
-        "final": [a + rejected_mass * r for a, r in zip(accepted, res, strict=True)],
-        "final_if_correction_from_p": [a + rejected_mass * b for a, b in zip(accepted, p, strict=True)],
-    }
-
 
 # ------------------------------------------------------------------ one verification
 
@@ -144,7 +101,7 @@ def verify(p_rows: np.ndarray, q_rows: np.ndarray, proposals: Sequence[int], rng
             uniforms.append(float(rng.random()))
             ok = uniforms[-1] < a  # u ∈ [0, 1): a = 1 always accepts, a = 0 never
         if not ok:
-            correction = int(np.argmax(p)) if greedy else int(draw(residual(p, q), rng))
+            correction = int(np.argmax(p)) if greedy else int(draw(np.asarray(residual(p.tolist(), q.tolist())), rng))
             return Verification(position, proposals, i, proposals[i:], correction, None, accept_probs,
                                 draft_probs, target_probs, uniforms)
     last = p_rows[k]

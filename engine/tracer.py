@@ -210,10 +210,11 @@ def validate(trace: dict) -> None:
 def replay(trace: dict) -> dict:
     """Rebuild the engine's state from the events alone and check every step against the trace.
 
-    The same checks as the browser's replay module: a block is handed out only while free, reference
-    counts never go negative and match the block tables, a freed block leaves its table back to front,
-    every request's tokens come in order, and each step's end state (blocks used and cached, running,
-    waiting) is what the events imply. Returns the final state.
+    The one copy of these checks (the browser's replay.js only folds the events; mkdocs_hooks/traces.py
+    runs ``validate`` on every committed trace at build time): a block is handed out only while free,
+    reference counts never go negative and match the block tables, a freed block leaves its table back
+    to front, every request's tokens come in order, each step's end state (blocks used and cached,
+    running, waiting) is what the events imply, and nothing is held at the end. Returns the final state.
     """
     num_blocks = trace["config"].get("num_blocks", 0)
     refs = [0] * num_blocks
@@ -302,11 +303,13 @@ def replay(trace: dict) -> dict:
                 fail(n, f"{seq} hält einen Block ohne Referenz")
         if set(end["running"]) & set(end["waiting"]):
             fail(n, "eine Anfrage läuft und wartet zugleich")
+    last = len(trace["steps"]) - 1
     for seq, item in trace["result"]["outputs"].items():
         if output.get(seq, []) != item["tokens"]:
-            raise TraceError(f"Ausgabe von {seq}: Ereignisse {output.get(seq)} ≠ Ergebnis {item['tokens']}")
+            raise TraceError(f"Am Ende (nach Schritt {last}): Ausgabe von {seq} laut Ereignissen {output.get(seq)} "
+                             f"≠ Ergebnis {item['tokens']}")
     if any(tables.values()):
-        raise TraceError(f"Am Ende halten noch Anfragen Blöcke: {tables}")
+        raise TraceError(f"Am Ende (nach Schritt {last}) halten noch Anfragen Blöcke: {tables}")
     return {"refs": refs, "cached": cached, "outputs": output, "finished": sorted(finished)}
 
 

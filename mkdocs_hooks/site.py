@@ -2,7 +2,8 @@
 
 MkDocs only copies files from docs_dir; the project keeps pages/, static/ and py/ apart
 (as asked), so this hook adds static/ file by file and zips py/probierlabor for the
-browser, named by its content hash so a new version never meets a stale cache.
+browser, named by its content hash so a new version never meets a stale cache. The zip
+also carries the few pure-Python engine modules the concepts import (ENGINE_FOR_BROWSER).
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "py" / "probierlabor"
+ENGINE = ROOT / "engine"
 STATIC = ROOT / "static"
+# The engine runs on numpy and never in the browser, except for these plain-Python modules that a
+# concept shares with it (one copy of the math); engine/__init__.py must stay free of imports.
+ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py")
 
 
 def _package_files() -> list[Path]:
@@ -26,10 +31,16 @@ def _package_files() -> list[Path]:
                   if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "build")
 
 
+def bundle_files() -> list[tuple[Path, str]]:
+    """(file, name in the zip) of everything the browser's Python imports."""
+    files = [(p, "probierlabor/" + p.relative_to(PACKAGE).as_posix()) for p in _package_files()]
+    return files + [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER]
+
+
 def _package_hash() -> str:
     digest = hashlib.sha256()
-    for path in _package_files():
-        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+    for path, name in bundle_files():
+        digest.update(name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
@@ -80,11 +91,12 @@ def on_post_build(config):
     for old in target.parent.glob("probierlabor-*.zip"):
         old.unlink()
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as bundle:
-        for path in _package_files():
-            bundle.write(path, ("probierlabor/" + path.relative_to(PACKAGE).as_posix()))
+        for path, name in bundle_files():
+            bundle.write(path, name)
 
 
 def on_serve(server, config, builder):
-    for path in (PACKAGE, STATIC / "js", STATIC / "css", STATIC / "py", ROOT / "index.html"):
+    for path in (PACKAGE, *(ENGINE / name for name in ENGINE_FOR_BROWSER), STATIC / "js", STATIC / "css",
+                 STATIC / "py", ROOT / "index.html"):
         server.watch(str(path))
     return server

@@ -1,5 +1,7 @@
 import math
 
+import numpy as np
+import pytest
 from hypothesis import given, strategies as st
 
 from probierlabor.kit import polyfit
@@ -33,3 +35,31 @@ def test_the_intercept_is_not_penalised():
     ys = [100.0] * 10
     coef = polyfit.fit(xs10, ys, 3, ridge=1e6)
     assert math.isclose(coef[0], 100.0) and all(abs(c) < 1e-9 for c in coef[1:])
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_fit_is_numpys_least_squares_on_random_problems(seed):
+    rng = np.random.default_rng(seed)
+    degree = int(rng.integers(0, 10))
+    m = int(rng.integers(degree + 1, 81))
+    xs = rng.uniform(-1, 1, m).tolist()
+    ys = rng.normal(0, rng.uniform(0.1, 100), m).tolist()
+    ridge = float(rng.choice([0.0, 10.0 ** rng.uniform(-6, 2)]))
+    a = np.vander(xs, degree + 1, increasing=True)
+    b = np.array(ys)
+    if ridge:  # the penalty as extra rows sqrt(ridge)·c_j = 0, intercept free
+        a = np.vstack([a, np.sqrt(ridge) * np.eye(degree + 1)[1:]])
+        b = np.concatenate([b, np.zeros(degree)])
+    want = np.linalg.lstsq(a, b, rcond=None)[0]
+    got = polyfit.fit(xs, ys, degree, ridge)
+    # the same minimiser up to the problem's conditioning
+    scale = np.linalg.cond(a) * 1e-12 * (1 + np.abs(want).max())
+    np.testing.assert_allclose(got, want, rtol=0, atol=max(scale, 1e-9))
+    residual = lambda c: np.linalg.norm(a @ c - b)  # noqa: E731
+    assert residual(np.array(got)) <= residual(want) * (1 + 1e-9) + 1e-12
+
+
+def test_too_few_distinct_x_values_are_refused_in_general_terms():
+    with pytest.raises(ValueError) as caught:
+        polyfit.fit([0.5, 0.5, 0.5, -0.2], [1.0, 2.0, 3.0, 4.0], 2)
+    assert "x-Werte" in str(caught.value) and "Temperatur" not in str(caught.value)

@@ -29,12 +29,12 @@ def test_accepted_mass_is_min_p_q():
 def test_rejected_mass_is_0_4():
     b = sd.balance(P, Q)
     assert b["rejected"] == F(2, 5)
-    assert b["residual_total"] == F(2, 5)
+    assert b["excess_total"] == F(2, 5)
 
 
 def test_the_residual_is_split_equally_between_b_and_c():
     b = sd.balance(P, Q)
-    assert b["residual"] == (0, F(1, 5), F(1, 5))
+    assert b["excess"] == (0, F(1, 5), F(1, 5))
     assert b["correction"] == (0, F(1, 2), F(1, 2))
 
 
@@ -128,7 +128,7 @@ def test_bookkeeping_invariants(pa, pb, qa, qb, correction):
     b = sd.balance(p, q, correction)
     total_variation = sum(abs(x - y) for x, y in zip(p, q)) / 2
     assert b["rate"] == 1 - total_variation  # acceptance rate = 1 − TV(p, q)
-    assert b["rejected"] == b["residual_total"]
+    assert b["rejected"] == b["excess_total"]
     assert sum(b["final"]) == 1
     if correction == "residual":
         assert b["final"] == p  # Leviathan et al., §2.3 and A.1: the target distribution, exactly

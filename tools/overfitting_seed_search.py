@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed search for the overfitting page (py/probierlabor/overfitting.py).
+"""Seed search for the overfitting page (py/probierlabor/concepts/overfitting.py).
 
 DEV TOOL, NOT SHIPPED: needs numpy (``pip install numpy``), unlike the page itself,
 which is pure Python.  Run from the repository root:

@@ -40,7 +40,7 @@ SLUGS = (
 )
 
 
-# The start page's map, in this order (issue 7 fills the other groups).
+# The start page's map: every concept's GROUP is one of these, shown in this order.
 GROUPS = (
     "Lernen und Bewerten",
     "Decodieren und Sampling",

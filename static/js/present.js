@@ -13,7 +13,6 @@
   const HASH = "#praesentation";
   const html = document.documentElement;
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
-  const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4];
 
   const KEYS = [
     ["P", "Präsentationsmodus an und aus"],
@@ -320,17 +319,11 @@
     }
   }
 
+  // The panel knows which speeds it offers (its select); asking it keeps the announcement true.
   function changeSpeed(replay, direction) {
-    const api = replay.plReplay;
-    const now = typeof api.speed === "number" ? api.speed : (replay.plPresentSpeed || 1);
-    let index = SPEEDS.findIndex((s) => s >= now - 1e-9);
-    if (index < 0) index = SPEEDS.length - 1;
-    if (SPEEDS[index] > now + 1e-9 && direction < 0) index -= 1;  // between two steps: go to the lower one
-    else index += direction;
-    const speed = SPEEDS[Math.min(SPEEDS.length - 1, Math.max(0, index))];
-    replay.plPresentSpeed = speed;
-    api.setSpeed(speed);
-    say(`Geschwindigkeit ${String(speed).replace(".", ",")}×`);
+    const now = replay.plReplay.stepSpeed(direction);
+    const end = direction > 0 ? "schneller geht es nicht" : "langsamer geht es nicht";
+    say(`Geschwindigkeit ${now.label}${now.changed ? "" : ` – ${end}`}`);
   }
 
   // ---- the keyboard ----------------------------------------------------------------------
@@ -422,7 +415,7 @@
       return root ? resetExperiment(root) : false;
     }
     if (key === "+" || key === "=" || key === "-" || key === "−") {
-      if (!replay || typeof replay.plReplay.setSpeed !== "function") return false;
+      if (!replay || typeof replay.plReplay.stepSpeed !== "function") return false;
       changeSpeed(replay, key === "+" || key === "=" ? 1 : -1);
       return true;
     }

@@ -14,14 +14,8 @@ from engine.attention import NoCacheAttention
 from engine.generate import greedy_recompute
 from engine.model import LlamaModel, tiny_config
 from engine.sampler import GREEDY, SamplingParams, draw, probabilities
-from engine.speculative import (
-    accept_prob,
-    balance,
-    residual,
-    speculative_generate,
-    truncated_draft,
-    verify,
-)
+from engine.acceptance import accept_prob, balance, residual
+from engine.speculative import speculative_generate, truncated_draft, verify
 from engine.tokenizer import CharTokenizer
 
 F = Fraction
@@ -41,13 +35,13 @@ def tv(a, b):
 
 def test_the_articles_balance_in_exact_fractions():
     b = balance(P, Q)
-    assert b["accept_prob"] == [F(1, 3), 1, 1]
-    assert b["accepted"] == [F(2, 10), F(3, 10), F(1, 10)] and b["acceptance_rate"] == F(6, 10)
-    assert b["rejected_mass"] == F(4, 10)
-    assert residual(P, Q) == b["residual"] == [0, F(1, 2), F(1, 2)]  # split equally between B and C
-    assert b["final"] == P
-    assert b["final_if_correction_from_p"] == [F(28, 100), F(50, 100), F(22, 100)]
-    assert b["acceptance_rate"] == 1 - F(1, 2) * sum(abs(a - c) for a, c in zip(P, Q, strict=True))  # = 1 − TV(p, q)
+    assert b["accept_prob"] == (F(1, 3), 1, 1)
+    assert b["accepted"] == (F(2, 10), F(3, 10), F(1, 10)) and b["rate"] == F(6, 10)
+    assert b["rejected"] == F(4, 10)
+    assert residual(P, Q) == b["correction"] == (0, F(1, 2), F(1, 2))  # split equally between B and C
+    assert b["final"] == tuple(P)
+    assert balance(P, Q, "plain")["final"] == (F(28, 100), F(50, 100), F(22, 100))
+    assert b["rate"] == 1 - F(1, 2) * sum(abs(a - c) for a, c in zip(P, Q, strict=True))  # = 1 − TV(p, q)
 
 
 def probability_vectors(n):
@@ -59,17 +53,17 @@ def probability_vectors(n):
 def test_acceptance_plus_correction_gives_p_for_any_p_and_q(data, n):
     p, q = data.draw(probability_vectors(n)), data.draw(probability_vectors(n))
     b = balance(p, q)
-    assert b["final"] == p
+    assert list(b["final"]) == p
     # The wrong rule adds rejected mass · p; it only comes out right if the accepted mass happens to
     # be proportional to p already (p = q, or nothing accepted at all).
-    proportional = b["accepted"] == [b["acceptance_rate"] * x for x in p]
-    assert (b["final_if_correction_from_p"] == p) == proportional
-    assert (b["rejected_mass"] == 0) == (p == q)
+    proportional = list(b["accepted"]) == [b["rate"] * x for x in p]
+    assert (list(balance(p, q, "plain")["final"]) == p) == proportional
+    assert (b["rejected"] == 0) == (p == q)
 
 
 def test_residual_and_accept_prob_in_floats_and_edge_cases():
     np.testing.assert_allclose(residual(np.array([0.2, 0.5, 0.3]), np.array([0.6, 0.3, 0.1])), [0, 0.5, 0.5])
-    assert residual(np.array([0.5, 0.5]), np.array([0.5, 0.5])).tolist() == [0.5, 0.5]  # p = q: nothing to correct
+    assert list(residual(np.array([0.5, 0.5]), np.array([0.5, 0.5]))) == [0.5, 0.5]  # p = q: nothing to correct
     assert accept_prob(np.array([0.2, 0.8]), np.array([0.1, 0.9]), 0) == 1
     with pytest.raises(ValueError, match="draft probability 0"):
         accept_prob([F(1), F(0)], [F(0), F(1)], 0)

@@ -16,6 +16,11 @@ TRACES = Path(__file__).resolve().parents[3] / "static" / "traces"
 
 VIEWS = ("blocks", "cache", "slots", "ttft", "prefill", "tiles", "speculative", "kvbytes")
 
+# The playback speeds, the panel's only list of them: replay.js and the presentation keys (+ / −)
+# step through the <option>s rendered from it, so a speed nobody can select is never announced.
+SPEEDS = ((0.25, "¼×"), (0.5, "½×"), (1, "1×"), (2, "2×"), (4, "4×"))
+DEFAULT_SPEED = 1
+
 # Icons as inline SVG: the media-control characters (⏮ ⏸) are missing from common fonts and
 # rendered as empty boxes in Debian's Chromium.
 _PATHS = {
@@ -49,6 +54,11 @@ def machine_line(head: dict) -> str:
             f"die Wiedergabe zählt in Engine-Schritten.")
 
 
+def speed_options() -> str:
+    return "".join(f'<option value="{value}"{" selected" if value == DEFAULT_SPEED else ""}>{label}</option>'
+                   for value, label in SPEEDS)
+
+
 def panel(name: str, view: str, twin: str | None = None) -> str:
     """``twin``: one trace name or several, comma-separated, replayed alongside (same step index)."""
     if view not in VIEWS:
@@ -75,8 +85,7 @@ def panel(name: str, view: str, twin: str | None = None) -> str:
         f'<input type="range" min="0" max="{steps}" step="1" value="0" aria-label="Schritt wählen"></label>'
         f'<output class="pl-r-counter" aria-live="off">0 von {steps}</output>'
         f'<label class="pl-r-speed"><span class="pl-r-label">Tempo</span><select aria-label="Abspieltempo">'
-        f'<option value="0.25">¼×</option><option value="0.5">½×</option><option value="1" selected>1×</option>'
-        f'<option value="2">2×</option><option value="4">4×</option></select></label>'
+        f'{speed_options()}</select></label>'
         f'</div>'
         f'<div class="pl-replay-view"><p class="pl-replay-status">Die Aufzeichnung wird geladen … '
         f'(ohne JavaScript ist sie nicht abspielbar; die Datei liegt unter static/traces/{escape(name)}.json)</p></div>'

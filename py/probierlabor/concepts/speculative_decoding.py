@@ -13,7 +13,8 @@ The article's own example (CONCEPTS.md §20): tokens A, B, C, p = [0.2, 0.5, 0.3
 q = [0.6, 0.3, 0.1]: accepted [0.2, 0.3, 0.1], rejected 0.4, residual split equally
 between B and C, result p; correcting from plain p instead gives [0.28, 0.50, 0.22].
 
-Everything is exact (fractions.Fraction). The reader sets p(A), p(B), q(A), q(B); the third
+Everything is exact (fractions.Fraction), computed by ``engine.acceptance``, the rule the engine's
+verifier uses too (the browser gets that module beside this package). The reader sets p(A), p(B), q(A), q(B); the third
 entry is the rest, and a pair that would exceed 1 is cut back, with a note in the figure.
 
 The draws are real: ``trials`` runs of the algorithm with ``random.Random(seed)``. Each
@@ -28,6 +29,8 @@ import random
 from bisect import bisect_right
 from fractions import Fraction
 from html import escape
+
+from engine.acceptance import balance
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
@@ -82,28 +85,6 @@ def distribution(first, second) -> tuple[tuple[Fraction, Fraction, Fraction], bo
     return (a, b, 1 - a - b), cut
 
 
-def balance(p, q, correction: str = "residual") -> dict:
-    """The exact bookkeeping of one position (all Fractions)."""
-    accepted = tuple(min(pi, qi) for pi, qi in zip(p, q))
-    accept_prob = tuple(None if qi == 0 else min(Fraction(1), pi / qi) for pi, qi in zip(p, q))
-    rate = sum(accepted)
-    rejected = 1 - rate
-    residual = tuple(max(Fraction(0), pi - qi) for pi, qi in zip(p, q))
-    total = sum(residual)  # equals `rejected`: Σ max(0, p − q) = Σ (p − min(p, q))
-    if correction == "plain":
-        corr = tuple(p)
-    elif total > 0:
-        corr = tuple(r / total for r in residual)
-    else:  # p = q: nothing is ever rejected, no correction is needed
-        corr = None
-    added = tuple(rejected * c for c in corr) if corr else (Fraction(0),) * len(p)
-    final = tuple(a + c for a, c in zip(accepted, added))
-    distance = sum(abs(f - pi) for f, pi in zip(final, p)) / 2
-    return {"accepted": accepted, "accept_prob": accept_prob, "rate": rate, "rejected": rejected,
-            "residual": residual, "residual_total": total, "correction": corr, "added": added,
-            "final": final, "distance": distance}
-
-
 # -- the real draws --------------------------------------------------------------------
 
 def _cumulative(weights) -> list[float]:
@@ -151,7 +132,8 @@ def compute(pa: float = 0.2, pb: float = 0.5, qa: float = 0.6, qb: float = 0.3, 
     if q_cut:
         notes.append(f"q(A) + q(B) > 1: q(B) auf {fmt.exact(q[1], 3)} gekürzt, q(C) = 0.")
     exact = {key: [None if v is None else float(v) for v in b[key]] if b[key] is not None else None
-             for key in ("accepted", "accept_prob", "residual", "correction", "added", "final")}
+             for key in ("accepted", "accept_prob", "correction", "added", "final")}
+    exact["residual"] = [float(v) for v in b["excess"]]  # the page's "Rest": max(0, p − q), not normalised
     return {
         "correction_mode": correction,
         "p": [float(v) for v in p],

@@ -13,6 +13,10 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+# Generic on purpose: this module fits any data; a concept that knows what x means says so itself.
+UNDETERMINED = ("Die Punkte legen die Kurve nicht fest: es gibt weniger verschiedene x-Werte als "
+                "Koeffizienten (wähle einen kleineren Grad oder mehr verschiedene Punkte).")
+
 
 def design(xs: Sequence[float], degree: int) -> list[list[float]]:
     rows = []
@@ -65,7 +69,7 @@ def _lstsq(a: list[list[float]], b: list[float]) -> list[float]:
     for k in range(n):
         norm = math.sqrt(sum(a[i][k] * a[i][k] for i in range(k, m)))
         if norm == 0.0:
-            raise ValueError("Die Punkte legen die Kurve nicht fest (zu wenige verschiedene Temperaturen).")
+            raise ValueError(UNDETERMINED)
         alpha = -norm if a[k][k] >= 0 else norm
         v = [0.0] * m
         v[k] = a[k][k] - alpha
@@ -84,6 +88,6 @@ def _lstsq(a: list[list[float]], b: list[float]) -> list[float]:
     coef = [0.0] * n
     for k in range(n - 1, -1, -1):
         if abs(a[k][k]) < 1e-13 * max(1.0, abs(a[0][0])):
-            raise ValueError("Die Punkte legen die Kurve nicht fest (zu wenige verschiedene Temperaturen).")
+            raise ValueError(UNDETERMINED)
         coef[k] = (b[k] - sum(a[k][j] * coef[j] for j in range(k + 1, n))) / a[k][k]
     return coef

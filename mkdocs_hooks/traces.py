@@ -1,0 +1,51 @@
+"""MkDocs hook: every committed trace (static/traces/*.json) passes engine/tracer.py's full check.
+
+The browser's replay (static/js/replay.js) only checks a trace's format and folds its events into
+states; whether the events agree with each other (free blocks handed out, reference counts, block
+tables, token order, end-of-step counts, running ∩ waiting, nothing held at the end) is checked
+once, here, by the same ``tracer.validate`` the engine's tests use. A trace that contradicts itself
+therefore stops ``make site`` with its name and step, and never reaches a reader.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+from engine import tracer
+
+TRACES = Path(__file__).resolve().parent.parent / "static" / "traces"
+
+_valid: set[str] = set()  # content hashes already checked: `mkdocs serve` rebuilds re-check only changes
+
+
+def check(path: Path) -> None:
+    """Raises PluginError naming the trace (and, from the tracer, the step) if it is not valid."""
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest in _valid:
+        return
+    where = f"static/traces/{path.name}"
+    try:
+        tracer.validate(json.loads(data))
+    except json.JSONDecodeError as error:
+        raise PluginError(f"Aufzeichnung {where} ist kein gültiges JSON: {error}") from None
+    except (tracer.TraceError, KeyError, TypeError, IndexError) as error:
+        # KeyError and the like: a field the schema requires but an event lacks, reached by the replay
+        raise PluginError(f"Aufzeichnung {where} ist ungültig: {error}. Neu aufnehmen mit "
+                          f"`python -m engine record {path.stem}`.") from None
+    _valid.add(digest)
+
+
+def check_all(folder: Path = TRACES) -> int:
+    paths = sorted(folder.glob("*.json"))
+    for path in paths:
+        check(path)
+    return len(paths)
+
+
+def on_pre_build(config):
+    check_all()

@@ -1,0 +1,67 @@
+"""The Python the browser gets (mkdocs_hooks/site.py): the probierlabor package plus the engine's
+plain-Python ``acceptance``, importable from the zip alone, without numpy or the rest of the engine."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("site_hook", ROOT / "mkdocs_hooks" / "site.py")
+site_hook = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(site_hook)
+
+# Run with -S -I: no site-packages (no numpy, no editable install), only the standard library and
+# the unpacked zip, as in Pyodide's /home/pyodide/lib before anything else is loaded.
+PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from probierlabor.kit import api
+import engine
+result = api.run("speculative-decoding")["result"]
+print(json.dumps({"engine": engine.__file__, "final": result["final_exact"],
+                  "modules": sorted(m for m in sys.modules if m.split(".")[0] in ("engine", "numpy"))}))
+"""
+
+
+def built_zip() -> Path:
+    found = sorted((ROOT / "site" / "static" / "py").glob("probierlabor-*.zip"))
+    if not found:
+        pytest.skip("site not built (`make site`)")
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_the_zip_holds_the_package_and_only_the_shared_engine_modules():
+    names = set(zipfile.ZipFile(built_zip()).namelist())
+    assert {name for _, name in site_hook.bundle_files()} == names
+    assert {n for n in names if n.startswith("engine/")} == {"engine/__init__.py", "engine/acceptance.py"}
+    assert not any(n.startswith("probierlabor/build/") for n in names)
+
+
+def test_the_built_zip_runs_speculative_decoding_without_numpy(tmp_path):
+    zipfile.ZipFile(built_zip()).extractall(tmp_path)
+    out = subprocess.run([sys.executable, "-S", "-I", "-c", PROBE, str(tmp_path)], capture_output=True,
+                         text=True, check=True, cwd=tmp_path).stdout
+    seen = json.loads(out)
+    assert Path(seen["engine"]).is_relative_to(tmp_path)
+    assert seen["modules"] == ["engine", "engine.acceptance"]
+    from probierlabor.kit import api  # the same concept run here, from the source tree
+    assert seen["final"] == api.run("speculative-decoding")["result"]["final_exact"]
+
+
+def test_the_zip_name_follows_the_shared_engine_module(tmp_path, monkeypatch):
+    before = site_hook._package_hash()
+    for name in site_hook.ENGINE_FOR_BROWSER:
+        (tmp_path / name).write_bytes((site_hook.ENGINE / name).read_bytes())
+    monkeypatch.setattr(site_hook, "ENGINE", tmp_path)
+    assert site_hook._package_hash() == before
+    with (tmp_path / "acceptance.py").open("a") as f:
+        f.write("# changed\n")
+    assert site_hook._package_hash() != before  # a new name: no browser keeps the old math from its cache
