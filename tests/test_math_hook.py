@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parent.parent
+SITE = Path(os.environ.get("PROBIERLABOR_SITE", ROOT / "site"))  # as tests/browser/conftest.py
 spec = importlib.util.spec_from_file_location("math_hook", ROOT / "mkdocs_hooks" / "math.py")
 hook = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(hook)
@@ -49,3 +52,57 @@ def test_the_whole_site_through_the_hook(tmp_path):
     shown = re.sub(r"<annotation.*?</annotation>", "", text, flags=re.S)  # the TeX kept for screen readers
     assert "\\(" not in shown and "\\[" not in shown and "\\alpha" not in shown
     assert (tmp_path / "ohne.html").read_text(encoding="utf-8") == "<p>keine Formel</p>"
+
+
+class VisibleText(HTMLParser):
+    """The text a reader sees: without scripts, styles, code and the TeX KaTeX keeps for screen readers."""
+
+    HIDDEN = {"script", "style", "code", "pre", "textarea", "math", "annotation"}
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.open, self.parts = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.open:
+            while self.open.pop() != tag:
+                pass
+
+    def handle_data(self, data):
+        if not self.HIDDEN & set(self.open):
+            self.parts.append(data)
+
+
+# A TeX command or delimiter in running text. Markdown eats the backslash of a stray "\[" (a display
+# formula it did not see as a block, e.g. inside a list item) and leaves "[ \min_{c} … ]": the commands stay.
+RAW_TEX = re.compile(r"\\(?:[A-Za-z]+|[()\[\]])")
+
+
+def raw_tex(html_text: str) -> list[str]:
+    parser = VisibleText()
+    parser.feed(html_text)
+    text = "".join(parser.parts)
+    return [text[max(0, m.start() - 30):m.end() + 30] for m in RAW_TEX.finditer(text)]
+
+
+def test_raw_tex_is_found_in_text_but_not_in_code_or_typeset_formulas():
+    assert raw_tex("<ul><li>Strafe:</li></ul><p>[\n  \\min_{c}\\; \\sum_i c_i^2 .\n  ]</p>")
+    assert raw_tex("<p>und \\(x\\) roh</p>")
+    typeset = hook.render([(r"\min_c \sum_i c_i^2", True)])[0]
+    assert not raw_tex(f"<p><code>\\(x\\)</code></p><div class=\"arithmatex\">{typeset}</div>")
+
+
+def test_no_built_page_shows_raw_tex():
+    pages = sorted(SITE.rglob("*.html"))
+    if not pages:
+        pytest.skip("site not built")
+    found = {}
+    for page in pages:
+        if hits := raw_tex(page.read_text(encoding="utf-8")):
+            found[str(page.relative_to(SITE))] = hits[0]
+    assert not found, f"Formeln als roher TeX-Text: {found}"

@@ -93,7 +93,7 @@ def view(r: dict) -> View:
     ticks = [0, 1, 2, 3, 4]
     plot.grid(xticks=ticks, yticks=ticks, xlabel="w₁ (wichtig, F = 10)", ylabel="w₂ (unwichtig, F = 0,1)",
               xfmt=lambda v: fmt.de(v), yfmt=lambda v: fmt.de(v))
-    # Curves of equal old-task loss: flat ellipses, because moving w₁ costs 100 times more than w₂.
+    # Curves of equal old-task loss: tall, narrow ellipses, because moving w₁ costs 100 times more than w₂.
     for level in (0.16, 1.0, 5.05):
         a1 = math.sqrt(2 * level / float(IMPORTANCE[0]))
         a2 = math.sqrt(2 * level / float(IMPORTANCE[1]))
