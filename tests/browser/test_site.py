@@ -9,8 +9,8 @@ from probierlabor.kit import api
 pytestmark = pytest.mark.browser
 
 
-def test_start_page_lists_every_concept_and_loads_nothing_from_outside(visit):
-    v = visit("/")
+def test_start_page_lists_every_concept_and_loads_nothing_from_outside(reader):
+    v = reader("/")
     v.page.wait_for_selector(".pl-map")
     # instant navigation may make the links absolute; what counts is the page each one opens
     hrefs = v.page.eval_on_selector_all(".pl-card", "cards => cards.map(c => new URL(c.href).pathname)")
@@ -24,8 +24,8 @@ def test_start_page_lists_every_concept_and_loads_nothing_from_outside(visit):
     assert v.foreign_requests() == [] and v.console_errors() == []
 
 
-def test_search_works_offline(visit):
-    v = visit("/")
+def test_search_works_offline(reader):
+    v = reader("/")
     field = v.page.locator(".md-search__input").first
     field.click()
     for _ in range(20):  # the index loads in a worker; a query typed before it is ready finds nothing
@@ -40,9 +40,9 @@ def test_search_works_offline(visit):
     assert v.foreign_requests() == []
 
 
-def test_page_changes_keep_the_one_python_runtime_on_any_port(visit):
+def test_page_changes_keep_the_one_python_runtime_on_any_port(reader):
     # The test server runs on a random port, not site_url's 8000: instant navigation must work anyway.
-    v = visit("/overfitting/")
+    v = reader("/overfitting/")
     v.wait_state()
     v.page.evaluate("window.__same_document = true")
     booted = v.page.evaluate("window.probierlabor.runtime.readyAt")
@@ -72,8 +72,8 @@ def test_an_unknown_address_shows_the_sites_404_page_styled_and_leading_back(vis
     assert v.console_errors() == [("error", NOT_FOUND)]
 
 
-def test_formulas_arrive_typeset_in_katex_fonts_without_katex_script(visit):
-    v = visit("/kl-divergence/")
+def test_formulas_arrive_typeset_in_katex_fonts_without_katex_script(reader):
+    v = reader("/kl-divergence/")
     v.wait_state()
     assert v.page.locator(".arithmatex .katex-html").count() > 10
     assert v.page.evaluate("document.fonts.check('16px KaTeX_Main') && document.fonts.check('16px KaTeX_Math')")
