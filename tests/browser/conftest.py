@@ -190,6 +190,13 @@ CLOSE = """() => {
 }"""
 
 
+# The theme keeps the chosen palette (its header toggle) in localStorage and reads the reader's
+# colour scheme only on a page's first load: in a tab that lives on, the scheme a test asks for is
+# switched with that toggle, as a reader would.
+PALETTE = """scheme => { if (document.body.dataset.mdColorScheme === scheme) return;
+  document.querySelector(`[data-md-component=palette] input[data-md-color-scheme="${scheme}"]`).click(); }"""
+
+
 class Reader:
     """One tab that lives across tests; Python inside it boots once."""
 
@@ -209,8 +216,8 @@ class Reader:
         self.context = self.page = None
 
     def reset(self, width, height, color_scheme):
-        """The state a fresh tab would have, as far as a test can change it: screen size, colour scheme,
-        print and motion emulation, permissions, presentation mode (a class on <html> and an entry in
+        """The state a fresh tab would have, as far as a test can change it: screen size, colour scheme
+        (emulated and the theme's palette), print and motion emulation, permissions, presentation mode (a class on <html> and an entry in
         sessionStorage, both meant to survive page changes), open dialogs, search, drawer, focus."""
         page = self.page
         page.set_viewport_size({"width": width, "height": height})
@@ -218,6 +225,9 @@ class Reader:
         self.context.clear_permissions()
         if page.url.startswith(self.origin):
             page.evaluate(CLOSE)
+            scheme = "slate" if color_scheme == "dark" else "default"
+            page.evaluate(PALETTE, scheme)
+            page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=scheme)
             for _ in range(3):  # Esc closes the key help first, then leaves presentation mode
                 if not page.evaluate("document.documentElement.classList.contains('pl-present')"):
                     break
