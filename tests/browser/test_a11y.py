@@ -29,7 +29,8 @@ def axe_source():
 
 
 def scan(page, axe_source) -> list[dict]:
-    page.evaluate(axe_source)
+    if not page.evaluate("typeof window.axe === 'object'"):  # it outlives page changes in the shared tab
+        page.evaluate(axe_source)
     result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS)
     return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
