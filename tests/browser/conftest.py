@@ -175,6 +175,11 @@ FOLLOW = """url => { const a = document.createElement('a'); a.href = url; a.text
 ARRIVED = """path => location.pathname === path
   && !document.querySelector('[data-md-component=container]').plLeft"""
 
+# Nothing focused, and the next Tab starts at the top of the page as after a fresh load: Chromium
+# starts from the element focused or clicked last, which may lie anywhere in the page before.
+TOP = """() => { const body = document.body; body.tabIndex = -1; body.focus({preventScroll: true});
+  body.blur(); body.removeAttribute('tabindex'); }"""
+
 # Everything a test may have left open that outlives a page change: dialogs (QR code, key help),
 # search and the navigation drawer, a focused element.
 CLOSE = """() => {
@@ -249,7 +254,7 @@ class Reader:
     def follow(self, url):
         self.page.evaluate(FOLLOW, url)
         self.page.wait_for_function(ARRIVED, arg=urlsplit(url).path, timeout=30_000)
-        self.page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        self.page.evaluate(TOP)
 
 
 @pytest.fixture(scope="session")

@@ -56,8 +56,8 @@ def test_without_javascript_the_tools_are_not_offered(visit):
         assert v.page.get_by_role("button", name=name).count() == 0  # hidden buttons are not in the tree
 
 
-def test_the_qr_code_decodes_to_the_current_setting_and_warns_about_a_local_address(reader):
-    v = reader("/overfitting/?degree=9")
+def test_the_qr_code_decodes_to_the_current_setting_and_warns_about_a_local_address(visit):
+    v = visit("/overfitting/?degree=9")  # a fresh tab: the generator is fetched when the dialog first opens
     v.wait_state()
     v.page.get_by_role("button", name="Experiment 3", exact=True).click()
     expected = api.run("overfitting", api.preset_values("overfitting", "Experiment 3"))

@@ -24,8 +24,10 @@ def test_start_page_lists_every_concept_and_loads_nothing_from_outside(reader):
     assert v.foreign_requests() == [] and v.console_errors() == []
 
 
-def test_search_works_offline(reader):
-    v = reader("/")
+def test_search_works_offline(visit):
+    # a first visit: the index loads in a worker while the reader already types (in the shared tab,
+    # on a machine with a load of 17 on 2 cores, the results once stayed hidden: kept cold until understood)
+    v = visit("/")
     field = v.page.locator(".md-search__input").first
     field.click()
     for _ in range(20):  # the index loads in a worker; a query typed before it is ready finds nothing
@@ -72,8 +74,8 @@ def test_an_unknown_address_shows_the_sites_404_page_styled_and_leading_back(vis
     assert v.console_errors() == [("error", NOT_FOUND)]
 
 
-def test_formulas_arrive_typeset_in_katex_fonts_without_katex_script(reader):
-    v = reader("/kl-divergence/")
+def test_formulas_arrive_typeset_in_katex_fonts_without_katex_script(visit):
+    v = visit("/kl-divergence/")  # a first load: what it requests is all the page needs
     v.wait_state()
     assert v.page.locator(".arithmatex .katex-html").count() > 10
     assert v.page.evaluate("document.fonts.check('16px KaTeX_Main') && document.fonts.check('16px KaTeX_Math')")
