@@ -7,6 +7,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 HOST   ?= 127.0.0.1
+# pytest workers (pytest-xdist), one per core of the 2-core CI machine; `make test JOBS=0` runs in one process
+JOBS   ?= 2
 
 .PHONY: serve test site bench setup vendor browser clean bundle
 
@@ -14,7 +16,7 @@ serve: site
 	$(BIN)/python tools/serve.py site --host $(HOST) --port $(PORT)
 
 test: site browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal
 
 site: setup
 	$(BIN)/mkdocs build --quiet

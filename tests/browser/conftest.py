@@ -1,7 +1,16 @@
 """Real-browser fixtures: Debian's Chromium driven by Playwright against the built site on loopback.
 
-Every page opened through ``visit`` records all requests and console messages, so each test can
-assert that nothing left the site's origin and nothing logged an error.
+Two ways to open a page, both recording every request and console message, so each test can assert
+that nothing left the site's origin and nothing logged an error:
+
+``reader``  one tab per test worker that moves from page to page the way a reader does: a click on a
+            link, which mkdocs-material's instant navigation turns into a page change inside the same
+            document. Python cold-starts once per worker instead of once per test (a cold start costs
+            3–4 s on a quiet machine and 10–17 s on a busy 2-core CI machine; a page change ≈ 0.2 s).
+            Before each test the tab is put back into a known state (see ``Reader.reset``).
+``visit``   a fresh browser context and a cold page load, for what is about a first visit: the cold
+            start itself, faked responses (routes), JavaScript switched off, reloads, the 404 page
+            (not in the sitemap, so no instant navigation), anything that changes the runtime.
 """
 
 from __future__ import annotations
@@ -11,6 +20,7 @@ import shutil
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -22,13 +32,30 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 READY_MS = 90_000  # a cold start on a busy 2-core CI machine; the benchmark measures the real time
+BROWSER_FIXTURES = {"browser", "visit", "reader"}
+
+
+def pytest_collection_modifyitems(items):
+    # `-m "not browser"` must leave out every test that drives Chromium, also in a file that forgot
+    # its pytestmark (the a11y and replay files did, and `-m "not browser"` took 13 minutes).
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    # The reader fixture asks at teardown whether the test failed (then its tab is not reused).
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
 
 
 def start_server(folder):
     """tools/serve.py on a free loopback port, in a thread; returns the server (``stop_server`` ends it)."""
     from tools.serve import make_server
 
-    server = make_server(folder, "127.0.0.1", 0)
+    server = make_server(folder, "127.0.0.1", 0)  # port 0: test workers running side by side never collide
     threading.Thread(target=server.serve_forever, daemon=True).start()
     server.origin = f"http://127.0.0.1:{server.server_port}"
     return server
@@ -65,6 +92,7 @@ class Visit:
     requests: list = field(default_factory=list)
     console: list = field(default_factory=list)
     page_errors: list = field(default_factory=list)
+    handlers: list = field(default_factory=list)
 
     def foreign_requests(self):
         return [u for u in self.requests if not (u.startswith(self.origin + "/") or u.startswith("data:")
@@ -81,6 +109,12 @@ class Visit:
     def screenshot(self, name, **kwargs):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **kwargs)
+
+    def stop(self):
+        """Stops recording: a shared tab's next test records its own requests and messages."""
+        for event, handler in self.handlers:
+            self.page.remove_listener(event, handler)
+        self.handlers.clear()
 
 
 # What Chromium logs for a page served with status 404 (the site's 404 page itself).
@@ -99,9 +133,11 @@ def settle(page, selector=None):
 def record(page, origin) -> Visit:
     """Watches a page: every request, console message and uncaught error."""
     v = Visit(page, origin)
-    page.on("request", lambda r: v.requests.append(r.url))
-    page.on("console", lambda m: v.console.append((m.type, m.text)))
-    page.on("pageerror", lambda e: v.page_errors.append(str(e)))
+    v.handlers = [("request", lambda r: v.requests.append(r.url)),
+                  ("console", lambda m: v.console.append((m.type, m.text))),
+                  ("pageerror", lambda e: v.page_errors.append(str(e)))]
+    for event, handler in v.handlers:
+        page.on(event, handler)
     return v
 
 
@@ -126,3 +162,126 @@ def visit(browser, origin):
     yield open_
     for context in contexts:
         context.close()
+
+
+# Clicks a link to ``url`` as a reader would; mkdocs-material's click handler on the document
+# (navigation.instant) turns it into a page change without a reload. The link is added for the
+# click, so that any address works, also one with a query string or #praesentation.
+FOLLOW = """url => { const a = document.createElement('a'); a.href = url; a.textContent = url;
+  document.body.append(a); document.querySelector('[data-md-component=container]').plLeft = true;
+  a.click(); a.remove(); }"""
+# The new page is there once its content replaced the old (the address may be rewritten at once:
+# a clamped value, #praesentation taken away).
+ARRIVED = """path => location.pathname === path
+  && !document.querySelector('[data-md-component=container]').plLeft"""
+
+# Nothing focused, and the next Tab starts at the top of the page as after a fresh load: Chromium
+# starts from the element focused or clicked last, which may lie anywhere in the page before.
+TOP = """() => { const body = document.body; body.tabIndex = -1; body.focus({preventScroll: true});
+  body.blur(); body.removeAttribute('tabindex'); }"""
+
+# Everything a test may have left open that outlives a page change: dialogs (QR code, key help),
+# search and the navigation drawer, a focused element.
+CLOSE = """() => {
+  document.querySelectorAll('dialog[open]').forEach((d) => d.close());
+  for (const id of ['__search', '__drawer']) {
+    const toggle = document.getElementById(id);
+    if (toggle && toggle.checked) { toggle.checked = false; toggle.dispatchEvent(new Event('change')); }
+  }
+  const query = document.querySelector('.md-search__input');
+  if (query && query.value) { query.value = ''; query.dispatchEvent(new Event('input')); }
+  if (document.activeElement) document.activeElement.blur();
+  window.scrollTo(0, 0);
+}"""
+
+
+# The theme keeps the chosen palette (its header toggle) in localStorage and reads the reader's
+# colour scheme only on a page's first load: in a tab that lives on, the scheme a test asks for is
+# switched with that toggle, as a reader would.
+PALETTE = """scheme => { if (document.body.dataset.mdColorScheme === scheme) return;
+  document.querySelector(`[data-md-component=palette] input[data-md-color-scheme="${scheme}"]`).click(); }"""
+
+
+class Reader:
+    """One tab that lives across tests; Python inside it boots once."""
+
+    def __init__(self, browser, origin):
+        self.browser, self.origin = browser, origin
+        self.context = self.page = None
+
+    def tab(self):
+        if self.page is None:
+            self.context = self.browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme="light")
+            self.page = self.context.new_page()
+        return self.page
+
+    def discard(self):
+        if self.context is not None:
+            self.context.close()
+        self.context = self.page = None
+
+    def reset(self, width, height, color_scheme):
+        """The state a fresh tab would have, as far as a test can change it: screen size, colour scheme
+        (emulated and the theme's palette), print and motion emulation, permissions, presentation mode (a class on <html> and an entry in
+        sessionStorage, both meant to survive page changes), open dialogs, search, drawer, focus."""
+        page = self.page
+        page.set_viewport_size({"width": width, "height": height})
+        page.emulate_media(media="null", color_scheme=color_scheme, reduced_motion="null")
+        self.context.clear_permissions()
+        if page.url.startswith(self.origin):
+            page.evaluate(CLOSE)
+            scheme = "slate" if color_scheme == "dark" else "default"
+            page.evaluate(PALETTE, scheme)
+            page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=scheme)
+            for _ in range(3):  # Esc closes the key help first, then leaves presentation mode
+                if not page.evaluate("document.documentElement.classList.contains('pl-present')"):
+                    break
+                page.keyboard.press("Escape")
+            assert not page.evaluate("document.documentElement.classList.contains('pl-present')")
+            assert page.evaluate("sessionStorage.getItem('probierlabor.praesentation')") is None
+
+    def go(self, path):
+        page, url = self.page, self.origin + path
+        if not page.url.startswith(self.origin):
+            page.goto(url)  # the worker's first page: the one cold start
+            return
+        if urlsplit(page.url).path == urlsplit(url).path:
+            # the theme only changes pages when the path changes: a new query string alone would stay on
+            # this page without mounting its experiment again, so the reader goes via the start page
+            self.follow(self.origin + ("/" if urlsplit(url).path != "/" else "/ewc/"))
+        self.follow(url)
+
+    def follow(self, url):
+        self.page.evaluate(FOLLOW, url)
+        self.page.wait_for_function(ARRIVED, arg=urlsplit(url).path, timeout=30_000)
+        self.page.evaluate(TOP)
+
+
+@pytest.fixture(scope="session")
+def _reader_tab(browser, origin):
+    reader = Reader(browser, origin)
+    yield reader
+    reader.discard()
+
+
+@pytest.fixture
+def reader(_reader_tab, request):
+    """Like ``visit``, in the worker's shared tab: ``reader(path, width=, height=, color_scheme=)``."""
+    tab, visits = _reader_tab, []
+
+    def open_(path, *, width=1280, height=720, color_scheme="light"):
+        for v in visits:
+            v.stop()
+        page = tab.tab()
+        tab.reset(width, height, color_scheme)
+        v = record(page, tab.origin)
+        visits.append(v)
+        tab.go(path)
+        return v
+
+    yield open_
+    for v in visits:
+        v.stop()
+    failed = any(getattr(getattr(request.node, f"rep_{when}", None), "failed", False) for when in ("setup", "call"))
+    if failed:
+        tab.discard()  # whatever broke stays with this test: the next one starts in a fresh tab

@@ -29,7 +29,8 @@ def axe_source():
 
 
 def scan(page, axe_source) -> list[dict]:
-    page.evaluate(axe_source)
+    if not page.evaluate("typeof window.axe === 'object'"):  # it outlives page changes in the shared tab
+        page.evaluate(axe_source)
     result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS)
     return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
@@ -41,8 +42,8 @@ def describe(violations) -> str:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("slug", PAGES, ids=lambda s: s or "start")
-def test_no_serious_accessibility_violations(visit, axe_source, slug, scheme):
-    v = visit(f"/{slug}/" if slug else "/", color_scheme=scheme)
+def test_no_serious_accessibility_violations(reader, axe_source, slug, scheme):
+    v = reader(f"/{slug}/" if slug else "/", color_scheme=scheme)
     if v.page.locator("[data-experiment]").count():
         v.wait_state()
     if v.page.locator("section.pl-replay").count():
@@ -53,9 +54,9 @@ def test_no_serious_accessibility_violations(visit, axe_source, slug, scheme):
     assert not violations, describe(violations)
 
 
-def test_the_scan_finds_a_real_violation(visit, axe_source):
+def test_the_scan_finds_a_real_violation(reader, axe_source):
     """The scan itself works: an image without alternative text and grey-on-grey text are reported."""
-    v = visit("/ewc/")
+    v = reader("/ewc/")
     v.wait_state()
     v.page.evaluate("""() => {
         const p = document.createElement('p');

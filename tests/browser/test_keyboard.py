@@ -410,8 +410,8 @@ OPERATE = {
 
 
 @pytest.mark.parametrize("slug", sorted(BY_SLUG), ids=lambda s: f"{s}-{'+'.join(BY_SLUG[s])}")
-def test_keyboard_alone_operates_each_kind_of_control(visit, slug):
-    v = visit(f"/{slug}/")
+def test_keyboard_alone_operates_each_kind_of_control(reader, slug):
+    v = reader(f"/{slug}/")
     v.wait_state()
     count_renders(v)
     params = {p.name: p for p in api.concept(slug).PARAMS}
@@ -429,9 +429,9 @@ def panel_counter(v, panel):
 
 
 @pytest.mark.parametrize("slug, name", REPLAYS[:1])
-def test_keyboard_alone_plays_steps_and_scrubs_a_replay(visit, slug, name):
+def test_keyboard_alone_plays_steps_and_scrubs_a_replay(reader, slug, name):
     panel = f'section.pl-replay[data-replay="{name}"]'
-    v = visit(f"/{slug}/")
+    v = reader(f"/{slug}/")
     v.page.wait_for_selector(f'{panel}[data-state="ready"]', timeout=30_000)
     length = v.page.evaluate("sel => document.querySelector(sel).plReplay.length", panel)
     view = lambda: v.page.inner_html(f"{panel} .pl-replay-view")  # noqa: E731
@@ -521,8 +521,8 @@ MOTION_PAGE = "flash-attention"
 
 
 @pytest.mark.parametrize("reduce", [False, True], ids=["normal", "reduced"])
-def test_reduced_motion_stops_every_animation_and_transition(visit, reduce):
-    v = visit(f"/{MOTION_PAGE}/")
+def test_reduced_motion_stops_every_animation_and_transition(reader, reduce):
+    v = reader(f"/{MOTION_PAGE}/")
     if reduce:
         v.page.emulate_media(reduced_motion="reduce")
     v.wait_state()
@@ -538,9 +538,9 @@ def test_reduced_motion_stops_every_animation_and_transition(visit, reduce):
         assert count > 0, "the watcher sees no animation even without reduced motion: it would prove nothing"
 
 
-def test_reduced_motion_on_a_concept_page_without_replay(visit):
+def test_reduced_motion_on_a_concept_page_without_replay(reader):
     slug = CHOSEN["range"][0]
-    v = visit(f"/{slug}/")
+    v = reader(f"/{slug}/")
     v.page.emulate_media(reduced_motion="reduce")
     v.wait_state()
     v.page.evaluate(WATCH_MOTION)
@@ -553,10 +553,10 @@ def test_reduced_motion_on_a_concept_page_without_replay(visit):
 
 # ---- the live summary of every experiment ---------------------------------------------------------
 
-def test_every_experiment_has_a_polite_german_live_summary_that_follows_a_preset(visit):
+def test_every_experiment_has_a_polite_german_live_summary_that_follows_a_preset(reader):
     """One visit, every experiment through instant navigation (one Python runtime): the summary is a
     polite live region, visible, German, and speaks again after a preset chosen by keyboard."""
-    v = visit(f"/{SLUGS[0]}/")
+    v = reader(f"/{SLUGS[0]}/")
     for i, slug in enumerate(SLUGS):
         if i:
             v.page.locator(f'.md-nav__link[href$="{slug}/"]').first.evaluate("a => a.click()")

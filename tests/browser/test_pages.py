@@ -52,8 +52,8 @@ def change(v, param):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_page_is_offline_ready_and_interactive(visit, slug):
-    v = visit(f"/{slug}/")
+def test_page_is_offline_ready_and_interactive(reader, slug):
+    v = reader(f"/{slug}/")
     assert v.wait_state() == "ready"
     before, before_url = figure(v), query(v)
     assert "<svg" in before and before_url == ""
@@ -70,8 +70,8 @@ def test_page_is_offline_ready_and_interactive(visit, slug):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_every_preset_shows_what_python_computes_here(visit, slug):
-    v = visit(f"/{slug}/")
+def test_every_preset_shows_what_python_computes_here(reader, slug):
+    v = reader(f"/{slug}/")
     v.wait_state()
     for preset in api.concept(slug).PRESETS:
         v.page.get_by_role("button", name=preset.label, exact=True).click()
@@ -85,21 +85,21 @@ def test_every_preset_shows_what_python_computes_here(visit, slug):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_a_shared_link_restores_the_experiment(visit, slug):
+def test_a_shared_link_restores_the_experiment(reader, slug):
     preset = api.concept(slug).PRESETS[-1]
     expected = api.run(slug, api.preset_values(slug, preset.label))
     link = "&".join(f"{k}={v}" for k, v in expected["url"].items())
-    v = visit(f"/{slug}/?{link}")
+    v = reader(f"/{slug}/?{link}")
     v.wait_state()
     assert v.page.inner_text(".pl-summary") == expected["summary"]
     assert v.page.is_hidden(".pl-notes")
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_a_tampered_link_is_clamped_with_a_visible_note(visit, slug):
+def test_a_tampered_link_is_clamped_with_a_visible_note(reader, slug):
     param = first_control(slug)
     bad = "999999" if param.kind in ("int", "float") else "unsinn"
-    v = visit(f"/{slug}/?{param.name}={bad}&unsinn=1")
+    v = reader(f"/{slug}/?{param.name}={bad}&unsinn=1")
     assert v.wait_state() == "ready"
     notes = v.page.locator(".pl-notes")
     assert notes.is_visible()
@@ -116,8 +116,8 @@ def test_a_tampered_link_is_clamped_with_a_visible_note(visit, slug):
     assert v.console_errors() == []
 
 
-def test_dragging_a_point_refits_and_lands_in_the_url(visit):
-    v = visit("/overfitting/?degree=9")
+def test_dragging_a_point_refits_and_lands_in_the_url(reader):
+    v = reader("/overfitting/?degree=9")
     v.wait_state()
     before = v.page.inner_text('[data-readout="test_rmse"] dd')
     point = v.page.locator('circle[data-drag="4"]')
@@ -139,8 +139,8 @@ def test_dragging_a_point_refits_and_lands_in_the_url(visit):
     assert v.console_errors() == []
 
 
-def test_a_python_error_shows_a_friendly_box_and_the_page_keeps_working(visit):
-    v = visit("/ewc/")
+def test_a_python_error_shows_a_friendly_box_and_the_page_keeps_working(reader):
+    v = reader("/ewc/")
     v.wait_state()
     # Make the real Python entry point fail: asking for an unknown concept raises KeyError inside Python.
     v.page.evaluate("""() => { const r = window.probierlabor.runtime; r.real = r.run;
@@ -187,13 +187,13 @@ def test_without_javascript_the_default_figure_and_numbers_are_there(visit, slug
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_phone_and_dark_mode_screenshots(visit, slug):
-    v = visit(f"/{slug}/", width=390, height=844)
+def test_phone_and_dark_mode_screenshots(reader, slug):
+    v = reader(f"/{slug}/", width=390, height=844)
     v.wait_state()
     width = v.page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "nothing may overflow sideways on a phone"
     v.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-390")))
-    d = visit(f"/{slug}/", color_scheme="dark")
+    d = reader(f"/{slug}/", color_scheme="dark")
     d.wait_state()
     d.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-dark")))
     # text in the figure and the readouts must be light on the dark background
@@ -227,9 +227,9 @@ SEEDED = [s for s in SLUGS if any(p.kind == "seed" for p in api.concept(s).PARAM
 
 
 @pytest.mark.parametrize("slug", SEEDED)
-def test_a_new_random_run_is_announced_and_reproducible_from_the_url(visit, slug):
+def test_a_new_random_run_is_announced_and_reproducible_from_the_url(reader, slug):
     param = next(p for p in api.concept(slug).PARAMS if p.kind == "seed")
-    v = visit(f"/{slug}/")
+    v = reader(f"/{slug}/")
     v.wait_state()
     v.page.evaluate("""() => { window.__busy = false; const s = document.querySelector('.pl-status-text');
         new MutationObserver(() => { if (s.textContent.includes('Rechnet')) window.__busy = true; })

@@ -44,8 +44,8 @@ def font_px(v, selector):
     return v.page.eval_on_selector(selector, "el => parseFloat(getComputedStyle(el).fontSize)")
 
 
-def test_p_and_the_header_button_toggle_presentation_mode_and_esc_leaves(visit):
-    v = visit("/overfitting/")
+def test_p_and_the_header_button_toggle_presentation_mode_and_esc_leaves(reader):
+    v = reader("/overfitting/")
     v.wait_state()
     assert v.page.locator(".md-sidebar--primary").is_visible()
     figure, text = box(v, ".pl-figure svg")["width"], font_px(v, ".md-content__inner > p:not(.pl-print-state)")
@@ -88,8 +88,8 @@ def test_p_and_the_header_button_toggle_presentation_mode_and_esc_leaves(visit):
     assert v.console_errors() == [] and v.foreign_requests() == []
 
 
-def test_help_lists_the_keys_and_esc_closes_only_the_help(visit):
-    v = visit("/ewc/#praesentation")
+def test_help_lists_the_keys_and_esc_closes_only_the_help(reader):
+    v = reader("/ewc/#praesentation")
     v.wait_state()
     assert presenting(v)
     v.page.keyboard.press("?")
@@ -109,9 +109,9 @@ def test_help_lists_the_keys_and_esc_closes_only_the_help(visit):
     assert dialog.is_hidden()
 
 
-def test_keyboard_alone_chooses_steps_and_resets_presets(visit):
+def test_keyboard_alone_chooses_steps_and_resets_presets(reader):
     slug = "ewc"  # its default is the last preset, "EWC": R must find it, not just take the first
-    v = visit(f"/{slug}/")
+    v = reader(f"/{slug}/")
     v.wait_state()
     labels = [p.label for p in api.concept(slug).PRESETS]
     assert labels == ["Ohne Schutz", "Gleiche Strafe", "EWC"]
@@ -160,8 +160,8 @@ def test_keyboard_alone_chooses_steps_and_resets_presets(visit):
     assert v.console_errors() == []
 
 
-def test_keys_do_nothing_while_typing_in_a_number_input(visit):
-    v = visit("/kv-cache/")
+def test_keys_do_nothing_while_typing_in_a_number_input(reader):
+    v = reader("/kv-cache/")
     v.wait_state()
     v.page.keyboard.press("p")
     assert presenting(v)
@@ -225,11 +225,11 @@ REPLAY_STUB = """() => {
 }"""
 
 
-def test_replay_keys_go_to_a_ready_replay_panel(visit):
+def test_replay_keys_go_to_a_ready_replay_panel(reader):
     """The replay contract (el.plReplay) with a stand-in panel: arrows, Space and R go to the replay,
     digits and Page Up/Down still choose presets. + and − need the panel's own list of speeds, so
     they are tested on a real panel (test_replay_speed.py); the stand-in has none and ignores them."""
-    v = visit("/ewc/")
+    v = reader("/ewc/")
     v.wait_state()
     v.page.evaluate(REPLAY_STUB)
     for key in ("ArrowRight", "ArrowRight", "ArrowLeft", " ", "r", "+", "-"):
@@ -250,8 +250,8 @@ def test_replay_keys_go_to_a_ready_replay_panel(visit):
     assert v.console_errors() == []
 
 
-def test_print_is_a_worksheet_with_the_state_line(visit):
-    v = visit("/overfitting/?degree=9", color_scheme="dark")
+def test_print_is_a_worksheet_with_the_state_line(reader):
+    v = reader("/overfitting/?degree=9", color_scheme="dark")
     v.wait_state()
     v.page.keyboard.press("3")  # Experiment 2
     shows(v, "overfitting", "Experiment 2")
@@ -282,8 +282,8 @@ def test_print_is_a_worksheet_with_the_state_line(visit):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("slug", ["overfitting", "kv-cache", "top-p-sampling", "validation-set"])
-def test_presentation_screenshots(visit, slug, scheme):
-    v = visit(f"/{slug}/#praesentation", color_scheme=scheme)
+def test_presentation_screenshots(reader, slug, scheme):
+    v = reader(f"/{slug}/#praesentation", color_scheme=scheme)
     v.wait_state()
     assert presenting(v)
     assert v.page.evaluate("document.documentElement.scrollWidth") <= 1280, "nothing overflows sideways"

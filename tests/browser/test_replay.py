@@ -39,8 +39,8 @@ def test_the_engine_pages_have_replay_panels():
 
 
 @pytest.mark.parametrize("slug, name, view", PANELS, ids=[f"{p}-{n}" for p, n, _ in PANELS])
-def test_panel_replays_offline(visit, slug, name, view):
-    v = visit(f"/{slug}/")
+def test_panel_replays_offline(reader, slug, name, view):
+    v = reader(f"/{slug}/")
     panel = v.page.locator(f'section.pl-replay[data-replay="{name}"]')
     v.page.wait_for_selector(f'section.pl-replay[data-replay="{name}"][data-state="ready"]', timeout=30_000)
     trace = json.loads((SITE / "static" / "traces" / f"{name}.json").read_text(encoding="utf-8"))

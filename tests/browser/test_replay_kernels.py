@@ -43,9 +43,9 @@ def verifies(t: dict) -> list[dict]:
 # ------------------------------------------------------------------------------ FlashAttention
 
 
-def test_tiles_show_m_l_rescaling_and_the_output_of_every_step(visit):
+def test_tiles_show_m_l_rescaling_and_the_output_of_every_step(reader):
     t = trace("flash-attention-tiles")
-    v, panel = open_panel(visit, "flash-attention", "flash-attention-tiles")
+    v, panel = open_panel(reader, "flash-attention", "flash-attention-tiles")
     steps = tiles_of(t)
     assert [len(s) for s in steps] == [4, 4, 5]  # 15, 16 and 17 keys in tiles of 4
     rises = 0
@@ -79,8 +79,8 @@ def test_tiles_show_m_l_rescaling_and_the_output_of_every_step(visit):
     assert rises == 2  # the trace's steps 2 and 3 each raise m once (in tile 3)
 
 
-def test_tiles_pinned_numbers_of_the_first_decode_step(visit):
-    v, panel = open_panel(visit, "flash-attention", "flash-attention-tiles")
+def test_tiles_pinned_numbers_of_the_first_decode_step(reader):
+    v, panel = open_panel(reader, "flash-attention", "flash-attention-tiles")
     go(panel, 2)
     rows = panel.locator("li.plk-row")
     assert [rows.nth(j).locator(".plk-m").inner_text() for j in range(4)] == [
@@ -104,9 +104,9 @@ def test_the_view_alphabet_is_the_engine_tokenizers():
 # ------------------------------------------------------------------------------ speculative decoding
 
 
-def test_pq_round_with_a_rejected_a_shows_one_third_u_and_the_correction(visit):
+def test_pq_round_with_a_rejected_a_shows_one_third_u_and_the_correction(reader):
     t = trace("speculative-decoding-pq")
-    v, panel = open_panel(visit, "speculative-decoding", "speculative-decoding-pq")
+    v, panel = open_panel(reader, "speculative-decoding", "speculative-decoding-pq")
     vf = verifies(t)
     index = next(i for i, x in enumerate(vf, start=1) if x["accepted"] == 0 and x["proposals"][:1] == [0])
     x = vf[index - 1]
@@ -128,9 +128,9 @@ def test_pq_round_with_a_rejected_a_shows_one_third_u_and_the_correction(visit):
     assert not v.foreign_requests() and not v.console_errors()
 
 
-def test_pq_every_round_acceptance_corrections_and_running_totals(visit):
+def test_pq_every_round_acceptance_corrections_and_running_totals(reader):
     t = trace("speculative-decoding-pq")
-    v, panel = open_panel(visit, "speculative-decoding", "speculative-decoding-pq")
+    v, panel = open_panel(reader, "speculative-decoding", "speculative-decoding-pq")
     accepted = examined = tokens = 0
     seen_correction = seen_bonus = False
     for index, x in enumerate(verifies(t), start=1):
@@ -175,9 +175,9 @@ def test_pq_every_round_acceptance_corrections_and_running_totals(visit):
     assert not v.foreign_requests() and not v.console_errors()
 
 
-def test_tiny_greedy_rounds_and_the_final_text(visit):
+def test_tiny_greedy_rounds_and_the_final_text(reader):
     t = trace("speculative-decoding-tiny")
-    v, panel = open_panel(visit, "speculative-decoding", "speculative-decoding-tiny")
+    v, panel = open_panel(reader, "speculative-decoding", "speculative-decoding-tiny")
     req = t["workload"]["requests"][0]
     emitted_text = ""
     for index, x in enumerate(verifies(t), start=1):
@@ -208,8 +208,8 @@ def test_tiny_greedy_rounds_and_the_final_text(visit):
     ("speculative-decoding", ["speculative-decoding-pq", "speculative-decoding-tiny"]),
 ])
 @pytest.mark.parametrize("width", [1280, 390])
-def test_kernel_views_fit_readable_fast_and_dark(visit, slug, names, width):
-    v = visit(f"/{slug}/", width=width, height=900, color_scheme="dark")
+def test_kernel_views_fit_readable_fast_and_dark(reader, slug, names, width):
+    v = reader(f"/{slug}/", width=width, height=900, color_scheme="dark")
     for name in names:
         selector = f'section.pl-replay[data-replay="{name}"]'
         v.page.wait_for_selector(f'{selector}[data-state="ready"]', timeout=30_000)
@@ -240,13 +240,13 @@ def test_kernel_views_fit_readable_fast_and_dark(visit, slug, names, width):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_kernel_views_pass_axe_in_the_interesting_steps(visit, scheme):
+def test_kernel_views_pass_axe_in_the_interesting_steps(reader, scheme):
     """The page scan (test_a11y.py) sees step 0; rescaling, rejections and skips appear only later."""
     axe = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
     for slug, name, steps in [("flash-attention", "flash-attention-tiles", [2, 3]),
                               ("speculative-decoding", "speculative-decoding-pq", [4, 5, 29]),
                               ("speculative-decoding", "speculative-decoding-tiny", [2, 13])]:
-        v, panel = open_panel(visit, slug, name, color_scheme=scheme)
+        v, panel = open_panel(reader, slug, name, color_scheme=scheme)
         v.page.evaluate(axe)
         for index in steps:
             go(panel, index)

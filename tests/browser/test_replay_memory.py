@@ -40,9 +40,9 @@ def index_after(t: dict, predicate) -> int:
 
 
 # ------------------------------------------------------------------------------ blocks: PagedAttention
-def test_paged_attention_hund_gets_its_second_block_for_position_4(visit):
+def test_paged_attention_hund_gets_its_second_block_for_position_4(reader):
     t = trace("paged-attention-blocks")
-    v, panel = open_panel(visit, "paged-attention", "paged-attention-blocks")
+    v, panel = open_panel(reader, "paged-attention", "paged-attention-blocks")
     at4 = index_after(t, lambda e: e["type"] == "schedule" and e["seq"] == "hund" and e["positions"][0] == 4)
     assert at4 == 2
     go(panel, at4 - 1)
@@ -72,9 +72,9 @@ def test_paged_attention_hund_gets_its_second_block_for_position_4(visit):
     assert not v.console_errors()
 
 
-def test_paged_attention_pressure_shows_each_preemption(visit):
+def test_paged_attention_pressure_shows_each_preemption(reader):
     t = trace("paged-attention-pressure")
-    v, panel = open_panel(visit, "paged-attention", "paged-attention-pressure")
+    v, panel = open_panel(reader, "paged-attention", "paged-attention-pressure")
     preemptions = [(s["step"] + 1, e["seq"]) for s in t["steps"] for e in s["events"] if e["type"] == "preempt"]
     assert len(preemptions) == 5
     for index, seq in preemptions:
@@ -106,9 +106,9 @@ def test_paged_attention_pressure_shows_each_preemption(visit):
 
 
 # ------------------------------------------------------------------------------ blocks: prefix caching
-def test_prefix_article_reuses_6_tokens_for_h_to_x_and_none_for_a_to_x(visit):
+def test_prefix_article_reuses_6_tokens_for_h_to_x_and_none_for_a_to_x(reader):
     t = trace("prefix-caching-article")
-    v, panel = open_panel(visit, "prefix-caching", "prefix-caching-article")
+    v, panel = open_panel(reader, "prefix-caching", "prefix-caching-article")
     go(panel, 1)
     # a b c d e f g h is in the cache: four free blocks, each marked with its hash
     cached = [e for e in t["steps"][0]["events"] if e.get("op") == "cache"]
@@ -134,9 +134,9 @@ def test_prefix_article_reuses_6_tokens_for_h_to_x_and_none_for_a_to_x(visit):
     assert not v.console_errors()
 
 
-def test_prefix_shared_system_prompt_blocks_are_shared_with_reference_counts(visit):
+def test_prefix_shared_system_prompt_blocks_are_shared_with_reference_counts(reader):
     t = trace("prefix-caching-shared")
-    v, panel = open_panel(visit, "prefix-caching", "prefix-caching-shared")
+    v, panel = open_panel(reader, "prefix-caching", "prefix-caching-shared")
     go(panel, 6)
     refs = t["steps"][5]["end"]["running"]
     cell = panel.locator('.pl-rm-block[data-block="0"]')
@@ -155,9 +155,9 @@ def test_prefix_shared_system_prompt_blocks_are_shared_with_reference_counts(vis
 
 
 # ------------------------------------------------------------------------------ cache growth
-def test_decode_counter_against_full_recompute(visit):
+def test_decode_counter_against_full_recompute(reader):
     t = trace("decode-toy")
-    v, panel = open_panel(visit, "decode", "decode-toy")
+    v, panel = open_panel(reader, "decode", "decode-toy")
     go(panel, 1)
     seq = panel.locator('.pl-rm-seq[data-seq="A B"]')
     assert seq.locator(".pl-rm-pos-now").count() == 2  # the prefill computes A and B
@@ -179,12 +179,12 @@ def test_decode_counter_against_full_recompute(visit):
     assert not v.console_errors()
 
 
-def test_kv_cache_growth_bytes_and_blocks(visit):
+def test_kv_cache_growth_bytes_and_blocks(reader):
     t = trace("kv-cache-growth")
     m = t["model"]
     per_position = m["num_layers"] * 2 * m["num_kv_heads"] * m["head_dim"] * 8
     assert per_position == 512
-    v, panel = open_panel(visit, "kv-cache", "kv-cache-growth")
+    v, panel = open_panel(reader, "kv-cache", "kv-cache-growth")
     seq = panel.locator('.pl-rm-seq[data-seq="r"]')
     go(panel, 1)  # prefill: 20 positions, 5 blocks of 4
     assert seq.locator(".pl-rm-pos-now").count() == 20
@@ -206,10 +206,10 @@ def test_kv_cache_growth_bytes_and_blocks(visit):
 
 # ------------------------------------------------------------------------------ K/V bytes
 @pytest.mark.parametrize("slug, main", [("gqa", "GQA"), ("mqa", "MQA")])
-def test_kvbytes_mha_holds_twice_gqa_and_four_times_mqa(visit, slug, main):
+def test_kvbytes_mha_holds_twice_gqa_and_four_times_mqa(reader, slug, main):
     name = {"gqa": "gqa-kv-gqa", "mqa": "mqa-kv-mqa"}[slug]
     t = trace(name)
-    v, panel = open_panel(visit, slug, name)
+    v, panel = open_panel(reader, slug, name)
     cards = panel.locator(".pl-rm-kvcard")
     assert [cards.nth(k).get_attribute("data-config") for k in range(3)] == ["MHA", "GQA", "MQA"]
     assert panel.locator(".pl-rm-kvcard.pl-rm-main").get_attribute("data-config") == main
@@ -231,8 +231,8 @@ def test_kvbytes_mha_holds_twice_gqa_and_four_times_mqa(visit, slug, main):
 # ------------------------------------------------------------------------------ speed and looks
 @pytest.mark.parametrize("slug, name", [("paged-attention", "paged-attention-pressure"),
                                         ("prefix-caching", "prefix-caching-shared")])
-def test_stepping_repaints_fast(visit, slug, name):
-    v, panel = open_panel(visit, slug, name)
+def test_stepping_repaints_fast(reader, slug, name):
+    v, panel = open_panel(reader, slug, name)
     v.wait_state()  # Python has started: its start-up no longer competes for the main thread
     # Every step of the trace, each timed three times (step forward, force layout, step back); the
     # fastest of the three is that step's cost without the scheduling noise of a shared test machine.
@@ -263,10 +263,10 @@ PANELS = [("paged-attention", "paged-attention-pressure", 2), ("prefix-caching",
 
 
 @pytest.mark.parametrize("slug, name, index", PANELS, ids=[p[0] for p in PANELS])
-def test_phone_and_dark_screenshots_without_overflow(visit, slug, name, index):
+def test_phone_and_dark_screenshots_without_overflow(reader, slug, name, index):
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width, scheme, suffix in ((1280, "light", ""), (390, "light", "-390"), (390, "dark", "-dark")):
-        v, panel = open_panel(visit, slug, name, width=width, color_scheme=scheme)
+        v, panel = open_panel(reader, slug, name, width=width, color_scheme=scheme)
         go(panel, index)
         assert v.page.evaluate("document.documentElement.scrollWidth") <= width
         view = panel.locator(".pl-replay-view")

@@ -62,10 +62,10 @@ def mean_latency(t: dict) -> float:
 # ------------------------------------------------------------------------------ continuous batching
 
 
-def test_slots_show_c_running_2_to_4_continuous_and_6_to_8_in_the_fixed_group(visit):
+def test_slots_show_c_running_2_to_4_continuous_and_6_to_8_in_the_fixed_group(reader):
     cont, static = trace("continuous-batching-article"), trace("continuous-batching-article-static")
     assert scheduled_steps(cont, "C") == [2, 3] and scheduled_steps(static, "C") == [6, 7]  # the article
-    v, panel = open_panel(visit, "continuous-batching", "continuous-batching-article")
+    v, panel = open_panel(reader, "continuous-batching", "continuous-batching-article")
     assert panel.evaluate("el => el.plReplay.length") == 8
 
     go(panel, 3)  # after steps 0, 1, 2: C has just taken B's slot, but only with continuous batching
@@ -98,9 +98,9 @@ def test_slots_show_c_running_2_to_4_continuous_and_6_to_8_in_the_fixed_group(vi
     assert not v.foreign_requests() and not v.console_errors()
 
 
-def test_realistic_slots_show_both_makespans_and_who_waits(visit):
+def test_realistic_slots_show_both_makespans_and_who_waits(reader):
     cont, static = trace("continuous-batching-realistic"), trace("continuous-batching-realistic-static")
-    v, panel = open_panel(visit, "continuous-batching", "continuous-batching-realistic")
+    v, panel = open_panel(reader, "continuous-batching", "continuous-batching-realistic")
     length = max(cont["result"]["num_steps"], static["result"]["num_steps"])
     assert panel.evaluate("el => el.plReplay.length") == length
     stats = panel.locator("table.pl-rs-stats")
@@ -131,8 +131,8 @@ def test_realistic_slots_show_both_makespans_and_who_waits(visit):
 
 
 @pytest.mark.parametrize("slug", ["continuous-batching", "ttft"])
-def test_stepping_the_16_request_replay_repaints_fast(visit, slug):
-    v, panel = open_panel(visit, slug, "continuous-batching-realistic")
+def test_stepping_the_16_request_replay_repaints_fast(reader, slug):
+    v, panel = open_panel(reader, slug, "continuous-batching-realistic")
     go(panel, 60)
     times = panel.evaluate("""el => { const out = [];
         for (let k = 0; k < 30; k++) { const t0 = performance.now(); el.plReplay.step(1); el.offsetHeight; out.push(performance.now() - t0); }
@@ -145,9 +145,9 @@ def test_stepping_the_16_request_replay_repaints_fast(visit, slug):
 # ------------------------------------------------------------------------------ TTFT
 
 
-def test_ttft_first_token_time_is_the_sum_of_measured_step_times(visit):
+def test_ttft_first_token_time_is_the_sum_of_measured_step_times(reader):
     t, twin = trace("continuous-batching-realistic"), trace("continuous-batching-realistic-static")
-    v, panel = open_panel(visit, "ttft", "continuous-batching-realistic")
+    v, panel = open_panel(reader, "ttft", "continuous-batching-realistic")
     assert t["recorded"]["device"] in panel.locator(".pl-rs-note").first.inner_text()
     wall = [s["wall_time_s"] for s in t["steps"]]
     elapsed = lambda k: sum(wall[:k]) * 1000  # noqa: E731 - ms before step k starts
@@ -199,12 +199,12 @@ def outputs_shown(panel, name: str) -> list[str]:
     return [spans.nth(k).inner_text().split(" = ", 1)[1] for k in range(spans.count())]
 
 
-def test_prefill_in_chunks_and_whole_give_2_3_14_thirds_6(visit):
+def test_prefill_in_chunks_and_whole_give_2_3_14_thirds_6(reader):
     chunks, whole = trace("prefill-mean-chunks"), trace("prefill-mean-whole")
     for t in (chunks, whole):
         values = [e["value"] for s in t["steps"] for e in s["events"] if e["type"] == "output"]
         assert values == pytest.approx([2, 3, 14 / 3, 6])
-    v, panel = open_panel(visit, "prefill", "prefill-mean-chunks")
+    v, panel = open_panel(reader, "prefill", "prefill-mean-chunks")
     expected = ["2", "3", "14/3 ≈ 4,667", "6"]
 
     go(panel, 1)
@@ -228,11 +228,11 @@ def test_prefill_in_chunks_and_whole_give_2_3_14_thirds_6(visit):
     assert not v.foreign_requests() and not v.console_errors()
 
 
-def test_interleaved_prefill_splits_the_token_budget_per_step(visit):
+def test_interleaved_prefill_splits_the_token_budget_per_step(reader):
     t = trace("prefill-interleaved")
     budget = t["config"]["max_num_batched_tokens"]
     long = max(t["workload"]["requests"], key=lambda r: len(r["prompt"]))
-    v, panel = open_panel(visit, "prefill", "prefill-interleaved")
+    v, panel = open_panel(reader, "prefill", "prefill-interleaved")
     n = t["result"]["num_steps"]
     go(panel, n)
     bars = panel.locator("svg.pl-rs-budget rect[data-step]")
@@ -265,8 +265,8 @@ def test_interleaved_prefill_splits_the_token_budget_per_step(visit):
 
 @pytest.mark.parametrize("slug, index", [("continuous-batching", 40), ("ttft", 30), ("prefill", 2)])
 @pytest.mark.parametrize("width", [1280, 390])
-def test_schedule_views_fit_and_stay_readable_in_dark_mode(visit, slug, index, width):
-    v = visit(f"/{slug}/", width=width, height=900, color_scheme="dark")
+def test_schedule_views_fit_and_stay_readable_in_dark_mode(reader, slug, index, width):
+    v = reader(f"/{slug}/", width=width, height=900, color_scheme="dark")
     v.page.wait_for_function("""() => { const p = document.querySelectorAll('section.pl-replay');
         return p.length && [...p].every(el => el.dataset.state === 'ready'); }""", timeout=30_000)
     panels = v.page.locator("section.pl-replay")

@@ -57,7 +57,7 @@ def test_without_javascript_the_tools_are_not_offered(visit):
 
 
 def test_the_qr_code_decodes_to_the_current_setting_and_warns_about_a_local_address(visit):
-    v = visit("/overfitting/?degree=9")
+    v = visit("/overfitting/?degree=9")  # a fresh tab: the generator is fetched when the dialog first opens
     v.wait_state()
     v.page.get_by_role("button", name="Experiment 3", exact=True).click()
     expected = api.run("overfitting", api.preset_values("overfitting", "Experiment 3"))
@@ -85,8 +85,8 @@ def test_the_qr_code_decodes_to_the_current_setting_and_warns_about_a_local_addr
     assert v.foreign_requests() == [] and v.console_errors() == []
 
 
-def test_link_kopieren_puts_the_current_setting_on_the_clipboard(visit, origin):
-    v = visit("/ewc/")
+def test_link_kopieren_puts_the_current_setting_on_the_clipboard(reader, origin):
+    v = reader("/ewc/")
     v.page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
     v.wait_state()
     v.page.get_by_role("button", name="Gleiche Strafe", exact=True).click()
@@ -146,8 +146,8 @@ def test_on_a_school_server_over_http_the_link_is_copied_from_a_field_and_the_qr
         context.close()
 
 
-def test_a_b_compares_two_settings_side_by_side_and_one_link_restores_both(visit):
-    v = visit("/overfitting/?degree=3")
+def test_a_b_compares_two_settings_side_by_side_and_one_link_restores_both(reader):
+    v = reader("/overfitting/?degree=3")
     v.wait_state()
     three = api.run("overfitting", {"degree": 3})
     nine = api.run("overfitting", {"degree": 9})
@@ -178,7 +178,8 @@ def test_a_b_compares_two_settings_side_by_side_and_one_link_restores_both(visit
     assert b_box["x"] >= a_box["x"] + a_box["width"] and abs(a_box["y"] - b_box["y"]) < 2, "side by side"
     v.page.locator(".pl-ab").screenshot(path=str(_shot("share-ab-1280")), style=NO_HEADER)
 
-    v.page.goto(link)  # the shared link: both sides come back
+    before = v  # what the first part requested and logged, checked at the end
+    v = reader(link[len(v.origin):])  # the shared link, followed in the same tab: both sides come back
     v.wait_state()
     v.wait_state(selector=B)
     assert summary(v, A) == three["summary"] and summary(v, B) == nine80["summary"]
@@ -195,10 +196,11 @@ def test_a_b_compares_two_settings_side_by_side_and_one_link_restores_both(visit
     v.page.get_by_role("button", name="Von vorn", exact=True).click()
     wait_summary(v, A, api.run("overfitting")["summary"])
     assert v.foreign_requests() == [] and v.console_errors() == []
+    assert before.foreign_requests() == [] and before.console_errors() == []
 
 
-def test_a_b_on_a_phone_stacks_without_overflow_and_clamps_a_bad_b_value(visit):
-    v = visit("/ewc/?lam=1&ab=ewc&b.lam=0.2&b.mode=nichts", width=390, height=844)
+def test_a_b_on_a_phone_stacks_without_overflow_and_clamps_a_bad_b_value(reader):
+    v = reader("/ewc/?lam=1&ab=ewc&b.lam=0.2&b.mode=nichts", width=390, height=844)
     v.wait_state()
     v.wait_state(selector=B)
     assert summary(v, A) == api.run("ewc", {"lam": 1})["summary"]
