@@ -384,10 +384,11 @@
   }
 
   function showFailure(root) {
-    // Changes kept for Python go back to the view on screen; a link's state stays in the URL, so
-    // that reloading (the hint below) can still show it.
+    // Changes kept for Python go back to the view on screen; a link's state stays in the URL, so that
+    // reloading (the hint below) can still show it. plChanged is undefined for a link's state, and
+    // paint() would take an undefined url as its default (write the URL): hence Boolean().
     const shown = root.plShown || prerendered(root, 0);
-    if (shown && root.classList.contains("pl-pending")) paint(root, shown, { url: root.plChanged });
+    if (shown && root.classList.contains("pl-pending")) paint(root, shown, { url: Boolean(root.plChanged) });
     root.plChanged = false;
     pending(root, false);
     status(root, "");

@@ -245,6 +245,23 @@ def test_without_python_the_presets_still_show_and_other_changes_go_back(visit):
     assert "Python konnte nicht gestartet werden" in v.page.inner_text(f"{ROOT} .pl-notes")
 
 
+def test_a_links_state_stays_in_the_address_when_python_fails_later(browser, origin):
+    """A link whose state no preset has waits for Python; when Python then fails, the address keeps the
+    link's values (to share or to reload), as the school-server sharing test expects."""
+    slug, query = "overfitting", "degree=5&lam=0.01"
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, service_workers="block")
+    try:
+        page = context.new_page()
+        page.route("**/static/py/boot.py", Gate())  # never released: the failure below comes first
+        page.goto(f"{origin}/{slug}/?{query}", wait_until="domcontentloaded")
+        page.wait_for_selector(f'{ROOT}.pl-pending', state="attached", timeout=READY_MS)
+        page.evaluate("window.probierlabor.fail('Testfehler')")
+        page.wait_for_selector(f'{ROOT}[data-state="error"]', state="attached", timeout=READY_MS)
+        assert page.evaluate("location.search") == f"?{query}"
+    finally:
+        context.close()
+
+
 def test_every_preset_is_pre_rendered_as_python_computes_it():
     """Without a browser: the views in the page's template are api.run's, for each preset."""
     for slug in SLUGS:
