@@ -17,11 +17,11 @@ _spec = importlib.util.spec_from_file_location("site_hook", ROOT / "mkdocs_hooks
 site_hook = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(site_hook)
 
-# Run with -S -I: no site-packages (no numpy, no editable install), only the standard library and
-# the unpacked zip, as in Pyodide's /home/pyodide/lib before anything else is loaded.
+# Run with -S in the unpacked zip, with an empty environment: no site-packages (no numpy, no editable
+# install), only the standard library and the zip's files (`-c` puts the working folder first on the path),
+# as in Pyodide's /home/pyodide/lib before anything else is loaded.
 PROBE = """
 import json, sys
-sys.path.insert(0, sys.argv[1])
 from probierlabor.kit import api
 import engine
 result = api.run("speculative-decoding")["result"]
@@ -47,8 +47,8 @@ def test_the_zip_holds_the_package_and_only_the_shared_engine_modules():
 
 def test_the_built_zip_runs_speculative_decoding_without_numpy(tmp_path):
     zipfile.ZipFile(built_zip()).extractall(tmp_path)
-    out = subprocess.run([sys.executable, "-S", "-I", "-c", PROBE, str(tmp_path)], capture_output=True,
-                         text=True, check=True, cwd=tmp_path).stdout
+    out = subprocess.run([sys.executable, "-S", "-c", PROBE], capture_output=True, text=True, check=True,
+                         cwd=tmp_path, env={}).stdout
     seen = json.loads(out)
     assert Path(seen["engine"]).is_relative_to(tmp_path)
     assert seen["modules"] == ["engine", "engine.acceptance"]
