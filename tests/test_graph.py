@@ -88,9 +88,21 @@ def test_learning_paths_follow_the_graph():
     for title, description, slugs in graph.PATHS:
         assert title and description and len(slugs) >= 3
         assert set(slugs) <= set(SLUGS)
-        # A step never comes before something it says to read first.
+        # What a step says to read first is an earlier step of the same path.
         for i, slug in enumerate(slugs):
-            assert not set(graph.READ_FIRST[slug]) & set(slugs[i + 1:]), (title, slug)
+            assert set(graph.READ_FIRST[slug]) <= set(slugs[:i]), (title, slug)
+
+
+def test_start_page_offers_the_learning_paths():
+    page = SITE / "index.html"
+    if not page.exists():
+        pytest.skip("site/ fehlt: erst `make site`")
+    html = page.read_text(encoding="utf-8")
+    paths = html.split('<div class="pl-paths">', 1)[1].split("</div>", 1)[0].split('<section class="pl-path">')[1:]
+    assert len(paths) == len(graph.PATHS)
+    for section, (title, description, slugs) in zip(paths, graph.PATHS):
+        assert f"<h3>{title}</h3>" in section and description in section
+        assert re.findall(r'<li><a href="([a-z0-9-]+)/">', section) == list(slugs)
 
 
 @pytest.mark.parametrize("slug", SLUGS)

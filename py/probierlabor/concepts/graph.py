@@ -347,8 +347,8 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
 
 PATHS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Wie ein Sprachmodell antwortet",
-     "Vom Prompt bis zum ersten Token und weiter, Schritt für Schritt.",
-     ("prefill", "decode", "kv-cache", "greedy-decoding", "top-p-sampling", "ttft")),
+     "Erst liest das Modell den Prompt, dann schreibt es Token für Token. Wie wählt es jedes nächste?",
+     ("prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling", "top-p-sampling")),
     ("Lernen ohne zu vergessen",
      "Ein Modell lernt Neues und soll das Alte behalten.",
      ("overfitting", "ewc", "reservoir-sampling", "experience-replay", "continual-learning")),
