@@ -81,7 +81,8 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("continual-learning", "das Ziel, weiterzulernen und Früheres zu behalten; Replay ist ein Weg dorthin, "
                                "und dort wird gemessen, wie viel er bringt."),
         ("ewc", "schützt alte Fähigkeiten ohne gespeicherte Beispiele, über eine Strafe auf wichtige Gewichte."),
-        ("reinforcement-learning", "auch dort hebt man Erfahrungen auf und lernt später noch einmal aus ihnen."),
+        ("reinforcement-learning", "von dort stammt die Idee: Erfahrungen aufheben und später noch einmal "
+                                   "aus ihnen lernen."),
     ),
     "continual-learning": (
         ("experience-replay", "ein paar alte Beispiele aufheben und beim neuen Training immer wieder mit "
@@ -97,7 +98,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "reinforcement-learning": (
         ("experience-replay", "Erfahrungen aufheben und beim Lernen wiederverwenden."),
-        ("pass-at-k", "prüft ein Test die Antworten, misst pass@k, wie oft einer von k Versuchen besteht."),
+        ("pass-at-k", "prüft ein Test die Antworten, zählt pass@k, wie oft einer von k Versuchen besteht."),
         ("loss-masking", "welche Tokens eines Agenten-Transkripts im Verlust zählen."),
     ),
     "loss-masking": (
