@@ -6,13 +6,15 @@
     {{ value("overfitting", "train_rmse", preset="Experiment 4") }}
     {{ calc("overfitting", "typical", "test_rmse", degree=9) }}   another function of the module
     {{ replay("prefill-interleaved", view="prefill") }}          a recorded engine run
+    {{ read_first("decode") }}   the "Vorher lesen" line, from probierlabor/concepts/graph.py
+    {{ see_also("decode") }}     the "Siehe auch" section, from the same graph
 
 So text and experiment cannot drift apart: both come from ``api.run``.
 """
 
 from __future__ import annotations
 
-from probierlabor.build import experiment_block, replay_block
+from probierlabor.build import experiment_block, graph_block, replay_block
 from probierlabor.kit import api, fmt
 
 
@@ -25,6 +27,14 @@ def define_env(env):
     def replay(name: str, view: str, twin: str | None = None) -> str:
         """A recorded engine run (static/traces/<name>.json), replayed by static/js/replay.js."""
         return "\n\n" + replay_block.panel(name, view, twin) + "\n\n"
+
+    @env.macro
+    def read_first(slug: str) -> str:
+        return graph_block.read_first(slug)
+
+    @env.macro
+    def see_also(slug: str) -> str:
+        return graph_block.see_also(slug)
 
     @env.macro
     def value(slug: str, key: str, digits: int = 1, preset: str | None = None, **params) -> str:

@@ -79,6 +79,14 @@ def on_page_context(context, page, config, nav):
             (group, [{"slug": m.SLUG, "title": m.TITLE, "teaser": m.TEASER} for m in modules if m.GROUP == group])
             for group in GROUPS
         ]
+        from probierlabor.concepts.graph import PATHS
+
+        titles = {m.SLUG: m.TITLE for m in modules}
+        context["learning_paths"] = [
+            {"title": title, "description": description,
+             "steps": [{"slug": slug, "title": titles[slug]} for slug in slugs]}
+            for title, description, slugs in PATHS
+        ]
     return context
 
 

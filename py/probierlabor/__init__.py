@@ -5,7 +5,8 @@ follows the contract in ``contract.py``. ``api.run`` is the one entry point the 
 the CLI and the build all use.
 """
 
-# The concepts that have a page: the catalogue's order (CONCEPTS.md §0), decoding in teaching order.
+# The concepts that have a page: the catalogue's order (CONCEPTS.md §0), decoding in teaching order;
+# MQA before GQA and Prefill, Decode, KV Cache in that order, as concepts/graph.py's prerequisites ask.
 SLUGS = (
     "validation-set",
     "overfitting",
@@ -24,13 +25,13 @@ SLUGS = (
     "top-k-sampling",
     "top-p-sampling",
     "speculative-decoding",
-    "gqa",
     "mqa",
+    "gqa",
     "rope",
     "kl-divergence",
     "knowledge-distillation",
-    "decode",
     "prefill",
+    "decode",
     "kv-cache",
     "flash-attention",
     "paged-attention",

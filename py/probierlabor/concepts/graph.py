@@ -1,0 +1,365 @@
+"""The map of the concepts: one source for every page's "Vorher lesen" and "Siehe auch".
+
+READ_FIRST   slug → the pages to read before this one (the prerequisite graph, acyclic).
+SEE_ALSO     slug → (related slug, short German reason), in the order the page lists them.
+TERMS        slug → (term, short German explanation or "") for related terms without a page.
+PATHS        the start page's learning paths: (title, short German description, slugs in order).
+
+The macros ``read_first`` and ``see_also`` (mkdocs_hooks/macros.py) render these as relative
+Markdown links to the other pages' titles; tests/test_graph.py checks the shape.
+"""
+
+from __future__ import annotations
+
+READ_FIRST: dict[str, tuple[str, ...]] = {
+    "validation-set": (),
+    "overfitting": (),
+    "metr-horizon": (),
+    "irt": ("metr-horizon",),
+    "ewc": ("overfitting",),
+    "reservoir-sampling": (),
+    "experience-replay": (),
+    "continual-learning": ("experience-replay", "ewc"),
+    "sequence-packing": (),
+    "reinforcement-learning": (),
+    "loss-masking": (),
+    "pass-at-k": (),
+    "greedy-decoding": (),
+    "beam-search": ("greedy-decoding",),
+    "top-k-sampling": ("greedy-decoding",),
+    "top-p-sampling": ("top-k-sampling",),
+    "speculative-decoding": ("greedy-decoding",),
+    "mqa": ("kv-cache",),
+    "gqa": ("mqa",),
+    "rope": (),
+    "kl-divergence": (),
+    "knowledge-distillation": ("kl-divergence",),
+    "prefill": (),
+    "decode": ("prefill",),
+    "kv-cache": ("decode",),
+    "flash-attention": (),
+    "paged-attention": ("kv-cache",),
+    "prefix-caching": ("paged-attention",),
+    "continuous-batching": ("decode",),
+    "ttft": ("prefill",),
+}
+
+SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
+    "validation-set": (
+        ("overfitting", "warum die Kurve das Notizbuch perfekt trifft und trotzdem schlecht schätzt."),
+        ("pass-at-k", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
+    ),
+    "overfitting": (
+        ("ewc", "eine Strafe auf Gewichtsänderungen, diesmal gegen das Vergessen einer alten Aufgabe."),
+        ("validation-set", "Daten, die beim Lernen beiseitebleiben, damit du den Grad ehrlich wählen kannst."),
+        ("irt", "auch dort hält eine Strafe (λ) die geschätzten Werte klein."),
+    ),
+    "metr-horizon": (
+        ("irt", "schätzt Fähigkeit und Aufgabenschwierigkeit aus demselben Muster von Erfolgen, statt die "
+                "Schwierigkeit mit der menschlichen Arbeitszeit gleichzusetzen."),
+        ("pass-at-k", "Erfolg, wenn ein Modell mehrere Versuche hat."),
+    ),
+    "irt": (
+        ("metr-horizon", "liest eine Aufgabenlänge an einer Erfolgskurve ab; IRT hilft zu prüfen, ob die "
+                         "Länge überhaupt für Schwierigkeit steht."),
+        ("overfitting", "dort zieht eine ähnliche Strafe (λ) große Koeffizienten zur 0."),
+    ),
+    "ewc": (
+        ("overfitting", "dort bestraft λ große Koeffizienten, hier Abstände zu alten Gewichten."),
+        ("experience-replay", "löst dasselbe Problem, indem es alte Beispiele aufhebt statt Wichtigkeiten."),
+        ("continual-learning", "das Ziel, nacheinander zu lernen, ohne zu vergessen; dort tritt EWC in einem "
+                               "kleinen echten Modell gegen Wiederholungen an."),
+    ),
+    "reservoir-sampling": (
+        ("experience-replay", "braucht einen Puffer früherer Beispiele; mit Reservoir Sampling wählst du, "
+                              "welche davon hineinkommen."),
+        ("continual-learning", "Lernen aus einem Datenstrom, wenn nicht alles aufbewahrt werden kann."),
+    ),
+    "experience-replay": (
+        ("reservoir-sampling", "entscheidet, welche Beispiele aus einem Strom in einen Puffer fester Größe "
+                               "kommen, mit gleicher Chance für jedes."),
+        ("continual-learning", "das Ziel, weiterzulernen und Früheres zu behalten; Replay ist ein Weg dorthin, "
+                               "und dort wird gemessen, wie viel er bringt."),
+        ("ewc", "schützt alte Fähigkeiten ohne gespeicherte Beispiele, über eine Strafe auf wichtige Gewichte."),
+        ("reinforcement-learning", "von dort stammt die Idee: Erfahrungen aufheben und später noch einmal "
+                                   "aus ihnen lernen."),
+    ),
+    "continual-learning": (
+        ("experience-replay", "ein paar alte Beispiele aufheben und beim neuen Training immer wieder mit "
+                              "hineinmischen."),
+        ("ewc", "wichtige Gewichte festhalten statt Beispiele aufbewahren."),
+        ("reservoir-sampling", "wie du bei begrenztem Speicher fair auswählst, was du aufhebst."),
+        ("knowledge-distillation", "ein älteres Modell gibt Hinweise an das neue weiter – eine andere "
+                                   "Strategie als das Aufbewahren von Beispielen."),
+    ),
+    "sequence-packing": (
+        ("loss-masking", "welche Positionen im Verlust zählen, an einem Agenten-Transkript; auch dort bleibt "
+                         "das Lesen davon unberührt."),
+    ),
+    "reinforcement-learning": (
+        ("experience-replay", "Erfahrungen aufheben und beim Lernen wiederverwenden."),
+        ("pass-at-k", "prüft ein Test die Antworten, zählt pass@k, wie oft einer von k Versuchen besteht."),
+        ("loss-masking", "welche Tokens eines Agenten-Transkripts im Verlust zählen."),
+    ),
+    "loss-masking": (
+        ("sequence-packing", "dort müssen beim Zusammenlegen von Beispielen der Zugriff auf den Kontext und "
+                             "die bewerteten Positionen ebenfalls getrennt gesteuert werden."),
+    ),
+    "pass-at-k": (
+        ("validation-set", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
+        ("overfitting", "eine gute Zahl auf den eigenen Daten ist noch kein gutes Ergebnis auf neuen."),
+        ("metr-horizon", "eine andere Erfolgskurve: Erfolg über die Länge der Aufgaben statt über die Zahl "
+                         "der Versuche."),
+        ("reinforcement-learning", "lernt aus Belohnungen; oft ist die Belohnung, ob ein Test besteht."),
+    ),
+    "greedy-decoding": (
+        ("decode", "der Schritt, in dem das Modell Token für Token erzeugt; Greedy ist seine Auswahlregel."),
+        ("beam-search", "behält mehrere Anfänge, um die Entscheidung aufzuschieben; mit Breite 1 ist es Greedy."),
+        ("top-k-sampling", "zieht zufällig unter den k besten Tokens; mit \\(k = 1\\) und einem eindeutigen "
+                           "Maximum wählt es wie Greedy."),
+        ("top-p-sampling", "zieht aus der kleinsten Spitzengruppe, die eine Schwelle erreicht."),
+        ("speculative-decoding", "beschleunigt das Schreiben, ohne die Verteilung zu ändern."),
+    ),
+    "beam-search": (
+        ("greedy-decoding", "Beam Search mit Breite 1."),
+        ("top-k-sampling", "wählt zufällig unter den k besten Tokens statt Folgen zu behalten."),
+        ("knowledge-distillation", "bei der Destillation auf Folgenebene lernt der Schüler aus den "
+                                   "Beam-Search-Ausgaben des Lehrers."),
+    ),
+    "top-k-sampling": (
+        ("top-p-sampling", "die Grenze nach der Summe der Wahrscheinlichkeiten statt nach der Zahl."),
+        ("greedy-decoding", "das Gleiche wie \\(k = 1\\) bei eindeutigem Maximum."),
+        ("beam-search", "behält mehrere Folgen, lost aber nichts aus."),
+    ),
+    "top-p-sampling": (
+        ("top-k-sampling", "legt die Zahl der Kandidaten fest statt ihrer Summe."),
+        ("greedy-decoding", "kein Zufall, immer das wahrscheinlichste Token."),
+        ("knowledge-distillation", "verwendet ebenfalls eine Temperatur, dort um die Verteilung eines "
+                                   "Lehrermodells weicher zu machen."),
+        ("kl-divergence", "ein Maß dafür, wie weit eine gefilterte Verteilung von der ursprünglichen abweicht."),
+    ),
+    "speculative-decoding": (
+        ("decode", "der Token-für-Token-Schritt, den Speculative Decoding beschleunigt."),
+        ("top-p-sampling", "eine Ziehregel, die in \\(p\\) und \\(q\\) schon stecken kann."),
+        ("kl-divergence", "ein anderes Maß dafür, wie weit zwei Verteilungen wie \\(p\\) und \\(q\\) "
+                          "auseinanderliegen."),
+    ),
+    "mqa": (
+        ("gqa", "der Mittelweg zwischen MHA und MQA, mit Speicherrechner."),
+        ("kv-cache", "der Speicher, den MQA verkleinert."),
+        ("decode", "der Schritt, in dem der Cache bei jedem Token gelesen wird."),
+        ("rope", "wie Queries und Keys ihre Position mitbekommen."),
+    ),
+    "gqa": (
+        ("mqa", "der Grenzfall mit einer einzigen Gruppe."),
+        ("kv-cache", "der Speicher, der hier schrumpft."),
+        ("flash-attention", "spart Speicherzugriffe auf andere Weise; beides lässt sich kombinieren."),
+        ("rope", "wie Queries und Keys ihre Position mitbekommen."),
+    ),
+    "rope": (
+        ("mqa", "was mit den Keys nach dem Drehen geschieht, wenn alle Köpfe sie teilen."),
+        ("gqa", "dasselbe, wenn sich Gruppen von Köpfen Keys und Values teilen."),
+    ),
+    "kl-divergence": (
+        ("knowledge-distillation", "ein Schüler lernt, die Verteilung eines Lehrers nachzubilden."),
+        ("top-p-sampling", "hier misst du, wie weit die gefilterte Verteilung von der ursprünglichen abweicht."),
+    ),
+    "knowledge-distillation": (
+        ("kl-divergence", "das Maß, mit dem du die Vorhersagen von Lehrer und Schüler vergleichst."),
+        ("beam-search", "liefert die Folgen des Lehrers, wenn auf Folgenebene destilliert wird."),
+        ("continual-learning", "dort kann ein älteres Modell als Lehrer helfen, Früheres nicht zu vergessen."),
+    ),
+    "prefill": (
+        ("decode", "die Erzeugung nach dem Prefill, Token für Token."),
+        ("kv-cache", "was Prefill für später ablegt und was es kostet."),
+        ("ttft", "die ganze Wartezeit bis zum ersten Token."),
+        ("continuous-batching", "Anfragen betreten und verlassen die Gruppe zwischen Iterationen."),
+    ),
+    "decode": (
+        ("prefill", "verarbeitet den Prompt, bevor Decode beginnt."),
+        ("kv-cache", "was jeder Durchlauf ablegt und was es kostet."),
+        ("greedy-decoding", "die Auswahlregel dieses Beispiels."),
+        ("speculative-decoding", "prüft mehrere vorgeschlagene Tokens in einem Durchlauf statt nur eines."),
+        ("continuous-batching", "viele Decode-Schleifen teilen sich die Hardware."),
+    ),
+    "kv-cache": (
+        ("prefill", "füllt den Cache mit dem bekannten Prompt."),
+        ("decode", "ergänzt den Cache bei jedem Token um ein Paar."),
+        ("paged-attention", "der Cache in Blöcken fester Größe."),
+        ("prefix-caching", "den Cache eines gemeinsamen Präfixes wiederverwenden."),
+        ("gqa", "weniger K/V-Köpfe, kleinerer Cache."),
+        ("mqa", "nur ein K/V-Kopf, der kleinste Cache."),
+    ),
+    "flash-attention": (
+        ("gqa", "weniger K/V-Köpfe, kombinierbar mit FlashAttention."),
+        ("paged-attention", "wie der KV-Cache in Blöcken im Speicher liegt."),
+    ),
+    "paged-attention": (
+        ("kv-cache", "was in den Blöcken steht und wie viel Speicher es kostet."),
+        ("gqa", "macht jeden Eintrag im KV-Cache kleiner; PagedAttention verteilt die Einträge geschickter."),
+        ("mqa", "der kleinste Eintrag: ein K/V-Kopf für alle."),
+        ("prefix-caching", "Blöcke, die mehrere Anfragen gemeinsam nutzen."),
+        ("flash-attention", "organisiert die Rechnung, nicht die Ablage; beides lässt sich kombinieren."),
+        ("decode", "hängt Position für Position an und braucht so immer wieder einen neuen Block."),
+        ("continuous-batching", "wechselnde Anfragen, für die Blöcke schnell frei werden müssen."),
+    ),
+    "prefix-caching": (
+        ("paged-attention", "die Blöcke und Blocktabellen, auf denen Prefix Caching aufbaut."),
+        ("kv-cache", "was in den Blöcken steht."),
+        ("decode", "erzeugt die Antwort weiterhin Token für Token."),
+        ("ttft", "wird kürzer, wenn weniger Arbeit an der Eingabe bleibt."),
+    ),
+    "continuous-batching": (
+        ("paged-attention", "Speicher in Blöcken, damit wechselnde Anfragen Platz finden."),
+        ("prefix-caching", "spart Arbeit an der Eingabe, wenn Anfragen gleich beginnen."),
+        ("decode", "die Runden, die hier gezählt werden."),
+        ("prefill", "die Eingabe einer neuen Anfrage, die vor ihren Runden verarbeitet werden muss."),
+        ("ttft", "wann der Scheduler eine Anfrage zulässt, verschiebt das erste Token."),
+        ("sequence-packing", "auch beim Training teilen sich mehrere Beispiele einen Durchlauf; dort trennen "
+                             "Masken sie voneinander."),
+    ),
+    "ttft": (
+        ("continuous-batching", "bestimmt, wie lange eine Anfrage in der Warteschlange bleibt."),
+        ("prefix-caching", "spart Arbeit an der Eingabe, wenn der Anfang schon berechnet ist."),
+        ("prefill", "die Rechnung an der Eingabe, ein Teil der TTFT."),
+        ("decode", "erzeugt die weiteren Tokens in ihrem Rhythmus."),
+    ),
+}
+
+TERMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "validation-set": (
+        ("test set", "oben erklärt"),
+        ("Fine-tuning", "auch dort wählst du Einstellungen wie die Lernrate mit Validierungsdaten"),
+        ("Cross-Entropy", "ein anderes Fehlermaß, üblich bei Textvorhersagen; die Rollen der Datenteile "
+                          "bleiben dieselben"),
+    ),
+    "overfitting": (
+        ("weight decay", "die Strafe aus Experiment 5 in neuronalen Netzen"),
+        ("test set", "für die Bewertung ganz am Ende"),
+        ("Grokking", "überangepasst wirkende Modelle, die nach langem Training doch verallgemeinern"),
+        ("catastrophic forgetting", "ein anderes Problem: Verlust einer alten Fähigkeit nach neuem Lernen"),
+    ),
+    "metr-horizon": (
+        ("logistische Regression", "die Anpassung der Kurve"),
+    ),
+    "irt": (
+        ("logistische Regression", ""),
+        ("Maximum-Likelihood-Schätzung", ""),
+        ("Newton-Verfahren", ""),
+    ),
+    "ewc": (
+        ("catastrophic forgetting", "das Vergessen, gegen das EWC hilft"),
+        ("fine-tuning", ""),
+        ("Fisher-Information", ""),
+    ),
+    "reservoir-sampling": (
+        ("catastrophic forgetting", "es kann sich verschärfen, wenn alle Beispiele einer früheren Kategorie "
+                                    "aus einem kleinen Speicher fallen"),
+    ),
+    "experience-replay": (
+        ("catastrophic forgetting", "der starke Verlust früherer Fähigkeiten, den Wiederholungen verringern "
+                                    "können"),
+        ("fine-tuning", ""),
+    ),
+    "continual-learning": (
+        ("catastrophic forgetting", "der starke Verlust früherer Fähigkeiten"),
+        ("fine-tuning", "Weitertrainieren mit ausgewählten Beispielen; danach auch alte Fähigkeiten prüfen"),
+    ),
+    "sequence-packing": (
+        ("Causal Masking", "die Sperre für den Blick nach rechts"),
+        ("Padding", ""),
+        ("Fine-tuning", ""),
+    ),
+    "reinforcement-learning": (
+        ("Behavioral Cloning", ""),
+        ("RLHF", ""),
+        ("Reward Hacking", ""),
+    ),
+    "loss-masking": (
+        ("Causal Masking", ""),
+        ("Fine-tuning", ""),
+    ),
+    "pass-at-k": (
+        ("Benchmark", ""),
+        ("Unit-Test", "als Prüfer"),
+        ("erwartungstreue Schätzung", ""),
+        ("Stichprobe", ""),
+    ),
+    "greedy-decoding": (),
+    "beam-search": (),
+    "top-k-sampling": (
+        ("Temperatur", "macht die Verteilung vor dem Ziehen steiler oder flacher"),
+    ),
+    "top-p-sampling": (
+        ("Temperatur", ""),
+    ),
+    "speculative-decoding": (
+        ("Temperatur", "macht \\(p\\) und \\(q\\) vor dem Ziehen steiler oder flacher"),
+    ),
+    "mqa": (
+        ("Multi-Head Attention", ""),
+    ),
+    "gqa": (
+        ("Multi-Head Attention", "der Grenzfall G = H"),
+    ),
+    "rope": (
+        ("Positional Encoding", "die ursprüngliche, addierte Positionskodierung"),
+        ("Scaled Dot-Product Attention", ""),
+        ("Causal Masking", ""),
+    ),
+    "kl-divergence": (
+        ("Kreuzentropie", "cross-entropy"),
+        ("Entropie", ""),
+        ("Softmax", ""),
+        ("Jensen-Shannon-Divergenz", "eine symmetrische Variante"),
+    ),
+    "knowledge-distillation": (
+        ("Kreuzentropie", ""),
+        ("Softmax", ""),
+        ("Temperatur", "beim Sampling"),
+        ("On-Policy-Selbstdestillation", ""),
+    ),
+    "prefill": (
+        ("Chunked Prefill", "Prefill in Portionen"),
+    ),
+    "decode": (
+        ("Disaggregated Serving", ""),
+        ("Tokenizer", ""),
+    ),
+    "kv-cache": (
+        ("Causal Masking", ""),
+        ("Skalierung des KV-Caches", ""),
+        ("Übertragung von Caches zwischen Modellen", ""),
+    ),
+    "flash-attention": (
+        ("FlashAttention 2", ""),
+        ("Online-Softmax", ""),
+    ),
+    "paged-attention": (),
+    "prefix-caching": (
+        ("LoRA", "eine Adapter-Kennung gehört zu den Zusatzdaten des Hashes"),
+    ),
+    "continuous-batching": (),
+    "ttft": (
+        ("Inter-token Latency", ""),
+        ("End-to-End Request Latency", ""),
+    ),
+}
+
+PATHS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("Wie ein Sprachmodell antwortet",
+     "Erst liest das Modell den Prompt, dann schreibt es Token für Token. Wie wählt es jedes nächste?",
+     ("prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling", "top-p-sampling")),
+    ("Lernen ohne zu vergessen",
+     "Ein Modell lernt Neues und soll das Alte behalten.",
+     ("overfitting", "ewc", "reservoir-sampling", "experience-replay", "continual-learning")),
+    ("Ehrlich messen",
+     "Wie du prüfst, was ein Modell wirklich kann.",
+     ("validation-set", "overfitting", "pass-at-k", "metr-horizon", "irt")),
+)
+
+
+def incoming(slug: str) -> list[str]:
+    """The pages that link here, as a prerequisite or a related concept."""
+    return sorted({src for src, pre in READ_FIRST.items() if slug in pre}
+                  | {src for src, rel in SEE_ALSO.items() if slug in (s for s, _ in rel)})
