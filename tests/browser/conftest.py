@@ -223,8 +223,10 @@ class Reader:
     def reset(self, width, height, color_scheme):
         """The state a fresh tab would have, as far as a test can change it: screen size, colour scheme
         (emulated and the theme's palette), print and motion emulation, permissions, presentation mode (a class on <html> and an entry in
-        sessionStorage, both meant to survive page changes), open dialogs, search, drawer, focus."""
+        sessionStorage, both meant to survive page changes), open dialogs, search, drawer, focus, and no
+        pointer over the page (a link left under the mouse shows its hover colour, which axe then measures)."""
         page = self.page
+        page.mouse.move(-1, -1)
         page.set_viewport_size({"width": width, "height": height})
         page.emulate_media(media="null", color_scheme=color_scheme, reduced_motion="null")
         self.context.clear_permissions()
