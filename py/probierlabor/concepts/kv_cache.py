@@ -23,7 +23,7 @@ from ..kit.contract import Param, Preset, Readout, View
 from ..kit.table import table
 
 SLUG = "kv-cache"
-TITLE = "KV Cache"
+TITLE = "KV-Cache"
 GROUP = "Die Inferenz-Engine"
 TEASER = "Keys und Values früherer Tokens aufheben statt neu rechnen – und was das an Speicher kostet."
 

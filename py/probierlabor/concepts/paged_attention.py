@@ -25,7 +25,7 @@ from ..kit.contract import Param, Preset, Readout, View
 SLUG = "paged-attention"
 TITLE = "PagedAttention"
 GROUP = "Die Inferenz-Engine"
-TEASER = "Der KV Cache in Blöcken fester Größe: Eine Tabelle sagt, wo der nächste Abschnitt liegt."
+TEASER = "Der KV-Cache in Blöcken fester Größe: Eine Tabelle sagt, wo der nächste Abschnitt liegt."
 
 POOL = 8  # physical blocks
 MAX_POSITIONS = 16
