@@ -62,13 +62,13 @@ TREES = {
         ("B",): (("A", F("0.9")), ("B", F("0.05")), (END, F("0.05"))),
     },
 }
-TREE_CHOICES = (("artikel", "Artikel: zwei Tokens"), ("ende", "mit Ende-Token"))
+TREE_CHOICES = (("artikel", "Beispiel: zwei Tokens"), ("ende", "mit Ende-Token"))
 
 PARAMS = (
     Param("width", "Beam-Breite", "int", 2, lo=1, hi=3, step=1,
           help="Wie viele Anfänge nach jedem Schritt weiterverfolgt werden. Breite 1 ist Greedy."),
     Param("tree", "Baum", "choice", "artikel", choices=TREE_CHOICES,
-          help="Der Baum aus dem Artikel oder einer, in dem eine Antwort schon nach einem Token enden kann."),
+          help="Der Baum aus dem Beispiel oder einer, in dem eine Antwort schon nach einem Token enden kann."),
     Param("alpha", "length_penalty α", "float", 0.0, lo=-1.0, hi=3.0, step=0.1,
           help="Score geteilt durch Länge^α. 0 = reine Wahrscheinlichkeit; Transformers nimmt ohne Angabe 1."),
     Param("step", "Anzeigen bis", "choice", 2, choices=((1, "nach Schritt 1"), (2, "nach Schritt 2"))),
@@ -76,8 +76,8 @@ PARAMS = (
 
 PRESETS = (
     Preset("Breite 1 (= Greedy)", {"width": 1}, "Nur der beste Anfang überlebt."),
-    Preset("Breite 2 (Artikel)", {"width": 2}, "C fällt nach dem ersten Schritt heraus."),
-    Preset("Breite 3 (Artikel)", {"width": 3}, "C bleibt – und CA gewinnt."),
+    Preset("Breite 2 (Beispiel)", {"width": 2}, "C fällt nach dem ersten Schritt heraus."),
+    Preset("Breite 3 (Beispiel)", {"width": 3}, "C bleibt – und CA gewinnt."),
     Preset("Ende-Token, α = 0", {"tree": "ende", "alpha": 0.0}, "Reine Wahrscheinlichkeit: die kurze Antwort gewinnt."),
     Preset("Ende-Token, α = 1", {"tree": "ende", "alpha": 1.0}, "Durch die Länge geteilt: die längere gewinnt."),
 )

@@ -68,7 +68,7 @@ PARAMS = (
     Param("variant", "Training", "choice", "replay", choices=VARIANTS,
           help="Wie das Training auf die alten Abteilungen Rücksicht nimmt."),
     Param("keep", "Aufbewahrte alte Nachrichten", "choice", DEFAULT_KEEP, choices=KEEPS,
-          help="Gilt für „mit Wiederholungen“; im Artikel 20 von 60."),
+          help="Gilt für „mit Wiederholungen“; im Beispiel 20 von 60."),
     Param("lam", "Stärke λ (EWC)", "choice", DEFAULT_LAM, choices=LAMS, widget="select",
           help="Gilt für „EWC“: wie fest die alten Gewichte gehalten werden."),
     Param("hint", "Hinweis auf die Aufgabe", "bool", False,

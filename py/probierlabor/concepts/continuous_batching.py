@@ -31,17 +31,17 @@ STRATEGIES = (("continuous", "Continuous Batching"), ("fixed", "Feste Gruppe"))
 
 PARAMS = (
     Param("b_rounds", "Runden für B", "int", 2, lo=1, hi=7, step=1,
-          help="Wie viele Runden die Anfrage B braucht (im Artikel 2)."),
+          help="Wie viele Runden die Anfrage B braucht (im Beispiel 2)."),
     Param("a_rounds", "Runden für A", "int", 6, lo=1, hi=8, step=1,
-          help="Wie viele Runden die lange Anfrage A braucht (im Artikel 6)."),
+          help="Wie viele Runden die lange Anfrage A braucht (im Beispiel 6)."),
     Param("c_ready", "C bereit ab Runde", "int", 1, lo=0, hi=6, step=1,
-          help="Wann die dritte Anfrage C eintrifft (im Artikel 1)."),
+          help="Wann die dritte Anfrage C eintrifft (im Beispiel 1)."),
     Param("c_rounds", "Runden für C", "int", 2, lo=1, hi=6, step=1,
-          help="Wie viele Runden C braucht (im Artikel 2)."),
+          help="Wie viele Runden C braucht (im Beispiel 2)."),
 )
 
 PRESETS = (
-    Preset("Artikel: B braucht 2 Runden", {}, "C muss bei Continuous Batching nicht auf A warten."),
+    Preset("Beispiel: B braucht 2 Runden", {}, "C muss bei Continuous Batching nicht auf A warten."),
     Preset("B braucht 6 Runden", {"b_rounds": 6}, "Kein Platz wird früher frei: beide Zeitpläne gleich."),
     Preset("B braucht 7 Runden", {"b_rounds": 7}, "Jetzt wartet C in der festen Gruppe sogar auf B."),
 )

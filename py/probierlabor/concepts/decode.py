@@ -39,7 +39,7 @@ PARAMS = (
     Param("steps", "Durchläufe nach dem Prefill", "int", 0, lo=0, hi=MAX_STEPS, step=1,
           help="Jeder Durchlauf verarbeitet das zuletzt gewählte Token und wählt das nächste."),
     Param("prompt", "Prompt", "choice", "AB", choices=PROMPTS, widget="select",
-          help="Der Artikel nimmt A B; die anderen sind zum Weiterprobieren."),
+          help="Das Beispiel nimmt A B; die anderen sind zum Weiterprobieren."),
 )
 
 PRESETS = (

@@ -45,7 +45,7 @@ PARAMS = (
 )
 
 PRESETS = (
-    Preset("Artikel: Blöcke zu 2", {"block": 2}, "Scores [0, 0, ln 3, ln 3], Values [0, 0, 1, 1]."),
+    Preset("Beispiel: Blöcke zu 2", {"block": 2}, "Scores [0, 0, ln 3, ln 3], Values [0, 0, 1, 1]."),
     Preset("Nach Block 1", {"block": 2, "step": 1}, "Der Zwischenstand nach dem ersten Block."),
     Preset("Blockgröße 1", {"block": 1}, "Vier Blöcke zu je einem Key."),
     Preset("Ein Block (4)", {"block": 4}, "Alles auf einmal: dichte Attention."),

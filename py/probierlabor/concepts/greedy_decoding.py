@@ -52,7 +52,7 @@ PARAMS = (
 )
 
 PRESETS = (
-    Preset("Artikel: Greedy", {}, "A 0,6 · dann 0,51: Greedy landet bei 0,306."),
+    Preset("Beispiel: Greedy", {}, "A 0,6 · dann 0,51: Greedy landet bei 0,306."),
     Preset("Alle Pfade zeigen", {"show_all": True}, "Der Weg über B hätte 0,396."),
     Preset("Schritt für Schritt", {"steps": 0}, "Noch hat Greedy nichts gewählt."),
     Preset("Gleichstand", {"p_a": 0.5, "show_all": True}, "A und B gleich wahrscheinlich: Die Regel entscheidet."),

@@ -45,7 +45,7 @@ PARAMS = (
     Param("layout", "Anordnung im Speicher", "choice", "artikel", choices=LAYOUT_CHOICES,
           help="Auf welche physischen Blöcke die logischen Blöcke 0, 1, 2, … zeigen."),
     Param("block_size", "Positionen pro Block", "choice", 4, choices=((2, "2"), (4, "4"), (8, "8")),
-          help="Wie viele Positionen ein Block aufnimmt (im Artikel 4)."),
+          help="Wie viele Positionen ein Block aufnimmt (im Beispiel 4)."),
 )
 
 PRESETS = (

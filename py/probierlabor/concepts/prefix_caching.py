@@ -41,7 +41,7 @@ PARAMS = (
           choices=tuple((t, t) for t in CACHED) + ((NONE, "nichts"),),
           help="Welches Token der neuen Anfrage durch X ersetzt ist („nichts“: dieselbe Anfrage noch einmal)."),
     Param("block_size", "Tokens pro Block", "choice", 2, choices=((1, "1"), (2, "2"), (4, "4")),
-          help="Nur volle Blöcke werden gespeichert und wiederverwendet (im Artikel 2)."),
+          help="Nur volle Blöcke werden gespeichert und wiederverwendet (im Beispiel 2)."),
 )
 
 PRESETS = (

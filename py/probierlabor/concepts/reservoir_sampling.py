@@ -45,11 +45,11 @@ RUN_CHOICES = ((200, "200"), (500, "500"), (2000, "2000"))
 
 PARAMS = (
     Param("k", "Plätze im Speicher k", "int", K_ARTICLE, lo=1, hi=10, step=1,
-          help="Wie viele Nachrichten der Speicher fasst (im Artikel 4)."),
+          help="Wie viele Nachrichten der Speicher fasst (im Beispiel 4)."),
     Param("strategy", "Verfahren", "choice", "reservoir", choices=STRATEGIES,
           help="„Die ersten“ und „die letzten“ behalten immer dieselben Positionen; k ist die Zahl der Plätze."),
     Param("runs", "Durchläufe je Start", "choice", RUNS_ARTICLE, choices=RUN_CHOICES,
-          help="Wie oft der Strom bei einem Start durchläuft (im Artikel 2000)."),
+          help="Wie oft der Strom bei einem Start durchläuft (im Beispiel 2000)."),
     Param("seed", "Start", "seed", DEFAULT_SEED,
           help="Neue, echte Auslosungen."),
 )

@@ -41,7 +41,7 @@ ROWS = {
     "gleichstand": (F("0.35"), F("0.35"), F("0.15"), F("0.15")),
 }
 ROW_CHOICES = (
-    ("artikel", "Artikel: 0,5 / 0,3 / 0,12 / 0,08"),
+    ("artikel", "Beispiel: 0,5 / 0,3 / 0,12 / 0,08"),
     ("steil", "steil: 0,9 / 0,05 / 0,03 / 0,02"),
     ("flach", "flach: 0,28 / 0,26 / 0,24 / 0,22"),
     ("gleichstand", "Gleichstand: 0,35 / 0,35 / 0,15 / 0,15"),
@@ -59,7 +59,7 @@ PARAMS = (
 )
 
 PRESETS = (
-    Preset("Artikel: k = 2", {}, "A und B bleiben: 0,625 und 0,375."),
+    Preset("Beispiel: k = 2", {}, "A und B bleiben: 0,625 und 0,375."),
     Preset("k = 1 (wie Greedy)", {"k": 1}, "Nur A bleibt – jeder Zug ist A."),
     Preset("k = 3", {"k": 3}),
     Preset("Flache Verteilung", {"row": "flach"}, "Zwei Kandidaten decken nur gut die Hälfte ab."),

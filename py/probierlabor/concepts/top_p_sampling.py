@@ -48,7 +48,7 @@ PARAMS = (
 )
 
 PRESETS = (
-    Preset("Artikel: p = 0,75", {}, "Zeile 1 behält zwei Tokens, Zeile 2 drei."),
+    Preset("Beispiel: p = 0,75", {}, "Zeile 1 behält zwei Tokens, Zeile 2 drei."),
     Preset("p = 0,7: genau getroffen", {"p": 0.7}, "Die Summe erreicht p genau – das genügt."),
     Preset("p = 0,9: Gleitkomma-Falle", {"p": 0.9}, "0,4 + 0,3 + 0,2 ist in Gleitkomma knapp unter 0,9."),
     Preset("Kühler: T = 0,5", {"temperature": 0.5}, "Die Spitze wird steiler, der Kern kleiner."),

@@ -58,7 +58,7 @@ PARAMS = (
 )
 
 PRESETS = (
-    Preset("Artikel", {}, "Die Ereignisspur aus dem Text."),
+    Preset("Beispiel", {}, "Die Ereignisspur aus dem Text."),
     Preset("Abstände 100 ms", {"gap": 100}, "Nur das Ende verschiebt sich."),
     Preset("Warteschlange 400 ms", {"queue": 400}, "TTFT, Serverzeit und Ende wandern gemeinsam."),
 )
