@@ -177,7 +177,7 @@ def test_readouts_in_german():
     assert values["links"] == "28, davon 16 über Grenzen"
     assert values["b1_reads"] == "A1, A2, ■A, B1"
     values = {r.key: r.value for r in sp.view(run(variant="lang")).readouts}
-    assert values["whole"] == "2 Token abgeschnitten (D9, ■D)"
+    assert values["whole"] == "2 Tokens abgeschnitten (D9, ■D)"
     values = {r.key: r.value for r in sp.view(run(variant="lang", strategy="wrapped")).readouts}
     assert values["whole"] == "D auf 3 Zeilen geteilt"
 

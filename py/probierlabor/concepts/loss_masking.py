@@ -207,7 +207,7 @@ def view(r: dict) -> View:
     else:
         exact = (Fraction(r["weight_exact"]) * 1000).denominator == 1
         weight = f"1/{r['scored_count']} {'=' if exact else '≈'} {fmt.de(r['weight'], 3)}"
-    reads = f"{r['focus_reads_count']} Token, {r['focus_reads_unscored']} davon ohne eigenen Verlust"
+    reads = f"{fmt.count(r['focus_reads_count'], 'Token', 'Tokens')}, {r['focus_reads_unscored']} davon ohne eigenen Verlust"
     readouts = [
         Readout("visible", "Token in der Eingabe", f"{r['visible']} (alle sichtbar)", r["visible"]),
         Readout("scored_count", "Bewertete Positionen", str(r["scored_count"]), r["scored_count"], True),
@@ -215,11 +215,11 @@ def view(r: dict) -> View:
         Readout("links", "Verbindungen (Vorhersage liest Token)", f"{r['links']} (immer gleich)", r["links"], True),
         Readout("focus_reads", "Vorhersage von Token t liest", reads, r["focus_reads_count"]),
         Readout("unscored_but_read", "Ohne Verlust, aber gelesen",
-                f"{r['unscored_but_read_count']} Token", r["unscored_but_read_count"]),
+                fmt.count(r["unscored_but_read_count"], "Token", "Tokens"), r["unscored_but_read_count"]),
     ]
     on = [ROLES[k] for k, v in r["on"].items() if v]
     summary = (f"Im Verlust: {', '.join(on) if on else 'nichts'} – {r['scored_count']} von {r['visible']} "
                f"sichtbaren Token bewertet; {r['formula']}. Die Vorhersage von Token {r['focus']} "
-               f"(„{r['focus_token']}“) liest {r['focus_reads_count']} Token, davon {r['focus_reads_unscored']} "
+               f"(„{r['focus_token']}“) liest {fmt.count(r['focus_reads_count'], 'Token', 'Tokens')}, davon {r['focus_reads_unscored']} "
                f"ohne eigenen Verlust; die {r['links']} Verbindungen bleiben bei jeder Maske gleich.")
     return View(_strip(r), readouts, summary, _grid(r))

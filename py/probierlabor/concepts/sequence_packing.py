@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..kit import svg
+from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 
 SLUG = "sequence-packing"
@@ -263,7 +263,7 @@ def _rows_figure(r: dict) -> str:
     y = top
     for letter, text, length in names:
         out.append(svg.text(8, y + 12, f"{letter}", f"pl-label pl-sp-letter {EX_CLASS[letter]}-text"))
-        out.append(svg.text(24, y + 12, f"„{text}“ · {length} Token", "pl-sp-small"))
+        out.append(svg.text(24, y + 12, f"„{text}“ · {fmt.count(length, 'Token', 'Tokens')}", "pl-sp-small"))
         y += 17
     y += 10
     title = ("ohne Packing: jedes Beispiel eine Zeile" if not r["packing"]
@@ -383,7 +383,7 @@ def view(r: dict) -> View:
     else:
         compare = f"mit Packing ({r['strategy']}): {r['other_slots']} Plätze, {r['other_padding']} leer"
     if r["lost"]:
-        whole = f"{len(r['lost'])} Token abgeschnitten ({', '.join(r['lost'])})"
+        whole = f"{fmt.count(len(r['lost']), 'Token', 'Tokens')} abgeschnitten ({', '.join(r['lost'])})"
     elif r["split"]:
         whole = "; ".join(f"{ex} auf {k} Zeilen geteilt" for ex, k in r["split_rows"].items())
     else:

@@ -242,7 +242,7 @@ def view(r: dict) -> View:
     r1, r2 = r["rows"]
     summary = (f"p = {fmt.de_auto(r['p'])}"
                + (f", T = {fmt.de_auto(r['temperature'])}" if r["temperature"] != 1.0 else "")
-               + f": Zeile 1 behält {r1['kept']} Token{'s' if r1['kept'] != 1 else ''} "
+               + f": Zeile 1 behält {fmt.count(r1['kept'], 'Token', 'Tokens')} "
                f"(Summe {_num(r1['mass'], r1['mass_exact'])}), Zeile 2 behält {r2['kept']} "
                f"(Summe {_num(r2['mass'], r2['mass_exact'])}).")
     return View(figure, readouts, summary, _table(r))

@@ -47,6 +47,11 @@ def de_auto(value: float, significant: int = 3) -> str:
     return de(value, digits, trim=True)
 
 
+def count(n: int, one: str, many: str) -> str:
+    """A number with its noun in the right form: 1 Token, 2 Tokens, 0 Tokens."""
+    return f"{de(n)} {one if n == 1 else many}"
+
+
 def tick(value: float) -> str:
     """An axis label: as many decimals as the tick has, none for whole numbers (2; 0,25; −1,5)."""
     return de(float(value), 6, trim=True)
