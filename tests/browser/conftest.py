@@ -141,6 +141,24 @@ def record(page, origin) -> Visit:
     return v
 
 
+class Gate:
+    """Holds boot.py back in the network until opened; one that comes later passes at once."""
+
+    def __init__(self):
+        self.held, self.open = [], False
+
+    def __call__(self, route):
+        if self.open:
+            route.continue_()
+        else:
+            self.held.append(route)
+
+    def release(self):
+        self.open = True
+        for route in self.held:
+            route.continue_()
+
+
 @pytest.fixture
 def visit(browser, origin):
     contexts = []

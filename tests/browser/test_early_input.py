@@ -17,7 +17,7 @@ from probierlabor import SLUGS
 from probierlabor.build import experiment_block
 from probierlabor.kit import api
 
-from conftest import READY_MS, record
+from conftest import READY_MS, Gate, record
 
 pytestmark = pytest.mark.browser
 
@@ -190,24 +190,6 @@ def test_every_page_keeps_a_preset_and_a_change_made_before_python_is_ready(visi
             early_preset(v, slug, 2)
         inputs_then_release(v, slug, release=lambda: v.page.evaluate(RELEASE))
     assert v.foreign_requests() == [] and v.console_errors() == []
-
-
-class Gate:
-    """Holds boot.py back in the network until opened; one that comes later passes at once."""
-
-    def __init__(self):
-        self.held, self.open = [], False
-
-    def __call__(self, route):
-        if self.open:
-            route.continue_()
-        else:
-            self.held.append(route)
-
-    def release(self):
-        self.open = True
-        for route in self.held:
-            route.continue_()
 
 
 def test_a_change_waits_for_the_real_boot(browser, origin):

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 
 import pytest
 

@@ -9,10 +9,7 @@ K/V with the cache against 27 by full recompute, and MHA holds 2× the bytes of 
 
 from __future__ import annotations
 
-import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 

@@ -7,12 +7,9 @@ with continuous batching and from 6 to 8 in a fixed group, makespans 6 and 8, ou
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import statistics
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 
 import pytest
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from test_early_input import Gate
+from conftest import Gate
 
 SEARCH_WORKER = re.compile(r"/assets/javascripts/workers/search\.[^/]*\.js$")
 

@@ -180,17 +180,22 @@ def formula(rule: str) -> str:
     }[rule]
 
 
-def _shape(plot: svg.Plot, split: str, t: float, y: float, extra_cls: str = "", title: str = "") -> None:
-    x, yy = plot.px(t), plot.py(y)
-    tip = f"<title>{escape(title)}</title>" if title else ""
+def _marker(split: str, x: float, y: float, size: float, inner: str = "", extra_cls: str = "") -> str:
+    """A split's marker (circle, square, triangle: told apart without colour), for the days and the key."""
     cls = f"pl-vs-day pl-vs-{split}{extra_cls}"
     if split == "notebook":
-        plot.front.append(f'<circle class="{cls}" cx="{x:.1f}" cy="{yy:.1f}" r="6">{tip}</circle>')
-    elif split == "validation":
-        plot.front.append(f'<rect class="{cls}" x="{x - 5.5:.1f}" y="{yy - 5.5:.1f}" width="11" height="11">{tip}</rect>')
-    else:
-        plot.front.append(f'<path class="{cls}" d="M{x:.1f} {yy - 7.5:.1f} L{x + 7:.1f} {yy + 5:.1f} '
-                          f'L{x - 7:.1f} {yy + 5:.1f} Z">{tip}</path>')
+        return f'<circle class="{cls}" cx="{x:.1f}" cy="{y:.1f}" r="{size:.1f}">{inner}</circle>'
+    if split == "validation":
+        h = 0.9 * size
+        return f'<rect class="{cls}" x="{x - h:.1f}" y="{y - h:.1f}" width="{2 * h:.1f}" height="{2 * h:.1f}">{inner}</rect>'
+    top, side, bottom = 1.2 * size, 1.15 * size, 0.8 * size
+    return (f'<path class="{cls}" d="M{x:.1f} {y - top:.1f} L{x + side:.1f} {y + bottom:.1f} '
+            f'L{x - side:.1f} {y + bottom:.1f} Z">{inner}</path>')
+
+
+def _shape(plot: svg.Plot, split: str, t: float, y: float, extra_cls: str = "", title: str = "") -> None:
+    tip = f"<title>{escape(title)}</title>" if title else ""
+    plot.front.append(_marker(split, plot.px(t), plot.py(y), 6, tip, extra_cls))
 
 
 T_LO, T_HI, Y_LO, Y_HI = 18.0, 27.0, 0.0, 40.0
@@ -241,13 +246,7 @@ def view(r: dict) -> View:
     key_y = 16
     keys = [("notebook", "Notizbuch", 60), ("validation", "Validierung", 168), ("test", "Test", 290)]
     for split, label, x in keys:
-        cls = f"pl-vs-day pl-vs-{split}"
-        if split == "notebook":
-            plot.front.append(f'<circle class="{cls}" cx="{x}" cy="{key_y}" r="5"/>')
-        elif split == "validation":
-            plot.front.append(f'<rect class="{cls}" x="{x - 5}" y="{key_y - 5}" width="10" height="10"/>')
-        else:
-            plot.front.append(f'<path class="{cls}" d="M{x} {key_y - 6} L{x + 6} {key_y + 4} L{x - 6} {key_y + 4} Z"/>')
+        plot.front.append(_marker(split, x, key_y, 5))
         plot.front.append(f'<text class="pl-legend" x="{x + 10}" y="{key_y + 4}">{label}</text>')
     if state == "used":
         plot.front.append(f'<text class="pl-vs-banner" x="{plot.right - 4}" y="{plot.bottom - 10}" '
