@@ -3,6 +3,7 @@
     python -m probierlabor list
     python -m probierlabor show overfitting degree=9 [--json]
     python -m probierlabor show overfitting --preset "Experiment 2"
+    python -m probierlabor tasks top-p-sampling p=0.7   the page's tasks, ✓ where this state solves them
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     show.add_argument("assignments", nargs="*", metavar="name=wert")
     show.add_argument("--preset", help="Voreinstellung, z. B. „Experiment 2“")
     show.add_argument("--json", action="store_true", help="ein JSON-Objekt ausgeben")
+    tasks = sub.add_parser("tasks", help="Vermutung und Aufgaben einer Seite, mit ✓ für gelöste")
+    tasks.add_argument("slug")
+    tasks.add_argument("assignments", nargs="*", metavar="name=wert")
+    tasks.add_argument("--preset", help="Voreinstellung, z. B. „Experiment 2“")
     args = parser.parse_args(argv)
 
     if args.command == "list":
@@ -50,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     out = api.run(args.slug, raw)
     for note in out["notes"]:
         print("Hinweis: " + note, file=sys.stderr)
+    if args.command == "tasks":
+        return _print_tasks(args.slug, out)
     if args.json:
         print(json.dumps({k: out[k] for k in ("slug", "params", "notes", "result", "readouts", "summary")},
                          ensure_ascii=False))
@@ -63,6 +70,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {r['label']}: {r['value']}")
     print()
     print(out["summary"])
+    return 0
+
+
+def _print_tasks(slug: str, out: dict) -> int:
+    lesson = getattr(api.concept(slug), "LESSON", None)
+    if lesson is None:
+        print(f"„{slug}“ hat noch keine Aufgaben.", file=sys.stderr)
+        return 2
+    guess = lesson.prediction
+    print("Erst vermuten: " + guess.question)
+    for i, choice in enumerate(guess.choices):
+        print(f"  {'abcd'[i]}) {choice}")
+    if out["lesson"]["shown"]:
+        print(f"  Dieser Zustand beantwortet die Frage: {guess.choices[guess.answer]}. {guess.explain}")
+    print()
+    print("Aufgaben:")
+    for task in lesson.tasks:
+        solved = task.key in out["lesson"]["solved"]
+        print(f"  {'✓' if solved else '☐'} {task.text}")
+        if solved:
+            print(f"    {task.explain}")
     return 0
 
 

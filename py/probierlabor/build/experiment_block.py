@@ -53,7 +53,7 @@ def experiment(slug: str) -> str:
 
 
 # What the page needs of a view before Python runs; a readout's raw number is for the CLI and tests.
-_VIEW_KEYS = ("summary", "controls", "display", "url")
+_VIEW_KEYS = ("summary", "controls", "display", "url", "lesson")
 _READOUT_KEYS = ("key", "label", "value", "emphasis")
 
 

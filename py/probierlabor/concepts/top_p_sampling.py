@@ -29,6 +29,7 @@ from fractions import Fraction
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "top-p-sampling"
@@ -270,3 +271,52 @@ def _table(r: dict) -> str:
                   row_classes=classes, numeric=True)
             + table(["", "exakt", "Gleitkomma ≥ p", "wie Transformers"], checks,
                     caption="Wie viele Tokens behalten werden", row_classes=check_classes, numeric=True))
+
+
+# -- the lesson ----------------------------------------------------------------------------
+
+def _kept(row: int):
+    return lambda params, result: result["rows"][row]["kept"]
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Zeile 1 behält bei T = 1 zwei Tokens. Wie viele behält sie bei der Temperatur T = 2 (p bleibt 0,75)?",
+        choices=("eins", "zwei", "drei", "vier"),
+        answer=2,
+        shown=lambda params, result: params["p"] == 0.75 and params["temperature"] == 2.0,
+        explain="Eine höhere Temperatur macht die Verteilung flacher: A verliert, B, C und D gewinnen. "
+                "Erst A, B und C zusammen erreichen dann 0,75.",
+        example={"temperature": 2.0},
+    ),
+    tasks=(
+        Task("one_token", "Stelle p so ein, dass in Zeile 1 nur noch ein Token übrig bleibt.",
+             solved=lambda params, result: _kept(0)(params, result) == 1,
+             explain="A allein hat 0,7. Sobald p höchstens 0,7 ist, reicht A schon aus.",
+             example={"p": 0.7}),
+        Task("float_trap", "Finde ein p, bei dem eine Rechnung mit Gleitkommazahlen anders schneidet als die exakte.",
+             solved=lambda params, result: not result["float_ok"],
+             explain="Bei p = 0,9 ergibt 0,4 + 0,3 + 0,2 im Rechner 0,8999999999999999. "
+                     "Das liegt knapp unter 0,9, also nimmt das Programm D noch dazu.",
+             example={"p": 0.9}),
+        Task("cool_down", "Lass p bei 0,75 und ändere nur die Temperatur, bis in Zeile 2 nur A übrig bleibt.",
+             solved=lambda params, result: params["p"] == 0.75 and _kept(1)(params, result) == 1,
+             explain="Eine kleine Temperatur macht die Spitze steiler. Ab T = 0,2 hat A allein mehr als 0,75.",
+             example={"temperature": 0.2}),
+    ),
+    discussion=(
+        "Top-k behält immer gleich viele Tokens. Warum passt ein fester Wert zu Zeile 1 und Zeile 2 nicht gleich gut?",
+        "Ein Sprachmodell soll einmal Programmcode ergänzen und einmal eine Geschichte schreiben. "
+        "Welches p und welche Temperatur würdest du jeweils wählen?",
+    ),
+    teacher=(
+        "Top-p passt die Auswahl an die Verteilung an: Bei einer klaren Spitze (Zeile 1) bleiben wenige Tokens, "
+        "bei einer flachen Verteilung (Zeile 2) mehr. Top-k nimmt immer gleich viele.",
+        "Für Code passen ein kleines p und eine niedrige Temperatur: wenige, sichere Tokens. Für Geschichten "
+        "passen ein größeres p und eine höhere Temperatur: mehr Vielfalt, aber auch mehr Unsinn.",
+    ),
+    misconceptions=(
+        "p ist keine Anzahl von Tokens, sondern eine Schwelle für die Summe ihrer Wahrscheinlichkeiten.",
+        "Nach dem Schnitt werden die übrigen Chancen neu verteilt, sodass sie wieder 1 ergeben.",
+    ),
+)

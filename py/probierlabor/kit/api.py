@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from .. import SLUGS, module_name
+from . import lesson
 from .contract import Param
 
 
@@ -79,6 +80,7 @@ def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
         "extra": view.extra,
         "readouts": [dataclasses.asdict(r) | {"raw": jsonable(r.raw)} for r in view.readouts],
         "summary": view.summary,
+        "lesson": lesson.status(getattr(module, "LESSON", None), values, result),
     }
 
 

@@ -1,0 +1,80 @@
+"""A page as a lesson: a guess before the experiment, tasks the page checks, questions for the class.
+
+A concept module may declare ``LESSON = Lesson(...)``. The checks are plain functions of the
+experiment's state — the checked parameters and ``compute``'s result — so the page (through
+``api.run``), the CLI, the build and the tests all decide „gelöst“ the same way. A check that
+raises counts as not solved: a lesson must never break the experiment it sits next to.
+
+Every task and the prediction name an ``example``: parameter values that solve it (or answer the
+question). The tests check that the example solves and the default state does not, and the
+browser tests reach the example by operating the controls, as a student would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+State = Callable[[Mapping[str, Any], Mapping[str, Any]], bool]  # (params, result) -> bool
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """„Erst vermuten“: one question with 2–4 answers, asked before the reader tries anything.
+
+    ``shown`` tells when the experiment's state answers the question (the page then says whether
+    the guess was right); ``answer`` is the index of the right choice."""
+
+    question: str
+    choices: tuple[str, ...]
+    answer: int
+    shown: State
+    explain: str
+    example: Mapping[str, Any]
+
+    def __post_init__(self):
+        assert 2 <= len(self.choices) <= 4 and 0 <= self.answer < len(self.choices), self.question
+
+
+@dataclass(frozen=True)
+class Task:
+    """One „Aufgabe“: ``text`` says what to do, ``solved`` recognises it, ``explain`` is the one
+    sentence the page shows once it is solved."""
+
+    key: str
+    text: str
+    solved: State
+    explain: str
+    example: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Lesson:
+    prediction: Prediction
+    tasks: tuple[Task, ...]
+    discussion: tuple[str, ...]  # „Für das Gespräch“: open questions for the class
+    teacher: tuple[str, ...]  # „Für Lehrkräfte“: answer ideas
+    misconceptions: tuple[str, ...] = field(default=())  # typical wrong ideas, for the teacher
+
+    def __post_init__(self):
+        assert 2 <= len(self.tasks) <= 4, "2–4 Aufgaben"
+        assert 2 <= len(self.discussion) <= 3, "2–3 Fragen für das Gespräch"
+        keys = [t.key for t in self.tasks]
+        assert len(set(keys)) == len(keys), keys
+
+
+def holds(check: State, params: Mapping[str, Any], result: Mapping[str, Any]) -> bool:
+    try:
+        return bool(check(params, result))
+    except Exception:  # noqa: BLE001 - a faulty check counts as unsolved, the experiment goes on
+        return False
+
+
+def status(lesson: Lesson | None, params: Mapping[str, Any], result: Mapping[str, Any]) -> dict:
+    """What the page needs after every run: the solved tasks' keys and whether the guess can be judged."""
+    if lesson is None:
+        return {"solved": [], "shown": False}
+    return {
+        "solved": [t.key for t in lesson.tasks if holds(t.solved, params, result)],
+        "shown": holds(lesson.prediction.shown, params, result),
+    }

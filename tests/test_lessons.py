@@ -1,0 +1,68 @@
+"""Every lesson's checks against the experiment: the example solves, the untouched page does not.
+
+The checks are the page's own (``api.run`` returns their result), so a task that the default state
+already solves, or that its own example cannot reach, fails here before a student meets it."""
+
+import re
+
+import pytest
+
+from probierlabor import SLUGS
+from probierlabor.__main__ import main
+from probierlabor.kit import api, lesson
+
+WITH_LESSON = [slug for slug in SLUGS if getattr(api.concept(slug), "LESSON", None) is not None]
+
+
+def _status(slug, values):
+    out = api.run(slug, values)
+    assert not out["notes"], (slug, values, out["notes"])  # the example must be a valid state as it stands
+    return out["lesson"]
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_the_untouched_page_solves_nothing_and_answers_nothing(slug):
+    assert _status(slug, {}) == {"solved": [], "shown": False}
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_each_example_solves_its_task(slug):
+    for task in api.concept(slug).LESSON.tasks:
+        assert task.key in _status(slug, dict(task.example))["solved"], (slug, task.key)
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_the_prediction_is_answered_by_its_example(slug):
+    guess = api.concept(slug).LESSON.prediction
+    assert _status(slug, dict(guess.example))["shown"], slug
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_lesson_text_is_german_du_form_and_complete(slug):
+    item = api.concept(slug).LESSON
+    assert item.prediction.question.endswith("?")
+    for text in [t.text for t in item.tasks] + [t.explain for t in item.tasks] + list(item.teacher):
+        assert text.rstrip()[-1] in ".!?", text
+    for text in item.discussion:
+        assert text.endswith("?"), text
+    everything = " ".join([item.prediction.question, item.prediction.explain, *item.prediction.choices,
+                           *(t.text for t in item.tasks), *(t.explain for t in item.tasks),
+                           *item.discussion, *item.teacher, *item.misconceptions])
+    assert not re.search(r"\b(Sie|Ihnen|Ihre[nmrs]?)\b(?! [a-zäöü])", everything), "du-Form"
+    assert not re.search(r"\d\.\d", everything.replace("0.9999", "")), "Dezimalkomma"
+
+
+def test_a_check_that_raises_counts_as_unsolved():
+    def broken(params, result):
+        raise KeyError("x")
+    assert lesson.holds(broken, {}, {}) is False
+
+
+def test_cli_lists_and_checks_tasks(capsys):
+    slug = WITH_LESSON[0]
+    task = api.concept(slug).LESSON.tasks[0]
+    assert main(["tasks", slug]) == 0
+    assert "☐ " + task.text in capsys.readouterr().out
+    assert main(["tasks", slug, *(f"{k}={v}" for k, v in api.url_state(slug, api.check(slug, task.example)[0]).items())]) == 0
+    out = capsys.readouterr().out
+    assert "✓ " + task.text in out and task.explain in out
