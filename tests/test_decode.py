@@ -105,3 +105,11 @@ def test_readouts_are_german():
 @pytest.mark.parametrize("preset", [p.label for p in decode.PRESETS])
 def test_presets_compute(preset):
     assert api.run("decode", api.preset_values("decode", preset))["notes"] == []
+
+
+def test_lesson_five_times_is_not_reached_after_seven_passes():
+    # after seven passes recomputing costs 44 K/V against 9: less than five times
+    near = api.run("decode", {"steps": 7})
+    assert (near["result"]["kv_full_total"], near["result"]["kv_cache_total"]) == (44, 9)
+    assert "five_times" not in near["lesson"]["solved"]
+    assert "five_times" in api.run("decode", {"steps": 8})["lesson"]["solved"]

@@ -177,3 +177,11 @@ def test_tampered_values_are_clamped_with_a_note(raw):
     out = api.run("knowledge-distillation", raw)
     assert len(out["notes"]) == 1 and "verwendet wird" in out["notes"][0]
     json.dumps(out, allow_nan=False)
+
+
+def test_lesson_copy_teacher_needs_the_teachers_exact_split():
+    # one slider step away from the teacher (0,87 instead of 0,875) leaves a small soft loss: not solved
+    near = run(s_a=0.6, split=0.87)
+    assert 0 < near["result"]["soft_kl"] < 1e-4
+    assert "copy_teacher" not in near["lesson"]["solved"]
+    assert "copy_teacher" in run(s_a=0.6, split=0.875)["lesson"]["solved"]

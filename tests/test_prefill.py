@@ -91,3 +91,11 @@ def test_readouts_are_german():
 def test_presets_compute(preset):
     out = api.run("prefill", api.preset_values("prefill", preset))
     assert out["notes"] == []
+
+
+def test_lesson_one_pass_is_not_solved_by_chunks_of_three_without_cache():
+    # chunks of three still leave position 4 alone in a second chunk: it averages only itself
+    near = api.run("prefill", {"cache": False, "chunk": 3})
+    assert near["result"]["wrong"] == [3]
+    assert "one_pass" not in near["lesson"]["solved"]
+    assert "one_pass" in api.run("prefill", {"cache": False, "chunk": 4})["lesson"]["solved"]

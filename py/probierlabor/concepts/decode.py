@@ -21,6 +21,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "decode"
@@ -274,3 +275,54 @@ def _table(r: dict) -> str:
             "neue K/V mit / ohne Cache")
     current = [i for i, p in enumerate(r["passes"]) if p["pass"] == r["steps"]]
     return table(head, rows, caption="Alle Durchläufe", highlight=current, row_heads=True, numeric=True, wide=True)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Nach dem Prompt A B wählt das Modell A. Was wählt es im nächsten Durchlauf?",
+        choices=("wieder A", "B", "C"),
+        answer=1,
+        shown=lambda params, result: params["prompt"] == "AB" and params["steps"] >= 1,
+        explain="Die Query A achtet vor allem auf die beiden A im Kontext. In diesem Modell gibt das den "
+                "größten Logit für B: Es wiederholt das Muster des Prompts.",
+        example={"steps": 1},
+    ),
+    tasks=(
+        Task("five_times", "Stelle so viele Durchläufe ein, dass ohne Cache mindestens fünfmal so viele K/V "
+                           "berechnet werden wie mit Cache.",
+             solved=lambda params, result: result["kv_full_total"] >= 5 * result["kv_cache_total"],
+             explain="Mit Cache kommt pro Durchlauf ein K/V dazu, ohne Cache der ganze Kontext. "
+                     "Deshalb wächst der Abstand mit jedem weiteren Token.",
+             example={"steps": 8}),
+        Task("counter_lags", "Stelle einen Zustand ein, in dem Prompt und gewählte Tokens zusammen 6 Tokens lang "
+                             "sind. Wie viele K/V zählt der Cache?",
+             solved=lambda params, result: len(result["prompt"]) + len(result["generated"]) == 6,
+             explain="Der Cache zählt nur 5. Das zuletzt gewählte Token ist noch nicht verarbeitet; "
+                     "seine K/V entstehen erst im nächsten Durchlauf.",
+             example={"steps": 3}),
+        Task("only_c", "Finde einen Prompt mit A und B darin, nach dem das Modell nur noch C schreibt.",
+             solved=lambda params, result: ("A" in result["prompt"] and "B" in result["prompt"]
+                                             and params["steps"] >= 1 and set(result["generated"]) == {"C"}),
+             explain="Steht C am Ende, ist C die Query, und C passt am besten zu sich selbst. "
+                     "Das Modell wählt C und bleibt dann dabei.",
+             example={"prompt": "ABC", "steps": 2}),
+    ),
+    discussion=(
+        "Warum kann Decode nicht wie Prefill viele Positionen auf einmal rechnen?",
+        "Der Cache spart Rechenarbeit. Was muss das Modell in jedem Durchlauf trotzdem noch tun?",
+    ),
+    teacher=(
+        "Das nächste Token steht erst fest, wenn der vorige Durchlauf fertig ist. Jeder Durchlauf braucht "
+        "das gerade gewählte Token als Eingabe.",
+        "Die Query muss weiterhin mit allen gespeicherten Keys verglichen werden, und alle Values werden "
+        "gemischt. Gespart wird nur das erneute Berechnen der alten K/V.",
+    ),
+    misconceptions=(
+        "„Das gewählte Token liegt sofort im Cache.“ Seine K/V entstehen erst im nächsten Durchlauf, "
+        "deshalb hinkt der Zähler um eins hinterher.",
+        "„Mit Cache kommt etwas anderes heraus.“ Cache und Neuberechnung liefern dasselbe h; "
+        "nur der Aufwand unterscheidet sich.",
+    ),
+)

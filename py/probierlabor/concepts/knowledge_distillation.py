@@ -26,6 +26,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "knowledge-distillation"
 TITLE = "Knowledge Distillation"
@@ -241,3 +242,66 @@ def _nice_step(top: float) -> float:
         if m * power >= raw:
             return m * power
     return 10 * power
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _near(value, target) -> bool:
+    return abs(float(value) - target) < 1e-9  # slider values arrive as floats on a 0,01 grid
+
+
+def _kl_at_1(params) -> float:
+    return losses(student(params["s_a"], params["split"]), 1.0, params["alpha"])["soft_kl"]
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Zwei Schüler geben A beide 0,6. Einer teilt den Rest wie der Lehrer auf, "
+                 "der andere vertauscht B und C. Wie unterscheidet sich ihr harter Verlust?",
+        choices=("Der Schüler mit vertauschten B und C hat den größeren.", "Er ist gleich groß.",
+                 "Der Schüler wie der Lehrer hat den größeren."),
+        answer=1,
+        shown=lambda params, result: _near(params["s_a"], 0.6),
+        explain="Der harte Verlust schaut nur auf A, das Etikett. Wie der Rest auf B und C verteilt ist, "
+                "sieht er gar nicht.",
+        example={"s_a": 0.6, "split": 0.125},
+    ),
+    tasks=(
+        Task("copy_teacher", "Stelle den Schüler so ein, dass der weiche Verlust auf 0 fällt.",
+             solved=lambda params, result: result["soft_kl"] < 1e-12,
+             explain="Jetzt sagt der Schüler genau 0,6, 0,35 und 0,05 wie der Lehrer. "
+                     "Der harte Verlust bleibt trotzdem über 0, weil das Etikett 1 für A verlangt.",
+             example={"s_a": 0.6, "split": 0.875}),
+        Task("blind_label", "Lass A bei 0,6 und finde eine Aufteilung des Rests, bei der der weiche Verlust "
+                            "über 0,5 steigt.",
+             solved=lambda params, result: _near(params["s_a"], 0.6) and result["soft_kl"] > 0.5,
+             explain="Der harte Verlust bleibt bei 0,511, denn A hat sich nicht verändert. "
+                     "Nur der weiche Verlust merkt, dass der Schüler B und C verwechselt.",
+             example={"s_a": 0.6, "split": 0.125}),
+        Task("why_t_squared", "Erhöhe T, bis die KL-Divergenz weniger als ein Zehntel ihres Werts bei T = 1 hat.",
+             solved=lambda params, result: 0 < result["soft_kl"] < 0.1 * _kl_at_1(params),
+             explain="Die weichen Ziele ziehen bei hoher Temperatur viel schwächer am Schüler. "
+                     "Der Faktor T² gleicht das aus, sonst würde fast nur noch das Etikett zählen.",
+             example={"T": 4.0}),
+    ),
+    discussion=(
+        "Der Lehrer sagt A mit 0,6. Warum kann der Schüler mehr lernen als aus dem Etikett „A“ allein?",
+        "Der Lehrer irrt sich bei einer Frage. Was passiert mit einem Schüler, der ihn genau nachahmt?",
+        "Warum macht man Lehrer und Schüler mit derselben Temperatur weich und nicht nur den Lehrer?",
+    ),
+    teacher=(
+        "Die Verteilung verrät, dass B eine ernsthafte Alternative war und C kaum. "
+        "Diese Beziehungen zwischen den Tokens fehlen im Etikett.",
+        "Der Schüler lernt den Irrtum mit. Ein kleiner weicher Verlust heißt nur, dass er dem Lehrer gleicht, "
+        "nicht dass er richtig liegt.",
+        "Verglichen werden sollen zwei Verteilungen in derselben Form. Wäre nur der Lehrer weich, "
+        "müsste der Schüler schon bei T = 1 eine flache Verteilung lernen. Im Einsatz wäre er dann viel zu unsicher.",
+    ),
+    misconceptions=(
+        "„Ein kleiner harter Verlust ist immer gut.“ Der übertriebene Schüler mit 0,9 für A hat einen kleineren "
+        "harten Verlust als der Schüler wie der Lehrer, liegt aber weiter vom Lehrer weg.",
+        "„Den Lehrer zu befragen ist schon Destillation.“ Destilliert ist erst, was die Parameter des Schülers "
+        "durch Training verändert.",
+        "„Eine höhere Temperatur ändert die Reihenfolge.“ Sie macht die Verteilung nur flacher; B bleibt vor C.",
+    ),
+)

@@ -18,6 +18,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "prefill"
@@ -243,3 +244,60 @@ def _table(r: dict) -> str:
     head = ("Abschnitt", "neu berechnet", "aus dem Cache", "Position: liest", "Ausgaben")
     return table(head, rows, caption="Abschnitt für Abschnitt", highlight=r["done"] - 1,
                  row_heads=True, numeric=True, wide=True)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _own_values(result) -> bool:
+    return result["values"] == list(VALUES)
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Abschnitte zu zwei, aber der Cache wird zwischen den Abschnitten vergessen. "
+                 "Welche Positionen bekommen ein falsches Ergebnis?",
+        choices=("keine", "nur Position 3", "die Positionen 3 und 4", "alle vier"),
+        answer=2,
+        shown=lambda params, result: (not params["cache"] and params["chunk"] == 2 and result["finished"]
+                                      and _own_values(result)),
+        explain="Der zweite Abschnitt sieht die Positionen 1 und 2 nicht mehr. Position 3 mittelt nur sich selbst, "
+                "Position 4 nur die Positionen 3 und 4.",
+        example={"cache": False},
+    ),
+    tasks=(
+        Task("one_pass", "Schalte den Cache aus und finde eine Abschnittsgröße, bei der trotzdem alle vier "
+                         "Ausgaben stimmen.",
+             solved=lambda params, result: not params["cache"] and result["equal"] and _own_values(result),
+             explain="Bei Abschnittsgröße 4 gibt es nur einen Durchlauf. Es gibt keinen früheren Abschnitt, "
+                     "dessen K/V der Cache liefern müsste.",
+             example={"cache": False, "chunk": 4}),
+        Task("early_result", "Gehe mit Abschnitten zu einer Position so weit, dass Position 3 fertig ist "
+                             "und Position 4 noch nicht.",
+             solved=lambda params, result: (params["cache"] and params["chunk"] == 1
+                                            and result["outputs"][2] is not None and result["outputs"][3] is None),
+             explain="Position 3 liest die K/V von 1 und 2 aus dem Cache und rechnet nur ihre eigenen neu. "
+                     "Ihr Ergebnis steht schon fest, denn spätere Positionen darf sie ohnehin nicht sehen.",
+             example={"chunk": 1, "step": 3}),
+        Task("lucky_values", "Lass den Cache aus und die Abschnitte bei zwei. Ändere die Values so, dass "
+                             "trotzdem alle Ausgaben stimmen.",
+             solved=lambda params, result: not params["cache"] and params["chunk"] == 2 and result["equal"],
+             explain="Das klappt nur, wenn v3 der Mittelwert von v1 und v2 ist und v4 gleich v3. "
+                     "In einem echten Modell passiert so ein Zufall praktisch nie.",
+             example={"cache": False, "v3": 3, "v4": 3}),
+    ),
+    discussion=(
+        "Warum darf ein Modell den Prompt auf einmal verarbeiten, die Antwort aber nur Token für Token?",
+        "Wozu teilt man einen langen Prompt überhaupt in Abschnitte, wenn das Ergebnis gleich bleibt?",
+    ),
+    teacher=(
+        "Den Prompt kennt das Modell schon ganz, also kann es alle Positionen parallel rechnen. "
+        "Jedes Token der Antwort hängt dagegen vom vorigen ab, das erst gewählt werden muss.",
+        "Ein sehr langer Prompt würde den Rechner sonst lange blockieren. Zwischen zwei Abschnitten kann der "
+        "Server schon Antworttokens für andere Anfragen erzeugen.",
+    ),
+    misconceptions=(
+        "„In Abschnitten zu rechnen ist eine Näherung.“ Mit Cache kommt exakt dasselbe heraus wie auf einmal.",
+        "„Der Cache ist nur ein Extra für mehr Tempo.“ Ohne ihn sehen spätere Abschnitte die früheren nicht, "
+        "und die Ergebnisse werden falsch.",
+    ),
+)
