@@ -127,3 +127,11 @@ def test_tiny_numbers_in_powers_of_ten():
     assert fa.sci(5e-324) == "4,94 · 10⁻³²⁴"
     assert fa.sci(9.999e-6) == "1,00 · 10⁻⁵"
     assert fa.sci(-2.5e-7) == "−2,50 · 10⁻⁷"
+
+
+def test_lesson_one_block_is_not_solved_by_blocks_of_three():
+    # blocks of three and one: the plain mean is (0,6 + 1)/2 = 0,8, not 0,75
+    near = api.run("flash-attention", {"block": 3})
+    assert near["result"]["naive"] == pytest.approx(0.8)
+    assert "one_block" not in near["lesson"]["solved"]
+    assert "one_block" in api.run("flash-attention", {"block": 4})["lesson"]["solved"]

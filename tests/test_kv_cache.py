@@ -77,3 +77,11 @@ def test_each_step_adds_exactly_one_pair(step):
 def test_readouts_are_german():
     shown = {x["key"]: x["value"] for x in api.run("kv-cache")["readouts"]}
     assert shown["bytes"] == "192\u202fByte" and shown["per_position"] == "48\u202fByte" and shown["pairs"] == "4"
+
+
+def test_lesson_three_times_is_not_reached_at_d():
+    # at D recomputing costs 1 + 2 + 3 + 4 = 10 pairs against 4: only two and a half times
+    near = api.run("kv-cache", {"step": 4})
+    assert (near["result"]["kv_computed_without_cache"], near["result"]["kv_computed_with_cache"]) == (10, 4)
+    assert "three_times" not in near["lesson"]["solved"]
+    assert "three_times" in api.run("kv-cache", {"step": 5})["lesson"]["solved"]

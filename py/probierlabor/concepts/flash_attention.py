@@ -21,6 +21,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "flash-attention"
@@ -272,3 +273,78 @@ def _table(r: dict) -> str:
 
 def positions(ps) -> str:
     return ", ".join(str(p + 1) for p in ps)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _example_scores(result) -> bool:
+    return result["scores"] == list(SCORES)
+
+
+def _example_values(result) -> bool:
+    return result["values"] == list(VALUES)
+
+
+def _naive_right(result) -> bool:
+    return result["finished"] and abs(result["naive_error"]) < 1e-9
+
+
+def _rescales(result) -> list[float]:
+    return [row["scale"] for row in result["rows"][1:]]  # block 1 has nothing to rescale
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Mit Blöcken zu zwei endet u/l bei 0,75. Was zeigt u/l am Ende, wenn du Blöcke zu eins nimmst?",
+        choices=("0,5, wie das einfache Mittel", "wieder 0,75", "einen ganz anderen Wert"),
+        answer=1,
+        shown=lambda params, result: (params["block"] == 1 and result["finished"]
+                                      and _example_scores(result) and _example_values(result)),
+        explain="Die laufende Rechnung mit m, l und u gibt bei jeder Blockgröße die gewöhnliche Attention. "
+                "Nur das einfache Mittel der Blöcke hängt von der Aufteilung ab.",
+        example={"block": 1},
+    ),
+    tasks=(
+        Task("one_block", "Ändere nur die Blockgröße, bis das einfache Mittel der Blöcke stimmt.",
+             solved=lambda params, result: (_example_scores(result) and _example_values(result)
+                                            and _naive_right(result)),
+             explain="Mit Blockgröße 4 gibt es nur einen Block, also nichts zu mitteln. Mehrere Blöcke tragen "
+                     "verschieden viel Gewicht und dürfen nicht gleich zählen.",
+             example={"block": 4}),
+        Task("equal_mass", "Lass die Blöcke bei zwei und ändere nur Scores, bis das einfache Mittel stimmt.",
+             solved=lambda params, result: (params["block"] == 2 and _example_values(result)
+                                            and _naive_right(result)),
+             explain="Das einfache Mittel stimmt nur, wenn beide Blöcke gleich viel Gewicht tragen. "
+                     "Dafür müssen ihre Summen e hoch Score gleich groß sein.",
+             example={"s3": 0.0, "s4": 0.0}),
+        Task("big_jump", "Hebe einen Score in einem späteren Block so weit an, dass der alte Stand mit einem Faktor "
+                         "unter 0,001 umskaliert wird.",
+             solved=lambda params, result: any(s < 0.001 for s in _rescales(result)),
+             explain="Ein viel größerer Score hebt das Maximum. Die alten Terme werden dann so klein, "
+                     "wie sie auch in der gewöhnlichen Softmax wären.",
+             example={"s3": 7.0}),
+        Task("max_first", "Nimm Blöcke zu eins und ändere die Scores so, dass kein Block umskalieren muss.",
+             solved=lambda params, result: (params["block"] == 1 and len(set(result["scores"])) > 1
+                                            and all(s == 1 for s in _rescales(result))),
+             explain="Steht der größte Score ganz vorn, bleibt das laufende Maximum gleich. "
+                     "Jeder spätere Faktor ist dann e⁰ = 1.",
+             example={"block": 1, "s1": 2.0}),
+    ),
+    discussion=(
+        "Warum darf man die Ergebnisse der Blöcke nicht einfach mitteln?",
+        "FlashAttention rechnet genauso viel wie gewöhnliche Attention. Woher kommt dann der Zeitgewinn?",
+    ),
+    teacher=(
+        "Jeder Block trägt so viel Gewicht, wie seine Summe e hoch Score groß ist. Im Beispiel trägt "
+        "der zweite Block dreimal so viel wie der erste, also muss er auch dreimal so viel zählen.",
+        "Der Gewinn liegt im Speicher: Die großen Tabellen aller Scores müssen nicht in den langsamen "
+        "Speicher geschrieben und wieder gelesen werden. Jeder Block bleibt im schnellen Speicher auf dem Chip.",
+    ),
+    misconceptions=(
+        "„FlashAttention rechnet nur ungefähr.“ Das Ergebnis ist dieselbe Attention; "
+        "höchstens winzige Rundungsunterschiede kommen vor.",
+        "„Das Umskalieren ist ein Trick, der das Ergebnis verändert.“ Es sorgt gerade dafür, dass alle "
+        "Terme am Ende zum selben Maximum passen.",
+        "„Kleinere Blöcke machen es genauer.“ Jede Blockgröße liefert dasselbe Ergebnis.",
+    ),
+)

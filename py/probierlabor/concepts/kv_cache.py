@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "kv-cache"
@@ -176,3 +177,64 @@ def _table(r: dict) -> str:
     cells.append(("Produkt", bytes_text(r["bytes"]), f"{bytes_text(r['per_position'])} je Position"))
     return table(("Faktor", "Wert", ""), cells, caption="Byte-Rechner: nur die Tensorelemente, ohne Verwaltungsaufwand",
                  highlight=len(cells) - 1, row_heads=True, numeric=True, wide=True)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+BIGGER = next(p.values for p in PRESETS if p.label == "Größeres Modell")  # the tasks start from it
+
+
+def _bigger_except(params, *free) -> bool:
+    """The „Größeres Modell“ (one text), except for the factors the task lets the reader change."""
+    fixed = {**BIGGER, "batch": 1}
+    return all(params[k] == v for k, v in fixed.items() if k not in free)
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Das Token F kommt dran. Mit wie vielen Keys vergleicht seine Query?",
+        choices=("mit einem, seinem eigenen", "mit fünf, nur den gespeicherten", "mit sechs, allen"),
+        answer=2,
+        shown=lambda params, result: result["step"] == len(TOKENS),
+        explain="F liest die fünf Paare von A bis E aus dem Cache und legt sein eigenes dazu. "
+                "Seine Query vergleicht sich mit allen sechs Keys.",
+        example={"step": 6},
+    ),
+    tasks=(
+        Task("three_times", "Gehe mit dem Regler so weit, dass ohne Cache mindestens dreimal so viele Paare "
+                            "berechnet würden wie mit Cache.",
+             solved=lambda params, result: result["kv_computed_without_cache"] >= 3 * result["kv_computed_with_cache"],
+             explain="Ohne Cache rechnet jeder Schritt alle bisherigen Paare neu: bei E 1 + 2 + 3 + 4 + 5 = 15 "
+                     "statt 5. Der Unterschied wächst mit jedem Token.",
+             example={"step": 5}),
+        Task("one_gib", "Nimm das „Größere Modell“ und ändere nur die Positionen, bis der Cache genau 1 GiB belegt.",
+             solved=lambda params, result: _bigger_except(params, "positions") and result["bytes"] == fmt.GIB,
+             explain="Jede Position kostet hier 128 KiB. In 1 GiB passen also genau 8192 Positionen, "
+                     "bei einem einzigen Text.",
+             example={**BIGGER, "positions": 8192}),
+        Task("fewer_heads", "Nimm das „Größere Modell“ und bringe den Cache auf höchstens 128 MiB. Ändere dafür "
+                            "nur die K/V-Köpfe oder die Byte je Zahl.",
+             solved=lambda params, result: (_bigger_except(params, "kv_heads", "bytes_per")
+                                            and result["bytes"] <= 128 * fmt.MIB),
+             explain="Der Speicher wächst linear mit jedem Faktor. Weniger K/V-Köpfe, wie bei GQA und MQA, "
+                     "oder kürzere Zahlen sparen direkt Platz.",
+             example={**BIGGER, "kv_heads": 2}),
+    ),
+    discussion=(
+        "Warum darf ein Modell die Keys und Values früherer Tokens aufheben, ohne dass die Antwort falsch wird?",
+        "Der Cache spart Rechenzeit, kostet aber Speicher. Was wird knapp, wenn viele Menschen gleichzeitig "
+        "lange Texte schicken?",
+    ),
+    teacher=(
+        "Durch die kausale Maske ändern spätere Tokens nichts an früheren Keys und Values. "
+        "Was einmal berechnet ist, bleibt gültig.",
+        "Der Speicher wächst mit der Textlänge und mit der Zahl der Texte im Batch. Irgendwann passt der "
+        "Cache nicht mehr in den Grafikspeicher, und der Server muss Anfragen warten lassen.",
+    ),
+    misconceptions=(
+        "„Mit Cache muss das Modell die alten Tokens nicht mehr ansehen.“ Lesen muss es sie weiterhin; "
+        "gespart wird nur das Neuberechnen.",
+        "„Der Cache ist klein, weil er nur Zahlen speichert.“ Bei großen Modellen und langen Texten sind es "
+        "schnell Hunderte MiB pro Text.",
+    ),
+)
