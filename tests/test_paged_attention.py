@@ -92,3 +92,11 @@ def test_any_input_runs_and_draws_valid_svg(raw):
 def test_readouts_are_german():
     values = {r["key"]: r["value"] for r in api.run("paged-attention", {"n": 6})["readouts"]}
     assert values["output"] == "3,5" and values["blocks"] == "2 (8 Plätze)" and values["free_slots"] == "2"
+
+
+def test_lesson_most_waste_is_not_solved_one_position_later():
+    # ten positions in blocks of 8: two places in the last block, six empty, not the worst case
+    near = api.run("paged-attention", {"block_size": 8, "n": 10})
+    assert near["result"]["free_slots"] == 6
+    assert "most_waste" not in near["lesson"]["solved"]
+    assert "most_waste" in api.run("paged-attention", {"block_size": 8, "n": 9})["lesson"]["solved"]

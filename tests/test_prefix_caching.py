@@ -97,3 +97,11 @@ def test_readouts_are_german():
     values = {r["key"]: r["value"] for r in api.run("prefix-caching")["readouts"]}
     assert values["reused_tokens"] == "6" and values["common_prefix"] == "7 Tokens"
     assert values["compute_tokens"] == "2 Tokens"
+
+
+def test_lesson_keep_all_is_not_solved_by_blocks_of_four():
+    # blocks of four keep only A B C D: the three equal tokens E F G sit in the block with X
+    near = api.run("prefix-caching", {"x": "H", "block_size": 4})
+    assert near["result"]["reused_tokens"] == 4
+    assert "keep_all" not in near["lesson"]["solved"]
+    assert "keep_all" in api.run("prefix-caching", {"x": "H", "block_size": 1})["lesson"]["solved"]

@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "paged-attention"
 TITLE = "PagedAttention"
@@ -193,3 +194,48 @@ def view(r: dict) -> View:
                f"{r['free_slots']} leere Plätze im letzten Block; das Ergebnis ist {fmt.de_auto(r['output'])}, "
                f"in jeder Anordnung gleich.")
     return View(figure, readouts, summary)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Bei fünf Positionen ist das Ergebnis der Attention 3. Was passiert, wenn du eine andere "
+                 "Anordnung im Speicher wählst?",
+        choices=("Es bleibt 3.", "Es ändert sich, weil andere Blöcke gelesen werden.",
+                 "Es geht nicht mehr, die Daten müssten nebeneinander liegen."),
+        answer=0,
+        shown=lambda params, result: params["layout"] != "artikel" and result["n"] == 5,
+        explain="Die Blocktabelle führt zu denselben Values in derselben Reihenfolge. "
+                "Nur die Adressen ändern sich, nicht die Rechnung.",
+        example={"layout": "andere"},
+    ),
+    tasks=(
+        Task("most_waste", "Nimm Blöcke zu 8 und finde eine Länge, bei der so viele Plätze leer bleiben "
+                           "wie nur möglich.",
+             solved=lambda params, result: result["block_size"] == 8 and result["free_slots"] == 7,
+             explain="Im letzten Block steht nur eine Position, 7 Plätze bleiben leer. Mehr Verschnitt gibt es "
+                     "nie: höchstens ein Block minus ein Platz.",
+             example={"block_size": 8, "n": 9}),
+        Task("pool_full", "Belege alle 8 physischen Blöcke des Speichers.",
+             solved=lambda params, result: result["free_blocks"] == 0,
+             explain="Das geht nur mit Blöcken zu 2 und mindestens 15 Positionen. Kleine Blöcke lassen wenig leer, "
+                     "brauchen aber lange Tabellen und viele Blöcke.",
+             example={"block_size": 2, "n": 15}),
+    ),
+    discussion=(
+        "Warum reserviert ein Server nicht einfach für jede Anfrage Platz für die größtmögliche Länge?",
+        "Was spricht für große Blöcke, was für kleine?",
+    ),
+    teacher=(
+        "Die meisten Antworten sind viel kürzer als die Höchstlänge. Der reservierte, aber leere Platz "
+        "fehlt dann anderen Anfragen, und der Server kann weniger Texte gleichzeitig bedienen.",
+        "Große Blöcke brauchen kürzere Tabellen und weniger Verwaltung, lassen im letzten Block aber mehr leer. "
+        "Kleine Blöcke verschwenden wenig, dafür gibt es mehr Einträge zu verwalten.",
+    ),
+    misconceptions=(
+        "„Die Blöcke einer Sequenz müssen nebeneinander liegen.“ Die Tabelle findet sie überall im Speicher.",
+        "„PagedAttention spart Speicher, indem es Keys und Values weglässt.“ Alles bleibt erhalten; "
+        "gespart wird nur der leere, reservierte Platz.",
+    ),
+)

@@ -24,6 +24,7 @@ import struct
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "prefix-caching"
@@ -188,3 +189,55 @@ def view(r: dict) -> View:
     if r["last_token_rule"]:
         summary += " Das letzte Token wird immer selbst gerechnet, auch wenn sein Block im Cache läge."
     return View(figure, readouts, summary, extra)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="X ersetzt A, die übrigen sieben Tokens sind genau gleich. Wie viele Tokens kommen bei "
+                 "Blöcken zu 2 aus dem Cache?",
+        choices=("keines", "sechs", "sieben"),
+        answer=0,
+        shown=lambda params, result: params["x"] == "A" and params["block_size"] == 2,
+        explain="Der erste Block hat einen anderen Hash. Jeder folgende Hash baut auf ihm auf, "
+                "also kennt der Cache keinen einzigen Block.",
+        example={"x": "A"},
+    ),
+    tasks=(
+        Task("keep_all", "Lass X an der Stelle von H und ändere nur die Blockgröße, bis alle sieben gleichen "
+                         "Tokens aus dem Cache kommen.",
+             solved=lambda params, result: params["x"] == "H" and result["reused_tokens"] == result["common_prefix"],
+             explain="Bei Blöcken zu einem Token ist jeder Block voll, also geht vom gleichen Anfang nichts verloren. "
+                     "Dafür braucht der Cache viel mehr Einträge.",
+             example={"block_size": 1}),
+        Task("same_request", "Finde eine Anfrage, bei der alle Hashes gleich sind und trotzdem etwas neu gerechnet "
+                             "wird.",
+             solved=lambda params, result: all(result["same_hash"]) and result["compute_tokens"] > 0,
+             explain="Um das erste neue Token zu wählen, braucht das Modell die Ausgabe der letzten Position. "
+                     "Die muss es selbst rechnen, und weil nur volle Blöcke zählen, fällt der Block mit ihr weg.",
+             example={"x": NONE}),
+        Task("late_miss", "Nimm Blöcke zu 4 und finde die späteste Stelle für X, bei der gar nichts aus dem Cache "
+                          "kommt.",
+             solved=lambda params, result: params["block_size"] == 4 and params["x"] == "D",
+             explain="D liegt noch im ersten Block. Dessen Hash ändert sich und mit ihm jeder folgende, "
+                     "obwohl A, B und C gleich sind.",
+             example={"block_size": 4, "x": "D"}),
+    ),
+    discussion=(
+        "Ein Chatbot setzt vor jede Frage dieselbe lange Anleitung. Warum lohnt sich Prefix Caching dort besonders?",
+        "Warum hängt der Hash eines Blocks auch von allen Blöcken davor ab und nicht nur von seinen eigenen Tokens?",
+    ),
+    teacher=(
+        "Die Anleitung ist bei jeder Anfrage der gleiche Anfang. Die Blöcke der Anleitung liegen schon im Cache, "
+        "also muss nur die neue Frage gerechnet werden.",
+        "Keys und Values einer Position hängen vom ganzen Text davor ab. Gleiche Tokens nach einer Änderung "
+        "haben deshalb andere K/V und dürfen nicht wiederverwendet werden.",
+    ),
+    misconceptions=(
+        "„Gleiche Tokens irgendwo im Text werden wiederverwendet.“ Es zählt nur der gleiche Anfang; "
+        "nach der ersten Änderung ist Schluss.",
+        "„Prefix Caching macht auch die Antwort schneller.“ Es spart nur Prefill. Jedes Token der Antwort "
+        "muss weiterhin erzeugt werden.",
+    ),
+)
