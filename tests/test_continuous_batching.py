@@ -82,3 +82,11 @@ def test_readouts_are_german():
     values = {r["key"]: r["value"] for r in api.run("continuous-batching")["readouts"]}
     assert values["c_cont"] == "2→4" and values["c_fixed"] == "6→8" and values["same"] == "nein"
     assert values["c_wait"] == "1 / 5 Runden"
+
+
+def test_lesson_late_c_is_not_solved_one_round_too_early():
+    # C ready at round 5: the slot of B has been free since round 2, so continuous batching still wins
+    near = api.run("continuous-batching", {"c_ready": 5})
+    assert not near["result"]["same"]
+    assert "late_c" not in near["lesson"]["solved"]
+    assert "late_c" in api.run("continuous-batching", {"c_ready": 6})["lesson"]["solved"]

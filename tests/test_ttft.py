@@ -83,3 +83,20 @@ def test_readouts_are_german():
     values = {r["key"]: r["value"] for r in api.run("ttft")["readouts"]}
     assert values["client_ttft"] == "400 ms" and values["server_interval"] == "335 ms"
     assert values["end"] == "480 ms" and values["prefill_share"] == "30,0\u202f%"
+
+
+def test_lesson_halve_needs_the_whole_queue():
+    # a queue of 10 ms leaves 210 ms; a prefill of 0 ms (the other big phase) leaves 280 ms
+    for near, ttft in (({"queue": 10}, 210), ({"prefill": 0}, 280)):
+        out = api.run("ttft", near)
+        assert out["result"]["client_ttft"] == ttft
+        assert "halve" not in out["lesson"]["solved"]
+    assert "halve" in api.run("ttft", {"queue": 0})["lesson"]["solved"]
+
+
+def test_lesson_halve_ignores_the_gap_a_reader_set_for_the_guess():
+    # the guess sets the gap to 100 ms first; halving the queue afterwards still counts as one phase
+    assert "halve" in api.run("ttft", {"gap": 100, "queue": 0})["lesson"]["solved"]
+    three = api.run("ttft", {"up": 0, "down": 5, "queue": 60})  # 200 ms too, but three phases changed
+    assert three["result"]["client_ttft"] == 200 and not three["notes"]
+    assert "halve" not in three["lesson"]["solved"]

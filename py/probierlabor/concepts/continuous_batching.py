@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "continuous-batching"
@@ -158,3 +159,55 @@ def view(r: dict) -> View:
                f"in der festen Gruppe {span(fixed, 'C')}; "
                + ("beide Zeitpläne sind gleich." if r["same"] else "die Zeitpläne unterscheiden sich."))
     return View(figure, readouts, summary, extra)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _c_end(result, strategy: str) -> int:
+    return result[strategy]["runs"]["C"]["end"]
+
+
+def _untouched(params, *names) -> bool:
+    defaults = {p.name: p.default for p in PARAMS}
+    return all(params[n] == defaults[n] for n in names)
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="B braucht jetzt genauso viele Runden wie A. Mit welchem Zeitplan ist C früher fertig?",
+        choices=("mit Continuous Batching", "mit der festen Gruppe", "mit beiden gleich früh"),
+        answer=2,
+        shown=lambda params, result: params["b_rounds"] == params["a_rounds"],
+        explain="A und B machen ihre Plätze zur selben Zeit frei. Es gibt keine Lücke, "
+                "die Continuous Batching füllen könnte.",
+        example={"b_rounds": 6},
+    ),
+    tasks=(
+        Task("late_c", "Lass A bei 6 und B bei 2 Runden. Ändere nur, wann C kommt, bis beide Zeitpläne gleich sind.",
+             solved=lambda params, result: _untouched(params, "a_rounds", "b_rounds") and result["same"],
+             explain="Kommt C erst, wenn auch A fertig ist, wartet niemand auf einen freien Platz. Continuous "
+                     "Batching hilft nur, wenn eine Anfrage wartet, während ein Platz leer steht.",
+             example={"c_ready": 6}),
+        Task("big_gain", "Finde eine Einstellung, bei der C mit Continuous Batching mindestens 6 Runden früher "
+                         "fertig ist als in der festen Gruppe.",
+             solved=lambda params, result: _c_end(result, "fixed") - _c_end(result, "continuous") >= 6,
+             explain="Je länger A dauert und je früher B fertig ist, desto länger stünde der Platz von B leer. "
+                     "Genau diese Lücke nutzt Continuous Batching.",
+             example={"a_rounds": 8}),
+    ),
+    discussion=(
+        "Bei welchen Anfragen bringt Continuous Batching viel, bei welchen fast nichts?",
+        "Beide Zeitpläne rechnen gleich viele Runden. Warum ist der eine trotzdem besser?",
+    ),
+    teacher=(
+        "Viel bringt es, wenn Anfragen sehr verschieden lang sind und laufend neue ankommen. Sind alle "
+        "gleich lang oder kommen neue erst, wenn alle fertig sind, gibt es keine Lücken zu füllen.",
+        "Die Arbeit ist gleich, aber die freien Plätze werden früher wieder genutzt. Dadurch warten "
+        "Anfragen kürzer, und die mittlere Zeit bis zur fertigen Antwort sinkt.",
+    ),
+    misconceptions=(
+        "„Continuous Batching rechnet jede Anfrage schneller.“ Jede Anfrage braucht gleich viele Runden; "
+        "nur die Wartezeit wird kürzer.",
+        "„Eine feste Gruppe ist immer langsamer.“ Bei gleich langen Anfragen sind beide Zeitpläne gleich.",
+    ),
+)

@@ -305,7 +305,8 @@ LESSON = Lesson(
         example={"block": 1},
     ),
     tasks=(
-        Task("one_block", "Ändere nur die Blockgröße, bis das einfache Mittel der Blöcke stimmt.",
+        Task("one_block", "Nimm die Scores und Values des Beispiels und ändere nur die Blockgröße, "
+                          "bis das einfache Mittel der Blöcke stimmt.",
              solved=lambda params, result: (_example_scores(result) and _example_values(result)
                                             and _naive_right(result)),
              explain="Mit Blockgröße 4 gibt es nur einen Block, also nichts zu mitteln. Mehrere Blöcke tragen "

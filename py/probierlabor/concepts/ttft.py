@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "ttft"
@@ -179,3 +180,57 @@ def view(r: dict) -> View:
                + (f"Weitere {r['more']} Tokens kommen bei {times} ms; die Antwort ist nach {fmt.de(r['end'])} ms komplett."
                   if r["more"] else "Es folgen keine weiteren Tokens."))
     return View(figure, readouts, summary, extra)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _changed_phases(params) -> list[str]:
+    """The phases moved away from the example; gap and more do not touch the TTFT."""
+    defaults = {p.name: p.default for p in PARAMS}
+    return [name for name, _, _ in PHASES if params[name] != defaults[name]]
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Die Abstände zwischen den Tokens wachsen von 20 auf 100 ms. Was passiert mit der TTFT?",
+        choices=("Sie bleibt bei 400 ms.", "Sie wächst.", "Sie sinkt."),
+        answer=0,
+        shown=lambda params, result: params["gap"] == 100 and not _changed_phases(params),
+        explain="Die TTFT endet beim ersten Token. Die Abstände danach verschieben nur das Ende der Antwort.",
+        example={"gap": 100},
+    ),
+    tasks=(
+        Task("halve", "Halbiere die TTFT auf 200 ms, indem du nur eine einzige Phase änderst.",
+             solved=lambda params, result: result["client_ttft"] == 200 and len(_changed_phases(params)) == 1,
+             explain="Das schafft nur die Warteschlange: Ohne sie sind es 200 ms. Ein Prefill von 0 ms brächte "
+                     "nur 280 ms, denn hier wartet die Anfrage länger, als das Modell rechnet.",
+             example={"queue": 0}),
+        Task("slow_net", "Mache die Serverzeit kleiner als die Hälfte der TTFT beim Client.",
+             solved=lambda params, result: 2 * result["server_interval"] < result["client_ttft"],
+             explain="Die Serverzeit beginnt erst bei der Ankunft und endet vor dem Rückweg. "
+                     "Ein langsames Netz sieht nur der Client.",
+             example={"up": 200, "down": 200}),
+        Task("slow_rest", "Stelle die Abstände so ein, dass die ganze Antwort mehr als doppelt so lange dauert "
+                          "wie die TTFT.",
+             solved=lambda params, result: result["end"] > 2 * result["client_ttft"],
+             explain="Die TTFT misst nur den Anfang. Wie schnell der Rest kommt, zeigt der Abstand "
+                     "zwischen den Tokens.",
+             example={"gap": 105}),
+    ),
+    discussion=(
+        "Ein Anbieter wirbt mit „erstes Token nach 0,3 Sekunden“. Was müsstest du fragen, bevor du "
+        "der Zahl traust?",
+        "Bei welcher Anwendung ist eine kleine TTFT wichtiger als eine schnelle ganze Antwort?",
+    ),
+    teacher=(
+        "Wichtig ist, wo gemessen wurde: beim Client oder beim Server, mit oder ohne Netz. Außerdem zählt, "
+        "wie voll der Server war, denn die Warteschlange kann die TTFT stark verlängern.",
+        "Bei einem Chat, in dem man mitliest, zählt der schnelle Beginn. Bei einer Übersetzung, die "
+        "erst fertig weiterverarbeitet wird, zählt eher die ganze Antwort.",
+    ),
+    misconceptions=(
+        "„TTFT ist die Rechenzeit des Modells.“ Prefill ist nur ein Teil; Netz, Vorbereitung und "
+        "Warteschlange gehören dazu.",
+        "„Eine kleine TTFT heißt, die Antwort ist schnell fertig.“ Die Abstände danach bestimmen das Ende.",
+    ),
+)
