@@ -299,7 +299,7 @@ LESSON = Lesson(
     ),
     misconceptions=(
         "„Ein kleiner harter Verlust ist immer gut.“ Der übertriebene Schüler mit 0,9 für A hat einen kleineren "
-        "harten Verlust als der Schüler wie der Lehrer, liegt aber weiter vom Lehrer weg.",
+        "harten Verlust. Trotzdem liegt er weiter vom Lehrer weg als der Schüler, der ihn genau trifft.",
         "„Den Lehrer zu befragen ist schon Destillation.“ Destilliert ist erst, was die Parameter des Schülers "
         "durch Training verändert.",
         "„Eine höhere Temperatur ändert die Reihenfolge.“ Sie macht die Verteilung nur flacher; B bleibt vor C.",
