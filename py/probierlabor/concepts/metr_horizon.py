@@ -366,8 +366,8 @@ LESSON = Lesson(
                        "Finde eine Steilheit, bei der sich der 50-%-Horizont trotzdem mindestens halbiert.",
              solved=lambda params, result: (result["q"] == 50 and result["c"] >= 45
                                             and result["ratio"] <= 0.5),
-             explain="Bei s = 0,2 ist 45 % bei 2 Stunden schon eine ganze Verdopplung vom Horizont entfernt. "
-                     "Er fällt auf 59,9 min: Eine kleine Messänderung halbiert den Horizont.",
+             explain="Bei so flachen Kurven sind 5 Prozentpunkte schon eine ganze Verdopplung der Länge oder mehr. "
+                     "Bei s = 0,2 fällt der Horizont von 120 auf 59,9 min.",
              example={"s": 0.2, "c": 45}),
         Task("eighty_short", "Lass den 50-%-Horizont bei 2 Stunden. Finde eine Kurve, deren 80-%-Horizont "
                              "kürzer als 5 Minuten ist.",

@@ -224,8 +224,8 @@ LESSON = Lesson(
     tasks=(
         Task("last_for_a", "Decke beide Wege auf. Finde das größte γ, bei dem Weg A noch besser ist als Weg B.",
              solved=_last_gamma_for_a,
-             explain="Bei γ = 0,35 zählen die 5 späteren Münzen nur 1,75. Ab γ = 0,4 holt Weg B auf: "
-                     "Je mehr die Zukunft zählt, desto eher lohnt sich das Warten.",
+             explain="Bei γ = 0,35 zählen die 5 späteren Münzen nur 1,75. Bei 0,4 zieht Weg B gleich, "
+                     "darüber gewinnt er: Je mehr die Zukunft zählt, desto eher lohnt sich das Warten.",
              example={"gamma": 0.35, "reveal": "both"}),
         Task("leader_loses", "Finde ein γ, bei dem der Weg, der nach Runde 1 vorn liegt, am Ende der schlechtere ist.",
              solved=lambda params, result: (_both_known(result)

@@ -321,7 +321,7 @@ def _smallest_k_keeping_a_return(params, result) -> bool:
 
 LESSON = Lesson(
     prediction=Prediction(
-        question="Mit vier Plätzen geht in etwa 63 % der Durchläufe keine Rücksendung in den Speicher. "
+        question="Mit vier Plätzen bleibt in etwa 63 % der Durchläufe keine Rücksendung im Speicher. "
                  "Wie oft ist das mit acht Plätzen so?",
         choices=("immer noch über 60 %", "etwa in einem Drittel der Durchläufe", "fast nie, unter 5 %"),
         answer=1,
@@ -331,8 +331,8 @@ LESSON = Lesson(
         example={"k": 8},
     ),
     tasks=(
-        Task("keep_a_return", "Finde die kleinste Zahl von Plätzen, bei der Reservoir Sampling exakt gerechnet in "
-                              "mehr als der Hälfte der Durchläufe eine Rücksendung behält.",
+        Task("keep_a_return", "Finde die kleinste Zahl von Plätzen, bei der meist eine Rücksendung im Speicher bleibt. "
+                              "Gemeint ist: in mehr als der Hälfte der Durchläufe, exakt gerechnet.",
              solved=_smallest_k_keeping_a_return,
              explain="Erst bei 6 Plätzen gehen beide Rücksendungen nur noch in etwa 47,9 % der Durchläufe verloren. "
                      "Eine seltene Kategorie braucht viel Platz, damit sie sicher bleibt.",

@@ -360,7 +360,8 @@ LESSON = Lesson(
              explain="Die Gerade liegt auch an den zwei Testtagen im Mittel nur 1 Portion daneben. "
                      "Die Validierung hat also gut gewählt.",
              example={"rule": "line", "fixed": "line"}),
-        Task("notebook_pick", "Lege stattdessen die Regel fest, die im Notizbuch gewinnt. Wie schlägt sie sich im Test?",
+        Task("notebook_pick", "Lege stattdessen die Regel fest, die im Notizbuch gewinnt. "
+                             "Wie schlägt sie sich im Test?",
              solved=_fixed_winner_of("notebook"),
              explain="Die Kurve hat im Notizbuch den Fehler 0, an den Testtagen aber 12,75 Portionen. "
                      "Ein Fehler von 0 im Notizbuch sagt nichts über neue Tage.",
