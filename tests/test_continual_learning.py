@@ -294,3 +294,11 @@ def test_the_summary_names_every_setting_that_changes_the_picture():
         seen = cl.view(other)
         assert (seen.figure, seen.extra) != (cl.view(base).figure, cl.view(base).extra)  # the table changes
         assert cl.view(other).summary != heard, change
+
+
+def test_the_neighbouring_lambdas_miss_the_ewc_balance():
+    solved = lambda **raw: "ewc_balance" in api.run(SLUG, raw)["lesson"]["solved"]
+    assert solved(variant="ewc", lam=30)  # 71 old, 92 new
+    assert not solved(variant="ewc", lam=100)  # 83 old, but only 44 Reklamationen
+    assert not solved(variant="ewc", lam=10)  # 100 Reklamationen, but only 54 old
+    assert not solved(variant="ewc", lam=30, hint=True)  # the hint flatters the old messages

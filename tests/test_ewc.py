@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from probierlabor.concepts import ewc
+from probierlabor.kit import api
 
 
 def rounded(values, digits=2):
@@ -86,3 +87,10 @@ def test_readouts_use_german_decimals():
     view = ewc.view(ewc.compute("ewc", 1.0))
     values = {r.key: r.value for r in view.readouts}
     assert values == {"w": "(1,02; 2,80)", "sum": "3,82", "old_loss": "0,16", "new_loss": "0,02"}
+
+
+def test_the_next_larger_lambda_on_the_slider_misses_the_sum_of_3_9():
+    solved = lambda **raw: "learn_new" in api.run("ewc", raw)["lesson"]["solved"]
+    assert solved(lam=0.501)  # 10^-0.3 on the slider: sum 3,906
+    assert not solved(lam=0.562)  # 10^-0.25: sum 3,895
+    assert not solved(mode="equal", lam=0.1)  # the sum is reached, but not by EWC

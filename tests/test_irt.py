@@ -172,3 +172,10 @@ def test_a_tampered_cell_is_clamped_with_a_note():
     out = api.run(SLUG, {"k1a": "999999", "kappa": "7"})
     assert out["params"]["k1a"] == 5 and out["params"]["kappa"] == 0.1
     assert len(out["notes"]) == 2 and "Agent 1 · A" in out["notes"][0]
+
+
+def test_one_success_short_of_equal_totals_does_not_make_the_agents_equal():
+    solved = lambda **raw: "same_ability" in api.run(SLUG, raw)["lesson"]["solved"]
+    assert solved(k1c=4)  # 12 of 15 each
+    assert not solved(k1c=3)  # 11 against 12: θ₂ − θ₁ = 0,38
+    assert not solved(k1c=5)  # 13 against 12: now agent 1 leads

@@ -163,3 +163,11 @@ def test_compute_is_fast_enough_for_a_slider():
     for _ in range(10):
         api.run(SLUG, {"s": random.choice([0.25, 1.0]), "tasks": 160, "seed": 3})
     assert (time.perf_counter() - start) / 10 < 0.05
+
+
+def test_the_next_steeper_curve_does_not_halve_the_horizon():
+    solved = lambda **raw: "halved" in api.run(SLUG, raw)["lesson"]["solved"]
+    assert solved(s=0.2, c=45)
+    assert not solved(s=0.25, c=45)  # 68.8 min: 57 %, not half
+    assert not solved(s=0.2, c=46)  # the threshold is met only from 45 % down
+    assert not solved(s=0.1, c=45, q=80)  # the 80-% horizon is another question

@@ -187,3 +187,10 @@ def test_presets_show_what_they_promise():
         == ["A1", "A2", "■A", "B1"]
     assert api.run("sequence-packing", api.preset_values("sequence-packing", "Ohne Anfangs-Maske"))["result"][
         "leak_targets"] == ["B1", "C1"]
+
+
+def test_packing_that_saves_some_slots_does_not_solve_no_gain():
+    solved = lambda **raw: "no_gain" in api.run("sequence-packing", raw)["lesson"]["solved"]
+    assert solved(variant="voll")
+    assert not solved(variant="kurz", packing=False)  # 9 slots against 8 packed: one saved
+    assert not solved(variant="lang", strategy="wrapped")  # 24 against 32

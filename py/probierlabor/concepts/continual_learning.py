@@ -38,6 +38,7 @@ from . import continual_learning_messages as cm
 from .continual_learning_trajectories import TRAJECTORIES
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "continual-learning"
@@ -392,3 +393,67 @@ def _table(r: dict) -> str:
     return table(("Training", "alte Nachrichten", "Lieferung", "Rücksendungen", "Reklamationen"), cells,
                  caption=f'Gemessen nach {r["epochs"]} {"Runde" if r["epochs"] == 1 else "Runden"}, {hint}',
                  highlight=current, row_heads=True)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _measured(variant: str, least_epochs: int):
+    """The state of a finished run of ``variant``, measured without the task hint."""
+    return lambda params, result: (result["variant"] == variant and not result["hint"]
+                                   and result["epochs"] >= least_epochs)
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Das Modell lernt 20 Runden nur Reklamationen dazu, ganz ohne Schutz. Vorher erkannte es 86 von "
+                 "100 alten Nachrichten. Wie viele sind es danach?",
+        choices=("noch etwa 80", "etwa die Hälfte", "weniger als 10"),
+        answer=2,
+        shown=lambda params, result: _measured("none", 20)(params, result) and result["epochs"] == 20,
+        explain="Nur 6 von 100 bleiben richtig. 94 alte Nachrichten hält das Modell jetzt für Reklamationen, "
+                "weil es lange nur diese gesehen hat.",
+        example={"variant": "none"},
+    ),
+    tasks=(
+        Task("ewc_balance", "Finde mit EWC ein λ, bei dem alte Nachrichten und Reklamationen beide mindestens "
+                            "70 von 100 richtig sind.",
+             solved=lambda params, result: (_measured("ewc", 1)(params, result)
+                                            and result["now"]["old"] >= 70 and result["now"]["new"] >= 70),
+             explain="Ein mittleres λ hält die wichtigen alten Gewichte fest und lässt dem Neuen doch Platz. "
+                     "Ist λ zu groß, lernt das Modell kaum Reklamationen; ist es zu klein, vergisst es das Alte.",
+             example={"variant": "ewc", "lam": 30}),
+        Task("hint_reveals", "Trainiere ohne Schutz und schalte den Hinweis auf die Aufgabe ein. "
+                             "Wie viele alte Nachrichten stimmen jetzt?",
+             solved=lambda params, result: (result["variant"] == "none" and result["hint"]
+                                            and result["epochs"] >= 10 and result["now"]["old"] >= 80),
+             explain="Mit Hinweis stimmen über 80 alte Nachrichten. Das Modell kann Lieferung und Rücksendungen "
+                     "noch trennen. Ohne Hinweis landen die meisten davon fälschlich bei den Reklamationen.",
+             example={"variant": "none", "hint": True}),
+        Task("replay_more", "Finde mit Wiederholungen nach mindestens 20 Runden eine Einstellung, bei der "
+                            "mindestens 70 alte Nachrichten richtig bleiben.",
+             solved=lambda params, result: _measured("replay", 20)(params, result) and result["now"]["old"] >= 70,
+             explain="Dafür braucht es sehr viele aufbewahrte Nachrichten. "
+                     "Die 86 von vorher erreicht das Modell trotzdem nicht.",
+             example={"keep": 60}),
+    ),
+    discussion=(
+        "Warum ist es so wichtig, die alten Abteilungen mit einem getrennten Test zu prüfen und nicht nur die neue?",
+        "Mit Hinweis auf die Aufgabe sieht das Vergessen viel kleiner aus. Welche Zahl ist für einen echten "
+        "Kundendienst die ehrlichere?",
+        "Wiederholungen brauchen Speicher für alte Nachrichten, EWC nicht. Wann würdest du welches Verfahren wählen?",
+    ),
+    teacher=(
+        "Beim Training mit Reklamationen sieht man nur, dass die neue Aufgabe klappt. "
+        "Das Vergessen zeigt sich erst, wenn man auch die alten Abteilungen misst.",
+        "Ohne Hinweis: Im echten Betrieb sagt niemand dem Modell, ob eine Nachricht zu den alten oder zur neuen "
+        "Aufgabe gehört. Es muss unter allen drei Abteilungen wählen.",
+        "Wenn alte Daten aufbewahrt werden dürfen und Platz da ist, sind Wiederholungen einfach. Wenn alte Daten "
+        "gelöscht werden müssen, etwa aus Datenschutzgründen, bleibt EWC.",
+    ),
+    misconceptions=(
+        "„Das Modell hat das Alte komplett gelöscht.“ Nicht ganz: Mit Hinweis trennt es Lieferung und "
+        "Rücksendungen noch gut. Verloren ist vor allem die Grenze zur neuen Abteilung.",
+        "„Ein größeres λ ist immer besser.“ Falsch: Bei λ = 1000 bleiben die alten Nachrichten gut, "
+        "aber Reklamationen werden kaum gelernt.",
+    ),
+)

@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "ewc"
 TITLE = "Elastic Weight Consolidation (EWC)"
@@ -135,3 +136,56 @@ def view(r: dict) -> View:
         f"Verlust der alten Aufgabe {fmt.de(r['old_loss'])}."
     )
     return View(plot.render(), readouts, summary)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Du stellst bei EWC die Strafe ganz hoch, auf λ = 100. Was passiert mit den Gewichten?",
+        choices=("w₂ übernimmt allein, die Summe erreicht fast 4",
+                 "beide bleiben nahe 1, die Summe bleibt weit unter 4",
+                 "beide wandern auf 2"),
+        answer=1,
+        shown=lambda params, result: result["mode"] == "ewc" and result["lam"] >= 50,
+        explain="Bei λ = 100 kostet auch das unwichtige w₂ viel. Die Gewichte bleiben bei (1,00; 1,18), "
+                "die Summe bei 2,18: Die neue Aufgabe wird kaum gelernt.",
+        example={"lam": 100.0},
+    ),
+    tasks=(
+        Task("learn_new", "Stelle λ so ein, dass EWC die neue Aufgabe fast ganz lernt: Die Summe soll mindestens "
+                          "3,9 sein.",
+             solved=lambda params, result: result["mode"] == "ewc" and result["sum"] >= 3.9,
+             explain="Bei kleinem λ lernt EWC die neue Aufgabe fast ganz. Trotzdem bleibt w₁ nahe 1, "
+                     "denn die Änderung übernimmt das unwichtige w₂.",
+             example={"lam": 0.1}),
+        Task("equal_cost", "Wähle „Gleiche Strafe“ und erreiche auch dort eine Summe von mindestens 3,9. "
+                           "Vergleiche den Verlust der alten Aufgabe.",
+             solved=lambda params, result: result["mode"] == "equal" and result["sum"] >= 3.9,
+             explain="Gleiche Strafe schiebt beide Gewichte fast bis 2. Die alte Aufgabe verliert dann über 4,5, "
+                     "bei EWC nur etwa 0,2.",
+             example={"mode": "equal", "lam": 0.1}),
+        Task("balance", "Finde bei EWC ein λ, bei dem der Verlust der alten und der neuen Aufgabe beide unter "
+                        "0,12 liegen.",
+             solved=lambda params, result: (result["mode"] == "ewc" and result["old_loss"] < 0.12
+                                            and result["new_loss"] < 0.12),
+             explain="Um λ = 3,16 halten sich beide Verluste die Waage. "
+                     "λ legt fest, wie viel dir die alte Aufgabe im Vergleich zur neuen wert ist.",
+             example={"lam": 3.16}),
+    ),
+    discussion=(
+        "Woher weiß EWC, welches Gewicht für die alte Aufgabe wichtig ist?",
+        "Warum lernt „Ohne Schutz“ die neue Aufgabe perfekt und ist trotzdem die schlechteste Wahl?",
+    ),
+    teacher=(
+        "Nach der alten Aufgabe misst man, wie stark ihr Verlust steigt, wenn sich ein Gewicht ändert "
+        "(die Fisher-Information F). Hier ist F = 10 für w₁ und 0,1 für w₂.",
+        "Ohne Schutz wandern beide Gewichte auf 2. Die neue Aufgabe ist gelöst, aber der Verlust der alten steigt "
+        "auf 5,05. Das Netz verlernt die alte Aufgabe: Man nennt das katastrophales Vergessen.",
+    ),
+    misconceptions=(
+        "„EWC friert die alten Gewichte ein.“ Falsch: Alle Gewichte dürfen sich ändern, "
+        "wichtige nur teurer als unwichtige.",
+        "„Ein großes λ ist immer besser.“ Falsch: Dann lernt das Netz die neue Aufgabe kaum noch.",
+    ),
+)

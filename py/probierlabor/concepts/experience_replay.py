@@ -25,6 +25,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "experience-replay"
@@ -201,3 +202,61 @@ def view(r: dict) -> View:
         summary = (f"Mit Wiederholungen ({how}): {r['size']} Nachrichten, davon {r['share_exact']} aus dem Puffer "
                    f"({composition}); {r['old_covered']} von 2 alten Abteilungen vertreten.")
     return View(figure(r), readouts, summary, _table(r))
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _both_old(result) -> bool:
+    return result["old_covered"] == len(OLD_DEPARTMENTS)
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Mit Wiederholungen kommen alle vier gespeicherten Nachrichten in die Portion. "
+                 "Wie viele der zwei alten Abteilungen sind dann vertreten?",
+        choices=("keine", "eine", "beide"),
+        answer=1,
+        shown=lambda params, result: result["replay"] and not result["swap"] and result["take"] == 4,
+        explain="Im Puffer stehen nur Lieferfragen. Die Hälfte der Portion ist alt, "
+                "aber Rücksendungen kommen gar nicht vor.",
+        example={"replay": True},
+    ),
+    tasks=(
+        Task("cover_both", "Sorge dafür, dass beide alten Abteilungen sicher in der Portion sind. "
+                           "Der Anteil aus dem Puffer soll 4/8 bleiben.",
+             solved=lambda params, result: result["share_exact"] == "4/8" and result["chance_all_old_exact"] == "1",
+             explain="Der Anteil der Wiederholungen ist derselbe wie vorher. Es zählt also nicht nur, "
+                     "wie viel aus dem Puffer kommt, sondern was darin steht.",
+             example={"replay": True, "swap": True}),
+        Task("few_but_both", "Finde eine Portion, in der nur ein Drittel aus dem Puffer kommt und trotzdem beide "
+                             "alten Abteilungen vertreten sind.",
+             solved=lambda params, result: result["size"] == 3 * result["replayed"] and _both_old(result),
+             explain="Zwei gut gemischte Wiederholungen reichen hier schon. Bei zufälliger Auswahl ist das aber "
+                     "Glück: Die Chance dafür ist 2/3.",
+             example={"replay": True, "swap": True, "take": 2}),
+        Task("unlucky_draw", "Lass 2 Nachrichten zufällig aus dem Puffer mit Rücksendungen ziehen. Ziehe neu, bis "
+                             "eine alte Abteilung fehlt.",
+             solved=lambda params, result: (result["swap"] and result["random_part"] and result["take"] == 2
+                                            and not _both_old(result)),
+             explain="Zwei aus vier zu ziehen erwischt beide Abteilungen nur mit der Chance 4/6. "
+                     "In einem Drittel der Ziehungen fehlt eine ganz.",
+             example={"replay": True, "swap": True, "take": 2, "seed": 5}),
+    ),
+    discussion=(
+        "Ein Puffer kann nicht alles aufbewahren. Nach welcher Regel würdest du entscheiden, welche alten "
+        "Nachrichten hineinkommen?",
+        "Warum reicht es nicht, den Anteil der Wiederholungen zu erhöhen, wenn im Puffer nur eine Abteilung steht?",
+    ),
+    teacher=(
+        "Zum Beispiel gleich viele je Abteilung, oder eine zufällige Stichprobe wie beim Reservoir Sampling. "
+        "Wichtig ist, dass jede alte Abteilung vertreten ist.",
+        "Dann übt das Modell immer nur diese eine alte Abteilung. Die anderen alten Abteilungen sieht es nie "
+        "wieder und kann sie trotzdem vergessen.",
+    ),
+    misconceptions=(
+        "„Je mehr Wiederholungen, desto besser geschützt.“ Falsch: Vier Lieferfragen schützen die Rücksendungen "
+        "gar nicht. Die Mischung im Puffer zählt.",
+        "„Eine zufällige Auswahl aus dem Puffer enthält immer von allem etwas.“ Falsch: Bei 2 aus 4 fehlt in "
+        "einem Drittel der Fälle eine Abteilung.",
+    ),
+)

@@ -27,6 +27,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import Cell, table
 
 SLUG = "irt"
@@ -362,3 +363,71 @@ def _path_chart(r: dict) -> str:
         plot.text(len(path) - 1, top, "Abbruch", "pl-tick", "end", dy=14)
     plot.legend([("pl-irt-path pl-irt-agent1-path", "θ₁"), ("pl-irt-path pl-irt-agent2-path", "θ₂")], corner="br")
     return plot.render()
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _abilities(result):
+    """Both θ, or None while one of them runs off (no finite estimate to compare)."""
+    theta = result["theta"]
+    return None if None in theta else theta
+
+
+def _lower_rate_higher_ability(params, result) -> bool:
+    theta, rate = _abilities(result), result["agent_rate"]
+    return theta is not None and rate[1] < rate[0] and theta[1] > theta[0]
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Agent 1 lässt Aufgabe C aus. Dann haben beide Agenten eine Erfolgsquote von 80 %. "
+                 "Hält das Modell sie für gleich fähig?",
+        choices=("ja, gleiche Quote heißt gleiche Fähigkeit", "nein, Agent 2 gilt als fähiger",
+                 "nein, Agent 1 gilt als fähiger"),
+        answer=1,
+        shown=lambda params, result: (not params["c1"] and params["kappa"] == 0.1
+                                      and result["table"] == [list(row) for row in P_TABLE]),
+        explain="Agent 2 hat seine 80 % auch mit der schweren Aufgabe C geschafft. Das Modell rechnet die "
+                "Schwierigkeit heraus: θ₂ = 1,06 gegen θ₁ = 0,38.",
+        example={"c1": False},
+    ),
+    tasks=(
+        Task("same_ability", "Ändere eine Zahl von Agent 1 so, dass das Modell beide Agenten gleich fähig schätzt.",
+             solved=lambda params, result: (_abilities(result) is not None
+                                            and abs(result["theta"][0] - result["theta"][1]) < 1e-9),
+             explain="Wenn beide dieselben Aufgaben gleich oft versuchen, zählt im Rasch-Modell nur die Summe "
+                     "der Erfolge. Bei gleicher Summe ist auch die Fähigkeit gleich.",
+             example={"k1c": 4}),
+        Task("rate_misleads", "Lass Agent 1 Aufgabe C auslassen. Finde eine Tabelle, in der Agent 2 die kleinere "
+                              "Erfolgsquote hat, aber trotzdem als fähiger gilt.",
+             solved=_lower_rate_higher_ability,
+             explain="Agent 2 hat auch die schwerste Aufgabe versucht, Agent 1 nicht. Eine niedrigere Quote an "
+                     "schwereren Aufgaben kann mehr Können zeigen.",
+             example={"c1": False, "k2c": 2}),
+        Task("runaway", "Lass Agent 2 alle Aufgaben lösen und schalte die Strafe aus. Was passiert mit θ₂?",
+             solved=lambda params, result: result["status"] == "runaway",
+             explain="Bei einer perfekten Zeile passt jede größere Fähigkeit noch etwas besser. "
+                     "Ohne Strafe gibt es keine beste Zahl, und θ₂ läuft davon.",
+             example={"k2a": 5, "k2b": 5, "k2c": 5, "kappa": 0.0}),
+    ),
+    discussion=(
+        "Warum ist die Erfolgsquote ein schlechter Vergleich, wenn nicht alle dieselben Aufgaben bearbeitet haben?",
+        "Ein Agent löst jede Aufgabe eines Tests. Was weißt du dann über seine Fähigkeit, und was nicht?",
+        "Das Modell sieht nur den Abstand zwischen Fähigkeit und Schwierigkeit. Was bedeutet dann eine Fähigkeit "
+        "von 0?",
+    ),
+    teacher=(
+        "Die Quote mischt Können und Schwierigkeit. Wer nur leichte Aufgaben wählt, hat eine hohe Quote. "
+        "Das Rasch-Modell schätzt beides getrennt und macht die Agenten so vergleichbar.",
+        "Man weiß nur, dass er über allen Aufgaben liegt, aber nicht, wie weit. "
+        "Erst schwerere Aufgaben, die er manchmal nicht schafft, zeigen eine obere Grenze.",
+        "Für sich allein nichts. Man kann alle Fähigkeiten und Schwierigkeiten um dieselbe Zahl verschieben, "
+        "ohne dass sich eine Chance ändert. Erst der Vergleich mit anderen Zahlen hat eine Bedeutung.",
+    ),
+    misconceptions=(
+        "„θ ist eine Erfolgsquote in Prozent.“ Falsch: θ ist eine Zahl auf einer eigenen Skala. "
+        "Erst zusammen mit der Schwierigkeit b ergibt sich eine Chance.",
+        "„Alles gelöst heißt unendlich fähig.“ Falsch: Die Daten geben nur keine obere Grenze her. "
+        "Die Strafe κ hält die Schätzung deshalb endlich.",
+    ),
+)

@@ -28,6 +28,7 @@ import random
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "metr-horizon"
 TITLE = "METR-Horizont"
@@ -339,3 +340,65 @@ def _sensitivity(r: dict) -> str:
     plot.line(50, X_MIN, 50, X_MAX, "pl-mh-threshold")
     plot.legend([("pl-mh-sens", f"s = {fmt.de_auto(r['s'])}"), ("pl-mh-ref", "andere s")], corner="tl")
     return plot.render()
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _far_off(result) -> bool:
+    """The refit from the dice misses the curve's own 50-% horizon by more than a factor of two."""
+    fitted = result.get("fit_horizon_min")
+    return fitted is not None and not 0.5 <= fitted / result["horizon_min"] <= 2.0
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Die Chance bei 2 Stunden sinkt von 50 % auf 45 %. Bei welcher Kurve rückt der 50-%-Horizont "
+                 "am weitesten nach vorn?",
+        choices=("bei der steilen Kurve (s = 1)", "bei der flachen Kurve (s = 0,25)", "bei beiden gleich weit"),
+        answer=1,
+        shown=lambda params, result: params["c"] == 45 and params["q"] == 50 and params["s"] == 0.25,
+        explain="Die flache Kurve fällt je Verdopplung der Länge nur wenig. 5 Prozentpunkte entsprechen bei ihr "
+                "fast einer ganzen Verdopplung: 68,8 min statt 104,4 min bei der steilen.",
+        example={"s": 0.25, "c": 45},
+    ),
+    tasks=(
+        Task("halved", "Lass die Chance bei 2 Stunden mindestens bei 45 %. "
+                       "Finde eine Steilheit, bei der sich der 50-%-Horizont trotzdem mindestens halbiert.",
+             solved=lambda params, result: (result["q"] == 50 and result["c"] >= 45
+                                            and result["ratio"] <= 0.5),
+             explain="Bei so flachen Kurven sind 5 Prozentpunkte schon eine ganze Verdopplung der Länge oder mehr. "
+                     "Bei s = 0,2 fällt der Horizont von 120 auf 59,9 min.",
+             example={"s": 0.2, "c": 45}),
+        Task("eighty_short", "Lass den 50-%-Horizont bei 2 Stunden. Finde eine Kurve, deren 80-%-Horizont "
+                             "kürzer als 5 Minuten ist.",
+             solved=lambda params, result: (result["q"] == 80 and result["c"] == 50
+                                            and result["horizon_min"] < 5),
+             explain="Bei einer flachen Kurve liegen 50 % und 80 % viele Verdopplungen auseinander. "
+                     "Bei s = 0,25 sind es 2 Stunden gegen 2,6 Minuten.",
+             example={"s": 0.25, "q": 80}),
+        Task("wobbly_dice", "Würfle Aufgaben bei 50 % an der 2-Stunden-Marke. Finde einen Wurf, dessen Schätzung "
+                            "mehr als doppelt oder weniger als halb so lang ist wie 2 Stunden.",
+             solved=lambda params, result: (result["q"] == 50 and result["c"] == 50 and result["tasks"] > 0
+                                            and _far_off(result)),
+             explain="Aus wenigen Aufgaben lässt sich eine flache Kurve kaum festlegen. "
+                     "Die Schätzung kann um ein Vielfaches neben der wahren Kurve liegen.",
+             example={"s": 0.25, "tasks": 40, "seed": 7}),
+    ),
+    discussion=(
+        "Zwei Agenten haben denselben 50-%-Horizont von 2 Stunden. Warum kann einer davon trotzdem viel "
+        "verlässlicher sein?",
+        "Eine Firma meldet, der Horizont ihres Agenten habe sich verdoppelt. Was würdest du nachfragen?",
+    ),
+    teacher=(
+        "Der Horizont sagt nur, wo die Kurve 50 % kreuzt. Eine steile Kurve schafft kürzere Aufgaben fast sicher, "
+        "eine flache scheitert auch an kurzen oft. Das zeigt der 80-%-Horizont.",
+        "Wie steil ist die Kurve, und wie viele Aufgaben wurden gemessen? Bei einer flachen Kurve verschiebt schon "
+        "eine kleine Änderung der Trefferquote den Horizont stark.",
+    ),
+    misconceptions=(
+        "„Horizont 2 Stunden heißt: Aufgaben bis 2 Stunden klappen.“ Falsch: Bei 2 Stunden klappt nur die Hälfte, "
+        "kürzere klappen öfter, aber nicht sicher.",
+        "„Der Horizont ist eine feste Eigenschaft des Agenten.“ Falsch: Er hängt an der Schwelle, "
+        "an der Aufgabenauswahl und an der Zahl der Messungen.",
+    ),
+)

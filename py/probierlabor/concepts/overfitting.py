@@ -24,6 +24,7 @@ from statistics import median
 
 from ..kit import fmt, polyfit, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "overfitting"
 TITLE = "Overfitting"
@@ -268,3 +269,63 @@ def typical(degree: int, days: int = 10, lam: float = 0.0, books: int = 201, fir
         trains.append(train)
         tests.append(test)
     return {"books": books, "train_rmse": median(trains), "test_rmse": median(tests)}
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _best_degree(result) -> int:
+    return min(result["by_degree"], key=lambda row: row["test_rmse"])["degree"]
+
+
+def _plain_notebook(params) -> bool:
+    """The first notebook of 10 days, unpenalised and undragged: the one the page's figures describe."""
+    return params["days"] == 10 and params["lam"] == 0.0 and not params["moves"]
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Die Kurve vom Grad 9 trifft alle 10 Punkte im Heft. Wie groß ist ihr Fehler an 400 neuen Tagen?",
+        choices=("fast 0 Kugeln, wie im Heft", "etwa 15 Kugeln, so viel wie der Zufall allein",
+                 "größer als bei der geraden Linie"),
+        answer=2,
+        shown=lambda params, result: params["degree"] == 9 and _plain_notebook(params),
+        explain="Grad 9 liegt an neuen Tagen 237,7 Kugeln daneben, die Gerade nur 28,7. "
+                "Die Kurve hat den Zufall im Heft mitgelernt.",
+        example={"degree": 9},
+    ),
+    tasks=(
+        Task("best_degree", "Finde den Grad, bei dem der Fehler an neuen Tagen am kleinsten ist.",
+             solved=lambda params, result: result["degree"] == _best_degree(result),
+             explain="Ein Grad, der zur Form der wahren Regel passt, gewinnt. Weniger Freiheit verfehlt die Form, "
+                     "mehr Freiheit folgt dem Zufall.",
+             example={"degree": 2}),
+        Task("tame_nine", "Lass den Grad bei 9 und drücke den Fehler an neuen Tagen unter 20 Kugeln. "
+                          "Verschiebe dabei keine Punkte.",
+             solved=lambda params, result: (result["degree"] == 9 and not params["moves"]
+                                            and result["test_rmse"] < 20),
+             explain="Mit 80 Tagen kann die Kurve nicht mehr jedem Zufall folgen. "
+                     "Eine Strafe λ für große Zahlen bremst sie ebenfalls.",
+             example={"degree": 9, "days": 80}),
+        Task("not_bad_luck", "Schalte die 24 anderen Hefte ein. Hatte Grad 9 nur mit diesem Heft Pech?",
+             solved=lambda params, result: (result["degree"] == 9 and _plain_notebook(params)
+                                            and result.get("others", {}).get("median_test_rmse", 0) > 100),
+             explain="Auch typisch über 24 andere Hefte liegt Grad 9 weit über 200 Kugeln daneben. "
+                     "Das ist kein Pech, sondern die Regel: zu viel Freiheit für zu wenige Tage.",
+             example={"degree": 9, "others": True}),
+    ),
+    discussion=(
+        "Woran merkst du, dass eine Kurve den Zufall auswendig gelernt hat, wenn du nur das Heft kennst?",
+        "Warum hilft es, mehr Tage aufzuschreiben, obwohl jeder Tag genauso zufällig ist wie vorher?",
+    ),
+    teacher=(
+        "Am Heft allein merkt man es nicht: Der Fehler im Heft sinkt mit jedem Grad. "
+        "Man braucht Tage, die beim Anpassen nicht benutzt wurden, und vergleicht dort.",
+        "Der Zufall eines Tages geht in die eine oder andere Richtung. Bei vielen Tagen gleicht er sich aus, "
+        "und 10 Zahlen reichen nicht mehr, um jedem einzelnen Ausreißer zu folgen.",
+    ),
+    misconceptions=(
+        "„Je kleiner der Fehler im Heft, desto besser die Kurve.“ Falsch: Bei Grad 9 ist er fast 0, "
+        "an neuen Tagen aber am größten.",
+        "„Eine flexible Kurve ist immer schlecht.“ Falsch: Mit 80 Tagen ist Grad 9 fast so gut wie Grad 2.",
+    ),
+)

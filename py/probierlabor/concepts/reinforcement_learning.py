@@ -16,6 +16,7 @@ from functools import partial
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "reinforcement-learning"
 TITLE = "Reinforcement Learning (RL)"
@@ -191,3 +192,68 @@ def view(r: dict) -> View:
                     f"B = {exact_text(Fraction(r['returns_exact']['B']))}; "
                     + ("beide gleich gut." if r["better"] == "gleich" else f"besser ist Weg {r['better']}."))
     return View(_board(r), readouts, summary, _chart(r))
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+GAMMA_STEP = fmt.as_fraction(PARAMS[0].step)  # the slider's grid: „the largest γ“ means the largest on it
+
+
+def _both_known(result) -> bool:
+    return all(result["known"].values())
+
+
+def _last_gamma_for_a(params, result) -> bool:
+    """A wins at this γ, and one slider step further it no longer does."""
+    nxt = Fraction(result["gamma_exact"]) + GAMMA_STEP
+    return (_both_known(result) and result["better"] == "A"
+            and return_of("A", nxt) <= return_of("B", nxt))
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Weg A bringt in Runde 1 zwei Münzen, Weg B keine. Runde 2 ist noch verdeckt. "
+                 "Welcher Weg hat bei γ = 0,9 den größeren Return?",
+        choices=("Weg A", "Weg B", "beide gleich"),
+        answer=1,
+        shown=lambda params, result: _both_known(result) and result["gamma_exact"] == "9/10",
+        explain="Weg B bringt in Runde 2 fünf Münzen. Bei γ = 0,9 zählen sie als 4,5 "
+                "und schlagen die 2 Münzen von Weg A.",
+        example={"reveal": "both"},
+    ),
+    tasks=(
+        Task("last_for_a", "Decke beide Wege auf. Finde das größte γ, bei dem Weg A noch besser ist als Weg B.",
+             solved=_last_gamma_for_a,
+             explain="Bei γ = 0,35 zählen die 5 späteren Münzen nur 1,75. Bei 0,4 zieht Weg B gleich, "
+                     "darüber gewinnt er: Je mehr die Zukunft zählt, desto eher lohnt sich das Warten.",
+             example={"gamma": 0.35, "reveal": "both"}),
+        Task("leader_loses", "Finde ein γ, bei dem der Weg, der nach Runde 1 vorn liegt, am Ende der schlechtere ist.",
+             solved=lambda params, result: (_both_known(result)
+                                            and result["better"] not in (result["round1_leader"], "gleich")),
+             explain="Nach Runde 1 führt Weg A mit 2 zu 0 Münzen. Zählt die Zukunft mehr als 0,4, gewinnt trotzdem "
+                     "Weg B: Wer nur auf die nächste Belohnung schaut, verpasst die große.",
+             example={"gamma": 0.5, "reveal": "both"}),
+        Task("explore", "Lass γ bei 0,9 und decke nur deinen eigenen Weg auf. Wähle den Weg mit dem größeren Return.",
+             solved=lambda params, result: (result["reveal"] == "own" and result["gamma_exact"] == "9/10"
+                                            and result["path"] == result["better"]),
+             explain="Weg B bringt 4,5. Das erfährst du aber nur, wenn du den unbekannten Weg einmal ausprobierst. "
+                     "Das nennt man Erkunden.",
+             example={"path": "B", "reveal": "own"}),
+    ),
+    discussion=(
+        "Ein Agent, der nur Weg A kennt, hält ihn für gut. Wie könnte er herausfinden, dass es etwas Besseres gibt?",
+        "Wo im Alltag entscheidest du zwischen „sofort etwas“ und „später mehr“? Welches γ wählst du dort?",
+    ),
+    teacher=(
+        "Er muss auch einmal einen Weg probieren, der im Moment schlechter aussieht. Dieses Erkunden kostet "
+        "kurzfristig, sonst bleibt der Agent bei der ersten brauchbaren Lösung hängen.",
+        "Zum Beispiel Taschengeld sparen oder für eine Prüfung lernen. Ein großes γ heißt: Die spätere Belohnung "
+        "zählt fast so viel wie eine sofortige.",
+    ),
+    misconceptions=(
+        "„Der Agent sollte immer den Weg nehmen, der gerade am meisten bringt.“ Falsch: Weg A führt nach Runde 1, "
+        "Weg B bringt insgesamt mehr, sobald γ über 0,4 liegt.",
+        "„γ ist die Wahrscheinlichkeit, dass Runde 2 stattfindet.“ Nicht hier: γ ist ein Gewicht, "
+        "das wir wählen, um spätere Münzen weniger zählen zu lassen.",
+    ),
+)

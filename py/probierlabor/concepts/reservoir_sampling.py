@@ -27,6 +27,7 @@ from statistics import median
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "reservoir-sampling"
 TITLE = "Reservoir Sampling"
@@ -303,3 +304,69 @@ def _kept_chart(r: dict) -> str:
         plot.text(m, 100 * max(share, ex), fmt.pct(share, 0), "pl-label pl-value", "middle", dy=-6)
     plot.legend([("pl-rs-expected", "exakt")], corner="tr")
     return plot.render()
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _none_kept(k: int) -> Fraction:
+    """Exact chance that Algorithm R with k places ends without any Rücksendung."""
+    ex = exact("reservoir", k)
+    return Fraction(ex["kept_num"][0], ex["den"])
+
+
+def _smallest_k_keeping_a_return(params, result) -> bool:
+    k = result["k"]
+    return result["strategy"] == "reservoir" and _none_kept(k) < Fraction(1, 2) <= _none_kept(k - 1)
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Mit vier Plätzen bleibt in etwa 63 % der Durchläufe keine Rücksendung im Speicher. "
+                 "Wie oft ist das mit acht Plätzen so?",
+        choices=("immer noch über 60 %", "etwa in einem Drittel der Durchläufe", "fast nie, unter 5 %"),
+        answer=1,
+        shown=lambda params, result: result["strategy"] == "reservoir" and result["k"] == 8,
+        explain="Jede Rücksendung bleibt jetzt mit 8/20 = 40 % im Speicher. Keine von beiden bleibt in "
+                "rund 35 % der Durchläufe: doppelter Platz, aber längst keine Sicherheit.",
+        example={"k": 8},
+    ),
+    tasks=(
+        Task("keep_a_return", "Finde die kleinste Zahl von Plätzen, bei der meist eine Rücksendung im Speicher bleibt. "
+                              "Gemeint ist: in mehr als der Hälfte der Durchläufe, exakt gerechnet.",
+             solved=_smallest_k_keeping_a_return,
+             explain="Erst bei 6 Plätzen gehen beide Rücksendungen nur noch in etwa 47,9 % der Durchläufe verloren. "
+                     "Eine seltene Kategorie braucht viel Platz, damit sie sicher bleibt.",
+             example={"k": 6}),
+        Task("biased_but_lucky", "Finde ein anderes Verfahren, das mit 6 Plätzen immer eine Rücksendung behält. "
+                                 "Ist es fair zu allen Positionen?",
+             solved=lambda params, result: (result["strategy"] != "reservoir" and result["k"] == 6
+                                            and result["exact_none"] == 0),
+             explain="Die letzten sechs enthalten Position 15 immer. Dafür haben die Positionen 1 bis 14 gar "
+                     "keine Chance: Das Ergebnis hängt nur davon ab, wo die Rücksendung steht.",
+             example={"strategy": "last", "k": 6}),
+        Task("few_runs", "Wähle weniger Durchläufe, bis ein Balken mehr als 5 Prozentpunkte vom exakten Wert "
+                         "abweicht.",
+             solved=lambda params, result: (result["strategy"] == "reservoir" and result["runs"] < RUNS_ARTICLE
+                                            and result["max_dev_pp"] > 5),
+             explain="Mit wenigen Durchläufen schwanken die Balken stark. Das ist Zufall der Auslosung: "
+                     "Exakt liegt jede Position bei k/20.",
+             example={"runs": 200}),
+    ),
+    discussion=(
+        "Warum reicht es nicht, einfach die ersten oder die letzten Nachrichten zu behalten?",
+        "Jede Nachricht hat dieselbe Chance. Warum gehen seltene Kategorien trotzdem oft verloren, "
+        "und was könnte man dagegen tun?",
+    ),
+    teacher=(
+        "Dann hängt der Speicher davon ab, wann etwas im Strom kam. Bei einem Strom unbekannter Länge "
+        "wären frühe oder späte Themen immer über- oder unterrepräsentiert.",
+        "Zwei Rücksendungen unter 20 Nachrichten sind selten. Bei vier Plätzen wird jede nur mit 20 % behalten. "
+        "Helfen würden mehr Plätze oder ein eigener kleiner Speicher je Kategorie.",
+    ),
+    misconceptions=(
+        "„Die späten Nachrichten haben schlechtere Chancen, weil sie mit 4/t eintreten.“ Falsch: "
+        "Frühe Nachrichten werden dafür öfter verdrängt. Am Ende liegt jede Position bei k/20.",
+        "„Eine Abweichung der Balken heißt, das Verfahren ist unfair.“ Falsch: Bei endlich vielen Durchläufen "
+        "schwanken die Balken um den exakten Wert.",
+    ),
+)

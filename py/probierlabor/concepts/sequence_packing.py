@@ -35,6 +35,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "sequence-packing"
 TITLE = "Sequence Packing"
@@ -414,3 +415,53 @@ def view(r: dict) -> View:
     if r["lost"] or r["split"]:
         parts.append(f"Beispiele: {whole}.")
     return View(_rows_figure(r), readouts, " ".join(parts), _grid_figure(r))
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="A, B und C teilen sich eine Zeile. Du schaltest die Trennung der Zugriffe aus. "
+                 "Welche Tokens darf B1 dann lesen?",
+        choices=("nur B1", "B1 und alle Tokens von A davor", "alle 7 Tokens der Zeile"),
+        answer=1,
+        shown=lambda params, result: (result["variant"] == "kurz" and result["bounded"]
+                                      and result["n_rows"] == 1 and not result["separation"]),
+        explain="Ohne Trennung liest jede Position alles, was in ihrer Zeile davor steht. "
+                "B1 sieht also auch A1, A2 und ■A, obwohl sie zu einem anderen Beispiel gehören.",
+        example={"separation": False},
+    ),
+    tasks=(
+        Task("no_gain", "Finde Beispiele, bei denen Packing keinen einzigen Platz spart.",
+             solved=lambda params, result: result["slots"] == result["other_slots"],
+             explain="Jedes Beispiel füllt schon eine ganze Zeile. "
+                     "Packing hilft nur, wenn kurze Beispiele Lücken lassen.",
+             example={"variant": "voll"}),
+        Task("leak", "Finde eine Einstellung, bei der ein Token aus dem Ende eines anderen Beispiels gelernt wird.",
+             solved=lambda params, result: result["leak_count"] > 0,
+             explain="Jetzt soll das Modell den Anfang eines Beispiels aus dem Ende des vorigen vorhersagen. "
+                     "Zwischen beiden gibt es keinen Zusammenhang, also lernt es Unsinn.",
+             example={"start_loss": False}),
+        Task("lost", "Wähle „Ein zu langes Beispiel“. Finde eine Einstellung, bei der Text "
+                     "verloren geht.",
+             solved=lambda params, result: result["lost_count"] > 0,
+             explain="D hat 10 Tokens, eine Zeile nur 8. Wer ganze Beispiele behält, muss D kürzen. "
+                     "Nur wrapped behält alles, teilt D dafür aber auf.",
+             example={"variant": "lang"}),
+    ),
+    discussion=(
+        "Packing spart leere Plätze. Warum braucht es trotzdem die Trennung der Zugriffe und die Anfangs-Maske?",
+        "Wann würdest du ein zu langes Beispiel lieber kürzen, und wann lieber auf mehrere Zeilen verteilen?",
+    ),
+    teacher=(
+        "Ohne Trennung lesen Tokens fremde Beispiele mit, ohne Maske lernt das Modell Übergänge, die es nie gab. "
+        "Beides verändert, was das Modell lernt, obwohl jedes Beispiel für sich stimmt.",
+        "Kürzen verliert das Ende, etwa die eigentliche Antwort. Verteilen behält alles, "
+        "aber die Teile wissen nichts voneinander, und die Grenzen gehen verloren.",
+    ),
+    misconceptions=(
+        "„Packing ändert nur, wo die Tokens stehen.“ Falsch: Ohne Trennung und Maske ändert es auch, "
+        "was gelesen und was bewertet wird.",
+        "„Packing spart immer Platz.“ Falsch: Füllt jedes Beispiel schon eine Zeile, spart es nichts.",
+    ),
+)

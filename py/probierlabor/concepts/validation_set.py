@@ -29,6 +29,7 @@ from itertools import combinations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import Cell, table
 
 SLUG = "validation-set"
@@ -333,3 +334,62 @@ def _table(r: dict) -> str:
     caption = "Abweichung je Tag in Portionen (ohne Vorzeichen) und ihr Mittel (MAE), exakt"
     parts.append(table(head, rows, caption=caption, row_classes=classes, row_heads=True, numeric=True, wide=True))
     return "".join(parts)
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _fixed_winner_of(split: str):
+    """The reader fixed the rule that wins ``split`` and uses it, so its test error is honest."""
+    return lambda params, result: result["state"] == "honest" and result["fixed"] == result["winner"][split]
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Die Kurve trifft alle drei Tage im Notizbuch genau. Welche Regel liegt an den Validierungstagen "
+                 "am wenigsten daneben?",
+        choices=("die Kurve", "die Gerade", "der Mittelwert"),
+        answer=1,
+        shown=lambda params, result: params["rule"] == "line",
+        explain="Die Gerade liegt an jedem Validierungstag nur 1 Portion daneben, die Kurve im Mittel 35/6, "
+                "also etwa 5,83. Die Kurve hat sich nach der Reisegruppe gebogen.",
+        example={"rule": "line"},
+    ),
+    tasks=(
+        Task("honest", "Lege die Regel fest, die an den Validierungstagen gewinnt, und öffne so die Testtage.",
+             solved=_fixed_winner_of("validation"),
+             explain="Die Gerade liegt auch an den zwei Testtagen im Mittel nur 1 Portion daneben. "
+                     "Die Validierung hat also gut gewählt.",
+             example={"rule": "line", "fixed": "line"}),
+        Task("notebook_pick", "Lege stattdessen die Regel fest, die im Notizbuch gewinnt. "
+                             "Wie schlägt sie sich im Test?",
+             solved=_fixed_winner_of("notebook"),
+             explain="Die Kurve hat im Notizbuch den Fehler 0, an den Testtagen aber 12,75 Portionen. "
+                     "Ein Fehler von 0 im Notizbuch sagt nichts über neue Tage.",
+             example={"rule": "curve", "fixed": "curve"}),
+        Task("peeked", "Wechsle die Regel, nachdem du die Testtage gesehen hast. Was meldet das Experiment?",
+             solved=lambda params, result: result["state"] == "used",
+             explain="Jetzt haben die Testtage bei der Auswahl mitgeredet. Ihr Fehler ist keine ehrliche Schätzung "
+                     "für neue Tage mehr.",
+             example={"rule": "line", "fixed": "curve"}),
+    ),
+    discussion=(
+        "Warum darf man die Regel nicht einfach nach dem Notizbuch auswählen?",
+        "Der Test fiel schlecht aus, und du willst eine andere Regel nehmen. Was brauchst du dann, "
+        "um sie wieder ehrlich zu bewerten?",
+        "Hier gibt es nur drei Validierungstage. Wie sehr würdest du dem Sieger trauen?",
+    ),
+    teacher=(
+        "Das Notizbuch hat die Zahlen der Regeln festgelegt. Eine biegsame Regel passt sich dabei auch an Zufälle an, "
+        "etwa an die Reisegruppe. Deshalb gewinnt im Notizbuch fast immer die biegsamste Regel.",
+        "Man braucht neue, bisher ungesehene Testdaten. Die alten Testtage haben schon bei der Wahl geholfen "
+        "und schätzen den Fehler deshalb zu günstig.",
+        "Wenig. Bei drei Tagen kann ein einziger ungewöhnlicher Tag den Sieger ändern. "
+        "Mit mehr Validierungsdaten wird die Wahl sicherer.",
+    ),
+    misconceptions=(
+        "„Fehler 0 im Notizbuch heißt, die Regel ist perfekt.“ Falsch: Die Kurve hat sich die Daten gemerkt, "
+        "auch den Zufall, und liegt an neuen Tagen weit daneben.",
+        "„Validierung und Test sind dasselbe.“ Falsch: Mit der Validierung wählt man aus. "
+        "Der Test bewertet die gewählte Regel nur ein einziges Mal.",
+    ),
+)
