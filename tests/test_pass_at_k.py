@@ -172,3 +172,10 @@ def test_tampered_values_are_clamped_with_a_note():
     out = api.run("pass-at-k", {"n": "999", "k": "-3"})
     assert out["params"]["n"] == pk.N_MAX and out["params"]["k"] == 1
     assert len(out["notes"]) == 2
+
+
+def test_one_below_the_sure_budget_is_not_yet_sure():
+    """Near miss of the first task: with one success in four, k = 3 leaves one group without it."""
+    out = api.run("pass-at-k", {"k": 3})
+    assert out["result"]["pass_k_exact"] == "3/4"
+    assert "sure" not in out["lesson"]["solved"]
