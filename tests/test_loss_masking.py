@@ -111,3 +111,10 @@ def test_scoring_user_and_agent_is_not_yet_the_most():
     out = api.run("loss-masking", {"user": True})
     assert out["result"]["scored_count"] == 11
     assert "most_scored" not in out["lesson"]["solved"]
+
+
+def test_the_first_scored_task_reads_a_state_without_scored_positions():
+    """With no role scored there is no first scored prediction: the check says no instead of raising."""
+    params = {"focus": 5, "user": False, "agent": False, "tool": False}
+    task = next(t for t in lm.LESSON.tasks if t.key == "first_scored")
+    assert task.solved(params, lm.compute(**params)) is False

@@ -303,7 +303,7 @@ LESSON = Lesson(
     ),
     misconceptions=(
         "„Das beste Token in jedem Schritt ergibt den besten Satz.“ – Nein, ein Pfad ist das Produkt "
-        "seiner Schritte; ein schwacher Anfang kann durch eine starke Fortsetzung gewinnen.",
+        "seiner Schritte. Ein schwacher Anfang kann mit einer starken Fortsetzung gewinnen.",
         "„Greedy zieht zufällig.“ – Nein, Greedy ist fest; bei Gleichstand entscheidet eine feste Regel.",
     ),
 )

@@ -245,7 +245,7 @@ LESSON = Lesson(
              explain=f"Es sind {N - 1}, nicht {N}: Vor Token 1 steht nichts, aus dem man es vorhersagen könnte.",
              example={"user": True, "tool": True}),
         Task("first_scored", "Wähle mit dem Regler die erste Vorhersage, die im Verlust zählt.",
-             solved=lambda params, result: result["focus"] == result["scored"][0],
+             solved=lambda params, result: bool(result["scored"]) and result["focus"] == result["scored"][0],
              explain="Alles, was diese Vorhersage liest, hat selbst keinen Verlust. "
                      "Trotzdem hängt ihr Verlust von genau diesen Tokens ab.",
              example={"focus": 5}),

@@ -316,7 +316,7 @@ def _smallest_sure_k(params, result) -> bool:
 
 
 def _naive_far_below(params, result) -> bool:
-    return Fraction(result["pass_k_exact"]) - Fraction(result["naive_exact"]) > Fraction(1, 10)
+    return result["estimable"] and Fraction(result["pass_k_exact"]) - Fraction(result["naive_exact"]) > Fraction(1, 10)
 
 
 LESSON = Lesson(

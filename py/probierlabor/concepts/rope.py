@@ -303,6 +303,6 @@ LESSON = Lesson(
     misconceptions=(
         "„RoPE addiert eine Positionsnummer zu den Zahlen.“ – Nein, es dreht die Pfeile; ihre Länge bleibt gleich.",
         "„Je weiter zwei Tokens auseinander sind, desto kleiner ist das Produkt.“ – Nein, bei einem Paar "
-        "kehrt es nach einer vollen Drehung zurück; auch mit vielen Paaren fällt es nicht gleichmäßig.",
+        "kehrt es nach einer vollen Drehung zurück. Auch mit vielen Paaren fällt es nicht gleichmäßig.",
     ),
 )

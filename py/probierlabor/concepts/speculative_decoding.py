@@ -308,8 +308,8 @@ LESSON = Lesson(
                             "obwohl q nicht gleich p ist.",
              solved=lambda params, result: (result["correction_mode"] == "plain" and result["distance_exact"] == "0"
                                             and result["q_exact"] != result["p_exact"] and not result["notes"]),
-             explain="Das klappt nur, wenn min(p, q) überall derselbe Bruchteil von p ist, etwa wenn q "
-                     "seinen Rest auf ein Token legt, das p nie wählt. Im Allgemeinen verfälscht die falsche Korrektur p.",
+             explain="Das klappt nur, wenn min(p, q) überall derselbe Bruchteil von p ist. Hier legt q seinen Rest "
+                     "auf ein Token, das p nie wählt. Im Allgemeinen verfälscht die falsche Korrektur p.",
              example={"correction": "plain", "pa": 0.5, "pb": 0.5, "qa": 0.25, "qb": 0.25}),
     ),
     discussion=(
@@ -325,7 +325,7 @@ LESSON = Lesson(
     misconceptions=(
         "„Das kleine Modell verschlechtert die Qualität.“ – Nein, mit der richtigen Korrektur kommt "
         "genau die Verteilung des großen Modells heraus.",
-        "„Nach einer Ablehnung kann man einfach das große Modell neu ziehen lassen.“ – Nein, "
-        "dann kommen die Tokens, die der Entwurf zu oft vorschlägt, zu oft heraus.",
+        "„Nach einer Ablehnung lässt man einfach das große Modell neu ziehen.“ – Nein, dann kommen "
+        "die Tokens zu oft heraus, die der Entwurf zu oft vorschlägt.",
     ),
 )
