@@ -123,3 +123,10 @@ def test_four_groups_overshoot_the_budget_for_the_long_text():
     assert over["result"]["bytes"] == 256 * MIB
     assert "long_text" not in over["lesson"]["solved"]
     assert "long_text" not in api.run("gqa", {"tokens": 4096, "groups": 1})["lesson"]["solved"]
+
+
+def test_the_long_text_task_needs_the_rest_of_the_example():
+    """With 8-bit numbers G = 4 fits in 128 MiB; the task (and its explanation of G = 2) is about the example's 2 bytes."""
+    out = api.run("gqa", {"tokens": 4096, "groups": 4, "bytes_per": 1})
+    assert out["result"]["bytes"] == 128 * MIB
+    assert "long_text" not in out["lesson"]["solved"]

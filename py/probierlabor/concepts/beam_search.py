@@ -421,7 +421,7 @@ LESSON = Lesson(
         "Mit α ändert sich, welche Antwort gewinnt. Welche Antwort ist dann „die beste“?",
     ),
     teacher=(
-        "Die Zahl der Kandidaten wächst mit jedem Schritt um den Faktor Vokabulargröße. "
+        "Ohne Verwerfen wächst die Zahl der Folgen mit jedem Schritt um den Faktor Vokabulargröße. "
         "Jede behaltene Folge kostet Rechenzeit und Speicher, darum bleibt Beam Search eine Näherung.",
         "Das hängt vom Kriterium ab: α = 0 sucht die wahrscheinlichste Folge, α > 0 bevorzugt längere. "
         "Man wählt α nach dem Zweck, etwa damit Übersetzungen nicht zu kurz werden.",

@@ -217,7 +217,7 @@ def _as_example_except(result, **changed) -> bool:
 
 
 def _largest_g_within_budget(params, result) -> bool:
-    if result["tokens"] != LONG_TEXT or result["note"] is not None or result["bytes"] > BUDGET:
+    if not _as_example_except(result, tokens=LONG_TEXT, groups=result["groups"]) or result["bytes"] > BUDGET:
         return False
     factors = {k: result[k] for k in ("batch", "layers", "tokens", "head_dim", "bytes_per")}
     return all(kv_bytes(g, **factors) > BUDGET for g in divisors(result["heads"]) if g > result["groups"])

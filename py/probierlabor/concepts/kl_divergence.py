@@ -410,8 +410,8 @@ LESSON = Lesson(
     teacher=(
         "Richtig ist: KL ist nie negativ und nur bei gleichen Verteilungen 0. Falsch ist: Anders als ein Abstand "
         "hängt KL von der Richtung ab.",
-        "Die Referenz ist meist das große Modell, die Näherung das kleine. Schließt das kleine ein Token aus, "
-        "das das große erwartet, wird die KL-Divergenz unendlich groß.",
+        "Oft ist das große Modell (der Lehrer) die Referenz und das kleine die Näherung. Schließt das kleine "
+        "ein Token aus, das das große erwartet, wird die KL-Divergenz unendlich groß.",
     ),
     misconceptions=(
         f"„D(q‖p) und D(p‖q) sind gleich.“ – Nein, nur in Sonderfällen; im Beispiel {show(_EXAMPLE['d_qp'])} "

@@ -240,8 +240,8 @@ LESSON = Lesson(
              example={"angle2": 270}),
         Task("sharp", f"Bring Kopf 1 dazu, mehr als {fmt.de(SHARP, 1)} seines Gewichts auf k₁ zu legen.",
              solved=lambda params, result: result["heads_out"][0]["weights"][0] > SHARP,
-             explain="Die Länge allein reicht nicht. Am schärfsten wird es, wenn q₁ zu k₁ hin "
-                     "und zugleich von k₂ weg zeigt, hier 315°.",
+             explain="Die Länge allein reicht nicht. Am schärfsten wird es bei 315°: "
+                     "Dort zeigt q₁ zu k₁ hin und zugleich von k₂ weg.",
              example={"angle1": 315, "length": 3.0}),
         Task("one_gib", f"Stelle H so ein, dass Multi-Head Attention im Beispiel {fmt.size(fmt.GIB, 'GiB')} "
                         "KV-Cache braucht.",

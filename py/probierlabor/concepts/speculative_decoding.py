@@ -317,8 +317,8 @@ LESSON = Lesson(
         "Ein Fehler in der Korrektur fällt in einzelnen Texten nicht auf. Wie könnte man ihn trotzdem entdecken?",
     ),
     teacher=(
-        "Jeder abgelehnte Vorschlag kostet eine Prüfung durch das große Modell, ohne Zeit zu sparen. "
-        "Gewinn entsteht nur, wenn viele Vorschläge hintereinander angenommen werden.",
+        "Das große Modell prüft mehrere Vorschläge in einem Durchlauf. Ab der ersten Ablehnung ist der Rest "
+        "verloren; Zeit spart man nur, wenn viele Vorschläge hintereinander angenommen werden.",
         "Man zählt viele Durchläufe und vergleicht die Häufigkeiten mit p, wie im Histogramm. "
         "Nur mit der richtigen Korrektur schwanken sie um p.",
     ),
