@@ -131,3 +131,12 @@ def test_any_setting_runs_and_draws_valid_svg(width, tree, alpha, step):
     assert math.isfinite(r["result_score"]) and 0 < r["result_prob"] <= 1
     # the optimum is at least as good as the beam's answer under the same criterion
     assert r["optimum_score"] >= r["result_score"] - 1e-12
+
+
+def test_alpha_one_step_below_the_flip_keeps_the_short_answer():
+    """Near miss of the first task: at α = 0,2 the one-token answer still wins, so nothing is solved yet."""
+    out = api.run("beam-search", {"tree": "ende", "alpha": 0.2})
+    assert out["result"]["result"] == "‹Ende›"
+    assert "long_wins" not in out["lesson"]["solved"]
+    late = api.run("beam-search", {"tree": "ende", "alpha": 0.4})
+    assert late["result"]["result"] == "AA" and "long_wins" not in late["lesson"]["solved"]

@@ -115,3 +115,18 @@ def test_readouts_are_german():
     values = {r.key: r.value for r in gqa.view(gqa.compute()).readouts}
     assert values == {"kv_sets": "2", "heads_per_group": "4", "cache": "32\u202fMiB",
                       "cache_mha": "128\u202fMiB", "cache_mqa": "16\u202fMiB", "factor": "4-mal kleiner"}
+
+
+def test_four_groups_overshoot_the_budget_for_the_long_text():
+    """Near miss of the first task: with 4096 tokens, G = 4 needs 256 MiB, G = 1 fits but is not the largest."""
+    over = api.run("gqa", {"tokens": 4096, "groups": 4})
+    assert over["result"]["bytes"] == 256 * MIB
+    assert "long_text" not in over["lesson"]["solved"]
+    assert "long_text" not in api.run("gqa", {"tokens": 4096, "groups": 1})["lesson"]["solved"]
+
+
+def test_the_long_text_task_needs_the_rest_of_the_example():
+    """With 8-bit numbers G = 4 fits in 128 MiB; the task (and its explanation of G = 2) is about the example's 2 bytes."""
+    out = api.run("gqa", {"tokens": 4096, "groups": 4, "bytes_per": 1})
+    assert out["result"]["bytes"] == 128 * MIB
+    assert "long_text" not in out["lesson"]["solved"]

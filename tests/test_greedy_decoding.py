@@ -124,3 +124,12 @@ def test_top_k_with_k_1_and_a_unique_maximum_picks_the_greedy_token():
         assert [t for t, k in zip("AB", kept) if k] == [g.argmax_first(dist)]
     # on a tie top-k keeps both while greedy needs its rule
     assert tk.top_k([F(1, 2), F(1, 2)], 1) == [True, True] and g.argmax_first({"A": F(1, 2), "B": F(1, 2)}) == "A"
+
+
+def test_one_step_above_the_last_good_value_greedy_loses():
+    """Near miss of the first task: at 0,77 the path BA (0,308) beats Greedy's AA (0,306)."""
+    out = api.run("greedy-decoding", {"p_ba": 0.77})
+    assert out["result"]["best_path"] == "BA"
+    assert "last_best" not in out["lesson"]["solved"]
+    below = api.run("greedy-decoding", {"p_ba": 0.75})
+    assert below["result"]["greedy_is_best"] and "last_best" not in below["lesson"]["solved"]

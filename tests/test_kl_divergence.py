@@ -160,3 +160,10 @@ def test_tampered_values_are_clamped_with_a_note(raw):
     out = api.run("kl-divergence", raw)
     assert len(out["notes"]) == 1 and "verwendet wird" in out["notes"][0]
     json.dumps(out, allow_nan=False)
+
+
+def test_one_step_past_the_mirror_the_two_directions_differ():
+    """Near miss of the first task: p = (0,11; 0,89) is next to the mirror of q, but D(q‖p) ≠ D(p‖q)."""
+    out = api.run("kl-divergence", {"p1": 0.11})
+    assert abs(out["result"]["d_qp"] - out["result"]["d_pq"]) > 0.01
+    assert "mirror" not in out["lesson"]["solved"]

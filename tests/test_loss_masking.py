@@ -104,3 +104,17 @@ def test_api_run_never_fails(raw):
     ET.fromstring(out["extra"])
     assert 2 <= out["result"]["focus"] <= 15
     assert out["summary"]
+
+
+def test_scoring_user_and_agent_is_not_yet_the_most():
+    """Near miss of the first task: user and agent give 11 positions, not the 14 of all three roles."""
+    out = api.run("loss-masking", {"user": True})
+    assert out["result"]["scored_count"] == 11
+    assert "most_scored" not in out["lesson"]["solved"]
+
+
+def test_the_first_scored_task_reads_a_state_without_scored_positions():
+    """With no role scored there is no first scored prediction: the check says no instead of raising."""
+    params = {"focus": 5, "user": False, "agent": False, "tool": False}
+    task = next(t for t in lm.LESSON.tasks if t.key == "first_scored")
+    assert task.solved(params, lm.compute(**params)) is False

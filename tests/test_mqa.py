@@ -94,3 +94,10 @@ def test_readouts_are_german():
     values = {r.key: r.value for r in mqa.view(mqa.compute()).readouts}
     assert values["weights1"] == "(0,804; 0,196)" and values["weights2"] == "(0,196; 0,804)"
     assert values["sets"] == "8 → 1" and values["factor"] == "8-mal kleiner"
+
+
+def test_q2_one_step_short_of_the_mirror_direction_gives_another_result():
+    """Near miss of the first task: 255° is close to the 270° that copies head 1's weights, but differs."""
+    out = api.run("mqa", {"angle2": 255})
+    assert not out["result"]["same_output"]
+    assert "same_other" not in out["lesson"]["solved"]

@@ -172,3 +172,16 @@ def test_tampered_values_are_clamped_with_a_note():
     out = api.run("pass-at-k", {"n": "999", "k": "-3"})
     assert out["params"]["n"] == pk.N_MAX and out["params"]["k"] == 1
     assert len(out["notes"]) == 2
+
+
+def test_one_below_the_sure_budget_is_not_yet_sure():
+    """Near miss of the first task: with one success in four, k = 3 leaves one group without it."""
+    out = api.run("pass-at-k", {"k": 3})
+    assert out["result"]["pass_k_exact"] == "3/4"
+    assert "sure" not in out["lesson"]["solved"]
+
+
+def test_the_naive_gap_task_reads_a_budget_that_cannot_be_estimated():
+    """k > n has no estimate to compare with: the check says no instead of raising."""
+    task = next(t for t in pk.LESSON.tasks if t.key == "naive_gap")
+    assert task.solved({}, pk.compute(k=5)) is False

@@ -98,3 +98,10 @@ def test_readouts_are_german():
     values = {r.key: r.value for r in rope.view(rope.compute()).readouts}
     assert values["score"] == "0,866" and values["distance"] == "1" and values["angle_between"] == "30°"
     assert {r.key: r.value for r in rope.view(rope.compute(m=5, n=11)).readouts}["score"] == "−1,000"
+
+
+def test_one_position_short_of_a_full_turn_is_not_back_at_one():
+    """Near miss of the first task: distance 11 at 30° leaves 30° between the arrows, cos 330° ≈ 0,866."""
+    out = api.run("rope", {"n": 14})
+    assert out["result"]["distance"] == 11 and math.isclose(out["result"]["score"], math.sqrt(3) / 2)
+    assert "full_turn" not in out["lesson"]["solved"]

@@ -123,3 +123,10 @@ def test_any_setting_runs_and_draws_valid_svg(k, row, n, seed):
     r = out["result"]
     assert sum(r["counts"]) == r["n"] and abs(sum(r["chances"]) - 1) < 1e-12
     assert all(c == 0 for c, keep in zip(r["counts"], r["kept"]) if not keep)
+
+
+def test_three_of_the_flat_four_are_not_yet_most_of_the_probability():
+    """Near miss of the first task: k = 3 on the flat row keeps 0,78, below 0,9."""
+    out = api.run("top-k-sampling", {"row": "flach", "k": 3})
+    assert Fraction(out["result"]["mass_exact"]) == Fraction("0.78")
+    assert "flat_most" not in out["lesson"]["solved"]

@@ -37,6 +37,7 @@ from fractions import Fraction
 
 from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 from ..kit.tree import Tree
 
@@ -369,3 +370,66 @@ def _table(r: dict) -> str:
             classes.append("pl-dec-out" if c["fate"] == "verworfen" else "")
     return table(head, rows, caption=f"Kandidaten nach Score geordnet (Breite {r['width']})", row_classes=classes,
                  numeric=True)
+
+
+# -- the lesson ----------------------------------------------------------------------------
+
+def _step_of(name_: str) -> float:
+    return next(p.step for p in PARAMS if p.name == name_)
+
+
+def _first_alpha_for_the_long_answer(params, result) -> bool:
+    """On the end-token tree the longer answer wins here, one α step lower the short one still did."""
+    if result["tree"] != "ende" or result["result_len"] != MAX_LEN:
+        return False
+    lower = round(result["alpha"] - _step_of("alpha"), 1)
+    return compute(result["width"], "ende", lower)["result_len"] < MAX_LEN
+
+
+def _smallest_width_that_finds_the_best(params, result) -> bool:
+    if result["tree"] != "artikel" or not result["found_optimum"]:
+        return False
+    return result["width"] == 1 or not compute(result["width"] - 1, "artikel", result["alpha"])["found_optimum"]
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Im Baum mit Ende-Token darf eine Antwort schon nach einem Token enden. "
+                 "Welche Antwort liefert Breite 1, also Greedy, bei α = 0?",
+        choices=("die kurze Antwort ‹Ende›", "AA", "BA"),
+        answer=1,
+        shown=lambda params, result: result["tree"] == "ende" and result["width"] == 1 and result["alpha"] == 0,
+        explain="Breite 1 behält nach dem ersten Schritt nur A. ‹Ende› fällt heraus, "
+                "obwohl es bei α = 0 die wahrscheinlichste Antwort im ganzen Baum ist.",
+        example={"tree": "ende", "width": 1},
+    ),
+    tasks=(
+        Task("long_wins", "Wähle den Baum mit Ende-Token. Finde das kleinste α, bei dem die längere Antwort AA gewinnt.",
+             solved=_first_alpha_for_the_long_answer,
+             explain="Das Teilen durch die Länge hoch α macht den Score der längeren Antwort weniger negativ. "
+                     "Ab hier reicht das, damit AA die kurze Antwort überholt.",
+             example={"tree": "ende", "alpha": 0.3}),
+        Task("wide_enough", "Finde im Beispielbaum die kleinste Breite, mit der der Beam die beste Folge des ganzen Baums findet.",
+             solved=_smallest_width_that_finds_the_best,
+             explain="Erst Breite 3 behält C nach dem ersten Schritt. Hier sind das alle Anfänge, "
+                     "der Beam durchsucht also den ganzen Baum.",
+             example={"width": 3}),
+    ),
+    discussion=(
+        "Ein echtes Modell kennt Zehntausende Tokens. Warum kann man die Breite nicht einfach so groß wählen, "
+        "dass nie etwas verworfen wird?",
+        "Mit α ändert sich, welche Antwort gewinnt. Welche Antwort ist dann „die beste“?",
+    ),
+    teacher=(
+        "Ohne Verwerfen wächst die Zahl der Folgen mit jedem Schritt um den Faktor Vokabulargröße. "
+        "Jede behaltene Folge kostet Rechenzeit und Speicher, darum bleibt Beam Search eine Näherung.",
+        "Das hängt vom Kriterium ab: α = 0 sucht die wahrscheinlichste Folge, α > 0 bevorzugt längere. "
+        "Man wählt α nach dem Zweck, etwa damit Übersetzungen nicht zu kurz werden.",
+    ),
+    misconceptions=(
+        "„Beam Search findet immer die wahrscheinlichste Folge.“ – Nein, was einmal aus dem Beam fällt, "
+        "wird nie weiter verfolgt.",
+        "„Die Breite ist wie k bei Top-k und lost aus.“ – Nein, Beam Search zieht nichts zufällig, "
+        "die Breite zählt behaltene Folgen.",
+    ),
+)

@@ -25,6 +25,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "gqa"
@@ -201,3 +202,69 @@ def _table(r: dict) -> str:
     caption = f"Byte = 2 × {factors} × K/V-Köpfe × {tail}; 1 MiB = 2²⁰ Byte"
     return note + table(("", "K/V-Köpfe", "Byte", "MiB"), rows, caption=caption, highlight=1,
                         row_heads=True, numeric=True, wide=True)
+
+
+# -- the lesson ----------------------------------------------------------------------------
+
+DEFAULTS = {p.name: p.default for p in PARAMS}
+LONG_TEXT = 4 * DEFAULTS["tokens"]
+BUDGET = 128 * fmt.MIB
+
+
+def _as_example_except(result, **changed) -> bool:
+    """The page's standard example with only ``changed`` set differently (and a G that divides H)."""
+    return result["note"] is None and all(result[k] == v for k, v in {**DEFAULTS, **changed}.items())
+
+
+def _largest_g_within_budget(params, result) -> bool:
+    if not _as_example_except(result, tokens=LONG_TEXT, groups=result["groups"]) or result["bytes"] > BUDGET:
+        return False
+    factors = {k: result[k] for k in ("batch", "layers", "tokens", "head_dim", "bytes_per")}
+    return all(kv_bytes(g, **factors) > BUDGET for g in divisors(result["heads"]) if g > result["groups"])
+
+
+_SWAP = compute(groups=1, tokens=2 * DEFAULTS["tokens"])
+_LONG = compute(groups=2, tokens=LONG_TEXT)
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question=f"Im Beispiel braucht der Cache {mib_text(compute()['bytes'])}. Du verdoppelst die Tokens auf "
+                 f"{fmt.de(2 * DEFAULTS['tokens'])} und gehst von {DEFAULTS['groups']} Gruppen auf 1. Wie groß wird er?",
+        choices=tuple(mib_text(b) for b in (_SWAP["bytes"] // 2, _SWAP["bytes"], 2 * _SWAP["bytes"])),
+        answer=1,
+        shown=lambda params, result: _as_example_except(result, groups=1, tokens=2 * DEFAULTS["tokens"]),
+        explain="Doppelt so viele Tokens verdoppeln den Cache, halb so viele K/V-Sätze halbieren ihn. "
+                "Beides zusammen hebt sich auf.",
+        example={"tokens": 2 * DEFAULTS["tokens"], "groups": 1},
+    ),
+    tasks=(
+        Task("long_text", f"Stelle {fmt.de(LONG_TEXT)} gespeicherte Tokens ein. Finde die größte Gruppenzahl G, "
+                          f"bei der der Cache höchstens {mib_text(BUDGET)} braucht.",
+             solved=_largest_g_within_budget,
+             explain=f"Viermal so viele Tokens brauchen viermal so viel Speicher. Mit G = {_LONG['groups']} "
+                     f"bleibst du bei {mib_text(_LONG['bytes'])}, MHA bräuchte {mib_text(_LONG['bytes_mha'])}.",
+             example={"tokens": LONG_TEXT, "groups": 2}),
+        Task("third", "Stelle H = 12 ein. Finde die Gruppenzahl, bei der der Cache ein Drittel von MHA braucht.",
+             solved=lambda params, result: (result["heads"] == 12 and result["note"] is None
+                                            and result["factor_vs_mha"] == 3),
+             explain="Der Cache schrumpft um den Faktor H/G. 12 Köpfe in 4 Gruppen zu je 3 brauchen "
+                     "nur 4 statt 12 K/V-Sätze.",
+             example={"heads": 12, "groups": 4}),
+    ),
+    discussion=(
+        "Warum sparen die Entwickler eines Modells gerade beim KV-Cache und nicht bei den Query-Köpfen?",
+        "Ein Chat-Dienst bedient viele Nutzer gleichzeitig mit langen Gesprächen. Welche Zahlen der Formel "
+        "wachsen dabei, und was hilft GQA?",
+    ),
+    teacher=(
+        "Der KV-Cache wächst mit jedem Token und jedem Text im Batch und muss bei jedem Schritt gelesen werden. "
+        "Die Queries werden nur für das aktuelle Token gebraucht und nicht aufgehoben.",
+        "Batchgröße und Tokens wachsen. GQA teilt den Cache durch H/G, sodass mehr Gespräche "
+        "oder längere Texte in denselben Speicher passen.",
+    ),
+    misconceptions=(
+        "„Mit weniger K/V-Köpfen wird der Kontext kürzer.“ – Nein, es werden genauso viele Tokens "
+        "gespeichert, nur in weniger Sätzen.",
+        "„GQA hat weniger Query-Köpfe.“ – Nein, alle H Query-Köpfe bleiben; sie teilen sich nur Keys und Values.",
+    ),
+)

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.tree import Tree
 
 SLUG = "greedy-decoding"
@@ -236,3 +237,73 @@ def view(r: dict) -> View:
                     f" Der beste Pfad im Baum ist {r['best_path']} mit {fmt.exact(paths[r['best_path']])}.")
     return View(t.render(), readouts, summary)
 
+
+
+# -- the lesson ----------------------------------------------------------------------------
+
+ARTICLE = {p.name: p.default for p in PARAMS if p.name.startswith("p_")}
+_ARTICLE_RUN = compute(**ARTICLE)
+
+
+def _de(x: float) -> str:
+    return fmt.de(x, 3, trim=True)
+
+
+def _is_article_tree(params) -> bool:
+    return all(round(params[k], 2) == v for k, v in ARTICLE.items())
+
+
+def _last_p_ba_where_greedy_is_best(params, result) -> bool:
+    """Greedy starts with A and is best, and one slider step more for „Nach B: A“ would beat it."""
+    if result["greedy_path"][0] != "A" or not result["greedy_is_best"]:
+        return False
+    step = next(p.step for p in PARAMS if p.name == "p_ba")
+    higher = round(params["p_ba"] + step, 2)
+    return higher > 1 or not compute(params["p_a"], params["p_aa"], higher)["greedy_is_best"]
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question=f"Greedy wählt zuerst A ({_de(ARTICLE['p_a'])}) und dann wieder A ({_de(ARTICLE['p_aa'])}). "
+                 "Ist AA auch der wahrscheinlichste Pfad aus zwei Tokens?",
+        choices=("Ja, AA", "Nein, BA ist wahrscheinlicher", "Nein, BB ist wahrscheinlicher"),
+        answer=1,
+        shown=lambda params, result: params["show_all"] and _is_article_tree(params),
+        explain=f"BA hat {_de(_ARTICLE_RUN['step1']['B'])} · {_de(ARTICLE['p_ba'])} = {_de(_ARTICLE_RUN['paths']['BA'])}, "
+                f"mehr als die {_de(_ARTICLE_RUN['paths']['AA'])} von AA. "
+                "Greedy fragt nie nach, was nach B gekommen wäre.",
+        example={"show_all": True},
+    ),
+    tasks=(
+        Task("last_best", "Finde den größten Wert für „Nach B: Chance von A“, bei dem Greedy noch den besten Pfad findet.",
+             solved=_last_p_ba_where_greedy_is_best,
+             explain="Einen Schritt darüber wäre der Weg über B wahrscheinlicher. "
+                     "Sein schwacher erster Schritt wird dann durch den starken zweiten mehr als ausgeglichen.",
+             example={"p_ba": 0.76}),
+        Task("big_gap", "Finde Einstellungen, bei denen der beste Pfad um mehr als 0,2 wahrscheinlicher ist als der von Greedy.",
+             solved=lambda params, result: Fraction(result["gap_exact"]) > Fraction(1, 5),
+             explain="Greedy verschenkt am meisten, wenn der erste Schritt knapp ausgeht, "
+                     "danach alles offen ist und der andere Weg sicher weitergeht.",
+             example={"p_a": 0.51, "p_aa": 0.5}),
+        Task("b_trap", "Sorge dafür, dass Greedy zuerst B nimmt und trotzdem den besten Pfad verpasst.",
+             solved=lambda params, result: result["greedy_path"][0] == "B" and not result["greedy_is_best"],
+             explain="Die Falle hängt nicht am Token A: Jeder Weg, der stark weitergeht, "
+                     "kann nach einem knapp verlorenen ersten Schritt übersehen werden.",
+             example={"p_a": 0.4, "p_aa": 0.99, "p_ba": 0.6}),
+    ),
+    discussion=(
+        "Ein Navi nimmt an jeder Kreuzung die Straße, die im Moment am schnellsten aussieht. Wann führt das in die Irre?",
+        "Greedy liefert bei gleicher Eingabe immer denselben Text. Wann ist das ein Vorteil, wann ein Nachteil?",
+    ),
+    teacher=(
+        "Wenn die schnelle Straße später in einen Stau führt und eine langsame Abzweigung danach frei ist. "
+        "Genau wie Greedy schaut das Navi dann nur einen Schritt voraus.",
+        "Vorteil: Antworten sind wiederholbar und schnell berechnet, gut für Tests oder kurze Fakten. "
+        "Nachteil: Texte werden eintönig, und ein schlechter früher Schritt wird nie korrigiert.",
+    ),
+    misconceptions=(
+        "„Das beste Token in jedem Schritt ergibt den besten Satz.“ – Nein, ein Pfad ist das Produkt "
+        "seiner Schritte. Ein schwacher Anfang kann mit einer starken Fortsetzung gewinnen.",
+        "„Greedy zieht zufällig.“ – Nein, Greedy ist fest; bei Gleichstand entscheidet eine feste Regel.",
+    ),
+)

@@ -25,6 +25,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import Cell, table
 
 SLUG = "kl-divergence"
@@ -351,3 +352,70 @@ def _torch_table(r: dict) -> str:
         f"genau (0,5; 0,5) sind. Falsch: <code>input={approx_name}</code> ohne log ergibt {escape(wrong)}.</p>"
         "</div>"
     )
+
+
+# -- the lesson ----------------------------------------------------------------------------
+
+SAME = 1e-12  # both directions are float sums of two terms; equal ones agree to rounding
+SMALL = 0.2
+
+
+def _both_ways_equal(params, result) -> bool:
+    a, b = result["d_qp"], result["d_pq"]
+    return not result["equal"] and a is not None and b is not None and abs(a - b) < SAME
+
+
+def _one_way_infinite(params, result) -> bool:
+    finite = [d for d in (result["d_qp"], result["d_pq"]) if d is not None]
+    return len(finite) == 1 and finite[0] < SMALL
+
+
+_DEFAULT_Q1 = next(p.default for p in PARAMS if p.name == "q1")
+_EXAMPLE = compute()
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question=f"q gibt B die Wahrscheinlichkeit {fmt.de(1 - _DEFAULT_Q1, 1)}. Jetzt gibt p dem Ereignis B die "
+                 "Wahrscheinlichkeit 0. Wie groß wird D(q‖p)?",
+        choices=("etwa 0,1", "etwa 2,3", "unendlich groß"),
+        answer=2,
+        shown=lambda params, result: result["p_exact"][1] == "0" and params["q1"] == _DEFAULT_Q1,
+        explain=f"Im Beitrag von B steht ln({fmt.de(1 - _DEFAULT_Q1, 1)} / 0). Wer ein Ereignis ausschließt, das die Referenz erwartet, "
+                "liegt unendlich weit daneben.",
+        example={"p1": 1.0},
+    ),
+    tasks=(
+        Task("mirror", "Finde zwei verschiedene Verteilungen, bei denen D(q‖p) und D(p‖q) gleich groß sind.",
+             solved=_both_ways_equal,
+             explain="Das klappt hier nur, wenn p das Spiegelbild von q ist, etwa (0,1; 0,9) gegen (0,9; 0,1). "
+                     "Sonst hängt das Ergebnis von der Richtung ab.",
+             example={"p1": 0.1}),
+        Task("one_way", f"Finde Einstellungen, bei denen eine Richtung unendlich ist und die andere kleiner als "
+                        f"{fmt.de(SMALL, 1)}.",
+             solved=_one_way_infinite,
+             explain="Fehlt in der Näherung ein Ereignis der Referenz, wird es unendlich. Fehlt es in der Referenz, "
+                     "zählt es gar nicht.",
+             example={"q1": 0.95, "p1": 1.0}),
+        Task("negative_a", "Mach den Beitrag von A negativ. Fällt dann auch die Summe unter 0?",
+             solved=lambda params, result: result["terms"][0] is not None and result["terms"][0] < 0,
+             explain="Ein Beitrag ist negativ, wenn die Näherung dem Ereignis mehr zutraut als die Referenz. "
+                     "Der andere Beitrag gleicht das immer aus: Die Summe bleibt mindestens 0.",
+             example={"q1": 0.3}),
+    ),
+    discussion=(
+        "Ein Schüler sagt: „KL ist der Abstand zwischen zwei Verteilungen.“ Was stimmt daran, was nicht?",
+        "Ein kleines Modell lernt von einem großen (Wissensdestillation). Welche Verteilung sollte die Referenz sein, "
+        "und was passiert, wenn das kleine Modell einem Token die Wahrscheinlichkeit 0 gibt?",
+    ),
+    teacher=(
+        "Richtig ist: KL ist nie negativ und nur bei gleichen Verteilungen 0. Falsch ist: Anders als ein Abstand "
+        "hängt KL von der Richtung ab.",
+        "Oft ist das große Modell (der Lehrer) die Referenz und das kleine die Näherung. Schließt das kleine "
+        "ein Token aus, das das große erwartet, wird die KL-Divergenz unendlich groß.",
+    ),
+    misconceptions=(
+        f"„D(q‖p) und D(p‖q) sind gleich.“ – Nein, nur in Sonderfällen; im Beispiel {show(_EXAMPLE['d_qp'])} "
+        f"gegen {show(_EXAMPLE['d_pq'])}.",
+        "„Ein negativer Beitrag macht die Summe negativ.“ – Nein, die Summe ist immer mindestens 0.",
+    ),
+)

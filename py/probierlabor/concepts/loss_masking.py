@@ -21,6 +21,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "loss-masking"
 TITLE = "Loss Masking"
@@ -223,3 +224,52 @@ def view(r: dict) -> View:
                f"(„{r['focus_token']}“) liest {fmt.count(r['focus_reads_count'], 'Token', 'Tokens')}, davon {r['focus_reads_unscored']} "
                f"ohne eigenen Verlust; die {r['links']} Verbindungen bleiben bei jeder Maske gleich.")
     return View(_strip(r), readouts, summary, _grid(r))
+
+
+# -- the lesson ----------------------------------------------------------------
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question=f"Das Raster hat {len(links())} Verbindungen. "
+                 "Wie viele sind es, wenn du zusätzlich das Werkzeugergebnis bewertest?",
+        choices=(f"mehr als {len(links())}", f"genau {len(links())}", f"weniger als {len(links())}"),
+        answer=1,
+        shown=lambda params, result: params["tool"],
+        explain="Bewerten ändert nur, welche Vorhersagen bestraft werden. Was jede Vorhersage lesen darf, "
+                "bestimmt die kausale Maske, und die bleibt gleich.",
+        example={"tool": True},
+    ),
+    tasks=(
+        Task("most_scored", "Schalte die Rollen so, dass möglichst viele Positionen im Verlust zählen.",
+             solved=lambda params, result: result["scored_count"] == N - 1,
+             explain=f"Es sind {N - 1}, nicht {N}: Vor Token 1 steht nichts, aus dem man es vorhersagen könnte.",
+             example={"user": True, "tool": True}),
+        Task("first_scored", "Wähle mit dem Regler die erste Vorhersage, die im Verlust zählt.",
+             solved=lambda params, result: bool(result["scored"]) and result["focus"] == result["scored"][0],
+             explain="Alles, was diese Vorhersage liest, hat selbst keinen Verlust. "
+                     "Trotzdem hängt ihr Verlust von genau diesen Tokens ab.",
+             example={"focus": 5}),
+        Task("no_signal", "Schalte so, dass das Modell aus diesem Transkript gar nichts lernt.",
+             solved=lambda params, result: result["scored_count"] == 0,
+             explain="Ohne bewertete Position hat der Mittelwert keinen Summanden. "
+                     f"Alle {N} Tokens stehen noch da, aber es gibt kein Lernsignal.",
+             example={"agent": False}),
+    ),
+    discussion=(
+        "Warum soll ein Agent lernen, ein Werkzeug aufzurufen, aber nicht, dessen Ergebnis vorherzusagen?",
+        "Ein Nutzer schreibt eine Beleidigung in seine Frage. "
+        "Reicht es, seine Tokens aus dem Verlust zu nehmen, damit das Modell davon unberührt bleibt?",
+    ),
+    teacher=(
+        "Das Ergebnis kommt von außen, etwa die Temperatur 18 °C. Das Modell kann es nicht wissen. "
+        "Es würde lernen zu raten, statt das Werkzeug zu benutzen.",
+        "Nein. Die Beleidigung bleibt in der Eingabe und wird von allen späteren Vorhersagen gelesen. "
+        "Über diese bewerteten Vorhersagen prägt sie das Training weiter.",
+    ),
+    misconceptions=(
+        "„Maskierte Tokens werden aus der Eingabe entfernt.“ – Nein, sie bleiben stehen und werden gelesen; "
+        "nur ihre eigene Vorhersage zählt nicht.",
+        "„Je mehr Positionen bewertet werden, desto besser.“ – Nein, wer Text bewertet, den das Modell nicht "
+        "wissen kann, bringt ihm Raten bei.",
+    ),
+)

@@ -23,6 +23,7 @@ import math
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "mqa"
@@ -212,3 +213,56 @@ def _table(r: dict) -> str:
              _pair(h["weights"]), _pair(h["output"])) for i, h in enumerate(r["heads_out"])]
     return table(("", "q·k / √2", "Gewichte", "Ergebnis"), rows,
                  caption="Gleiche Keys und Values, verschiedene Queries", row_heads=True, numeric=True, wide=True)
+
+
+# -- the lesson ----------------------------------------------------------------------------
+
+SHARP = 0.9  # weight on one key that counts as „fast nur dieser Key“
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Du stellst die Länge der Queries auf 0. Welche Gewichte gibt Kopf 1 dann k₁ und k₂?",
+        choices=("1 und 0", "etwa 0,8 und 0,2", "0,5 und 0,5"),
+        answer=2,
+        shown=lambda params, result: result["length"] == 0,
+        explain="Eine Query der Länge 0 gibt jedem Key den Score 0. "
+                "Gleiche Scores werden bei Softmax zu gleichen Gewichten.",
+        example={"length": 0.0},
+    ),
+    tasks=(
+        Task("same_other", "Finde für q₂ eine andere Richtung als die von q₁, bei der beide Köpfe trotzdem "
+                           "dasselbe Ergebnis liefern.",
+             solved=lambda params, result: (result["same_output"] and result["angle1"] != result["angle2"]
+                                            and result["length"] > 0),
+             explain="Softmax achtet nur darauf, wie weit die Scores auseinanderliegen. "
+                     "Zwei Queries mit gleichem Abstand der Scores ergeben dieselben Gewichte.",
+             example={"angle2": 270}),
+        Task("sharp", f"Bring Kopf 1 dazu, mehr als {fmt.de(SHARP, 1)} seines Gewichts auf k₁ zu legen.",
+             solved=lambda params, result: result["heads_out"][0]["weights"][0] > SHARP,
+             explain="Die Länge allein reicht nicht. Am schärfsten wird es bei 315°: "
+                     "Dort zeigt q₁ zu k₁ hin und zugleich von k₂ weg.",
+             example={"angle1": 315, "length": 3.0}),
+        Task("one_gib", f"Stelle H so ein, dass Multi-Head Attention im Beispiel {fmt.size(fmt.GIB, 'GiB')} "
+                        "KV-Cache braucht.",
+             solved=lambda params, result: result["cache"]["mha_bytes"] == fmt.GIB,
+             explain=f"Dann speichert MHA {fmt.GIB // BYTES_PER_SET} K/V-Sätze, MQA nur einen: "
+                     f"{fmt.size(BYTES_PER_SET, 'MiB')} statt {fmt.size(fmt.GIB, 'GiB')}.",
+             example={"heads": fmt.GIB // BYTES_PER_SET}),
+    ),
+    discussion=(
+        "Warum spart MQA gerade beim Erzeugen langer Texte so viel?",
+        "Was verliert ein Modell, wenn alle Köpfe dieselben Keys und Values teilen?",
+    ),
+    teacher=(
+        "Der KV-Cache wächst mit jedem Token, und bei jedem neuen Token wird er ganz gelesen. "
+        "Ein Satz statt H Sätze heißt H-mal weniger Speicher und weniger Lesen.",
+        "Die Köpfe können sich nur noch in ihren Fragen unterscheiden, nicht in dem, was gespeichert ist. "
+        "Das kostet etwas Qualität; GQA ist darum ein Mittelweg.",
+    ),
+    misconceptions=(
+        "„Mit gemeinsamen Keys und Values rechnen alle Köpfe dasselbe.“ – Nein, verschiedene Queries "
+        "geben denselben Keys verschiedene Gewichte.",
+        "„MQA spart die Queries ein.“ – Nein, jeder Kopf behält seine eigene Query; gespart wird der KV-Cache.",
+    ),
+)

@@ -28,6 +28,7 @@ from math import comb
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "pass-at-k"
 TITLE = "pass@k"
@@ -304,3 +305,59 @@ def _curve(r: dict) -> str:
         plot.point(j, v, 2.5, "pl-pk-naive-dot")
     plot.legend([("pl-pk-bar-key", "Schätzung (Teilmengen)"), ("pl-pk-naive", "naiv 1 − (1 − c/n)^j")], corner="tl")
     return plot.render()
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+def _smallest_sure_k(params, result) -> bool:
+    """k is the first budget at which every group holds a success: one more than the failures."""
+    n, c = result["n"], result["c_used"]
+    return 0 < c < n and result["k"] == n - c + 1 and result["pass_k_exact"] == "1"
+
+
+def _naive_far_below(params, result) -> bool:
+    return result["estimable"] and Fraction(result["pass_k_exact"]) - Fraction(result["naive_exact"]) > Fraction(1, 10)
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Vier Läufe, ein Erfolg: Bei k = 2 ist pass@k = 1/2. Was kommt bei k = 3 heraus?",
+        choices=("1/2, wie bei k = 2", "etwa 0,58", "3/4", "1"),
+        answer=2,
+        shown=lambda params, result: (result["n"], result["c_used"], result["k"]) == (4, 1, 3),
+        explain="Von den vier Gruppen aus drei Versuchen fehlt der Erfolg nur in einer. "
+                "Die etwa 0,58 liefert die naive Formel, die zu tief liegt.",
+        example={"k": 3},
+    ),
+    tasks=(
+        Task("sure", "Finde das kleinste k, bei dem pass@k genau 1 wird, obwohl nicht alle Versuche bestehen.",
+             solved=_smallest_sure_k,
+             explain="Ist k größer als die Zahl der Fehlversuche, muss jede Gruppe einen Erfolg enthalten.",
+             example={"k": 4}),
+        Task("unknown", "Wähle ein Budget k, über das deine gesammelten Versuche nichts sagen.",
+             solved=lambda params, result: not result["estimable"],
+             explain="Aus n Versuchen gibt es keine Gruppe mit mehr als n Versuchen. "
+                     "Für dieses k musst du mehr Versuche sammeln.",
+             example={"k": 5}),
+        Task("naive_gap", "Finde einen Zustand, in dem die naive Formel um mehr als 0,1 unter der Schätzung liegt.",
+             solved=_naive_far_below,
+             explain="Die naive Formel tut so, als könnte derselbe Versuch mehrmals gezogen werden. "
+                     "Eine Gruppe enthält aber verschiedene Versuche, darum liegt sie zu tief.",
+             example={"c": 2, "k": 3}),
+    ),
+    discussion=(
+        "Ein Modell löst mit zehn erlaubten Versuchen fast jede Aufgabe. Ist es damit ein guter Helfer beim Programmieren?",
+        "Warum sammelt man für die Schätzung oft viel mehr Versuche, als das Budget k erlaubt?",
+    ),
+    teacher=(
+        "Nur wenn jemand erkennt, welcher der zehn Versuche stimmt, etwa durch Tests. "
+        "Ohne Prüfer zählt eher pass@1, und das kann viel kleiner sein.",
+        "Mit mehr Versuchen gibt es viel mehr Gruppen, und die Schätzung schwankt weniger. "
+        "Außerdem braucht man mindestens k Versuche, sonst lässt sich pass@k gar nicht schätzen.",
+    ),
+    misconceptions=(
+        "„pass@k ist die Erfolgsquote c/n.“ – Das gilt nur für k = 1; mit mehr erlaubten Versuchen steigt die Quote.",
+        "„Wer n Versuche sammelt und einer besteht, hat die Aufgabe gelöst.“ – Das ist pass@n, "
+        "nicht pass@1; beide Zahlen müssen getrennt genannt werden.",
+    ),
+)

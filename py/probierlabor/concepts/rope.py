@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "rope"
@@ -244,3 +245,64 @@ def _sci(x: float) -> str:
     mant = x / 10 ** exp
     sup = str(exp).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
     return f"{fmt.de(mant, 2)} · 10{sup}"
+
+
+# -- the lesson ----------------------------------------------------------------------------
+
+EPS = 1e-9  # the rotations are floats: an exact 1 or −1 comes out within rounding
+DEFAULTS = {p.name: p.default for p in PARAMS}
+FEW_PAIRS_DIM = DIMS[0]
+COMES_BACK = 0.9
+
+
+def _same_pair(params) -> bool:
+    return all(params[k] == DEFAULTS[k] for k in ("m", "n", "theta"))
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question=f"Query an Position {DEFAULTS['m']}, Key an Position {DEFAULTS['n']}: Das Produkt ist etwa "
+                 f"{fmt.de(compute()['score'], 3)}. Du schiebst beide um dieselbe Zahl von Positionen nach hinten. "
+                 "Was passiert mit dem Produkt?",
+        choices=("Es wird kleiner", "Es bleibt gleich", "Es wird größer"),
+        answer=1,
+        shown=lambda params, result: params["shift"] > 0 and _same_pair(params),
+        explain="Beide Pfeile drehen sich um denselben zusätzlichen Winkel. "
+                "Der Winkel zwischen ihnen bleibt, und nur er bestimmt das Produkt.",
+        example={"shift": 7},
+    ),
+    tasks=(
+        Task("full_turn", "Finde zwei verschiedene Positionen, bei denen das Produkt wieder genau 1 ist.",
+             solved=lambda params, result: result["distance"] != 0 and abs(result["score"] - 1) < EPS,
+             explain="Nach einer vollen Umdrehung zeigt der Key wieder wie die Query. Ein einzelnes Paar kann "
+                     "diesen Abstand nicht von Abstand 0 unterscheiden.",
+             example={"n": 15}),
+        Task("neighbours_opposite", "Stelle θ so ein, dass schon direkte Nachbarn in entgegengesetzte Richtungen zeigen.",
+             solved=lambda params, result: abs(result["distance"]) == 1 and abs(result["score"] + 1) < EPS,
+             explain="Bei 180° pro Position ist der Abstand 2 schon wieder eine volle Umdrehung. "
+                     "Ein so großer Winkel kann nur ganz nahe Abstände auseinanderhalten.",
+             example={"theta": 180}),
+        Task("few_pairs", f"Wähle d = {FEW_PAIRS_DIM}. Finde einen Abstand größer als 1, bei dem das Mittel der "
+                          f"echten Frequenzen wieder über {fmt.de(COMES_BACK, 1)} liegt.",
+             solved=lambda params, result: (result["dim"] == FEW_PAIRS_DIM and abs(result["distance"]) > 1
+                                            and result["real_score"] > COMES_BACK),
+             explain="Mit nur wenigen Paaren stehen die Pfeile manchmal fast alle zugleich wieder wie am Anfang. "
+                     "Je mehr Paare mit verschiedenen Winkeln, desto seltener passiert das.",
+             example={"dim": FEW_PAIRS_DIM, "n": 9}),
+    ),
+    discussion=(
+        "Warum ist es für ein Sprachmodell nützlich, dass nur der Abstand zweier Tokens zählt und nicht ihre Position?",
+        "Warum dreht RoPE nur Query und Key, aber nicht den Value?",
+    ),
+    teacher=(
+        "Ein Satz bedeutet dasselbe, ob er am Anfang oder mitten im Text steht. So lernt das Modell Regeln "
+        "wie „das Wort direkt davor“, die überall gelten.",
+        "Die Position soll beeinflussen, wie stark zwei Tokens zueinander passen; das entscheidet der "
+        "Vergleich von Query und Key. Der Value ist der Inhalt, der danach weitergegeben wird.",
+    ),
+    misconceptions=(
+        "„RoPE addiert eine Positionsnummer zu den Zahlen.“ – Nein, es dreht die Pfeile; ihre Länge bleibt gleich.",
+        "„Je weiter zwei Tokens auseinander sind, desto kleiner ist das Produkt.“ – Nein, bei einem Paar "
+        "kehrt es nach einer vollen Drehung zurück. Auch mit vielen Paaren fällt es nicht gleichmäßig.",
+    ),
+)

@@ -34,6 +34,7 @@ from engine.acceptance import balance
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "speculative-decoding"
@@ -265,3 +266,71 @@ def _table(r: dict) -> str:
     notes = "".join(f'<p class="pl-attn-note">{escape(n)}</p>' for n in r["notes"])
     return notes + table(["Token", *TOKENS], cells, caption="Die Bilanz einer Position, exakt gerechnet",
                          highlight=len(cells) - 1, row_heads=True, numeric=True, wide=True)
+
+
+# -- the lesson ------------------------------------------------------------------------
+
+HIGH_RATE = Fraction(9, 10)
+
+
+_DEFAULT = {p.name: p.default for p in PARAMS}
+_EXAMPLE_P = [str(x) for x in distribution(_DEFAULT["pa"], _DEFAULT["pb"])[0]]
+_EXAMPLE_Q = [str(x) for x in distribution(_DEFAULT["qa"], _DEFAULT["qb"])[0]]
+
+
+def _example_p_and_q(result) -> bool:
+    return result["p_exact"] == _EXAMPLE_P and result["q_exact"] == _EXAMPLE_Q
+
+
+def _close_draft(params, result) -> bool:
+    return Fraction(result["rate_exact"]) >= HIGH_RATE and result["q_exact"] != result["p_exact"]
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Nach einer Ablehnung ziehst du einfach aus p statt aus dem Rest max(0, p − q). "
+                 "Kommt trotzdem genau p heraus?",
+        choices=("Ja, genau p", "Nein, A kommt zu oft", "Nein, A kommt zu selten"),
+        answer=1,
+        shown=lambda params, result: result["correction_mode"] == "plain" and _example_p_and_q(result),
+        explain="A hat schon über die angenommenen Vorschläge genug bekommen. "
+                "Die Korrektur aus p gibt A noch einmal etwas dazu.",
+        example={"correction": "plain"},
+    ),
+    tasks=(
+        Task("close_draft", f"Ändere den Entwurf q so, dass mindestens {fmt.de(HIGH_RATE, 1)} der Vorschläge "
+                            "angenommen werden, ohne q gleich p zu setzen.",
+             solved=_close_draft,
+             explain="Die Annahmerate ist die Summe von min(p, q). "
+                     "Je näher der Entwurf am Ziel liegt, desto seltener muss das große Modell korrigieren.",
+             example={"qa": 0.25, "qb": 0.45}),
+        Task("all_rejected", "Finde Ziel und Entwurf, bei denen kein einziger Vorschlag angenommen wird.",
+             solved=lambda params, result: result["rate_exact"] == "0" and not result["notes"],
+             explain="Der Entwurf schlägt nur Tokens vor, die das Ziel nie wählt. "
+                     "Trotzdem kommt genau p heraus, nur ganz ohne Zeitgewinn.",
+             example={"pa": 0.0, "pb": 0.0, "qa": 0.5, "qb": 0.5}),
+        Task("plain_lucky", "Finde einen Fall, in dem auch die falsche Korrektur aus p genau p liefert, "
+                            "obwohl q nicht gleich p ist.",
+             solved=lambda params, result: (result["correction_mode"] == "plain" and result["distance_exact"] == "0"
+                                            and result["q_exact"] != result["p_exact"] and not result["notes"]),
+             explain="Das klappt nur, wenn min(p, q) überall derselbe Bruchteil von p ist. Hier legt q seinen Rest "
+                     "auf ein Token, das p nie wählt. Im Allgemeinen verfälscht die falsche Korrektur p.",
+             example={"correction": "plain", "pa": 0.5, "pb": 0.5, "qa": 0.25, "qb": 0.25}),
+    ),
+    discussion=(
+        "Warum lohnt sich das Verfahren nur, wenn das kleine Modell oft richtig rät?",
+        "Ein Fehler in der Korrektur fällt in einzelnen Texten nicht auf. Wie könnte man ihn trotzdem entdecken?",
+    ),
+    teacher=(
+        "Das große Modell prüft mehrere Vorschläge in einem Durchlauf. Ab der ersten Ablehnung ist der Rest "
+        "verloren; Zeit spart man nur, wenn viele Vorschläge hintereinander angenommen werden.",
+        "Man zählt viele Durchläufe und vergleicht die Häufigkeiten mit p, wie im Histogramm. "
+        "Nur mit der richtigen Korrektur schwanken sie um p.",
+    ),
+    misconceptions=(
+        "„Das kleine Modell verschlechtert die Qualität.“ – Nein, mit der richtigen Korrektur kommt "
+        "genau die Verteilung des großen Modells heraus.",
+        "„Nach einer Ablehnung lässt man einfach das große Modell neu ziehen.“ – Nein, dann kommen "
+        "die Tokens zu oft heraus, die der Entwurf zu oft vorschlägt.",
+    ),
+)

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "top-k-sampling"
@@ -242,3 +243,69 @@ def _table(r: dict) -> str:
         classes.append("" if keep else "pl-dec-out")
     return table(["Token", "vorher", "nach Top-k", "gezogen", "Anteil"], rows,
                  caption=f"k = {r['k']}, {fmt.de(r['n'])} Züge", row_classes=classes, numeric=True)
+
+
+# -- the lesson ----------------------------------------------------------------------------
+
+MOST = F("0.9")  # „most of the probability“ in the tasks
+
+
+def _kept_mass(row: str, k: int) -> Fraction:
+    return sum(p for p, keep in zip(ROWS[row], top_k(ROWS[row], k)) if keep)
+
+
+def _smallest_k_for_most(params, result) -> bool:
+    row, k = result["row"], result["k"]
+    return row == "flach" and _kept_mass(row, k) >= MOST and (k == 1 or _kept_mass(row, k - 1) < MOST)
+
+
+def _share(row: str) -> str:
+    return " / ".join(fmt.de(p, 2, trim=True) for p in ROWS[row])
+
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question=f"Du wählst die flache Verteilung ({_share('flach')}) und lässt k = 2. "
+                 "Wie viel der Wahrscheinlichkeit bleibt vor dem Umrechnen übrig?",
+        choices=("mehr als 0,9", "etwa 0,8", "gut die Hälfte"),
+        answer=2,
+        shown=lambda params, result: result["row"] == "flach" and result["k"] == 2,
+        explain=f"A und B haben zusammen nur {fmt.de(_kept_mass('flach', 2), 2, trim=True)}. "
+                "Bei einer flachen Verteilung deckt ein festes k wenig ab.",
+        example={"row": "flach"},
+    ),
+    tasks=(
+        Task("flat_most", f"Wähle die flache Verteilung. Finde das kleinste k, bei dem mindestens "
+                          f"{fmt.de(MOST, 1)} der Wahrscheinlichkeit übrig bleibt.",
+             solved=_smallest_k_for_most,
+             explain="Hier braucht es alle vier Tokens. Bei der steilen Verteilung reicht schon eins: "
+                     "Ein festes k passt nicht zu beiden.",
+             example={"row": "flach", "k": 4}),
+        Task("steep_one", f"Finde die Verteilung, bei der schon k = 1 mindestens {fmt.de(MOST, 1)} "
+                          "der Wahrscheinlichkeit behält.",
+             solved=lambda params, result: result["k"] == 1 and Fraction(result["mass_exact"]) >= MOST,
+             explain="Bei der steilen Verteilung ist das Modell sich sicher: A trägt allein fast alles. "
+                     "Mehr Kandidaten bringen dort kaum etwas.",
+             example={"row": "steil", "k": 1}),
+        Task("tie_extra", "Finde einen Zustand, in dem mehr Tokens übrig bleiben, als k sagt.",
+             solved=lambda params, result: result["tie_extra"] > 0,
+             explain="Ein Token, das genau so wahrscheinlich ist wie das k-te, fliegt nicht raus. "
+                     "Bei einem Gleichstand an der Grenze bleiben deshalb mehr als k.",
+             example={"row": "gleichstand", "k": 3}),
+    ),
+    discussion=(
+        "Top-p behält so viele Tokens, bis ihre Summe p erreicht. Wann ist das besser als ein festes k?",
+        "Warum zieht man überhaupt zufällig, statt immer das beste Token zu nehmen?",
+    ),
+    teacher=(
+        "Wenn die Verteilungen mal steil und mal flach sind: Top-p nimmt bei einer klaren Spitze wenige "
+        "und bei Unsicherheit mehr Tokens. Ein festes k schneidet mal zu viel und mal zu wenig ab.",
+        "Immer das beste Token liefert eintönige, oft sich wiederholende Texte. "
+        "Zufall bringt Vielfalt, und Top-k verhindert, dass dabei sehr unwahrscheinliche Tokens gezogen werden.",
+    ),
+    misconceptions=(
+        "„Die übrigen k Tokens werden gleich wahrscheinlich.“ – Nein, sie behalten ihr Verhältnis "
+        "und werden nur durch ihre Summe geteilt.",
+        "„Es bleiben immer genau k Tokens.“ – Nein, bei einem Gleichstand an der Grenze bleiben mehr.",
+    ),
+)
