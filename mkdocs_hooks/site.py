@@ -3,12 +3,15 @@
 MkDocs only copies files from docs_dir; the project keeps pages/, static/ and py/ apart
 (as asked), so this hook adds static/ file by file and zips py/probierlabor for the
 browser, named by its content hash so a new version never meets a stale cache. The zip
-also carries the few pure-Python engine modules the concepts import (ENGINE_FOR_BROWSER).
+also carries the few pure-Python engine modules the concepts import (ENGINE_FOR_BROWSER), and
+the bytecode of everything in it (mkdocs_hooks/bytecode.py).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -23,6 +26,11 @@ STATIC = ROOT / "static"
 # The engine runs on numpy and never in the browser, except for these plain-Python modules that a
 # concept shares with it (one copy of the math); engine/__init__.py must stay free of imports.
 ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py")
+
+# A hook is loaded by path, not as part of a package: its neighbour is loaded the same way.
+_spec = importlib.util.spec_from_file_location("probierlabor_bytecode", Path(__file__).with_name("bytecode.py"))
+bytecode = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bytecode)
 
 
 def _package_files() -> list[Path]:
@@ -98,9 +106,12 @@ def on_post_build(config):
     target.parent.mkdir(parents=True, exist_ok=True)
     for old in target.parent.glob("probierlabor-*.zip"):
         old.unlink()
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as bundle:
-        for path, name in bundle_files():
-            bundle.write(path, name)
+    with tempfile.TemporaryDirectory() as tmp:
+        sources = Path(tmp) / "sources.zip"
+        with zipfile.ZipFile(sources, "w", zipfile.ZIP_DEFLATED) as bundle:
+            for path, name in bundle_files():
+                bundle.write(path, name)
+        bytecode.compile_bundle(sources, target)
 
 
 def on_serve(server, config, builder):

@@ -39,7 +39,7 @@ def built_zip() -> Path:
 
 
 def test_the_zip_holds_the_package_and_only_the_shared_engine_modules():
-    names = set(zipfile.ZipFile(built_zip()).namelist())
+    names = {n for n in zipfile.ZipFile(built_zip()).namelist() if not n.endswith(".pyc")}
     assert {name for _, name in site_hook.bundle_files()} == names
     assert {n for n in names if n.startswith("engine/")} == {"engine/__init__.py", "engine/acceptance.py"}
     assert not any(n.startswith("probierlabor/build/") for n in names)
@@ -65,3 +65,50 @@ def test_the_zip_name_follows_the_shared_engine_module(tmp_path, monkeypatch):
     with (tmp_path / "acceptance.py").open("a") as f:
         f.write("# changed\n")
     assert site_hook._package_hash() != before  # a new name: no browser keeps the old math from its cache
+
+
+# In Pyodide under Node.js, as in the browser's boot.py: the zip imported in place, its stdlib/ next.
+NODE_PROBE = """
+import { loadPyodide } from %(mjs)s;
+import { readFileSync } from "node:fs";
+const py = await loadPyodide({ indexURL: %(dir)s });
+py.FS.writeFile("/home/pyodide/b.zip", new Uint8Array(readFileSync(%(zip)s)));
+console.log(py.runPython(`
+import json, sys
+sys.path[0:0] = ["/home/pyodide/b.zip", "/home/pyodide/b.zip/stdlib"]
+from probierlabor.kit import api
+import dataclasses, fractions
+out = api.run("speculative-decoding")
+json.dumps({"api": api.__file__, "dataclasses": dataclasses.__file__, "fractions": fractions.__file__,
+            "final": out["result"]["final_exact"], "figure": out["figure"]})
+`));
+"""
+
+
+def test_pyodide_imports_the_bytecode_and_computes_what_cpython_computes(tmp_path):
+    pyodide = ROOT / "static" / "vendor" / "pyodide"
+    script = tmp_path / "probe.mjs"
+    script.write_text(NODE_PROBE % {"mjs": json.dumps((pyodide / "pyodide.mjs").as_uri()),
+                                    "dir": json.dumps(str(pyodide) + "/"), "zip": json.dumps(str(built_zip()))})
+    seen = json.loads(subprocess.run(["node", str(script)], capture_output=True, text=True, check=True,
+                                     timeout=180).stdout.strip().splitlines()[-1])
+    assert seen["api"] == "/home/pyodide/b.zip/probierlabor/kit/api.pyc"
+    # the standard library's sources in Pyodide, compiled once at build time by the same Pyodide
+    assert seen["dataclasses"] == "/home/pyodide/b.zip/stdlib/dataclasses.pyc"
+    assert seen["fractions"] == "/home/pyodide/b.zip/stdlib/fractions.pyc"
+    from probierlabor.kit import api
+    expected = api.run("speculative-decoding")
+    assert (seen["final"], seen["figure"]) == (expected["result"]["final_exact"], expected["figure"])
+
+
+def test_every_module_has_its_bytecode_and_the_stdlib_part_comes_from_pyodides_own_sources():
+    bundle = zipfile.ZipFile(built_zip())
+    names = set(bundle.namelist())
+    sources = {n for n in names if n.endswith(".py")}
+    assert {n[:-3] + ".pyc" for n in sources} <= names
+    stdlib = zipfile.ZipFile(ROOT / "static" / "vendor" / "pyodide" / "python_stdlib.zip")
+    shipped = {n for n in names if n.startswith("stdlib/")}
+    assert {"stdlib/dataclasses.pyc", "stdlib/fractions.pyc", "stdlib/statistics.pyc"} <= shipped
+    assert {n[len("stdlib/"):-1] for n in shipped} <= set(stdlib.namelist())
+    magic = {bundle.read(n)[:4] for n in names if n.endswith(".pyc")}
+    assert len(magic) == 1  # one interpreter compiled them all

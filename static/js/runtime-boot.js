@@ -6,6 +6,13 @@
   var base = new URL("../../", document.currentScript.src).href;  // this file is static/js/
   var bundle = document.querySelector('meta[name="probierlabor-bundle"]').content;
   window.probierlaborConfig = { base: base, bundle: new URL(bundle, base).href };
+  // The page's Python package is fetched now, while Pyodide downloads and compiles, and not after
+  // Python is ready (static/py/boot.py awaits it). It always resolves: to the bytes or to {error}.
+  window.probierlaborConfig.bundleData = fetch(window.probierlaborConfig.bundle).then(function (response) {
+    return response.ok ? response.arrayBuffer() : { error: "HTTP " + response.status };
+  }).catch(function (error) {
+    return { error: String(error && error.message || error) };
+  });
 
   // Failures before the page script is there are kept and handed over when it arrives.
   var boot = (window.probierlaborBoot = {

@@ -3,7 +3,6 @@
 # api.run_json to static/js/probierlabor.js, which mounts every experiment on every page.
 import sys
 
-from pyodide.http import pyfetch
 from pyscript import ffi, window
 
 
@@ -80,11 +79,16 @@ async def _systemcheck():
     return json.dumps(report)
 
 try:
-    response = await pyfetch(window.probierlaborConfig.bundle)  # noqa: F704 - PyScript allows top-level await
-    if not response.ok:
-        raise RuntimeError(f"{window.probierlaborConfig.bundle} antwortet mit HTTP {response.status}")
-    await response.unpack_archive(extract_dir="/home/pyodide/lib", format="zip")  # noqa: F704
-    sys.path.insert(0, "/home/pyodide/lib")
+    # The zip carries bytecode (mkdocs_hooks/bytecode.py) and is imported in place: nothing to unpack,
+    # nothing to compile. Its stdlib/ folder holds bytecode of the few standard modules the bare runtime
+    # has not loaded; they come from Pyodide's own sources, compiled by the same Pyodide at build time.
+    data = await window.probierlaborConfig.bundleData  # noqa: F704 - PyScript allows top-level await
+    if getattr(data, "error", None):
+        raise RuntimeError(f"{window.probierlaborConfig.bundle} antwortet mit {data.error}")
+    BUNDLE = "/home/pyodide/probierlabor.zip"
+    with open(BUNDLE, "wb") as handle:
+        handle.write(data.to_bytes())
+    sys.path[0:0] = [BUNDLE, BUNDLE + "/stdlib"]
     from probierlabor.kit import api
 
     window.probierlabor.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck))

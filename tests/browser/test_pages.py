@@ -174,6 +174,16 @@ def test_a_broken_runtime_file_gives_a_clear_message(visit, kind):
     assert v.page.is_hidden(".pl-status")  # no endless spinner
 
 
+def test_a_missing_python_bundle_gives_a_clear_message(visit):
+    """The bundle is fetched from <head> (static/js/runtime-boot.js) while Pyodide starts; boot.py awaits it."""
+    v = visit("/overfitting/", routes=[("**/static/py/probierlabor-*.zip", lambda route: route.fulfill(status=404))])
+    assert v.wait_state(("error",), timeout=60_000) == "error"
+    text = v.page.inner_text(".pl-notes")
+    assert "Python konnte nicht gestartet werden" in text and "probierlabor-" in text and "HTTP 404" in text
+    assert v.page.is_visible(".pl-figure svg") and v.page.is_hidden(".pl-status")
+    assert not v.page_errors
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_without_javascript_the_default_figure_and_numbers_are_there(visit, slug):
     v = visit(f"/{slug}/", javascript=False)

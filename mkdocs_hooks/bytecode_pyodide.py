@@ -1,0 +1,57 @@
+"""Runs inside Pyodide (mkdocs_hooks/bytecode.mjs): /in.zip (sources) → /out.zip (sources + bytecode).
+
+Every module of the bundle gets its .pyc beside its .py; the standard-library modules that the
+concepts import and a fresh interpreter has not loaded yet are compiled from Pyodide's own
+python_stdlib.zip into stdlib/. Importing every concept and running its default state finds them,
+lazy imports inside functions included."""
+
+import importlib
+import py_compile
+import sys
+import zipfile
+
+STAMP = (1980, 1, 1, 0, 0, 0)  # fixed entry dates: the same sources give the same zip
+loaded_at_start = set(sys.modules)
+
+source = zipfile.ZipFile("/in.zip")
+source.extractall("/src")
+sys.path.insert(0, "/src")
+from probierlabor import SLUGS  # noqa: E402
+from probierlabor.kit import api  # noqa: E402
+
+for slug in SLUGS:
+    api.run_json(slug, "{}")
+
+stdlib = {}
+for name in sorted(set(sys.modules) - loaded_at_start):
+    module = sys.modules[name]
+    origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
+    if origin.startswith("/lib/python") and ".zip/" in origin and origin.endswith(".py"):
+        stdlib[name] = origin
+
+
+def compiled(path: str, shown_as: str) -> bytes:
+    # Unchecked hash: no source timestamp to compare, so zipimport takes the bytecode as it is.
+    py_compile.compile(path, cfile="/tmp/out.pyc", dfile=shown_as, doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    with open("/tmp/out.pyc", "rb") as handle:
+        return handle.read()
+
+
+def entry(name: str) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, STAMP)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    return info
+
+
+with zipfile.ZipFile("/out.zip", "w") as out:
+    for info in source.infolist():
+        out.writestr(entry(info.filename), source.read(info))
+        if info.filename.endswith(".py"):
+            out.writestr(entry(info.filename[:-3] + ".pyc"), compiled("/src/" + info.filename, info.filename))
+    stdlib_zip = zipfile.ZipFile(next(p for p in sys.path if p.endswith(".zip") and "/lib/python" in p))
+    for name, origin in stdlib.items():
+        inner = origin.split(".zip/", 1)[1]
+        with open("/tmp/std.py", "wb") as handle:
+            handle.write(stdlib_zip.read(inner))
+        out.writestr(entry("stdlib/" + inner[:-3] + ".pyc"), compiled("/tmp/std.py", inner))
