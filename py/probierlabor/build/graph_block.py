@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..concepts import graph
 from ..kit import api
+from . import glossary
 
 
 def link(slug: str) -> str:
@@ -32,6 +33,6 @@ def see_also(slug: str) -> str:
     terms = graph.TERMS[slug]
     if terms:
         label = "Verwandter Begriff ohne eigene Seite" if len(terms) == 1 else "Verwandte Begriffe ohne eigene Seite"
-        named = [f"*{term}* ({why})" if why else f"*{term}*" for term, why in terms]
+        named = [f"*{glossary.link(term)}* ({why})" if why else f"*{glossary.link(term)}*" for term, why in terms]
         lines.append(f"- {label}: {', '.join(named)}.")
     return "\n".join(lines)

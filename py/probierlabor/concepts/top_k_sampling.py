@@ -28,7 +28,7 @@ from ..kit.contract import Param, Preset, Readout, View
 from ..kit.table import table
 
 SLUG = "top-k-sampling"
-TITLE = "Top-k Sampling"
+TITLE = "Top-k-Sampling"
 GROUP = "Decodieren und Sampling"
 TEASER = "Nur die k besten Tokens dürfen gezogen werden – mit ungleichen Chancen."
 
