@@ -49,6 +49,7 @@ def test_page_uses_the_glossary_spelling(slug):
 @pytest.mark.parametrize("planted, rule", [
     ("Der KV Cache wächst.", "KV-Cache"),
     ("Dann kommt der nächste Token.", "Token"),
+    ("Es nimmt einen vorgeschlagenen A-Token an.", "Token"),
     ("Es bleiben zwei Token übrig.", "Token"),
     ("Jedes Etikett zählt.", "Label"),
     ("Beim Fine-tuning lernt es.", "Fine-Tuning"),

@@ -158,7 +158,7 @@ TERMS: tuple[Term, ...] = (
          avoid={r"\btest set\b": "test set"}),
     Term("Token", "das", "die Tokens",
          "Ein Textstück, mit dem ein Sprachmodell rechnet: ein Wort, ein Wortteil oder ein Zeichen.",
-         avoid={r"\b(?:der|den|einen|jeden|keinen|welchen|diesen)(?: \w+e[nrs]?)? Token\b(?![s\w-])":
+         avoid={r"\b(?:der|den|einen|jeden|keinen|welchen|diesen)(?: \w+e[nrs]?)? (?:\w+-)?Token\b(?![s\w-])":
                 "der Token, den Token, einen Token",
                 r"\bdie(?: \w+en?)? Token\b(?![s\w-])": "die Token (Plural)",
                 r"\b" + _NUMBER_WORDS + r"(?: \w+e)? Token\b(?![s\w-])": "zwei Token"}),
