@@ -43,6 +43,7 @@ class _Reader(HTMLParser):
         self.blocks: list[str] = []
         self.current: list[str] = []
         self.section = ""
+        self.heading: list[str] | None = None  # the text of the h2 being read, to know the section
 
     def _flush(self):
         text = re.sub(r"\s+", " ", "".join(self.current)).strip()
@@ -69,7 +70,7 @@ class _Reader(HTMLParser):
             self.current.append(" Formel ")  # an inline formula reads as one word
         self.stack.append((tag, skipped))
         if tag == "h2":
-            self._heading = []
+            self.heading = []
 
     def handle_endtag(self, tag):
         if tag in _VOID:
@@ -78,17 +79,17 @@ class _Reader(HTMLParser):
             open_tag, _ = self.stack.pop()
             if open_tag == tag:
                 break
-        if tag == "h2" and hasattr(self, "_heading"):
-            self.section = "".join(self._heading).replace("¶", "").strip()
-            del self._heading
+        if tag == "h2" and self.heading is not None:
+            self.section = "".join(self.heading).replace("¶", "").strip()
+            self.heading = None
         if tag in _BLOCKS:
             self._flush()
         if tag == "article":
             self.depth_article -= 1
 
     def handle_data(self, data):
-        if hasattr(self, "_heading"):
-            self._heading.append(data)
+        if self.heading is not None:
+            self.heading.append(data)
         if self.depth_article and not self._skipped():
             self.current.append(data)
 

@@ -19,6 +19,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from ..kit import api
+
 FINDINGS = "Was du entdeckst"
 
 # A variant right after "englisch" is the house's way of naming the English term; it is allowed.
@@ -40,7 +42,9 @@ class Term:
         return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
 
 
-_NUMBER_WORDS = r"(?:(?!1\b)\d+|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|hundert|tausend|viele|wenige|mehrere|alle|beide|einige|keine)"
+# Words after which a noun stands in the plural ("1 Token" is singular, so 1 is left out).
+_NUMBER_WORDS = (r"(?:(?!1\b)\d+|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|hundert|tausend"
+                 r"|viele|wenige|mehrere|alle|beide|einige|keine)")
 
 TERMS: tuple[Term, ...] = (
     Term("Batch", "der", "die Batches",
@@ -92,7 +96,9 @@ TERMS: tuple[Term, ...] = (
     Term("KV-Cache", "der", "die KV-Caches",
          "Der Speicher für die Keys und Values aller bisherigen Tokens, damit das Modell sie nicht neu "
          "berechnen muss.", page="kv-cache",
-         avoid={r"\bKV ?Cache": "KV Cache", r"(?<![/\w-])[Kk][Vv]-cache\b(?![-./])": "KV-cache", r"\bkv-Cache\b": "kv-Cache"}),
+         avoid={r"\bKV ?Cache": "KV Cache", r"\bkv-Cache\b": "kv-Cache",
+                # not the file names kv-cache-growth.json or …/kv-cache/
+                r"(?<![/\w-])[Kk][Vv]-cache\b(?![-./])": "KV-cache"}),
     Term("Label", "das", "die Labels",
          "Die richtige Antwort, die zu einem Trainingsbeispiel gehört, etwa die Abteilung einer Nachricht.",
          avoid={r"\bEtikett\w*": "Etikett",
@@ -204,7 +210,6 @@ def _entry(t: Term) -> str:
     head = f"**{t.term}**" + (f" ({grammar})" if grammar else "")
     text = f"{head} – {t.explanation}"
     if t.page:
-        from ..kit import api
         text += f" Seite: [{api.concept(t.page).TITLE}]({t.page}.md)."
     shown = [variant for s in t.avoid.values() for variant in s.split(", ") if variant]
     if shown:
