@@ -8,13 +8,14 @@
     {{ replay("prefill-interleaved", view="prefill") }}          a recorded engine run
     {{ read_first("decode") }}   the "Vorher lesen" line, from probierlabor/concepts/graph.py
     {{ see_also("decode") }}     the "Siehe auch" section, from the same graph
+    {{ glossary_entries() }}     the glossary page's entries, from probierlabor/build/glossary.py
 
 So text and experiment cannot drift apart: both come from ``api.run``.
 """
 
 from __future__ import annotations
 
-from probierlabor.build import experiment_block, graph_block, replay_block
+from probierlabor.build import experiment_block, glossary, graph_block, replay_block
 from probierlabor.kit import api, fmt
 
 
@@ -35,6 +36,10 @@ def define_env(env):
     @env.macro
     def see_also(slug: str) -> str:
         return graph_block.see_also(slug)
+
+    @env.macro
+    def glossary_entries() -> str:
+        return glossary.page()
 
     @env.macro
     def value(slug: str, key: str, digits: int = 1, preset: str | None = None, **params) -> str:

@@ -279,7 +279,7 @@ def test_presets_are_the_described_cases():
 def test_summary_sentences(epochs):
     text = cl.view(cl.compute(epochs=epochs)).summary
     assert text.startswith("Vor dem Update" if epochs == 0 else "Mit Wiederholungen")
-    assert ("1 Runde" in text) == (epochs == 1)
+    assert ("1 Epoche" in text) == (epochs == 1)
 
 
 def test_the_summary_names_every_setting_that_changes_the_picture():

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from probierlabor import SLUGS
-from probierlabor.build import graph_block
+from probierlabor.build import glossary, graph_block
 from probierlabor.concepts import graph
 from probierlabor.kit import api
 
@@ -133,7 +133,8 @@ def test_built_page_contains_the_generated_links(slug):
     section = html.split('<h2 id="siehe-auch">', 1)[1].split("</ul>", 1)[0]
     assert _links(section) == [other for other, _ in graph.SEE_ALSO[slug]]
     for term, _ in graph.TERMS[slug]:
-        assert f"<em>{term}</em>" in section
+        # A term without a page links to its glossary entry.
+        assert f'<em><a href="../glossar/#{glossary.by_term()[term].anchor}">{term}</a></em>' in section
     if graph.READ_FIRST[slug]:
         line = html.split("<strong>Vorher lesen:</strong>", 1)[1].split("</p>", 1)[0]
         assert _links(line) == list(graph.READ_FIRST[slug])

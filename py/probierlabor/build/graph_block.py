@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..concepts import graph
 from ..kit import api
+from . import glossary
 
 
 def link(slug: str) -> str:
@@ -32,6 +33,7 @@ def see_also(slug: str) -> str:
     terms = graph.TERMS[slug]
     if terms:
         label = "Verwandter Begriff ohne eigene Seite" if len(terms) == 1 else "Verwandte Begriffe ohne eigene Seite"
-        named = [f"*{term}* ({why})" if why else f"*{term}*" for term, why in terms]
-        lines.append(f"- {label}: {', '.join(named)}.")
+        # One line per term: a run of terms with their reasons made one sentence of 40 words and more.
+        lines.append(f"- {label}:")
+        lines += [f"    - *{glossary.link(term)}*" + (f" – {why}" if why else "") for term, why in terms]
     return "\n".join(lines)

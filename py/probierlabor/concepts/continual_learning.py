@@ -64,7 +64,7 @@ KEEPS = ((5, "5"), (10, "10"), (20, "20"), (40, "40"), (60, "alle 60"))
 LAMS = ((1, "1"), (10, "10"), (30, "30"), (100, "100"), (300, "300"), (1000, "1000"))
 
 PARAMS = (
-    Param("epochs", "Trainingsrunden mit Reklamationen", "int", DEFAULT_EPOCHS, lo=0, hi=MAX_EPOCHS, step=1,
+    Param("epochs", "Epochen mit Reklamationen", "int", DEFAULT_EPOCHS, lo=0, hi=MAX_EPOCHS, step=1,
           help="Wie oft das Modell die neuen Beispiele durchgeht (0 = vor dem Update)."),
     Param("variant", "Training", "choice", "replay", choices=VARIANTS,
           help="Wie das Training auf die alten Abteilungen Rücksicht nimmt."),
@@ -333,7 +333,7 @@ def view(r: dict) -> View:
     plot = svg.Plot(480, 320, (0, MAX_EPOCHS), (0, 100), margin=(34, 14, 46, 56),
                     label=f"Treffer in beiden Tests während des Trainings ({label})")
     plot.grid(xticks=range(0, MAX_EPOCHS + 1, 5), yticks=range(0, 101, 25),
-              xlabel="Trainingsrunden mit Reklamationen", ylabel="richtig (von 100)")
+              xlabel="Epochen mit Reklamationen", ylabel="richtig (von 100)")
     curve = r["curve"]
     xs = range(len(curve))
     if r["variant"] != "none":
@@ -369,7 +369,7 @@ def view(r: dict) -> View:
                    f"Reklamationen {now['new']} von {n_new} (diese Abteilung wurde noch nicht trainiert).")
     else:
         summary = (
-            f"{label[0].upper() + label[1:]}{detail[r['variant']]}, {epochs} {'Runde' if epochs == 1 else 'Runden'}"
+            f"{label[0].upper() + label[1:]}{detail[r['variant']]}, {epochs} {'Epoche' if epochs == 1 else 'Epochen'}"
             f"{hint}: alte Nachrichten {now['old']} von {n_old} richtig (vorher {r['before']['old']}), "
             f"Reklamationen {now['new']} von {n_new}."
         )
@@ -391,7 +391,7 @@ def _table(r: dict) -> str:
     current = [i for i, (key, _, _) in enumerate(rows) if key == r["variant"] and r["epochs"]]
     hint = "mit Hinweis auf die Aufgabe" if r["hint"] else "ohne Hinweis"
     return table(("Training", "alte Nachrichten", "Lieferung", "Rücksendungen", "Reklamationen"), cells,
-                 caption=f'Gemessen nach {r["epochs"]} {"Runde" if r["epochs"] == 1 else "Runden"}, {hint}',
+                 caption=f'Gemessen nach {r["epochs"]} {"Epoche" if r["epochs"] == 1 else "Epochen"}, {hint}',
                  highlight=current, row_heads=True)
 
 

@@ -2,7 +2,8 @@
 
 READ_FIRST   slug → the pages to read before this one (the prerequisite graph, acyclic).
 SEE_ALSO     slug → (related slug, short German reason), in the order the page lists them.
-TERMS        slug → (term, short German explanation or "") for related terms without a page.
+TERMS        slug → (term, why it matters here or "") for related terms without a page; each term is an
+             entry of probierlabor/build/glossary.py, which spells and explains it, and the page links there.
 PATHS        the start page's learning paths: (title, short German description, slugs in order).
 
 The macros ``read_first`` and ``see_also`` (mkdocs_hooks/macros.py) render these as relative
@@ -228,16 +229,16 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 
 TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     "validation-set": (
-        ("test set", "oben erklärt"),
-        ("Fine-tuning", "auch dort wählst du Einstellungen wie die Lernrate mit Validierungsdaten"),
-        ("Cross-Entropy", "ein anderes Fehlermaß, üblich bei Textvorhersagen; die Rollen der Datenteile "
+        ("Test Set", "oben erklärt"),
+        ("Fine-Tuning", "auch dort wählst du Einstellungen wie die Lernrate mit Validierungsdaten"),
+        ("Kreuzentropie", "ein anderes Fehlermaß, üblich bei Textvorhersagen; die Rollen der Datenteile "
                           "bleiben dieselben"),
     ),
     "overfitting": (
-        ("weight decay", "die Strafe aus Experiment 5 in neuronalen Netzen"),
-        ("test set", "für die Bewertung ganz am Ende"),
+        ("Weight Decay", "die Strafe aus Experiment 5 in neuronalen Netzen"),
+        ("Test Set", "für die Bewertung ganz am Ende"),
         ("Grokking", "überangepasst wirkende Modelle, die nach langem Training doch verallgemeinern"),
-        ("catastrophic forgetting", "ein anderes Problem: Verlust einer alten Fähigkeit nach neuem Lernen"),
+        ("Catastrophic Forgetting", "ein anderes Problem: Verlust einer alten Fähigkeit nach neuem Lernen"),
     ),
     "metr-horizon": (
         ("logistische Regression", "die Anpassung der Kurve"),
@@ -248,27 +249,27 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Newton-Verfahren", ""),
     ),
     "ewc": (
-        ("catastrophic forgetting", "das Vergessen, gegen das EWC hilft"),
-        ("fine-tuning", ""),
+        ("Catastrophic Forgetting", "das Vergessen, gegen das EWC hilft"),
+        ("Fine-Tuning", ""),
         ("Fisher-Information", ""),
     ),
     "reservoir-sampling": (
-        ("catastrophic forgetting", "es kann sich verschärfen, wenn alle Beispiele einer früheren Kategorie "
+        ("Catastrophic Forgetting", "es kann sich verschärfen, wenn alle Beispiele einer früheren Kategorie "
                                     "aus einem kleinen Speicher fallen"),
     ),
     "experience-replay": (
-        ("catastrophic forgetting", "der starke Verlust früherer Fähigkeiten, den Wiederholungen verringern "
+        ("Catastrophic Forgetting", "der starke Verlust früherer Fähigkeiten, den Wiederholungen verringern "
                                     "können"),
-        ("fine-tuning", ""),
+        ("Fine-Tuning", ""),
     ),
     "continual-learning": (
-        ("catastrophic forgetting", "der starke Verlust früherer Fähigkeiten"),
-        ("fine-tuning", "Weitertrainieren mit ausgewählten Beispielen; danach auch alte Fähigkeiten prüfen"),
+        ("Catastrophic Forgetting", "der starke Verlust früherer Fähigkeiten"),
+        ("Fine-Tuning", "Weitertrainieren mit ausgewählten Beispielen; danach auch alte Fähigkeiten prüfen"),
     ),
     "sequence-packing": (
         ("Causal Masking", "die Sperre für den Blick nach rechts"),
         ("Padding", ""),
-        ("Fine-tuning", ""),
+        ("Fine-Tuning", ""),
     ),
     "reinforcement-learning": (
         ("Behavioral Cloning", ""),
@@ -277,7 +278,7 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "loss-masking": (
         ("Causal Masking", ""),
-        ("Fine-tuning", ""),
+        ("Fine-Tuning", ""),
     ),
     "pass-at-k": (
         ("Benchmark", ""),
@@ -308,7 +309,7 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Causal Masking", ""),
     ),
     "kl-divergence": (
-        ("Kreuzentropie", "cross-entropy"),
+        ("Kreuzentropie", "englisch cross-entropy"),
         ("Entropie", ""),
         ("Softmax", ""),
         ("Jensen-Shannon-Divergenz", "eine symmetrische Variante"),
@@ -341,7 +342,7 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "continuous-batching": (),
     "ttft": (
-        ("Inter-token Latency", ""),
+        ("Inter-Token Latency", ""),
         ("End-to-End Request Latency", ""),
     ),
 }

@@ -31,7 +31,7 @@ from ..kit.lesson import Lesson, Prediction, Task
 SLUG = "knowledge-distillation"
 TITLE = "Knowledge Distillation"
 GROUP = "Lernen und Bewerten"
-TEASER = "Ein Schüler lernt aus den Wahrscheinlichkeiten eines Lehrers – mehr als aus dem Etikett allein."
+TEASER = "Ein Schüler lernt aus den Wahrscheinlichkeiten eines Lehrers – mehr als aus dem Label allein."
 
 TOKENS = ("A", "B", "C")
 TEACHER = (Fraction(60, 100), Fraction(35, 100), Fraction(5, 100))
@@ -46,11 +46,11 @@ PARAMS = (
     Param("split", "Schüler: Anteil von B am Rest", "float", 0.5, lo=0.005, hi=0.995, step=0.005,
           help="Wie der Schüler den Rest 1 − s(A) auf B und C verteilt (der Lehrer: 0,875)."),
     Param("alpha", "Gewicht α der weichen Ziele", "float", 0.5, lo=0.0, hi=1.0, step=0.05,
-          help="0: nur das Etikett zählt; 1: nur der Lehrer."),
+          help="0: nur das Label zählt; 1: nur der Lehrer."),
 )
 
 PRESETS = (
-    Preset("Von vorn", {}, "Ein Schüler, der vor allem das Etikett „A“ gelernt hat."),
+    Preset("Von vorn", {}, "Ein Schüler, der vor allem das Label „A“ gelernt hat."),
     Preset("Schüler wie Lehrer", {"s_a": 0.6, "split": 0.875}, "Der Schüler trifft die Lehrerverteilung genau."),
     Preset("B und C vertauscht", {"s_a": 0.6, "split": 0.125},
            "Gleicher Gewinner, gleicher harter Verlust – aber B und C verwechselt."),
@@ -180,7 +180,7 @@ def _figure(r: dict) -> str:
                      f'{fmt.de_auto(v) if v else "0"}</text>')
     parts.append(f'<text class="pl-axis" transform="translate(14 {(top + bottom) / 2:.0f}) rotate(-90)" '
                  f'text-anchor="middle">Wahrscheinlichkeit</text>')
-    series = (("Etikett „A“", r["label"], "pl-kd-label"), (f"Lehrer bei T = {T}", r["teacher_T"], "pl-kd-teacher"),
+    series = (("Label „A“", r["label"], "pl-kd-label"), (f"Lehrer bei T = {T}", r["teacher_T"], "pl-kd-teacher"),
               (f"Schüler bei T = {T}", r["student_T"], "pl-kd-student"))
     group = (right - left) / 3
     bar = 32
@@ -208,7 +208,7 @@ def _figure(r: dict) -> str:
         line = cls == "pl-kd-t1"
         parts.append(svg.key(x, y, cls, name, w=16 if line else 13, gap=5 if line else 8, line=line,
                              text_cls="pl-legend pl-kd-legend"))
-    label = (f"Etikett, Lehrer und Schüler bei T = {T}: Lehrer {triple(r['teacher_T'])}, "
+    label = (f"Label, Lehrer und Schüler bei T = {T}: Lehrer {triple(r['teacher_T'])}, "
              f"Schüler {triple(r['student_T'])}")
     return svg.figure(W, H, parts, label=label, cls="pl-kd")
 
@@ -230,7 +230,7 @@ def _gradients(r: dict) -> str:
     plot.line(r["T"], 0, r["T"], top, "pl-kd-now")
     plot.point(r["T"], r["soft_gradient"], 4.5, "pl-kd-raw-dot")
     plot.point(r["T"], r["soft_gradient_scaled"], 4.5, "pl-kd-scaled-dot")
-    plot.legend([("pl-kd-hard", "Etikett (T = 1)"), ("pl-kd-raw", "weich, roh"), ("pl-kd-scaled", "weich × T²")],
+    plot.legend([("pl-kd-hard", "Label (T = 1)"), ("pl-kd-raw", "weich, roh"), ("pl-kd-scaled", "weich × T²")],
                 corner="tr")
     return plot.render()
 

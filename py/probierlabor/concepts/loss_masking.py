@@ -40,7 +40,7 @@ N = len(TOKENS)
 
 PARAMS = (
     Param("focus", "Vorhersage von Token t", "int", 13, lo=2, hi=N, step=1,
-          help="Welche Vorhersage hervorgehoben wird: sie liest alle Token vor t."),
+          help="Welche Vorhersage hervorgehoben wird: sie liest alle Tokens vor t."),
     Param("user", "Nutzer bewerten", "bool", False, help="Die Frage des Nutzers zählt im Verlust."),
     Param("agent", "Agent bewerten", "bool", True, help="Werkzeugaufruf und Antwort des Agenten zählen im Verlust."),
     Param("tool", "Werkzeugergebnis bewerten", "bool", False, help="Die Antwort des Werkzeugs zählt im Verlust."),

@@ -29,7 +29,7 @@ from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "top-k-sampling"
-TITLE = "Top-k Sampling"
+TITLE = "Top-k-Sampling"
 GROUP = "Decodieren und Sampling"
 TEASER = "Nur die k besten Tokens dürfen gezogen werden – mit ungleichen Chancen."
 

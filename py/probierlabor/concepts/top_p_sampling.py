@@ -33,7 +33,7 @@ from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
 SLUG = "top-p-sampling"
-TITLE = "Top-p Sampling (Nucleus Sampling)"
+TITLE = "Top-p-Sampling (Nucleus Sampling)"
 GROUP = "Decodieren und Sampling"
 TEASER = "Gezogen wird aus den besten Tokens, bis ihre Summe p erreicht – mal zwei, mal drei."
 

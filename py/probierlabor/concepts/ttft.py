@@ -1,7 +1,7 @@
 """Time to First Token: a synthetic event trace, measured from the client and from the server.
 
 The example (CONCEPTS.md §16; NVIDIA NIM benchmarking documentation, „Time to First Token“,
-„Inter-token Latency“, „End-to-End Request Latency“):
+„Inter-Token Latency“, „End-to-End Request Latency“):
 
 * the client sends at 0 ms; the request reaches the server after the network time up (30);
 * the server prepares the input (10), the request waits in the queue (200), prefill runs (120),
@@ -53,7 +53,7 @@ PARAMS = (
     Param("down", "Netz zurück (ms)", "int", 35, lo=0, hi=300, step=5, unit="ms",
           help="Die erste Nachricht reist zum Client."),
     Param("gap", "Abstand zwischen Tokens (ms)", "int", 20, lo=0, hi=200, step=5, unit="ms",
-          help="Zeit zwischen zwei weiteren Tokens (Inter-token Latency)."),
+          help="Zeit zwischen zwei weiteren Tokens (Inter-Token Latency)."),
     Param("more", "Weitere Tokens", "int", 4, lo=0, hi=10, step=1,
           help="Wie viele Tokens nach dem ersten noch kommen."),
 )

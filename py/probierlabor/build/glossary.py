@@ -1,0 +1,230 @@
+"""The glossary: one spelling, one gender and one meaning per term, for every page (issue 13 §3).
+
+TERMS       the entries, alphabetical on the page. Each gives the preferred spelling, the article
+            ("" for terms used without one), the plural ("" when none is used), a short German
+            explanation, the concept page if there is one, and the variants a page must not use:
+            regex → what the glossary page shows as „nicht: …“ ("" to keep a rule off the page).
+IMPERATIVES short imperatives of weak verbs; the pages write the e-form (Stelle, Schiebe, Wähle …)
+            and the standard form of strong verbs (Lies, Sieh, Nimm, Gib, Lass).
+FINDINGS    the one heading of every concept page's observations section.
+
+``page()`` renders pages/glossar.md (macro ``glossary``); graph.TERMS names only terms from here,
+and the "Siehe auch" section links them to their entry. tests/test_glossary.py scans every built
+page for the variants.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from ..kit import api
+
+FINDINGS = "Was du entdeckst"
+
+# A variant right after "englisch" is the house's way of naming the English term; it is allowed.
+ENGLISH_NOTE = re.compile(r"englisch\s*[*„\"]*$")
+
+
+@dataclass(frozen=True)
+class Term:
+    term: str
+    article: str
+    plural: str
+    explanation: str
+    page: str = ""
+    avoid: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def anchor(self) -> str:
+        plain = unicodedata.normalize("NFKD", self.term.replace("ß", "ss")).encode("ascii", "ignore").decode()
+        return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
+
+
+# Words after which a noun stands in the plural ("1 Token" is singular, so 1 is left out).
+_NUMBER_WORDS = (r"(?:(?!1\b)\d+|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|hundert|tausend"
+                 r"|viele|wenige|mehrere|alle|beide|einige|keine)")
+
+TERMS: tuple[Term, ...] = (
+    Term("Batch", "der", "die Batches",
+         "Eine Gruppe von Beispielen oder Anfragen, die das Modell in einem gemeinsamen Durchlauf bearbeitet."),
+    Term("Beam Search", "die", "", "Behält bei jedem Schritt die besten Anfänge einer Antwort statt nur eines.",
+         page="beam-search"),
+    Term("Behavioral Cloning", "das", "",
+         "Ein Modell ahmt vorgemachte Handlungen nach, ohne Belohnungen zu sehen."),
+    Term("Benchmark", "der", "die Benchmarks",
+         "Eine feste Sammlung von Aufgaben, an der man Modelle vergleicht."),
+    Term("Catastrophic Forgetting", "das", "",
+         "Ein Modell lernt etwas Neues und verliert dabei stark, was es vorher konnte.",
+         page="continual-learning", avoid={r"\bcatastrophic forgetting\b": "catastrophic forgetting"}),
+    Term("Causal Masking", "das", "",
+         "Jede Position darf nur sich selbst und frühere Positionen sehen, nie spätere. "
+         "Die Sperre dafür heißt kausale Maske.",
+         avoid={r"\b(?!Causal Masking\b)[Cc]ausal[- ][Mm]asking\b": "causal masking, Causal-Masking"}),
+    Term("Chunked Prefill", "das", "",
+         "Das Prefill eines langen Prompts in Portionen, damit andere Anfragen dazwischen weiterlaufen."),
+    Term("Disaggregated Serving", "das", "",
+         "Prefill und Decode laufen auf getrennten Rechnern, jeder auf seine Arbeit zugeschnitten."),
+    Term("End-to-End Request Latency", "die", "",
+         "Die ganze Wartezeit einer Anfrage, vom Absenden bis zum letzten Token."),
+    Term("Entropie", "die", "",
+         "Ein Maß für die Unsicherheit einer Verteilung: hoch, wenn viele Ausgänge ähnlich wahrscheinlich sind."),
+    Term("erwartungstreue Schätzung", "die", "",
+         "Eine Schätzung, die im Mittel über viele Wiederholungen genau den wahren Wert trifft."),
+    Term("Fine-Tuning", "das", "",
+         "Ein fertig trainiertes Modell wird mit ausgewählten Beispielen weitertrainiert.",
+         avoid={r"\b(?!Fine-Tuning\b)[Ff]ine[- ]?[Tt]uning\b": "Fine-tuning, Finetuning, fine-tuning"}),
+    Term("Fisher-Information", "die", "",
+         "Misst, wie stark sich die Vorhersagen ändern, wenn man ein Gewicht verschiebt. EWC nutzt sie als "
+         "Wichtigkeit.", page="ewc"),
+    Term("FlashAttention 2", "", "",
+         "Die zweite Fassung von FlashAttention; sie verteilt die Arbeit besser auf die Recheneinheiten.",
+         page="flash-attention"),
+    Term("Grokking", "das", "",
+         "Ein Modell scheint lange nur auswendig zu lernen und verallgemeinert nach viel mehr Training "
+         "plötzlich doch."),
+    Term("Inter-Token Latency", "die", "",
+         "Die Zeit zwischen zwei ausgegebenen Tokens, nachdem das erste da ist.",
+         avoid={r"\bInter-token Latency\b": "Inter-token Latency"}),
+    Term("Jensen-Shannon-Divergenz", "die", "",
+         "Eine symmetrische Verwandte der KL-Divergenz: Sie misst von beiden Seiten zu einer Mischung."),
+    Term("Kreuzentropie", "die", "",
+         "Der übliche Verlust beim Lernen von Wahrscheinlichkeiten: Er bestraft, wenn das richtige Ergebnis "
+         "eine kleine Wahrscheinlichkeit bekommt. Englisch heißt sie cross-entropy.",
+         avoid={r"\b[Cc]ross[- ]?[Ee]ntropy\b": "Cross-Entropy", r"\bKreuz-Entropie\b": "Kreuz-Entropie"}),
+    Term("KV-Cache", "der", "die KV-Caches",
+         "Der Speicher für die Keys und Values aller bisherigen Tokens, damit das Modell sie nicht neu "
+         "berechnen muss.", page="kv-cache",
+         avoid={r"\bKV ?Cache": "KV Cache", r"\bkv-Cache\b": "kv-Cache",
+                # not the file names kv-cache-growth.json or …/kv-cache/
+                r"(?<![/\w-])[Kk][Vv]-cache\b(?![-./])": "KV-cache"}),
+    Term("Label", "das", "die Labels",
+         "Die richtige Antwort, die zu einem Trainingsbeispiel gehört, etwa die Abteilung einer Nachricht.",
+         avoid={r"\bEtikett\w*": "Etikett",
+                r"\b(?:der|den|einen|jeden|keinen)(?: \w+(?:en|er|es))? Label\b(?![s\w-])": "der Label",
+                r"\bdie(?: \w+en)? Label\b(?![s\w-])": "die Label (Plural)",
+                r"\bLabeln\b": "Labeln"}),
+    Term("logistische Regression", "die", "",
+         "Passt eine S-förmige Kurve an Ja-nein-Ergebnisse an, etwa Erfolg oder Misserfolg."),
+    Term("LoRA", "", "",
+         "Low-Rank Adaptation: Statt aller Gewichte lernt man kleine Zusatzmatrizen, einen Adapter."),
+    Term("Maximum-Likelihood-Schätzung", "die", "",
+         "Man wählt die Werte, unter denen die beobachteten Daten am wahrscheinlichsten sind."),
+    Term("Multi-Head Attention", "die", "",
+         "Attention mit mehreren Köpfen; jeder Kopf hat eigene Queries, Keys und Values. Kurz MHA.",
+         page="gqa"),
+    Term("Newton-Verfahren", "das", "",
+         "Ein Rechenverfahren, das sich Schritt für Schritt der Nullstelle einer Funktion nähert, mithilfe "
+         "ihrer Steigung und Krümmung."),
+    Term("Nucleus Sampling", "das", "", "Ein anderer Name für Top-p-Sampling.", page="top-p-sampling"),
+    Term("On-Policy-Selbstdestillation", "die", "",
+         "Ein Modell lernt von sich selbst, an Antworten, die es gerade selbst erzeugt."),
+    Term("Online-Softmax", "die", "",
+         "Berechnet die Softmax Stück für Stück, ohne alle Werte vorher zu kennen. FlashAttention nutzt das.",
+         page="flash-attention"),
+    Term("Padding", "das", "",
+         "Leere Füllplätze, die kurze Beispiele auf die Länge der längsten bringen.", page="sequence-packing"),
+    Term("Positional Encoding", "das", "",
+         "Die ursprüngliche Art, Positionen mitzugeben: Ein Positionsvektor wird zum Token addiert.",
+         page="rope"),
+    Term("Prefill", "das", "",
+         "Der erste Durchlauf, in dem das Modell den ganzen Prompt auf einmal liest und den KV-Cache füllt.",
+         page="prefill",
+         avoid={r"\b(?:der|den|einen)(?: \w+e[nrs]?)? Prefill\b(?![s\w-])": "der Prefill, den Prefill",
+                r"\bPre-[Ff]ill\b": "Pre-fill"}),
+    Term("Prompt", "der", "die Prompts", "Der Text, den das Modell als Eingabe bekommt, bevor es antwortet."),
+    Term("Reward Hacking", "das", "",
+         "Ein Modell findet einen Weg, viel Belohnung zu bekommen, ohne die eigentliche Aufgabe zu lösen."),
+    Term("RLHF", "", "",
+         "Reinforcement Learning from Human Feedback: Die Belohnung kommt aus Urteilen von Menschen.",
+         page="reinforcement-learning"),
+    Term("Runde", "die", "die Runden",
+         "Ein Durchgang eines Ablaufs, der sich wiederholt, in dem jede Beteiligte einmal dran ist: "
+         "ein Zug im Spiel, ein Schritt für alle laufenden Anfragen, ein Vorschlag mit Prüfung. "
+         "Ein Durchgang über alle Trainingsdaten heißt dagegen Epoche.",
+         avoid={r"\bTrainingsrunden?\b": "Trainingsrunde",
+                r"\bRunden über die\b": "Runden über die Daten"}),
+    Term("Epoche", "die", "die Epochen",
+         "Ein Durchgang über alle Trainingsbeispiele; das Training wiederholt ihn mehrmals."),
+    Term("Scaled Dot-Product Attention", "die", "",
+         "Die Grundrechnung der Attention: Skalarprodukt von Query und Key, geteilt durch die Wurzel der "
+         "Dimension, dann Softmax und gewichtete Summe der Values."),
+    Term("Skalierung des KV-Caches", "die", "",
+         "Wie der Speicher des KV-Caches mit Kontextlänge, Schichten und Köpfen wächst.", page="kv-cache"),
+    Term("Softmax", "die", "",
+         "Macht aus beliebigen Zahlen (Logits) Wahrscheinlichkeiten, die zusammen 1 ergeben."),
+    Term("Stichprobe", "die", "die Stichproben",
+         "Eine Auswahl aus einer größeren Menge, aus der man auf das Ganze schließt."),
+    Term("Temperatur", "die", "",
+         "Teilt die Logits vor der Softmax: Unter 1 wird die Verteilung steiler, über 1 flacher.",
+         page="top-p-sampling"),
+    Term("Test Set", "das", "die Test Sets",
+         "Daten, die erst ganz am Ende ein einziges Mal zur Bewertung dienen.", page="validation-set",
+         avoid={r"\btest set\b": "test set"}),
+    Term("Token", "das", "die Tokens",
+         "Ein Textstück, mit dem ein Sprachmodell rechnet: ein Wort, ein Wortteil oder ein Zeichen.",
+         avoid={r"\b(?:der|den|einen|jeden|keinen|welchen|diesen)(?: \w+e[nrs]?)? (?:\w+-)?Token\b(?![s\w-])":
+                "der Token, den Token, einen Token",
+                r"\bdie(?: \w+en?)? Token\b(?![s\w-])": "die Token (Plural)",
+                r"\b" + _NUMBER_WORDS + r"(?: \w+e)? Token\b(?![s\w-])": "zwei Token"}),
+    Term("Tokenizer", "der", "die Tokenizer", "Zerlegt Text in Tokens und übersetzt sie in Nummern."),
+    Term("Top-k-Sampling", "das", "",
+         "Lost das nächste Token nur unter den k wahrscheinlichsten aus.", page="top-k-sampling",
+         avoid={r"\b[Tt]op-k[ ][Ss]ampling\b": "Top-k Sampling", r"\bTop-K\b": "Top-K"}),
+    Term("Top-p-Sampling", "das", "",
+         "Lost das nächste Token nur unter den wahrscheinlichsten aus, bis ihre Summe p erreicht.",
+         page="top-p-sampling",
+         avoid={r"\b[Tt]op-p[ ][Ss]ampling\b": "Top-p Sampling", r"\bTop-P\b": "Top-P"}),
+    Term("Validation Set", "das", "die Validation Sets",
+         "Daten, die beim Lernen beiseitebleiben. Mit ihnen wählst du Einstellungen wie den Grad einer Kurve.",
+         page="validation-set", avoid={r"\bvalidation set\b": "validation set"}),
+    Term("Übertragung von Caches zwischen Modellen", "die", "",
+         "Ein Modell nutzt den KV-Cache weiter, den ein anderes Modell berechnet hat."),
+    Term("Unit-Test", "der", "die Unit-Tests",
+         "Ein kleines Programm, das prüft, ob ein Stück Code das Richtige liefert."),
+    Term("Weight Decay", "der", "",
+         "Eine Strafe auf große Gewichte beim Training neuronaler Netze.", page="overfitting",
+         avoid={r"\bweight decay\b": "weight decay"}),
+)
+
+# Weak verbs whose short imperative the pages do not use (the e-form: Stelle, Schiebe …).
+IMPERATIVES = ("Stell", "Schieb", "Verschieb", "Wähl", "Änder", "Find", "Zieh", "Setz", "Schau", "Probier",
+               "Klick", "Mach", "Leg", "Zähl", "Such", "Hol", "Prüf", "Beobacht", "Vergleich", "Tausch")
+# Capitalised, these are imperatives only where a sentence begins ("Vergleich" is also a noun).
+IMPERATIVE = re.compile(r"(?:^|(?<=[.!?:;]\s)|(?<=[–(„]\s)|(?<=[(„]))(?:" + "|".join(IMPERATIVES) + r")\s"
+                        r"|\b(?:" + "|".join(v.lower() for v in IMPERATIVES if v != "Vergleich") + r")\s")
+
+
+def by_term() -> dict[str, Term]:
+    return {t.term: t for t in TERMS}
+
+
+def link(term: str) -> str:
+    """A Markdown link from a concept page to the term's entry."""
+    return f"[{term}](glossar.md#{by_term()[term].anchor})"
+
+
+def _entry(t: Term) -> str:
+    grammar = ", ".join(part for part in (t.article, f"Plural: {t.plural}" if t.plural else "") if part)
+    head = f"**{t.term}**" + (f" ({grammar})" if grammar else "")
+    text = f"{head} – {t.explanation}"
+    if t.page:
+        text += f" Seite: [{api.concept(t.page).TITLE}]({t.page}.md)."
+    shown = [variant for s in t.avoid.values() for variant in s.split(", ") if variant]
+    if shown:
+        text += " Nicht: " + "; ".join(f"„{s}“" for s in shown) + "."
+    return f'<p id="{t.anchor}" markdown>{text}</p>'
+
+
+def page() -> str:
+    """The entries, one paragraph each under its first letter."""
+    lines: list[str] = []
+    letter = ""
+    for t in sorted(TERMS, key=lambda t: t.term.casefold().replace("ü", "u")):
+        first = t.term[0].upper().replace("Ü", "U")
+        if first != letter:
+            letter = first
+            lines += ["", f"## {letter}", ""]
+        lines += [_entry(t), ""]
+    return "\n".join(lines)
