@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import Gate, describe, scan
+from conftest import ARRIVED, FOLLOW, Gate, describe, scan
 
 from probierlabor import SLUGS
 from probierlabor.kit import api
@@ -116,6 +116,13 @@ def test_operating_the_experiment_solves_the_first_task(reader, slug):
     assert "✓" in item.locator(".pl-task-done").inner_text()
     assert item.locator(".pl-explain").inner_text() == task.explain
     heard(v, f"Aufgabe gelöst: {task.text}")
+
+    # back to the untouched state, which solves nothing: a solved task stays solved
+    defaults = {p.name: p.default for p in api.concept(slug).PARAMS if p.name in task.example}
+    operate(v.page, slug, defaults)
+    v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                             arg=api.run(slug, {})["summary"])
+    assert item.locator(".pl-task-done").is_visible() and item.locator(".pl-explain").is_visible()
     clean(v)
 
 
@@ -146,7 +153,7 @@ def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_
 
 
 @pytest.mark.parametrize("slug", WITH_LESSON)
-def test_progress_survives_a_reload_and_reset_clears_it(reader, slug):
+def test_progress_survives_page_changes_and_a_reload_and_reset_clears_it(reader, slug):
     lesson = api.concept(slug).LESSON
     task = lesson.tasks[0]
     v = fresh(reader, slug)
@@ -154,12 +161,22 @@ def test_progress_survives_a_reload_and_reset_clears_it(reader, slug):
     operate(v.page, slug, task.example)
     v.page.locator(f'.pl-task[data-task="{task.key}"].pl-solved').wait_for()
 
-    v.page.goto(f"{v.origin}/{slug}/")  # the default state, which solves nothing: what shows is stored
     part = v.page.locator(f'.pl-predict[data-lesson="{slug}"]')
     item = v.page.locator(f'.pl-task[data-task="{task.key}"]')
-    item.locator(".pl-task-done").wait_for(state="visible")
-    assert part.locator(".pl-guess-choice input").nth(lesson.prediction.answer).is_checked()
-    assert part.locator(".pl-guess-choice input").first.is_disabled()
+
+    def kept():
+        item.locator(".pl-task-done").wait_for(state="visible")
+        assert part.locator(".pl-guess-choice input").nth(lesson.prediction.answer).is_checked()
+        assert part.locator(".pl-guess-choice input").first.is_disabled()
+
+    # away and back by instant navigation, then a reload: both show the default state, which solves
+    # nothing, so what shows is what was stored
+    for path in ("/", f"/{slug}/"):
+        v.page.evaluate(FOLLOW, v.origin + path)
+        v.page.wait_for_function(ARRIVED, arg=path, timeout=30_000)
+    kept()
+    v.page.goto(f"{v.origin}/{slug}/")
+    kept()
     v.wait_state()
 
     v.page.get_by_role("button", name="Fortschritt zurücksetzen").click()
