@@ -1,6 +1,6 @@
 """mkdocs-macros: the page prose asks the concept modules for its numbers.
 
-    {{ experiment("overfitting") }}                     the live experiment block
+    {{ experiment("overfitting") }}                     the live experiment block (and its lesson)
     {{ value("overfitting", "test_rmse", degree=9) }}   a number, German-formatted (1 decimal)
     {{ value("ewc", "w.0", 2, mode="equal") }}          dotted paths, other decimals
     {{ value("overfitting", "train_rmse", preset="Experiment 4") }}
@@ -15,14 +15,16 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 
 from __future__ import annotations
 
-from probierlabor.build import experiment_block, glossary, graph_block, replay_block
+from probierlabor.build import experiment_block, glossary, graph_block, lesson_block, replay_block
 from probierlabor.kit import api, fmt
 
 
 def define_env(env):
     @env.macro
     def experiment(slug: str) -> str:
-        return "\n\n" + experiment_block.experiment(slug) + "\n\n"
+        """The experiment, with the page's lesson around it (nothing more for a page without one)."""
+        return ("\n\n" + lesson_block.before(slug) + experiment_block.experiment(slug)
+                + lesson_block.after(slug) + "\n\n")
 
     @env.macro
     def replay(name: str, view: str, twin: str | None = None) -> str:

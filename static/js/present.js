@@ -21,6 +21,8 @@
     ["← / →", "vorige / nächste Voreinstellung – hat die Seite eine Aufzeichnung, stattdessen einen Schritt in der Aufzeichnung zurück / vor"],
     ["Bild↑ / Bild↓", "im Präsentationsmodus (auch mit einem Presenter): vorige / nächste Voreinstellung"],
     ["Leertaste", "Aufzeichnung abspielen / anhalten"],
+    ["A / V", "im Präsentationsmodus: nächste / vorige Aufgabe"],
+    ["L", "im Präsentationsmodus: Lösung der Aufgabe zeigen und wieder verbergen"],
     ["R", "zurück auf Anfang: die Aufzeichnung an den Start, sonst das Experiment auf seine Standardeinstellung"],
     ["+ / −", "Aufzeichnung schneller / langsamer"],
     [", / .", "vorige / nächste Seite"],
@@ -393,6 +395,15 @@
       return true;
     }
     if (key === "?") { toggleHelp(); return true; }
+
+    if ((lower === "a" || lower === "v" || lower === "l") && isOn()) {
+      const tasks = document.querySelector(".pl-tasks[data-lesson]");
+      const lesson = tasks && tasks.plLesson;  // static/js/lesson.js
+      if (!lesson) return false;
+      if (lower === "l") lesson.reveal();
+      else lesson.step(lower === "a" ? 1 : -1);
+      return true;
+    }
 
     const root = experiment();
     const replay = activeReplay();

@@ -188,7 +188,7 @@
     paint(root, view);
     pending(root, false);
     if (!runtime.failure) status(root, label ? TEXT.loadingPreset(label.trim()) : TEXT.loading);
-    root.dispatchEvent(new CustomEvent("pl:rendered", { detail: { ms: 0, prerendered: true } }));
+    announceRun(root, { ms: 0, prerendered: true, lesson: view.lesson });
   }
 
   // Changed controls whose view only Python can compute: the old view stays, dimmed and marked busy,
@@ -309,7 +309,15 @@
     status(root, "");
     root.dataset.state = "ready";
     root.plLastMs = performance.now() - t0;
-    root.dispatchEvent(new CustomEvent("pl:rendered", { detail: { ms: root.plLastMs } }));
+    announceRun(root, { ms: root.plLastMs, lesson: out.lesson });
+  }
+
+  // Other scripts follow every view put on screen: present.js marks the preset, lesson.js checks
+  // the tasks (detail.lesson: kit/lesson.status of this state). The last detail stays on the root
+  // for a script that mounts after the event.
+  function announceRun(root, detail) {
+    root.plLastRun = detail;
+    root.dispatchEvent(new CustomEvent("pl:rendered", { detail }));
   }
 
   // A view (Python's or a pre-rendered one) on screen, with the controls and the URL it belongs to.

@@ -130,6 +130,31 @@ def settle(page, selector=None):
         return Promise.all(running.map(a => a.finished.catch(() => null))); }""", selector)
 
 
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+@pytest.fixture(scope="session")
+def axe_source():
+    """axe-core from npm, run inside the page (test_a11y.py scans every page, test_lessons.py a solved lesson)."""
+    if not AXE.exists():
+        pytest.fail("node_modules/axe-core fehlt: `make test` installiert es mit npm ci.")
+    return AXE.read_text(encoding="utf-8")
+
+
+def scan(page, axe_source) -> list[dict]:
+    """Violations of impact "serious" or "critical" against WCAG 2.1 A/AA."""
+    if not page.evaluate("typeof window.axe === 'object'"):  # it outlives page changes in the shared tab
+        page.evaluate(axe_source)
+    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", AXE_TAGS)
+    return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def describe(violations) -> str:
+    return "\n".join(f"{v['id']} ({v['impact']}): {n['target']} – {n.get('failureSummary', '')[:160]}"
+                     for v in violations for n in v["nodes"][:3])
+
+
 def record(page, origin) -> Visit:
     """Watches a page: every request, console message and uncaught error."""
     v = Visit(page, origin)

@@ -8,36 +8,12 @@ have their own tests.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from conftest import settle
+from conftest import describe, scan, settle
 
 from probierlabor import SLUGS
 
-ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = ["", *SLUGS, "systemcheck"]
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-
-
-@pytest.fixture(scope="module")
-def axe_source():
-    if not AXE.exists():
-        pytest.fail("node_modules/axe-core fehlt: `make test` installiert es mit npm ci.")
-    return AXE.read_text(encoding="utf-8")
-
-
-def scan(page, axe_source) -> list[dict]:
-    if not page.evaluate("typeof window.axe === 'object'"):  # it outlives page changes in the shared tab
-        page.evaluate(axe_source)
-    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS)
-    return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
-
-
-def describe(violations) -> str:
-    return "\n".join(f"{v['id']} ({v['impact']}): {n['target']} – {n.get('failureSummary', '')[:160]}"
-                     for v in violations for n in v["nodes"][:3])
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -1,0 +1,257 @@
+// A page's lesson (py/probierlabor/build/lesson_block.py): the guess before the experiment, the tasks
+// after it. Generic for every concept: which task is solved and when the guess can be judged is
+// Python's answer (kit/lesson.status), which probierlabor.js hands on with every view it puts on
+// screen (the pl:rendered event, detail.lesson) — also a preset's pre-rendered view before Python
+// is ready. This script only remembers and shows.
+//
+// Progress stays in this browser (localStorage, one entry per page); nothing leaves the device.
+// Once solved, a task stays solved; a committed guess can be changed until the experiment has
+// answered it, then the verdict stands until the progress is reset.
+//
+// Presentation mode (present.js, html.pl-present) shows one task at a time and keeps every answer
+// hidden until the teacher reveals it (button „Lösung zeigen“, key L; A/V: next/previous task).
+(function () {
+  "use strict";
+
+  const STORE = "probierlabor.lektion.";
+  const html = document.documentElement;
+
+  // ---- progress ----------------------------------------------------------------------------
+
+  function load(slug) {
+    try {
+      const data = JSON.parse(localStorage.getItem(STORE + slug) || "null");
+      if (data && Array.isArray(data.solved)) return { guess: null, judged: false, ...data };
+    } catch (_) { /* blocked or damaged: start afresh */ }
+    return { guess: null, judged: false, solved: [] };
+  }
+
+  function save(slug, state) {
+    try { localStorage.setItem(STORE + slug, JSON.stringify(state)); } catch (_) { /* storage blocked: kept for this page only */ }
+  }
+
+  function forget(slug) {
+    try { localStorage.removeItem(STORE + slug); } catch (_) { /* nothing stored */ }
+  }
+
+  // ---- the parts on the page ----------------------------------------------------------------
+
+  function parts(slug) {
+    const of = (cls) => document.querySelector(`.${cls}[data-lesson="${CSS.escape(slug)}"]`);
+    return { predict: of("pl-predict"), tasks: of("pl-tasks") };
+  }
+
+  function presenting() {
+    return html.classList.contains("pl-present");
+  }
+
+  function say(tasks, text) {
+    const live = tasks && tasks.querySelector(".pl-lesson-live");
+    if (!live) return;
+    live.textContent = "";
+    // a changed text node is announced even if the same sentence comes twice in a row
+    requestAnimationFrame(() => { live.textContent = text; });
+  }
+
+  function mount(slug) {
+    const { predict, tasks } = parts(slug);
+    if (!predict || !tasks || tasks.plLesson) return tasks && tasks.plLesson;
+    const lesson = { slug, predict, tasks, state: load(slug), current: 0 };
+    tasks.plLesson = lesson;
+    lesson.step = (delta) => step(lesson, delta);
+    lesson.reveal = () => reveal(lesson, currentTask(lesson));
+
+    predict.querySelector("[data-lesson-commit]").addEventListener("click", () => commit(lesson));
+    predict.querySelector("[data-lesson-change]").addEventListener("click", () => {
+      lesson.state.guess = null;
+      save(slug, lesson.state);
+      paint(lesson);
+      const chosen = predict.querySelector("input:checked") || predict.querySelector("input");
+      chosen.focus();
+    });
+    predict.querySelector("[data-lesson-reveal]").addEventListener("click", () => reveal(lesson, predict));
+    tasks.querySelectorAll(".pl-task [data-lesson-reveal]").forEach((button) => {
+      button.addEventListener("click", () => reveal(lesson, button.closest(".pl-task")));
+    });
+    tasks.querySelectorAll("[data-lesson-step]").forEach((button) => {
+      button.addEventListener("click", () => step(lesson, Number(button.dataset.lessonStep)));
+    });
+    tasks.querySelector("[data-lesson-reset]").addEventListener("click", () => reset(lesson));
+    predict.addEventListener("change", () => paint(lesson));
+    tasks.querySelector(".pl-lesson-note").hidden = false;
+
+    const guess = lesson.state.guess;
+    if (guess !== null) {
+      const input = predict.querySelector(`input[value="${guess}"]`);
+      if (input) input.checked = true;
+    }
+    paint(lesson);
+    // a view the experiment showed before this script mounted
+    for (const status of shownNow(slug)) apply(lesson, status);
+    return lesson;
+  }
+
+  // The lesson status of each view of this experiment on screen (probierlabor.js keeps the last one
+  // on the block; a comparison copy of share.js counts as well).
+  function shownNow(slug) {
+    return [...document.querySelectorAll(`[data-experiment="${CSS.escape(slug)}"]`)]
+      .map((root) => root.plLastRun && root.plLastRun.lesson).filter(Boolean);
+  }
+
+  function taskText(li) {
+    return li.querySelector(".pl-task-text").firstChild.textContent.trim();
+  }
+
+  function choiceText(predict, index) {
+    const input = predict.querySelector(`input[value="${index}"]`);
+    return input ? input.nextElementSibling.textContent : "";
+  }
+
+  function verdict(lesson) {
+    const { predict, state } = lesson;
+    const answer = Number(predict.dataset.answer);
+    const right = `Richtig ist: ${choiceText(predict, answer)}.`;
+    if (!state.judged) return right;  // only the teacher's reveal shows an unjudged answer
+    return state.guess === answer ? `Deine Vermutung stimmt: ${choiceText(predict, answer)}.`
+      : `Deine Vermutung „${choiceText(predict, state.guess)}“ stimmt nicht. ${right}`;
+  }
+
+  // ---- what changes the lesson ----------------------------------------------------------------
+
+  function commit(lesson) {
+    const chosen = lesson.predict.querySelector("input:checked");
+    if (!chosen) {
+      say(lesson.tasks, "Wähle zuerst eine Antwort aus.");
+      lesson.predict.querySelector("input").focus();
+      return;
+    }
+    lesson.state.guess = Number(chosen.value);
+    save(lesson.slug, lesson.state);
+    const status = shownNow(lesson.slug).find((s) => s.shown);
+    if (status) apply(lesson, status);  // the experiment already shows the answer
+    else {
+      paint(lesson);
+      say(lesson.tasks, `Vermutung festgelegt: ${chosen.nextElementSibling.textContent}. Probier es jetzt im Experiment aus.`);
+    }
+    // the button pressed is gone now: focus goes where the page answers
+    const change = lesson.predict.querySelector("[data-lesson-change]");
+    (change.hidden ? lesson.predict.querySelector(".pl-verdict") : change).focus();
+  }
+
+  function apply(lesson, status) {
+    const { state, tasks } = lesson;
+    const news = [];
+    for (const key of status.solved) {
+      if (state.solved.includes(key)) continue;
+      const li = tasks.querySelector(`.pl-task[data-task="${CSS.escape(key)}"]`);
+      if (!li) continue;
+      state.solved.push(key);
+      news.push(`Aufgabe gelöst: ${taskText(li)}`);
+    }
+    if (status.shown && state.guess !== null && !state.judged) {
+      state.judged = true;
+      news.unshift(verdict(lesson));
+    }
+    if (!news.length) return;
+    save(lesson.slug, state);
+    paint(lesson);
+    say(tasks, news.join(" "));
+  }
+
+  function reset(lesson) {
+    forget(lesson.slug);
+    lesson.state = load(lesson.slug);
+    lesson.predict.querySelectorAll("input").forEach((input) => { input.checked = false; });
+    lesson.predict.plRevealed = false;
+    lesson.tasks.querySelectorAll(".pl-task").forEach((li) => { li.plRevealed = false; });
+    paint(lesson);
+    say(lesson.tasks, "Fortschritt zurückgesetzt.");
+  }
+
+  function reveal(lesson, item) {
+    if (!item) return;
+    item.plRevealed = !item.plRevealed;
+    paint(lesson);
+  }
+
+  function currentTask(lesson) {
+    return lesson.tasks.querySelectorAll(".pl-task")[lesson.current];
+  }
+
+  function step(lesson, delta) {
+    const count = lesson.tasks.querySelectorAll(".pl-task").length;
+    lesson.current = (lesson.current + delta + count) % count;
+    paint(lesson);
+    say(lesson.tasks, `Aufgabe ${lesson.current + 1} von ${count}: ${taskText(currentTask(lesson))}`);
+  }
+
+  // ---- showing the state -------------------------------------------------------------------
+
+  function paint(lesson) {
+    const { predict, tasks, state } = lesson;
+    const present = presenting();
+    const committed = state.guess !== null;
+    const picked = predict.querySelector("input:checked");
+    predict.querySelector(".pl-guess").disabled = committed;
+    predict.querySelector("[data-lesson-commit]").hidden = committed;
+    predict.querySelector("[data-lesson-commit]").setAttribute("aria-disabled", String(!picked));
+    predict.querySelector("[data-lesson-change]").hidden = !committed || state.judged;
+    predict.querySelector(".pl-guess-hint").textContent = committed && !state.judged
+      ? "Festgelegt. Probier es jetzt im Experiment aus."
+      : "Leg dich auf eine Antwort fest. Probier es dann im Experiment aus.";
+    const predictShown = present ? Boolean(predict.plRevealed) : state.judged;
+    showAnswer(predict, predictShown, present);
+    predict.querySelector(".pl-verdict-text").textContent = predictShown ? verdict(lesson) : "";
+    predict.classList.toggle("pl-right", state.judged && state.guess === Number(predict.dataset.answer));
+    predict.classList.toggle("pl-wrong", state.judged && state.guess !== Number(predict.dataset.answer));
+
+    const items = [...tasks.querySelectorAll(".pl-task")];
+    lesson.current = Math.min(lesson.current, items.length - 1);
+    items.forEach((li, i) => {
+      const solved = state.solved.includes(li.dataset.task);
+      li.classList.toggle("pl-solved", solved);
+      li.querySelector(".pl-task-done").hidden = !solved;
+      li.hidden = present && i !== lesson.current;
+      showAnswer(li, present ? Boolean(li.plRevealed) : solved, present);
+    });
+    tasks.querySelector(".pl-task-nav").hidden = !present;
+    tasks.querySelector(".pl-task-position").textContent = `Aufgabe ${lesson.current + 1} von ${items.length}`;
+    const done = items.filter((li) => state.solved.includes(li.dataset.task)).length;
+    tasks.querySelector(".pl-progress-text").textContent = `Gelöst: ${done} von ${items.length} Aufgaben.`;
+    tasks.querySelector("[data-lesson-reset]").hidden = !done && !committed;
+  }
+
+  function showAnswer(item, shown, present) {
+    const box = item.querySelector(":scope > .pl-verdict, :scope > .pl-explain");
+    box.hidden = !shown;
+    const button = item.querySelector("[data-lesson-reveal]");
+    button.hidden = !present;
+    button.setAttribute("aria-expanded", String(Boolean(item.plRevealed)));
+    button.textContent = item.plRevealed ? "Lösung verbergen" : "Lösung zeigen";
+  }
+
+  // ---- wiring ----------------------------------------------------------------------------------
+
+  function mountAll() {
+    document.querySelectorAll(".pl-tasks[data-lesson]").forEach((tasks) => mount(tasks.dataset.lesson));
+  }
+
+  // pl:rendered does not bubble; capturing on document still sees it
+  document.addEventListener("pl:rendered", (e) => {
+    const root = e.target;
+    const status = e.detail && e.detail.lesson;
+    if (!root.dataset || !root.dataset.experiment || !status) return;
+    const lesson = mount(root.dataset.experiment);
+    if (lesson) apply(lesson, status);
+  }, true);
+
+  // present.js switches the mode with a class on <html>
+  new MutationObserver(() => {
+    document.querySelectorAll(".pl-tasks[data-lesson]").forEach((tasks) => { if (tasks.plLesson) paint(tasks.plLesson); });
+  }).observe(html, { attributes: true, attributeFilter: ["class"] });
+
+  // mkdocs-material announces every page (first load and instant navigation) on document$.
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(mountAll);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
+  else mountAll();
+})();

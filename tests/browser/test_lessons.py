@@ -1,0 +1,281 @@
+"""The lesson on every page that has one (build/lesson_block.py, static/js/lesson.js, lesson.css).
+
+Each test operates the experiment as a student would — sliders by keyboard, radios and checkboxes by
+click, selects by choosing — until it reaches the state a task or the prediction names as its
+``example``; the page must then notice it by itself (Python's kit/lesson.status, handed on by
+probierlabor.js). New lessons are covered as soon as their module declares ``LESSON``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from conftest import ARRIVED, FOLLOW, Gate, describe, scan
+
+from probierlabor import SLUGS
+from probierlabor.kit import api
+
+pytestmark = pytest.mark.browser
+
+WITH_LESSON = [slug for slug in SLUGS if getattr(api.concept(slug), "LESSON", None) is not None]
+MAIN = "[data-experiment]:not([data-url-prefix])"  # not the A/B comparison's copy
+STORE = "probierlabor.lektion."
+KEYS_AT_MOST = 40  # a slider further away is moved close by an input event, the last step by key
+
+
+def operate(page, slug, values):
+    """Sets each parameter with the control of its kind, as a student would."""
+    params = {p.name: p for p in api.concept(slug).PARAMS}
+    for name, value in values.items():
+        p = params[name]
+        control = page.locator(f'{MAIN} [data-param="{name}"]')
+        if p.kind == "bool":
+            control.set_checked(bool(value))
+        elif p.kind == "choice" and p.widget == "select":
+            control.select_option(p.to_url(value))
+        elif p.kind == "choice":
+            page.locator(f'{MAIN} label.pl-option:has([data-param="{name}"][value="{p.to_url(value)}"])').click()
+        elif p.kind in ("int", "float") and p.widget == "number":
+            control.fill(p.to_url(value))
+            control.press("Tab")  # the change event
+        elif p.kind in ("int", "float"):
+            slide(control, math.log10(value) if p.log else value)
+        else:  # seed and dragged points have no control of their own: the field they keep for the URL
+            control.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('change')); }", p.to_url(value))
+
+
+def slide(control, target):
+    lo, step = control.evaluate("el => [Number(el.min), Number(el.step) || 1]")
+    steps = round((target - lo) / step)
+    control.focus()
+    control.press("Home")
+    if steps > KEYS_AT_MOST:
+        control.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }",
+                         str(lo + (steps - 1) * step))
+        steps = 1
+    for _ in range(steps):
+        control.press("ArrowRight")
+
+
+def fresh(reader, slug):
+    """The page in its default state with no progress stored (the shared tab keeps localStorage)."""
+    v = reader(f"/{slug}/")
+    v.wait_state()
+    v.page.evaluate("k => Object.keys(localStorage).filter(x => x.startsWith(k)).forEach(x => localStorage.removeItem(x))",
+                    STORE)
+    reset = v.page.locator(f'.pl-tasks[data-lesson="{slug}"] [data-lesson-reset]')
+    if reset.is_visible():  # progress the page read before the storage was cleared
+        reset.click()
+    return v
+
+
+def listen(v, slug):
+    """Records what the lesson's live region says from now on (a later task may speak after it)."""
+    live = v.page.locator(f'.pl-tasks[data-lesson="{slug}"] .pl-lesson-live')
+    assert live.get_attribute("role") == "status"
+    live.evaluate("""el => { window.plHeard = [];
+        new MutationObserver(() => { if (el.textContent) window.plHeard.push(el.textContent); })
+          .observe(el, {childList: true, characterData: true, subtree: true}); }""")
+
+
+def heard(v, text):
+    v.page.wait_for_function("t => window.plHeard.some(said => said.includes(t))", arg=text, timeout=10_000)
+
+
+def first_solved(reader, slug):
+    """The page after its first task was solved by operating the experiment."""
+    task = api.concept(slug).LESSON.tasks[0]
+    v = fresh(reader, slug)
+    operate(v.page, slug, task.example)
+    v.page.locator(f'.pl-task[data-task="{task.key}"] .pl-task-done').wait_for(state="visible")
+    return v
+
+
+def clean(v):
+    assert not v.console_errors(), v.console_errors()
+    assert not v.foreign_requests(), v.foreign_requests()
+
+
+def guess(v, slug, index):
+    v.page.locator(f'.pl-predict[data-lesson="{slug}"] label.pl-guess-choice').nth(index).click()
+    v.page.get_by_role("button", name="Festlegen").click()
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_operating_the_experiment_solves_the_first_task(reader, slug):
+    task = api.concept(slug).LESSON.tasks[0]
+    v = fresh(reader, slug)
+    item = v.page.locator(f'.pl-task[data-task="{task.key}"]')
+    assert item.locator(".pl-explain").is_hidden() and item.locator(".pl-task-done").is_hidden()
+    listen(v, slug)
+
+    operate(v.page, slug, task.example)
+
+    item.locator(".pl-task-done").wait_for(state="visible")
+    assert "✓" in item.locator(".pl-task-done").inner_text()
+    assert item.locator(".pl-explain").inner_text() == task.explain
+    heard(v, f"Aufgabe gelöst: {task.text}")
+
+    # back to the untouched state, which solves nothing: a solved task stays solved
+    defaults = {p.name: p.default for p in api.concept(slug).PARAMS if p.name in task.example}
+    operate(v.page, slug, defaults)
+    v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                             arg=api.run(slug, {})["summary"])
+    assert item.locator(".pl-task-done").is_visible() and item.locator(".pl-explain").is_visible()
+    clean(v)
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_source, slug):
+    prediction = api.concept(slug).LESSON.prediction
+    wrong = (prediction.answer + 1) % len(prediction.choices)
+    v = fresh(reader, slug)
+    part = v.page.locator(f'.pl-predict[data-lesson="{slug}"]')
+
+    guess(v, slug, wrong)
+    assert part.locator(".pl-guess-choice input").first.is_disabled()
+    part.get_by_role("button", name="Ändern").wait_for(state="visible")
+    assert part.locator(".pl-verdict").is_hidden()
+    listen(v, slug)
+
+    operate(v.page, slug, prediction.example)
+
+    part.locator(".pl-verdict").wait_for(state="visible")
+    text = part.locator(".pl-verdict-text").inner_text()
+    assert "stimmt nicht" in text and prediction.choices[prediction.answer] in text
+    assert part.locator(".pl-explain").inner_text() == prediction.explain
+    assert part.get_by_role("button", name="Ändern").is_hidden()  # the verdict stands
+    heard(v, text)
+    violations = scan(v.page, axe_source)
+    assert not violations, describe(violations)
+    clean(v)
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_progress_survives_page_changes_and_a_reload_and_reset_clears_it(reader, slug):
+    lesson = api.concept(slug).LESSON
+    task = lesson.tasks[0]
+    v = fresh(reader, slug)
+    guess(v, slug, lesson.prediction.answer)
+    operate(v.page, slug, task.example)
+    v.page.locator(f'.pl-task[data-task="{task.key}"].pl-solved').wait_for()
+
+    part = v.page.locator(f'.pl-predict[data-lesson="{slug}"]')
+    item = v.page.locator(f'.pl-task[data-task="{task.key}"]')
+
+    def kept():
+        item.locator(".pl-task-done").wait_for(state="visible")
+        assert part.locator(".pl-guess-choice input").nth(lesson.prediction.answer).is_checked()
+        assert part.locator(".pl-guess-choice input").first.is_disabled()
+
+    # away and back by instant navigation, then a reload: both show the default state, which solves
+    # nothing, so what shows is what was stored
+    for path in ("/", f"/{slug}/"):
+        v.page.evaluate(FOLLOW, v.origin + path)
+        v.page.wait_for_function(ARRIVED, arg=path, timeout=30_000)
+    kept()
+    v.page.goto(f"{v.origin}/{slug}/")
+    kept()
+    v.wait_state()
+
+    v.page.get_by_role("button", name="Fortschritt zurücksetzen").click()
+    assert item.locator(".pl-task-done").is_hidden() and item.locator(".pl-explain").is_hidden()
+    assert not part.locator(".pl-guess-choice input").first.is_disabled()
+    assert not any(part.locator(".pl-guess-choice input").nth(i).is_checked() for i in range(len(lesson.prediction.choices)))
+    assert v.page.evaluate("k => localStorage.getItem(k)", STORE + slug) is None
+    assert "Gelöst: 0 von" in v.page.locator(f'.pl-tasks[data-lesson="{slug}"] .pl-progress-text').inner_text()
+    clean(v)
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_presentation_mode_shows_one_task_at_a_time_with_hidden_answers(reader, slug):
+    lesson = api.concept(slug).LESSON
+    v = first_solved(reader, slug)
+    tasks = v.page.locator(f'.pl-tasks[data-lesson="{slug}"] .pl-task')
+    v.page.evaluate("document.activeElement.blur()")
+
+    v.page.keyboard.press("p")
+    visible = lambda: [i for i in range(tasks.count()) if tasks.nth(i).is_visible()]  # noqa: E731
+    assert visible() == [0]
+    first = tasks.first
+    assert first.locator(".pl-task-done").is_visible()  # solved, but its answer waits for the teacher
+    assert first.locator(".pl-explain").is_hidden()
+    v.page.keyboard.press("l")
+    assert first.locator(".pl-explain").is_visible()
+
+    v.page.keyboard.press("a")
+    assert visible() == [1]
+    second = tasks.nth(1)
+    assert second.locator(".pl-explain").is_hidden()
+    second.get_by_role("button", name="Lösung zeigen").click()
+    assert second.locator(".pl-explain").inner_text() == lesson.tasks[1].explain
+    assert second.get_by_role("button", name="Lösung verbergen").get_attribute("aria-expanded") == "true"
+    v.page.keyboard.press("v")
+    assert visible() == [0]
+
+    part = v.page.locator(f'.pl-predict[data-lesson="{slug}"]')
+    assert part.locator(".pl-verdict").is_hidden()
+    part.get_by_role("button", name="Lösung zeigen").click()
+    right = lesson.prediction.choices[lesson.prediction.answer]
+    assert part.locator(".pl-verdict-text").inner_text() == f"Richtig ist: {right}."
+
+    v.page.keyboard.press("Escape")
+    assert visible() == list(range(len(lesson.tasks)))
+    assert part.get_by_role("button", name="Lösung zeigen").is_hidden()
+    clean(v)
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
+    lesson = api.concept(slug).LESSON
+    v = first_solved(reader, slug)
+    v.page.emulate_media(media="print")
+
+    lines = v.page.locator(".pl-answer-lines")
+    assert lines.count() == len(lesson.tasks)
+    assert all(lines.nth(i).bounding_box()["height"] > 30 for i in range(lines.count()))
+    assert v.page.locator(".pl-guess-choice input").first.is_visible()  # a box to tick
+    for hidden in (".pl-explain", ".pl-verdict", ".pl-teacher", ".pl-lesson .md-button", ".pl-task-done"):
+        items = v.page.locator(hidden)
+        assert all(items.nth(i).is_hidden() for i in range(items.count())), hidden
+    line = v.page.locator(".pl-print-state")
+    assert line.is_visible() and line.inner_text() == "Stand: " + v.page.evaluate("location.href")
+    assert "?" in line.inner_text()  # the state that solved the task, not just the page
+    clean(v)
+
+
+def _preset_that_solves():
+    for slug in WITH_LESSON:
+        for index, preset in enumerate(api.concept(slug).PRESETS):
+            solved = api.run(slug, api.preset_values(slug, preset.label))["lesson"]["solved"]
+            if solved:
+                return slug, index, solved[0]
+    return None
+
+
+def test_a_preset_shown_before_python_is_ready_counts(visit):
+    """Its pre-rendered view carries the lesson status: the task is solved while Python still loads."""
+    found = _preset_that_solves()
+    if found is None:
+        pytest.skip("no preset solves a task")
+    slug, index, key = found
+    gate = Gate()
+    v = visit(f"/{slug}/", routes=[("**/static/py/boot.py", gate)])
+    v.page.locator(f"{MAIN} .pl-presets [data-preset]").nth(index).click()
+    v.page.locator(f'.pl-task[data-task="{key}"] .pl-task-done').wait_for(state="visible")
+    assert v.page.get_attribute(MAIN, "data-state") == "loading"
+    gate.release()
+    v.wait_state()
+    assert v.page.locator(f'.pl-task[data-task="{key}"] .pl-task-done').is_visible()
+    clean(v)
+
+
+def test_a_page_without_a_lesson_shows_none(reader):
+    without = [slug for slug in SLUGS if slug not in WITH_LESSON]
+    if not without:
+        pytest.skip("every page has a lesson")
+    v = reader(f"/{without[0]}/")
+    v.wait_state()
+    assert v.page.locator(".pl-lesson").count() == 0
+    clean(v)
