@@ -66,3 +66,7 @@ def test_cli_lists_and_checks_tasks(capsys):
     assert main(["tasks", slug, *(f"{k}={v}" for k, v in api.url_state(slug, api.check(slug, task.example)[0]).items())]) == 0
     out = capsys.readouterr().out
     assert "✓ " + task.text in out and task.explain in out
+
+
+def test_every_concept_page_is_a_lesson():
+    assert WITH_LESSON == list(SLUGS)

@@ -131,7 +131,7 @@
     if (status) apply(lesson, status);  // the experiment already shows the answer
     else {
       paint(lesson);
-      say(lesson.tasks, `Vermutung festgelegt: ${chosen.nextElementSibling.textContent}. Probier es jetzt im Experiment aus.`);
+      say(lesson.tasks, `Vermutung festgelegt: ${chosen.nextElementSibling.textContent}. Probiere es jetzt im Experiment aus.`);
     }
     // the button pressed is gone now: focus goes where the page answers
     const change = lesson.predict.querySelector("[data-lesson-change]");
@@ -196,9 +196,9 @@
     predict.querySelector("[data-lesson-commit]").hidden = committed;
     predict.querySelector("[data-lesson-commit]").setAttribute("aria-disabled", String(!picked));
     predict.querySelector("[data-lesson-change]").hidden = !committed || state.judged;
-    predict.querySelector(".pl-guess-hint").textContent = committed && !state.judged
-      ? "Festgelegt. Probier es jetzt im Experiment aus."
-      : "Leg dich auf eine Antwort fest. Probier es dann im Experiment aus.";
+    const hint = predict.querySelector(".pl-guess-hint");
+    if (hint.dataset.open === undefined) hint.dataset.open = hint.textContent;  // the build's words, once
+    hint.textContent = committed && !state.judged ? hint.dataset.committed : hint.dataset.open;
     const predictShown = present ? Boolean(predict.plRevealed) : state.judged;
     showAnswer(predict, predictShown, present);
     predict.querySelector(".pl-verdict-text").textContent = predictShown ? verdict(lesson) : "";

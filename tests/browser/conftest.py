@@ -136,7 +136,7 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 @pytest.fixture(scope="session")
 def axe_source():
-    """axe-core from npm, run inside the page (test_a11y.py scans every page, test_lessons.py a solved lesson)."""
+    """axe-core from npm, run inside the page (test_a11y.py scans every page, test_lesson_ui.py a solved lesson)."""
     if not AXE.exists():
         pytest.fail("node_modules/axe-core fehlt: `make test` installiert es mit npm ci.")
     return AXE.read_text(encoding="utf-8")

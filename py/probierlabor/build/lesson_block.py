@@ -45,11 +45,16 @@ def before(slug: str) -> str:
         f'<button type="button" class="md-button" data-lesson-change hidden>Ändern</button>'
         f'<button type="button" class="md-button pl-reveal" data-lesson-reveal hidden '
         f'aria-expanded="false">Lösung zeigen</button></p>'
-        f'<p class="pl-guess-hint">Leg dich auf eine Antwort fest. Probier es dann im Experiment aus.</p>'
+        f'<p class="pl-guess-hint" data-committed="{_COMMITTED}">{_OPEN}</p>'
         f'<div class="pl-verdict" tabindex="-1" hidden><p class="pl-verdict-text"></p>'
         f'<p class="pl-explain">{escape(guess.explain)}</p></div>'
         f"</section>"
     )
+
+
+# The hint under the guess, before and after „Festlegen“; static/js/lesson.js swaps between the two.
+_OPEN = "Lege dich auf eine Antwort fest. Probiere es dann im Experiment aus."
+_COMMITTED = "Festgelegt. Probiere es jetzt im Experiment aus."
 
 
 def after(slug: str) -> str:

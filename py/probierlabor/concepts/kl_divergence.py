@@ -396,7 +396,7 @@ LESSON = Lesson(
              explain="Fehlt in der Näherung ein Ereignis der Referenz, wird es unendlich. Fehlt es in der Referenz, "
                      "zählt es gar nicht.",
              example={"q1": 0.95, "p1": 1.0}),
-        Task("negative_a", "Mach den Beitrag von A negativ. Fällt dann auch die Summe unter 0?",
+        Task("negative_a", "Mache den Beitrag von A negativ. Fällt dann auch die Summe unter 0?",
              solved=lambda params, result: result["terms"][0] is not None and result["terms"][0] < 0,
              explain="Ein Beitrag ist negativ, wenn die Näherung dem Ereignis mehr zutraut als die Referenz. "
                      "Der andere Beitrag gleicht das immer aus: Die Summe bleibt mindestens 0.",

@@ -262,7 +262,7 @@ LESSON = Lesson(
                  "Der Schüler wie der Lehrer hat den größeren."),
         answer=1,
         shown=lambda params, result: _near(params["s_a"], 0.6),
-        explain="Der harte Verlust schaut nur auf A, das Etikett. Wie der Rest auf B und C verteilt ist, "
+        explain="Der harte Verlust schaut nur auf A, das Label. Wie der Rest auf B und C verteilt ist, "
                 "sieht er gar nicht.",
         example={"s_a": 0.6, "split": 0.125},
     ),
@@ -270,7 +270,7 @@ LESSON = Lesson(
         Task("copy_teacher", "Stelle den Schüler so ein, dass der weiche Verlust auf 0 fällt.",
              solved=lambda params, result: result["soft_kl"] < 1e-12,
              explain="Jetzt sagt der Schüler genau 0,6, 0,35 und 0,05 wie der Lehrer. "
-                     "Der harte Verlust bleibt trotzdem über 0, weil das Etikett 1 für A verlangt.",
+                     "Der harte Verlust bleibt trotzdem über 0, weil das Label 1 für A verlangt.",
              example={"s_a": 0.6, "split": 0.875}),
         Task("blind_label", "Lass A bei 0,6 und finde eine Aufteilung des Rests, bei der der weiche Verlust "
                             "über 0,5 steigt.",
@@ -281,17 +281,17 @@ LESSON = Lesson(
         Task("why_t_squared", "Erhöhe T, bis die KL-Divergenz weniger als ein Zehntel ihres Werts bei T = 1 hat.",
              solved=lambda params, result: 0 < result["soft_kl"] < 0.1 * _kl_at_1(params),
              explain="Die weichen Ziele ziehen bei hoher Temperatur viel schwächer am Schüler. "
-                     "Der Faktor T² gleicht das aus, sonst würde fast nur noch das Etikett zählen.",
+                     "Der Faktor T² gleicht das aus, sonst würde fast nur noch das Label zählen.",
              example={"T": 4.0}),
     ),
     discussion=(
-        "Der Lehrer sagt A mit 0,6. Warum kann der Schüler mehr lernen als aus dem Etikett „A“ allein?",
+        "Der Lehrer sagt A mit 0,6. Warum kann der Schüler mehr lernen als aus dem Label „A“ allein?",
         "Der Lehrer irrt sich bei einer Frage. Was passiert mit einem Schüler, der ihn genau nachahmt?",
         "Warum macht man Lehrer und Schüler mit derselben Temperatur weich und nicht nur den Lehrer?",
     ),
     teacher=(
         "Die Verteilung verrät, dass B eine ernsthafte Alternative war und C kaum. "
-        "Diese Beziehungen zwischen den Tokens fehlen im Etikett.",
+        "Diese Beziehungen zwischen den Tokens fehlen im Label.",
         "Der Schüler lernt den Irrtum mit. Ein kleiner weicher Verlust heißt nur, dass er dem Lehrer gleicht, "
         "nicht dass er richtig liegt.",
         "Verglichen werden sollen zwei Verteilungen in derselben Form. Wäre nur der Lehrer weich, "
