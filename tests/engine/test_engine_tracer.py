@@ -381,3 +381,53 @@ def test_a_trace_file_beyond_the_schemas_size_bound_is_refused_before_parsing(tm
 def test_every_committed_trace_is_within_the_bounds_with_room_to_spare():
     limit = tracer.schema()["x-max-bytes"]
     assert all(path.stat().st_size < limit / 10 for path in COMMITTED)
+
+
+def _leaves(value, path=()):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            yield from _leaves(item, path + (i,))
+    yield path
+
+
+def test_the_browsers_trace_check_agrees_with_jsonschema(tmp_path):
+    """static/js/trace-check.js reads the same schema; on 300 seeded mutations it must give jsonschema's verdict."""
+    import random
+    import shutil
+    import subprocess
+
+    import jsonschema
+
+    node = shutil.which("node")
+    assert node, "Node.js is needed for tests/js (npm is already needed for make setup)"
+    rng = random.Random(17)
+    swaps = ["<img src=x onerror=alert(1)>", -1, 2**40, 1.5, None, [], {}, "x" * 70, True, 0, "-", "GQA"]
+    traces = []
+    for name in ("paged-attention-blocks", "flash-attention-tiles", "speculative-decoding-pq", "gqa-kv-gqa"):
+        base = tracer.load(scenarios.TRACES_DIR / f"{name}.json")
+        paths = [p for p in _leaves(base) if p]
+        for _ in range(75):
+            trace = copy.deepcopy(base)
+            *head, last = rng.choice(paths)
+            parent = trace
+            for key in head:
+                parent = parent[key]
+            parent[last] = rng.choice(swaps)
+            traces.append(trace)
+    (tmp_path / "traces.json").write_text(json.dumps(traces))
+    script = ("const {check} = require(process.argv[1]); const fs = require('fs');"
+              "const schema = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));"
+              "const traces = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));"
+              "console.log(JSON.stringify(traces.map((t) => { try { check(t, schema); return true; }"
+              " catch (e) { return false; } })));")
+    done = subprocess.run([node, "-e", script, str(tracer.ROOT / "static/js/trace-check.js"), str(tracer.SCHEMA_PATH),
+                           str(tmp_path / "traces.json")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    browser = json.loads(done.stdout)
+    validator = jsonschema.Draft202012Validator(tracer.schema())
+    python = [validator.is_valid(t) for t in traces]
+    assert browser == python
+    assert 50 < python.count(False) < 300  # the mutations reach both verdicts
