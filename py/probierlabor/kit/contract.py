@@ -97,7 +97,7 @@ class Param:
         if value < self.lo or value > self.hi:
             clamped = type(value)(min(max(value, self.lo), self.hi))
             return clamped, (
-                f"„{self.label}“: {self.format(value)} liegt außerhalb des erlaubten Bereichs "
+                f"„{self.label}“: {_shorten(self.format(value))} liegt außerhalb des erlaubten Bereichs "
                 f"{self.format(self.lo)} bis {self.format(self.hi)}; verwendet wird {self.format(clamped)}."
             )
         return value, None
@@ -140,10 +140,10 @@ class Param:
                 notes.append(f"„{_shorten(item)}“ wurde ignoriert")
                 continue
             if not 0 <= index <= self.max_index:
-                notes.append(f"einen Punkt Nr. {index} gibt es nicht")
+                notes.append(f"einen Punkt Nr. {_shorten(index)} gibt es nicht")
                 continue
             if value < self.lo or value > self.hi:
-                notes.append(f"Punkt Nr. {index}: {fmt.de_auto(value)} auf {fmt.de_auto(min(max(value, self.lo), self.hi))} begrenzt")
+                notes.append(f"Punkt Nr. {index}: {_shorten(fmt.de_auto(value))} auf {fmt.de_auto(min(max(value, self.lo), self.hi))} begrenzt")
                 value = min(max(value, self.lo), self.hi)
             moves[index] = round(value, 1)
         result = tuple(sorted(moves.items()))
