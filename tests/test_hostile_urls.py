@@ -5,7 +5,7 @@ import pytest
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
-from hostile_urls import KINDS, draws
+from hostile_urls import BAD, KINDS, draws
 
 
 def _names(slug):
@@ -22,3 +22,12 @@ def test_every_page_answers_a_hostile_query_with_a_note(seed):
         assert all(len(note) < 600 for note in out["notes"])  # a 10,000-character value is shortened
         assert api.check(slug, out["url"])[1] == []  # what the page writes back into the URL is valid
     assert kinds == set(KINDS)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_value_the_generator_can_draw_gives_a_note_for_every_control(slug):
+    """So that the browser test's daily draw can never pick a value that a page accepts silently."""
+    for name in api.params_of(slug):
+        for value in {v for values in BAD.values() for v in values}:
+            out = api.run(slug, {name: value})
+            assert out["notes"], (slug, name, value)
