@@ -51,8 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return _run(args)
-    except (ValueError, OSError, json.JSONDecodeError) as e:  # TraceError is a ValueError
-        print(f"Fehler: {e}", file=sys.stderr)
+    except (ValueError, OSError) as e:  # TraceError and JSONDecodeError are ValueErrors
+        print("Fehler: " + " ".join(str(e).split()), file=sys.stderr)  # one line, whatever the file held
         return 2
 
 
@@ -84,7 +84,9 @@ def _run(args) -> int:
                 raise tracer.TraceError(f"{path}: {e}") from None
             print(f"ok  {path}  ({trace['result']['num_steps']} Schritte)")
     elif args.command == "export-chrome":
-        chrome = tracer.to_chrome(tracer.load(args.file))
+        trace = tracer.load(args.file)
+        tracer.validate(trace)  # to_chrome trusts the layout, as the replay does
+        chrome = tracer.to_chrome(trace)
         out = args.output or args.file.with_suffix(".chrome.json")
         out.write_text(json.dumps(chrome, ensure_ascii=False), encoding="utf-8")
         print(f"{out}  ({len(chrome['traceEvents'])} Ereignisse) – öffnen mit https://ui.perfetto.dev oder chrome://tracing")

@@ -173,7 +173,22 @@ def dumps(trace: dict) -> str:
 
 
 def load(path: str | Path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """A trace file, parsed; refused with a ``TraceError`` before parsing when it is larger than the
+    schema's ``x-max-bytes`` (the browser's loader uses the same bound), or nested too deep to parse."""
+    path = Path(path)
+    limit = schema()["x-max-bytes"]
+    with path.open("rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise TraceError(f"{path}: größer als {limit} Bytes, das ist keine Aufzeichnung der Engine")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise TraceError(f"{path}: kein UTF-8-Text") from None
+    except json.JSONDecodeError as e:
+        raise TraceError(f"{path}: kein gültiges JSON ({e})") from None
+    except RecursionError:
+        raise TraceError(f"{path}: zu tief verschachtelt, das ist keine Aufzeichnung der Engine") from None
 
 
 def without_measurements(trace: dict) -> dict:
@@ -203,8 +218,17 @@ def validate(trace: dict) -> None:
     if errors:
         e = errors[0]
         where = "/".join(str(p) for p in e.absolute_path) or "(Wurzel)"
-        raise TraceError(f"Schema verletzt bei {where}: {e.message}")
-    replay(trace)
+        raise TraceError(f"Schema verletzt bei {where}: {_shorten(e.message)}")
+    try:
+        replay(trace)
+    except (KeyError, TypeError, IndexError) as e:  # a field that only some event types carry, missing
+        raise TraceError(f"passt nicht zur Wiedergabe ({type(e).__name__}: {_shorten(str(e))})") from None
+
+
+def _shorten(text: str, limit: int = 200) -> str:
+    """One readable line: a schema message quotes the offending value, which can be megabytes long."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def replay(trace: dict) -> dict:

@@ -4,7 +4,8 @@ The browser's replay (static/js/replay.js) only checks a trace's format and fold
 states; whether the events agree with each other (free blocks handed out, reference counts, block
 tables, token order, end-of-step counts, running ∩ waiting, nothing held at the end) is checked
 once, here, by the same ``tracer.validate`` the engine's tests use. A trace that contradicts itself
-therefore stops ``make site`` with its name and step, and never reaches a reader.
+therefore stops ``make site`` with its name and step, and never reaches a reader. The schema itself
+is shipped to the browser, whose loader checks every trace's types and bounds with it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ import json
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
 
 from engine import tracer
 
 TRACES = Path(__file__).resolve().parent.parent / "static" / "traces"
+# Where the browser's loader (static/js/replay.js SCHEMA_PATH) finds the schema it checks traces with.
+SCHEMA_URL = "static/engine/trace.schema.json"
 
 _valid: set[str] = set()  # content hashes already checked: `mkdocs serve` rebuilds re-check only changes
 
@@ -49,3 +53,9 @@ def check_all(folder: Path = TRACES) -> int:
 
 def on_pre_build(config):
     check_all()
+
+
+def on_files(files, config):
+    # One schema for engine and browser: the file itself is shipped, not a hand-kept copy in JS.
+    files.append(File.generated(config, SCHEMA_URL, abs_src_path=str(tracer.SCHEMA_PATH)))
+    return files

@@ -67,6 +67,55 @@ def test_any_text_gives_a_valid_value(text):
             assert value in (10, 80)
 
 
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12) | st.binary(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=12,
+)
+SWITCH = Param("on", "Schalter", "bool", False)
+SEED = Param("seed", "Start", "seed", 7)
+EVERY_PARAM = [param for slug in SLUGS for param in api.params_of(slug).values()]
+
+
+def _is_valid(param, value):
+    if param.kind in {"int", "seed"}:
+        return isinstance(value, int) and not isinstance(value, bool) and param.lo <= value <= param.hi
+    if param.kind == "float":
+        return isinstance(value, float) and param.lo <= value <= param.hi
+    if param.kind == "choice":
+        return value in [v for v, _ in param.choices]
+    if param.kind == "bool":
+        return isinstance(value, bool)
+    return all(
+        isinstance(i, int) and 0 <= i <= param.max_index and param.lo <= v <= param.hi for i, v in value
+    )
+
+
+@pytest.mark.parametrize("raw", [[1, 2], [b"0:5"], [None], [{}], [[float("inf"), 1]], [[1, 10**400]], 3])
+def test_moves_drop_what_is_not_a_point(raw):
+    value, note = MOVES.coerce(raw)
+    assert value == () and note.startswith("„Punkte“:")
+
+
+def test_moves_keep_the_good_points_among_bad_ones():
+    value, note = MOVES.coerce(["2:5", None, [3, 4], [1.5, 3], {"x": 1}])
+    assert value == ((2, 5.0), (3, 4.0)) and note.count("ignoriert") == 3
+
+
+@given(JSON)
+def test_any_json_value_gives_a_valid_value_for_every_kind(raw):
+    for param in (DEGREE, LAMBDA, DAYS, MOVES, SWITCH, SEED):
+        value, note = param.coerce(raw)
+        assert _is_valid(param, value), (param.name, raw, value)
+        assert note is None or note.startswith(f"„{param.label}“")
+
+
+@given(st.sampled_from(EVERY_PARAM), JSON)
+def test_any_json_value_gives_a_valid_value_for_every_declared_control(param, raw):
+    value, _ = param.coerce(raw)
+    assert _is_valid(param, value), (param.name, raw, value)
+
+
 def test_every_slug_has_a_module_with_the_contract():
     for slug in SLUGS:
         module = api.concept(slug)

@@ -97,8 +97,8 @@
 
         const kind = sched ? ({ prefill: "Prefill", prefill_chunk: "Prefill-Stück", decode: "Decode" }[sched.kind] || sched.kind) : "";
         const range = sched ? (sched.positions[1] - sched.positions[0] > 1 ? `der Positionen ${sched.positions[0]}–${sched.positions[1] - 1}` : `an Position ${sched.positions[0]}`) : "";
-        const head = `<p class="plk-head"><strong>Schritt ${i}: ${esc(kind)} ${range}.</strong> Gezeigt: Schicht ${events[0].layer}, ` +
-          `Kopf ${events[0].head}, die Query an Position ${q}. Sie sieht ${nKeys} Keys (Positionen 0–${nKeys - 1}), ` +
+        const head = `<p class="plk-head"><strong>Schritt ${i}: ${esc(kind)} ${range}.</strong> Gezeigt: Schicht ${esc(events[0].layer)}, ` +
+          `Kopf ${esc(events[0].head)}, die Query an Position ${esc(q)}. Sie sieht ${nKeys} Keys (Positionen 0–${nKeys - 1}), ` +
           `abgearbeitet in ${events.length} Kacheln.</p>`;
 
         const keyRow = rows.map((r) => {
@@ -210,7 +210,7 @@
         let round = "";
         let summary;
         if (!v) {
-          round = `<p class="plk-head">Noch keine Runde. In jeder Runde schlägt der Entwurf bis zu k = ${k} Tokens vor; ` +
+          round = `<p class="plk-head">Noch keine Runde. In jeder Runde schlägt der Entwurf bis zu k = ${esc(k)} Tokens vor; ` +
             `ein einziger Aufruf des Zielmodells prüft sie alle. ${greedy ? "Greedy: angenommen wird ein Vorschlag, wenn das Zielmodell an seiner Stelle dasselbe Token wählen würde." : "Angenommen wird ein Vorschlag x, wenn eine gleichverteilte Zufallszahl u kleiner ist als min(1, p(x)/q(x))."}</p>`;
           summary = `Vor der ersten Runde; Prompt „${req.prompt_text || ""}“.`;
         } else {

@@ -380,7 +380,7 @@
     const c = data.counters[Math.min(i, model.n)][id];
     const w = (x) => `${(100 * x / data.finalFull).toFixed(2)}%`;
     const bytes = data.bytes ? `<p class="pl-rm-bytes">Im Cache: <b>${fmt.num(computed)}</b> ${computed === 1 ? "Position" : "Positionen"} × ${fmt.num(data.bytes.total)} Byte ` +
-      `<span class="pl-rm-sub">(${data.bytes.layers} ${data.bytes.layers === 1 ? "Schicht" : "Schichten"} · 2 für K und V · ${data.bytes.kvHeads} K/V-${data.bytes.kvHeads === 1 ? "Kopf" : "Köpfe"} · ${data.bytes.headDim} Zahlen · ${data.bytes.per} Byte)</span> = <b class="pl-rm-bytesval">${bytesText(computed * data.bytes.total)}</b></p>` : "";
+      `<span class="pl-rm-sub">(${esc(data.bytes.layers)} ${data.bytes.layers === 1 ? "Schicht" : "Schichten"} · 2 für K und V · ${esc(data.bytes.kvHeads)} K/V-${data.bytes.kvHeads === 1 ? "Kopf" : "Köpfe"} · ${esc(data.bytes.headDim)} Zahlen · ${esc(data.bytes.per)} Byte)</span> = <b class="pl-rm-bytesval">${bytesText(computed * data.bytes.total)}</b></p>` : "";
     const held = table.filter((r) => !r.gone).length;
     return `<div class="pl-rm-seq" data-seq="${esc(id)}" data-computed="${computed}" data-kv="${c.cache}" data-full="${c.full}">` +
       (model.ids.length > 1 ? `<h4 class="pl-rm-h">${esc(id)}</h4>` : "") +
@@ -444,7 +444,7 @@
     const qx = (k) => 12 + (k * (W - 24)) / Math.max(1, c.heads - 1);
     const kx = (k) => (c.kvHeads === 1 ? W / 2 : 18 + (k * (W - 36)) / (c.kvHeads - 1));
     const group = c.heads / c.kvHeads;
-    const parts = [`<svg class="pl-rm-heads" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${c.heads} Query-Köpfe teilen sich ${c.kvHeads} K/V-${c.kvHeads === 1 ? "Kopf" : "Köpfe"}">`];
+    const parts = [`<svg class="pl-rm-heads" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(c.heads)} Query-Köpfe teilen sich ${esc(c.kvHeads)} K/V-${c.kvHeads === 1 ? "Kopf" : "Köpfe"}">`];
     for (let q = 0; q < c.heads; q++) {
       const k = Math.floor(q / group);
       parts.push(`<line class="pl-rm-link" x1="${qx(q)}" y1="${qy + 6}" x2="${kx(k)}" y2="${ky - 7}"/>`);
@@ -475,17 +475,17 @@
         const h = (100 * bytes) / data.max;
         return `<figure class="pl-rm-kvcard${c.isMain ? " pl-rm-main" : ""}" data-config="${esc(c.name)}" data-bytes="${bytes}" data-per-token="${c.perToken}">` +
           `<figcaption><b>${esc(c.name)}</b>${c.isMain ? ` <span class="pl-rm-sub">(diese Seite)</span>` : ""}<br>` +
-          `<span class="pl-rm-sub">${c.heads} Query-Köpfe, ${c.kvHeads} K/V-${c.kvHeads === 1 ? "Kopf" : "Köpfe"}</span></figcaption>` +
+          `<span class="pl-rm-sub">${esc(c.heads)} Query-Köpfe, ${esc(c.kvHeads)} K/V-${c.kvHeads === 1 ? "Kopf" : "Köpfe"}</span></figcaption>` +
           headsSvg(c) +
           `<div class="pl-rm-kvbar" aria-hidden="true"><span class="pl-rm-kvfill" style="height:${h.toFixed(2)}%"></span></div>` +
           `<p class="pl-rm-kvval"><b class="pl-rm-kvbytes">${fmt.num(bytes)}</b> Byte</p>` +
-          `<p class="pl-rm-kvsmall">${fmt.num(st.end.blocks_used)} Blöcke × ${c.B} Plätze</p>` +
+          `<p class="pl-rm-kvsmall">${fmt.num(st.end.blocks_used)} Blöcke × ${esc(c.B)} Plätze</p>` +
           `<p class="pl-rm-kvsmall">je Token: <b class="pl-rm-kvtok">${fmt.num(c.perToken)}</b> Byte</p></figure>`;
       }).join("");
       const first = data.configs[0];
       stage.innerHTML = `<div class="pl-rm pl-rm-kv"><div class="pl-rm-kvcards" style="--k:${data.configs.length}">${cards}</div>` +
         `<p class="pl-rm-kvnote"><span class="pl-rm-legendq" aria-hidden="true"></span> Query-Kopf <span class="pl-rm-legendkv" aria-hidden="true"></span> K/V-Kopf · ` +
-        `Byte = belegte Blöcke × ${first.B} Plätze × ${first.layers} Schichten × 2 (K und V) × K/V-Köpfe × ${first.headDim} Zahlen × ${first.per} Byte</p></div>`;
+        `Byte = belegte Blöcke × ${esc(first.B)} Plätze × ${esc(first.layers)} Schichten × 2 (K und V) × K/V-Köpfe × ${esc(first.headDim)} Zahlen × ${esc(first.per)} Byte</p></div>`;
       const blocks = data.configs.map((c) => c.m.at(i).end.blocks_used);
       const lead = i === 0 ? "Vor dem ersten Schritt" : `Nach Schritt ${i}`;
       const same = blocks.every((b) => b === blocks[0]) ? `${lead} belegen alle ${plural(blocks[0], "Block", "Blöcke")}` : `${lead}`;

@@ -199,7 +199,7 @@
     const cfg = m.trace.config;
     return {
       html: `<figure class="pl-rs-timeline" data-trace="${esc(m.name)}" data-policy="${esc(cfg.policy)}">` +
-        `<figcaption><strong>${esc(policyName(m))}</strong> <span class="pl-rs-muted">· höchstens ${cfg.max_num_seqs} Anfragen zugleich, ${cfg.max_num_batched_tokens} Tokens pro Schritt</span><br>` +
+        `<figcaption><strong>${esc(policyName(m))}</strong> <span class="pl-rs-muted">· höchstens ${esc(cfg.max_num_seqs)} Anfragen zugleich, ${esc(cfg.max_num_batched_tokens)} Tokens pro Schritt</span><br>` +
         `<span class="pl-rs-now-text">${esc(now)}</span></figcaption>` +
         `<div class="pl-rs-scroll">${slotsFigure(p, m, sch, i, L, width)}</div></figure>`,
       sentence: `${policyName(m)}: ${ii === 0 ? "noch nichts gerechnet" : i > m.n ? `fertig nach ${steps(m.n)}` : `im Batch ${list(running)}, wartend ${list(waiting)}, fertig ${list(done)}`}`,
@@ -422,7 +422,7 @@
     const W = LX + n * c + 110, H = TY + n * c + 8;
     const s = [`<svg class="pl-rs-svg pl-rs-causal" data-trace="${esc(m.name)}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc("Kausale Sichtbarkeit: Zeile = Position, deren Ausgabe gerechnet wird; Spalte = Position, deren K/V sie liest")}">`];
     s.push(`<text class="pl-rs-tick" x="${LX + (n * c) / 2}" y="12" text-anchor="middle">liest K/V von Position (Wert)</text>`);
-    for (let j = 0; j < n; j++) s.push(`<text class="pl-rs-tick" x="${LX + j * c + c / 2}" y="${TY - 8}" text-anchor="middle">${j} (${values[j]})</text>`);
+    for (let j = 0; j < n; j++) s.push(`<text class="pl-rs-tick" x="${LX + j * c + c / 2}" y="${TY - 8}" text-anchor="middle">${j} (${esc(values[j])})</text>`);
     s.push(`<text class="pl-rs-tick" x="${W - 104}" y="${TY - 8}">Ausgabe</text>`);
     for (let r = 0; r < n; r++) {
       const y = TY + r * c;

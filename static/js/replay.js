@@ -5,14 +5,16 @@
 // is a *view* registered by static/js/replay-*.js. Every state is computed up front, so stepping,
 // scrubbing and playing only redraw. Whether a trace's events agree with each other is checked once,
 // at build time (mkdocs_hooks/traces.py runs engine/tracer.py's validate on every committed trace);
-// here only what folding needs: the format version, and that steps, requests and blocks are what they
-// claim to be. Anything else is refused with a German message, never half-shown, and the page's live
+// here only what folding and drawing need: the size and the types and bounds of engine/trace.schema.json
+// (static/js/trace-check.js, before anything is allocated or drawn), the format version, and that
+// steps, requests and blocks are what they claim to be. Anything else is refused with a German message, never half-shown, and the page's live
 // experiment keeps working whatever happens here.
 (function () {
   "use strict";
 
   const SCHEMA = "probierlabor-engine-trace";
   const SCHEMA_VERSION = 1;
+  const SCHEMA_PATH = "static/engine/trace.schema.json";
   const STEP_MS = 700; // one engine step per 0.7 s at 1×: slow enough to follow in class
 
   const views = {};
@@ -22,20 +24,50 @@
 
   // ---- loading -------------------------------------------------------------------------
 
+  // document.currentScript is only set while this file first runs, so the base is taken now.
+  const BASE = (window.probierlaborConfig && window.probierlaborConfig.base) || new URL("../../", document.currentScript.src).href;
+  const siteUrl = (path) => new URL(path, BASE).href;
+
   function traceUrl(name) {
-    const base = (window.probierlaborConfig && window.probierlaborConfig.base) || new URL("../../", document.currentScript.src).href;
-    return new URL(`static/traces/${name}.json`, base).href;
+    return siteUrl(`static/traces/${name}.json`);
+  }
+
+  // engine/trace.schema.json, shipped by the build (mkdocs_hooks/traces.py): the types and bounds a
+  // trace must keep before anything of it is allocated or drawn, the same file the engine checks with.
+  let schemaPromise = null;
+  function schema() {
+    if (!schemaPromise) {
+      schemaPromise = fetch(siteUrl(SCHEMA_PATH)).then((response) => {
+        if (!response.ok) throw new ReplayError(`Das Format der Aufzeichnungen fehlt (HTTP ${response.status}).`);
+        return response.json();
+      });
+      schemaPromise.catch(() => (schemaPromise = null));
+    }
+    return schemaPromise;
   }
 
   function load(name) {
     if (!cache[name]) {
-      cache[name] = fetch(traceUrl(name)).then(async (response) => {
+      cache[name] = Promise.all([fetch(traceUrl(name)), schema()]).then(async ([response, rules]) => {
         if (!response.ok) throw new ReplayError(`Die Aufzeichnung „${name}“ fehlt (HTTP ${response.status}).`);
+        const limit = rules["x-max-bytes"];
+        const tooBig = () => new ReplayError(`Die Aufzeichnung „${name}“ ist größer als ${window.probierlaborFmt.de(limit / 1e6, 0)} MB und wird nicht geladen.`);
+        if (Number(response.headers.get("Content-Length")) > limit) throw tooBig();
+        const bytes = await response.arrayBuffer();
+        if (bytes.byteLength > limit) throw tooBig();
         let trace;
         try {
-          trace = await response.json();
+          trace = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
         } catch (e) {
           throw new ReplayError(`Die Aufzeichnung „${name}“ ist beschädigt (kein gültiges JSON).`);
+        }
+        // Another format or version is build()'s to name; the schema speaks for version 1 only.
+        if (!trace || trace.schema !== SCHEMA || trace.schema_version !== SCHEMA_VERSION) return trace;
+        try {
+          window.probierlaborTraceCheck.check(trace, rules);
+        } catch (e) {
+          if (!(e instanceof window.probierlaborTraceCheck.TraceCheckError)) throw e;
+          throw new ReplayError(`Die Aufzeichnung „${name}“ passt nicht zum Format der Engine (${e.message}).`);
         }
         return trace;
       });

@@ -323,3 +323,111 @@ def test_cli_fails_clearly(tmp_path, capsys):
     assert "bad.json" in capsys.readouterr().err
     (tmp_path / "broken.json").write_text("{")
     assert cli.main(["validate", str(tmp_path / "broken.json")]) == 2
+
+
+def _hostile(tmp_path, change):
+    trace = json.loads(json.dumps(scenarios.get("paged-attention-blocks").record()))
+    change(trace)
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(trace))
+    return path
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t["config"].update(num_blocks=2**40),  # was a MemoryError traceback
+    lambda t: t["config"].update(num_blocks=1e9),  # was a TypeError traceback (as an int: gigabytes)
+    lambda t: t["config"].update(num_blocks=4097),
+    lambda t: t["config"].update(k="<img src=x onerror=alert(1)>"),
+    lambda t: t["model"].update(num_kv_heads="<b>2</b>"),
+    lambda t: t["workload"]["requests"][0].update(id="x" * 65),
+    lambda t: t["steps"][0]["events"].append({"type": "block", "seq": "A", "op": "allocate", "block": 10**7,
+                                              "hash": "-"}),
+], ids=["2**40 blocks", "1e9 blocks", "4097 blocks", "markup k", "markup heads", "long id", "huge block"])
+def test_cli_refuses_a_hostile_trace_in_one_line(tmp_path, capsys, change):
+    assert cli.main(["validate", str(_hostile(tmp_path, change))]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Fehler: ") and err.count("\n") == 1 and "hostile.json" in err
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 100_000, "[]", '"x"', "\xff"],
+                         ids=["nested lists", "nested objects", "list", "string", "not utf-8"])
+def test_cli_answers_every_bad_file_with_one_line_and_status_2(tmp_path, capsys, text):
+    path = tmp_path / "bad.json"
+    path.write_bytes(text.encode("latin-1"))
+    for command in (["validate", str(path)], ["export-chrome", str(path), "-o", str(tmp_path / "c.json")]):
+        assert cli.main(command) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("Fehler: ") and err.count("\n") == 1 and len(err) < 400
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_a_trace_file_beyond_the_schemas_size_bound_is_refused_before_parsing(tmp_path, monkeypatch):
+    limit = tracer.schema()["x-max-bytes"]
+    path = tmp_path / "big.json"
+    path.write_text(" " * limit + "{}")
+    with pytest.raises(tracer.TraceError, match="größer als"):
+        tracer.load(path)
+    parse = json.loads
+
+    def loads_small(text, *args, **kwargs):
+        assert len(text) <= limit, "parsed a file beyond the bound"
+        return parse(text, *args, **kwargs)
+
+    monkeypatch.setattr(json, "loads", loads_small)
+    with pytest.raises(tracer.TraceError):
+        tracer.load(path)
+
+
+def test_every_committed_trace_is_within_the_bounds_with_room_to_spare():
+    limit = tracer.schema()["x-max-bytes"]
+    assert all(path.stat().st_size < limit / 10 for path in COMMITTED)
+
+
+def _leaves(value, path=()):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            yield from _leaves(item, path + (i,))
+    yield path
+
+
+def test_the_browsers_trace_check_agrees_with_jsonschema(tmp_path):
+    """static/js/trace-check.js reads the same schema; on 300 seeded mutations it must give jsonschema's verdict."""
+    import random
+    import shutil
+    import subprocess
+
+    import jsonschema
+
+    node = shutil.which("node")
+    assert node, "Node.js is needed for tests/js (npm is already needed for make setup)"
+    rng = random.Random(17)
+    swaps = ["<img src=x onerror=alert(1)>", -1, 2**40, 1.5, None, [], {}, "x" * 70, True, 0, "-", "GQA"]
+    traces = []
+    for name in ("paged-attention-blocks", "flash-attention-tiles", "speculative-decoding-pq", "gqa-kv-gqa"):
+        base = tracer.load(scenarios.TRACES_DIR / f"{name}.json")
+        paths = [p for p in _leaves(base) if p]
+        for _ in range(75):
+            trace = copy.deepcopy(base)
+            *head, last = rng.choice(paths)
+            parent = trace
+            for key in head:
+                parent = parent[key]
+            parent[last] = rng.choice(swaps)
+            traces.append(trace)
+    (tmp_path / "traces.json").write_text(json.dumps(traces))
+    script = ("const {check} = require(process.argv[1]); const fs = require('fs');"
+              "const schema = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));"
+              "const traces = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));"
+              "console.log(JSON.stringify(traces.map((t) => { try { check(t, schema); return true; }"
+              " catch (e) { return false; } })));")
+    done = subprocess.run([node, "-e", script, str(tracer.ROOT / "static/js/trace-check.js"), str(tracer.SCHEMA_PATH),
+                           str(tmp_path / "traces.json")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    browser = json.loads(done.stdout)
+    validator = jsonschema.Draft202012Validator(tracer.schema())
+    python = [validator.is_valid(t) for t in traces]
+    assert browser == python
+    assert 50 < python.count(False) < 300  # the mutations reach both verdicts

@@ -97,7 +97,7 @@ class Param:
         if value < self.lo or value > self.hi:
             clamped = type(value)(min(max(value, self.lo), self.hi))
             return clamped, (
-                f"„{self.label}“: {self.format(value)} liegt außerhalb des erlaubten Bereichs "
+                f"„{self.label}“: {_shorten(self.format(value))} liegt außerhalb des erlaubten Bereichs "
                 f"{self.format(self.lo)} bis {self.format(self.hi)}; verwendet wird {self.format(clamped)}."
             )
         return value, None
@@ -135,19 +135,15 @@ class Param:
         notes = []
         for item in items:
             try:
-                index, value = (item if isinstance(item, (list, tuple)) else item.split(":"))
-                index = int(index)
-                value = float(_parse_number(value))
-                if not math.isfinite(value):
-                    raise ValueError
-            except (ValueError, TypeError):
+                index, value = _move(item)
+            except (ValueError, TypeError, OverflowError):
                 notes.append(f"„{_shorten(item)}“ wurde ignoriert")
                 continue
             if not 0 <= index <= self.max_index:
-                notes.append(f"einen Punkt Nr. {index} gibt es nicht")
+                notes.append(f"einen Punkt Nr. {_shorten(index)} gibt es nicht")
                 continue
             if value < self.lo or value > self.hi:
-                notes.append(f"Punkt Nr. {index}: {fmt.de_auto(value)} auf {fmt.de_auto(min(max(value, self.lo), self.hi))} begrenzt")
+                notes.append(f"Punkt Nr. {index}: {_shorten(fmt.de_auto(value))} auf {fmt.de_auto(min(max(value, self.lo), self.hi))} begrenzt")
                 value = min(max(value, self.lo), self.hi)
             moves[index] = round(value, 1)
         result = tuple(sorted(moves.items()))
@@ -218,6 +214,29 @@ def _parse_number(raw) -> float | int:
         return int(text)
     except ValueError:
         return float(text)
+
+
+def _move(item) -> tuple[int, float]:
+    """One dragged point from ``"index:value"`` or an ``[index, value]`` pair.
+
+    JSON from a page or a hand-written call can hold anything here (a bare number,
+    null, bytes, an object); all of it must end as a ValueError, so that the point
+    is dropped with a note instead of the whole experiment failing."""
+    if isinstance(item, str):
+        parts = item.split(":")
+    elif isinstance(item, (list, tuple)):
+        parts = item
+    else:
+        raise ValueError(item)
+    if len(parts) != 2 or any(isinstance(part, bool) for part in parts):
+        raise ValueError(item)
+    index, value = (_parse_number(part) for part in parts)
+    if index != int(index):
+        raise ValueError(item)
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(item)
+    return int(index), value
 
 
 def _split_moves(text: str):

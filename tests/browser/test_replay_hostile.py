@@ -1,0 +1,95 @@
+"""A hostile trace in the browser (issue 17 §1, §2): nothing of it becomes an element or an attribute.
+
+A trace is data that anyone could put beside the site. A number field that holds markup, or a size
+that would allocate gigabytes, is refused by the loader (static/js/trace-check.js with the engine's
+schema) with a German message; a text field that holds markup but is otherwise valid (an id, an
+emitted token's text, a title) is shown as text. Either way no injected element, attribute or script
+reaches the page, and the live experiment keeps working.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import tracer
+
+SCHEMA = tracer.schema()
+
+# Marked so that the test can look for it: any element this creates, or any handler it runs, is found.
+IMG = '<img src=x class=pl-pwned onerror="window.plPwned=1">'
+BOLD = "<b class=pl-pwned>x</b>"
+FOUND = "() => ({ pwned: window.plPwned === 1, nodes: document.querySelectorAll('.pl-pwned, [onerror]').length })"
+
+
+def _tiles(trace, value):
+    for step in trace["steps"]:
+        for e in step["events"]:
+            if e["type"] == "tile":
+                e["layer"] = value
+
+
+def _rename(trace, old, new):
+    """Every mention of request ``old`` becomes ``new`` (the trace stays consistent)."""
+    text = json.dumps(trace)
+    return json.loads(text.replace(json.dumps(old), json.dumps(new)))
+
+
+REFUSED = [  # (page, trace, change, words of the message)
+    ("flash-attention", "flash-attention-tiles", lambda t: _tiles(t, IMG), "Format der Engine"),
+    ("speculative-decoding", "speculative-decoding-pq", lambda t: t["config"].update(k=IMG), "Format der Engine"),
+    ("gqa", "gqa-kv-gqa", lambda t: t["model"].update(num_heads=IMG, num_kv_heads=BOLD), "Format der Engine"),
+    ("continuous-batching", "continuous-batching-article",
+     lambda t: t["config"].update(max_num_batched_tokens=IMG), "Format der Engine"),
+    ("paged-attention", "paged-attention-blocks", lambda t: t["config"].update(num_blocks=2**40), "Format der Engine"),
+    ("paged-attention", "paged-attention-blocks", lambda t: t["config"].update(num_blocks=10**9), "Format der Engine"),
+    ("paged-attention", "paged-attention-blocks", lambda t: t["config"].update(block_size="<b>4</b>"),
+     "Format der Engine"),
+    ("decode", "decode-toy", lambda t: " " * SCHEMA["x-max-bytes"] + json.dumps(t), "größer als 8 MB"),
+]
+
+
+def _fault(change):
+    def handler(route):
+        response = route.fetch()
+        trace = response.json()
+        changed = change(trace)
+        body = changed if isinstance(changed, str) else json.dumps(changed if changed is not None else trace)
+        route.fulfill(response=response, body=body)
+    return handler
+
+
+@pytest.mark.parametrize("slug, name, change, words", REFUSED,
+                         ids=["tile layer", "k", "heads", "token budget", "2**40 blocks", "1e9 blocks",
+                              "block size", "beyond the size bound"])
+def test_a_trace_with_markup_or_absurd_sizes_is_refused(visit, slug, name, change, words):
+    v = visit(f"/{slug}/", routes=[(f"**/static/traces/{name}.json", _fault(change))])
+    v.page.wait_for_selector(f'section.pl-replay[data-replay="{name}"][data-state="error"]', timeout=30_000)
+    text = v.page.locator(f'section.pl-replay[data-replay="{name}"] .pl-replay-error').inner_text()
+    assert words in text and "Rest der Seite" in text, text
+    assert v.wait_state() == "ready"  # the live experiment is untouched
+    assert v.page.evaluate(FOUND) == {"pwned": False, "nodes": 0}
+    assert v.console_errors() == []
+
+
+SHOWN = [  # valid traces whose text fields hold markup: drawn, as text
+    ("continuous-batching", "continuous-batching-article", lambda t: _rename(t, "A", BOLD)),
+    ("paged-attention", "paged-attention-blocks", lambda t: _rename(t, "hund", IMG[:60])),
+    ("gqa", "gqa-kv-gqa", lambda t: t["model"].update(name=BOLD) or t["scenario"].update(title=IMG)),
+    ("speculative-decoding", "speculative-decoding-pq",
+     lambda t: [e.update(text=BOLD) for s in t["steps"] for e in s["events"] if e["type"] == "emit"] and None),
+]
+
+
+@pytest.mark.parametrize("slug, name, change", SHOWN, ids=["request id", "long id", "model name", "token text"])
+def test_markup_in_a_text_field_is_shown_as_text(visit, slug, name, change):
+    v = visit(f"/{slug}/", routes=[(f"**/static/traces/{name}.json", _fault(change))])
+    selector = f'section.pl-replay[data-replay="{name}"]'
+    v.page.wait_for_selector(f'{selector}[data-state="ready"]', timeout=30_000)
+    panel = v.page.locator(selector)
+    length = panel.evaluate("el => el.plReplay.length")
+    for index in range(length + 1):  # every step draws; none may create what the trace holds
+        panel.evaluate(f"el => {{ el.plReplay.reset(); el.plReplay.step({index}); }}")
+        assert v.page.evaluate(FOUND) == {"pwned": False, "nodes": 0}, index
+    assert v.console_errors() == []
