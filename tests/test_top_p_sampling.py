@@ -127,3 +127,16 @@ def test_any_setting_runs(p, temperature):
         assert 1 <= r["kept"] <= 4 and math.isclose(sum(r["renorm"]), 1, rel_tol=1e-12)
         assert r["mass"] >= out["result"]["p"] - 1e-12 or r["kept"] == 4
         assert math.isclose(sum(r["chances"]), 1, rel_tol=1e-12)
+
+
+def test_workshop_script_recomputes_the_cut():
+    """The numpy script (workshop/top_p_sampling.py) at the default and two presets: same cut, same sums."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(tp.SLUG, "p = 0,9: Gleitkomma-Falle"), api.preset_values(tp.SLUG, "Heißer: T = 2")]
+    for state, out in zip(states, run_states(tp.SLUG, states)):
+        result = api.run(tp.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for i, row in enumerate(result["rows"], start=1):
+            assert number(out["stdout"], f"Zeile {i}: Anzahl") == row["kept"]
+            assert number(out["stdout"], f"Zeile {i}: Summe") == pytest.approx(row["mass"], abs=5e-4)

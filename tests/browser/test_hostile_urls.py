@@ -1,13 +1,12 @@
 """Hostile links in a real browser (issue 17 §8): every page reaches ``ready`` with a visible note.
 
-One query per page and run, drawn by tests/hostile_urls.py from a seed that changes each day (the
+One query per page and run, drawn by tests/hostile_urls.py from a fixed seed (the
 seed is in the test id, so a failure can be repeated with PROBIERLABOR_URL_SEED), the kinds taken
 in turn so that every kind is used across the 30 pages; plus a fixed list on three pages.
 """
 
 from __future__ import annotations
 
-import datetime
 import os
 import sys
 from pathlib import Path
@@ -22,7 +21,9 @@ from hostile_urls import KINDS, draws  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-SEED = int(os.environ.get("PROBIERLABOR_URL_SEED", datetime.date.today().toordinal()))
+# A fixed seed: pytest-xdist needs the same test ids in every worker (a date could change between them);
+# another seed is one variable away, and tests/test_hostile_urls.py checks every value the generator can draw.
+SEED = int(os.environ.get("PROBIERLABOR_URL_SEED", "739951"))
 DRAWN = list(draws(SLUGS, lambda slug: list(api.params_of(slug)), SEED))
 
 FIXED = [  # every kind at once, on pages with a moves, a choice and a log slider

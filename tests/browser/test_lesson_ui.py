@@ -19,6 +19,10 @@ from probierlabor.kit import api
 pytestmark = pytest.mark.browser
 
 WITH_LESSON = [slug for slug in SLUGS if getattr(api.concept(slug), "LESSON", None) is not None]
+# Every page's first task is solved by operating its experiment; the rest of the lesson machinery is
+# generic (one block builder, one script) and is checked on three pages of different kinds: a slider,
+# a page with radio choices and switches, and an engine page.
+SAMPLE = [slug for slug in ("top-p-sampling", "validation-set", "continuous-batching") if slug in WITH_LESSON]
 MAIN = "[data-experiment]:not([data-url-prefix])"  # not the A/B comparison's copy
 STORE = "probierlabor.lektion."
 KEYS_AT_MOST = 40  # a slider further away is moved close by an input event, the last step by key
@@ -99,7 +103,7 @@ def clean(v):
 
 def guess(v, slug, index):
     v.page.locator(f'.pl-predict[data-lesson="{slug}"] label.pl-guess-choice').nth(index).click()
-    v.page.get_by_role("button", name="Festlegen").click()
+    v.page.get_by_role("button", name="Festlegen", exact=True).click()
 
 
 @pytest.mark.parametrize("slug", WITH_LESSON)
@@ -126,7 +130,7 @@ def test_operating_the_experiment_solves_the_first_task(reader, slug):
     clean(v)
 
 
-@pytest.mark.parametrize("slug", WITH_LESSON)
+@pytest.mark.parametrize("slug", SAMPLE)
 def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_source, slug):
     prediction = api.concept(slug).LESSON.prediction
     wrong = (prediction.answer + 1) % len(prediction.choices)
@@ -152,7 +156,7 @@ def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_
     clean(v)
 
 
-@pytest.mark.parametrize("slug", WITH_LESSON)
+@pytest.mark.parametrize("slug", SAMPLE)
 def test_progress_survives_page_changes_and_a_reload_and_reset_clears_it(reader, slug):
     lesson = api.concept(slug).LESSON
     task = lesson.tasks[0]
@@ -188,7 +192,7 @@ def test_progress_survives_page_changes_and_a_reload_and_reset_clears_it(reader,
     clean(v)
 
 
-@pytest.mark.parametrize("slug", WITH_LESSON)
+@pytest.mark.parametrize("slug", SAMPLE)
 def test_presentation_mode_shows_one_task_at_a_time_with_hidden_answers(reader, slug):
     lesson = api.concept(slug).LESSON
     v = first_solved(reader, slug)
@@ -226,7 +230,7 @@ def test_presentation_mode_shows_one_task_at_a_time_with_hidden_answers(reader, 
     clean(v)
 
 
-@pytest.mark.parametrize("slug", WITH_LESSON)
+@pytest.mark.parametrize("slug", SAMPLE)
 def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
     lesson = api.concept(slug).LESSON
     v = first_solved(reader, slug)
