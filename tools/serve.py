@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import os
 import sys
+import urllib.parse
 from pathlib import Path
 
 TYPES = {
@@ -25,10 +27,42 @@ TYPES = {
     ".svg": "image/svg+xml",
     ".webmanifest": "application/manifest+json",
 }
+# Seconds a connection may stay silent; a browser sends its request at once, so only a stalled or
+# hostile client meets it, and each such connection would otherwise keep a thread forever.
+REQUEST_TIMEOUT_S = 30
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+
+    def setup(self):
+        self.timeout = self.server.request_timeout  # read by StreamRequestHandler.setup
+        super().setup()
+
+    def send_head(self):
+        path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path, errors="surrogatepass")
+        # http.server would pass the NUL on to open(), which raises ValueError (a traceback, no answer).
+        if "\0" in path:
+            self.send_error(400, "Ungültige Adresse")
+            return None
+        if not self._inside(self.translate_path(self.path)):
+            self.send_error(404)
+            return None
+        return super().send_head()
+
+    def _inside(self, target: str) -> bool:
+        # A symlink in the served folder must not publish what it points to outside (a link to /etc).
+        # A folder's answer is its index.html, which may be such a link itself.
+        if os.path.isdir(target):
+            target = os.path.join(target, "index.html")
+        root = os.path.realpath(self.directory)
+        return os.path.commonpath([root, os.path.realpath(target)]) == root
+
+    def list_directory(self, path):
+        # No listings: the site links every file it needs, and a listing only shows what was never meant
+        # to be browsed (a teacher's other files in a copied folder).
+        self.send_error(404)
+        return None
 
     def end_headers(self):
         # Pages must revalidate (a rebuilt site shows at once); the vendored runtime never changes
@@ -66,10 +100,12 @@ class Server(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False):
+def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False,
+                timeout: float = REQUEST_TIMEOUT_S):
     handler = functools.partial(Handler, directory=str(folder))
     server = Server((host, port), handler)
     server.verbose = verbose
+    server.request_timeout = timeout
     server.daemon_threads = True
     return server
 
