@@ -116,3 +116,16 @@ def test_a_link_out_of_the_served_folder_is_not_followed(served, tmp_path):
         status, _, body = _get(origin + path)
         assert status == 404 and "root:" not in body and "fremd" not in body, path
     assert _get(origin + "/same.html")[::2] == (200, "drinnen")  # a link within the folder is fine
+
+
+def test_every_answer_carries_the_policy_the_build_wrote_into_the_pages(served):
+    policy = "default-src 'self'; img-src 'self' data:"
+    meta = '<meta http-equiv="Content-Security-Policy" content="default-src &#x27;self&#x27;; img-src \'self\' data:">'
+    origin = served({"index.html": f"<head><meta charset=utf-8>{meta}</head>", "a.js": "", "404.html": "weg"})
+    for path in ("/", "/a.js", "/fehlt"):
+        assert _get(origin + path)[1]["Content-Security-Policy"] == policy, path
+
+
+def test_a_folder_without_a_policy_gets_no_header(served):
+    origin = served({"index.html": "<head><meta charset=utf-8></head>"})
+    assert "Content-Security-Policy" not in _get(origin + "/")[1]

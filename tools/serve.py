@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import functools
+import html
 import http.server
 import os
+import re
 import sys
 import urllib.parse
 from pathlib import Path
@@ -27,6 +29,10 @@ TYPES = {
     ".svg": "image/svg+xml",
     ".webmanifest": "application/manifest+json",
 }
+# The build writes the site's Content-Security-Policy into every page (mkdocs_hooks/csp.py); the
+# server repeats it as a header, which also covers workers and sw.js, read from the page so that the
+# bundle, which has no build code, sends the very same policy.
+POLICY_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 # Seconds a connection may stay silent; a browser sends its request at once, so only a stalled or
 # hostile client meets it, and each such connection would otherwise keep a thread forever.
 REQUEST_TIMEOUT_S = 30
@@ -67,6 +73,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         # Pages must revalidate (a rebuilt site shows at once); the vendored runtime never changes
         # under the same name within a build, so it may be reused for a day without asking.
+        if self.server.policy:
+            self.send_header("Content-Security-Policy", self.server.policy)
         if "/static/vendor/" in self.path or "/static/py/probierlabor-" in self.path:
             self.send_header("Cache-Control", "public, max-age=86400")
         else:
@@ -100,12 +108,19 @@ class Server(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
+def site_policy(folder: Path) -> str | None:
+    start = Path(folder) / "index.html"
+    found = POLICY_META.search(start.read_text(encoding="utf-8")) if start.is_file() else None
+    return html.unescape(found.group(1)) if found else None
+
+
 def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False,
                 timeout: float = REQUEST_TIMEOUT_S):
     handler = functools.partial(Handler, directory=str(folder))
     server = Server((host, port), handler)
     server.verbose = verbose
     server.request_timeout = timeout
+    server.policy = site_policy(folder)
     server.daemon_threads = True
     return server
 
