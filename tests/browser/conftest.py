@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -128,6 +129,17 @@ def settle(page, selector=None):
         const running = root.getAnimations({subtree: true})
             .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
         return Promise.all(running.map(a => a.finished.catch(() => null))); }""", selector)
+
+
+@contextmanager
+def header_hidden(page):
+    """The sticky header would cover part of a long element's screenshot. Hidden through the DOM: the
+    site's Content-Security-Policy refuses an added stylesheet (and so Playwright's ``style=`` option)."""
+    page.evaluate("document.querySelector('.md-header').style.setProperty('visibility', 'hidden', 'important')")
+    try:
+        yield
+    finally:
+        page.evaluate("document.querySelector('.md-header').style.removeProperty('visibility')")
 
 
 def record(page, origin) -> Visit:
