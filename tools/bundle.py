@@ -87,6 +87,9 @@ Den Ordner site/ auf einen beliebigen Webserver kopieren (nginx, Apache, IIS, NA
 Der Server sollte .wasm als application/wasm und .mjs als text/javascript ausliefern. Den Offline-Speicher
 erlauben Browser nur über https:// oder auf dem Rechner selbst (127.0.0.1); über http:// mit einer
 Netzwerkadresse funktioniert die Seite, solange der Server erreichbar ist.
+Am besten bekommt Probierlabor eine eigene Adresse: einen eigenen Hostnamen oder Port. Ein Unterordner
+neben anderen Apps reicht nicht. Der Browser trennt den Offline-Speicher nach Adresse, nicht nach Ordner.
+Eine fremde App unter derselben Adresse könnte sonst Dateien hineinlegen.
 """
 
 

@@ -62,7 +62,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if os.path.isdir(target):
             target = os.path.join(target, "index.html")
         root = os.path.realpath(self.directory)
-        return os.path.commonpath([root, os.path.realpath(target)]) == root
+        try:
+            return os.path.commonpath([root, os.path.realpath(target)]) == root
+        except ValueError:  # Windows: a link to another drive has no common path with the folder
+            return False
 
     def list_directory(self, path):
         # No listings: the site links every file it needs, and a listing only shows what was never meant
