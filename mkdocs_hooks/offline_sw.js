@@ -76,9 +76,11 @@ async function fillNow() {
 }
 
 async function store(cache, entry, older) {
+  // The header only says which version stored a copy; the body is hashed as well, because any script
+  // of the same origin can write into these caches, header included.
   for (const old of older) {
     const copy = await old.match(entry.url);
-    if (copy && copy.headers.get(HASH_HEADER) === entry.hash) return cache.put(entry.url, copy);
+    if (copy && copy.headers.get(HASH_HEADER) === entry.hash && await holds(copy, entry)) return cache.put(entry.url, copy);
   }
   // The HTTP cache may still hold a file of an older deployment: then ask the server once more.
   const response = (await download(entry, "default")) || (await download(entry, "reload"));
@@ -100,15 +102,23 @@ async function download(entry, mode) {
   }
   if (!response.ok) throw new Error(`${entry.path} fehlt auf dem Server (HTTP ${response.status})`);
   const body = await response.arrayBuffer();
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
-  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-  if (!hex.startsWith(entry.hash)) return null;
+  if (!(await hashOf(body)).startsWith(entry.hash)) return null;
   // Only the type is kept: length and encoding headers describe the transfer, not the stored body, and
   // a fresh response is never marked as redirected (a redirected response cannot answer a navigation).
   const headers = { [HASH_HEADER]: entry.hash };
   const type = response.headers.get("content-type");
   if (type) headers["content-type"] = type;
   return new Response(body, { status: 200, statusText: "OK", headers });
+}
+
+async function hashOf(body) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// Whether a stored response has the body the build listed (the response itself stays unread).
+async function holds(response, entry) {
+  return (await hashOf(await response.clone().arrayBuffer())).startsWith(entry.hash);
 }
 
 let lastReport = 0;
@@ -174,8 +184,17 @@ self.addEventListener("fetch", (event) => {
 });
 
 async function fromCache(entry, request) {
-  const hit = await (await caches.open(CACHE)).match(entry.url);
-  return hit || fetch(request);
+  return (await checkedHit(entry)) || fetch(request);
+}
+
+// Every hit is hashed before it is served: a file planted in this cache by another app of the same
+// origin is dropped (the next „Alles vorladen“ fetches it again) instead of shown as part of the site.
+async function checkedHit(entry) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(entry.url);
+  if (!hit || await holds(hit, entry)) return hit;
+  await cache.delete(entry.url);
+  return undefined;
 }
 
 async function navigateElsewhere(request) {
@@ -186,7 +205,8 @@ async function navigateElsewhere(request) {
     const url = new URL(request.url);
     const folder = new URL(url.pathname + "/", url);
     if (BY_URL.has(folder.href)) return Response.redirect(folder.href + url.search, 301);
-    const missing = await (await caches.open(CACHE)).match(new URL("404.html", SCOPE).href);
+    const notFound = BY_URL.get(keyOf(new URL("404.html", SCOPE).href));
+    const missing = notFound && await checkedHit(notFound);
     if (missing) return new Response(await rooted(await missing.text()), { status: 404, statusText: "Not Found", headers: missing.headers });
     throw error;
   }

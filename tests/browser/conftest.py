@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -153,6 +154,17 @@ def scan(page, axe_source) -> list[dict]:
 def describe(violations) -> str:
     return "\n".join(f"{v['id']} ({v['impact']}): {n['target']} – {n.get('failureSummary', '')[:160]}"
                      for v in violations for n in v["nodes"][:3])
+
+
+@contextmanager
+def header_hidden(page):
+    """The sticky header would cover part of a long element's screenshot. Hidden through the DOM: the
+    site's Content-Security-Policy refuses an added stylesheet (and so Playwright's ``style=`` option)."""
+    page.evaluate("document.querySelector('.md-header').style.setProperty('visibility', 'hidden', 'important')")
+    try:
+        yield
+    finally:
+        page.evaluate("document.querySelector('.md-header').style.removeProperty('visibility')")
 
 
 def record(page, origin) -> Visit:

@@ -60,8 +60,7 @@ def _assert_everything_ready(page, where):
 
 def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path):
     # served from a sub-folder, as on a school server next to other things
-    (tmp_path / "schule").mkdir()
-    os.symlink(SITE, tmp_path / "schule" / "probierlabor")
+    shutil.copytree(SITE, tmp_path / "schule" / "probierlabor")  # a copy: tools/serve.py follows no link out of its folder
     server = start_server(tmp_path / "schule")
     base = server.origin + "/probierlabor"
     context = browser.new_context(viewport={"width": 1280, "height": 720})
@@ -251,14 +250,18 @@ def _switch(link: Path, target: Path):
     os.replace(fresh, link)  # atomic: the server sees either version, never a mix
 
 
-def test_a_new_version_installs_beside_the_old_and_takes_over_at_the_next_page_change(browser, tmp_path):
-    # version B: the same build with one page changed, and its own sw.js (as a new deployment would have)
+def _version_b(tmp_path: Path) -> tuple[Path, str]:
+    """Version B: the same build with ewc's page changed, and its own sw.js (as a new deployment would have)."""
     new = tmp_path / "b"
     shutil.copytree(SITE, new)
     page_b = new / "ewc" / "index.html"
     page_b.write_text(page_b.read_text(encoding="utf-8").replace(
         "</article>", '<p id="pl-neu">Neue Version dieser Seite</p></article>', 1), encoding="utf-8")
-    version_b = _load_hook().write_service_worker(new)
+    return new, _load_hook().write_service_worker(new)
+
+
+def test_a_new_version_installs_beside_the_old_and_takes_over_at_the_next_page_change(browser, tmp_path):
+    new, version_b = _version_b(tmp_path)
     live = tmp_path / "live"
     os.symlink(SITE, live)
     server = start_server(live)
@@ -354,4 +357,46 @@ def test_plain_http_from_a_network_address_explains_why_there_is_no_offline_copy
         assert v.console_errors() == [] and v.foreign_requests() == []
     finally:
         network.close()
+        stop_server(server)
+
+
+def test_a_file_planted_in_the_offline_cache_is_neither_served_nor_copied_into_a_new_version(browser, tmp_path):
+    """Caches belong to the origin, not to the site: another app on the same host and port can write into
+    Probierlabor's cache, the hash header included. A stored body that does not match the build is never
+    shown, and a new version does not take it over from the old cache."""
+    shown, copied = [slug for slug in SLUGS if slug != "ewc"][:2]
+    new, version_b = _version_b(tmp_path)
+    live = tmp_path / "live"
+    os.symlink(SITE, live)
+    server = start_server(live)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.origin + "/systemcheck/")
+        _wait_offline_ready(page)
+        plant = """async ([path, html]) => {
+            const cache = await caches.open((await caches.keys())[0]);
+            const url = new URL(path, location.origin + '/').href;
+            const stored = await cache.match(url);
+            await cache.put(url, new Response(html, { headers: stored.headers }));
+        }"""
+        planted = '<!doctype html><title>Untergeschoben</title><p id="pl-planted">fremd</p>'
+        for slug in (shown, copied):
+            page.evaluate(plant, [f"{slug}/", planted])
+
+        page.goto(f"{server.origin}/{shown}/")
+        assert page.title() != "Untergeschoben" and page.locator("#pl-planted").count() == 0
+        assert page.locator("[data-experiment]").count() == 1
+
+        _switch(live, new)
+        page.evaluate("window.probierlaborOffline.checkForUpdate()")
+        page.wait_for_selector(f'{CHIP}[data-offline-state="update"]', timeout=PRECACHE_MS)
+        stored = page.evaluate("""async ([name, path]) => {
+            const cache = await caches.open(name);
+            const r = await cache.match(new URL(path, location.origin + '/').href);
+            return r && r.text();
+        }""", [next(n for n in _cache_names(page) if n.endswith(version_b)), f"{copied}/"])
+        assert stored == (new / copied / "index.html").read_text(encoding="utf-8")
+    finally:
+        context.close()
         stop_server(server)

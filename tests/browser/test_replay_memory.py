@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from conftest import header_hidden
 from replay_helpers import ROOT, SHOTS, SITE, TRACES, go, open_panel, trace  # noqa: F401
 
 
@@ -245,6 +246,6 @@ def test_phone_and_dark_screenshots_without_overflow(reader, slug, name, index):
             .filter((n) => Array.from(n.childNodes).some((c) => c.nodeType === 3 && c.textContent.trim()))
             .map((n) => parseFloat(getComputedStyle(n).fontSize)))""")
         assert smallest >= 12, smallest
-        v.page.add_style_tag(content=".md-header { visibility: hidden; }")
-        panel.screenshot(path=str(SHOTS / f"replay-{slug}{suffix}.png"))
+        with header_hidden(v.page):
+            panel.screenshot(path=str(SHOTS / f"replay-{slug}{suffix}.png"))
         assert not v.console_errors()

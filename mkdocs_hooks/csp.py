@@ -1,0 +1,99 @@
+"""MkDocs hook: one Content-Security-Policy for the whole site, written into every page as a meta tag.
+
+The policy allows only what the site itself serves. Scripts come from the site's own files, plus the
+few inline scripts of the theme shell (overrides/main.html and mkdocs-material's), allowed by their
+SHA-256, which is computed here from the built HTML, so an edited script can never slip through.
+What is loosened, each found necessary in Chromium (tests/browser/test_csp.py records every violation):
+- 'wasm-unsafe-eval': Pyodide compiles its WebAssembly ('unsafe-eval' implies it; named so that
+  Pyodide keeps working the day PyScript no longer needs that).
+- 'unsafe-eval': PyScript (vendored @pyscript/core) builds its worker hooks with Function() while it
+  starts, even when no worker is used, and its Python module defines js_import via window.Function;
+  without it Python never starts. Only dropping PyScript for a direct Pyodide start would remove it.
+- connect-src blob:: overrides/main.html answers the theme's request for sitemap.xml with a blob: URL
+  (pages under the address in use); the blob is made by that script, nothing from outside.
+- style-src-attr 'unsafe-inline': KaTeX's typeset formulas place every glyph with style attributes;
+  <style> elements stay forbidden.
+- img-src data:: the theme draws its icons as data: SVGs in its stylesheet.
+
+tools/serve.py sends the same policy as a header, read from the built index.html: the USB bundle
+carries serve.py without this module, and one policy stays one text.
+Under ``mkdocs serve`` no policy is written: its live-reload script is injected inline at serve time.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+# (directive, sources); "{scripts}" is replaced by the hashes of the inline scripts.
+DIRECTIVES = (
+    ("default-src", "'self'"),
+    ("script-src", "'self' 'wasm-unsafe-eval' 'unsafe-eval' {scripts}"),
+    ("style-src", "'self'"),
+    ("style-src-attr", "'unsafe-inline'"),
+    ("img-src", "'self' data:"),
+    ("connect-src", "'self' blob:"),
+    ("object-src", "'none'"),
+    ("base-uri", "'self'"),
+    ("form-action", "'self'"),
+)
+META = '<meta http-equiv="Content-Security-Policy" content="{}">'
+# Inline scripts the browser runs: no src, and no type or a JavaScript one (the theme's JSON config is data).
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\ssrc=)((?:\s[^>]*)?)>(.*?)</script>", re.S | re.I)
+SCRIPT_TYPE = re.compile(r"""\stype=["']?([^"'\s>]+)""", re.I)
+RUNS = {None, "text/javascript", "application/javascript", "module"}
+CHARSET = re.compile(r"<meta charset=[^>]*>", re.I)
+
+_serving = False
+
+
+def on_startup(command, dirty):
+    global _serving
+    _serving = command == "serve"
+
+
+def inline_scripts(page: str) -> list[str]:
+    found = []
+    for attributes, body in INLINE_SCRIPT.findall(page):
+        kind = SCRIPT_TYPE.search(attributes)
+        if (kind.group(1).lower() if kind else None) in RUNS:
+            found.append(body)
+    return found
+
+
+def script_hash(body: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
+
+
+def policy(scripts: list[str]) -> str:
+    hashes = " ".join(sorted({script_hash(body) for body in scripts}))
+    return "; ".join(f"{name} {sources.format(scripts=hashes)}".strip() for name, sources in DIRECTIVES)
+
+
+def protect(site: Path) -> str:
+    """Writes the policy for every page in ``site`` into each of them; returns it."""
+    pages = sorted(site.rglob("*.html"))
+    texts = {path: path.read_text(encoding="utf-8") for path in pages}
+    text = policy([body for page in texts.values() for body in inline_scripts(page)])
+    tag = META.format(html.escape(text, quote=False).replace('"', "&quot;"))
+    for path, page in texts.items():
+        if 'http-equiv="Content-Security-Policy"' in page:
+            raise PluginError(f"{path}: trägt schon eine Content-Security-Policy")
+        found = CHARSET.search(page)
+        if not found:
+            raise PluginError(f"{path}: kein <meta charset>, hinter den die Content-Security-Policy gehört")
+        # right after the charset, before the first script: a policy in a meta tag covers only what follows it
+        path.write_text(page[:found.end()] + tag + page[found.end():], encoding="utf-8")
+    return text
+
+
+@event_priority(-50)  # after site.py and the search plugin, before offline.py hashes every file for sw.js
+def on_post_build(config):
+    if not _serving:
+        protect(Path(config["site_dir"]))

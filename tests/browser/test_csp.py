@@ -1,0 +1,147 @@
+"""The Content-Security-Policy (mkdocs_hooks/csp.py in every page, tools/serve.py as a header): in force,
+one text everywhere, and nothing the site does breaks it – every page, its experiment, the replays,
+the share toolbar, presentation mode and the Systemcheck, online and from the offline copy."""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import re
+import urllib.request
+
+import pytest
+from conftest import ARRIVED, FOLLOW, READY_MS, ROOT, SITE, record, start_server, stop_server
+
+from probierlabor import SLUGS
+from probierlabor.kit import api
+from tools import serve
+
+pytestmark = pytest.mark.browser
+
+_spec = importlib.util.spec_from_file_location("csp_hook", ROOT / "mkdocs_hooks" / "csp.py")
+csp = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(csp)
+
+# Every violation in the document, from its first script on (an init script runs before the page's own).
+WATCH = """window.__plCsp = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__plCsp.push(
+  [e.effectiveDirective, e.blockedURI, e.sourceFile + ':' + e.lineNumber, (e.sample || '').slice(0, 80)]));"""
+ALL_READY = """() => {
+  const roots = [...document.querySelectorAll('[data-experiment], section.pl-replay')];
+  return roots.every(r => r.dataset.state === 'ready');
+}"""
+POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+
+
+def test_every_page_carries_the_one_policy_and_the_server_sends_it(origin):
+    policy = serve.site_policy(SITE)
+    directives = dict(part.split(" ", 1) for part in policy.split("; "))
+    assert "'unsafe-inline'" not in directives["script-src"] + directives["style-src"]
+    pages = sorted(SITE.rglob("*.html"))
+    assert len(pages) >= len(SLUGS) + 3  # the concepts, the start page, the Systemcheck, the 404 page
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        [meta] = POLICY.findall(text)
+        assert html.unescape(meta) == policy, page
+        assert text.index("Content-Security-Policy") < text.index("<script"), page
+        for body in csp.inline_scripts(text):
+            assert csp.script_hash(body) in policy, (page, body[:60])
+    for path in ("/", "/ewc/", "/sw.js", "/static/js/probierlabor.js"):
+        with urllib.request.urlopen(origin + path) as response:
+            assert response.headers["Content-Security-Policy"] == policy, path
+
+
+def _use_the_experiment(page, slug):
+    label = api.concept(slug).PRESETS[-1].label
+    page.get_by_role("button", name=label, exact=True).first.click()
+    want = api.run(slug, api.preset_values(slug, label))["summary"]
+    page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=want)
+
+
+def _use_the_replays(page):
+    for panel in page.locator("section.pl-replay").all():
+        panel.locator(".pl-r-next").click()
+        panel.locator('input[type="range"]').fill(str(panel.evaluate("el => el.plReplay.length")))
+
+
+def _use_the_share_toolbar_and_presentation_mode(page):
+    page.get_by_role("button", name="QR-Code", exact=True).click()
+    page.get_by_role("dialog", name="QR-Code dieser Einstellung").locator(".pl-qr-code svg").wait_for()
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Link kopieren", exact=True).click()
+    ab = page.get_by_role("button", name="A/B-Vergleich", exact=True)
+    ab.click()
+    page.locator(".pl-ab").wait_for()
+    ab.click()
+    page.keyboard.press("p")
+    page.wait_for_function("document.documentElement.classList.contains('pl-present')")
+    for _ in range(3):
+        if not page.evaluate("document.documentElement.classList.contains('pl-present')"):
+            break
+        page.keyboard.press("Escape")
+
+
+def _run_the_systemcheck(page):
+    page.wait_for_selector("[data-systemcheck] button:not([disabled])", timeout=READY_MS)
+    page.locator("[data-systemcheck] button").click()
+    page.wait_for_selector('[data-systemcheck][data-state="ready"]', timeout=READY_MS)
+
+
+def test_nothing_the_site_does_breaks_its_policy_online_or_offline(browser):
+    server = start_server(SITE)  # its own server: switched off for the offline part
+    origin = server.origin
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    context.add_init_script(WATCH)
+    violations = []
+
+    def seen(where):
+        violations.extend((where, *found) for found in page.evaluate("window.__plCsp.splice(0)"))
+
+    try:
+        page = context.new_page()
+        v = record(page, origin)
+        page.goto(origin + "/")
+        # the policy is in force: a script slipped into the page does not run, and that is reported
+        page.evaluate("""() => { const s = document.createElement('script');
+            s.textContent = 'window.__plRan = true'; document.head.append(s); }""")
+        assert page.evaluate("window.__plRan") is None
+        # reported twice: the policy of the meta tag and the same one of the header are both in force
+        page.wait_for_function("window.__plCsp.length === 2")
+        assert [found[0] for found in page.evaluate("window.__plCsp.splice(0)")] == ["script-src-elem"] * 2
+        page.wait_for_function("() => true")  # a round trip: the console has reported the two blocks too
+        planted = sum("Content Security Policy" in m[1] for m in v.console)
+
+        for slug in [*SLUGS, "systemcheck"]:
+            page.evaluate(FOLLOW, f"{origin}/{slug}/")
+            page.wait_for_function(ARRIVED, arg=f"/{slug}/", timeout=30_000)
+            page.wait_for_function(ALL_READY, timeout=READY_MS)
+            if slug == "systemcheck":
+                _run_the_systemcheck(page)
+            else:
+                _use_the_experiment(page, slug)
+                _use_the_replays(page)
+            if slug == SLUGS[0]:
+                _use_the_share_toolbar_and_presentation_mode(page)
+            seen(slug)
+        page.goto(origin + "/gibt-es-nicht/")
+        seen("404")
+
+        # offline: every file from the service worker's cache, the policy from the stored pages
+        page.goto(origin + "/")
+        page.wait_for_selector('.pl-offline-chip[data-offline-state="ready"]', timeout=180_000)
+        stop_server(server)
+        context.set_offline(True)
+        for path in ("/ewc/", "/kv-cache/", "/systemcheck/"):
+            page.goto(origin + path)
+            page.wait_for_function(ALL_READY, timeout=READY_MS)
+            assert page.evaluate("document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]') !== null")
+            if path == "/systemcheck/":
+                _run_the_systemcheck(page)
+            seen("offline " + path)
+        assert violations == []
+        # a worker (the search index) would report in the console only
+        assert sum("Content Security Policy" in m[1] for m in v.console) == planted == 2
+    finally:
+        context.close()
+        stop_server(server)

@@ -1,0 +1,61 @@
+"""mkdocs_hooks/csp.py: one Content-Security-Policy for the whole site, in every page before its first
+script, allowing exactly the inline scripts the built pages carry."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("csp_hook", ROOT / "mkdocs_hooks" / "csp.py")
+csp = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(csp)
+
+ALERT = "alert('Hello, world.');"
+ALERT_HASH = "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='"  # the example in the CSP specification
+
+
+def _site(tmp_path, pages):
+    for name, text in pages.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_every_page_gets_the_one_policy_before_its_first_script(tmp_path):
+    site = _site(tmp_path, {
+        "index.html": f'<html><head><meta charset="utf-8"><script>{ALERT}</script>'
+                      '<script src="a.js"></script><script id="__config" type="application/json">{"a": 1}</script>',
+        "ewc/index.html": '<head><meta charset="utf-8"><script type="module">var x = 1;</script></head>',
+        "404.html": '<head><meta charset="utf-8"><title>weg</title></head>',
+    })
+    policy = csp.protect(site)
+    directives = dict(part.split(" ", 1) for part in policy.split("; "))
+    scripts = directives["script-src"].split()
+    assert scripts[0] == "'self'" and ALERT_HASH in scripts and "'unsafe-inline'" not in scripts
+    # the JSON config is data, not a script; a script with src is covered by 'self'
+    assert len([s for s in scripts if s.startswith("'sha256-")]) == 2
+    assert directives["default-src"] == "'self'" and directives["object-src"] == "'none'"
+    assert directives["style-src"] == "'self'" and directives["base-uri"] == "'self'"
+    tag = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
+    for name in ("index.html", "ewc/index.html", "404.html"):
+        page = (site / name).read_text(encoding="utf-8")
+        assert page.count("Content-Security-Policy") == 1 and '<meta charset="utf-8">' + tag in page, name
+
+
+def test_a_changed_inline_script_changes_the_policy(tmp_path):
+    site = _site(tmp_path / "a", {"index.html": f'<meta charset="utf-8"><script>{ALERT}</script>'})
+    other = _site(tmp_path / "b", {"index.html": f'<meta charset="utf-8"><script>{ALERT} </script>'})
+    assert ALERT_HASH in csp.protect(site) and ALERT_HASH not in csp.protect(other)
+
+
+def test_a_page_without_charset_or_with_a_policy_already_stops_the_build(tmp_path):
+    with pytest.raises(PluginError, match="charset"):
+        csp.protect(_site(tmp_path / "a", {"index.html": "<head><title>x</title></head>"}))
+    site = _site(tmp_path / "b", {"index.html": '<meta charset="utf-8">'})
+    csp.protect(site)
+    with pytest.raises(PluginError, match="schon"):
+        csp.protect(site)
