@@ -32,7 +32,7 @@ print("Positionen im Cache:", len(cache))
 print("K/V-Berechnungen mit Cache:", sum(neu_mit_cache))
 print("K/V-Berechnungen ohne Cache:", sum(neu_ohne_cache))
 
-figur, achse = plt.subplots(figsize=(6, 3.5))
+figur, achse = plt.subplots(figsize=(6, 3.5), layout="constrained")
 x = np.arange(steps + 1)
 achse.bar(x - 0.2, neu_ohne_cache, width=0.4, color="#bbbbbb", label="ohne Cache")
 achse.bar(x + 0.2, neu_mit_cache, width=0.4, color="#0066a1", label="mit KV-Cache")

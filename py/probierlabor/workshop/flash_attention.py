@@ -33,7 +33,7 @@ for name, wert in [("Dicht", dicht), ("Online", u / l), ("m", m), ("l", l), ("u"
                    ("Mittel der Blockergebnisse", np.mean(einzeln))]:
     print(f"{name}: {wert:.6f}".replace(".", ","))
 
-figur, achse = plt.subplots(figsize=(6, 3.5))
+figur, achse = plt.subplots(figsize=(6, 3.5), layout="constrained")
 nummern = np.arange(1, len(blockweise) + 1)
 achse.bar(nummern, einzeln, width=0.5, color="#bbbbbb", label="Block für sich")
 achse.plot(nummern, blockweise, "o-", color="#0066a1", label="online bis hier")

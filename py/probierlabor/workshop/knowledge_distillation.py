@@ -31,7 +31,7 @@ for name, wert in [("Harter Verlust", hart), ("Weicher Verlust (KL)", kl), ("T²
                    ("Gesamt", gesamt)] + [(f"Lehrer bei T, {t}", q) for t, q in zip(tokens, lehrer_T)]:
     print(f"{name}: {wert:.6f}".replace(".", ","))
 
-figur, achse = plt.subplots(figsize=(6, 3.5))
+figur, achse = plt.subplots(figsize=(6, 3.5), layout="constrained")
 x = np.arange(3)
 for k, (name, werte, farbe) in enumerate([("Label „A“", label, "#bbbbbb"), ("Lehrer", lehrer_T, "#0066a1"),
                                           ("Schüler", schueler_T, "#d0021b")]):

@@ -29,7 +29,7 @@ print("Byte gesamt:", gesamt)
 print(f"Byte für {', '.join(tokens)}:", je_position * step)
 print(f"MiB: {gesamt / 2**20:.6f}".replace(".", ","))
 
-figur, achse = plt.subplots(figsize=(6, 3.5))
+figur, achse = plt.subplots(figsize=(6, 3.5), layout="constrained")
 x = np.arange(step)
 achse.plot(x, np.cumsum(ohne_cache), "o-", color="#bbbbbb", label="ohne Cache")
 achse.plot(x, np.cumsum(mit_cache), "o-", color="#0066a1", label="mit KV-Cache")

@@ -34,7 +34,7 @@ for i in range(n):
 stimmt = "ja" if np.allclose(ausgaben, alle) else "nein"
 print("Gleiches Ergebnis wie alle auf einmal:", stimmt if len(fertig) == len(anfaenge) else "noch nicht fertig")
 
-figur, achse = plt.subplots(figsize=(6, 3.5))
+figur, achse = plt.subplots(figsize=(6, 3.5), layout="constrained")
 x = np.arange(1, n + 1)
 achse.bar(x - 0.2, ausgaben, width=0.4, color="#0066a1", label=f"in Abschnitten zu {chunk}")
 achse.bar(x + 0.2, alle, width=0.4, color="#bbbbbb", label="alle auf einmal")
