@@ -17,11 +17,11 @@ for durchlauf in range(steps + 1):
     neu_mit_cache.append(len(zu_verarbeiten))
     neu_ohne_cache.append(len(cache))  # ohne Cache: alle Positionen noch einmal rechnen
     # Attention des letzten Tokens über alle Positionen im Cache
-    scores = cache @ cache[-1] / np.sqrt(2)
+    scores = cache @ cache[-1] / np.sqrt(2)  # geteilt durch die Wurzel der Dimension 2
     gewichte = np.exp(scores - scores.max())
     gewichte /= gewichte.sum()
     h = gewichte @ cache
-    logits = np.array([h[1], h[0], -h[0] - h[1]])
+    logits = np.array([h[1], h[0], -h[0] - h[1]])  # so legt das Spielzeugmodell die Logits für A, B, C fest
     wahl = namen[np.argmax(logits.round(12))]  # bei Gleichstand das erste: A vor B vor C
     gewaehlt.append(wahl)
     zu_verarbeiten = [wahl]  # das Gewählte kommt erst im nächsten Durchlauf in den Cache
@@ -37,8 +37,8 @@ x = np.arange(steps + 1)
 achse.bar(x - 0.2, neu_ohne_cache, width=0.4, color="#bbbbbb", label="ohne Cache")
 achse.bar(x + 0.2, neu_mit_cache, width=0.4, color="#0066a1", label="mit KV-Cache")
 achse.set_xticks(x, ["Prefill"] + [str(k) for k in x[1:]])
-achse.set_xlabel("Durchlauf")
-achse.set_ylabel("neue K/V-Paare")
-achse.set_title(f"Prompt {' '.join(prompt)}, gewählt: {' '.join(gewaehlt)}")
+achse.set(xlabel="Durchlauf", ylabel="neue K/V-Paare",
+          title=f"Prompt {' '.join(prompt)}, gewählt: {' '.join(gewaehlt)}")
+achse.yaxis.set_major_locator(plt.MaxNLocator(integer=True))  # es gibt nur ganze K/V-Paare
 achse.legend()
 plt.show()

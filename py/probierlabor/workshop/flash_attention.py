@@ -15,8 +15,7 @@ x3 = 1.0
 x4 = 1.0
 
 scores, values = np.array([s1, s2, s3, s4]), np.array([x1, x2, x3, x4])
-gewichte = np.exp(scores - scores.max())
-dicht = gewichte @ values / gewichte.sum()  # gewöhnliche Softmax-Attention über alle Keys
+dicht = np.average(values, weights=np.exp(scores - scores.max()))  # gewöhnliche Softmax-Attention über alle Keys
 
 m, l, u = -np.inf, 0.0, 0.0  # laufendes Maximum, Summe und Zähler
 blockweise, einzeln = [], []
@@ -27,7 +26,7 @@ for anfang in range(0, len(scores), block)[:step]:
     e = np.exp(s - m_neu)
     l, u, m = l * faktor + e.sum(), u * faktor + e @ v, m_neu
     blockweise.append(u / l)
-    einzeln.append(np.exp(s - s.max()) @ v / np.exp(s - s.max()).sum())  # der Block für sich allein
+    einzeln.append(np.average(v, weights=np.exp(s - s.max())))  # der Block für sich allein
 
 for name, wert in [("Dicht", dicht), ("Online", u / l), ("m", m), ("l", l), ("u", u),
                    ("Mittel der Blockergebnisse", np.mean(einzeln))]:

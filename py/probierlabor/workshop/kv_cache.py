@@ -34,8 +34,8 @@ x = np.arange(step)
 achse.plot(x, np.cumsum(ohne_cache), "o-", color="#bbbbbb", label="ohne Cache")
 achse.plot(x, np.cumsum(mit_cache), "o-", color="#0066a1", label="mit KV-Cache")
 achse.set_xticks(x, tokens)
-achse.set_xlabel("verarbeitetes Token")
-achse.set_ylabel("K/V-Berechnungen bisher")
-achse.set_title(f"{je_position} Byte je Position, {gesamt} Byte gesamt")
+achse.set(xlabel="verarbeitetes Token", ylabel="K/V-Berechnungen bisher", ylim=(0, ohne_cache.sum() + 1),
+          title=f"{je_position} Byte je Position, {gesamt} Byte gesamt")
+achse.yaxis.set_major_locator(plt.MaxNLocator(integer=True))  # es gibt nur ganze K/V-Paare
 achse.legend()
 plt.show()

@@ -18,7 +18,7 @@ speicher = np.full((8, block_size), np.nan)
 for p in range(n):
     speicher[tabelle[p // block_size], p % block_size] = p + 1  # die Values sind 1, 2, 3, …
 
-# Spielzeug-Kopf: alle Keys 0, also alle Gewichte gleich; gelesen wird über die Tabelle
+# ein Attention-Kopf zum Spielen: alle Keys 0, also alle Gewichte gleich; gelesen wird über die Tabelle
 gelesen = np.array([speicher[tabelle[p // block_size], p % block_size] for p in range(n)])
 ausgabe = gelesen.mean()
 frei = bloecke * block_size - n

@@ -21,9 +21,9 @@ anfaenge = list(range(0, n, chunk))
 fertig = anfaenge[:step]  # die ersten Abschnitte sind schon verarbeitet
 for anfang in fertig:
     for i in range(anfang, min(anfang + chunk, n)):
-        # mit Cache sieht i alle früheren Positionen, ohne nur die des eigenen Abschnitts
-        erste = 0 if cache else anfang
+        erste = 0 if cache else anfang  # ohne Cache sieht i nur den eigenen Abschnitt
         ausgaben[i] = values[erste:i + 1].mean()
+# ohne Cache liegen danach nur die K/V des letzten Abschnitts vor
 im_cache = min(fertig[-1] + chunk, n) if cache else min(chunk, n - fertig[-1])
 
 print(f"Abschnitte: {len(fertig)} von {len(anfaenge)}")
