@@ -90,3 +90,21 @@ def test_lesson_late_c_is_not_solved_one_round_too_early():
     assert not near["result"]["same"]
     assert "late_c" not in near["lesson"]["solved"]
     assert "late_c" in api.run("continuous-batching", {"c_ready": 6})["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_both_schedules():
+    """The numpy script (workshop/continuous_batching.py) at the default, two presets and a late C: same waits,
+    same finishing times, same idle slots for both strategies."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(cb.SLUG, "B braucht 6 Runden"), api.preset_values(cb.SLUG, "B braucht 7 Runden"),
+              {"a_rounds": 2, "c_ready": 3, "c_rounds": 5}]
+    for state, out in zip(states, run_states(cb.SLUG, states)):
+        result = api.run(cb.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for strategy, title in cb.STRATEGIES:
+            r = result[strategy]
+            assert number(out["stdout"], f"{title}, Wartezeit von C") == r["c_wait"]
+            assert number(out["stdout"], f"{title}, mittlere Zeit bis fertig") == pytest.approx(r["mean_finish"])
+            assert number(out["stdout"], f"{title}, alles fertig nach") == r["makespan"]
+            assert number(out["stdout"], f"{title}, leere Platz-Runden") == r["idle"]

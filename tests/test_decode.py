@@ -113,3 +113,20 @@ def test_lesson_five_times_is_not_reached_after_seven_passes():
     assert (near["result"]["kv_full_total"], near["result"]["kv_cache_total"]) == (44, 9)
     assert "five_times" not in near["lesson"]["solved"]
     assert "five_times" in api.run("decode", {"steps": 8})["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_passes():
+    """The numpy script (workshop/decode.py) at the default and two presets: same h, same tokens, same counts."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(decode.SLUG, "Drei Durchläufe"), api.preset_values(decode.SLUG, "Prompt C")]
+    for state, out in zip(states, run_states(decode.SLUG, states)):
+        result = api.run(decode.SLUG, state)["result"]
+        text = out["stdout"]
+        assert out["figures"] == 1
+        assert f"Gewählt: {' '.join(result['generated'])}\n" in text
+        h = [float(v.replace(",", ".")) for v in text.split("h: (", 1)[1].split(")", 1)[0].split("; ")]
+        assert h == pytest.approx(result["h"], abs=1e-6)
+        assert number(text, "Positionen im Cache") == result["counter"]
+        assert number(text, "K/V-Berechnungen mit Cache") == result["kv_cache_total"]
+        assert number(text, "K/V-Berechnungen ohne Cache") == result["kv_full_total"]

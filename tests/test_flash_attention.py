@@ -135,3 +135,17 @@ def test_lesson_one_block_is_not_solved_by_blocks_of_three():
     assert near["result"]["naive"] == pytest.approx(0.8)
     assert "one_block" not in near["lesson"]["solved"]
     assert "one_block" in api.run("flash-attention", {"block": 4})["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_online_softmax():
+    """The numpy script (workshop/flash_attention.py) at the default and two presets: same running state,
+    same dense and naive results."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(fa.SLUG, "Nach Block 1"), api.preset_values(fa.SLUG, "Großer Sprung")]
+    for state, out in zip(states, run_states(fa.SLUG, states)):
+        result = api.run(fa.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for label, key in (("Dicht", "dense"), ("Online", "online"), ("m", "m"), ("l", "l"), ("u", "u"),
+                           ("Mittel der Blockergebnisse", "naive")):
+            assert number(out["stdout"], label) == pytest.approx(result[key], abs=1e-6)

@@ -185,3 +185,19 @@ def test_lesson_copy_teacher_needs_the_teachers_exact_split():
     assert 0 < near["result"]["soft_kl"] < 1e-4
     assert "copy_teacher" not in near["lesson"]["solved"]
     assert "copy_teacher" in run(s_a=0.6, split=0.875)["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_losses():
+    """The numpy script (workshop/knowledge_distillation.py) at the default and two presets: same soft targets
+    and losses."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(kd.SLUG, "Schüler wie Lehrer"), api.preset_values(kd.SLUG, "T = 4")]
+    for state, out in zip(states, run_states(kd.SLUG, states)):
+        result = api.run(kd.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for label, key in (("Harter Verlust", "hard"), ("Weicher Verlust (KL)", "soft_kl"),
+                           ("T² · KL", "soft_kl_scaled"), ("Gesamt", "total")):
+            assert number(out["stdout"], label) == pytest.approx(result[key], abs=1e-6)
+        for token, q in zip(kd.TOKENS, result["teacher_T"]):
+            assert number(out["stdout"], f"Lehrer bei T, {token}") == pytest.approx(q, abs=1e-6)

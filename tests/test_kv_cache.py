@@ -85,3 +85,22 @@ def test_lesson_three_times_is_not_reached_at_d():
     assert (near["result"]["kv_computed_without_cache"], near["result"]["kv_computed_with_cache"]) == (10, 4)
     assert "three_times" not in near["lesson"]["solved"]
     assert "three_times" in api.run("kv-cache", {"step": 5})["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_steps_and_bytes():
+    """The numpy script (workshop/kv_cache.py) at the default and two presets: same counts, same bytes."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(kv.SLUG, "A, B, C verarbeitet"), api.preset_values(kv.SLUG, "Größeres Modell")]
+    for state, out in zip(states, run_states(kv.SLUG, states)):
+        result = api.run(kv.SLUG, state)["result"]
+        text = out["stdout"]
+        assert out["figures"] == 1
+        assert f"Aktuelles Token: {result['current']}\n" in text
+        assert number(text, "K/V-Paare im Cache") == result["pairs"]
+        assert number(text, "K/V-Berechnungen mit Cache") == result["kv_computed_with_cache"]
+        assert number(text, "K/V-Berechnungen ohne Cache") == result["kv_computed_without_cache"]
+        assert number(text, "Byte je Position") == result["per_position"]
+        assert number(text, "Byte gesamt") == result["bytes"]
+        assert number(text, f"Byte für {', '.join(result['tokens'])}") == result["bytes_stepper"]
+        assert number(text, "MiB") == pytest.approx(result["mib"], abs=1e-6)

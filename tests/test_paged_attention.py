@@ -100,3 +100,21 @@ def test_lesson_most_waste_is_not_solved_one_position_later():
     assert near["result"]["free_slots"] == 6
     assert "most_waste" not in near["lesson"]["solved"]
     assert "most_waste" in api.run("paged-attention", {"block_size": 8, "n": 9})["lesson"]["solved"]
+
+
+def test_workshop_script_reads_the_pool_through_the_table():
+    """The numpy script (workshop/paged_attention.py) at the default, two presets and a small block size:
+    same table, same waste, same output."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(pa.SLUG, "Vier Positionen"), api.preset_values(pa.SLUG, "Anordnung ändern"),
+              {"n": 11, "block_size": 2, "layout": "zusammen"}]
+    for state, out in zip(states, run_states(pa.SLUG, states)):
+        result = api.run(pa.SLUG, state)["result"]
+        text = out["stdout"]
+        assert out["figures"] == 1
+        assert number(text, "Blöcke") == result["blocks"]
+        assert f"Blocktabelle: {', '.join(map(str, result['table']))}\n" in text
+        assert number(text, "Freie Plätze im letzten Block") == result["free_slots"]
+        assert number(text, "Verschnitt") == pytest.approx(result["waste_share"], abs=1e-6)
+        assert number(text, "Ausgabe") == pytest.approx(result["output"], abs=1e-6)

@@ -99,3 +99,25 @@ def test_lesson_one_pass_is_not_solved_by_chunks_of_three_without_cache():
     assert near["result"]["wrong"] == [3]
     assert "one_pass" not in near["lesson"]["solved"]
     assert "one_pass" in api.run("prefill", {"cache": False, "chunk": 4})["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_chunks():
+    """The numpy script (workshop/prefill.py) at the default and two presets: same outputs, same cache."""
+    import re
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(prefill.SLUG, "Nur Abschnitt 1"),
+              api.preset_values(prefill.SLUG, "Ohne Cache (falsch)")]
+    for state, out in zip(states, run_states(prefill.SLUG, states)):
+        result = api.run(prefill.SLUG, state)["result"]
+        text = out["stdout"]
+        assert out["figures"] == 1
+        assert number(text, "Abschnitte") == result["done"]
+        assert number(text, "K/V im Cache danach") == result["cached_after"]
+        for i, value in enumerate(result["outputs"], start=1):
+            if value is None:
+                assert re.search(rf"^Position {i}: noch offen", text, re.M)
+            else:
+                assert number(text, f"Position {i}") == pytest.approx(value, abs=1e-6)
+        verdict = "noch nicht fertig" if not result["finished"] else "ja" if result["equal"] else "nein"
+        assert f"Gleiches Ergebnis wie alle auf einmal: {verdict}\n" in text

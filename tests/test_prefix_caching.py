@@ -105,3 +105,22 @@ def test_lesson_keep_all_is_not_solved_by_blocks_of_four():
     assert near["result"]["reused_tokens"] == 4
     assert "keep_all" not in near["lesson"]["solved"]
     assert "keep_all" in api.run("prefix-caching", {"x": "H", "block_size": 1})["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_hashes_and_the_hit():
+    """The numpy script (workshop/prefix_caching.py) at the default, two presets and blocks of 4: same hashes,
+    same hit, the last-token rule included."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(pc.SLUG, "X statt A"), api.preset_values(pc.SLUG, "Gleiche Anfrage"),
+              {"x": "F", "block_size": 4}]
+    for state, out in zip(states, run_states(pc.SLUG, states)):
+        result = api.run(pc.SLUG, state)["result"]
+        text = out["stdout"]
+        assert out["figures"] == 1
+        assert f"Anfrage: {' '.join(result['tokens'])}\n" in text
+        assert f"Hashes: {' '.join(result['hashes'])}\n" in text
+        assert number(text, "Passende Blöcke") == result["matching_blocks"]
+        assert number(text, "Wiederverwendete Blöcke") == result["hit_blocks"]
+        assert number(text, "Wiederverwendete Tokens") == result["reused_tokens"]
+        assert number(text, "Neu zu rechnen") == result["compute_tokens"]

@@ -2,6 +2,7 @@
 
 import xml.etree.ElementTree as ET
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from probierlabor.kit import api
@@ -100,3 +101,20 @@ def test_lesson_halve_ignores_the_gap_a_reader_set_for_the_guess():
     three = api.run("ttft", {"up": 0, "down": 5, "queue": 60})  # 200 ms too, but three phases changed
     assert three["result"]["client_ttft"] == 200 and not three["notes"]
     assert "halve" not in three["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_trace():
+    """The numpy script (workshop/ttft.py) at the default and two presets: same TTFT, server time, end and
+    prefill share."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(ttft.SLUG, "Abstände 100 ms"), api.preset_values(ttft.SLUG, "Warteschlange 400 ms")]
+    for state, out in zip(states, run_states(ttft.SLUG, states)):
+        result = api.run(ttft.SLUG, state)["result"]
+        text = out["stdout"]
+        assert out["figures"] == 1
+        assert number(text, "TTFT beim Client") == result["client_ttft"]
+        assert number(text, "Zeit im Server") == result["server_interval"]
+        assert number(text, "Netz hin und zurück") == result["network"]
+        assert number(text, "Antwort komplett") == result["end"]
+        assert number(text, "Anteil des Prefills an der TTFT") == pytest.approx(result["prefill_pct"], abs=1e-4)
