@@ -149,6 +149,7 @@ def test_workshop_script_recomputes_the_beam():
 
     states = [{}] + [api.preset_values(bs.SLUG, p) for p in ("Breite 3 (Beispiel)", "Ende-Token, α = 0",
                                                               "Ende-Token, α = 1")]
+    states.append({"tree": "ende", "width": 1})  # ‹Ende› ranks second: it drops out, not finishes
     for state, out in zip(states, run_states(bs.SLUG, states)):
         r = api.run(bs.SLUG, state)["result"]
         assert out["figures"] == 1

@@ -35,11 +35,11 @@ print(f"Angenommene Vorschläge: {behalten}")
 print("Heraus, exakt:", "  ".join(f"{wert:.4f}" for wert in ergebnis).replace(".", ","))
 print("Heraus, gezogen:", *anzahl)
 
-figur, achse = plt.subplots(figsize=(6, 3.5))
+figur, achse = plt.subplots(figsize=(8, 3.5), layout="constrained")
 for i, (werte, farbe, name) in enumerate(zip([p, ergebnis, anzahl / trials], ["#bbbbbb", "#0066a1", "#d0021b"],
                                              ["Ziel p", "heraus, exakt", f"heraus in {trials} Läufen"])):
     achse.bar(np.arange(3) + (i - 1) * 0.27, werte, 0.27, color=farbe, label=name)
 achse.set_xticks(range(3), ["A", "B", "C"])
 achse.yaxis.set_major_formatter(lambda y, _: f"{y:g}".replace(".", ","))
-achse.legend()
+achse.legend(loc="upper left", bbox_to_anchor=(1, 1))
 plt.show()
