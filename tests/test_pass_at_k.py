@@ -191,7 +191,7 @@ def test_workshop_script_recomputes_the_groups():
     """The numpy script (workshop/pass_at_k.py) at the default and two presets: same counts, same pass@k."""
     from workshop_check import run_states, number
 
-    states = [{}, api.preset_values(pk.SLUG, "20 Versuche"), api.preset_values(pk.SLUG, "Budget größer als Stichprobe")]
+    states = [{}] + [api.preset_values(pk.SLUG, p) for p in ("20 Versuche", "Budget größer als Stichprobe")]
     for state, out in zip(states, run_states(pk.SLUG, states)):
         r = api.run(pk.SLUG, state)["result"]
         assert out["figures"] == 1

@@ -1,6 +1,7 @@
 # Loss Masking: Welche Positionen zählen im Verlust, und welche Tokens liest jede Vorhersage?
 import numpy as np
 import matplotlib.pyplot as plt
+from matplotlib.colors import ListedColormap
 
 # Einstellungen aus dem Experiment (ändere sie ruhig):
 focus = 13
@@ -8,7 +9,7 @@ user = False
 agent = True
 tool = False
 
-tokens = ["Wetter", "in", "Köln", "?", "wetter(", "Köln", ")", "18", "°C", "sonnig", "Es", "sind", "18", "°C", "■"]
+tokens = "Wetter in Köln ? wetter( Köln ) 18 °C sonnig Es sind 18 °C ■".split()
 rollen = np.array(["user"] * 4 + ["agent"] * 3 + ["tool"] * 3 + ["agent"] * 5)
 an = {"user": user, "agent": agent, "tool": tool}
 
@@ -31,7 +32,7 @@ print(f"Ohne Verlust, aber gelesen: {((~bewertet) & (t < letzte)).sum()}")
 figur, achse = plt.subplots(figsize=(6, 5.5))
 bild = liest * np.where(bewertet, 2, 1)[:, None]  # 2: Zeile im Verlust, 1: ohne Verlust
 bild[focus - 1] = liest[focus - 1] * 3
-farben = plt.matplotlib.colors.ListedColormap(["white", "#bbbbbb", "#0066a1", "#d0021b"])
+farben = ListedColormap(["white", "#bbbbbb", "#0066a1", "#d0021b"])
 achse.imshow(bild, cmap=farben, vmin=0, vmax=3)
 achse.set_xticks(range(len(tokens)), tokens, rotation=90)
 achse.set_yticks(range(len(tokens)), [f"{i} {w}" for i, w in zip(t, tokens)])
