@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 from itertools import product
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from probierlabor.kit import api
@@ -140,3 +141,19 @@ def test_alpha_one_step_below_the_flip_keeps_the_short_answer():
     assert "long_wins" not in out["lesson"]["solved"]
     late = api.run("beam-search", {"tree": "ende", "alpha": 0.4})
     assert late["result"]["result"] == "AA" and "long_wins" not in late["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_beam():
+    """The numpy script (workshop/beam_search.py) at the default and three presets: same answers, same scores."""
+    from workshop_check import run_states, number
+
+    states = [{}] + [api.preset_values(bs.SLUG, p) for p in ("Breite 3 (Beispiel)", "Ende-Token, α = 0",
+                                                              "Ende-Token, α = 1")]
+    states.append({"tree": "ende", "width": 1})  # ‹Ende› ranks second: it drops out, not finishes
+    for state, out in zip(states, run_states(bs.SLUG, states)):
+        r = api.run(bs.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for label, key in (("Beam-Antwort", "result"), ("Beste Antwort", "optimum")):
+            assert f"{label}: {r[key]}\n" in out["stdout"]
+            assert number(out["stdout"], f"{label}, Chance") == pytest.approx(r[f"{key}_prob"], abs=5e-5)
+            assert number(out["stdout"], f"{label}, Wertung") == pytest.approx(r[f"{key}_score"], abs=5e-5)

@@ -130,3 +130,20 @@ def test_the_long_text_task_needs_the_rest_of_the_example():
     out = api.run("gqa", {"tokens": 4096, "groups": 4, "bytes_per": 1})
     assert out["result"]["bytes"] == 128 * MIB
     assert "long_text" not in out["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_groups_and_cache():
+    """The numpy script (workshop/gqa.py) at the default, two presets and a tie between divisors: same
+    groups, same assignment, same cache sizes."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(gqa.SLUG, "G = 3 geht nicht"), api.preset_values(gqa.SLUG, "MQA (G = 1)"),
+              {"groups": 6, "batch": 3, "tokens": 5000, "bytes_per": 1}, {"groups": 40, "heads": 12}]
+    for state, out in zip(states, run_states(gqa.SLUG, states)):
+        r = api.run(gqa.SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Gruppen") == r["groups"]
+        assert number(out["stdout"], "Köpfe je Gruppe") == r["heads_per_group"]
+        assert f"Gruppe je Kopf: {' '.join(map(str, r['assignment']))}\n" in out["stdout"]
+        for label, key in (("Cache GQA", "mib"), ("Cache MHA", "mib_mha"), ("Cache MQA", "mib_mqa")):
+            assert number(out["stdout"], label) == pytest.approx(float(r[key]), abs=5e-5)

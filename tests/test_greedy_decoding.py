@@ -5,6 +5,7 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 from itertools import product
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from probierlabor.kit import api
@@ -133,3 +134,18 @@ def test_one_step_above_the_last_good_value_greedy_loses():
     assert "last_best" not in out["lesson"]["solved"]
     below = api.run("greedy-decoding", {"p_ba": 0.75})
     assert below["result"]["greedy_is_best"] and "last_best" not in below["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_both_paths():
+    """The numpy script (workshop/greedy_decoding.py) at the default and two presets: same paths, same chances."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(g.SLUG, "Gleichstand"), api.preset_values(g.SLUG, "Greedy liegt richtig")]
+    for state, out in zip(states, run_states(g.SLUG, states)):
+        r = api.run(g.SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert f"Greedy-Pfad: {r['greedy_path']}\n" in out["stdout"]
+        assert f"Bester Pfad: {r['best_path']}\n" in out["stdout"]
+        assert number(out["stdout"], "Greedy-Chance") == pytest.approx(r["greedy_prob"], abs=5e-5)
+        assert number(out["stdout"], "Beste Chance") == pytest.approx(r["best_prob"], abs=5e-5)
+        assert number(out["stdout"], "Abstand") == pytest.approx(r["gap"], abs=5e-5)

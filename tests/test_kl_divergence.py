@@ -167,3 +167,21 @@ def test_one_step_past_the_mirror_the_two_directions_differ():
     out = api.run("kl-divergence", {"p1": 0.11})
     assert abs(out["result"]["d_qp"] - out["result"]["d_pq"]) > 0.01
     assert "mirror" not in out["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_both_directions():
+    """The numpy script (workshop/kl_divergence.py) at the default and three presets: same divergences
+    (∞ included), same cross-entropy and entropy of the reference."""
+    from workshop_check import run_states, number
+
+    states = [{}] + [api.preset_values(kl.SLUG, p) for p in ("Richtung getauscht", "Null in der Näherung",
+                                                             "Gleiche Verteilungen")]
+    for state, out in zip(states, run_states(kl.SLUG, states)):
+        r = api.run(kl.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for label, key in (("D(q‖p)", "d_qp"), ("D(p‖q)", "d_pq"), ("Kreuzentropie", "cross_entropy"),
+                           ("Entropie der Referenz", "entropy")):
+            if r[key] is None:
+                assert f"{label}: ∞ nat\n" in out["stdout"]
+            else:
+                assert number(out["stdout"], label) == pytest.approx(r[key], abs=5e-5)

@@ -118,3 +118,22 @@ def test_the_first_scored_task_reads_a_state_without_scored_positions():
     params = {"focus": 5, "user": False, "agent": False, "tool": False}
     task = next(t for t in lm.LESSON.tasks if t.key == "first_scored")
     assert task.solved(params, lm.compute(**params)) is False
+
+
+def test_workshop_script_recomputes_the_mask():
+    """The numpy script (workshop/loss_masking.py) at the default and three presets: same counts, same weight."""
+    from workshop_check import run_states, number
+
+    states = [{}] + [api.preset_values(lm.SLUG, p) for p in ("Alles bewerten", "Nichts bewerten", "Der Werkzeugaufruf")]
+    for state, out in zip(states, run_states(lm.SLUG, states)):
+        r = api.run(lm.SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Bewertete Positionen") == r["scored_count"]
+        assert number(out["stdout"], "Verbindungen") == r["links"]
+        assert number(out["stdout"], "Gelesene Tokens") == r["focus_reads_count"]
+        assert number(out["stdout"], "Davon ohne eigenen Verlust") == r["focus_reads_unscored"]
+        assert number(out["stdout"], "Ohne Verlust, aber gelesen") == r["unscored_but_read_count"]
+        if r["weight"] is None:
+            assert "Gewicht" not in out["stdout"]
+        else:
+            assert number(out["stdout"], "Gewicht je Position") == pytest.approx(r["weight"], abs=5e-5)

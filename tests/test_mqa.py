@@ -101,3 +101,23 @@ def test_q2_one_step_short_of_the_mirror_direction_gives_another_result():
     out = api.run("mqa", {"angle2": 255})
     assert not out["result"]["same_output"]
     assert "same_other" not in out["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_both_heads_and_the_cache():
+    """The numpy script (workshop/mqa.py) at the default, two presets and other settings: same weights,
+    same outputs, same cache sizes."""
+    import re
+
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(mqa.SLUG, "Gleiche Frage"), api.preset_values(mqa.SLUG, "Dazwischen"),
+              {"angle1": 300, "angle2": 165, "length": 1.25, "heads": 32}]
+    for state, out in zip(states, run_states(mqa.SLUG, states)):
+        r = api.run(mqa.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for i, head in enumerate(r["heads_out"], start=1):
+            for label, key in (("Gewichte", "weights"), ("Ergebnis", "output")):
+                pair = re.search(rf"^Kopf {i}, {label}: (\S+); (\S+)$", out["stdout"], re.M).groups()
+                assert [float(v.replace(",", ".")) for v in pair] == pytest.approx(head[key], abs=5e-5)
+        assert number(out["stdout"], "Cache MHA") == pytest.approx(r["cache"]["mha_mib"])
+        assert number(out["stdout"], "Cache MQA") == pytest.approx(r["cache"]["mqa_mib"])

@@ -185,3 +185,20 @@ def test_the_naive_gap_task_reads_a_budget_that_cannot_be_estimated():
     """k > n has no estimate to compare with: the check says no instead of raising."""
     task = next(t for t in pk.LESSON.tasks if t.key == "naive_gap")
     assert task.solved({}, pk.compute(k=5)) is False
+
+
+def test_workshop_script_recomputes_the_groups():
+    """The numpy script (workshop/pass_at_k.py) at the default and two presets: same counts, same pass@k."""
+    from workshop_check import run_states, number
+
+    states = [{}] + [api.preset_values(pk.SLUG, p) for p in ("20 Versuche", "Budget größer als Stichprobe")]
+    for state, out in zip(states, run_states(pk.SLUG, states)):
+        r = api.run(pk.SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Gruppen") == r["subsets_total"]
+        assert number(out["stdout"], "Gruppen mit Erfolg") == r["subsets_hit"]
+        assert number(out["stdout"], "Naiv") == pytest.approx(r["naive"], abs=5e-5)
+        if r["estimable"]:
+            assert number(out["stdout"], "pass@k") == pytest.approx(r["pass_k"], abs=5e-5)
+        else:
+            assert "pass@k: nicht schätzbar" in out["stdout"]

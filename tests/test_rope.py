@@ -105,3 +105,19 @@ def test_one_position_short_of_a_full_turn_is_not_back_at_one():
     out = api.run("rope", {"n": 14})
     assert out["result"]["distance"] == 11 and math.isclose(out["result"]["score"], math.sqrt(3) / 2)
     assert "full_turn" not in out["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_turned_product():
+    """The numpy script (workshop/rope.py) at the default, two presets and other settings: same distance,
+    same dot product, same angle, same mean over the real frequencies."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(rope.SLUG, "Abstand 6"), api.preset_values(rope.SLUG, "Beide verschoben"),
+              {"m": 20, "n": 2, "shift": 5, "theta": 47, "dim": 16}]
+    for state, out in zip(states, run_states(rope.SLUG, states)):
+        r = api.run(rope.SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Abstand") == r["distance"]
+        assert number(out["stdout"], "Skalarprodukt") == pytest.approx(r["score"], abs=5e-5)
+        assert number(out["stdout"], "Winkel dazwischen") == pytest.approx(r["angle_between"], abs=5e-3)
+        assert number(out["stdout"], "Mittel über alle Paare") == pytest.approx(r["real_score"], abs=5e-5)

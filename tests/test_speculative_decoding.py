@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction as F
 
@@ -180,3 +181,22 @@ def test_a_draft_just_short_of_nine_tenths_does_not_solve_the_first_task():
     out = api.run("speculative-decoding", {"qa": 0.35, "qb": 0.4})
     assert out["result"]["rate_exact"] == "17/20"
     assert "close_draft" not in out["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_balance_and_the_runs():
+    """The numpy script (workshop/speculative_decoding.py) at the default and three presets: same exact
+    balance and – run with the same random.Random(seed) – the same counts."""
+    from workshop_check import run_states, number
+
+    states = [{}] + [api.preset_values(sd.SLUG, p) for p in ("Viele Durchläufe, falsch", "Gleiche Verteilungen")]
+    states.append({"pa": 0.7, "pb": 0.6, "qa": 0.3, "qb": 0.7, "seed": 9})  # both pairs cut back, q(C) = 0
+    for state, out in zip(states, run_states(sd.SLUG, states)):
+        r = api.run(sd.SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Annahmequote") == pytest.approx(r["rate"], abs=5e-5)
+        assert number(out["stdout"], "Abstand zu p") == pytest.approx(r["distance"], abs=5e-5)
+        assert number(out["stdout"], "Angenommene Vorschläge") == r["accepted_draws"]
+        exact = re.search(r"^Heraus, exakt: (.*)$", out["stdout"], re.M).group(1).replace(",", ".").split()
+        assert [float(v) for v in exact] == pytest.approx(r["final"], abs=5e-5)
+        drawn = re.search(r"^Heraus, gezogen: (.*)$", out["stdout"], re.M).group(1).split()
+        assert drawn == [str(c) for c in r["counts"]]

@@ -6,6 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from probierlabor.kit import api
@@ -130,3 +131,20 @@ def test_three_of_the_flat_four_are_not_yet_most_of_the_probability():
     out = api.run("top-k-sampling", {"row": "flach", "k": 3})
     assert Fraction(out["result"]["mass_exact"]) == Fraction("0.78")
     assert "flat_most" not in out["lesson"]["solved"]
+
+
+def test_workshop_script_recomputes_the_filter_and_the_draws():
+    """The numpy script (workshop/top_k_sampling.py) at the default and two presets: same survivors,
+    same chances and – drawn with the same random.Random(seed) – the same counts."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(tk.SLUG, "Gleichstand an der Grenze"),
+              {**api.preset_values(tk.SLUG, "Flache Verteilung"), "n": 10000, "seed": 5}]
+    for state, out in zip(states, run_states(tk.SLUG, states)):
+        r = api.run(tk.SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Behalten") == r["n_kept"]
+        assert number(out["stdout"], "Abgedeckte Masse") == pytest.approx(r["mass"], abs=5e-5)
+        for token, chance, count in zip(tk.TOKENS, r["chances"], r["counts"]):
+            assert number(out["stdout"], f"Neu {token}") == pytest.approx(chance, abs=5e-5)
+            assert number(out["stdout"], f"Gezogen {token}") == count
