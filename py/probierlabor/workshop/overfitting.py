@@ -14,7 +14,7 @@ moves = []
 def wahr(T):  # die wahre Regel, die der Eisstand nicht kennt
     return 220 - 0.83 * (T - 30) ** 2
 
-def tage(anzahl, seed, verteilt):  # Temperaturen und Kugeln mit Zufall (σ = 15)
+def tage(anzahl, seed, verteilt):  # Temperaturen und Kugeln, Zufall nach Box-Muller mit σ = 15
     zufall = random.Random(seed)  # Heft: ein Tag je Band von 20/anzahl °C; neue Tage: irgendwo
     T = [15 + (20 / anzahl * (i + zufall.random()) if verteilt else 20 * zufall.random()) for i in range(anzahl)]
     rauschen = [math.sqrt(-2 * math.log(1 - zufall.random())) * math.cos(2 * math.pi * zufall.random())
@@ -40,5 +40,6 @@ ax.plot(kurve, wahr(kurve), color="#bbbbbb", label="wahre Regel")
 ax.plot(kurve, x_werte(kurve, degree) @ c, color="#0066a1", label=f"Grad {degree}")
 ax.plot(T, y, "o", color="#d0021b", label="Heft")
 ax.set(xlabel="Temperatur (°C)", ylabel="Kugeln pro Tag", ylim=(-60, 360))
+ax.xaxis.set_major_formatter(lambda v, _: f"{v:g}".replace(".", ","))
 ax.legend()
 plt.show()

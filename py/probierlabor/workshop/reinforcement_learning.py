@@ -33,6 +33,8 @@ print(f"Gleichstand bei γ: {(a1 - b1) / (b2 - a2):.4f}".replace(".", ","))
 
 ax.axvline(gamma, color="#bbbbbb", ls=":")
 ax.set(xlabel="Gewicht der Zukunft γ", ylabel="Return G (Münzen)")
-ax.xaxis.set_major_formatter(lambda v, _: f"{v:g}".replace(".", ","))
+komma = lambda v, _: f"{v:g}".replace(".", ",")  # Dezimalkomma an den Achsen
+ax.xaxis.set_major_formatter(komma)
+ax.yaxis.set_major_formatter(komma)
 ax.legend()
 plt.show()
