@@ -197,8 +197,8 @@ def test_packing_that_saves_some_slots_does_not_solve_no_gain():
 
 
 def test_workshop_script_recounts_rows_links_and_scored_tokens():
-    """The numpy script (workshop/sequence_packing.py) packs with its own masks: the same counts as the
-    module, packed and unpacked, without separation or start mask, and for the too-long example."""
+    """The numpy script (workshop/sequence_packing.py) packs with its own masks: the same rows and counts as
+    the module, packed and unpacked, without separation or start mask, and for the too-long example."""
     from workshop_check import run_states, number
 
     states = [{}, {"packing": False}, {"separation": False, "start_loss": False},
@@ -206,6 +206,8 @@ def test_workshop_script_recounts_rows_links_and_scored_tokens():
     for state, out in zip(states, run_states(sp.SLUG, states)):
         result = api.run(sp.SLUG, state)["result"]
         assert out["figures"] == 1
+        layout = " | ".join("".join(ex or "·" for ex in row) for row in result["row_examples"])
+        assert f"Zeilen: {result['n_rows']} – {layout}\n" in out["stdout"]
         for label, key in (("Zeilen", "n_rows"), ("Plätze", "slots"), ("Leere Plätze", "padding"),
                            ("Verlorene Tokens", "lost_count"), ("Erlaubte Zugriffe", "links"),
                            ("Zugriffe über Grenzen", "cross_links"),

@@ -23,8 +23,7 @@ else:  # jedes Beispiel auf 8 Tokens kürzen, der Rest geht verloren
         zeilen[np.argmin(frei)] += b
 breite = 8 if packing else max(map(len, zeilen))
 raster = np.array([z + [-1] * (breite - len(z)) for z in zeilen])  # −1 = leerer Platz
-zeile, spalte = np.nonzero(raster >= 0)
-beispiel = raster[zeile, spalte]
+(zeile, spalte), beispiel = np.nonzero(raster >= 0), raster[raster >= 0]  # jedes Token, Zeile für Zeile
 stueck = zeile if packing and strategy == "wrapped" else beispiel  # ohne Längen kennt er nur Zeilen
 darf = (zeile[:, None] == zeile) & (spalte[:, None] >= spalte)  # nur frühere Plätze der eigenen Zeile
 gesperrt = darf & separation & (stueck[:, None] != stueck)
@@ -32,8 +31,9 @@ darf &= ~gesperrt
 vorher = zeile[1:] == zeile[:-1]  # das Token davor steht in derselben Zeile
 bewertet = vorher & ~(start_loss & (stueck[1:] != stueck[:-1]))  # Anfänge eines Stücks nicht bewerten
 quer = beispiel[:, None] != beispiel  # Paare von Tokens aus verschiedenen Beispielen
-print(f"Zeilen: {len(raster)}\nPlätze: {raster.size}\nLeere Plätze: {np.sum(raster < 0)}")
-print(f"Verlorene Tokens: {verloren}\nErlaubte Zugriffe: {darf.sum()}\nZugriffe über Grenzen: {np.sum(darf & quer)}")
+print(f"Zeilen: {len(raster)} –", " | ".join("".join("·ABCD"[b + 1] for b in z) for z in raster))
+print(f"Plätze: {raster.size}\nLeere Plätze: {np.sum(raster < 0)}\nVerlorene Tokens: {verloren}")
+print(f"Erlaubte Zugriffe: {darf.sum()}\nZugriffe über Grenzen: {np.sum(darf & quer)}")
 print(f"Durch Trennung gesperrt: {gesperrt.sum()}\nBewertete Tokens: {bewertet.sum()}")
 print(f"Über Grenzen gelernt: {np.sum(bewertet & (beispiel[1:] != beispiel[:-1]))}")
 fig, ax = plt.subplots(figsize=(5, 5))  # Zugriffe: blau im Beispiel, rot über Grenzen, grau gesperrt
