@@ -302,3 +302,19 @@ def test_the_neighbouring_lambdas_miss_the_ewc_balance():
     assert not solved(variant="ewc", lam=100)  # 83 old, but only 44 Reklamationen
     assert not solved(variant="ewc", lam=10)  # 100 Reklamationen, but only 54 old
     assert not solved(variant="ewc", lam=30, hint=True)  # the hint flatters the old messages
+
+
+def test_workshop_script_retrains_and_gets_the_same_test_results():
+    """The numpy script (workshop/continual_learning.py) trains its own softmax regression on the page's
+    messages: the same test results without protection, with EWC, with another stored sample and with
+    the task hint as the module's trajectories."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(cl.SLUG, "Nur Reklamationen"), api.preset_values(cl.SLUG, "EWC"),
+              api.preset_values(cl.SLUG, "Mit Hinweis"), {"variant": "replay", "keep": 5, "seed": 9, "epochs": 4}]
+    for state, out in zip(states, run_states(cl.SLUG, states)):
+        now = api.run(cl.SLUG, state)["result"]["now"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Alte Nachrichten richtig") == now["old"]
+        assert number(out["stdout"], "Reklamationen richtig") == now["new"]
+        assert number(out["stdout"], "Alte als Reklamation") == now["old_as_new"]

@@ -94,3 +94,20 @@ def test_the_next_larger_lambda_on_the_slider_misses_the_sum_of_3_9():
     assert solved(lam=0.501)  # 10^-0.3 on the slider: sum 3,906
     assert not solved(lam=0.562)  # 10^-0.25: sum 3,895
     assert not solved(mode="equal", lam=0.1)  # the sum is reached, but not by EWC
+
+
+def test_workshop_script_recomputes_the_weights_and_losses():
+    """The numpy script (workshop/ewc.py) solves the same problems: same weights and losses
+    for EWC, for equal penalties at another λ and without protection."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(ewc.SLUG, "Ohne Schutz"), {**api.preset_values(ewc.SLUG, "Gleiche Strafe"),
+                                                               "lam": 3.3}]
+    for state, out in zip(states, run_states(ewc.SLUG, states)):
+        result = api.run(ewc.SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "w₁") == pytest.approx(result["w"][0], abs=1e-4)
+        assert number(out["stdout"], "w₂") == pytest.approx(result["w"][1], abs=1e-4)
+        assert number(out["stdout"], "Summe") == pytest.approx(result["sum"], abs=1e-4)
+        assert number(out["stdout"], "Verlust alte Aufgabe") == pytest.approx(result["old_loss"], abs=1e-4)
+        assert number(out["stdout"], "Verlust neue Aufgabe") == pytest.approx(result["new_loss"], abs=1e-4)

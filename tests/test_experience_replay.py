@@ -117,3 +117,22 @@ def test_the_same_replayed_share_without_the_swap_or_a_random_half_does_not_cove
     assert solved(replay=True, swap=True)
     assert not solved(replay=True)  # 4/8 replayed, but only Lieferung
     assert not solved(replay=True, swap=True, take=2)  # both are in this draw, but only with chance 2/3
+
+
+def test_workshop_script_recounts_the_portion():
+    """The numpy script (workshop/experience_replay.py): same portion, same counts per department,
+    same exact chance, also where a random part of the buffer is drawn."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(SLUG, "Mit Tausch"), api.preset_values(SLUG, "Zufällig 2 aus dem Puffer"),
+              {"replay": True, "swap": True, "take": 1, "seed": 3}]
+    for state, out in zip(states, run_states(SLUG, states)):
+        result = api.run(SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Portion") == result["size"]
+        assert number(out["stdout"], "Wiederholt") == result["replayed"]
+        assert number(out["stdout"], "Anteil wiederholt") == pytest.approx(result["share"], abs=1e-4)
+        for department, count in result["counts"].items():
+            assert number(out["stdout"], department) == count
+        assert number(out["stdout"], "Chance auf beide alten Abteilungen") == pytest.approx(
+            result["chance_all_old"], abs=1e-4)

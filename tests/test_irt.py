@@ -179,3 +179,22 @@ def test_one_success_short_of_equal_totals_does_not_make_the_agents_equal():
     assert solved(k1c=4)  # 12 of 15 each
     assert not solved(k1c=3)  # 11 against 12: θ₂ − θ₁ = 0,38
     assert not solved(k1c=5)  # 13 against 12: now agent 1 leads
+
+
+def test_workshop_script_recomputes_abilities_and_difficulties():
+    """The numpy script (workshop/irt.py): the same five numbers where the fit converges, the runaway where not."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(SLUG, "C ausgelassen"), api.preset_values(SLUG, "Perfekte Zeile"),
+              api.preset_values(SLUG, "Perfekt, ohne Strafe")]
+    for state, out in zip(states, run_states(SLUG, states)):
+        result = api.run(SLUG, state)["result"]
+        assert out["figures"] == 1
+        if result["status"] == "runaway":
+            assert "läuft davon" in out["stdout"] and "θ₁:" not in out["stdout"]
+            continue
+        for name, value in zip(irt.NAMES, result["estimate"]):
+            assert number(out["stdout"], name) == pytest.approx(value, abs=1e-4)
+        assert number(out["stdout"], "Abstand θ₂ − θ₁") == pytest.approx(result["gap"], abs=1e-4)
+        rates = ", ".join(f"{round(100 * r)} %" for r in result["agent_rate"])
+        assert f"Erfolgsquote: {rates}\n" in out["stdout"]

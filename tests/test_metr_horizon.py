@@ -171,3 +171,20 @@ def test_the_next_steeper_curve_does_not_halve_the_horizon():
     assert not solved(s=0.25, c=45)  # 68.8 min: 57 %, not half
     assert not solved(s=0.2, c=46)  # the threshold is met only from 45 % down
     assert not solved(s=0.1, c=45, q=80)  # the 80-% horizon is another question
+
+
+def test_workshop_script_recomputes_the_horizon_and_the_refit():
+    """The numpy script (workshop/metr_horizon.py): same horizon, same dice, same refitted horizon."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(SLUG, "Flach, 45 %"), api.preset_values(SLUG, "Flach, gewürfelt"),
+              {"s": 1.0, "q": 80, "tasks": 160, "seed": 3}]
+    for state, out in zip(states, run_states(SLUG, states)):
+        result = api.run(SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], f"Horizont bei {result['q']} %") == pytest.approx(result["horizon_min"], abs=1e-3)
+        if result["tasks"]:
+            assert f"Gelöst: {result['solved']} von {result['tasks']}\n" in out["stdout"]
+            assert number(out["stdout"], "Angepasster Horizont") == pytest.approx(result["fit_horizon_min"], rel=1e-6)
+        else:
+            assert "Gelöst" not in out["stdout"]

@@ -161,3 +161,18 @@ def test_degree_3_is_close_to_the_best_but_does_not_solve_the_first_task():
     assert solved(degree=2)
     # 16.81 against 16.77 scoops: a near miss a loose tolerance would let through
     assert not solved(degree=3)
+
+
+def test_workshop_script_recomputes_both_errors():
+    """The numpy script (workshop/overfitting.py) draws the same days and fits the same curve: same errors
+    at the default, with 80 days, with a penalty, and with a dragged point."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(of.SLUG, "Experiment 4"), api.preset_values(of.SLUG, "Experiment 5"),
+              {"degree": 2, "moves": "4:300"}]
+    for state, out in zip(states, run_states(of.SLUG, states)):
+        result = api.run(of.SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Fehler im Heft") == pytest.approx(result["train_rmse"], abs=1e-3)
+        assert number(out["stdout"], "Fehler an neuen Tagen") == pytest.approx(result["test_rmse"], abs=1e-3)
+        assert number(out["stdout"], "Zufall allein") == pytest.approx(result["noise_floor"], abs=1e-3)

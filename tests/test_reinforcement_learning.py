@@ -99,3 +99,25 @@ def test_only_the_last_gamma_on_the_slider_before_the_tie_is_the_largest_for_a()
     assert not solved(gamma=0.3, reveal="both")  # A still wins, but 0.35 is larger
     assert not solved(gamma=0.4, reveal="both")  # a tie, not a win for A
     assert not solved(gamma=0.35, reveal="own")  # B's return is still hidden
+
+
+def test_workshop_script_recomputes_the_returns():
+    """The numpy script (workshop/reinforcement_learning.py): the same returns where they are revealed,
+    „verdeckt“ where not, the same better path and the tie at γ = 0,4."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(rl.SLUG, "Nur A gespielt"), api.preset_values(rl.SLUG, "γ = 1"),
+              api.preset_values(rl.SLUG, "Gleichstand"), api.preset_values(rl.SLUG, "γ = 0,2")]
+    for state, out in zip(states, run_states(rl.SLUG, states)):
+        result = api.run(rl.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for p in ("A", "B"):
+            if result["known"][p]:
+                assert number(out["stdout"], f"Return Weg {p}") == pytest.approx(result["returns"][p], abs=1e-4)
+            else:
+                assert f"Return Weg {p}: verdeckt" in out["stdout"]
+        assert f"Weg {result['path']}: " in out["stdout"].split("(gewählt)")[0].splitlines()[-1]
+        if all(result["known"].values()):
+            better = "gleich" if result["better"] == "gleich" else f"Weg {result['better']}"
+            assert f"Besser: {better}\n" in out["stdout"]
+        assert number(out["stdout"], "Gleichstand bei γ") == pytest.approx(result["tie_gamma"], abs=1e-4)

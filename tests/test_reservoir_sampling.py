@@ -203,3 +203,22 @@ def test_neither_five_places_nor_a_larger_memory_than_needed_is_the_smallest_tha
     assert not solved(k=5)  # none kept 55.3 %: still more than half
     assert not solved(k=7)  # more than half keeps a return, but 7 is not the smallest
     assert not solved(k=6, strategy="first")  # the first six never hold a return
+
+
+def test_workshop_script_recomputes_the_shares():
+    """The numpy script (workshop/reservoir_sampling.py) draws like Algorithm R here: the same share without
+    a return message and the same largest deviation, for Reservoir, 200 runs, eight places, and „die letzten“."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(SLUG, "Nur 200 Durchläufe"), api.preset_values(SLUG, "Acht Plätze"),
+              api.preset_values(SLUG, "Die letzten vier")]
+    for state, out in zip(states, run_states(SLUG, states)):
+        result = api.run(SLUG, state)["result"]
+        assert out["figures"] == 1
+        assert number(out["stdout"], "Keine Rücksendung behalten") == pytest.approx(result["none_pct"], abs=0.006)
+        if result["strategy"] == "reservoir":  # there the exact bars are all k/N
+            assert number(out["stdout"], "Exakt") == pytest.approx(result["exact_none_pct"], abs=0.006)
+            assert number(out["stdout"], "Größte Abweichung vom Balken k/N") == pytest.approx(result["max_dev_pp"],
+                                                                                          abs=0.006)
+        else:
+            assert "Exakt" not in out["stdout"]

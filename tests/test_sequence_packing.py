@@ -194,3 +194,23 @@ def test_packing_that_saves_some_slots_does_not_solve_no_gain():
     assert solved(variant="voll")
     assert not solved(variant="kurz", packing=False)  # 9 slots against 8 packed: one saved
     assert not solved(variant="lang", strategy="wrapped")  # 24 against 32
+
+
+def test_workshop_script_recounts_rows_links_and_scored_tokens():
+    """The numpy script (workshop/sequence_packing.py) packs with its own masks: the same rows and counts as
+    the module, packed and unpacked, without separation or start mask, and for the too-long example."""
+    from workshop_check import run_states, number
+
+    states = [{}, {"packing": False}, {"separation": False, "start_loss": False},
+              api.preset_values(sp.SLUG, "Zu lang: bfd"), api.preset_values(sp.SLUG, "Zu lang: wrapped")]
+    for state, out in zip(states, run_states(sp.SLUG, states)):
+        result = api.run(sp.SLUG, state)["result"]
+        assert out["figures"] == 1
+        layout = " | ".join("".join(ex or "·" for ex in row) for row in result["row_examples"])
+        assert f"Zeilen: {result['n_rows']} – {layout}\n" in out["stdout"]
+        for label, key in (("Zeilen", "n_rows"), ("Plätze", "slots"), ("Leere Plätze", "padding"),
+                           ("Verlorene Tokens", "lost_count"), ("Erlaubte Zugriffe", "links"),
+                           ("Zugriffe über Grenzen", "cross_links"),
+                           ("Durch Trennung gesperrt", "blocked_by_separation"),
+                           ("Bewertete Tokens", "scored_count"), ("Über Grenzen gelernt", "leak_count")):
+            assert number(out["stdout"], label) == result[key], label

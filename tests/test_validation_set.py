@@ -175,3 +175,21 @@ def test_fixing_the_notebook_winner_or_switching_after_the_test_is_not_the_hones
     assert solved(rule="line", fixed="line")
     assert not solved(rule="curve", fixed="curve")  # fixed and honest, but chosen by the notebook
     assert not solved(rule="curve", fixed="line")  # the validation's pick, abandoned after the test
+
+
+def test_workshop_script_recomputes_the_errors():
+    """The numpy script (workshop/validation_set.py): the same errors per split, test days only once fixed."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(SLUG, "Gerade festlegen"), api.preset_values(SLUG, "Nach dem Test gewechselt")]
+    for state, out in zip(states, run_states(SLUG, states)):
+        result = api.run(SLUG, state)["result"]
+        assert out["figures"] == 1
+        for split, label in (("notebook", "Notizbuch"), ("validation", "Validierung"), ("test", "Test")):
+            expected = result["mae"][result["rule"]][split]
+            if expected is None:
+                assert f"Fehler {label}:" not in out["stdout"]
+            else:
+                assert number(out["stdout"], f"Fehler {label}") == pytest.approx(expected, abs=1e-4)
+        assert f"in der Validierung: {vs.RULE_LABEL[result['winner']['validation']]}\n" in out["stdout"]
+        assert ("zur Auswahl benutzt" in out["stdout"]) == (result["state"] == "used")
