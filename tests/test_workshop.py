@@ -39,3 +39,7 @@ def test_values_are_python_literals():
 def test_an_unknown_concept_has_no_script():
     with pytest.raises(KeyError):
         workshop.template("nichts-da")
+
+
+def test_every_concept_page_has_a_script():
+    assert WITH_SCRIPT == list(SLUGS)
