@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import describe, scan
+
 from probierlabor import SLUGS
 from probierlabor.build import workshop_block
 from probierlabor.kit import workshop
@@ -48,6 +50,7 @@ def open_section(page):
     page.click(f"{SECTION} > summary")
     page.wait_for_selector(f"{SECTION} .cm-editor", timeout=30_000)
     assert page.is_hidden(f"{SECTION} [data-workshop-code]")  # the editor replaced the plain text
+    assert page.is_hidden(f"{SECTION} [data-workshop-output]") or page.text_content(f"{SECTION} [data-workshop-output]")
 
 
 def run_and_wait(page, timeout=FIRST_RUN_MS) -> str:
@@ -186,3 +189,12 @@ def test_a_page_without_a_script_has_no_section(reader, slug):
     v = reader(f"/{slug}/")
     v.wait_state()
     assert v.page.locator("details.pl-workshop, [data-workshop]").count() == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_open_section_is_accessible(reader, axe_source, scheme):
+    v = reader(f"/{WITH_SCRIPT[0]}/", color_scheme=scheme)
+    v.wait_state()
+    open_section(v.page)
+    violations = scan(v.page, axe_source)
+    assert not violations, describe(violations)
