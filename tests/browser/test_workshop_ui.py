@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import describe, scan
+from conftest import SITE, describe, record, scan, start_server, stop_server
 
 from probierlabor import SLUGS
 from probierlabor.build import workshop_block
@@ -173,6 +173,13 @@ def test_the_script_starts_from_the_state_the_experiment_shows(visit, origin):
     v.wait_state()
     open_section(v.page)
     assert "\np = 0.5\ntemperature = 1.5\n" in code(v.page)
+    # presentation mode shows the code large, for the back of the room
+    size = "() => parseFloat(getComputedStyle(document.querySelector('.pl-workshop .cm-content')).fontSize)"
+    normal = v.page.evaluate(size)
+    v.page.evaluate("document.activeElement && document.activeElement.blur()")
+    v.page.keyboard.press("p")
+    v.page.wait_for_function("() => document.documentElement.classList.contains('pl-present')")
+    assert v.page.evaluate(size) >= 1.5 * normal
 
 
 def test_a_closed_section_prints_its_code(visit):
@@ -198,3 +205,29 @@ def test_the_open_section_is_accessible(reader, axe_source, scheme):
     open_section(v.page)
     violations = scan(v.page, axe_source)
     assert not violations, describe(violations)
+
+
+def test_the_workshop_runs_offline_from_the_stored_site(browser):
+    """The editor's modules, the worker, its Pyodide and the wheels all come from the service worker's
+    copy (mkdocs_hooks/offline.py stores every built file) with the server gone."""
+    server = start_server(SITE)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        v = record(page, server.origin)
+        slug = WITH_SCRIPT[0]
+        page.goto(f"{server.origin}/{slug}/")
+        page.wait_for_selector('.pl-offline-chip[data-offline-state="ready"]', timeout=FIRST_RUN_MS)
+        stop_server(server)
+        context.set_offline(True)
+        failed = []
+        page.on("requestfailed", lambda r: failed.append(r.url))
+        page.reload()
+        v.wait_state()
+        open_section(page)
+        assert run_and_wait(page).startswith("Fertig")
+        assert page.locator(f"{SECTION} [data-workshop-figure] img").count() == 1
+        assert failed == [] and v.foreign_requests() == []
+    finally:
+        context.close()
+        stop_server(server)
