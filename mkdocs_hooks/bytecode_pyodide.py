@@ -17,10 +17,11 @@ source = zipfile.ZipFile("/in.zip")
 source.extractall("/src")
 sys.path.insert(0, "/src")
 from probierlabor import SLUGS  # noqa: E402
-from probierlabor.kit import api  # noqa: E402
+from probierlabor.kit import api, workshop  # noqa: E402
 
 for slug in SLUGS:
     api.run_json(slug, "{}")
+    workshop.fill_json(slug, "{}")  # static/py/boot.py imports it on first use
 
 stdlib = {}
 for name in sorted(set(sys.modules) - loaded_at_start):

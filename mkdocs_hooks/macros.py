@@ -15,16 +15,17 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 
 from __future__ import annotations
 
-from probierlabor.build import experiment_block, glossary, graph_block, lesson_block, replay_block
+from probierlabor.build import experiment_block, glossary, graph_block, lesson_block, replay_block, workshop_block
 from probierlabor.kit import api, fmt
 
 
 def define_env(env):
     @env.macro
     def experiment(slug: str) -> str:
-        """The experiment, with the page's lesson around it (nothing more for a page without one)."""
+        """The experiment, with the page's lesson around it and its script to recompute it (nothing
+        more for a page without them)."""
         return ("\n\n" + lesson_block.before(slug) + experiment_block.experiment(slug)
-                + lesson_block.after(slug) + "\n\n")
+                + lesson_block.after(slug) + workshop_block.section(slug) + "\n\n")
 
     @env.macro
     def replay(name: str, view: str, twin: str | None = None) -> str:

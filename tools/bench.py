@@ -3,13 +3,15 @@
 In headless Chromium on loopback, for every concept page and for bare PyScript + Pyodide pages:
 cold time to ready (fresh browser context, empty cache), time to first content, the time from a
 trusted input event to the repainted figure (slider; dragging a point), a repeat visit (the site
-stored offline, then a full reload) and the site's size. Cold loads of the concept pages and of the
+stored offline, then a full reload), the site's size, and „Im Code nachrechnen“ (Ausführen → figure on
+first use and on a second run, beside the Systemcheck's numpy and matplotlib load times). Cold loads of the concept pages and of the
 bare pages are interleaved, so every ratio compares loads made under the same conditions. Targets:
 
     ready ≤ 1.15 × bare runtime (every page) · first content ≤ 0.5 s · slider → repaint median ≤ 33 ms
     dragging ≤ 16 ms · repeat visit ≤ 0.5 × cold · whole site ≤ 35 MB · replay step → next frame ≤ 33 ms
 
     python tools/bench.py [--runs 3] [--steps 30] [--json out/bench.json]
+    python tools/bench.py --workshop-only      just the „Im Code nachrechnen“ measurement
 """
 
 from __future__ import annotations
@@ -210,6 +212,42 @@ def repeat_visits(browser, url: str, reloads: int) -> list:
     return times
 
 
+def workshop_times(browser, site_url: str, slug: str) -> dict:
+    """„Im Code nachrechnen“: „Ausführen“ → the figure on the page, on first use (the worker starts
+    Pyodide and loads numpy and matplotlib) and on a second run; beside them, the Systemcheck's load
+    times of numpy and matplotlib in the page's own runtime (each in a fresh browser context)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{site_url}/systemcheck/")
+    page.wait_for_function("!!(window.probierlabor && window.probierlabor.runtime.systemcheck)", timeout=120_000)
+    check = json.loads(page.evaluate("window.probierlabor.runtime.systemcheck()"))
+    context.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{site_url}/{slug}/")
+    page.wait_for_selector('[data-experiment][data-state="ready"]', timeout=120_000)
+    page.click(".pl-workshop > summary")
+    page.wait_for_selector(".pl-workshop .cm-editor", timeout=30_000)
+    runs = []
+    for _ in range(2):
+        detail = page.evaluate("""() => new Promise((resolve) => {
+            const section = document.querySelector('.pl-workshop');
+            section.addEventListener('pl:workshop-done', (e) => resolve(e.detail), {once: true});
+            section.querySelector('[data-workshop-run]').click(); })""")
+        if detail["error"] or not detail["figures"]:
+            raise RuntimeError(f"{slug}: das Skript lief nicht durch ({detail})")
+        runs.append(detail["ms"])
+    context.close()
+    return {"slug": slug, "first_ms": runs[0], "second_ms": runs[1],
+            "systemcheck_numpy_s": check["numpy"]["seconds"], "systemcheck_matplotlib_s": check["matplotlib"]["seconds"]}
+
+
+def print_workshop(times: dict) -> None:
+    print(f"\nIm Code nachrechnen on {times['slug']}: Ausführen → figure {times['first_ms'] / 1000:.2f} s on first use, "
+          f"{times['second_ms'] / 1000:.2f} s on a second run · Systemcheck in the page's runtime: numpy "
+          f"{times['systemcheck_numpy_s']:.2f} s, matplotlib (load and draw) {times['systemcheck_matplotlib_s']:.2f} s")
+
+
 def median(values):
     return statistics.median(values) if values else float("nan")
 
@@ -226,6 +264,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat-page", default="overfitting",
                         help="the page whose repeat visit (site stored offline, full reload) is measured")
     parser.add_argument("--pages", help="comma-separated slugs to measure (default: all)")
+    parser.add_argument("--workshop-only", action="store_true",
+                        help="measure only „Im Code nachrechnen“ (on --workshop-page) and the Systemcheck")
+    parser.add_argument("--workshop-page", default="top-p-sampling", help="a page with a workshop script")
     parser.add_argument("--site", type=Path, default=SITE,
                         help="another build to measure (e.g. an older revision's, for an A/B comparison)")
     args = parser.parse_args(argv)
@@ -235,6 +276,19 @@ def main(argv=None) -> int:
         return 1
 
     from playwright.sync_api import sync_playwright
+
+    if args.workshop_only:
+        server, url = serve(site)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
+            times = workshop_times(browser, url, args.workshop_page)
+            browser.close()
+        server.shutdown()
+        print_workshop(times)
+        if args.json:
+            Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.json).write_text(json.dumps({"workshop": times}, indent=1))
+        return 0
 
     bare_root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))
     os.symlink(site / "static", bare_root / "static")
@@ -268,6 +322,7 @@ def main(argv=None) -> int:
         changes = page_changes(browser, site_url, slugs) if len(slugs) > 1 else {"warm_ms": [], "reload_ms": []}
         repeat_page = args.repeat_page if args.repeat_page in loads else slugs[0]
         repeat = repeat_visits(browser, targets[repeat_page], args.runs)
+        workshop = workshop_times(browser, site_url, args.workshop_page)
         browser.close()
     site_server.shutdown()
     bare_server.shutdown()
@@ -316,6 +371,7 @@ def main(argv=None) -> int:
     repeat_ratio = median(repeat) / cold_ms
     print(f"repeat visit of {repeat_page} (site stored offline, full reload, {len(repeat)} reloads): "
           f"median {median(repeat) / 1000:.2f} s = {repeat_ratio:.2f} × its cold start ({cold_ms / 1000:.2f} s)")
+    print_workshop(workshop)
     print(f"\nwhole site: {site_mb:.1f} MB")
     print("\ntargets (measured / target = ratio; ≤ 1 meets the target):")
     checks = []
@@ -339,7 +395,8 @@ def main(argv=None) -> int:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({"rows": rows, "site_mb": site_mb, "page_changes": changes, "repeat_visit_ms": repeat,
-                                                   "replay_step_ms": replays, "training_ms": train, "checks": checks}, indent=1))
+                                                   "replay_step_ms": replays, "training_ms": train, "workshop": workshop,
+                                                   "checks": checks}, indent=1))
     return 0
 
 

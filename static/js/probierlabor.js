@@ -30,9 +30,10 @@
   // ---- the runtime -------------------------------------------------------------------
 
   window.probierlabor = {
-    connect(run, systemcheck) {
+    connect(run, systemcheck, workshop) {
       runtime.run = run;
       runtime.systemcheck = systemcheck;
+      runtime.workshop = workshop;  // kit/workshop.fill_json, for static/js/workshop.js
       document.dispatchEvent(new CustomEvent("pl:runtime-ready"));
       runtime.readyAt = performance.now();
       document.querySelectorAll("[data-experiment]").forEach(start);
@@ -44,6 +45,7 @@
     },
     mountAll,
     runtime,
+    values: fromControls,  // the raw values the controls hold now (workshop.js fills its script with them)
   };
 
   // A missing or corrupt runtime file would otherwise leave an endless spinner.

@@ -78,6 +78,14 @@ async def _systemcheck():
     report["unshipped"]["seconds"] = time.perf_counter() - start
     return json.dumps(report)
 
+def _workshop(slug, raw_json):
+    """„Im Code nachrechnen“ (static/js/workshop.js): the page's script with the experiment's values.
+    Imported on first use, so a page's cold start does not pay for it."""
+    from probierlabor.kit import workshop
+
+    return workshop.fill_json(slug, raw_json)
+
+
 try:
     # The zip carries bytecode (mkdocs_hooks/bytecode.py) and is imported in place: nothing to unpack,
     # nothing to compile. Its stdlib/ folder holds bytecode of the few standard modules the bare runtime
@@ -91,6 +99,7 @@ try:
     sys.path[0:0] = [BUNDLE, BUNDLE + "/stdlib"]
     from probierlabor.kit import api
 
-    window.probierlabor.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck))
+    window.probierlabor.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck),
+                                ffi.create_proxy(_workshop))
 except Exception as error:  # noqa: BLE001 - shown to the reader as a German message
     window.probierlabor.fail(f"Das Python-Paket der Seite konnte nicht geladen werden ({type(error).__name__}: {error}).")

@@ -13,6 +13,7 @@ file stays as written.
 
 from __future__ import annotations
 
+import json
 import pkgutil
 import re
 
@@ -44,6 +45,16 @@ def fill(slug: str, raw=None) -> str:
         pattern = re.compile(rf"^{re.escape(name)} = .*$", re.M)
         text = pattern.sub(lambda _: f"{name} = {literal(values[name])}", text, count=1)
     return text
+
+
+def fill_json(slug: str, raw_json: str) -> str:
+    """Browser entry point (static/js/workshop.js): the filled script, or a German message."""
+    try:
+        return json.dumps({"script": fill(slug, json.loads(raw_json or "{}"))}, ensure_ascii=False)
+    except KeyError as missing:
+        return json.dumps({"error": missing.args[0]}, ensure_ascii=False)
+    except Exception as error:  # noqa: BLE001 - the page shows a message, not a traceback
+        return json.dumps({"error": f"{type(error).__name__}: {error}"}, ensure_ascii=False)
 
 
 def literal(value) -> str:

@@ -1,0 +1,51 @@
+// The code editor of „Im Code nachrechnen“: CodeMirror 6 with Python highlighting, as vendored
+// inside @pyscript/core (static/vendor/pyscript; the file names carry the build's hashes, so a new
+// PyScript version means new names here – tests/browser/test_workshop_ui.py opens the editor).
+// Loaded by static/js/workshop.js only when a reader opens the section.
+import { EditorView, basicSetup } from "../vendor/pyscript/codemirror-BL6UELQn.js";
+import { b as syntaxHighlighting, d as defaultHighlightStyle, t as tags } from "../vendor/pyscript/codemirror_language-bz5_3ooB.js";
+import { python } from "../vendor/pyscript/codemirror_lang-python-B9xSeck3.js";
+
+// The bundle exports HighlightStyle only as the class of its default style. CodeMirror's default
+// colours fail WCAG contrast on the site's code background (and are unreadable on the dark scheme):
+// the tokens take the site's palette (static/css/probierlabor.css), which is tuned for both schemes.
+const HighlightStyle = defaultHighlightStyle.constructor;
+const colours = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword, tags.operatorKeyword], color: "var(--pl-purple)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--pl-green)" },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: "var(--pl-blue)" },
+  { tag: [tags.comment, tags.lineComment], color: "var(--pl-muted)", fontStyle: "italic" },
+  { tag: [tags.function(tags.definition(tags.variableName)), tags.definition(tags.className)], color: "var(--pl-accent-text)" },
+  { tag: tags.invalid, color: "var(--pl-accent-text)", textDecoration: "underline wavy" },
+]);
+
+const look = EditorView.theme({
+  "&": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)" },
+  ".cm-content": { caretColor: "var(--md-default-fg-color)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--md-default-fg-color)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground":
+    { backgroundColor: "color-mix(in srgb, var(--md-accent-fg-color) 30%, transparent)" },
+  ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "color-mix(in srgb, var(--md-default-fg-color) 5%, transparent)" },
+  "&.cm-focused .cm-matchingBracket": { backgroundColor: "color-mix(in srgb, var(--pl-green) 25%, transparent)" },
+  ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", color: "var(--pl-muted)", borderRight: "1px solid var(--md-default-fg-color--lightest)" },
+});
+
+export function createEditor(parent, text, onChange) {
+  return new EditorView({
+    doc: text,
+    parent,
+    extensions: [
+      basicSetup,
+      python(),
+      syntaxHighlighting(colours),
+      look,
+      // tabindex: axe (and Safari) count only focusable elements as a way to scroll the region
+      EditorView.contentAttributes.of({ "aria-label": "Python-Code zum Bearbeiten", tabindex: "0" }),
+      EditorView.updateListener.of((update) => { if (update.docChanged) onChange(update.state.doc.toString()); }),
+    ],
+  });
+}
+
+export function setText(view, text) {
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}

@@ -1,0 +1,254 @@
+// „Im Code nachrechnen“ (py/probierlabor/build/workshop_block.py): the page's numpy + matplotlib
+// script in a code editor, filled with the values the experiment shows, run in a Web Worker.
+//
+// Nothing here runs before a reader opens the section: the editor (static/js/workshop-editor.js)
+// is imported then, and the worker with its own Pyodide, numpy and matplotlib
+// (static/js/workshop-worker.js) starts on the first „Ausführen“. The page's cold start stays as it is.
+// The page's runtime only fills the script (kit/workshop.fill_json); the reader's code never runs
+// there, so an error or an endless loop in it cannot touch the experiment.
+(function () {
+  "use strict";
+
+  const here = document.currentScript.src;
+  const STORE = "probierlabor.werkstatt.";  // + slug: the reader's edits, per page
+  const TEXT = {
+    python: "Python für deinen Code wird gestartet …",
+    packages: "numpy und matplotlib werden geladen …",
+    running: "Dein Code läuft …",
+    done: (s) => `Fertig (${window.probierlaborFmt.de(s, 1)} s).`,
+    error: (e) => `Dein Code hat einen Fehler. ${e.line ? `Zeile ${e.line}: ` : ""}${e.kind}: ${e.message}`,
+    timeout: (s) => `Nach ${s} Sekunden abgebrochen. Läuft dein Code in einer Endlosschleife? Beim nächsten „Ausführen“ startet Python neu.`,
+    stopped: "Abgebrochen. Beim nächsten „Ausführen“ startet Python neu.",
+    failed: (m) => `Python für deinen Code konnte nicht starten (${m}). Lade die Seite neu.`,
+    noEditor: "Der Code-Editor konnte nicht geladen werden. Lade die Seite neu.",
+    reset: "Zurückgesetzt: Der Code rechnet wieder mit den Einstellungen des Experiments.",
+    restored: "Deine letzte Fassung dieses Codes ist wieder da. „Zurücksetzen“ holt das Original.",
+    figure: "Abbildung, die dein Code gezeichnet hat",
+  };
+
+  let editorModule = null;
+  let runs = 0;
+  let worker = null;  // one per tab, shared by the pages; ended on „Abbrechen“ and after the time limit
+
+  // ---- the state of a section --------------------------------------------------------------
+
+  function stored(slug) {
+    try { return localStorage.getItem(STORE + slug); } catch (_) { return null; }
+  }
+
+  function store(slug, text) {
+    try {
+      if (text === null) localStorage.removeItem(STORE + slug);
+      else localStorage.setItem(STORE + slug, text);
+    } catch (_) { /* private mode or full: the edit simply is not kept */ }
+  }
+
+  function experimentOf(slug) {
+    return [...document.querySelectorAll("[data-experiment]")]
+      .find((root) => root.dataset.experiment === slug && !root.dataset.urlPrefix);
+  }
+
+  // The script with the experiment's current values, from the page's Python; until that is ready,
+  // the default script that the page carries (it is the default state, tests/test_workshop.py).
+  function filled(section) {
+    const slug = section.dataset.workshop;
+    const runtime = window.probierlabor && window.probierlabor.runtime;
+    const root = experimentOf(slug);
+    if (runtime && runtime.workshop && root) {
+      try {
+        const out = JSON.parse(runtime.workshop(slug, JSON.stringify(window.probierlabor.values(root))));
+        if (out.script) return out.script;
+        console.warn(`[werkstatt ${slug}]`, out.error);
+      } catch (error) {
+        console.warn(`[werkstatt ${slug}]`, error);
+      }
+    }
+    return section.plDefault;
+  }
+
+  function status(section, text, kind) {
+    const line = section.querySelector("[data-workshop-status]");
+    line.textContent = text;
+    line.dataset.kind = kind || "";
+  }
+
+  function show(section, text) {
+    section.plText = text;
+    section.querySelector("[data-workshop-code] code").textContent = text;  // print shows this copy
+    if (section.plEditor) editorModule.setText(section.plEditor, text);
+  }
+
+  // ---- opening -------------------------------------------------------------------------------
+
+  async function open(section) {
+    const slug = section.dataset.workshop;
+    const mine = stored(slug);
+    const text = mine !== null ? mine : filled(section);
+    if (!section.plEditor) {
+      try {
+        editorModule = editorModule || await import(new URL("workshop-editor.js", here).href);
+      } catch (error) {
+        console.warn("[werkstatt]", error);
+        status(section, TEXT.noEditor, "error");
+        return;
+      }
+      const box = section.querySelector("[data-workshop-editor]");
+      section.plText = text;
+      section.plEditor = editorModule.createEditor(box, text, (now) => edited(section, now));
+      section.querySelector("[data-workshop-code] code").textContent = text;
+      box.hidden = false;
+      section.querySelector("[data-workshop-code]").hidden = true;
+    } else if (section.plEditor.state.doc.toString() !== text) {
+      show(section, text);
+    }
+    if (mine !== null) status(section, TEXT.restored);
+    else section.plFilled = text;
+    section.dataset.state = "open";
+    // Opened while the page's Python still starts: fill in the experiment's values when it is there.
+    if (mine === null && !(window.probierlabor && window.probierlabor.runtime.workshop)) {
+      document.addEventListener("pl:runtime-ready", () => {
+        if (section.plText !== section.plDefault || stored(slug) !== null) return;
+        section.plFilled = filled(section);
+        show(section, section.plFilled);
+      }, { once: true });
+    }
+  }
+
+  function edited(section, text) {
+    section.plText = text;
+    section.querySelector("[data-workshop-code] code").textContent = text;
+    if (text !== section.plFilled) store(section.dataset.workshop, text);
+  }
+
+  // ---- running -------------------------------------------------------------------------------
+
+  // The site's colours, read from its CSS (static/css/probierlabor.css), so a figure looks like the
+  // page's own; as RGBA numbers from 0 to 1, which matplotlib takes.
+  function style(section) {
+    const probe = document.createElement("span");
+    section.appendChild(probe);
+    const colour = (value) => {
+      probe.style.color = value;
+      const [r, g, b, a = 1] = getComputedStyle(probe).color.match(/[\d.]+/g).map(Number);
+      return [r / 255, g / 255, b / 255, a];
+    };
+    const palette = ["blue", "orange", "green", "vermilion", "purple", "sky"].map((name) => colour(`var(--pl-${name})`));
+    const result = {
+      palette,
+      ink: colour("var(--md-default-fg-color)"),
+      muted: colour("var(--pl-muted)"),
+      background: colour("var(--md-default-bg-color)"),
+    };
+    probe.remove();
+    return result;
+  }
+
+  function setRunning(section, on) {
+    section.querySelector("[data-workshop-run]").disabled = on;
+    section.querySelector("[data-workshop-stop]").disabled = !on;
+    section.setAttribute("aria-busy", String(on));
+  }
+
+  function endWorker() {
+    if (worker) worker.terminate();
+    worker = null;
+  }
+
+  function run(section) {
+    if (section.plRun) return;
+    const code = section.plEditor ? section.plEditor.state.doc.toString() : section.plText;
+    if (!worker) worker = new Worker(new URL("workshop-worker.js", here), { type: "module" });
+    const mine = worker;
+    const id = (runs += 1);  // a worker's messages name their run: the tab's one worker serves every page
+    const started = performance.now();
+    let timer = null;
+    const finish = (text, kind) => {
+      clearTimeout(timer);
+      mine.removeEventListener("message", listen);
+      mine.removeEventListener("error", broken);
+      section.plRun = null;
+      setRunning(section, false);
+      status(section, text, kind);
+    };
+    const listen = (event) => {
+      const data = event.data;
+      if (data.id !== id) return;
+      if (data.type === "status") status(section, TEXT[data.stage]);
+      else if (data.type === "running") {
+        status(section, TEXT.running);
+        const limit = Number(section.dataset.workshopLimit);  // seconds, workshop_block.LIMIT_S
+        timer = setTimeout(() => { endWorker(); finish(TEXT.timeout(limit), "error"); }, limit * 1000);
+      } else if (data.type === "failed") {
+        endWorker();
+        finish(TEXT.failed(data.message), "error");
+      } else if (data.type === "done") {
+        showResult(section, data);
+        finish(data.error ? TEXT.error(data.error) : TEXT.done(data.seconds), data.error ? "error" : "done");
+        section.dispatchEvent(new CustomEvent("pl:workshop-done", {
+          detail: { ms: performance.now() - started, figures: data.figures.length, error: data.error },
+        }));
+      }
+    };
+    const broken = (event) => {
+      event.preventDefault();
+      endWorker();
+      finish(TEXT.failed(event.message || "Web Worker"), "error");
+    };
+    mine.addEventListener("message", listen);
+    mine.addEventListener("error", broken);
+    section.plRun = { stop: () => { endWorker(); finish(TEXT.stopped, "error"); } };
+    setRunning(section, true);
+    status(section, TEXT.running);
+    mine.postMessage({ id, code, style: style(section) });
+  }
+
+  function showResult(section, data) {
+    const output = section.querySelector("[data-workshop-output]");
+    output.textContent = data.output;
+    output.hidden = !data.output;
+    const images = data.figures.map((png) => {
+      const img = document.createElement("img");
+      img.src = "data:image/png;base64," + png;
+      img.alt = TEXT.figure;
+      return img;
+    });
+    section.querySelector("[data-workshop-figure]").replaceChildren(...images);
+  }
+
+  // ---- mounting ------------------------------------------------------------------------------
+
+  function mount(section) {
+    if (section.plMounted) return;
+    section.plMounted = true;
+    section.plDefault = section.querySelector("[data-workshop-code] code").textContent;
+    section.plText = section.plDefault;
+    section.addEventListener("toggle", () => { if (section.open) open(section); });
+    section.querySelector("[data-workshop-run]").addEventListener("click", () => run(section));
+    section.querySelector("[data-workshop-stop]").addEventListener("click", () => section.plRun && section.plRun.stop());
+    section.querySelector("[data-workshop-reset]").addEventListener("click", () => {
+      store(section.dataset.workshop, null);
+      section.plFilled = filled(section);
+      show(section, section.plFilled);
+      status(section, TEXT.reset);
+    });
+    if (section.open) open(section);
+  }
+
+  // Print carries the code: a closed <details> hides its content, so every section opens for print.
+  window.addEventListener("beforeprint", () => {
+    document.querySelectorAll(".pl-workshop:not([open])").forEach((section) => {
+      section.plPrintOpened = true;
+      section.open = true;
+    });
+  });
+  window.addEventListener("afterprint", () => {
+    document.querySelectorAll(".pl-workshop").forEach((section) => {
+      if (section.plPrintOpened) section.open = false;
+      section.plPrintOpened = false;
+    });
+  });
+
+  const mountAll = () => document.querySelectorAll("[data-workshop]").forEach(mount);
+  if (window.document$ && window.document$.subscribe) window.document$.subscribe(mountAll);
+  else document.addEventListener("DOMContentLoaded", mountAll);
+})();

@@ -1,0 +1,79 @@
+# „Im Code nachrechnen“: runs a reader's script inside the workshop's Web Worker
+# (static/js/workshop-worker.js), never in the page's own runtime, so an endless loop can be ended by
+# ending the worker. Defines run(code, style_json) -> JSON {output, figures, error}.
+import base64
+import contextlib
+import io
+import json
+import os
+
+os.environ["MPLBACKEND"] = "agg"  # Pyodide's default backend draws into the page, which a worker has not
+import matplotlib  # noqa: E402
+
+matplotlib.use("agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from cycler import cycler  # noqa: E402
+
+# The scripts end with plt.show() as they would on a desktop; here the figures are sent as images.
+plt.show = lambda *args, **kwargs: None
+
+FILE = "<dein Code>"  # tracebacks name the reader's code by this, so its lines can be told from ours
+
+
+def _style(style):
+    """The page's look (static/js/workshop.js reads it from the site's CSS): colours, and DejaVu Sans,
+    which ships inside matplotlib, so nothing is fetched."""
+    matplotlib.rcdefaults()
+    ink, muted, background = style["ink"], style["muted"], style["background"]
+    matplotlib.rcParams.update({
+        "font.family": "DejaVu Sans",
+        "font.size": 10,
+        "axes.prop_cycle": cycler(color=style["palette"]),
+        "text.color": ink, "axes.labelcolor": ink, "axes.titlecolor": ink,
+        "xtick.color": muted, "ytick.color": muted, "axes.edgecolor": muted,
+        "figure.facecolor": background, "axes.facecolor": background, "savefig.facecolor": background,
+        "legend.facecolor": background, "legend.edgecolor": muted,
+        "axes.spines.top": False, "axes.spines.right": False,
+        "figure.dpi": 100,
+    })
+
+
+def _line(error):
+    """The line of the reader's code where ``error`` happened (the deepest frame in their code)."""
+    if isinstance(error, SyntaxError) and error.filename == FILE:
+        return error.lineno
+    line, frame = None, error.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code.co_filename == FILE:
+            line = frame.tb_lineno
+        frame = frame.tb_next
+    return line
+
+
+def _png(figure):
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", bbox_inches="tight")
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def run(code, style_json):
+    _style(json.loads(style_json))
+    plt.close("all")
+    printed, error = io.StringIO(), None
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            exec(compile(code, FILE, "exec"), {"__name__": "__main__"})
+    except SystemExit as stop:  # exit() ends the script; only a message or a number is an error
+        if stop.code not in (None, 0):
+            error = {"line": None, "kind": "SystemExit", "message": str(stop.code)}
+    except BaseException as failure:  # noqa: BLE001 - any error of the reader's code is shown to them
+        message = failure.msg if isinstance(failure, SyntaxError) else str(failure)
+        error = {"line": _line(failure), "kind": type(failure).__name__, "message": message}
+    figures = []
+    for number in plt.get_fignums():
+        try:
+            figures.append(_png(plt.figure(number)))
+        except Exception as failure:  # noqa: BLE001 - e.g. a bad colour only fails when drawn
+            error = error or {"line": None, "kind": type(failure).__name__, "message": str(failure)}
+    plt.close("all")
+    return json.dumps({"output": printed.getvalue(), "figures": figures, "error": error}, ensure_ascii=False)

@@ -1,0 +1,233 @@
+"""„Im Code nachrechnen“ in the browser (build/workshop_block.py, static/js/workshop.js, the worker).
+
+Offline-safe like every browser test: every request, the worker's included (recorded on the browser
+context), stays on the site's origin. A run's printed text must equal what CPython prints for the
+same filled script (tests/workshop_check.py), so the browser's Pyodide, numpy and matplotlib
+compute what the tests check against the concept module.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import SITE, describe, record, scan, start_server, stop_server
+
+from probierlabor import SLUGS
+from probierlabor.build import workshop_block
+from probierlabor.kit import workshop
+from tests.workshop_check import run_scripts
+
+pytestmark = pytest.mark.browser
+
+WITH_SCRIPT = [slug for slug in SLUGS if workshop_block.has_script(slug)]
+WITHOUT_SCRIPT = [slug for slug in SLUGS if not workshop_block.has_script(slug)]
+SECTION = ".pl-workshop"
+MAIN = "[data-experiment]:not([data-url-prefix])"
+FIRST_RUN_MS = 180_000  # a fresh worker: Pyodide, numpy, matplotlib and its font cache on a busy 2-core machine
+STORE = "probierlabor.werkstatt."
+
+
+def all_requests(v):
+    """Requests of the page and of its Web Workers (page.on('request') does not see a worker's)."""
+    seen = []
+    v.page.context.on("request", lambda r: seen.append(r.url))
+    return seen
+
+
+def code(page) -> str:
+    return page.evaluate("document.querySelector('.pl-workshop').plEditor.state.doc.toString()")
+
+
+def type_code(page, text):
+    """Replaces the editor's text as a reader would: select all, type."""
+    page.click(f"{SECTION} .cm-content")
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+
+
+def open_section(page):
+    page.click(f"{SECTION} > summary")
+    page.wait_for_selector(f"{SECTION} .cm-editor", timeout=30_000)
+    assert page.is_hidden(f"{SECTION} [data-workshop-code]")  # the editor replaced the plain text
+    assert page.is_hidden(f"{SECTION} [data-workshop-output]") or page.text_content(f"{SECTION} [data-workshop-output]")
+
+
+def run_and_wait(page, timeout=FIRST_RUN_MS) -> str:
+    page.click(f"{SECTION} [data-workshop-run]")
+    page.wait_for_function("""() => { const s = document.querySelector('.pl-workshop');
+        return s.getAttribute('aria-busy') === 'false' && !s.plRun; }""", timeout=timeout)
+    return page.text_content(f"{SECTION} [data-workshop-status]")
+
+
+def state_text(page) -> str:
+    return page.text_content(f"{MAIN} .pl-summary")
+
+
+@pytest.mark.parametrize("slug", WITH_SCRIPT)
+def test_run_shows_the_numbers_and_figure_errors_and_endless_loops_leave_the_page_working(visit, origin, slug):
+    v = visit(f"/{slug}/")
+    requests = all_requests(v)
+    v.wait_state()
+    page = v.page
+    params = workshop.settings(workshop.template(slug), slug)
+    # the experiment is changed before the section opens: the script starts from what it shows now
+    page.locator(f"{MAIN} [data-preset]").first.click()
+    v.wait_state()
+    open_section(page)
+    filled = workshop.fill(slug, page.evaluate(f"window.probierlabor.values(document.querySelector('{MAIN}'))"))
+    assert code(page) == filled and params
+
+    status = run_and_wait(page)
+    assert status.startswith("Fertig"), status
+    expected = run_scripts([filled])[0]["stdout"]
+    assert page.text_content(f"{SECTION} [data-workshop-output]") == expected
+    figure = page.locator(f"{SECTION} [data-workshop-figure] img")
+    assert figure.count() == 1
+    assert figure.evaluate("img => img.complete && img.naturalWidth > 200 && img.src.startsWith('data:image/png')")
+
+    # an error in the reader's code: their line and Python's error, in German; the page goes on
+    lines = filled.splitlines()
+    lines.insert(3, "print(nicht_definiert)")
+    type_code(page, "\n".join(lines) + "\n")
+    status = run_and_wait(page)
+    assert status == ("Dein Code hat einen Fehler. Zeile 4: NameError: name 'nicht_definiert' is not defined"), status
+    assert page.get_attribute(f"{SECTION} [data-workshop-status]", "data-kind") == "error"
+    before, seen = state_text(page), set()
+    for button in page.locator(f"{MAIN} [data-preset]").all():
+        button.click()
+        v.wait_state()
+        seen.add(state_text(page))
+    assert seen - {before}, "das Experiment rechnet nach dem Fehler weiter"
+
+    # an endless loop: Abbrechen ends it, and the next run starts a fresh worker that works
+    type_code(page, "while True:\n    pass\n")
+    page.click(f"{SECTION} [data-workshop-run]")
+    page.wait_for_function("() => document.querySelector('.pl-workshop [data-workshop-status]').textContent"
+                           " === 'Dein Code läuft …' && !document.querySelector('.pl-workshop [data-workshop-stop]').disabled")
+    page.click(f"{SECTION} [data-workshop-stop]")
+    assert page.text_content(f"{SECTION} [data-workshop-status]").startswith("Abgebrochen.")
+    assert page.is_enabled(f"{SECTION} [data-workshop-run]")
+
+    # the same loop, stopped by the time limit (shortened for the test; the page says 20 s)
+    assert page.get_attribute(SECTION, "data-workshop-limit") == str(workshop_block.LIMIT_S)
+    page.evaluate("document.querySelector('.pl-workshop').dataset.workshopLimit = '2'")
+    status = run_and_wait(page)
+    assert status.startswith("Nach 2 Sekunden abgebrochen. Läuft dein Code in einer Endlosschleife?"), status
+
+    type_code(page, "import numpy as np\nprint(np.arange(3).sum())\n")
+    status = run_and_wait(page)
+    assert status.startswith("Fertig"), status
+    assert page.text_content(f"{SECTION} [data-workshop-output]") == "3\n"
+    assert page.locator(f"{SECTION} [data-workshop-figure] img").count() == 0
+
+    assert page.locator(".pl-error, .py-error").count() == 0  # no red box anywhere
+    assert not v.console_errors(), v.console_errors()
+    assert not v.foreign_requests(), v.foreign_requests()
+    foreign = [u for u in requests if not (u.startswith(origin + "/") or u.startswith(("data:", "blob:")))]
+    assert not foreign, foreign
+    assert any("/static/vendor/pyodide/matplotlib-" in u for u in requests)  # loaded by the worker, from here
+
+
+@pytest.mark.parametrize("slug", WITH_SCRIPT[:1])
+def test_edits_survive_a_reload_and_zuruecksetzen_restores_the_experiments_values(visit, origin, slug):
+    p = workshop.settings(workshop.template(slug), slug)[0]
+    v = visit(f"/{slug}/")
+    v.wait_state()
+    page = v.page
+    open_section(page)
+    values = page.evaluate(f"window.probierlabor.values(document.querySelector('{MAIN}'))")
+    filled = workshop.fill(slug, values)
+    assert code(page) == filled
+    assert page.evaluate(f"localStorage.getItem('{STORE}{slug}')") is None  # nothing edited, nothing kept
+
+    page.click(f"{SECTION} .cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("# meine Änderung\n")
+    edited = filled + "# meine Änderung\n"
+    assert code(page) == edited
+    page.reload()
+    v.wait_state()
+    open_section(page)
+    assert code(page) == edited
+    assert "letzte Fassung" in page.text_content(f"{SECTION} [data-workshop-status]")
+
+    page.click(f"{SECTION} [data-workshop-reset]")
+    assert code(page) == filled
+    assert page.evaluate(f"localStorage.getItem('{STORE}{slug}')") is None
+    page.reload()
+    v.wait_state()
+    open_section(page)
+    assert code(page) == filled
+    # printing shows the code as text, also the reader's edit
+    page.emulate_media(media="print")
+    assert page.is_visible(f"{SECTION} [data-workshop-code]") and not page.is_visible(f"{SECTION} .cm-editor")
+    assert page.text_content(f"{SECTION} [data-workshop-code]") == filled
+    assert not v.console_errors(), v.console_errors()
+    assert p in filled
+
+
+def test_the_script_starts_from_the_state_the_experiment_shows(visit, origin):
+    slug = "top-p-sampling"
+    v = visit(f"/{slug}/?p=0.5&temperature=1.5")
+    v.wait_state()
+    open_section(v.page)
+    assert "\np = 0.5\ntemperature = 1.5\n" in code(v.page)
+    # presentation mode shows the code large, for the back of the room
+    size = "() => parseFloat(getComputedStyle(document.querySelector('.pl-workshop .cm-content')).fontSize)"
+    normal = v.page.evaluate(size)
+    v.page.evaluate("document.activeElement && document.activeElement.blur()")
+    v.page.keyboard.press("p")
+    v.page.wait_for_function("() => document.documentElement.classList.contains('pl-present')")
+    assert v.page.evaluate(size) >= 1.5 * normal
+
+
+def test_a_closed_section_prints_its_code(visit):
+    v = visit(f"/{WITH_SCRIPT[0]}/")
+    page = v.page
+    page.emulate_media(media="print")
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert page.is_visible(f"{SECTION} [data-workshop-code]")
+    assert page.text_content(f"{SECTION} [data-workshop-code]") == workshop.template(WITH_SCRIPT[0])
+
+
+@pytest.mark.parametrize("slug", WITHOUT_SCRIPT[:3])
+def test_a_page_without_a_script_has_no_section(reader, slug):
+    v = reader(f"/{slug}/")
+    v.wait_state()
+    assert v.page.locator("details.pl-workshop, [data-workshop]").count() == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_open_section_is_accessible(reader, axe_source, scheme):
+    v = reader(f"/{WITH_SCRIPT[0]}/", color_scheme=scheme)
+    v.wait_state()
+    open_section(v.page)
+    violations = scan(v.page, axe_source)
+    assert not violations, describe(violations)
+
+
+def test_the_workshop_runs_offline_from_the_stored_site(browser):
+    """The editor's modules, the worker, its Pyodide and the wheels all come from the service worker's
+    copy (mkdocs_hooks/offline.py stores every built file) with the server gone."""
+    server = start_server(SITE)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        v = record(page, server.origin)
+        slug = WITH_SCRIPT[0]
+        page.goto(f"{server.origin}/{slug}/")
+        page.wait_for_selector('.pl-offline-chip[data-offline-state="ready"]', timeout=FIRST_RUN_MS)
+        stop_server(server)
+        context.set_offline(True)
+        failed = []
+        page.on("requestfailed", lambda r: failed.append(r.url))
+        page.reload()
+        v.wait_state()
+        open_section(page)
+        assert run_and_wait(page).startswith("Fertig")
+        assert page.locator(f"{SECTION} [data-workshop-figure] img").count() == 1
+        assert failed == [] and v.foreign_requests() == []
+    finally:
+        context.close()
+        stop_server(server)
