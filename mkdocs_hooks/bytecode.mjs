@@ -8,5 +8,11 @@ const [pyodideDir, input, output] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
 const py = await loadPyodide({ indexURL: pyodideDir + "/" });
 py.FS.writeFile("/in.zip", new Uint8Array(readFileSync(input)));
-py.runPython(readFileSync(new URL("bytecode_pyodide.py", import.meta.url), "utf8"));
+try {
+  py.runPython(readFileSync(new URL("bytecode_pyodide.py", import.meta.url), "utf8"));
+} catch (error) {
+  // Node would print the line of pyodide.asm.js it came from (megabytes); the Python traceback is enough.
+  console.error(String(error.message || error));
+  process.exit(1);
+}
 writeFileSync(output, py.FS.readFile("/out.zip"));

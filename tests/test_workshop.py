@@ -43,3 +43,10 @@ def test_an_unknown_concept_has_no_script():
 
 def test_every_concept_page_has_a_script():
     assert WITH_SCRIPT == list(SLUGS)
+
+
+@pytest.mark.parametrize("slug", WITH_SCRIPT)
+def test_a_script_compiles_as_a_file(slug):
+    """As bytes, like py_compile at build time: a first line such as "# Greedy Decoding: Der …" reads as an
+    encoding declaration (PEP 263) and stops the build; a str source, as the tests exec it, would not show it."""
+    compile(workshop.template(slug).encode("utf-8"), f"{module_name(slug)}.py", "exec")

@@ -20,7 +20,9 @@ const colours = HighlightStyle.define([
 ]);
 
 const look = EditorView.theme({
-  "&": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)" },
+  "&": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)", maxHeight: "32rem" },
+  "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
+  ".cm-scroller": { fontFamily: "var(--md-code-font-family, monospace), monospace" },
   ".cm-content": { caretColor: "var(--md-default-fg-color)" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--md-default-fg-color)" },
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground":
@@ -30,10 +32,16 @@ const look = EditorView.theme({
   ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", color: "var(--pl-muted)", borderRight: "1px solid var(--md-default-fg-color--lightest)" },
 });
 
+// The editor lives in a shadow root. CodeMirror's style module then uses constructable stylesheets,
+// which the site's Content-Security-Policy allows; in the document itself it would add <style>
+// elements, which the policy refuses (style-src 'self'). The site's custom properties (colours, code
+// font, the presentation mode's font size) are inherited into the shadow root.
 export function createEditor(parent, text, onChange) {
+  const root = parent.shadowRoot || parent.attachShadow({ mode: "open" });
   return new EditorView({
     doc: text,
-    parent,
+    parent: root,
+    root,
     extensions: [
       basicSetup,
       python(),

@@ -6,7 +6,7 @@ import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 
 let runner = null;
 
-async function start(tell) {
+async function start(tell, bundle) {
   tell({ type: "status", stage: "python" });
   const pyodide = await loadPyodide({
     indexURL: new URL("../vendor/pyodide/", import.meta.url).href,
@@ -15,6 +15,12 @@ async function start(tell) {
   });
   tell({ type: "status", stage: "packages" });
   await pyodide.loadPackage(["numpy", "matplotlib"], { messageCallback: () => {} });
+  // The page's own Python package (a zip, imported in place as in static/py/boot.py): a script may read
+  // a page's data from it, as continual learning reads its 290 messages instead of repeating them.
+  const zip = await fetch(bundle);
+  if (!zip.ok) throw new Error(`${bundle.split("/").pop()}: HTTP ${zip.status}`);
+  pyodide.FS.writeFile("/home/pyodide/probierlabor.zip", new Uint8Array(await zip.arrayBuffer()));
+  pyodide.runPython("import sys; sys.path.append('/home/pyodide/probierlabor.zip')");
   const response = await fetch(new URL("../py/workshop_run.py", import.meta.url));
   if (!response.ok) throw new Error(`workshop_run.py: HTTP ${response.status}`);
   pyodide.runPython(await response.text(), { filename: "workshop_run.py" });
@@ -22,11 +28,11 @@ async function start(tell) {
 }
 
 self.addEventListener("message", async (event) => {
-  const { id, code, style } = event.data;
+  const { id, code, style, bundle } = event.data;
   const tell = (message) => self.postMessage({ id, ...message });
   let run;
   try {
-    runner = runner || start(tell);
+    runner = runner || start(tell, bundle);
     run = await runner;
   } catch (error) {
     tell({ type: "failed", message: String((error && error.message) || error).split("\n")[0] });

@@ -199,7 +199,7 @@
     section.plRun = { stop: () => { endWorker(); finish(TEXT.stopped, "error"); } };
     setRunning(section, true);
     status(section, TEXT.running);
-    mine.postMessage({ id, code, style: style(section) });
+    mine.postMessage({ id, code, style: style(section), bundle: window.probierlaborConfig.bundle });
   }
 
   function showResult(section, data) {

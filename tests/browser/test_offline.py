@@ -108,7 +108,7 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
             if slug in SLUGS:
                 _assert_everything_ready(page, slug)
             assert page.locator(f"{CHIP}[data-offline-state='ready']").count() == 1, slug
-        assert sorted(visited) == sorted(list(SLUGS) + ["systemcheck"])  # each page once, none left out
+        assert sorted(visited) == sorted(list(SLUGS) + ["systemcheck", "glossar"])  # each page once, none left out
         panel = page.inner_text("[data-offline-panel]")
         assert f"Offline bereit: {len(expected)} von {len(expected)} Dateien" in panel
 

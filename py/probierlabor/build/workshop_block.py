@@ -35,8 +35,9 @@ def has_script(slug: str) -> bool:
 def section(slug: str) -> str:
     if not has_script(slug):
         return ""
-    # One line of HTML: a blank line of the script must not end Markdown's raw HTML block.
-    code = escape(workshop.template(slug)).replace("\n", "&#10;")
+    # One line of HTML (Markdown would break blank lines into paragraphs), and no "$" or "\\" left for
+    # the formula typesetter (pymdownx.arithmatex) to take as the start of a formula.
+    code = escape(workshop.template(slug)).replace("\n", "&#10;").replace("$", "&#36;").replace("\\", "&#92;")
     button = '<button type="button" class="md-button{cls}" data-workshop-{name}{extra}>{label}</button>'
     buttons = "".join(button.format(cls=cls, name=name, extra=extra, label=label) for cls, name, extra, label in (
         (" md-button--primary", "run", "", "Ausführen"),

@@ -1,4 +1,4 @@
-# Greedy Decoding: Der Pfad aus den besten Einzelschritten gegen den besten ganzen Pfad
+# Greedy Decoding – der Pfad aus den besten Einzelschritten gegen den besten ganzen Pfad
 import numpy as np
 import matplotlib.pyplot as plt
 

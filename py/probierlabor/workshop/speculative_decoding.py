@@ -1,4 +1,4 @@
-# Speculative Decoding: Kommt nach Annehmen und Korrigieren genau die Verteilung p des Zielmodells heraus?
+# Speculative Decoding – kommt nach Annehmen und Korrigieren genau die Verteilung p des Zielmodells heraus?
 import random
 import numpy as np
 import matplotlib.pyplot as plt
