@@ -44,11 +44,12 @@ SMALLEST_LABEL = """() => {
   return best;
 }"""
 
-# Every control of the experiment and its tools that a reader can see: its box in CSS pixels. A radio
-# button is hidden inside its pill-shaped label, so the label is the target.
+# Every control in the page's content that a reader can see (the experiment, its tools, the lesson, a
+# replay): its box in CSS pixels. An experiment's radio button is hidden inside its pill-shaped label,
+# so the label is the target.
 TARGETS = """() => {
   const out = [];
-  const sel = '[data-experiment] :is(button, select, input:not([type=hidden]):not([type=radio]), .pl-option)';
+  const sel = '.md-content :is(button, select, summary, input:not([type=hidden]):not(.pl-option input), .pl-option)';
   for (const el of document.querySelectorAll(sel)) {
     if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
     const r = el.getBoundingClientRect();
@@ -157,7 +158,7 @@ def test_dragging_a_slider_by_touch_changes_the_experiment(phone):
     page = phone(f"/{slug}/")
     param = next(p for p in api.concept(slug).PARAMS if p.kind in ("int", "float") and p.widget != "number")
     slider = page.locator(f'input[type="range"][data-param="{param.name}"]')
-    slider.scroll_into_view_if_needed()
+    slider.evaluate("el => el.scrollIntoView({block: 'center'})")  # not under the sticky header
     box = slider.bounding_box()
     y = box["y"] + box["height"] / 2
     touch(page, [(box["x"] + box["width"] / 2, y), (box["x"] + box["width"] * 0.8, y),
@@ -170,7 +171,7 @@ def test_dragging_a_slider_by_touch_changes_the_experiment(phone):
 def test_dragging_a_point_by_touch_moves_it(phone):
     page = phone("/overfitting/")
     point = page.locator('[data-experiment] circle[data-drag="0"]')
-    point.scroll_into_view_if_needed()
+    point.evaluate("el => el.scrollIntoView({block: 'center', inline: 'center'})")  # not under the sticky header
     before = float(point.get_attribute("aria-valuenow"))
     box = point.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
