@@ -196,3 +196,15 @@ def touch(page, points):
         x0, y0 = x, y
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
+
+
+def test_a_finger_swipes_a_draggable_figure_sideways_between_its_points(phone):
+    page = phone("/overfitting/")
+    region = page.locator("[data-experiment] .pl-figure")
+    region.evaluate("el => el.scrollIntoView({block: 'center'})")
+    box = region.bounding_box()
+    # the lower right of the plot holds no point at the default: the swipe starts on empty ground
+    x, y = box["x"] + box["width"] * 0.8, box["y"] + box["height"] * 0.85
+    touch(page, [(x, y), (x - 100, y)])
+    page.wait_for_function("() => document.querySelector('[data-experiment] .pl-figure').scrollLeft > 0")
+    assert "moves=" not in page.evaluate("location.search")
