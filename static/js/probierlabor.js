@@ -110,6 +110,7 @@
       });
     });
     enableDragging(root);
+    fitFigures(root);
     if (runtime.run) start(root);
     else {
       pending(root, false);  // a copy of a pending experiment (share.js, A/B) starts from its own link
@@ -328,6 +329,7 @@
       ? document.activeElement.dataset.drag : undefined;
     root.querySelector(".pl-figure").innerHTML = out.figure;
     root.querySelector(".pl-extra").innerHTML = out.extra || "";
+    fitFigures(root);
     updateReadouts(root, out.readouts);
     root.querySelector(".pl-summary").textContent = out.summary;
     setControls(root, out.controls, false);
@@ -404,6 +406,33 @@
     status(root, "");
     showNotes(root, [TEXT.failed, runtime.failure, TEXT.hint], "pl-error");
     root.dataset.state = "error";
+  }
+
+  // ---- figures on narrow screens --------------------------------------------------------
+
+  // A figure drawn for a desktop column and scaled down to a phone's would shrink its labels below
+  // legibility. Each figure therefore learns the width at which its smallest label is still
+  // MIN_LABEL_PX on screen (--pl-fit-width); on narrow screens probierlabor.css stops shrinking it
+  // there and lets it scroll sideways in its own region (a11y.js gives that region a tab stop, the
+  // CSS shows the swipe hint). Desktop and projector layouts never reach that width. The width is
+  // kept on the region (each holds at most one figure): the figure's markup stays Python's own.
+  const MIN_LABEL_PX = 11;
+
+  function fitFigures(root) {
+    root.querySelectorAll(".pl-figure, .pl-extra").forEach((region) => {
+      const svg = region.querySelector("svg.pl-plot");
+      const view = svg && svg.viewBox && svg.viewBox.baseVal;
+      let smallest = Infinity;
+      if (view && view.width) {
+        for (const text of svg.querySelectorAll("text")) {
+          if (text.textContent.trim()) smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize));
+        }
+      }
+      if (smallest > 0 && smallest < Infinity) {
+        // one pixel more: layout rounds widths to fractions of a pixel, sometimes down
+        region.style.setProperty("--pl-fit-width", `${Math.ceil(view.width * MIN_LABEL_PX / smallest) + 1}px`);
+      } else region.style.removeProperty("--pl-fit-width");
+    });
   }
 
   // ---- dragging points in a figure (SVG circles with data-drag) -------------------

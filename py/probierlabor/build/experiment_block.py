@@ -41,10 +41,11 @@ def experiment(slug: str) -> str:
         f'<p class="pl-status" role="status"><span class="pl-spinner" aria-hidden="true"></span>'
         f'<span class="pl-status-text">Python wird geladen … Die Abbildung zeigt schon die Standardeinstellung.</span></p>'
         f'<div class="pl-notes" role="alert" hidden></div>'
+        f"{_SWIPE_HINT}"
         f'<div class="pl-stage">'
-        f'<figure class="pl-figure{" pl-draggable" if drag_hint else ""}">{run["figure"]}</figure>'
+        f'<figure class="pl-figure pl-figure-scroll{" pl-draggable" if drag_hint else ""}">{run["figure"]}</figure>'
         f'<div class="pl-side">{_readouts(run["readouts"])}'
-        f'<div class="pl-extra">{run["extra"]}</div></div>'
+        f'<div class="pl-extra pl-extra-scroll">{run["extra"]}</div></div>'
         f'</div>'
         f'<p class="pl-summary" aria-live="polite">{escape(run["summary"])}</p>'
         f"<template class=\"pl-views\" data-views='{_single_quoted(views)}'></template>"
@@ -116,6 +117,12 @@ def _single_quoted(data) -> str:
     """JSON for an attribute in single quotes: the markup's many double quotes stay as they are."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("&", "&amp;").replace("'", "&#39;")
+
+
+# On a phone a figure stops shrinking where its labels would become too small and scrolls sideways in
+# its own region instead (static/js/probierlabor.js, fitFigures); the CSS shows this hint only while
+# such a region actually scrolls (a11y.js marks it). The region itself is named for screen readers.
+_SWIPE_HINT = '<p class="pl-swipe" aria-hidden="true">→ Abbildung zum Verschieben seitlich wischen</p>'
 
 
 # Sharing tools (static/js/share.js). The buttons stay hidden until that script shows them:

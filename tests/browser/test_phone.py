@@ -1,0 +1,209 @@
+"""Every experiment on a phone: 390 × 844 CSS pixels, touch emulated (issue 14).
+
+What a class sees after scanning the QR code: figure labels big enough to read, no page wider than the
+screen, controls big enough for a finger, and each kind of control operated by touch. The figure
+measurement is the effective size on screen: the text's font size in the figure's own units times the
+scale at which the browser draws the figure (its box over its viewBox).
+
+Screenshots of every page at 390 px land in out/phone/ for review; out/phone/sizes.json keeps the
+smallest effective label size per page.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from probierlabor import SLUGS
+from probierlabor.kit import api
+
+from conftest import READY_MS, ROOT, Reader, settle
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+SHOTS = ROOT / "out" / "phone"
+MIN_LABEL_PX = 11  # the issue's floor for any text in a figure
+MIN_TARGET_PX = 24  # WCAG 2.2 target size (minimum)
+
+# The smallest effective font size of the non-empty texts in the experiment's figures; the text that
+# has it, for the failure message. A figure's scale is what preserveAspectRatio (meet) makes of its box.
+SMALLEST_LABEL = """() => {
+  let best = {size: Infinity, text: ''};
+  for (const svg of document.querySelectorAll('[data-experiment] svg.pl-plot')) {
+    const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
+    if (!box.width || !view || !view.width) continue;
+    const scale = Math.min(box.width / view.width, box.height / view.height);
+    for (const t of svg.querySelectorAll('text')) {
+      if (!t.textContent.trim() || !t.getClientRects().length) continue;
+      const size = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (size < best.size) best = {size, text: t.textContent.trim().slice(0, 40)};
+    }
+  }
+  return best;
+}"""
+
+# Every control in the page's content that a reader can see (the experiment, its tools, the lesson, a
+# replay): its box in CSS pixels. An experiment's radio button is hidden inside its pill-shaped label,
+# so the label is the target.
+TARGETS = """() => {
+  const out = [];
+  const sel = '.md-content :is(button, select, summary, input:not([type=hidden]):not(.pl-option input), .pl-option)';
+  for (const el of document.querySelectorAll(sel)) {
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+    const r = el.getBoundingClientRect();
+    out.push({what: (el.className || el.tagName) + ' ' + (el.textContent || el.dataset.param || '').trim().slice(0, 30),
+              w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10});
+  }
+  return out;
+}"""
+
+
+class PhoneReader(Reader):
+    """The shared tab of conftest's ``reader``, in a phone: touch and mobile viewport emulated."""
+
+    def tab(self):
+        if self.page is None:
+            self.context = self.browser.new_context(viewport=PHONE, color_scheme="light",
+                                                    has_touch=True, is_mobile=True)
+            self.page = self.context.new_page()
+        return self.page
+
+
+@pytest.fixture(scope="module")
+def phone(browser, origin):
+    tab = PhoneReader(browser, origin)
+
+    def open_(path, color_scheme="light"):
+        page = tab.tab()
+        tab.reset(PHONE["width"], PHONE["height"], color_scheme)
+        tab.go(path)
+        page.wait_for_selector('[data-experiment][data-state="ready"]', timeout=READY_MS)
+        return page
+
+    yield open_
+    tab.discard()
+
+
+@pytest.fixture(scope="module")
+def sizes():
+    found = {}
+    yield found
+    if found:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / "sizes.json"
+        known = json.loads(path.read_text()) if path.exists() else {}
+        path.write_text(json.dumps({**known, **found}, indent=1, sort_keys=True))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_phone_page_is_readable_and_fits(phone, sizes, slug):
+    page = phone(f"/{slug}/")
+    settle(page)
+    smallest = page.evaluate(SMALLEST_LABEL)
+    sizes[slug] = round(smallest["size"], 1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{slug}-390.png"), full_page=True)
+    page.locator("[data-experiment]").screenshot(path=str(SHOTS / f"{slug}-390-experiment.png"))
+    assert smallest["size"] >= MIN_LABEL_PX, f"„{smallest['text']}“ erscheint mit {smallest['size']:.1f} px"
+
+    small = [t for t in page.evaluate(TARGETS) if t["w"] < MIN_TARGET_PX or t["h"] < MIN_TARGET_PX]
+    assert small == [], "Bedienelemente unter 24 × 24 px"
+
+    for scheme in ("light", "dark"):
+        if scheme == "dark":
+            page = phone(f"/{slug}/", color_scheme="dark")
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= PHONE["width"], f"{scheme}: die Seite ist {wide} px breit"
+
+
+# The figure's region: does it scroll, can a keyboard reach it, what is it called, is the hint shown.
+REGION = """el => ({scrolls: el.scrollWidth > el.clientWidth, tab: el.tabIndex, label: el.getAttribute('aria-label') || '',
+  hint: getComputedStyle(el.closest('[data-experiment]').querySelector('.pl-swipe')).display})"""
+
+
+def test_a_figure_wider_than_the_screen_scrolls_in_its_own_labelled_region(phone):
+    page = phone("/beam-search/")
+    region = page.locator("[data-experiment] .pl-figure")
+    page.wait_for_function("() => document.querySelector('[data-experiment] .pl-figure').tabIndex === 0")
+    info = region.evaluate(REGION)
+    assert info["scrolls"] and info["label"] and info["hint"] != "none"
+    assert region.evaluate("el => { el.scrollLeft = 200; return el.scrollLeft; }") > 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_swipe_hint_goes_when_the_figure_fits(visit):
+    # a tab of its own: resizing the shared phone tab would leave its touch coordinates off scale
+    v = visit("/top-p-sampling/", width=620, height=844)  # still narrow, but wide enough for top-p's figure
+    v.wait_state()
+    region = v.page.locator("[data-experiment] .pl-figure")
+    assert region.evaluate("el => el.style.getPropertyValue('--pl-fit-width')"), "the figure learnt its width"
+    info = region.evaluate(REGION)
+    assert not info["scrolls"] and info["hint"] == "none"
+
+
+def test_tapping_a_preset_shows_its_view(phone):
+    slug = "top-p-sampling"
+    page = phone(f"/{slug}/")
+    preset = api.concept(slug).PRESETS[-1]
+    page.get_by_role("button", name=preset.label, exact=True).tap()
+    expected = api.run(slug, api.preset_values(slug, preset.label))["summary"]
+    page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=expected)
+
+
+def test_dragging_a_slider_by_touch_changes_the_experiment(phone):
+    slug = "top-p-sampling"
+    page = phone(f"/{slug}/")
+    param = next(p for p in api.concept(slug).PARAMS if p.kind in ("int", "float") and p.widget != "number")
+    slider = page.locator(f'input[type="range"][data-param="{param.name}"]')
+    slider.evaluate("el => el.scrollIntoView({block: 'center'})")  # not under the sticky header
+    box = slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    touch(page, [(box["x"] + box["width"] / 2, y), (box["x"] + box["width"] * 0.8, y),
+                 (box["x"] + box["width"] - 2, y)])
+    page.wait_for_function(f"location.search.includes('{param.name}=')")
+    raw = page.evaluate(f"new URLSearchParams(location.search).get('{param.name}')")
+    assert api.run(slug, {param.name: raw})["summary"] == page.inner_text(".pl-summary")
+
+
+def test_dragging_a_point_by_touch_moves_it(phone):
+    page = phone("/overfitting/")
+    point = page.locator('[data-experiment] circle[data-drag="0"]')
+    point.evaluate("el => el.scrollIntoView({block: 'center', inline: 'center'})")  # not under the sticky header
+    before = float(point.get_attribute("aria-valuenow"))
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    scrolled = page.evaluate("window.scrollY")
+    touch(page, [(x, y), (x, y - 20), (x, y - 60)])
+    page.wait_for_function("location.search.includes('moves=')")
+    after = float(page.locator('[data-experiment] circle[data-drag="0"]').get_attribute("aria-valuenow"))
+    assert after > before + 5, (before, after)
+    assert page.evaluate("window.scrollY") == scrolled, "the finger moved the point, not the page"
+
+
+def touch(page, points):
+    """A finger put down at the first point, moved through the others, lifted: real touch events
+    through the DevTools protocol (Playwright's touchscreen only taps)."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), *rest = points
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for x, y in rest:
+        for i in range(1, 6):  # small steps, as a finger moves
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x0 + (x - x0) * i / 5, "y": y0 + (y - y0) * i / 5}]})
+        x0, y0 = x, y
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_finger_swipes_a_draggable_figure_sideways_between_its_points(phone):
+    page = phone("/overfitting/")
+    region = page.locator("[data-experiment] .pl-figure")
+    region.evaluate("el => el.scrollIntoView({block: 'center'})")
+    box = region.bounding_box()
+    # the lower right of the plot holds no point at the default: the swipe starts on empty ground
+    x, y = box["x"] + box["width"] * 0.8, box["y"] + box["height"] * 0.85
+    touch(page, [(x, y), (x - 100, y)])
+    page.wait_for_function("() => document.querySelector('[data-experiment] .pl-figure').scrollLeft > 0")
+    assert "moves=" not in page.evaluate("location.search")
