@@ -6,8 +6,8 @@ sources took several times as long as from bytecode, and `dataclasses`, `fractio
 `statistics` (which the bare runtime has not loaded) cost about 100 ms each on the 2-core machine.
 That compile time lies on every page's cold start, between "Python is ready" and "the experiment
 is ready". So the build compiles the bundle, and those standard-library modules, with the same
-Pyodide in Node.js (the same interpreter, so the bytecode matches exactly) and puts the .pyc files
-into the zip; the browser imports the zip in place (zipimport), without unpacking it.
+Pyodide in Node.js (the same interpreter, so the bytecode matches exactly) and ships the .pyc files
+instead of the sources; the browser imports the zip in place (zipimport), without unpacking it.
 
 The result is cached in .cache/bytecode by the hash of the source zip and of Pyodide's own files,
 so only a change to the Python code pays the ~5–15 s of starting Pyodide in Node.js.

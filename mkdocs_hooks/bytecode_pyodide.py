@@ -1,6 +1,7 @@
-"""Runs inside Pyodide (mkdocs_hooks/bytecode.mjs): /in.zip (sources) → /out.zip (sources + bytecode).
+"""Runs inside Pyodide (mkdocs_hooks/bytecode.mjs): /in.zip (sources) → /out.zip (bytecode).
 
-Every module of the bundle gets its .pyc beside its .py; the standard-library modules that the
+Every module of the bundle becomes its .pyc (the workshop scripts, read as text, stay .py); the
+standard-library modules that the
 concepts import and a fresh interpreter has not loaded yet are compiled from Pyodide's own
 python_stdlib.zip into stdlib/. Importing every concept and running its default state finds them,
 lazy imports inside functions included."""
@@ -47,9 +48,14 @@ def entry(name: str) -> zipfile.ZipInfo:
 
 with zipfile.ZipFile("/out.zip", "w") as out:
     for info in source.infolist():
-        out.writestr(entry(info.filename), source.read(info))
-        if info.filename.endswith(".py"):
+        # The workshop scripts are read as text (kit/workshop.py), never imported; their package is.
+        script = info.filename.startswith("probierlabor/workshop/") and not info.filename.endswith("__init__.py")
+        if info.filename.endswith(".py") and not script:
+            # Bytecode only: the browser never shows a module's source (an error reaches the reader as a
+            # German message), and the sources would add a quarter to the download.
             out.writestr(entry(info.filename[:-3] + ".pyc"), compiled("/src/" + info.filename, info.filename))
+        else:
+            out.writestr(entry(info.filename), source.read(info))
     stdlib_zip = zipfile.ZipFile(next(p for p in sys.path if p.endswith(".zip") and "/lib/python" in p))
     for name, origin in stdlib.items():
         inner = origin.split(".zip/", 1)[1]

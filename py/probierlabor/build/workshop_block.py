@@ -45,7 +45,7 @@ def section(slug: str) -> str:
         ("", "stop", " disabled", "Abbrechen"),
     ))
     return (
-        f'<details class="pl-workshop" data-workshop="{escape(slug)}" data-workshop-limit="{LIMIT_S}">'
+        f'<details class="pl-workshop" data-workshop="{escape(slug)}" data-workshop-limit="{LIMIT_S}" data-search-exclude>'
         f"<summary>{TITLE}</summary>"
         f'<p class="pl-workshop-intro">{escape(INTRO)}</p>'
         f'<pre class="pl-workshop-code" data-workshop-code><code>{code}</code></pre>'
