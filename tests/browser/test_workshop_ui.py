@@ -51,7 +51,7 @@ def type_code(page, text):
 
 def open_section(page):
     page.click(f"{SECTION} > summary")
-    page.wait_for_selector(f"{SECTION} .cm-editor", timeout=30_000)
+    page.wait_for_selector(f"{SECTION} .cm-editor", timeout=90_000)  # the editor modules load on first open
     assert page.is_hidden(f"{SECTION} [data-workshop-code]")  # the editor replaced the plain text
     assert page.is_hidden(f"{SECTION} [data-workshop-output]") or page.text_content(f"{SECTION} [data-workshop-output]")
 
