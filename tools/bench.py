@@ -291,7 +291,8 @@ def main(argv=None) -> int:
         return 0
 
     bare_root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))
-    os.symlink(site / "static", bare_root / "static")
+    # a copy, not a link: tools/serve.py refuses any path that resolves outside the folder it serves
+    shutil.copytree(site / "static", bare_root / "static")
     for name, imports in BARE_PAGES.items():
         (bare_root / f"{name}.html").write_text(BARE.format(imports=imports), encoding="utf-8")
     site_server, site_url = serve(site)

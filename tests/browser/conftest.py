@@ -200,12 +200,13 @@ class Gate:
 def visit(browser, origin):
     contexts = []
 
-    def open_(path, *, width=1280, height=720, routes=(), color_scheme="light", javascript=True):
+    def open_(path, *, width=1280, height=720, routes=(), color_scheme="light", javascript=True,
+              service_workers="allow"):
         # The site's service worker (static/js/offline.js) answers from its cache, and requests it
         # answers never reach page.route: a test that fakes responses runs without it.
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
                                       java_script_enabled=javascript,
-                                      service_workers="block" if routes else "allow")
+                                      service_workers="block" if routes else service_workers)
         contexts.append(context)
         page = context.new_page()
         v = record(page, origin)
