@@ -420,6 +420,9 @@
 
   function fitFigures(root) {
     root.querySelectorAll(".pl-figure, .pl-extra").forEach((region) => {
+      // Only a narrow screen's CSS lets the region scroll and reads the width; elsewhere (desktop,
+      // projector, every slider step there) the labels' styles are not asked for at all.
+      if (getComputedStyle(region).overflowX !== "auto") return;
       const svg = region.querySelector("svg.pl-plot");
       const view = svg && svg.viewBox && svg.viewBox.baseVal;
       let smallest = Infinity;
@@ -434,6 +437,13 @@
       } else region.style.removeProperty("--pl-fit-width");
     });
   }
+
+  // A window turned or resized into the narrow layout fits the figures already on screen.
+  let refit = 0;
+  addEventListener("resize", () => {
+    cancelAnimationFrame(refit);
+    refit = requestAnimationFrame(() => document.querySelectorAll("[data-experiment]").forEach(fitFigures));
+  });
 
   // ---- dragging points in a figure (SVG circles with data-drag) -------------------
 
