@@ -104,7 +104,7 @@
     });
     root.querySelectorAll("[data-preset]").forEach((button) => {
       button.addEventListener("click", () => {
-        setControls(root, JSON.parse(button.dataset.preset), true);
+        setControls(root, JSON.parse(button.dataset.preset));
         if (runtime.run) userChange(root);
         else early(root, Number(button.dataset.view), button.textContent);
       });
@@ -173,7 +173,7 @@
       const button = [...root.querySelectorAll("[data-preset]")].find((b) => Number(b.dataset.view) === index);
       early(root, index, button ? button.textContent : null);
     } else {
-      setControls(root, raw, false);
+      setControls(root, raw);
       pending(root, true);
     }
   }
@@ -257,15 +257,12 @@
     return String(Number(x.toPrecision(3)));
   }
 
-  // values: url texts (from Python's "controls") or preset values
-  function setControls(root, values, isPreset) {
+  // values: the controls' texts (Python's "controls", a preset button's data-preset) or a link's
+  function setControls(root, values) {
     root.querySelectorAll("[data-param]").forEach((el) => {
       const name = el.dataset.param;
       if (!(name in values)) return;
-      let v = values[name];
-      if (isPreset && Array.isArray(v)) v = v.map((pair) => pair.join(":")).join(",");
-      if (typeof v === "boolean") v = v ? "1" : "0";
-      v = String(v);
+      const v = String(values[name]);
       if (el.type === "radio") el.checked = el.value === v;
       else if (el.type === "checkbox") el.checked = v === "1";
       else if (el.type === "range" && "log" in el.dataset) el.value = String(Math.log10(Number(v)));
@@ -332,7 +329,7 @@
     fitFigures(root);
     updateReadouts(root, out.readouts);
     root.querySelector(".pl-summary").textContent = out.summary;
-    setControls(root, out.controls, false);
+    setControls(root, out.controls);
     for (const [name, text] of Object.entries(out.display)) {
       const output = root.querySelector(`[data-output="${name}"]`);
       if (output) output.textContent = text;

@@ -61,6 +61,12 @@ def url_state(slug: str, values: Mapping[str, Any]) -> dict:
     return {name: declared[name].to_url(v) for name, v in values.items() if v != declared[name].default}
 
 
+def controls(slug: str, values: Mapping[str, Any]) -> dict:
+    """What each control holds for these values: the URL's text, typed lists in German (Param.to_field)."""
+    declared = params_of(slug)
+    return {name: declared[name].to_field(v) for name, v in values.items()}
+
+
 def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
     """Check, compute and view. The result is JSON-serialisable."""
     module = concept(slug)
@@ -72,7 +78,7 @@ def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
         "slug": slug,
         "params": {name: jsonable(v) for name, v in values.items()},
         "url": url_state(slug, values),
-        "controls": {name: declared[name].to_url(v) for name, v in values.items()},
+        "controls": controls(slug, values),
         "display": {name: declared[name].format(v) for name, v in values.items()},
         "notes": notes,
         "result": jsonable(result),
