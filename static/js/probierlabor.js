@@ -24,6 +24,8 @@
     slow: "Python lädt ungewöhnlich lange. Die Voreinstellungen gehen schon; andere Änderungen folgen, sobald Python bereit ist.",
     crashed: "Dieses Experiment ist bei dieser Einstellung gestolpert. Der Rest der Seite funktioniert weiter; „Von vorn“ oder eine andere Einstellung hilft meist.",
     failed: "Python konnte nicht gestartet werden, darum lassen sich nur die Voreinstellungen zeigen.",
+    linkNotes: "Der Link enthielt Werte, die nicht passen. Angepasst:",
+    typedNotes: "Deine Eingabe passte nicht ganz. Angepasst:",
     hint: "Tipp: Seite neu laden. Hilft das nicht, die Website neu bauen (make site) – eine Datei der Python-Laufzeit fehlt oder ist beschädigt.",
   };
 
@@ -305,7 +307,8 @@
       return;
     }
     paint(root, out);
-    showNotes(root, fromUrl ? out.notes : [], "pl-note");
+    if (fromUrl) showNotes(root, out.notes, "pl-note", TEXT.linkNotes);
+    else showNotes(root, typedNotes(root, out), "pl-note", TEXT.typedNotes);
     status(root, "");
     root.dataset.state = "ready";
     root.plLastMs = performance.now() - t0;
@@ -375,7 +378,16 @@
     if (text) p.querySelector(".pl-status-text").textContent = text;
   }
 
-  function showNotes(root, notes, cls) {
+  // A slider or a dragged point cannot hold a wrong value for long (Python clamps it and the control
+  // follows); what the reader typed can, so what Python changed in it is said.
+  function typedNotes(root, out) {
+    return out.notes.filter((note, i) => {
+      const el = root.querySelector(`[data-param="${out.noted[i]}"]`);
+      return el && (el.type === "text" || el.type === "number");
+    });
+  }
+
+  function showNotes(root, notes, cls, lead) {
     const box = root.querySelector(".pl-notes");
     box.className = "pl-notes " + cls;
     box.hidden = notes.length === 0;
@@ -384,11 +396,11 @@
       p.textContent = n;
       return p;
     }));
-    if (notes.length && cls === "pl-note") {
-      const lead = document.createElement("p");
-      lead.className = "pl-notes-lead";
-      lead.textContent = "Der Link enthielt Werte, die nicht passen. Angepasst:";
-      box.prepend(lead);
+    if (notes.length && lead) {
+      const p = document.createElement("p");
+      p.className = "pl-notes-lead";
+      p.textContent = lead;
+      box.prepend(p);
     }
   }
 

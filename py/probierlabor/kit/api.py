@@ -32,19 +32,25 @@ def params_of(slug: str) -> dict[str, Param]:
 
 def check(slug: str, raw: Mapping[str, Any]) -> tuple[dict, list[str]]:
     """Valid parameters (defaults filled in) and German notes for everything that was changed."""
+    values, notes = checked(slug, raw)
+    return values, list(notes.values())
+
+
+def checked(slug: str, raw: Mapping[str, Any]) -> tuple[dict, dict[str, str]]:
+    """Like ``check``, with each note under the name of the parameter it is about."""
     declared = params_of(slug)
-    values, notes = {}, []
+    values, notes = {}, {}
     for name, param in declared.items():
         if name in raw:
             value, note = param.coerce(raw[name])
             if note:
-                notes.append(note)
+                notes[name] = note
         else:
             value = param.default
         values[name] = value
     for name in raw:
         if name not in declared:
-            notes.append(f"Den Regler „{name}“ gibt es in diesem Experiment nicht; er wurde ignoriert.")
+            notes[name] = f"Den Regler „{name}“ gibt es in diesem Experiment nicht; er wurde ignoriert."
     return values, notes
 
 
@@ -70,7 +76,7 @@ def controls(slug: str, values: Mapping[str, Any]) -> dict:
 def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
     """Check, compute and view. The result is JSON-serialisable."""
     module = concept(slug)
-    values, notes = check(slug, raw or {})
+    values, noted = checked(slug, raw or {})
     result = module.compute(**values)
     view = module.view(result)
     declared = params_of(slug)
@@ -80,7 +86,8 @@ def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
         "url": url_state(slug, values),
         "controls": controls(slug, values),
         "display": {name: declared[name].format(v) for name, v in values.items()},
-        "notes": notes,
+        "notes": list(noted.values()),
+        "noted": list(noted),  # whose note each one is: the page tells a reader what it changed in a typed value
         "result": jsonable(result),
         "figure": view.figure,
         "extra": view.extra,
