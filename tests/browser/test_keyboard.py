@@ -29,6 +29,7 @@ MAX_TABS = 40  # presets, tools and every control of the largest experiment (irt
 LABEL_UNIT = re.compile(r"\((?:in )?(ms|s|%|Grad)\)\s*$")
 GERMAN = re.compile(r"\b(der|die|das|und|ist|mit|bei|von|nach|ein|eine|im|auf|für|nicht|liegt|wird)\b|[äöüß]",
                     re.IGNORECASE)
+TYPED_VALUES = "0,6; 0,3; 0,1"  # what the keyboard test types into a field for a list of values
 ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")  # 0.75 is English; 10.000 is a German thousands group
 
 
@@ -104,6 +105,8 @@ def choose() -> dict[str, tuple[str, str]]:
                     ok = all(audible(slug, {p.name: p.default + i}) for i in (1, 2, 3))
                 elif p.kind == "moves":
                     ok = audible(slug, {p.name: "0:100"})
+                elif p.kind == "values":
+                    ok = audible(slug, {p.name: TYPED_VALUES})
                 else:
                     ok = audible(slug, {p.name: step_value(p, p.default)})
                 if ok:
@@ -349,6 +352,18 @@ def op_moves(v, slug, p):
     return presses
 
 
+def op_values(v, slug, p):
+    """A typed list: select what the field holds, type the new values, Enter."""
+    presses = tab_to(v, f'input[type="text"][data-param="{p.name}"]')
+    has_name(v, "textbox", p.label)
+    v.page.keyboard.press("Control+a")
+    v.page.keyboard.type(TYPED_VALUES)
+    now = press_and_check(v, slug, "Enter", f"{slug}/{p.name} typed")
+    assert current(p, now) == (0.6, 0.3, 0.1)
+    assert v.page.input_value(f'{ROOT} [data-param="{p.name}"]') == TYPED_VALUES
+    return presses
+
+
 def op_preset(v, slug, _):
     now = state(v, slug)
     shown = api.run(slug, now)["summary"]
@@ -404,7 +419,7 @@ def op_toolbar(v, slug, _):
 
 OPERATE = {
     "range": op_range, "range-unit": op_range, "range-log": op_range, "number": op_number, "select": op_select,
-    "radio": op_radio, "toggle": op_toggle, "seed": op_seed, "moves": op_moves,
+    "radio": op_radio, "toggle": op_toggle, "seed": op_seed, "moves": op_moves, "values": op_values,
     "preset": op_preset, "toolbar": op_toolbar,
 }
 
