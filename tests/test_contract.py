@@ -257,3 +257,13 @@ def test_cli_reports_bad_input_in_german():
     assert out.returncode == 0 and "verwendet wird 9" in out.stderr
     assert _cli("show", "nope").returncode == 2
     assert "Experiment 2" in _cli("show", "overfitting", "--preset", "Experiment 9").stderr
+
+
+def test_no_parameter_takes_a_query_key_the_site_reads_itself():
+    """?q= opens the theme's search with that text, ?ab= the A/B comparison (static/js/share.js, AB_KEY)."""
+    share = (ROOT / "static" / "js" / "share.js").read_text(encoding="utf-8")
+    ab_key = share.split('const AB_KEY = "', 1)[1].split('"', 1)[0]
+    taken = {"q", ab_key}
+    # metr-horizon's threshold q was there first; renaming it would break its shared links (reported, open)
+    known = {("metr-horizon", "q")}
+    assert [(slug, name) for slug in SLUGS for name in api.params_of(slug) if name in taken] == sorted(known)

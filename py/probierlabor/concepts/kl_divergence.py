@@ -47,9 +47,10 @@ PARAMS = (
           help="Die Verteilung p; B bekommt den Rest 1 − p(A)."),
     Param("swap", "Richtung tauschen: p ist die Referenz", "bool", False,
           help="Aus: q ist die Referenz, p die Näherung, also D(q‖p). An: D(p‖q)."),
-    distribution.own("q", "Eigene Verteilung q", help="Statt des Reglers für q: 2 bis 8 Wahrscheinlichkeiten, "
+    # not "q" and "p": the theme reads ?q= as a search query
+    distribution.own("q_dist", "Eigene Verteilung q", help="Statt des Reglers für q: 2 bis 8 Wahrscheinlichkeiten, "
                      "mit Semikolon getrennt; sie werden durch ihre Summe geteilt, falls nötig. Leer: der Regler."),
-    distribution.own("p", "Eigene Verteilung p", help="Ebenso für p. Fehlen p Ereignisse, die q hat, "
+    distribution.own("p_dist", "Eigene Verteilung p", help="Ebenso für p. Fehlen p Ereignisse, die q hat, "
                      "bekommen sie bei p die Wahrscheinlichkeit 0 (und umgekehrt)."),
 )
 
@@ -164,8 +165,8 @@ def _json(x: float):
 
 # -- the experiment -------------------------------------------------------------------
 
-def compute(q1: float = 0.9, p1: float = 0.5, swap: bool = False, q: tuple = (), p: tuple = ()) -> dict:
-    own_q, own_p = q, p
+def compute(q1: float = 0.9, p1: float = 0.5, swap: bool = False, q_dist: tuple = (), p_dist: tuple = ()) -> dict:
+    own_q, own_p = q_dist, p_dist
     q = distribution.exact(own_q) if own_q else two(q1)
     p = distribution.exact(own_p) if own_p else two(p1)
     n = max(len(q), len(p))

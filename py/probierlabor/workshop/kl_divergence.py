@@ -2,12 +2,12 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-# Einstellungen aus dem Experiment (ändere sie ruhig; eigene Verteilungen q und p ersetzen q1 und p1):
+# Einstellungen aus dem Experiment (ändere sie ruhig; eigene Verteilungen q_dist, p_dist ersetzen q1, p1):
 q1 = 0.9
 p1 = 0.5
 swap = False
-q = []
-p = []
+q_dist = []
+p_dist = []
 
 def kl(r, a):
     # Σ r·ln(r/a), Referenz r, Näherung a: r = 0 zählt nicht, a = 0 < r macht sie unendlich
@@ -20,7 +20,7 @@ def zeige(wert):
     return "∞" if np.isinf(wert) else f"{wert:.4f}".replace(".", ",")
 
 
-q, p = np.array(q if q else [q1, 1 - q1]), np.array(p if p else [p1, 1 - p1])
+q, p = np.array(q_dist if q_dist else [q1, 1 - q1]), np.array(p_dist if p_dist else [p1, 1 - p1])
 n = max(len(q), len(p))  # fehlende Ereignisse bekommen die Wahrscheinlichkeit 0
 q, p = np.pad(q, (0, n - len(q))), np.pad(p, (0, n - len(p)))
 referenz, naeherung = (p, q) if swap else (q, p)
