@@ -29,7 +29,6 @@ MAX_TABS = 40  # presets, tools and every control of the largest experiment (irt
 LABEL_UNIT = re.compile(r"\((?:in )?(ms|s|%|Grad)\)\s*$")
 GERMAN = re.compile(r"\b(der|die|das|und|ist|mit|bei|von|nach|ein|eine|im|auf|für|nicht|liegt|wird)\b|[äöüß]",
                     re.IGNORECASE)
-TYPED_VALUES = "0,6; 0,3; 0,1"  # what the keyboard test types into a field for a list of values
 ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")  # 0.75 is English; 10.000 is a German thousands group
 
 
@@ -43,6 +42,16 @@ def kind_of(p) -> str:
     if p.kind == "choice":
         return "select" if p.widget == "select" else "radio"
     return {"bool": "toggle", "seed": "seed", "moves": "moves"}.get(p.kind, p.kind)  # a new kind: see below
+
+
+def typed_values(p) -> str:
+    """What the keyboard test types into a field for a list of values: as few as allowed, all fitting
+    (a distribution summing to 1), in German."""
+    shares = (0.6, 0.4) if p.normalise else tuple(round(p.lo + (p.hi - p.lo) * f, 2) for f in (0.3, 0.6))
+    values = shares + (0.0,) * (p.count[0] - 2)
+    text = p.to_field(values)
+    assert p.coerce(text) == (values, None), text
+    return text
 
 
 def unit_of(p) -> str:
@@ -106,7 +115,7 @@ def choose() -> dict[str, tuple[str, str]]:
                 elif p.kind == "moves":
                     ok = audible(slug, {p.name: "0:100"})
                 elif p.kind == "values":
-                    ok = audible(slug, {p.name: TYPED_VALUES})
+                    ok = audible(slug, {p.name: typed_values(p)})
                 else:
                     ok = audible(slug, {p.name: step_value(p, p.default)})
                 if ok:
@@ -356,11 +365,12 @@ def op_values(v, slug, p):
     """A typed list: select what the field holds, type the new values, Enter."""
     presses = tab_to(v, f'input[type="text"][data-param="{p.name}"]')
     has_name(v, "textbox", p.label)
+    typed = typed_values(p)
     v.page.keyboard.press("Control+a")
-    v.page.keyboard.type(TYPED_VALUES)
+    v.page.keyboard.type(typed)
     now = press_and_check(v, slug, "Enter", f"{slug}/{p.name} typed")
-    assert current(p, now) == (0.6, 0.3, 0.1)
-    assert v.page.input_value(f'{ROOT} [data-param="{p.name}"]') == TYPED_VALUES
+    assert current(p, now) == p.coerce(typed)[0]
+    assert v.page.input_value(f'{ROOT} [data-param="{p.name}"]') == typed
     return presses
 
 
