@@ -22,6 +22,7 @@ DAYS = Param("days", "Tage", "choice", 10, choices=((10, "10 Tage"), (80, "80 Ta
 MOVES = Param("moves", "Punkte", "moves", (), lo=-60, hi=360, max_index=9)
 DIST = Param("dist", "Eigene Verteilung", "values", (), lo=0, hi=100, count=(2, 8), normalise=True)
 SCORES = Param("scores", "Werte", "values", (1.0, 2.0), lo=-5, hi=5, count=(2, 4))
+PLACES = Param("places", "Positionen", "values", (9, 15), lo=1, hi=40, count=(1, 6), whole=True)
 
 
 @pytest.mark.parametrize("raw, value, noted", [
@@ -92,7 +93,7 @@ def test_values_keep_the_good_parts_and_say_what_changed_in_one_note():
     value, note = DIST.coerce("x; 0,5; 0,5; 9; 1; 1; 1; 1; 1; 1")
     assert len(value) == 8 and sum(Fraction(repr(v)) for v in value) == 1
     assert note.count("„Eigene Verteilung“") == 1
-    assert "„x“ ist keine Zahl" in note and "höchstens 8 Werte" in note and "die übrigen 1" in note
+    assert "„x“ ist keine Zahl" in note and "höchstens 8 Werte" in note and "der letzte wurde weggelassen" in note
     value, note = DIST.coerce("-1; 200; 1")
     assert value == (0.0, 0.9901, 0.0099)
     assert "2 Werte liegen außerhalb von 0 bis 100 und wurden begrenzt" in note and "durch 101 geteilt" in note
@@ -116,6 +117,21 @@ def test_a_list_with_a_default_falls_back_to_it():
     assert value == (1.0, 2.0) and note is not None
 
 
+@pytest.mark.parametrize("raw, value, words", [
+    ("9; 15", (9, 15), None),
+    ("9,4; 15", (9, 15), "9,4 ist keine ganze Zahl und wurde gerundet"),
+    ("9; 9; 15; 15; 3", (9, 15, 3), "9, 15 kamen mehrfach vor und zählen je einmal"),
+    ("2,5; 50", (3, 40), "2,5 ist keine ganze Zahl und wurde gerundet; 50 liegt außerhalb von 1 bis 40"),
+    ("1; 2; 3; 4; 5; 6; 7", (1, 2, 3, 4, 5, 6), "höchstens 6 Werte, der letzte wurde weggelassen"),
+    ("x", (9, 15), "„x“ ist keine Zahl und wurde weggelassen; es braucht mindestens 1 Wert; verwendet wird 9; 15"),
+])
+def test_whole_values_are_rounded_and_kept_once(raw, value, words):
+    got, note = PLACES.coerce(raw)
+    assert got == value and all(isinstance(v, int) for v in got)
+    assert (note is None) if words is None else (words in note and note.count("„Positionen“") == 1)
+    assert PLACES.coerce(PLACES.to_url(got)) == (got, None)
+
+
 @given(st.lists(st.floats(0, 100), min_size=2, max_size=8))
 def test_any_typed_distribution_becomes_one_that_sums_to_exactly_1(numbers):
     value, note = DIST.coerce("; ".join(repr(x) for x in numbers))
@@ -131,7 +147,7 @@ def test_any_typed_distribution_becomes_one_that_sums_to_exactly_1(numbers):
 
 @given(st.text(max_size=40))
 def test_any_text_gives_a_valid_value(text):
-    for param in (DEGREE, LAMBDA, DAYS, MOVES, DIST, SCORES):
+    for param in (DEGREE, LAMBDA, DAYS, MOVES, DIST, SCORES, PLACES):
         value, _ = param.coerce(text)
         if param.kind == "int":
             assert 1 <= value <= 9
@@ -167,7 +183,8 @@ def _is_valid(param, value):
             return True
         low, high = param.count
         return (isinstance(value, tuple) and low <= len(value) <= high
-                and all(isinstance(v, float) and param.lo <= v <= param.hi for v in value)
+                and all(isinstance(v, int if param.whole else float) and param.lo <= v <= param.hi for v in value)
+                and (not param.whole or len(set(value)) == len(value))
                 and (not param.normalise or sum(Fraction(repr(v)) for v in value) == 1))
     return all(
         isinstance(i, int) and 0 <= i <= param.max_index and param.lo <= v <= param.hi for i, v in value
@@ -187,7 +204,7 @@ def test_moves_keep_the_good_points_among_bad_ones():
 
 @given(JSON)
 def test_any_json_value_gives_a_valid_value_for_every_kind(raw):
-    for param in (DEGREE, LAMBDA, DAYS, MOVES, SWITCH, SEED, DIST, SCORES):
+    for param in (DEGREE, LAMBDA, DAYS, MOVES, SWITCH, SEED, DIST, SCORES, PLACES):
         value, note = param.coerce(raw)
         assert _is_valid(param, value), (param.name, raw, value)
         assert note is None or note.startswith(f"„{param.label}“")

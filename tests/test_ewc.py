@@ -155,7 +155,7 @@ def test_the_defaults_are_the_articles_numbers_and_change_nothing():
 
 @pytest.mark.parametrize("raw, value, words", [
     ("5", (10.0, 0.1), "mindestens 2 Werte; verwendet wird 10; 0,1"),
-    ("1; 2; 3", (1.0, 2.0), "höchstens 2 Werte, die übrigen 1 wurden weggelassen"),
+    ("1; 2; 3", (1.0, 2.0), "höchstens 2 Werte, der letzte wurde weggelassen"),
     ("0; 1000", (0.01, 100.0), "2 Werte liegen außerhalb von 0,01 bis 100 und wurden begrenzt"),
     ("zehn; 1", (10.0, 0.1), "„zehn“ ist keine Zahl"),
 ])

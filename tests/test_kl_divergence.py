@@ -244,7 +244,7 @@ def test_own_distributions_that_do_not_sum_to_1_are_divided_with_a_note():
 def test_a_too_long_own_distribution_keeps_the_first_eight():
     out = api.run("kl-divergence", {"p_dist": "1;1;1;1;1;1;1;1;1"})
     (note,) = out["notes"]
-    assert note.startswith("„Eigene Verteilung p“: Es gehen höchstens 8 Werte, die übrigen 1 wurden weggelassen")
+    assert note.startswith("„Eigene Verteilung p“: Es gehen höchstens 8 Werte, der letzte wurde weggelassen")
     assert out["result"]["p"] == [0.125] * 8 and out["result"]["q"] == [0.9, 0.1] + [0.0] * 6
 
 

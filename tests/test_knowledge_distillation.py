@@ -261,7 +261,7 @@ def test_an_own_teacher_that_does_not_sum_to_1_is_divided_with_a_note():
 def test_a_too_long_own_teacher_keeps_the_first_eight():
     out = run(teacher="; ".join(["1"] * 12))
     (note,) = out["notes"]
-    assert "höchstens 8 Werte, die übrigen 4 wurden weggelassen" in note and "durch 8 geteilt" in note
+    assert "höchstens 8 Werte, die letzten 4 wurden weggelassen" in note and "durch 8 geteilt" in note
     assert out["result"]["teacher"] == [0.125] * 8 and len(out["result"]["student"]) == 8
 
 

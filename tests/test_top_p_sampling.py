@@ -193,7 +193,7 @@ def test_an_own_distribution_that_does_not_sum_to_1_is_divided_with_a_note():
 def test_a_too_long_own_distribution_keeps_the_first_eight():
     out = api.run("top-p-sampling", {"dist": "; ".join(["1"] * 10)})
     (note,) = out["notes"]
-    assert "höchstens 8 Werte, die übrigen 2 wurden weggelassen" in note and "durch 8 geteilt" in note
+    assert "höchstens 8 Werte, die letzten 2 wurden weggelassen" in note and "durch 8 geteilt" in note
     assert out["result"]["rows"][0]["tokens"] == list("ABCDEFGH")
     assert out["result"]["rows"][0]["values"] == [0.125] * 8
 

@@ -35,8 +35,9 @@ class Param:
     separated by commas; ``lo``/``hi`` bound the value and ``max_index`` the index), and
     ``values`` (a short list of numbers the reader types, e.g. an own distribution: written
     ``0.5_0.3_0.2`` in the URL, shown and typed as „0,5; 0,3; 0,2“; ``lo``/``hi`` bound each value,
-    ``count`` the number of values; ``normalise`` divides by the sum when it is not exactly 1; an
-    empty default means „none typed“, and the concept falls back to its own numbers).
+    ``count`` the number of values; ``normalise`` divides by the sum when it is not exactly 1;
+    ``whole`` asks for different whole numbers, e.g. positions; an empty default means „none typed“,
+    and the concept falls back to its own numbers).
     """
 
     name: str
@@ -54,6 +55,7 @@ class Param:
     widget: str = ""
     count: tuple[int, int] = (0, 0)
     normalise: bool = False
+    whole: bool = False
 
     def __post_init__(self):
         assert self.kind in {"int", "float", "choice", "bool", "seed", "moves", "values"}, self.kind
@@ -62,6 +64,7 @@ class Param:
             assert 1 <= low <= high and self.lo is not None and self.hi is not None, self.name
             # rounding after the division may bring a small share down to 0, which must stay allowed
             assert not self.normalise or self.lo == 0, self.name
+            assert not (self.normalise and self.whole), self.name
             assert self.default == () or self._coerce_values(self.default) == (self.default, None), self.name
         if self.kind == "seed":
             object.__setattr__(self, "lo", 0)
@@ -187,6 +190,9 @@ class Param:
             else:
                 values.append(value + 0.0)  # −0.0 would print as „−0“
         problems = []
+        if self.whole:
+            values, changed = _whole_and_different(values)
+            problems += changed
         if len(bad) == 1:
             problems.append(f"„{_shorten(bad[0])}“ ist keine Zahl und wurde weggelassen")
         elif bad:
@@ -198,13 +204,15 @@ class Param:
                             f"und wurde{'n' if len(outside) > 1 else ''} begrenzt")
         low, high = self.count
         if len(values) > high:
-            problems.append(f"es gehen höchstens {high} Werte, die übrigen {len(values) - high} wurden weggelassen")
+            extra = len(values) - high
+            problems.append(f"es gehen höchstens {high} Werte, "
+                            + ("der letzte wurde weggelassen" if extra == 1 else f"die letzten {extra} wurden weggelassen"))
             values = values[:high]
         fallback = "die Eingabe bleibt unbenutzt" if self.default == () else f"verwendet wird {self.format(self.default)}"
         if not values and self.default == ():
             return (), self._values_note(problems)
         if len(values) < low:
-            problems.append(f"es braucht mindestens {low} Werte; {fallback}")
+            problems.append(f"es braucht mindestens {low} Wert{'e' if low > 1 else ''}; {fallback}")
             return self.default, self._values_note(problems)
         if self.normalise:
             total = sum(_decimal(v) for v in values)
@@ -335,6 +343,22 @@ _SHARE_DIGITS = 4
 def _decimal(value: float) -> Fraction:
     """The decimal the reader typed, exactly (0.1 is 1/10 here, not the binary float)."""
     return Fraction(repr(float(value)))
+
+
+def _whole_and_different(values) -> tuple[list[int], list[str]]:
+    """Whole numbers, each once, in the order typed; what changed, as parts of the note."""
+    rounded = [int(math.floor(v + 0.5)) for v in values]  # 2,5 → 3: half up, as a reader rounds
+    problems = []
+    broken = [v for v, r in zip(values, rounded) if v != r]
+    if broken:
+        problems.append(f"{_shorten(fmt.de_auto(broken[0]))} ist keine ganze Zahl und wurde gerundet"
+                        if len(broken) == 1 else f"{len(broken)} Werte waren keine ganzen Zahlen und wurden gerundet")
+    kept = list(dict.fromkeys(rounded))
+    if len(kept) < len(rounded):
+        twice = sorted({r for r in rounded if rounded.count(r) > 1})
+        problems.append(f"{', '.join(map(str, twice))} kam mehrfach vor und zählt einmal" if len(twice) == 1
+                        else f"{', '.join(map(str, twice))} kamen mehrfach vor und zählen je einmal")
+    return kept, problems
 
 
 def _typed_number(item) -> float | None:
