@@ -1,5 +1,6 @@
 """EWC with two weights: every figure of CONCEPTS.md §5, and the exact optimality of each solution."""
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -145,6 +146,10 @@ def test_own_values_move_the_start_and_the_stiff_weight():
                             str(cramer((Fraction(1, 10), 10), (2, Fraction(1, 2)), 1, "ewc")[1])]
     assert r["all_modes"]["none"] == [2.75, 1.25]
     assert "w₁ (unwichtig, F = 0,1)" in out["figure"] and "Start (2; 0,5)" in out["figure"]
+    # EWC's point (3,35; 0,51) lies near the usual place of the line's name: it moves to the other end
+    where = lambda figure: re.search(r'pl-constraint-label" x="([\d.]+)" y="([\d.]+)"', figure).groups()  # noqa: E731
+    (x, y), (x0, y0) = map(float, where(out["figure"])), map(float, where(api.run("ewc")["figure"]))
+    assert x < x0 and y < y0  # left and higher up: the line's upper end
     assert out["lesson"]["solved"] == []  # the tasks are about the article's numbers
 
 

@@ -180,7 +180,7 @@ def test_an_own_distribution_takes_the_place_of_the_chosen_row():
     r = out["result"]
     assert r["row"] == "eigen" and r["kept_tokens"] == ["B", "C"] and r["mass_exact"] == "4/5"
     assert r["chances_exact"] == ["0", "3/4", "1/4", "0", "0"]
-    assert out["summary"].startswith("k = 2: behalten B, C, zusammen 0,8; danach B 0,75, C 0,25.")
+    assert out["summary"].startswith("Eigene Verteilung, k = 2: behalten B, C, zusammen 0,8; danach B 0,75, C 0,25.")
     assert api.run("top-k-sampling", {"dist": "0,1; 0,6; 0,2; 0,05; 0,05", "k": 8})["result"]["n_kept"] == 5
 
 

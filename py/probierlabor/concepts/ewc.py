@@ -138,7 +138,10 @@ def view(r: dict) -> View:
         plot.polyline([(sx + a1 * math.cos(t / 60 * math.pi), sy + a2 * math.sin(t / 60 * math.pi))
                        for t in range(121)], "pl-contour")
     plot.line(0, 4, 4, 0, "pl-constraint")
-    plot.text(3.05, 1.05, "w₁ + w₂ = 4", "pl-label pl-constraint-label")
+    # the line's name goes to the one of two places farther from every point (an own start moves them)
+    points = list(r["all_modes"].values()) + [r["start"]]
+    place = max(((3.05, 1.05), (1.05, 3.05)), key=lambda at: min(math.dist(at, pt) for pt in points))
+    plot.text(*place, "w₁ + w₂ = 4", "pl-label pl-constraint-label")
     # Where the solution travels as λ grows, for the chosen kind of penalty.
     if r["mode"] != "none":
         importance, begin = _exact(r["F"]), _exact(r["start"])

@@ -191,7 +191,7 @@ def view(r: dict) -> View:
                 r["shares"][0]),
         Readout("max_dev", "Größte Abweichung gezogen − exakt", fmt.de(r["max_dev"], 3), r["max_dev"]),
     ]
-    summary = (f"k = {r['k']}: behalten {kept_text}, zusammen {fmt.exact(Fraction(r['mass_exact']))}; "
+    summary = (("Eigene Verteilung, " if r["row"] == "eigen" else "") + f"k = {r['k']}: behalten {kept_text}, zusammen {fmt.exact(Fraction(r['mass_exact']))}; "
                f"danach " + ", ".join(f"{t} {fmt.exact(chances[tokens.index(t)], 6, 3)}" for t in r["kept_tokens"])
                + f". {fmt.de(r['n'])} Züge: "
                + ", ".join(f"{t} {fmt.de(r['counts'][tokens.index(t)])}" for t in r["kept_tokens"]) + ".")
