@@ -34,7 +34,7 @@ def numbers(markup: str) -> tuple[Counter, Counter]:
 
 
 def test_the_worst_figures_on_a_phone_have_a_narrow_layout():
-    assert {"gqa"} <= set(NARROW)
+    assert {"gqa", "decode", "speculative-decoding", "mqa", "rope"} <= set(NARROW)
 
 
 @pytest.mark.parametrize("slug", NARROW)
@@ -79,13 +79,14 @@ def test_an_unknown_layout_is_a_german_message():
     assert "Unbekannte Breite „tablet“" in out["error"]
 
 
-def test_fewer_ticks_on_a_narrow_axis_only():
+def test_a_dense_axis_shows_fewer_ticks_on_a_narrow_figure_only():
     ticks = list(range(0, 13))
-    assert layout.fewer_ticks(ticks, layout.WIDE) == ticks
-    assert layout.fewer_ticks(ticks, layout.NARROW) == [0, 3, 6, 9, 12]
-    assert layout.fewer_ticks([0, 1, 2], layout.NARROW) == [0, 1, 2]
-    plot = svg.Plot(300, 200, (0, 12), (0, 1), label="x", layout=layout.NARROW)
-    plot.grid(ticks, [0, 1], "x", "y")
+    assert layout.fewer_ticks(ticks, layout.WIDE, 120) == ticks
+    assert layout.fewer_ticks(ticks, layout.NARROW, 120) == [0, 4, 8, 12]  # 10 px apart: every fourth
+    assert layout.fewer_ticks(ticks, layout.NARROW, 600) == ticks  # 50 px apart: all
+    assert layout.fewer_ticks([-3, -2, -1, 0, 1, 2, 3], layout.NARROW, 180) == [-2, 0, 2]  # the zero stays
+    plot = svg.Plot(300, 200, (0, 12), (0, 1), label="x", margin=(10, 10, 10, 60), layout=layout.NARROW)
+    plot.grid(ticks, [0, 1], "x", "y")  # 230 px for 12 steps: every third tick is 57 px from the next
     assert plot.render().count('class="pl-tick"') == 5 + 2
 
 

@@ -10,6 +10,7 @@ experiment's state: it never reaches the URL, and a shared link shows the same n
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 WIDE, NARROW = "wide", "narrow"
@@ -35,11 +36,13 @@ def width(wide: float, layout: str) -> float:
     return wide if layout == WIDE else min(wide, NARROW_WIDTH)
 
 
-def fewer_ticks(ticks: Sequence[float], layout: str, most: int = 5) -> list[float]:
-    """A dense axis on a narrow figure: every second (third, …) tick, always keeping the first, so that
-    at most ``most`` remain; a wide figure keeps them all."""
+def fewer_ticks(ticks: Sequence[float], layout: str, span_px: float, least_px: float = 40) -> list[float]:
+    """A dense axis on a narrow figure: every second (third, …) tick, so that neighbours stand at least
+    ``least_px`` apart along the ``span_px`` that the ticks cover; the zero stays if there is one, else
+    the first. A wide figure keeps them all."""
     ticks = list(ticks)
-    if layout == WIDE or len(ticks) <= most:
+    if layout == WIDE or len(ticks) < 3:
         return ticks
-    every = -(-len(ticks) // most)
-    return ticks[::every]
+    gap = span_px / (len(ticks) - 1)
+    every = max(1, math.ceil(least_px / gap)) if gap > 0 else 1
+    return ticks[ticks.index(0) % every if 0 in ticks else 0::every]

@@ -57,7 +57,11 @@ class Plot:
     def grid(self, xticks: Iterable[float], yticks: Iterable[float], xlabel: str, ylabel: str,
              xfmt: Callable = fmt.tick, yfmt: Callable = fmt.tick):
         out = self.back
-        xticks, yticks = fewer_ticks(xticks, self.layout), fewer_ticks(yticks, self.layout)
+        xticks, yticks = list(xticks), list(yticks)
+        if len(xticks) > 1:
+            xticks = fewer_ticks(xticks, self.layout, abs(self.px(xticks[-1]) - self.px(xticks[0])))
+        if len(yticks) > 1:  # labels side by side need more room than labels one above the other
+            yticks = fewer_ticks(yticks, self.layout, abs(self.py(yticks[-1]) - self.py(yticks[0])), least_px=24)
         for v in xticks:
             x = self.px(v)
             out.append(f'<line class="pl-grid" x1="{x:.1f}" y1="{self.top}" x2="{x:.1f}" y2="{self.bottom}"/>')
