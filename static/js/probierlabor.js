@@ -491,7 +491,8 @@
       const [, top, , bottom] = svg.dataset.box.split(" ").map(Number);
       const [y0, y1] = svg.dataset.yrange.split(" ").map(Number);
       const clamped = Math.min(Math.max(value, y0), y1);
-      circle.setAttribute("cy", (bottom - (clamped - y0) / (y1 - y0) * (bottom - top)).toFixed(1));
+      const cy = (bottom - (clamped - y0) / (y1 - y0) * (bottom - top)).toFixed(1);
+      stage.querySelectorAll(`[data-drag="${index}"], [data-drag-hit="${index}"]`).forEach((el) => el.setAttribute("cy", cy));
     };
     const currentValue = (index) => {
       // a value kept while Python starts is not drawn yet: the field has it
@@ -502,10 +503,11 @@
     };
 
     stage.addEventListener("pointerdown", (e) => {
-      const target = e.target.closest("[data-drag]");
+      // the point itself or the invisible larger circle under it (svg.py, Plot.point's hit), for a finger
+      const target = e.target.closest("[data-drag], [data-drag-hit]");
       if (!target) return;
       e.preventDefault();
-      root.plDragging = target.dataset.drag;
+      root.plDragging = target.dataset.drag ?? target.dataset.dragHit;
       stage.setPointerCapture(e.pointerId);
       stage.classList.add("pl-dragging");
     });

@@ -43,6 +43,7 @@ class Plot:
         self.back: list[str] = []
         self.body: list[str] = []
         self.front: list[str] = []
+        self.hits: list[str] = []
 
     # -- coordinates
 
@@ -90,9 +91,16 @@ class Plot:
     def hline(self, y: float, cls: str):
         self.line(self.x0, y, self.x1, y, cls)
 
-    def point(self, x: float, y: float, r: float, cls: str, attrs: dict | None = None, title: str = ""):
+    def point(self, x: float, y: float, r: float, cls: str, attrs: dict | None = None, title: str = "",
+              hit: float = 0):
+        """A dot at a data point. A draggable one (``data-drag`` in ``attrs``) may get an invisible larger
+        circle of radius ``hit`` that a finger grabs as well; all of them lie under all dots, so that a
+        visible dot always wins over a neighbour's hit area."""
         extra = "".join(f' {k}="{escape(str(v))}"' for k, v in (attrs or {}).items())
         inner = f"<title>{escape(title)}</title>" if title else ""
+        if hit > r and attrs and "data-drag" in attrs:
+            self.hits.append(f'<circle class="pl-drag-hit" cx="{self._cx(x):.1f}" cy="{self._cy(y):.1f}" r="{hit}" '
+                             f'data-drag-hit="{escape(str(attrs["data-drag"]))}"/>')
         self.front.append(f'<circle class="{cls}" cx="{self._cx(x):.1f}" cy="{self._cy(y):.1f}" r="{r}"{extra}>'
                           f"{inner}</circle>")
 
@@ -133,6 +141,7 @@ class Plot:
                 + "".join(self.back)
                 + f'<g clip-path="url(#{cid})">' + "".join(self.body) + "</g>"
                 + legend
+                + "".join(self.hits)
                 + "".join(self.front))
 
     # -- helpers
