@@ -16,7 +16,7 @@ serve: site
 	$(BIN)/python tools/serve.py site --host $(HOST) --port $(PORT)
 
 test: site browser
-	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=15
 
 site: setup
 	$(BIN)/mkdocs build --quiet

@@ -94,3 +94,16 @@ def test_a_key_row_lays_entries_side_by_side_without_overlap():
     assert starts[0] == 10 and starts == sorted(starts)
     # the second entry starts further after the first than the third after the second: longer label
     assert starts[2] - starts[1] > starts[1] - starts[0]
+
+
+def test_a_draggable_point_has_a_larger_hit_area_under_every_point():
+    plot = svg.Plot(300, 200, (0, 10), (0, 10), label="Punkte")
+    for i in range(3):
+        plot.point(i, i, 4, "pl-point", {"data-drag": i, "tabindex": 0}, hit=22)
+    plot.point(5, 5, 4, "pl-other", hit=22)  # not draggable: nothing to grab
+    circles = list(parse(plot.render()).iter(NS + "circle"))
+    hits = [c for c in circles if c.get("class") == "pl-drag-hit"]
+    assert [c.get("data-drag-hit") for c in hits] == ["0", "1", "2"] and {c.get("r") for c in hits} == {"22"}
+    # the hit areas come first: a visible point is never covered by a neighbour's hit area
+    assert circles[:3] == hits and all(c.get("class") != "pl-drag-hit" for c in circles[3:])
+    assert [(c.get("cx"), c.get("cy")) for c in hits] == [(c.get("cx"), c.get("cy")) for c in circles[3:6]]

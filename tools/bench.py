@@ -227,7 +227,7 @@ def workshop_times(browser, site_url: str, slug: str) -> dict:
     page.goto(f"{site_url}/{slug}/")
     page.wait_for_selector('[data-experiment][data-state="ready"]', timeout=120_000)
     page.click(".pl-workshop > summary")
-    page.wait_for_selector(".pl-workshop .cm-editor", timeout=30_000)
+    page.wait_for_selector(".pl-workshop .cm-editor", timeout=90_000)
     runs = []
     for _ in range(2):
         detail = page.evaluate("""() => new Promise((resolve) => {

@@ -131,7 +131,8 @@
     if (status) apply(lesson, status);  // the experiment already shows the answer
     else {
       paint(lesson);
-      say(lesson.tasks, `Vermutung festgelegt: ${chosen.nextElementSibling.textContent}. Probiere es jetzt im Experiment aus.`);
+      const hint = lesson.predict.querySelector(".pl-guess-hint").dataset.committed;  // the build's one wording
+      say(lesson.tasks, `Deine Vermutung: ${chosen.nextElementSibling.textContent}. ${hint}`);
     }
     // the button pressed is gone now: focus goes where the page answers
     const change = lesson.predict.querySelector("[data-lesson-change]");

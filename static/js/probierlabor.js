@@ -293,7 +293,8 @@
     const t0 = performance.now();
     let out;
     try {
-      out = JSON.parse(runtime.run(root.plSlug, JSON.stringify(raw)));
+      root.plLayout = layoutOf(root);
+      out = JSON.parse(runtime.run(root.plSlug, JSON.stringify(raw), root.plLayout));
     } catch (error) {
       out = { error: String(error) };
     }
@@ -432,7 +433,8 @@
       // Only a narrow screen's CSS lets the region scroll and reads the width; elsewhere (desktop,
       // projector, every slider step there) the labels' styles are not asked for at all.
       if (getComputedStyle(region).overflowX !== "auto") return;
-      const svg = region.querySelector("svg.pl-plot");
+      // the first paint may hold a wide and a narrow figure, of which the CSS shows one
+      const svg = [...region.querySelectorAll("svg.pl-plot")].find((el) => el.getClientRects().length);
       const view = svg && svg.viewBox && svg.viewBox.baseVal;
       let smallest = Infinity;
       if (view && view.width) {
@@ -447,11 +449,25 @@
     });
   }
 
-  // A window turned or resized into the narrow layout fits the figures already on screen.
+  // The width the experiment has, as the CSS classifies it (--pl-layout, "wide" or "narrow"): Python
+  // lays the figure out for it (kit/layout.py). It is the page's, not the state's: never in the URL.
+  function layoutOf(root) {
+    const stage = root.querySelector(".pl-stage");
+    return (stage && getComputedStyle(stage).getPropertyValue("--pl-layout").trim()) || "wide";
+  }
+
+  // A window turned or resized into the narrow layout fits the figures already on screen, and
+  // Python draws a figure again where the experiment has crossed to the other width.
   let refit = 0;
   addEventListener("resize", () => {
     cancelAnimationFrame(refit);
-    refit = requestAnimationFrame(() => document.querySelectorAll("[data-experiment]").forEach(fitFigures));
+    refit = requestAnimationFrame(() => document.querySelectorAll("[data-experiment]").forEach((root) => {
+      if (root.plStarted && root.plLayout && root.plLayout !== layoutOf(root) && root.dataset.state === "ready"
+          && root.plDragging === undefined) {
+        render(root, fromControls(root), { fromUrl: false });
+      }
+      fitFigures(root);
+    }));
   });
 
   // ---- dragging points in a figure (SVG circles with data-drag) -------------------
@@ -484,7 +500,8 @@
       const [, top, , bottom] = svg.dataset.box.split(" ").map(Number);
       const [y0, y1] = svg.dataset.yrange.split(" ").map(Number);
       const clamped = Math.min(Math.max(value, y0), y1);
-      circle.setAttribute("cy", (bottom - (clamped - y0) / (y1 - y0) * (bottom - top)).toFixed(1));
+      const cy = (bottom - (clamped - y0) / (y1 - y0) * (bottom - top)).toFixed(1);
+      stage.querySelectorAll(`[data-drag="${index}"], [data-drag-hit="${index}"]`).forEach((el) => el.setAttribute("cy", cy));
     };
     const currentValue = (index) => {
       // a value kept while Python starts is not drawn yet: the field has it
@@ -495,10 +512,11 @@
     };
 
     stage.addEventListener("pointerdown", (e) => {
-      const target = e.target.closest("[data-drag]");
+      // the point itself or the invisible larger circle under it (svg.py, Plot.point's hit), for a finger
+      const target = e.target.closest("[data-drag], [data-drag-hit]");
       if (!target) return;
       e.preventDefault();
-      root.plDragging = target.dataset.drag;
+      root.plDragging = target.dataset.drag ?? target.dataset.dragHit;
       stage.setPointerCapture(e.pointerId);
       stage.classList.add("pl-dragging");
     });

@@ -24,8 +24,7 @@
 
   // ---- loading -------------------------------------------------------------------------
 
-  // document.currentScript is only set while this file first runs, so the base is taken now.
-  const BASE = (window.probierlaborConfig && window.probierlaborConfig.base) || new URL("../../", document.currentScript.src).href;
+  const BASE = window.probierlaborConfig.base;  // runtime-boot.js; not currentScript (see workshop.js)
   const siteUrl = (path) => new URL(path, BASE).href;
 
   function traceUrl(name) {

@@ -9,7 +9,7 @@
 (function () {
   "use strict";
 
-  const BASE = new URL("../../", document.currentScript.src);  // this file is static/js/
+  const BASE = new URL(window.probierlaborConfig.base);  // runtime-boot.js; not currentScript (see workshop.js)
   const QR_SCRIPT = new URL("static/vendor/qrcode/qrcode.js", BASE).href;
   const B_PREFIX = "b.";
   const AB_KEY = "ab";

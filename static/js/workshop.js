@@ -9,7 +9,10 @@
 (function () {
   "use strict";
 
-  const here = document.currentScript.src;
+  // Not document.currentScript: once PyScript has run a <script type="py">, it redefines that getter
+  // on the document to return the Python script for good, so a script that runs later (this one, on
+  // a slow or busy machine) would resolve its neighbours against static/py/ (issue 16's lost editor).
+  const here = new URL("static/js/", window.probierlaborConfig.base);
   const STORE = "probierlabor.werkstatt.";  // + slug: the reader's edits, per page
   const TEXT = {
     python: "Python für deinen Code wird gestartet …",

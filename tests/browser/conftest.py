@@ -201,7 +201,7 @@ def visit(browser, origin):
     contexts = []
 
     def open_(path, *, width=1280, height=720, routes=(), color_scheme="light", javascript=True,
-              service_workers="allow"):
+              service_workers="allow", init_script=None):
         # The site's service worker (static/js/offline.js) answers from its cache, and requests it
         # answers never reach page.route: a test that fakes responses runs without it.
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
@@ -209,6 +209,8 @@ def visit(browser, origin):
                                       service_workers="block" if routes else service_workers)
         contexts.append(context)
         page = context.new_page()
+        if init_script:
+            page.add_init_script(init_script)
         v = record(page, origin)
         for pattern, handler in routes:
             page.route(pattern, handler)

@@ -14,6 +14,7 @@ import pytest
 from conftest import ARRIVED, FOLLOW, Gate, describe, scan, settle
 
 from probierlabor import SLUGS
+from probierlabor.build import lesson_block
 from probierlabor.kit import api
 
 pytestmark = pytest.mark.browser
@@ -137,7 +138,9 @@ def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_
     v = fresh(reader, slug)
     part = v.page.locator(f'.pl-predict[data-lesson="{slug}"]')
 
+    listen(v, slug)
     guess(v, slug, wrong)
+    heard(v, f"Deine Vermutung: {prediction.choices[wrong]}. {lesson_block._COMMITTED}")
     assert part.locator(".pl-guess-choice input").first.is_disabled()
     part.get_by_role("button", name="Ändern").wait_for(state="visible")
     assert part.locator(".pl-verdict").is_hidden()

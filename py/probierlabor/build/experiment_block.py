@@ -21,11 +21,13 @@ import re
 from html import escape
 
 from ..kit import api
+from ..kit import layout as layouts
 from ..kit.contract import Param
 
 
 def experiment(slug: str) -> str:
     run = api.run(slug)
+    first = first_paint(slug)
     module = api.concept(slug)
     controls = "".join(_control(p, run["params"][p.name], run["display"][p.name])
                        for p in module.PARAMS)
@@ -43,14 +45,30 @@ def experiment(slug: str) -> str:
         f'<div class="pl-notes" role="alert" hidden></div>'
         f"{_SWIPE_HINT}"
         f'<div class="pl-stage">'
-        f'<figure class="pl-figure pl-figure-scroll{" pl-draggable" if drag_hint else ""}">{run["figure"]}</figure>'
+        f'<figure class="pl-figure pl-figure-scroll{" pl-draggable" if drag_hint else ""}">{first["figure"]}</figure>'
         f'<div class="pl-side">{_readouts(run["readouts"])}'
-        f'<div class="pl-extra pl-extra-scroll">{run["extra"]}</div></div>'
+        f'<div class="pl-extra pl-extra-scroll">{first["extra"]}</div></div>'
         f'</div>'
         f'<p class="pl-summary" aria-live="polite">{escape(run["summary"])}</p>'
         f"<template class=\"pl-views\" data-views='{_single_quoted(views)}'></template>"
         f'</section>'
     )
+
+
+def first_paint(slug: str) -> dict[str, str]:
+    """The default figure and second figure as the page arrives. A concept that lays its figures out
+    for a narrow screen (kit/layout.py) sends both versions, each in a wrapper that names its layout;
+    the CSS shows the one that fits the experiment's width before Python runs, and Python's first
+    view replaces the pair with the one figure for that width. The presets' views in the template
+    stay wide: they are for a click in the seconds before Python is ready."""
+    wide = api.run(slug)
+    if not api.draws_narrow(slug):
+        return {key: wide[key] for key in ("figure", "extra")}
+    narrow = api.run(slug, layout=layouts.NARROW)
+    return {key: wide[key] if wide[key] == narrow[key] else
+            f'<div data-pl-layout="{layouts.WIDE}">{wide[key]}</div>'
+            f'<div data-pl-layout="{layouts.NARROW}">{narrow[key]}</div>'
+            for key in ("figure", "extra")}
 
 
 # What the page needs of a view before Python runs; a readout's raw number is for the CLI and tests.

@@ -37,6 +37,7 @@ from fractions import Fraction
 
 from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 from ..kit.tree import Tree
@@ -228,7 +229,8 @@ def _score_text(value: float) -> str:
     return fmt.de(value, 3)
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    narrow = layout == NARROW
     tree = TREES[r["tree"]]
     shown_steps = r["step"]
     fate = {}
@@ -248,19 +250,23 @@ def view(r: dict) -> View:
         else:
             rows += [(tok, t2) for t2, _ in tree[(tok,)]]
     top, gap = 48, 30
-    height = top + gap * (len(rows) - 1) + 84
-    xr, x1, x2 = 30, 130, 250
+    legend_more = 18 if narrow else 0  # a narrow legend has three rows of two
+    height = top + gap * (len(rows) - 1) + 84 + legend_more
+    # columns: start, step 1, step 2, then the right ends of P and the score; a narrow figure writes the
+    # mark of the answer under its score instead of beside it
+    xr, x1, x2, x_p, x_s = (24, 92, 196, 262, 318) if narrow else (30, 130, 250, 334, 400)
     y_of = {seq: top + gap * i for i, seq in enumerate(rows)}
     for tok, _ in tree[()]:
         kids = [y_of[s] for s in rows if s[0] == tok]
         y_of[(tok,)] = sum(kids) / len(kids)
     root = (xr, (top + y_of[rows[-1]]) / 2)
 
-    t = Tree(480, height, [xr, x1, x2], f"Beam-Suche mit Breite {r['width']}: behaltene und verworfene Anfänge")
+    t = Tree(width(480, layout), height, [xr, x1, x2],
+             f"Beam-Suche mit Breite {r['width']}: behaltene und verworfene Anfänge", layout=layout)
     t.text(x1, 18, "Schritt 1", "pl-tree-head", "middle")
     t.text(x2, 18, "Schritt 2", "pl-tree-head", "middle")
-    t.text(334, 18, "P", "pl-tree-head", "end")
-    t.text(400, 18, "Score" if penal else "Σ ln P", "pl-tree-head", "end")
+    t.text(x_p, 18, "P", "pl-tree-head", "end")
+    t.text(x_s, 18, "Score" if penal else "Σ ln P", "pl-tree-head", "end")
 
     def edge_cls(seq) -> str:
         f = fate.get(name(seq))
@@ -313,20 +319,24 @@ def view(r: dict) -> View:
         evaluated = name(seq) in fate
         cls = "pl-tree-label" if evaluated else "pl-tree-muted"
         if len(seq) == 1:  # an answer that ends after one token: a guide line to its numbers
-            t.raw(f'<line class="pl-tree-edge pl-tree-guide" x1="{x1 + 18}" y1="{y}" x2="290" y2="{y}"/>')
-        t.text(334, y + 4.5, fmt.exact(Fraction(info["prob_exact"])), cls, "end")
+            t.raw(f'<line class="pl-tree-edge pl-tree-guide" x1="{x1 + 18}" y1="{y}" x2="{x_p - 44}" y2="{y}"/>')
+        t.text(x_p, y + 4.5, fmt.exact(Fraction(info["prob_exact"])), cls, "end")
         score = info["score"] if penal else info["ln"]
-        t.text(400, y + 4.5, _score_text(score), cls, "end")
+        t.text(x_s, y + 4.5, _score_text(score), cls, "end")
         mark = []
         if result == name(seq):
             mark.append(("◀ Ergebnis", "pl-tree-result-text"))
         elif optimum == name(seq):
             mark.append(("◀ bestes", "pl-tree-best-text"))
         for text, mcls in mark:
-            t.text(405, y + 4.5, text, mcls)
-    ly = height - 40
+            if narrow:
+                t.text(x_s, y + 18.5, text.replace("◀ ", ""), mcls, "end")
+            else:
+                t.text(x_s + 5, y + 4.5, text, mcls)
+    ly = height - 40 - legend_more
     t.legend(ly, [("pl-tree-kept", "im Beam"), ("pl-tree-pruned", "verworfen"), ("pl-tree-hidden", "nie erweitert"),
-                  ("pl-tree-result", "Ergebnis"), ("pl-tree-best", "bestes im Baum")], per_row=3, col=156)
+                  ("pl-tree-result", "Ergebnis"), ("pl-tree-best", "bestes im Baum")],
+             per_row=2 if narrow else 3, col=160 if narrow else 156)
 
     s1 = r["steps"][0]
     readouts = [

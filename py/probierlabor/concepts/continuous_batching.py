@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, fewer_ticks
+from ..kit.layout import width as figure_width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -96,7 +98,7 @@ def compute(b_rounds: int = 2, a_rounds: int = 6, c_ready: int = 1, c_rounds: in
     return out
 
 
-def _gantt(parts, y0, title, runs, horizon, x0, scale, c_ready):
+def _gantt(parts, y0, title, runs, horizon, x0, scale, c_ready, label_px=64):
     parts.append(svg.text(x0, y0 - 8, title, "pl-label pl-cb-head"))
     for slot in range(SLOTS):
         y = y0 + slot * 34
@@ -107,7 +109,7 @@ def _gantt(parts, y0, title, runs, horizon, x0, scale, c_ready):
         x, w = x0 + run["start"] * scale, (run["end"] - run["start"]) * scale
         parts.append(f'<rect class="pl-cb-req pl-cb-{name.lower()}" x="{x + 1:.1f}" y="{y + 1}" width="{w - 2:.1f}" '
                      f'height="26" rx="4"><title>{name}: {run["start"]} bis {run["end"]}</title></rect>')
-        parts.append(svg.text(x + w / 2, y + 19, f"{name} {run['start']}→{run['end']}" if w >= 64 else name,
+        parts.append(svg.text(x + w / 2, y + 19, f"{name} {run['start']}→{run['end']}" if w >= label_px else name,
                               "pl-label pl-cb-reqlabel", "middle"))
     c = runs["C"]
     if c["start"] > c_ready:  # C's wait, drawn as a dashed bracket in its slot
@@ -116,15 +118,19 @@ def _gantt(parts, y0, title, runs, horizon, x0, scale, c_ready):
                      f'x2="{x0 + c["start"] * scale:.1f}" y2="{y}"/>')
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure has rounds about half as wide: a request's label "B 0→2" still fits into 44 px,
+    # and the axis names every second round where they would crowd
+    narrow = layout == NARROW
     horizon = max(r["continuous"]["makespan"], r["fixed"]["makespan"], 8)
-    x0, width = 70, 480
+    x0, width = 70, figure_width(480, layout)
     scale = (width - x0 - 14) / horizon
+    label_px = 44 if narrow else 64
     parts: list[str] = []
-    _gantt(parts, 26, "Continuous Batching", r["continuous"]["runs"], horizon, x0, scale, r["c_ready"])
-    _gantt(parts, 130, "Feste Gruppe", r["fixed"]["runs"], horizon, x0, scale, r["c_ready"])
+    _gantt(parts, 26, "Continuous Batching", r["continuous"]["runs"], horizon, x0, scale, r["c_ready"], label_px)
+    _gantt(parts, 130, "Feste Gruppe", r["fixed"]["runs"], horizon, x0, scale, r["c_ready"], label_px)
     axis_y = 226
-    for t in range(horizon + 1):
+    for t in fewer_ticks(range(horizon + 1), layout, horizon * scale, least_px=24):
         x = x0 + t * scale
         parts.append(f'<line class="pl-cb-tick" x1="{x:.1f}" y1="20" x2="{x:.1f}" y2="{axis_y - 6}"/>')
         parts.append(svg.text(x, axis_y + 8, str(t), "pl-label pl-cb-small", "middle"))
@@ -133,7 +139,7 @@ def view(r: dict) -> View:
     parts.append(svg.text(cx + 4, axis_y - 10, "C bereit", "pl-label pl-cb-small pl-cb-arrival-text"))
     parts.append(svg.text((x0 + width) / 2, axis_y + 28, "Runde (Zeit)", "pl-axis", "middle"))
     height = axis_y + 36
-    figure = svg.figure(width, height, parts, cls="pl-cb",
+    figure = svg.figure(width, height, parts, cls="pl-cb", layout=layout,
                         label="Belegung der zwei Plätze über die Runden, oben Continuous Batching, unten feste Gruppe")
 
     cont, fixed = r["continuous"], r["fixed"]

@@ -21,6 +21,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -158,18 +159,30 @@ def seq(tokens) -> str:
 
 # -- view ---------------------------------------------------------------------------------
 
-def view(r: dict) -> View:
-    w, left, right = 500, 16, 484
+def _lines(x: float, y: float, halves: tuple[str, str], cls: str, narrow: bool, joint: str = " ") -> list[str]:
+    """A sentence in two halves: on one line (joined by ``joint``), or on a narrow figure on two."""
+    if not narrow:
+        return [svg.text(x, y, joint.join(halves), cls)]
+    return [svg.text(x, y, halves[0] + joint.rstrip(), cls), svg.text(x, y + 18, halves[1], cls)]
+
+
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure breaks its long lines in two: ``line`` is the height each such break adds
+    narrow = layout == NARROW
+    line = 18 if narrow else 0
+    w = width(500, layout)
+    left, right = 16, w - 16
     ctx = r["context"]
     n = len(ctx) + 1
     slot = min(44.0, (right - left) / n)
     box = slot - 4
-    y_w, bar_h = 30, 44  # attention weights above the boxes
+    y_w, bar_h = 30 + line, 44  # attention weights above the boxes
     y_box = y_w + bar_h + 8
-    h_total = 456
+    h_total = 456 + 5 * line
     parts = []
-    parts.append(svg.text(left, 16, f"Durchlauf {r['steps']}" + (" (Prefill)" if r["steps"] == 0 else "")
-                          + f": Attention-Gewichte der Query von {ctx[-1]}", "pl-axis"))
+    title = (f"Durchlauf {r['steps']}" + (" (Prefill)" if r["steps"] == 0 else ""),
+             f"Attention-Gewichte der Query von {ctx[-1]}")
+    parts += _lines(left, 16, title, "pl-axis", narrow, ": ")
     for i, (tok, weight) in enumerate(zip(ctx, r["weights"])):
         x = left + i * slot
         bh = bar_h * weight
@@ -189,15 +202,19 @@ def view(r: dict) -> View:
     parts.append(f'<rect class="pl-dc-tok pl-dc-chosen" x="{x:.1f}" y="{y_box}" width="{box:.1f}" height="32" rx="4">'
                  f'<title>gewählt, noch nicht verarbeitet</title></rect>')
     parts.append(svg.text(x + box / 2, y_box + 22, r["chosen"], "pl-label pl-dc-toklabel", "middle"))
-    parts.append(svg.text(left, y_box + 52, f"K/V-Zähler: {r['counter']} Positionen mit berechnetem K/V.", "pl-label"))
-    parts.append(svg.text(left, y_box + 70, f"Das gewählte {r['chosen']} (gestrichelt) hat noch kein K/V – "
-                                            f"erst im nächsten Durchlauf.", "pl-tick"))
+    parts += _lines(left, y_box + 52, (f"K/V-Zähler: {r['counter']} Positionen", "mit berechnetem K/V."),
+                    "pl-label", narrow)
+    parts += _lines(left, y_box + 70 + line, (f"Das gewählte {r['chosen']} (gestrichelt) hat noch kein K/V",
+                                              "erst im nächsten Durchlauf."), "pl-tick", narrow, " – ")
 
     # h and the logits
-    y_h = y_box + 100
+    y_h = y_box + 100 + 2 * line
     parts.append(svg.text(left, y_h, f"h = {vec(r['h'])}", "pl-axis"))
-    parts.append(svg.text(left + 170, y_h, "Logits [h₁, h₀, −h₀ − h₁] für A, B, C", "pl-label"))
-    zero, unit = left + 130, 60  # logits lie in [−1.5, 2]
+    logits = "Logits [h₁, h₀, −h₀ − h₁] für A, B, C"
+    parts.append(svg.text(left, y_h + line, logits, "pl-label") if narrow else
+                 svg.text(left + 170, y_h, logits, "pl-label"))
+    y_h += line
+    zero, unit = (left + 90, 40) if narrow else (left + 130, 60)  # logits lie in [−1.5, 2]
     for k, (name, value) in enumerate(zip(NAMES, r["logits"])):
         y = y_h + 14 + k * 26
         chosen = name == r["chosen"]
@@ -209,11 +226,11 @@ def view(r: dict) -> View:
                               "pl-label pl-value" if chosen else "pl-label"))
     parts.append(f'<line class="pl-dc-zero" x1="{zero}" y1="{y_h + 10}" x2="{zero}" y2="{y_h + 92}"/>')
     if r["tie"]:
-        parts.append(svg.text(left, y_h + 106, "Gleichstand: gewählt wird das erste der gleich großen Logits.",
-                              "pl-tick pl-dc-note"))
+        parts += _lines(left, y_h + 106, ("Gleichstand:", "gewählt wird das erste der gleich großen Logits."),
+                        "pl-tick pl-dc-note", narrow)
 
     # K/V computations so far: with the cache vs recomputing everything
-    y_c = y_h + 132
+    y_c = y_h + 132 + line
     parts.append(svg.text(left, y_c, "K/V-Berechnungen bisher", "pl-axis"))
     cx0, cx1, cy0, cy1 = left + 40, right - 10, y_c + 100, y_c + 14
     ymax = max(r["kv_full_total"], 4)
@@ -244,7 +261,7 @@ def view(r: dict) -> View:
     parts.append(svg.text(lx + 28, cy1 + 10, f"alles neu: {fmt.de(r['kv_full_total'])}", "pl-legend"))
     parts.append(f'<line class="pl-dc-cache" x1="{lx}" y1="{cy1 + 26}" x2="{lx + 22}" y2="{cy1 + 26}"/>')
     parts.append(svg.text(lx + 28, cy1 + 30, f"mit Cache: {fmt.de(r['kv_cache_total'])}", "pl-legend"))
-    figure = svg.figure(w, h_total, parts, cls="pl-dc",
+    figure = svg.figure(w, h_total, parts, cls="pl-dc", layout=layout,
                         label=f'Decode-Durchlauf {r["steps"]}: Kontext {seq(ctx)}, gewählt {r["chosen"]}')
 
     same = "ja" if r["max_diff"] <= 1e-12 else f"nein (Abweichung {r['max_diff']:.1e})"

@@ -25,6 +25,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -115,11 +116,13 @@ def mib_text(n_bytes: int) -> str:
 COLOURS = 6
 
 
-def view(r: dict) -> View:
-    w = 500
-    note_lines = textwrap.wrap(r["note"], 74) if r["note"] else []
-    top = 14 + 16 * len(note_lines)
-    h = top + 318
+def view(r: dict, layout: str = WIDE) -> View:
+    narrow = layout == NARROW
+    w = width(500, layout)
+    note_lines = textwrap.wrap(r["note"], 74 if not narrow else 46) if r["note"] else []
+    # a narrow figure writes the explanations of the two rows on lines of their own
+    explain = 18 if narrow else 0
+    top = 14 + 16 * len(note_lines) + explain
     heads, groups = r["heads"], r["groups"]
     left, right = 16, w - 16
     slot = (right - left) / heads
@@ -129,8 +132,16 @@ def view(r: dict) -> View:
         parts.append(svg.text(left, 14 + 16 * k, line, "pl-label pl-gqa-note"))
     y_q, y_kv = top + 26, top + 118
     box_h = 28
-    parts.append(svg.text(left, y_q - 8, f"Query-Köpfe (H = {heads}) – jeder rechnet eigene Gewichte", "pl-axis"))
-    parts.append(svg.text(left, y_kv + box_h + 20, f"K/V-Sätze (G = {groups}) – je Gruppe einer", "pl-axis"))
+    q_title, q_text = f"Query-Köpfe (H = {heads})", "jeder rechnet eigene Gewichte"
+    kv_title, kv_text = f"K/V-Sätze (G = {groups})", "je Gruppe einer"
+    if narrow:
+        parts.append(svg.text(left, y_q - 8 - explain, q_title, "pl-axis"))
+        parts.append(svg.text(left, y_q - 8, q_text, "pl-tick"))
+        parts.append(svg.text(left, y_kv + box_h + 20, kv_title, "pl-axis"))
+        parts.append(svg.text(left, y_kv + box_h + 20 + explain, kv_text, "pl-tick"))
+    else:
+        parts.append(svg.text(left, y_q - 8, f"{q_title} – {q_text}", "pl-axis"))
+        parts.append(svg.text(left, y_kv + box_h + 20, f"{kv_title} – {kv_text}", "pl-axis"))
     per = r["heads_per_group"]
     # connections first, boxes on top
     for q, g in enumerate(r["assignment"]):
@@ -143,33 +154,36 @@ def view(r: dict) -> View:
         parts.append(f'<rect class="pl-gqa-q pl-gqa-c{g % COLOURS}" x="{x:.1f}" y="{y_q}" '
                      f'width="{slot - gap:.1f}" height="{box_h}" rx="3"><title>Query-Kopf {q + 1}, Gruppe {g + 1}'
                      f'</title></rect>')
-        if slot >= 24:
+        if slot >= (30 if narrow and q >= 9 else 24):  # "Q10" needs more room at 12 px
             parts.append(svg.text(x + (slot - gap) / 2, y_q + 19, f"Q{q + 1}", "pl-tick pl-gqa-in", "middle"))
     for g in range(groups):
         x = left + slot * per * g + gap / 2
-        width = slot * per - gap
-        parts.append(f'<rect class="pl-gqa-kv pl-gqa-c{g % COLOURS}" x="{x:.1f}" y="{y_kv}" width="{width:.1f}" '
+        width_g = slot * per - gap
+        parts.append(f'<rect class="pl-gqa-kv pl-gqa-c{g % COLOURS}" x="{x:.1f}" y="{y_kv}" width="{width_g:.1f}" '
                      f'height="{box_h}" rx="3"><title>K/V-Satz {g + 1} für die Köpfe '
                      f'{g * per + 1} bis {(g + 1) * per}</title></rect>')
-        if width >= 40:
-            parts.append(svg.text(x + width / 2, y_kv + 19, f"K/V {g + 1}", "pl-tick pl-gqa-in", "middle"))
-    # the cache bars: MHA, chosen, MQA
-    y_bars = y_kv + box_h + 62
+        if width_g >= 40:
+            parts.append(svg.text(x + width_g / 2, y_kv + 19, f"K/V {g + 1}", "pl-tick pl-gqa-in", "middle"))
+    # the cache bars: MHA, chosen, MQA; on a narrow figure each label stands above its bar
+    y_bars = y_kv + box_h + 62 + explain
     parts.append(svg.text(left, y_bars, "KV-Cache (nur K und V)", "pl-axis"))
     rows = (("mha", f"MHA (G = {heads})", r["bytes_mha"]), ("gqa", f"gewählt (G = {groups})", r["bytes"]),
             ("mqa", "MQA (G = 1)", r["bytes_mqa"]))
     longest = max(len(mib_text(n)) for _, _, n in rows)
-    label_w = 150
+    label_w = 0 if narrow else 150
+    row_h = 42 if narrow else 26
     bar_max = right - left - label_w - 7.5 * longest - 8  # leave room for the value behind the longest bar
     for k, (key, label, n_bytes) in enumerate(rows):
-        y = y_bars + 12 + 26 * k
-        width = bar_max * n_bytes / r["bytes_mha"]
+        y = y_bars + 12 + row_h * k + (16 if narrow else 0)
+        bar_w = bar_max * n_bytes / r["bytes_mha"]
         current = " pl-gqa-current" if key == "gqa" else ""
-        parts.append(svg.text(left, y + 14, label, "pl-label" + current))
-        parts.append(f'<rect class="pl-gqa-bar{current}" x="{left + label_w}" y="{y}" width="{max(width, 1.5):.1f}" '
+        parts.append(svg.text(left, y - 4 if narrow else y + 14, label, "pl-label" + current))
+        parts.append(f'<rect class="pl-gqa-bar{current}" x="{left + label_w}" y="{y}" width="{max(bar_w, 1.5):.1f}" '
                      f'height="18"/>')
-        parts.append(svg.text(left + label_w + width + 6, y + 14, mib_text(n_bytes), "pl-label" + current))
-    figure = svg.figure(w, h, parts, label=f"{heads} Query-Köpfe in {groups} Gruppen, {groups} K/V-Sätze")
+        parts.append(svg.text(left + label_w + bar_w + 6, y + 14, mib_text(n_bytes), "pl-label" + current))
+    h = y_bars + 12 + row_h * 3 + 16 if narrow else top + 318
+    figure = svg.figure(w, h, parts, label=f"{heads} Query-Köpfe in {groups} Gruppen, {groups} K/V-Sätze",
+                        layout=layout)
 
     readouts = [
         Readout("kv_sets", "K/V-Sätze je Schicht", fmt.de(r["kv_sets"]), r["kv_sets"], True),

@@ -23,6 +23,7 @@ import math
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -111,10 +112,13 @@ def _pair(v, digits=3) -> str:
 
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # wide: the numbers in a panel right of the plot; narrow: the same panel under it
+    narrow = layout == NARROW
     lim = 3.2
-    plot = svg.Plot(500, 330, (-lim, lim), (-lim, lim), label="Zwei Query-Köpfe über einem gemeinsamen K/V-Satz",
-                    margin=(14, 226, 40, 40))
+    plot = svg.Plot(290 if narrow else 500, 330, (-lim, lim), (-lim, lim),
+                    label="Zwei Query-Köpfe über einem gemeinsamen K/V-Satz",
+                    margin=(14, 16 if narrow else 226, 40, 40), layout=layout)
     ticks = [-3, -2, -1, 0, 1, 2, 3]
     plot.grid(xticks=ticks, yticks=ticks, xlabel="erste Zahl", ylabel="zweite Zahl",
               xfmt=lambda v: fmt.de(v), yfmt=lambda v: fmt.de(v))
@@ -138,7 +142,7 @@ def view(r: dict) -> View:
                    title=f"Ergebnis von Kopf {i + 1}: {_pair(o)}")
 
     # the right panel: per head its scores, weights and output; then the legend
-    x0, width = 300, 180
+    x0, bar = (40 if narrow else 300), 180
     out = [svg.text(x0, 24, "Gewichte auf k₁ | k₂", "pl-axis")]
     for i in (0, 1):
         h = r["heads_out"][i]
@@ -147,9 +151,9 @@ def view(r: dict) -> View:
         w1 = h["weights"][0]
         out.append(f'<g class="pl-mqa-head{dim}">')
         out.append(svg.text(x0, y, f"Kopf {i + 1}: q{'₁₂'[i]} = {_pair(h['query'], 2)}", f"pl-label pl-mqa-q{i + 1}-label"))
-        out.append(f'<rect class="pl-mqa-w1" x="{x0}" y="{y + 8}" width="{width * w1:.1f}" height="22"/>')
-        out.append(f'<rect class="pl-mqa-w2" x="{x0 + width * w1:.1f}" y="{y + 8}" '
-                   f'width="{width * (1 - w1):.1f}" height="22"/>')
+        out.append(f'<rect class="pl-mqa-w1" x="{x0}" y="{y + 8}" width="{bar * w1:.1f}" height="22"/>')
+        out.append(f'<rect class="pl-mqa-w2" x="{x0 + bar * w1:.1f}" y="{y + 8}" '
+                   f'width="{bar * (1 - w1):.1f}" height="22"/>')
         out.append(svg.text(x0, y + 46, f"{fmt.de(w1, 3)} | {fmt.de(1 - w1, 3)}", "pl-label pl-value"))
         out.append(svg.text(x0, y + 64, f"Scores: {fmt.de(h['scores'][0], 3)} | {fmt.de(h['scores'][1], 3)}",
                          "pl-label"))
@@ -164,7 +168,12 @@ def view(r: dict) -> View:
     out.append(f'<circle class="pl-mqa-out pl-mqa-out1" cx="{x0 + 6}" cy="{y}" r="5"/>'
                f'<circle class="pl-mqa-out pl-mqa-out2" cx="{x0 + 18}" cy="{y}" r="5"/>')
     out.append(svg.text(x0 + 28, y + 4, "Ergebnis von Kopf 1 | 2", "pl-legend"))
-    plot.front.append("".join(out))
+    if narrow:
+        w, h, body = svg.panels([(plot.w, plot.h, plot.inner()), (plot.w, 318, "".join(out))], layout, gap=0)
+        figure = svg.figure(w, h, body, label=plot.label, layout=layout)
+    else:
+        plot.front.append("".join(out))
+        figure = plot.render()
 
     c = r["cache"]
     h1, h2 = r["heads_out"]
@@ -184,15 +193,15 @@ def view(r: dict) -> View:
         f"{c['mha_sets']} K/V-{'Satz' if c['mha_sets'] == 1 else 'Sätze'}, MQA einen. "
         f"Im Bild: {dict(HEADS_SHOWN)[r['show']]}."
     )
-    return View(plot.render(), readouts, summary, _cache_figure(c) + _table(r))
+    return View(figure, readouts, summary, _cache_figure(c, layout) + _table(r))
 
 
 def _smaller(factor: int) -> str:
     return "gleich groß" if factor == 1 else f"{fmt.de(factor)}-mal kleiner"
 
 
-def _cache_figure(c: dict) -> str:
-    w, h = 360, 170
+def _cache_figure(c: dict, layout: str) -> str:
+    w, h = width(360, layout), 170
     left, right = 64, w - 12
     heads = c["mha_sets"]
     box = min(26.0, (right - left) / heads)
@@ -205,7 +214,7 @@ def _cache_figure(c: dict) -> str:
                          f'height="28"/>')
         parts.append(svg.text(left, y + 46, f"{fmt.de(sets)} K/V-{'Satz' if sets == 1 else 'Sätze'} · "
                            f"{fmt.de(mib, 0)} MiB im Standardbeispiel", "pl-tick"))
-    return svg.figure(w, h, parts, label=f"KV-Cache: {heads} K/V-Sätze bei MHA, einer bei MQA")
+    return svg.figure(w, h, parts, label=f"KV-Cache: {heads} K/V-Sätze bei MHA, einer bei MQA", layout=layout)
 
 
 def _table(r: dict) -> str:

@@ -194,6 +194,11 @@ def compute(degree: int = 1, days: int = 10, lam: float = 0.0, others: bool = Fa
 
 # -- what the page shows -----------------------------------------------------
 
+# A finger needs about 44 px: each point has an invisible circle that wide to grab it by (the figure is
+# drawn at about its own size on a phone, where it scrolls sideways rather than shrink).
+HIT_RADIUS = 22
+
+
 def view(r: dict) -> View:
     plot = svg.Plot(480, 330, (T_MIN, T_MAX), (Y_MIN, Y_MAX), label="Eisverkauf nach Temperatur")
     plot.grid(xticks=range(15, 36, 5), yticks=range(0, 361, 100),
@@ -210,7 +215,8 @@ def view(r: dict) -> View:
         plot.point(t, y, radius, "pl-point pl-moved" if i in moved else "pl-point",
                    {"data-drag": i, "tabindex": 0, "role": "slider",
                     "aria-label": f"Tag {i + 1}: {fmt.de(t, 1)} °C",
-                    "aria-valuenow": f"{y:.0f}", "aria-valuetext": f"{fmt.de(y, 0)} Kugeln"})
+                    "aria-valuenow": f"{y:.0f}", "aria-valuetext": f"{fmt.de(y, 0)} Kugeln"},
+                   hit=HIT_RADIUS)
     plot.legend([("pl-fit", f"Kurve vom Grad {r['degree']}"), ("pl-truth", "wahre Regel (unbekannt)")]
                 + ([("pl-other", "24 andere Hefte")] if "others" in r else []))
 

@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -152,10 +153,12 @@ def _deg(value: float) -> str:
     return fmt.de(int(value)) + "°" if float(value).is_integer() else fmt.de(value, 1) + "°"
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # wide: the numbers in a panel right of the circle; narrow: the same panel under it
+    narrow = layout == NARROW
     lim = 1.5
-    plot = svg.Plot(500, 300, (-lim, lim), (-lim, lim), label="Query und Key als gedrehte Pfeile",
-                    margin=(10, 230, 30, 10))
+    plot = svg.Plot(280 if narrow else 500, 300, (-lim, lim), (-lim, lim), label="Query und Key als gedrehte Pfeile",
+                    margin=(10, 10 if narrow else 230, 30, 10), layout=layout)
     cx, cy = plot.px(0), plot.py(0)
     radius = plot.px(1) - cx
     plot.back.append(f'<rect class="pl-frame" x="{plot.left}" y="{plot.top}" width="{plot.right - plot.left}" '
@@ -192,7 +195,7 @@ def view(r: dict) -> View:
                                 f"pl-label pl-rope-{key}-label", "middle"))
 
     # right panel: the numbers, then the value vector that does not turn
-    x0 = 292
+    x0 = 10 if narrow else 292
     out = [svg.text(x0, 24, f"θ = {_deg(r['theta'])} pro Position", "pl-axis")]
     out.append(svg.text(x0, 44, "Drehung = Position · θ (mod 360°)", "pl-tick"))
     out.append(svg.text(x0, 64, f"q an Position m = {r['m']}: {_deg(r['angle_q'])}", "pl-label pl-rope-q-label"))
@@ -207,10 +210,16 @@ def view(r: dict) -> View:
     out.append(svg.text(x0 + 82, vy, "wird nicht gedreht:", "pl-tick"))
     out.append(svg.text(x0 + 82, vy + 18, "an jeder Position", "pl-tick"))
     out.append(svg.text(x0 + 82, vy + 36, "derselbe Pfeil", "pl-tick"))
-    plot.front.append("".join(out))
     before = (_pair(r["q0"]) if r["q0"] == r["k0"] else f"q {_pair(r['q0'])}, k {_pair(r['k0'])}")
     legend = f'<text class="pl-tick" x="{plot.left + 6}" y="{plot.bottom + 20}">grau: q und k vor der Drehung, {before}</text>'
-    plot.front.append(legend)
+    if narrow:
+        plot.front.append(legend)
+        w, h, body = svg.panels([(plot.w, plot.h, plot.inner()), (plot.w, 292, "".join(out))], layout, gap=0)
+        figure = svg.figure(w, h, body, label=plot.label, layout=layout)
+    else:
+        plot.front.append("".join(out))
+        plot.front.append(legend)
+        figure = plot.render()
 
     readouts = [
         Readout("positions", "Positionen (m; n)", f"({r['m']}; {r['n']})", [r["m"], r["n"]]),
@@ -227,17 +236,18 @@ def view(r: dict) -> View:
         + (f" – genauso wie ohne die Verschiebung um {r['shift']}." if r["shift"] else ".")
         + f" Mit echten Frequenzen (d = {r['dim']}) im Mittel {fmt.de(r['real_score'], 3)}."
     )
-    return View(plot.render(), readouts, summary, _distance_chart(r) + _table(r))
+    return View(figure, readouts, summary, _distance_chart(r, layout) + _table(r))
 
 
 def _pair(u) -> str:
     return f"({fmt.de_auto(u[0])}; {fmt.de_auto(u[1])})"
 
 
-def _distance_chart(r: dict) -> str:
+def _distance_chart(r: dict, layout: str) -> str:
+    narrow = layout == NARROW
     top = max(1.0, math.ceil(math.hypot(*r["q0"]) * math.hypot(*r["k0"]) * 2) / 2)  # |q|·|k| up to 2
-    plot = svg.Plot(360, 260, (0, MAX_DISTANCE_SHOWN), (-1.08 * top, 1.08 * top), label="Skalarprodukt nach Abstand",
-                    margin=(46, 10, 42, 46))
+    plot = svg.Plot(width(360, layout), 260 + (17 if narrow else 0), (0, MAX_DISTANCE_SHOWN), (-1.08 * top, 1.08 * top),
+                    label="Skalarprodukt nach Abstand", margin=(46 + (17 if narrow else 0), 10, 42, 46), layout=layout)
     ticks = [-1, -0.5, 0, 0.5, 1] if top == 1 else [-top, -top / 2, 0, top / 2, top]
     plot.grid(xticks=range(0, MAX_DISTANCE_SHOWN + 1, 12), yticks=ticks, xlabel="Abstand n − m",
               ylabel="q · k", xfmt=lambda v: fmt.de(v), yfmt=lambda v: fmt.de(v, 1).replace(",0", ""))
@@ -249,9 +259,14 @@ def _distance_chart(r: dict) -> str:
     single = r["score"] if r["own"] and r["distance"] < 0 else r["curve_single"][d]
     plot.point(d, single, 5, "pl-rope-single-dot", title=f"ein Paar: {fmt.de(r['score'], 3)}")
     plot.point(d, r["curve_real"][d], 5, "pl-rope-real-dot", title=f"echte Frequenzen: {fmt.de(r['real_score'], 3)}")
-    for k, (cls, text) in enumerate((("pl-rope-single", f"ein Paar, θ = {_deg(r['theta'])}"),
-                                     ("pl-rope-real", f"echte Frequenzen, Mittel über d/2 = {r['pairs']} Paare"))):
-        plot.front.append(svg.key(plot.left, 16 + 17 * k, cls, text, w=22, gap=6, line=True))
+    keys = [("pl-rope-single", f"ein Paar, θ = {_deg(r['theta'])}"), ("pl-rope-real", "echte Frequenzen, Mittel "
+             f"über d/2 = {r['pairs']} Paare")]
+    if narrow:  # the long key in two lines, from the left edge
+        keys[1:] = [("pl-rope-real", "echte Frequenzen,"), ("", f"Mittel über d/2 = {r['pairs']} Paare")]
+    for k, (cls, text) in enumerate(keys):
+        x = 8 if narrow else plot.left
+        plot.front.append(svg.key(x, 16 + 17 * k, cls, text, w=22, gap=6, line=True) if cls else
+                          svg.text(x + 28, 16 + 17 * k, text, "pl-legend"))
     return plot.render()
 
 

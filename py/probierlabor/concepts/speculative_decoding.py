@@ -26,6 +26,7 @@ out approaches p with the correct rule and misses it with the wrong one.
 from __future__ import annotations
 
 import random
+import textwrap
 from bisect import bisect_right
 from fractions import Fraction
 from html import escape
@@ -33,6 +34,7 @@ from html import escape
 from engine.acceptance import balance
 
 from ..kit import fmt, svg
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
@@ -190,12 +192,16 @@ def _legend(entries, x0: float, y0: float, per_row: int = 3, width: float = 150)
     return "".join(out)
 
 
-def view(r: dict) -> View:
-    notes = r["notes"]
-    top = 52 + 18 * len(notes)
-    plot = svg.Plot(500, 330 + 18 * len(notes), (0, 3), (0, 1.04),
+def view(r: dict, layout: str = WIDE) -> View:
+    # A narrow figure: the legend in three rows of two, the notes wrapped, and the labels of neighbouring
+    # bars alternately higher and lower (``stagger``), since two of them no longer fit side by side.
+    narrow = layout == NARROW
+    notes = [line for note in r["notes"] for line in textwrap.wrap(note, 44)] if narrow else r["notes"]
+    more, stagger = (18, 14) if narrow else (0, 0)
+    top = 52 + 18 * len(notes) + more
+    plot = svg.Plot(width(500, layout), 330 + 18 * len(notes) + more + stagger, (0, 3), (0, 1.04),
                     label="Entwurf, Ziel, Ergebnis und gezogene Anteile für die Tokens A, B, C",
-                    margin=(top, 10, 56, 58))
+                    margin=(top, 8 if narrow else 10, 56 + stagger, 54 if narrow else 58), layout=layout)
     plot.grid(xticks=[], yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="", ylabel="Wahrscheinlichkeit",
               yfmt=lambda v: fmt.de(v, 2, trim=True))
     wrong = r["correction_mode"] == "plain"
@@ -214,16 +220,22 @@ def view(r: dict) -> View:
         # the height of p across result and draws: do they reach it?
         plot.body.append(f'<line class="pl-sd-target" x1="{plot.px(x["p"] - 0.02):.1f}" y1="{plot.py(p):.1f}" '
                          f'x2="{plot.px(x["drawn"] + BAR_W + 0.02):.1f}" y2="{plot.py(p):.1f}"/>')
-        for key, value in (("q", q), ("p", p), ("result", fin), ("drawn", drawn)):
-            plot.text(x[key] + BAR_W / 2, value, fmt.de(value, 2, trim=True), "pl-tick pl-sd-value", "middle", dy=-5)
-        for key, text in (("q", "q"), ("p", "p"), ("result", "Erg."), ("drawn", "gez.")):
-            plot.text(x[key] + BAR_W / 2, 0, text, "pl-tick", "middle", dy=16)
-        plot.text(i + 0.5, 0, f"Token {token}", "pl-axis", "middle", dy=36)
-    plot.front.append(_legend([("pl-sd-q", "Entwurf q"), ("pl-sd-p", "Ziel p"), ("pl-sd-target", "Höhe von p"),
-                               ("pl-sd-acc", "Erg.: angenommen"), (corr_cls, "Erg.: Korrektur"),
-                               ("pl-sd-drawn", "gez.: echte Läufe")], 60, 14, width=145))
+        for k, (key, value) in enumerate((("q", q), ("p", p), ("result", fin), ("drawn", drawn))):
+            plot.text(x[key] + BAR_W / 2, value, fmt.de(value, 2, trim=True), "pl-tick pl-sd-value", "middle",
+                      dy=-5 - stagger * (k % 2))
+        for k, (key, text) in enumerate((("q", "q"), ("p", "p"), ("result", "Erg."), ("drawn", "gez."))):
+            plot.text(x[key] + BAR_W / 2, 0, text, "pl-tick", "middle", dy=16 + stagger * (k % 2))
+        plot.text(i + 0.5, 0, f"Token {token}", "pl-axis", "middle", dy=36 + stagger)
+    entries = [("pl-sd-q", "Entwurf q"), ("pl-sd-p", "Ziel p"), ("pl-sd-target", "Höhe von p"),
+               ("pl-sd-acc", "Erg.: angenommen"), (corr_cls, "Erg.: Korrektur"), ("pl-sd-drawn", "gez.: echte Läufe")]
+    if narrow:  # pairs that belong together side by side
+        plot.front.append(_legend([entries[i] for i in (0, 1, 3, 4, 2, 5)], 16, 14, per_row=2, width=160))
+    else:
+        plot.front.append(_legend(entries, 60, 14, width=145))
+    x_note = 16 if narrow else 60
     for k, note in enumerate(notes):
-        plot.front.append(f'<text class="pl-label pl-sd-note" x="60" y="{58 + 18 * k}">{escape(note)}</text>')
+        plot.front.append(f'<text class="pl-label pl-sd-note" x="{x_note}" y="{58 + more + 18 * k}">'
+                          f'{escape(note)}</text>')
 
     mode = dict(CORRECTIONS)[r["correction_mode"]]
     rate = fmt.exact(Fraction(r["rate_exact"]) * 100, 1, 1) + fmt.THIN_NBSP + "%"

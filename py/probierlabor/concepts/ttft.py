@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import WIDE, fewer_ticks
+from ..kit.layout import width as figure_width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -105,8 +107,9 @@ def _nice_step(span: float) -> int:
     return 1000
 
 
-def view(r: dict) -> View:
-    width, x0, x1 = 500, 64, 486
+def view(r: dict, layout: str = WIDE) -> View:
+    width = figure_width(500, layout)
+    x0, x1 = 64, width - 14
     horizon = max(r["end"], 100)
     step = _nice_step(horizon)
     horizon = -(-horizon // step) * step
@@ -115,9 +118,11 @@ def view(r: dict) -> View:
     parts: list[str] = []
     client_y, server_y = 34, 104
     axis_y = 236
+    named = set(fewer_ticks(range(0, horizon + 1, step), layout, x1 - x0))  # "1 000" needs room on a phone
     for t in range(0, horizon + 1, step):
         parts.append(f'<line class="pl-tt-grid" x1="{px(t):.1f}" y1="22" x2="{px(t):.1f}" y2="{axis_y}"/>')
-        parts.append(svg.text(px(t), axis_y + 16, fmt.de(t), "pl-label pl-tt-small", "middle"))
+        if t in named:
+            parts.append(svg.text(px(t), axis_y + 16, fmt.de(t), "pl-label pl-tt-small", "middle"))
     parts.append(svg.text((x0 + x1) / 2, axis_y + 34, "Zeit in ms (ab dem Absenden)", "pl-axis", "middle"))
     parts.append(svg.text(x0 - 8, client_y + 16, "Client", "pl-label pl-tt-lane", "end"))
     parts.append(svg.text(x0 - 8, server_y + 16, "Server", "pl-label pl-tt-lane", "end"))
@@ -156,7 +161,7 @@ def view(r: dict) -> View:
     bracket(194, e["arrival"], e["first_ready"], f"Server {fmt.de(r['server_interval'])} ms", "pl-tt-server")
     bracket(224, 0, r["end"], f"ganze Antwort {fmt.de(r['end'])} ms", "pl-tt-end")
     height = axis_y + 42
-    figure = svg.figure(width, height, parts, cls="pl-tt",
+    figure = svg.figure(width, height, parts, cls="pl-tt", layout=layout,
                         label="Zeitleiste von Client und Server mit den Phasen bis zum ersten Token")
 
     readouts = [

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import inspect
 import json
 from functools import lru_cache
 from typing import Any, Mapping
 
 from .. import SLUGS, module_name
+from . import layout as layouts
 from . import lesson
 from .contract import Param
 
@@ -73,15 +75,28 @@ def controls(slug: str, values: Mapping[str, Any]) -> dict:
     return {name: declared[name].to_field(v) for name, v in values.items()}
 
 
-def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
-    """Check, compute and view. The result is JSON-serialisable."""
+@lru_cache(maxsize=None)
+def draws_narrow(slug: str) -> bool:
+    """Whether the concept lays its figure out for a narrow screen (its ``view`` takes a ``layout``)."""
+    return "layout" in inspect.signature(concept(slug).view).parameters
+
+
+def run(slug: str, raw: Mapping[str, Any] | None = None, layout: str = layouts.WIDE) -> dict:
+    """Check, compute and view. The result is JSON-serialisable.
+
+    ``layout`` is the width the page reports for the figure (kit/layout.py); it changes how the
+    figure is laid out, never a number, and it is not part of the state in the URL."""
     module = concept(slug)
+    layouts.check(layout)
     values, noted = checked(slug, raw or {})
     result = module.compute(**values)
-    view = module.view(result)
+    narrow = draws_narrow(slug)
+    drawn = layout if narrow else layouts.WIDE
+    view = module.view(result, layout=drawn) if narrow else module.view(result)
     declared = params_of(slug)
     return {
         "slug": slug,
+        "layout": drawn,
         "params": {name: jsonable(v) for name, v in values.items()},
         "url": url_state(slug, values),
         "controls": controls(slug, values),
@@ -97,13 +112,13 @@ def run(slug: str, raw: Mapping[str, Any] | None = None) -> dict:
     }
 
 
-def run_json(slug: str, raw_json: str) -> str:
+def run_json(slug: str, raw_json: str, layout: str = layouts.WIDE) -> str:
     """Browser entry point: JSON in, JSON out; an exception becomes a German message.
 
     The raw results stay behind: the page shows only the view, and every slider step would
     otherwise serialise and parse them again."""
     try:
-        out = run(slug, json.loads(raw_json or "{}"))
+        out = run(slug, json.loads(raw_json or "{}"), layout)
         del out["result"]
         return json.dumps(out, ensure_ascii=False)
     except Exception as error:  # noqa: BLE001 - the page must show a message, not a traceback

@@ -2,7 +2,8 @@
 
 A concept module is pure Python. It declares its parameters and presets and
 offers ``compute(**params)`` (JSON-serialisable results) and ``view(result)``
-(figure and readouts as strings). Everything that turns user input into
+(figure and readouts as strings), or ``view(result, layout)`` where it also lays
+its figures out for a narrow screen (kit/layout.py). Everything that turns user input into
 parameters lives here, once, so that the page, the CLI, the tests and the
 build all clamp a bad value the same way and say so in the same German words.
 """

@@ -8,6 +8,10 @@ The same string is pre-rendered at build time under CPython and produced live in
 browser, so both look identical.
 
 Elements carry CSS classes (``pl-…``), never colours; see static/css/probierlabor.css.
+
+A figure can be laid out for a narrow screen (kit/layout.py): ``figure`` marks it, so that the CSS
+raises its smallest text to 12 px; ``Plot`` shows fewer ticks on its axes; ``panels`` puts the
+panels of a figure side by side on a wide screen and one under the other on a narrow one.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from html import escape
 from typing import Callable, Iterable, Sequence
 
 from . import fmt
+from .layout import NARROW, WIDE, fewer_ticks
 
 _LIMIT = 1e4  # coordinates beyond the view are pulled in; the clip path hides the rest
 _CHAR_WIDTH = 6.8  # mean width of a legend character (12 px), for laying out entries side by side
@@ -25,8 +30,9 @@ _CHAR_WIDTH = 6.8  # mean width of a legend character (12 px), for laying out en
 
 class Plot:
     def __init__(self, width: int, height: int, xlim, ylim, label: str,
-                 margin: Sequence[int] = (16, 16, 46, 60)):
+                 margin: Sequence[int] = (16, 16, 46, 60), layout: str = WIDE):
         self.w, self.h = width, height
+        self.layout = layout
         self.x0, self.x1 = map(float, xlim)
         self.y0, self.y1 = map(float, ylim)
         top, right, bottom, left = margin
@@ -37,6 +43,7 @@ class Plot:
         self.back: list[str] = []
         self.body: list[str] = []
         self.front: list[str] = []
+        self.hits: list[str] = []
 
     # -- coordinates
 
@@ -51,6 +58,11 @@ class Plot:
     def grid(self, xticks: Iterable[float], yticks: Iterable[float], xlabel: str, ylabel: str,
              xfmt: Callable = fmt.tick, yfmt: Callable = fmt.tick):
         out = self.back
+        xticks, yticks = list(xticks), list(yticks)
+        if len(xticks) > 1:
+            xticks = fewer_ticks(xticks, self.layout, abs(self.px(xticks[-1]) - self.px(xticks[0])))
+        if len(yticks) > 1:  # labels side by side need more room than labels one above the other
+            yticks = fewer_ticks(yticks, self.layout, abs(self.py(yticks[-1]) - self.py(yticks[0])), least_px=24)
         for v in xticks:
             x = self.px(v)
             out.append(f'<line class="pl-grid" x1="{x:.1f}" y1="{self.top}" x2="{x:.1f}" y2="{self.bottom}"/>')
@@ -79,9 +91,16 @@ class Plot:
     def hline(self, y: float, cls: str):
         self.line(self.x0, y, self.x1, y, cls)
 
-    def point(self, x: float, y: float, r: float, cls: str, attrs: dict | None = None, title: str = ""):
+    def point(self, x: float, y: float, r: float, cls: str, attrs: dict | None = None, title: str = "",
+              hit: float = 0):
+        """A dot at a data point. A draggable one (``data-drag`` in ``attrs``) may get an invisible larger
+        circle of radius ``hit`` that a finger grabs as well; all of them lie under all dots, so that a
+        visible dot always wins over a neighbour's hit area."""
         extra = "".join(f' {k}="{escape(str(v))}"' for k, v in (attrs or {}).items())
         inner = f"<title>{escape(title)}</title>" if title else ""
+        if hit > r and attrs and "data-drag" in attrs:
+            self.hits.append(f'<circle class="pl-drag-hit" cx="{self._cx(x):.1f}" cy="{self._cy(y):.1f}" r="{hit}" '
+                             f'data-drag-hit="{escape(str(attrs["data-drag"]))}"/>')
         self.front.append(f'<circle class="{cls}" cx="{self._cx(x):.1f}" cy="{self._cy(y):.1f}" r="{r}"{extra}>'
                           f"{inner}</circle>")
 
@@ -105,21 +124,25 @@ class Plot:
         self.legend_rows = rows
 
     def render(self) -> str:
-        cid = self.clip_id
-        legend = "".join(getattr(self, "legend_rows", []))
         # A figure with draggable points is a group of controls, not one picture: role="img" would
         # hide the points (sliders) from screen readers and keyboards.
         role = "group" if any("tabindex=" in part for part in self.front) else "img"
         # data-*: the plot box and ranges, so that dragging in the browser maps pixels back to data
         attrs = {"data-box": f"{self.left} {self.top} {self.right} {self.bottom}",
                  "data-xrange": f"{self.x0:g} {self.x1:g}", "data-yrange": f"{self.y0:g} {self.y1:g}"}
-        body = (f'<defs><clipPath id="{cid}"><rect x="{self.left}" y="{self.top}" '
+        return figure(self.w, self.h, self.inner(), label=self.label, role=role, attrs=attrs, layout=self.layout)
+
+    def inner(self) -> str:
+        """The plot without its ``<svg>`` root: one panel of a larger figure (``panels``)."""
+        cid = self.clip_id
+        legend = "".join(getattr(self, "legend_rows", []))
+        return (f'<defs><clipPath id="{cid}"><rect x="{self.left}" y="{self.top}" '
                 f'width="{self.right - self.left}" height="{self.bottom - self.top}"/></clipPath></defs>'
                 + "".join(self.back)
                 + f'<g clip-path="url(#{cid})">' + "".join(self.body) + "</g>"
                 + legend
+                + "".join(self.hits)
                 + "".join(self.front))
-        return figure(self.w, self.h, body, label=self.label, role=role, attrs=attrs)
 
     # -- helpers
 
@@ -131,15 +154,32 @@ class Plot:
 
 
 def figure(width: float, height: float, body: str | Iterable[str], *, label: str, cls: str = "",
-           role: str = "img", attrs: dict | None = None) -> str:
+           role: str = "img", attrs: dict | None = None, layout: str = WIDE) -> str:
     """The ``<svg>`` root of every figure: a viewBox in pixels (the figure scales with the page), the
     class pl-plot that the CSS colours hang on, and the accessible name a screen reader says instead
-    of the drawing. ``cls`` adds the concept's own class, ``attrs`` further attributes."""
+    of the drawing. ``cls`` adds the concept's own class, ``attrs`` further attributes; a figure laid
+    out for a narrow screen says so in data-layout (its small text grows to 12 px in the CSS)."""
     names = f"pl-plot {cls}" if cls else "pl-plot"
-    extra = "".join(f' {k}="{escape(str(v))}"' for k, v in (attrs or {}).items())
+    attrs = {**(attrs or {}), **({"data-layout": NARROW} if layout == NARROW else {})}
+    extra = "".join(f' {k}="{escape(str(v))}"' for k, v in attrs.items())
     content = body if isinstance(body, str) else "".join(body)
     return (f'<svg class="{names}" viewBox="0 0 {_size(width)} {_size(height)}" role="{role}" '
             f'aria-label="{escape(label)}"{extra} xmlns="http://www.w3.org/2000/svg">{content}</svg>')
+
+
+def panels(items: Sequence[tuple[float, float, str]], layout: str, gap: float = 16) -> tuple[float, float, str]:
+    """Panels ``(width, height, markup)``, each drawn from its own origin, side by side on a wide
+    screen and one under the other on a narrow one (aligned left). Returns the width and height of the
+    whole and its markup, for ``figure``."""
+    out, offset = [], 0.0
+    for w, h, markup in items:
+        x, y = (offset, 0) if layout == WIDE else (0, offset)
+        out.append(f'<g transform="translate({x:g} {y:g})">{markup}</g>')
+        offset += (w if layout == WIDE else h) + gap
+    across = offset - gap if items else 0
+    if layout == WIDE:
+        return across, max((h for _, h, _ in items), default=0), "".join(out)
+    return max((w for w, _, _ in items), default=0), across, "".join(out)
 
 
 def rect(x: float, y: float, w: float, h: float, cls: str, *, rx: float = 0, title: str = "") -> str:

@@ -14,6 +14,7 @@ import math
 from html import escape
 
 from . import svg
+from .layout import NARROW, NARROW_MIN_FONT, WIDE
 
 
 # -- a token tree -----------------------------------------------------------------------
@@ -21,8 +22,9 @@ from . import svg
 class Tree:
     """Start on the left, one column per step. Nodes are placed by the caller (column, row)."""
 
-    def __init__(self, width: int, height: int, columns: list[float], label: str):
+    def __init__(self, width: int, height: int, columns: list[float], label: str, layout: str = WIDE):
         self.w, self.h = width, height
+        self.layout = layout
         self.columns = columns
         self.label = label
         self.edges: list[str] = []
@@ -52,7 +54,8 @@ class Tree:
                      f'height="{2 * r}" rx="3">{inner}</rect>')
         else:
             shape = f'<circle class="pl-tree-node {cls}" cx="{x:.1f}" cy="{y:.1f}" r="{r}">{inner}</circle>'
-        size = "" if len(token) <= 2 else ' font-size="10"'
+        # a longer token ("Ende") in a smaller font; a narrow figure keeps it readable on a phone
+        size = "" if len(token) <= 2 else f' font-size="{NARROW_MIN_FONT if self.layout == NARROW else 10}"'
         text_cls = " ".join(f"{c}-t" for c in cls.split() if c != "pl-tree-n")
         self.nodes.append(shape + f'<text class="pl-tree-token {text_cls}" x="{x:.1f}" y="{y + 4.5:.1f}" '
                                   f'text-anchor="middle"{size}>{escape(token)}</text>')
@@ -75,4 +78,5 @@ class Tree:
                 self.texts.append(svg.key(x, yy + 4, f"pl-tree-edge {cls}", text, w=22, gap=6, line=True))
 
     def render(self) -> str:
-        return svg.figure(self.w, self.h, self.edges + self.nodes + self.texts, label=self.label, cls="pl-tree")
+        return svg.figure(self.w, self.h, self.edges + self.nodes + self.texts, label=self.label, cls="pl-tree",
+                          layout=self.layout)

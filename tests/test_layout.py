@@ -1,0 +1,108 @@
+"""Figures laid out for a narrow screen (kit/layout.py, issue 14): the same module and the same numbers,
+only the layout changes; the width is the page's, never the state's."""
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+
+from probierlabor import SLUGS
+from probierlabor.build import experiment_block
+from probierlabor.kit import api, layout, svg
+
+NS = "{http://www.w3.org/2000/svg}"
+NARROW = [slug for slug in SLUGS if api.draws_narrow(slug)]
+NUMBER = re.compile(r"−?\d[\d\u202f\u2009 .]*(?:,\d+)?")
+
+
+def states(slug):
+    return [{}] + [api.preset_values(slug, p.label) for p in api.concept(slug).PRESETS]
+
+
+def numbers(markup: str) -> tuple[Counter, Counter]:
+    """The numbers written in a figure's texts: those of axis ticks and other small print (a narrow
+    axis may name fewer ticks) and all others."""
+    ticks, others = Counter(), Counter()
+    for fig in re.findall(r"<svg.*?</svg>", markup, flags=re.S):
+        for text in ET.fromstring(fig).iter(NS + "text"):
+            content = "".join(text.itertext())
+            found = [n.strip() for n in NUMBER.findall(content)]
+            small = any(c == "pl-tick" or c.endswith("-small") for c in text.get("class", "").split())
+            (ticks if small else others).update(found)
+    return ticks, others
+
+
+def test_the_worst_figures_on_a_phone_have_a_narrow_layout():
+    assert {"decode", "gqa", "speculative-decoding", "mqa", "rope", "ttft", "beam-search",
+            "continuous-batching"} <= set(NARROW)
+
+
+@pytest.mark.parametrize("slug", NARROW)
+def test_a_narrow_figure_shows_the_same_numbers_as_the_wide_one(slug):
+    for values in states(slug):
+        wide, narrow = api.run(slug, values), api.run(slug, values, layout=layout.NARROW)
+        assert narrow["layout"] == layout.NARROW and wide["layout"] == layout.WIDE
+        for key in ("readouts", "summary", "url", "controls", "display", "notes", "lesson", "result"):
+            assert narrow[key] == wide[key], (slug, values, key)
+        for part in ("figure", "extra"):
+            wide_ticks, wide_others = numbers(wide[part])
+            narrow_ticks, narrow_others = numbers(narrow[part])
+            assert narrow_others == wide_others, (slug, values, part)
+            assert not narrow_ticks - wide_ticks, (slug, values, part)
+        assert 'data-layout="narrow"' in narrow["figure"] and "data-layout" not in wide["figure"]
+
+
+@pytest.mark.parametrize("slug", NARROW)
+def test_a_narrow_figure_fits_a_phone(slug):
+    """At most NARROW_WIDTH wide, so that its 12-pixel text stays above 11 px on a 390-pixel phone."""
+    for values in states(slug):
+        for fig in re.findall(r"<svg.*?</svg>", "".join(api.run(slug, values, layout=layout.NARROW)[k]
+                                                          for k in ("figure", "extra")), flags=re.S):
+            width = float(ET.fromstring(fig).get("viewBox").split()[2])
+            assert width <= layout.NARROW_WIDTH, (slug, values, width)
+
+
+def test_a_concept_without_a_narrow_layout_draws_its_wide_figure():
+    slug = next(s for s in SLUGS if not api.draws_narrow(s))
+    out = api.run(slug, layout=layout.NARROW)
+    assert out["layout"] == layout.WIDE and out["figure"] == api.run(slug)["figure"]
+
+
+def test_the_layout_is_not_part_of_the_state():
+    out = json.loads(api.run_json("gqa", json.dumps({"groups": "4"}), "narrow"))
+    assert out["layout"] == "narrow" and out["url"] == {"groups": "4"}
+    assert "layout" not in api.params_of("gqa")
+
+
+def test_an_unknown_layout_is_a_german_message():
+    out = json.loads(api.run_json("gqa", "{}", "tablet"))
+    assert "Unbekannte Breite „tablet“" in out["error"]
+
+
+def test_a_dense_axis_shows_fewer_ticks_on_a_narrow_figure_only():
+    ticks = list(range(0, 13))
+    assert layout.fewer_ticks(ticks, layout.WIDE, 120) == ticks
+    assert layout.fewer_ticks(ticks, layout.NARROW, 120) == [0, 4, 8, 12]  # 10 px apart: every fourth
+    assert layout.fewer_ticks(ticks, layout.NARROW, 600) == ticks  # 50 px apart: all
+    assert layout.fewer_ticks([-3, -2, -1, 0, 1, 2, 3], layout.NARROW, 180) == [-2, 0, 2]  # the zero stays
+    plot = svg.Plot(300, 200, (0, 12), (0, 1), label="x", margin=(10, 10, 10, 60), layout=layout.NARROW)
+    plot.grid(ticks, [0, 1], "x", "y")  # 230 px for 12 steps: every third tick is 57 px from the next
+    assert plot.render().count('class="pl-tick"') == 5 + 2
+
+
+def test_panels_go_side_by_side_when_wide_and_stack_when_narrow():
+    items = [(200, 100, "<a/>"), (150, 80, "<b/>")]
+    assert svg.panels(items, layout.WIDE, gap=10)[:2] == (360, 100)
+    assert svg.panels(items, layout.NARROW, gap=10)[:2] == (200, 190)
+    markup = svg.panels(items, layout.NARROW, gap=10)[2]
+    assert 'translate(0 110)"><b/>' in markup
+
+
+def test_the_page_arrives_with_both_versions_of_the_default_figure():
+    first = experiment_block.first_paint("gqa")
+    assert first["figure"] == (f'<div data-pl-layout="wide">{api.run("gqa")["figure"]}</div>'
+                               f'<div data-pl-layout="narrow">{api.run("gqa", layout="narrow")["figure"]}</div>')
+    plain = next(s for s in SLUGS if not api.draws_narrow(s))
+    assert experiment_block.first_paint(plain)["figure"] == api.run(plain)["figure"]
