@@ -136,7 +136,7 @@ LABELS = [r["label"] for r in api.run(SLUG)["readouts"]]
 @given(st.floats(0.1, 3.0), st.integers(30, 70), st.sampled_from([50, 80]), st.sampled_from([0, 40, 160]),
        st.integers(0, 2**31 - 1))
 def test_any_setting_gives_valid_numbers_and_figures(s, c, q, tasks, seed):
-    out = api.run(SLUG, {"s": s, "c": c, "q": q, "tasks": tasks, "seed": seed})
+    out = api.run(SLUG, {"s": s, "c": c, "quote": q, "tasks": tasks, "seed": seed})
     assert out["notes"] == []
     json.dumps(out, allow_nan=False)
     r = out["result"]
@@ -149,7 +149,7 @@ def test_any_setting_gives_valid_numbers_and_figures(s, c, q, tasks, seed):
     assert [x["label"] for x in out["readouts"]] == LABELS
 
 
-@given(st.dictionaries(st.sampled_from(["s", "c", "q", "tasks", "seed", "x"]),
+@given(st.dictionaries(st.sampled_from(["s", "c", "quote", "q", "tasks", "seed", "x"]),
                        st.one_of(st.text(max_size=5), st.floats(allow_nan=True), st.integers())))
 def test_garbage_in_the_link_never_raises(raw):
     out = api.run(SLUG, raw)
@@ -170,7 +170,7 @@ def test_the_next_steeper_curve_does_not_halve_the_horizon():
     assert solved(s=0.2, c=45)
     assert not solved(s=0.25, c=45)  # 68.8 min: 57 %, not half
     assert not solved(s=0.2, c=46)  # the threshold is met only from 45 % down
-    assert not solved(s=0.1, c=45, q=80)  # the 80-% horizon is another question
+    assert not solved(s=0.1, c=45, quote=80)  # the 80-% horizon is another question
 
 
 def test_workshop_script_recomputes_the_horizon_and_the_refit():
@@ -178,7 +178,7 @@ def test_workshop_script_recomputes_the_horizon_and_the_refit():
     from workshop_check import run_states, number
 
     states = [{}, api.preset_values(SLUG, "Flach, 45 %"), api.preset_values(SLUG, "Flach, gewürfelt"),
-              {"s": 1.0, "q": 80, "tasks": 160, "seed": 3}]
+              {"s": 1.0, "quote": 80, "tasks": 160, "seed": 3}]
     for state, out in zip(states, run_states(SLUG, states)):
         result = api.run(SLUG, state)["result"]
         assert out["figures"] == 1

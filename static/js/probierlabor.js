@@ -169,6 +169,7 @@
   function fromLink(root) {
     const raw = fromUrl(root);
     if (!Object.keys(raw).length) return;
+    if (hasAlias(root)) writeUrl(root, raw);
     const data = views(root);
     const index = data ? data.views.findIndex((view) => sameState(view.url, raw)) : -1;
     if (index >= 0) {
@@ -239,8 +240,20 @@
   function fromUrl(root) {
     const query = new URLSearchParams(location.search);
     const raw = {};
+    for (const [old, name] of Object.entries(aliases(root))) if (query.has(key(root, old))) raw[name] = query.get(key(root, old));
     for (const name of names(root)) if (query.has(key(root, name))) raw[name] = query.get(key(root, name));
     return raw;
+  }
+
+  // Former names of parameters (Param.alias): an old shared link still works, and is written back
+  // under the new name at once (metr-horizon's q also opens the theme's search).
+  function aliases(root) {
+    return root.dataset.aliases ? JSON.parse(root.dataset.aliases) : {};
+  }
+
+  function hasAlias(root) {
+    const query = new URLSearchParams(location.search);
+    return Object.keys(aliases(root)).some((old) => query.has(key(root, old)));
   }
 
   function fromControls(root) {
@@ -274,7 +287,7 @@
 
   function writeUrl(root, url) {
     const query = new URLSearchParams(location.search);
-    for (const name of names(root)) query.delete(key(root, name));
+    for (const name of [...names(root), ...Object.keys(aliases(root))]) query.delete(key(root, name));
     for (const [name, value] of Object.entries(url)) query.set(key(root, name), value);
     const text = query.toString();
     history.replaceState(history.state, "", location.pathname + (text ? "?" + text : "") + location.hash);

@@ -35,7 +35,7 @@ def experiment(slug: str) -> str:
     presets = "".join(_preset_button(slug, i, p, preset_views[i]) for i, p in enumerate(module.PRESETS))
     drag_hint = any(p.kind == "moves" for p in module.PARAMS)
     return (
-        f'<section class="pl-experiment" data-experiment="{slug}" data-state="loading" '
+        f'<section class="pl-experiment" data-experiment="{slug}" data-state="loading"{_aliases(module.PARAMS)} '
         f'aria-label="Experiment: {escape(module.TITLE)}">'
         f'<div class="pl-presets" role="group" aria-label="Voreinstellungen">{presets}</div>'
         f"{_TOOLBAR}"
@@ -53,6 +53,13 @@ def experiment(slug: str) -> str:
         f"<template class=\"pl-views\" data-views='{_single_quoted(views)}'></template>"
         f'</section>'
     )
+
+
+def _aliases(params) -> str:
+    """Former names of parameters (Param.alias), which the script reads from an old link and writes back
+    under the new name."""
+    aliases = {p.alias: p.name for p in params if p.alias}
+    return f" data-aliases='{_single_quoted(aliases)}'" if aliases else ""
 
 
 def first_paint(slug: str) -> dict[str, str]:

@@ -46,7 +46,8 @@ PARAMS = (
           help="Um wie viel die Log-Chance je Verdopplung der Aufgabenlänge fällt. Klein heißt flach."),
     Param("c", "Chance bei 2 Stunden (in %)", "int", 50, lo=30, hi=70, step=1,
           help="Verschiebt die ganze Kurve, bis sie bei 2 h diesen Wert hat. 50 heißt: Horizont 2 h."),
-    Param("q", "Schwelle", "choice", 50, choices=((50, "50 %"), (80, "80 %")),
+    # was "q" until the theme's search claimed ?q= for itself; old links still carry it
+    Param("quote", "Schwelle", "choice", 50, choices=((50, "50 %"), (80, "80 %")), alias="q",
           help="Wo die Kurve abgelesen wird: 50-%- oder 80-%-Horizont."),
     Param("tasks", "Gewürfelte Aufgaben", "choice", 0, choices=((0, "keine"), (40, "40"), (160, "160")),
           help="Aufgaben mit zufälliger Länge; jede gelingt mit der Chance der Kurve. Dann neu angepasst."),
@@ -58,7 +59,7 @@ PRESETS = (
     Preset("Steil, 45 %", {"s": 1.0, "c": 45}, "Kleine Änderung, steile Kurve."),
     Preset("Mittel, 45 %", {"s": 0.5, "c": 45}, "Kleine Änderung, mittlere Kurve."),
     Preset("Flach, 45 %", {"s": 0.25, "c": 45}, "Kleine Änderung, flache Kurve."),
-    Preset("Flach, 80 %", {"s": 0.25, "q": 80}, "80-%-Horizont einer flachen Kurve."),
+    Preset("Flach, 80 %", {"s": 0.25, "quote": 80}, "80-%-Horizont einer flachen Kurve."),
     Preset("Flach, gewürfelt", {"s": 0.25, "tasks": 40, "seed": 7}, "40 gewürfelte Aufgaben, neu angepasst."),
 )
 
@@ -175,12 +176,12 @@ def wobble(s: float, tasks: int = 40, throws: int = 101, first_seed: int = 1000,
 
 # -- the experiment ---------------------------------------------------------------------
 
-def compute(s: float = 1.0, c: int = 50, q: int = 50, tasks: int = 0, seed: int = 1) -> dict:
-    cc, qq = c / 100.0, q / 100.0
+def compute(s: float = 1.0, c: int = 50, quote: int = 50, tasks: int = 0, seed: int = 1) -> dict:
+    cc, qq = c / 100.0, quote / 100.0
     result = {
         "s": s,
         "c": c,
-        "q": q,
+        "q": quote,
         "horizon_min": horizon(s, cc, qq),
         "horizon_50_min": horizon(s, cc, 0.5),
         "horizon_80_min": horizon(s, cc, 0.8),
@@ -356,7 +357,7 @@ LESSON = Lesson(
                  "am weitesten nach vorn?",
         choices=("bei der steilen Kurve (s = 1)", "bei der flachen Kurve (s = 0,25)", "bei beiden gleich weit"),
         answer=1,
-        shown=lambda params, result: params["c"] == 45 and params["q"] == 50 and params["s"] == 0.25,
+        shown=lambda params, result: params["c"] == 45 and params["quote"] == 50 and params["s"] == 0.25,
         explain="Die flache Kurve fällt je Verdopplung der Länge nur wenig. 5 Prozentpunkte entsprechen bei ihr "
                 "fast einer ganzen Verdopplung: 68,8 min statt 104,4 min bei der steilen.",
         example={"s": 0.25, "c": 45},
@@ -375,7 +376,7 @@ LESSON = Lesson(
                                             and result["horizon_min"] < 5),
              explain="Bei einer flachen Kurve liegen 50 % und 80 % viele Verdopplungen auseinander. "
                      "Bei s = 0,25 sind es 2 Stunden gegen 2,6 Minuten.",
-             example={"s": 0.25, "q": 80}),
+             example={"s": 0.25, "quote": 80}),
         Task("wobbly_dice", "Würfle Aufgaben bei 50 % an der 2-Stunden-Marke. Finde einen Wurf, dessen Schätzung "
                             "mehr als doppelt oder weniger als halb so lang ist wie 2 Stunden.",
              solved=lambda params, result: (result["q"] == 50 and result["c"] == 50 and result["tasks"] > 0

@@ -42,16 +42,18 @@ def checked(slug: str, raw: Mapping[str, Any]) -> tuple[dict, dict[str, str]]:
     """Like ``check``, with each note under the name of the parameter it is about."""
     declared = params_of(slug)
     values, notes = {}, {}
+    aliases = {p.alias for p in declared.values() if p.alias}
     for name, param in declared.items():
-        if name in raw:
-            value, note = param.coerce(raw[name])
+        given = name if name in raw else param.alias if param.alias and param.alias in raw else None
+        if given is not None:
+            value, note = param.coerce(raw[given])
             if note:
                 notes[name] = note
         else:
             value = param.default
         values[name] = value
     for name in raw:
-        if name not in declared:
+        if name not in declared and name not in aliases:
             notes[name] = f"Den Regler „{name}“ gibt es in diesem Experiment nicht; er wurde ignoriert."
     return values, notes
 

@@ -39,6 +39,9 @@ class Param:
     ``count`` the number of values; ``normalise`` divides by the sum when it is not exactly 1;
     ``whole`` asks for different whole numbers, e.g. positions; an empty default means „none typed“,
     and the concept falls back to its own numbers).
+
+    ``alias`` is a former name that old shared links still carry: ``api.checked`` reads it when the
+    name itself is missing, and the page writes the link back under the name.
     """
 
     name: str
@@ -57,6 +60,7 @@ class Param:
     count: tuple[int, int] = (0, 0)
     normalise: bool = False
     whole: bool = False
+    alias: str = ""
 
     def __post_init__(self):
         assert self.kind in {"int", "float", "choice", "bool", "seed", "moves", "values"}, self.kind
