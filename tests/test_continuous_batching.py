@@ -93,18 +93,90 @@ def test_lesson_late_c_is_not_solved_one_round_too_early():
 
 
 def test_workshop_script_recomputes_both_schedules():
-    """The numpy script (workshop/continuous_batching.py) at the default, two presets and a late C: same waits,
-    same finishing times, same idle slots for both strategies."""
+    """The numpy script (workshop/continuous_batching.py) at the default, two presets, a late C and own requests
+    on other numbers of slots: same waits, same finishing times, same idle slots for both strategies."""
     from workshop_check import run_states, number
 
     states = [{}, api.preset_values(cb.SLUG, "B braucht 6 Runden"), api.preset_values(cb.SLUG, "B braucht 7 Runden"),
-              {"a_rounds": 2, "c_ready": 3, "c_rounds": 5}]
+              {"a_rounds": 2, "c_ready": 3, "c_rounds": 5}, {"lengths": "6; 2; 2; 4", "arrivals": "0; 0; 1; 3"},
+              {"slots": 3, "lengths": "5; 1; 1; 1"}, {"slots": 1, "lengths": "3", "arrivals": "2; 5"}]
     for state, out in zip(states, run_states(cb.SLUG, states)):
         result = api.run(cb.SLUG, state)["result"]
         assert out["figures"] == 1
         for strategy, title in cb.STRATEGIES:
             r = result[strategy]
-            assert number(out["stdout"], f"{title}, Wartezeit von C") == r["c_wait"]
+            assert number(out["stdout"], f"{title}, Wartezeit von {result['watched']}") == r["c_wait"]
             assert number(out["stdout"], f"{title}, mittlere Zeit bis fertig") == pytest.approx(r["mean_finish"])
             assert number(out["stdout"], f"{title}, alles fertig nach") == r["makespan"]
             assert number(out["stdout"], f"{title}, leere Platz-Runden") == r["idle"]
+
+
+# -- own requests: 1–4 slots, up to six requests with own rounds and arrivals ------------------------
+
+def test_own_requests_follow_a_schedule_worked_by_hand():
+    # two slots; A 6 and B 2 rounds at once, C 2 from round 1, D 4 from round 3: C takes B's slot at 2 and
+    # D takes it again at 4; the fixed group waits for A (6) and then starts C and D together
+    out = api.run(cb.SLUG, {"lengths": "6; 2; 2; 4", "arrivals": "0; 0; 1; 3"})
+    r = out["result"]
+    assert out["notes"] == [] and out["url"] == {"lengths": "6_2_2_4", "arrivals": "0_0_1_3"}
+    assert {n: span(r, "continuous", n) for n in "ABCD"} == {"A": (0, 6), "B": (0, 2), "C": (2, 4), "D": (4, 8)}
+    assert {n: span(r, "fixed", n) for n in "ABCD"} == {"A": (0, 6), "B": (0, 2), "C": (6, 8), "D": (6, 10)}
+    assert r["continuous"]["mean_finish"] == (6 + 2 + 3 + 5) / 4 and r["fixed"]["mean_finish"] == (6 + 2 + 7 + 7) / 4
+    assert out["summary"].startswith("Eigene Anfragen auf zwei Plätzen (A: 6 Runden ab Runde 0, ")
+
+
+def test_three_slots_let_the_short_ones_pass_the_long_one():
+    r = api.run(cb.SLUG, {"slots": 3, "lengths": "5; 1; 1; 1"})["result"]
+    assert span(r, "continuous", "D") == (1, 2) and span(r, "fixed", "D") == (5, 6)
+    assert (r["continuous"]["makespan"], r["fixed"]["makespan"]) == (5, 6)
+    assert (r["continuous"]["idle"], r["fixed"]["idle"]) == (3 * 5 - 8, 3 * 6 - 8)
+
+
+def test_one_request_is_watched_itself_and_spare_arrivals_are_said():
+    out = api.run(cb.SLUG, {"lengths": "3", "arrivals": "2; 5"})
+    assert span(out["result"], "continuous", "A") == (2, 5)
+    assert out["readouts"][0]["label"] == "A bei Continuous Batching"
+    assert "1 Ankunftsrunde ohne Anfrage bleibt unbenutzt" in out["summary"]
+    assert api.run(cb.SLUG, {"arrivals": "1"})["summary"].startswith("Ankunftsrunden gelten nur mit eigenen Anfragen.")
+
+
+def test_own_rounds_are_rounded_and_clamped_and_a_seventh_request_is_dropped_with_one_note():
+    out = api.run(cb.SLUG, {"lengths": "2,5; 9; 1; 1; 1; 1; 1", "arrivals": "-1; 2", "slots": 7})
+    assert out["params"]["lengths"] == [3, 8, 1, 1, 1, 1] and out["params"]["arrivals"] == [0, 2]
+    assert out["params"]["slots"] == 4
+    lengths = next(n for n in out["notes"] if n.startswith("„Eigene Anfragen: Runden“"))
+    assert "2,5 ist keine ganze Zahl und wurde gerundet" in lengths and "9 liegt außerhalb von 1 bis 8" in lengths
+    assert "es gehen höchstens 6 Werte, der letzte wurde weggelassen" in lengths
+    assert len(out["notes"]) == 3
+
+
+own = st.fixed_dictionaries({"slots": st.integers(1, 4), "lengths": st.lists(st.integers(1, 8), min_size=1, max_size=6),
+                             "arrivals": st.lists(st.integers(0, 8), max_size=6)})
+
+
+@settings(max_examples=60)
+@given(own)
+def test_own_schedules_do_all_work_never_overfill_and_continuous_never_idles_while_one_waits(p):
+    r = cb.compute(slots=p["slots"], lengths=tuple(p["lengths"]), arrivals=tuple(p["arrivals"]))
+    ready = {n: (p["arrivals"][i] if i < len(p["arrivals"]) else 0) for i, n in enumerate("ABCDEF"[:len(p["lengths"])])}
+    for strategy in ("continuous", "fixed"):
+        runs = r[strategy]["runs"]
+        assert set(runs) == set(ready)
+        for i, (name, run) in enumerate(sorted(runs.items())):
+            assert run["end"] - run["start"] == p["lengths"][i] and run["start"] >= ready[name]
+            assert 0 <= run["slot"] < p["slots"]
+        for t in range(r[strategy]["makespan"]):
+            busy = [n for n, run in runs.items() if run["start"] <= t < run["end"]]
+            assert len({runs[n]["slot"] for n in busy}) == len(busy) <= p["slots"]
+            waiting = [n for n, run in runs.items() if ready[n] <= t < run["start"]]
+            if strategy == "continuous" and waiting:
+                assert len(busy) == p["slots"]  # a free slot is taken at once
+    assert r["continuous"]["makespan"] <= r["fixed"]["makespan"]
+    for layout in ("wide", "narrow"):
+        ET.fromstring(cb.view(r, layout).figure)
+
+
+def test_the_lesson_does_not_count_own_requests():
+    assert "big_gain" in api.run(cb.SLUG, {"a_rounds": 8})["lesson"]["solved"]
+    assert "big_gain" not in api.run(cb.SLUG, {"lengths": "8; 1; 1", "arrivals": "0; 0; 1", "slots": 1})["lesson"]["solved"]
+

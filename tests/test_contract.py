@@ -132,6 +132,12 @@ def test_whole_values_are_rounded_and_kept_once(raw, value, words):
     assert PLACES.coerce(PLACES.to_url(got)) == (got, None)
 
 
+def test_whole_values_that_may_repeat_keep_every_one_in_order():
+    lengths = Param("lengths", "Runden", "values", (), lo=1, hi=8, count=(1, 6), whole=True, repeats=True)
+    assert lengths.coerce("2; 2; 7,6; 2") == ((2, 2, 8, 2), "„Runden“: 7,6 ist keine ganze Zahl und wurde gerundet.")
+    assert lengths.coerce("3_3") == ((3, 3), None)
+
+
 @given(st.lists(st.floats(0, 100), min_size=2, max_size=8))
 def test_any_typed_distribution_becomes_one_that_sums_to_exactly_1(numbers):
     value, note = DIST.coerce("; ".join(repr(x) for x in numbers))

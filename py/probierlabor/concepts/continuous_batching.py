@@ -12,9 +12,15 @@ The example (CONCEPTS.md §13; Orca §3 „Iteration-level scheduling“):
 
 B's rounds are the article's slider (1–7, P); A's rounds and C's arrival and length are extra
 controls (P). Both strategies do the same work; only the order in time differs.
+
+Own case: 1–4 slots and up to six own requests A–F (rounds 1–8, arrival rounds 0–8; a missing
+arrival is 0). The figure, the waits and the table then follow the watched request: C where there is
+one, else the last; the table varies B (or the only request).
 """
 
 from __future__ import annotations
+
+import math
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
@@ -29,7 +35,10 @@ GROUP = "Die Inferenz-Engine"
 TEASER = "Ein freier Platz im Batch wird sofort neu besetzt – statt auf den langsamsten der Gruppe zu warten."
 
 SLOTS = 2
-NAMES = ("A", "B", "C")
+NAMES = ("A", "B", "C", "D", "E", "F")
+ARTICLE = NAMES[:3]
+WATCHED = "C"
+LONGEST = 8  # rounds of one own request, and its latest arrival
 STRATEGIES = (("continuous", "Continuous Batching"), ("fixed", "Feste Gruppe"))
 
 PARAMS = (
@@ -41,6 +50,14 @@ PARAMS = (
           help="Wann die dritte Anfrage C eintrifft (im Beispiel 1)."),
     Param("c_rounds", "Runden für C", "int", 2, lo=1, hi=6, step=1,
           help="Wie viele Runden C braucht (im Beispiel 2)."),
+    Param("slots", "Plätze im Batch", "int", SLOTS, lo=1, hi=4, step=1,
+          help="Wie viele Anfragen gleichzeitig rechnen (im Beispiel 2)."),
+    Param("lengths", "Eigene Anfragen: Runden", "values", (), lo=1, hi=LONGEST, count=(1, len(NAMES)),
+          whole=True, repeats=True, widget="z. B. 6; 2; 2; 4",
+          help="Bis zu 6 Anfragen A bis F, je 1 bis 8 Runden. Dann gelten die Regler für A, B und C nicht."),
+    Param("arrivals", "Eigene Anfragen: bereit ab Runde", "values", (), lo=0, hi=LONGEST, count=(1, len(NAMES)),
+          whole=True, repeats=True, widget="z. B. 0; 0; 1; 3",
+          help="Je Anfrage die Runde, ab der sie wartet (fehlt eine, gilt 0)."),
 )
 
 PRESETS = (
@@ -71,36 +88,51 @@ def schedule(requests, strategy: str, slots: int = SLOTS) -> dict:
     return out
 
 
-def requests(a_rounds: int, b_rounds: int, c_ready: int, c_rounds: int):
+def requests(a_rounds: int, b_rounds: int, c_ready: int, c_rounds: int, lengths=(), arrivals=()):
+    """The article's A, B, C from the sliders, or the reader's own requests (a missing arrival is 0)."""
+    if lengths:
+        return tuple((name, arrivals[i] if i < len(arrivals) else 0, rounds)
+                     for i, (name, rounds) in enumerate(zip(NAMES, lengths)))
     return (("A", 0, a_rounds), ("B", 0, b_rounds), ("C", c_ready, c_rounds))
 
 
-def compute(b_rounds: int = 2, a_rounds: int = 6, c_ready: int = 1, c_rounds: int = 2) -> dict:
-    reqs = requests(a_rounds, b_rounds, c_ready, c_rounds)
+def _varied(reqs, b: int):
+    """The same requests with B (or the only one) taking b rounds: a row of the table."""
+    vary = NAMES[min(1, len(reqs) - 1)]
+    return tuple((n, r, b if n == vary else rounds) for n, r, rounds in reqs)
+
+
+def compute(b_rounds: int = 2, a_rounds: int = 6, c_ready: int = 1, c_rounds: int = 2, slots: int = SLOTS,
+            lengths: tuple = (), arrivals: tuple = ()) -> dict:
+    reqs = requests(a_rounds, b_rounds, c_ready, c_rounds, lengths, arrivals)
     ready = {name: r for name, r, _ in reqs}
-    out: dict = {"b_rounds": b_rounds, "a_rounds": a_rounds, "c_ready": c_ready, "c_rounds": c_rounds}
+    watched = WATCHED if WATCHED in ready else reqs[-1][0]
+    out: dict = {"b_rounds": b_rounds, "a_rounds": a_rounds, "c_ready": c_ready, "c_rounds": c_rounds,
+                 "slots": slots, "own": bool(lengths), "requests": [list(r) for r in reqs],
+                 "watched": watched, "watched_ready": ready[watched],
+                 "unused_arrivals": max(0, len(arrivals) - len(lengths)) if lengths else len(arrivals)}
     for strategy, _ in STRATEGIES:
-        s = schedule(reqs, strategy)
+        s = schedule(reqs, strategy, slots)
         end = max(e for _, _, e in s.values())
         out[strategy] = {
             "runs": {n: {"slot": slot, "start": a, "end": b} for n, (slot, a, b) in s.items()},
-            "c_wait": s["C"][1] - ready["C"],
+            "c_wait": s[watched][1] - ready[watched],
             "mean_finish": sum(b - ready[n] for n, (_, _, b) in s.items()) / len(s),
             "makespan": end,
-            "idle": SLOTS * end - sum(r for _, _, r in reqs),
+            "idle": slots * end - sum(r for _, _, r in reqs),
         }
     out["same"] = out["continuous"]["runs"] == out["fixed"]["runs"]
+    names = [n for n, _, _ in reqs]
     out["table"] = [
-        {"b": b, **{k: [schedule(requests(a_rounds, b, c_ready, c_rounds), k)[n][1:] for n in NAMES]
-                    for k, _ in STRATEGIES}}
+        {"b": b, **{k: [schedule(_varied(reqs, b), k, slots)[n][1:] for n in names] for k, _ in STRATEGIES}}
         for b in range(1, 8)
     ]
     return out
 
 
-def _gantt(parts, y0, title, runs, horizon, x0, scale, c_ready, label_px=64):
+def _gantt(parts, y0, title, runs, horizon, x0, scale, c_ready, label_px=64, slots=SLOTS, watched=WATCHED):
     parts.append(svg.text(x0, y0 - 8, title, "pl-label pl-cb-head"))
-    for slot in range(SLOTS):
+    for slot in range(slots):
         y = y0 + slot * 34
         parts.append(svg.text(x0 - 8, y + 19, f"Platz {slot + 1}", "pl-label pl-cb-small", "end"))
         parts.append(f'<rect class="pl-cb-lane" x="{x0}" y="{y}" width="{horizon * scale}" height="28"/>')
@@ -111,7 +143,7 @@ def _gantt(parts, y0, title, runs, horizon, x0, scale, c_ready, label_px=64):
                      f'height="26" rx="4"><title>{name}: {run["start"]} bis {run["end"]}</title></rect>')
         parts.append(svg.text(x + w / 2, y + 19, f"{name} {run['start']}→{run['end']}" if w >= label_px else name,
                               "pl-label pl-cb-reqlabel", "middle"))
-    c = runs["C"]
+    c = runs[watched]
     if c["start"] > c_ready:  # C's wait, drawn as a dashed bracket in its slot
         y = y0 + c["slot"] * 34 + 31
         parts.append(f'<line class="pl-cb-wait" x1="{x0 + c_ready * scale:.1f}" y1="{y}" '
@@ -126,45 +158,75 @@ def view(r: dict, layout: str = WIDE) -> View:
     x0, width = 70, figure_width(480, layout)
     scale = (width - x0 - 14) / horizon
     label_px = 44 if narrow else 64
+    slots, watched, arrival = r["slots"], r["watched"], r["watched_ready"]
+    lanes = slots * 34  # 2 slots: the panels at 26 and 130, the axis at 226, as before own inputs
     parts: list[str] = []
-    _gantt(parts, 26, "Continuous Batching", r["continuous"]["runs"], horizon, x0, scale, r["c_ready"], label_px)
-    _gantt(parts, 130, "Feste Gruppe", r["fixed"]["runs"], horizon, x0, scale, r["c_ready"], label_px)
-    axis_y = 226
-    for t in fewer_ticks(range(horizon + 1), layout, horizon * scale, least_px=24):
+    _gantt(parts, 26, "Continuous Batching", r["continuous"]["runs"], horizon, x0, scale, arrival, label_px,
+           slots, watched)
+    _gantt(parts, 62 + lanes, "Feste Gruppe", r["fixed"]["runs"], horizon, x0, scale, arrival, label_px,
+           slots, watched)
+    axis_y = 90 + 2 * lanes
+    every = max(1, math.ceil(24 / scale))  # many own rounds: no numbers on top of each other
+    for t in fewer_ticks(range(0, horizon + 1, every), layout, horizon * scale, least_px=24):
         x = x0 + t * scale
         parts.append(f'<line class="pl-cb-tick" x1="{x:.1f}" y1="20" x2="{x:.1f}" y2="{axis_y - 6}"/>')
         parts.append(svg.text(x, axis_y + 8, str(t), "pl-label pl-cb-small", "middle"))
-    cx = x0 + r["c_ready"] * scale
+    cx = x0 + arrival * scale
     parts.append(f'<line class="pl-cb-arrival" x1="{cx:.1f}" y1="20" x2="{cx:.1f}" y2="{axis_y - 4}"/>')
-    parts.append(svg.text(cx + 4, axis_y - 10, "C bereit", "pl-label pl-cb-small pl-cb-arrival-text"))
+    parts.append(svg.text(cx + 4, axis_y - 10, f"{watched} bereit", "pl-label pl-cb-small pl-cb-arrival-text"))
     parts.append(svg.text((x0 + width) / 2, axis_y + 28, "Runde (Zeit)", "pl-axis", "middle"))
     height = axis_y + 36
     figure = svg.figure(width, height, parts, cls="pl-cb", layout=layout,
-                        label="Belegung der zwei Plätze über die Runden, oben Continuous Batching, unten feste Gruppe")
+                        label=f"Belegung {_SLOTS_WORDS[slots]} über die Runden, oben Continuous Batching, "
+                              "unten feste Gruppe")
 
     cont, fixed = r["continuous"], r["fixed"]
     def span(s, n):
         run = s["runs"][n]
         return f"{run['start']}→{run['end']}"
+    w = watched
     readouts = [
-        Readout("c_cont", "C bei Continuous Batching", span(cont, "C"), cont["runs"]["C"], True),
-        Readout("c_fixed", "C in der festen Gruppe", span(fixed, "C"), fixed["runs"]["C"], True),
-        Readout("c_wait", "Wartezeit von C (kontinuierlich / fest)",
+        Readout("c_cont", f"{w} bei Continuous Batching", span(cont, w), cont["runs"][w], True),
+        Readout("c_fixed", f"{w} in der festen Gruppe", span(fixed, w), fixed["runs"][w], True),
+        Readout("c_wait", f"Wartezeit von {w} (kontinuierlich / fest)",
                 f"{cont['c_wait']} / {fixed['c_wait']} Runden", [cont["c_wait"], fixed["c_wait"]]),
         Readout("mean", "Mittlere Zeit bis fertig (kontinuierlich / fest)",
                 f"{fmt.de_auto(cont['mean_finish'])} / {fmt.de_auto(fixed['mean_finish'])} Runden",
                 [cont["mean_finish"], fixed["mean_finish"]]),
         Readout("same", "Gleicher Zeitplan?", "ja" if r["same"] else "nein", r["same"], True),
     ]
-    rows = [[row["b"]] + [f"{a}→{b}" for k in ("continuous", "fixed") for a, b in [row[k][2]]]
+    names = [n for n, _, _ in r["requests"]]
+    vary = names[min(1, len(names) - 1)]
+    rounds = dict((n, rounds) for n, _, rounds in r["requests"])[vary]
+    at = names.index(w)
+    rows = [[row["b"]] + [f"{a}→{b}" for k in ("continuous", "fixed") for a, b in [row[k][at]]]
             + ["ja" if row["continuous"] == row["fixed"] else "nein"] for row in r["table"]]
-    extra = table(("B", "C kontinuierlich", "C feste Gruppe", "gleich?"), rows,
-                  caption="C für jede Länge von B (übrige Werte wie eingestellt)", row_heads=True, numeric=True,
-                  highlight=[i for i, row in enumerate(r["table"]) if row["b"] == r["b_rounds"]])
-    summary = (f"B braucht {r['b_rounds']} Runden, C ist ab Runde {r['c_ready']} bereit: C läuft bei Continuous Batching {span(cont, 'C')}, "
-               f"in der festen Gruppe {span(fixed, 'C')}; "
+    extra = table((vary, f"{w} kontinuierlich", f"{w} feste Gruppe", "gleich?"), rows,
+                  caption=f"{w} für jede Länge von {vary} (übrige Werte wie eingestellt)", row_heads=True,
+                  numeric=True, highlight=[i for i, row in enumerate(r["table"]) if row["b"] == rounds])
+    if r["own"]:
+        told = ", ".join(f"{n}: {_rounds(rounds)} ab Runde {ready}" for n, ready, rounds in r["requests"])
+        start = (f"Eigene Anfragen auf {_ON_SLOTS[slots]} ({told}). "
+                 + ("" if not r["unused_arrivals"] else
+                    f"{r['unused_arrivals']} Ankunftsrunde{'n' if r['unused_arrivals'] > 1 else ''} ohne Anfrage "
+                    "bleib" + ("en" if r["unused_arrivals"] > 1 else "t") + " unbenutzt. "))
+    else:
+        start = (f"B braucht {r['b_rounds']} Runden, C ist ab Runde {r['c_ready']} bereit"
+                 + ("" if slots == SLOTS else f", {_ON_SLOTS[slots]}") + ": ")
+        if r["unused_arrivals"]:
+            start = "Ankunftsrunden gelten nur mit eigenen Anfragen. " + start
+    summary = (start + f"{w} läuft bei Continuous Batching {span(cont, w)}, "
+               f"in der festen Gruppe {span(fixed, w)}; "
                + ("beide Zeitpläne sind gleich." if r["same"] else "die Zeitpläne unterscheiden sich."))
     return View(figure, readouts, summary, extra)
+
+
+_SLOTS_WORDS = {1: "des einen Platzes", 2: "der zwei Plätze", 3: "der drei Plätze", 4: "der vier Plätze"}
+def _rounds(n: int) -> str:
+    return "1 Runde" if n == 1 else f"{n} Runden"
+
+
+_ON_SLOTS = {1: "einem Platz", 2: "zwei Plätzen", 3: "drei Plätzen", 4: "vier Plätzen"}
 
 
 # -- the lesson ---------------------------------------------------------------------------
@@ -174,8 +236,9 @@ def _c_end(result, strategy: str) -> int:
 
 
 def _untouched(params, *names) -> bool:
+    """The named sliders as in the article, and the article's own requests and slots (the tasks speak of them)."""
     defaults = {p.name: p.default for p in PARAMS}
-    return all(params[n] == defaults[n] for n in names)
+    return all(params[n] == defaults[n] for n in (*names, "slots", "lengths"))
 
 
 LESSON = Lesson(
@@ -183,7 +246,7 @@ LESSON = Lesson(
         question="B braucht jetzt genauso viele Runden wie A. Mit welchem Zeitplan ist C früher fertig?",
         choices=("mit Continuous Batching", "mit der festen Gruppe", "mit beiden gleich früh"),
         answer=2,
-        shown=lambda params, result: params["b_rounds"] == params["a_rounds"],
+        shown=lambda params, result: params["b_rounds"] == params["a_rounds"] and _untouched(params),
         explain="A und B machen ihre Plätze zur selben Zeit frei. Es gibt keine Lücke, "
                 "die Continuous Batching füllen könnte.",
         example={"b_rounds": 6},
@@ -196,7 +259,8 @@ LESSON = Lesson(
              example={"c_ready": 6}),
         Task("big_gain", "Finde eine Einstellung, bei der C mit Continuous Batching mindestens 6 Runden früher "
                          "fertig ist als in der festen Gruppe.",
-             solved=lambda params, result: _c_end(result, "fixed") - _c_end(result, "continuous") >= 6,
+             solved=lambda params, result: (_untouched(params)
+                                            and _c_end(result, "fixed") - _c_end(result, "continuous") >= 6),
              explain="Je länger A dauert und je früher B fertig ist, desto länger stünde der Platz von B leer. "
                      "Genau diese Lücke nutzt Continuous Batching.",
              example={"a_rounds": 8}),

@@ -37,7 +37,8 @@ class Param:
     ``values`` (a short list of numbers the reader types, e.g. an own distribution: written
     ``0.5_0.3_0.2`` in the URL, shown and typed as „0,5; 0,3; 0,2“; ``lo``/``hi`` bound each value,
     ``count`` the number of values; ``normalise`` divides by the sum when it is not exactly 1;
-    ``whole`` asks for different whole numbers, e.g. positions; an empty default means „none typed“,
+    ``whole`` asks for different whole numbers, e.g. positions, and with ``repeats`` for whole numbers
+    that may repeat, e.g. lengths; an empty default means „none typed“,
     and the concept falls back to its own numbers).
 
     ``alias`` is a former name that old shared links still carry: ``api.checked`` reads it when the
@@ -60,6 +61,7 @@ class Param:
     count: tuple[int, int] = (0, 0)
     normalise: bool = False
     whole: bool = False
+    repeats: bool = False
     alias: str = ""
 
     def __post_init__(self):
@@ -70,6 +72,7 @@ class Param:
             # rounding after the division may bring a small share down to 0, which must stay allowed
             assert not self.normalise or self.lo == 0, self.name
             assert not (self.normalise and self.whole), self.name
+            assert self.whole or not self.repeats, self.name
             assert self.default == () or self._coerce_values(self.default) == (self.default, None), self.name
         if self.kind == "seed":
             object.__setattr__(self, "lo", 0)
@@ -196,7 +199,7 @@ class Param:
                 values.append(value + 0.0)  # −0.0 would print as „−0“
         problems = []
         if self.whole:
-            values, changed = _whole_and_different(values)
+            values, changed = _whole_and_different(values, self.repeats)
             problems += changed
         if len(bad) == 1:
             problems.append(f"„{_shorten(bad[0])}“ ist keine Zahl und wurde weggelassen")
@@ -350,15 +353,15 @@ def _decimal(value: float) -> Fraction:
     return Fraction(repr(float(value)))
 
 
-def _whole_and_different(values) -> tuple[list[int], list[str]]:
-    """Whole numbers, each once, in the order typed; what changed, as parts of the note."""
+def _whole_and_different(values, repeats: bool = False) -> tuple[list[int], list[str]]:
+    """Whole numbers in the order typed, each once unless ``repeats``; what changed, as parts of the note."""
     rounded = [int(math.floor(v + 0.5)) for v in values]  # 2,5 → 3: half up, as a reader rounds
     problems = []
     broken = [v for v, r in zip(values, rounded) if v != r]
     if broken:
         problems.append(f"{_shorten(fmt.de_auto(broken[0]))} ist keine ganze Zahl und wurde gerundet"
                         if len(broken) == 1 else f"{len(broken)} Werte waren keine ganzen Zahlen und wurden gerundet")
-    kept = list(dict.fromkeys(rounded))
+    kept = rounded if repeats else list(dict.fromkeys(rounded))
     if len(kept) < len(rounded):
         twice = sorted({r for r in rounded if rounded.count(r) > 1})
         problems.append(f"{', '.join(map(str, twice))} kam mehrfach vor und zählt einmal" if len(twice) == 1
