@@ -132,6 +132,26 @@ def test_whole_values_are_rounded_and_kept_once(raw, value, words):
     assert PLACES.coerce(PLACES.to_url(got)) == (got, None)
 
 
+TEXT = Param("text", "Text", "text", "", count=(2, 6), allowed="ABCabc ")
+
+
+@pytest.mark.parametrize("raw, value, words", [
+    ("AbC", "AbC", None),
+    ("  ab c ", "ab c", None),  # spaces around the text are no characters of it
+    ("A#B@C#", "ABC", "Die Zeichen „#“, „@“ gehen hier nicht und wurden weggelassen"),
+    ("ABCABCAB", "ABCABC", "Es gehen höchstens 6 Zeichen, die letzten 2 wurden weggelassen"),
+    ("A", "", "Es braucht mindestens 2 Zeichen; die Eingabe bleibt unbenutzt"),
+    ("", "", None),
+    (None, "", None),
+    (12, "", "ist kein gültiger Wert"),
+])
+def test_text_keeps_the_allowed_characters_up_to_its_length_and_says_what_it_left_out(raw, value, words):
+    got, note = TEXT.coerce(raw)
+    assert got == value
+    assert (note is None) if words is None else (words in note and note.startswith("„Text“: "))
+    assert TEXT.coerce(TEXT.to_url(got)) == (got, None)
+
+
 def test_whole_values_that_may_repeat_keep_every_one_in_order():
     lengths = Param("lengths", "Runden", "values", (), lo=1, hi=8, count=(1, 6), whole=True, repeats=True)
     assert lengths.coerce("2; 2; 7,6; 2") == ((2, 2, 8, 2), "„Runden“: 7,6 ist keine ganze Zahl und wurde gerundet.")
@@ -153,7 +173,7 @@ def test_any_typed_distribution_becomes_one_that_sums_to_exactly_1(numbers):
 
 @given(st.text(max_size=40))
 def test_any_text_gives_a_valid_value(text):
-    for param in (DEGREE, LAMBDA, DAYS, MOVES, DIST, SCORES, PLACES):
+    for param in (DEGREE, LAMBDA, DAYS, MOVES, DIST, SCORES, PLACES, TEXT):
         value, _ = param.coerce(text)
         if param.kind == "int":
             assert 1 <= value <= 9
@@ -161,7 +181,7 @@ def test_any_text_gives_a_valid_value(text):
             assert 0.01 <= value <= 100
         elif param.kind == "choice":
             assert value in (10, 80)
-        elif param.kind == "values":
+        elif param.kind in ("values", "text"):
             assert _is_valid(param, value), (text, value)
 
 
@@ -184,6 +204,9 @@ def _is_valid(param, value):
         return value in [v for v, _ in param.choices]
     if param.kind == "bool":
         return isinstance(value, bool)
+    if param.kind == "text":
+        return (isinstance(value, str) and (value == param.default or param.count[0] <= len(value) <= param.count[1])
+                and all(ch in param.allowed for ch in value))
     if param.kind == "values":
         if value == () and param.default == ():
             return True
@@ -210,7 +233,7 @@ def test_moves_keep_the_good_points_among_bad_ones():
 
 @given(JSON)
 def test_any_json_value_gives_a_valid_value_for_every_kind(raw):
-    for param in (DEGREE, LAMBDA, DAYS, MOVES, SWITCH, SEED, DIST, SCORES, PLACES):
+    for param in (DEGREE, LAMBDA, DAYS, MOVES, SWITCH, SEED, DIST, SCORES, PLACES, TEXT):
         value, note = param.coerce(raw)
         assert _is_valid(param, value), (param.name, raw, value)
         assert note is None or note.startswith(f"„{param.label}“")

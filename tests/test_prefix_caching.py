@@ -68,7 +68,7 @@ def test_block_size_one_reuses_the_whole_common_prefix():
 
 
 xs = st.sampled_from(list(pc.CACHED) + [pc.NONE])
-sizes = st.sampled_from([1, 2, 4])
+sizes = st.integers(1, 8)
 
 
 @given(xs, sizes)
@@ -84,13 +84,13 @@ def test_reuse_is_whole_blocks_within_the_common_prefix_and_leaves_the_last_toke
 
 
 @settings(max_examples=60)
-@given(st.dictionaries(st.sampled_from(["x", "block_size", "other"]),
-                       st.one_of(xs, sizes, st.text(max_size=3), st.integers(-3, 9))))
+@given(st.dictionaries(st.sampled_from(["x", "block_size", "cached", "prompt", "other"]),
+                       st.one_of(xs, sizes, st.text(max_size=14), st.integers(-3, 9))))
 def test_any_input_runs_and_draws_valid_svg(raw):
     out = api.run("prefix-caching", raw)
     ET.fromstring(out["figure"])
     ET.fromstring(out["extra"])
-    assert 0 <= out["result"]["reused_tokens"] <= 7
+    assert 0 <= out["result"]["reused_tokens"] <= len(out["result"]["tokens"]) - 1
 
 
 def test_readouts_are_german():
@@ -113,7 +113,8 @@ def test_workshop_script_recomputes_the_hashes_and_the_hit():
     from workshop_check import run_states, number
 
     states = [{}, api.preset_values(pc.SLUG, "X statt A"), api.preset_values(pc.SLUG, "Gleiche Anfrage"),
-              {"x": "F", "block_size": 4}]
+              {"x": "F", "block_size": 4}, {"cached": "Hallo Welt", "prompt": "Hallo Wald", "block_size": 3},
+              {"cached": "Hallo Welt", "x": "B"}, {"prompt": "ABCDEFGHIJ", "block_size": 5}]
     for state, out in zip(states, run_states(pc.SLUG, states)):
         result = api.run(pc.SLUG, state)["result"]
         text = out["stdout"]
@@ -124,3 +125,56 @@ def test_workshop_script_recomputes_the_hashes_and_the_hit():
         assert number(text, "Wiederverwendete Blöcke") == result["hit_blocks"]
         assert number(text, "Wiederverwendete Tokens") == result["reused_tokens"]
         assert number(text, "Neu zu rechnen") == result["compute_tokens"]
+
+
+# -- own texts: one token per character, block size 1–8 --------------------------------------------
+
+def sha_chain(text, size):
+    """The engine's rule written out again: sha256 over the parent hash and the character codes as int64."""
+    out, parent = [], b""
+    for start in range(0, len(text) - size + 1, size):
+        parent = hashlib.sha256(parent + b"".join(struct.pack("<q", ord(c)) for c in text[start:start + size])).digest()
+        out.append(parent)
+    return out
+
+
+def test_own_texts_reuse_the_leading_blocks_whose_chained_hashes_match():
+    out = api.run(pc.SLUG, {"cached": "Hallo Welt", "prompt": "Hallo Wald", "block_size": 3})
+    r = out["result"]
+    old, new = sha_chain("Hallo Welt", 3), sha_chain("Hallo Wald", 3)
+    assert r["cached_hashes"] == [h.hex()[:6] for h in old] and r["hashes"] == [h.hex()[:6] for h in new]
+    # "Hal" and "lo " match, "Wal" does not: 6 tokens from the cache, "Wald" is computed
+    assert [a == b for a, b in zip(old, new)] == [True, True, False]
+    assert (r["common_prefix"], r["hit_blocks"], r["reused_tokens"], r["compute_tokens"]) == (7, 2, 6, 4)
+    assert out["notes"] == [] and out["url"] == {"cached": "Hallo Welt", "prompt": "Hallo Wald", "block_size": "3"}
+    assert out["summary"].startswith("Im Cache „Hallo Welt“, neue Anfrage „Hallo Wald“, Blöcke zu 3:")
+    assert "kein voller Block" in out["figure"]  # the "t" and "d" after the last full block
+    ET.fromstring(out["figure"])
+
+
+def test_an_own_cached_text_alone_gets_x_at_the_letters_position():
+    r = api.run(pc.SLUG, {"cached": "Hallo Welt", "x": "B"})["result"]
+    assert "".join(r["tokens"]) == "HXllo Welt" and r["common_prefix"] == 1
+    assert [c["x"] for c in r["table"]] == list("ABCDEFGH") + [pc.NONE]
+    short = api.run(pc.SLUG, {"cached": "AB", "x": "H"})
+    assert short["result"]["tokens"] == ["A", "B"] and "keine Stelle für X" in short["summary"]
+
+
+def test_the_last_token_rule_holds_for_a_whole_own_block():
+    same = pc.compute(cached="ABCDEFGH", prompt="ABCDEFGH", block_size=8)
+    assert (same["matching_blocks"], same["hit_blocks"], same["compute_tokens"]) == (1, 0, 8)
+    longer = pc.compute(cached="ABCDEFGH", prompt="ABCDEFGHI", block_size=8)
+    assert (longer["hit_blocks"], longer["compute_tokens"]) == (1, 1)
+
+
+def test_own_texts_lose_odd_characters_and_their_tail_with_a_note_and_sizes_are_clamped():
+    out = api.run(pc.SLUG, {"cached": "Grüße#@!", "prompt": "Grüße an dich und alle", "block_size": 12})
+    assert out["params"]["cached"] == "Grüße" and out["params"]["prompt"] == "Grüße an dic"
+    assert out["params"]["block_size"] == 8
+    assert out["notes"][1:] == ["„Eigener Text im Cache“: Die Zeichen „#“, „@“, „!“ gehen hier nicht und wurden weggelassen.",
+                                "„Eigene neue Anfrage“: Es gehen höchstens 12 Zeichen, die letzten 10 wurden weggelassen."]
+
+
+def test_the_lesson_speaks_only_of_the_letters():
+    assert "late_miss" in api.run(pc.SLUG, {"block_size": 4, "x": "D"})["lesson"]["solved"]
+    assert "late_miss" not in api.run(pc.SLUG, {"block_size": 4, "x": "D", "cached": "ABCDEFGHIJ"})["lesson"]["solved"]

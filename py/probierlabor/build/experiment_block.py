@@ -243,7 +243,7 @@ def _control(p: Param, value, display: str) -> str:
         )
         return (f'<fieldset class="pl-control pl-choice"><legend>{escape(p.label)}</legend>'
                 f'<div class="pl-options">{options}</div>{help_text}</fieldset>')
-    if p.kind == "values":  # typed; Python reads „0,5; 0,3“ as well as the URL's 0.5_0.3
+    if p.kind in ("values", "text"):  # typed; Python reads „0,5; 0,3“ as well as the URL's 0.5_0.3
         placeholder = f' placeholder="{escape(p.widget)}"' if p.widget else ""
         return (
             f'<div class="pl-control pl-values"><label for="{ident}">{escape(p.label)}</label>'

@@ -14,7 +14,12 @@ The example (CONCEPTS.md §15; vLLM 0.21.0, „Automatic Prefix Caching“):
 
 The hash is sha256 over the parent hash and the token ids as little-endian int64, as in our engine,
 so the short hashes shown here are the ones the engine would print for these token ids.
-The block size (1, 2, 4) is a control (P); the article uses 2.
+The block size (1–8) is a control (P); the article uses 2.
+
+Own case: the reader types the cached text and/or the new request, one token per character (id = the
+character's code, as for the letters). Without an own request, the request is the cached text with X
+at the chosen letter's position (A = 1st … H = 8th). Characters that do not fit into a full block
+are drawn, but never cached.
 """
 
 from __future__ import annotations
@@ -33,16 +38,27 @@ GROUP = "Die Inferenz-Engine"
 TEASER = "Gleicher Anfang, gespeicherte Blöcke: Schon ein geändertes Token früh im Text stoppt die Wiederverwendung."
 
 CACHED = tuple("ABCDEFGH")
-TOKEN_ID = {t: ord(t) for t in "ABCDEFGHX"}  # assumed token ids: the letter's code (A = 65, X = 88)
 ROOT = b""  # the parent hash of a sequence's first block
 NONE = "-"
+LONGEST = 12  # characters of an own text: the figure still shows each one in a box
+TYPABLE = ("ABCDEFGHIJKLMNOPQRSTUVWXYZ" "abcdefghijklmnopqrstuvwxyz" "ÄÖÜäöüß" "0123456789 ")
+SPACE_SHOWN = "␣"
+
+
+def token_id(t: str) -> int:
+    """Assumed token id: the character's code (A = 65, X = 88)."""
+    return ord(t)
 
 PARAMS = (
     Param("x", "X ersetzt", "choice", "H",
           choices=tuple((t, t) for t in CACHED) + ((NONE, "nichts"),),
           help="Welches Token der neuen Anfrage durch X ersetzt ist („nichts“: dieselbe Anfrage noch einmal)."),
-    Param("block_size", "Tokens pro Block", "choice", 2, choices=((1, "1"), (2, "2"), (4, "4")),
+    Param("block_size", "Tokens pro Block", "int", 2, lo=1, hi=8, step=1,
           help="Nur volle Blöcke werden gespeichert und wiederverwendet (im Beispiel 2)."),
+    Param("cached", "Eigener Text im Cache", "text", "", count=(1, LONGEST), allowed=TYPABLE, widget="z. B. Hallo Welt",
+          help="Bis zu 12 Zeichen (Buchstaben, Ziffern, Leerzeichen), ein Token je Zeichen. Leer: A bis H."),
+    Param("prompt", "Eigene neue Anfrage", "text", "", count=(1, LONGEST), allowed=TYPABLE, widget="z. B. Hallo Wald",
+          help="Bis zu 12 Zeichen. Leer: der Text im Cache mit X an der gewählten Stelle."),
 )
 
 PRESETS = (
@@ -53,7 +69,7 @@ PRESETS = (
 
 
 def block_hash(parent: bytes, tokens) -> bytes:
-    data = parent + b"".join(struct.pack("<q", TOKEN_ID[t]) for t in tokens)
+    data = parent + b"".join(struct.pack("<q", token_id(t)) for t in tokens)
     return hashlib.sha256(data).digest()
 
 
@@ -66,9 +82,10 @@ def chain(tokens, size: int) -> list[bytes]:
     return hashes
 
 
-def request(x: str) -> list[str]:
-    tokens = list(CACHED)
-    if x != NONE:
+def request(x: str, stored=CACHED) -> list[str]:
+    """The stored text with X at the position of the letter x in A…H (unchanged where the text is shorter)."""
+    tokens = list(stored)
+    if x != NONE and CACHED.index(x) < len(tokens):
         tokens[CACHED.index(x)] = "X"
     return tokens
 
@@ -84,37 +101,44 @@ def lookup(tokens, size: int, cached: set[bytes]) -> tuple[int, int]:
     return matching, min(matching, eligible)
 
 
-def case(x: str, size: int) -> dict:
-    tokens = request(x)
-    cached = set(chain(CACHED, size))
-    matching, hit = lookup(tokens, size, cached)
-    common = CACHED.index(x) if x != NONE else len(CACHED)
+def compare(stored, tokens, size: int) -> dict:
+    """What the cache holding ``stored`` gives a request ``tokens``."""
+    matching, hit = lookup(tokens, size, set(chain(stored, size)))
+    common = next((i for i, (a, b) in enumerate(zip(stored, tokens)) if a != b), min(len(stored), len(tokens)))
     return {
-        "x": x,
         "common_prefix": common,
         "matching_blocks": matching,
         "hit_blocks": hit,
         "reused_tokens": hit * size,
         "compute_tokens": len(tokens) - hit * size,
-        "same_after": sum(a == b for a, b in zip(CACHED[common + 1:], tokens[common + 1:])),
+        "same_after": sum(a == b for a, b in zip(stored[common + 1:], tokens[common + 1:])),
         "last_token_rule": matching > hit,
     }
 
 
-def compute(x: str = "H", block_size: int = 2) -> dict:
+def case(x: str, size: int, stored=CACHED) -> dict:
+    return {"x": x, **compare(stored, request(x, stored), size)}
+
+
+def compute(x: str = "H", block_size: int = 2, cached: str = "", prompt: str = "") -> dict:
     size = block_size
-    tokens = request(x)
-    old, new = chain(CACHED, size), chain(tokens, size)
-    r = case(x, size)
+    stored = tuple(cached) if cached else CACHED
+    tokens = list(prompt) if prompt else request(x, stored)
+    old, new = chain(stored, size), chain(tokens, size)
+    r = {"x": x, **compare(stored, tokens, size)}
     r.update({
         "block_size": size,
-        "cached_tokens": list(CACHED),
+        "own_cached": bool(cached),
+        "own_prompt": bool(prompt),
+        "x_outside": not prompt and x != NONE and CACHED.index(x) >= len(stored),
+        "cached_tokens": list(stored),
         "tokens": tokens,
         "cached_hashes": [h.hex()[:6] for h in old],
         "hashes": [h.hex()[:6] for h in new],
         "same_hash": [a == b for a, b in zip(old, new)],
         "full_blocks": len(new),
-        "table": [case(t, size) for t in CACHED + (NONE,)],
+        # X at every position the letters A…H name, as far as the cached text reaches
+        "table": [case(t, size, stored) for t in CACHED[:len(stored)] + (NONE,)],
     })
     return r
 
@@ -123,18 +147,34 @@ def _letter(x: str) -> str:
     return "nichts" if x == NONE else x
 
 
+def _tokens(n: int) -> str:
+    return "1 Token" if n == 1 else f"{n} Tokens"
+
+
+def _shown(t: str) -> str:
+    return SPACE_SHOWN if t == " " else t
+
+
 def view(r: dict) -> View:
     size, hit = r["block_size"], r["hit_blocks"]
     n = len(r["tokens"])
+    stored = r["cached_tokens"]
     cell, gap, x0 = 50, 6, 16
     def bx(j):  # left edge of block j
         return x0 + j * (size * cell + gap)
-    width = int(bx(n // size)) + 10
+    width = max(int(bx(len(t) // size) + len(t) % size * cell) for t in (stored, r["tokens"])) + 10
     parts: list[str] = []
 
     def row(y, title, tokens, hashes, kind):
         parts.append(svg.text(x0, y - 8, title, "pl-label pl-pc-head"))
-        for j in range(n // size):
+        full = len(tokens) // size
+        if len(tokens) % size:  # a rest shorter than a block: drawn, never cached
+            left = bx(full)
+            parts.append(f'<rect class="pl-pc-block pl-pc-rest" x="{left}" y="{y}" width="{len(tokens) % size * cell}" '
+                         f'height="34" rx="4"><title>kein voller Block</title></rect>')
+            for k, t in enumerate(tokens[full * size:]):
+                parts.append(svg.text(left + k * cell + cell / 2, y + 23, _shown(t), "pl-label pl-pc-tok", "middle"))
+        for j in range(full):
             left = bx(j)
             if kind == "cache":
                 cls = "pl-pc-block pl-pc-stored"
@@ -144,23 +184,27 @@ def view(r: dict) -> View:
                 cls = "pl-pc-block pl-pc-miss"
             parts.append(f'<rect class="{cls}" x="{left}" y="{y}" width="{size * cell}" height="34" rx="4"/>')
             for k in range(size):
-                t = tokens[j * size + k]
+                i = j * size + k
+                t = tokens[i]
                 cx = left + k * cell + cell / 2
                 if k:
                     parts.append(f'<line class="pl-pc-sep" x1="{left + k * cell}" y1="{y + 4}" '
                                  f'x2="{left + k * cell}" y2="{y + 30}"/>')
-                parts.append(svg.text(cx, y + 23, t, "pl-label pl-pc-tok" + (" pl-pc-x" if t == "X" else ""), "middle"))
+                changed = kind == "new" and (i >= len(stored) or stored[i] != t)
+                parts.append(svg.text(cx, y + 23, _shown(t), "pl-label pl-pc-tok" + (" pl-pc-x" if changed else ""),
+                                      "middle"))
             parts.append(svg.text(left + size * cell / 2, y + 52, hashes[j], "pl-label pl-pc-hash", "middle"))
             if j:
                 parts.append(svg.arrow(left - gap - 2, y + 48, left + 4, y + 48, "pl-pc-chain", head=5))
 
-    row(30, f"Im Cache: Blöcke zu {size}, Hash je Block", r["cached_tokens"], r["cached_hashes"], "cache")
+    row(30, f"Im Cache: Blöcke zu {size}, Hash je Block", stored, r["cached_hashes"], "cache")
     for j, same in enumerate(r["same_hash"]):
         parts.append(svg.text(bx(j) + size * cell / 2, 112, "=" if same else "≠",
                               "pl-label pl-pc-cmp" + ("" if same else " pl-pc-diff"), "middle"))
     row(150, "Neue Anfrage", r["tokens"], r["hashes"], "new")
-    for j in range(n // size):
-        label = "Treffer" if j < hit else ("Letztes Token" if r["same_hash"][j] else "neu")
+    for j in range(r["full_blocks"]):
+        known = j < len(r["same_hash"]) and r["same_hash"][j]  # a request longer than the cache: its tail is new
+        label = "Treffer" if j < hit else ("Letztes Token" if known else "neu")
         if size == 1 and label == "Letztes Token":
             label = "letztes"
         parts.append(svg.text(bx(j) + size * cell / 2, 224, label,
@@ -173,19 +217,30 @@ def view(r: dict) -> View:
                         label="Gespeicherte und neue Tokenfolge in Blöcken mit verketteten Hashes")
 
     readouts = [
-        Readout("common_prefix", "Gemeinsamer Anfang", f"{r['common_prefix']} Tokens", r["common_prefix"]),
+        Readout("common_prefix", "Gemeinsamer Anfang", _tokens(r["common_prefix"]), r["common_prefix"]),
         Readout("hit_blocks", "Wiederverwendete Blöcke", fmt.de(hit), hit),
         Readout("reused_tokens", "Wiederverwendete Tokens", fmt.de(r["reused_tokens"]), r["reused_tokens"], True),
-        Readout("compute_tokens", "Neu zu rechnen", f"{r['compute_tokens']} Tokens", r["compute_tokens"], True),
-        Readout("same_after", "Gleiche Tokens nach X", fmt.de(r["same_after"]), r["same_after"]),
+        Readout("compute_tokens", "Neu zu rechnen", _tokens(r["compute_tokens"]), r["compute_tokens"], True),
+        Readout("same_after", "Gleiche Tokens nach X" if not r["own_prompt"] else "Gleiche Tokens nach der Änderung",
+                fmt.de(r["same_after"]), r["same_after"]),
     ]
-    rows = [(_letter(c["x"]), c["common_prefix"], c["hit_blocks"], c["reused_tokens"]) for c in r["table"]]
+    def place(x):  # with an own cached text, a letter names a position
+        if not r["own_cached"] or x == NONE:
+            return _letter(x)
+        return f"{CACHED.index(x) + 1}. ({_shown(stored[CACHED.index(x)])})"
+    rows = [(place(c["x"]), c["common_prefix"], c["hit_blocks"], c["reused_tokens"]) for c in r["table"]]
     extra = table(("X ersetzt", "gemeinsamer Anfang", "Blöcke", "Tokens wiederverwendet"), rows,
                   caption=f"Alle Positionen von X bei Blöcken zu {size}", row_heads=True, numeric=True,
-                  highlight=[i for i, c in enumerate(r["table"]) if c["x"] == r["x"]])
-    what = "keine Änderung" if r["x"] == NONE else f"X statt {r['x']}"
+                  highlight=[] if r["own_prompt"] else [i for i, c in enumerate(r["table"]) if c["x"] == r["x"]])
+    if r["own_cached"] or r["own_prompt"]:
+        text = lambda tokens: "„" + "".join(tokens) + "“"
+        what = (f"Im Cache {text(stored)}, neue Anfrage {text(r['tokens'])}"
+                + (" (der Text hat keine Stelle für X)" if r["x_outside"] else ""))
+    else:
+        what = "keine Änderung" if r["x"] == NONE else f"X statt {r['x']}"
     summary = (f"{what}, Blöcke zu {size}: {r['common_prefix']} gemeinsame Tokens am Anfang, "
-               f"{hit} volle Blöcke mit {r['reused_tokens']} Tokens aus dem Cache, {r['compute_tokens']} neu zu rechnen.")
+               f"{hit} {'voller Block' if hit == 1 else 'volle Blöcke'} mit {_tokens(r['reused_tokens'])} aus dem Cache, "
+               f"{r['compute_tokens']} neu zu rechnen.")
     if r["last_token_rule"]:
         summary += " Das letzte Token wird immer selbst gerechnet, auch wenn sein Block im Cache läge."
     return View(figure, readouts, summary, extra)
@@ -193,13 +248,18 @@ def view(r: dict) -> View:
 
 # -- the lesson ---------------------------------------------------------------------------
 
+def _article(params) -> bool:
+    """The tasks speak of the letters A to H: no own text typed."""
+    return not params["cached"] and not params["prompt"]
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question="X ersetzt A, die übrigen sieben Tokens sind genau gleich. Wie viele Tokens kommen bei "
                  "Blöcken zu 2 aus dem Cache?",
         choices=("keines", "sechs", "sieben"),
         answer=0,
-        shown=lambda params, result: params["x"] == "A" and params["block_size"] == 2,
+        shown=lambda params, result: params["x"] == "A" and params["block_size"] == 2 and _article(params),
         explain="Der erste Block hat einen anderen Hash. Jeder folgende Hash baut auf ihm auf, "
                 "also kennt der Cache keinen einzigen Block.",
         example={"x": "A"},
@@ -207,7 +267,8 @@ LESSON = Lesson(
     tasks=(
         Task("keep_all", "Lass X an der Stelle von H und ändere nur die Blockgröße, bis alle sieben gleichen "
                          "Tokens aus dem Cache kommen.",
-             solved=lambda params, result: params["x"] == "H" and result["reused_tokens"] == result["common_prefix"],
+             solved=lambda params, result: (params["x"] == "H" and _article(params)
+                                            and result["reused_tokens"] == result["common_prefix"]),
              explain="Bei Blöcken zu einem Token ist jeder Block voll, also geht vom gleichen Anfang nichts verloren. "
                      "Dafür braucht der Cache viel mehr Einträge.",
              example={"block_size": 1}),
@@ -219,7 +280,7 @@ LESSON = Lesson(
              example={"x": NONE}),
         Task("late_miss", "Nimm Blöcke zu 4 und finde die späteste Stelle für X, bei der gar nichts aus dem Cache "
                           "kommt.",
-             solved=lambda params, result: params["block_size"] == 4 and params["x"] == "D",
+             solved=lambda params, result: params["block_size"] == 4 and params["x"] == "D" and _article(params),
              explain="D liegt noch im ersten Block. Dessen Hash ändert sich und mit ihm jeder folgende, "
                      "obwohl A, B und C gleich sind.",
              example={"block_size": 4, "x": "D"}),

@@ -39,7 +39,9 @@ class Param:
     ``count`` the number of values; ``normalise`` divides by the sum when it is not exactly 1;
     ``whole`` asks for different whole numbers, e.g. positions, and with ``repeats`` for whole numbers
     that may repeat, e.g. lengths; an empty default means „none typed“,
-    and the concept falls back to its own numbers).
+    and the concept falls back to its own numbers), and
+    ``text`` (a short typed text, e.g. an own prompt of letters: ``count`` bounds its length, ``allowed``
+    holds every character it may contain; an empty default means „none typed“).
 
     ``alias`` is a former name that old shared links still carry: ``api.checked`` reads it when the
     name itself is missing, and the page writes the link back under the name.
@@ -62,10 +64,14 @@ class Param:
     normalise: bool = False
     whole: bool = False
     repeats: bool = False
+    allowed: str = ""
     alias: str = ""
 
     def __post_init__(self):
-        assert self.kind in {"int", "float", "choice", "bool", "seed", "moves", "values"}, self.kind
+        assert self.kind in {"int", "float", "choice", "bool", "seed", "moves", "values", "text"}, self.kind
+        if self.kind == "text":
+            assert self.allowed and 0 <= self.count[0] <= self.count[1], self.name
+            assert self.default == "" or self._coerce_text(self.default) == (self.default, None), self.name
         if self.kind == "values":
             low, high = self.count
             assert 1 <= low <= high and self.lo is not None and self.hi is not None, self.name
@@ -211,11 +217,8 @@ class Param:
             problems.append(f"{what} außerhalb von {fmt.de_auto(self.lo)} bis {fmt.de_auto(self.hi)} "
                             f"und wurde{'n' if len(outside) > 1 else ''} begrenzt")
         low, high = self.count
-        if len(values) > high:
-            extra = len(values) - high
-            problems.append(f"es gehen höchstens {high} Werte, "
-                            + ("der letzte wurde weggelassen" if extra == 1 else f"die letzten {extra} wurden weggelassen"))
-            values = values[:high]
+        values, cut = _cut(values, high, "Werte", "der letzte")
+        problems += cut
         fallback = "die Eingabe bleibt unbenutzt" if self.default == () else f"verwendet wird {self.format(self.default)}"
         if not values and self.default == ():
             return (), self._values_note(problems)
@@ -233,6 +236,29 @@ class Param:
                 problems.append(f"die Werte ergaben zusammen {text}; sie wurden durch {text} geteilt"
                                 + (f" und auf {_SHARE_DIGITS} Nachkommastellen gerundet" if rounded else ""))
         return tuple(values), self._values_note(problems)
+
+    def _coerce_text(self, raw):
+        """Typed text: characters outside ``allowed`` are left out and a too long text is cut, each said once."""
+        if raw is None:
+            raw = ""
+        if not isinstance(raw, str):
+            raise ValueError(raw)
+        text = raw.strip()
+        bad = list(dict.fromkeys(ch for ch in text if ch not in self.allowed))
+        text = "".join(ch for ch in text if ch in self.allowed)
+        problems = []
+        if bad:
+            shown = ", ".join(f"„{_shorten(ch)}“" for ch in bad[:3]) + (" …" if len(bad) > 3 else "")
+            problems.append(f"{'das Zeichen' if len(bad) == 1 else 'die Zeichen'} {shown} "
+                            f"{'geht' if len(bad) == 1 else 'gehen'} hier nicht und wurde{'n' if len(bad) > 1 else ''} weggelassen")
+        low, high = self.count
+        text, cut = _cut(text, high, "Zeichen", "das letzte")
+        problems += cut
+        if text and len(text) < low:
+            fallback = "die Eingabe bleibt unbenutzt" if self.default == "" else f"verwendet wird „{self.default}“"
+            problems.append(f"es braucht mindestens {low} Zeichen; {fallback}")
+            text = self.default
+        return text, self._values_note(problems)
 
     def _values_note(self, problems):
         if not problems:
@@ -254,6 +280,8 @@ class Param:
             return f"{len(value)} verschoben" if value else "keine"
         if self.kind == "values":
             return self.to_field(value) if value else "keine"
+        if self.kind == "text":
+            return value or "keiner"
         if isinstance(value, float):
             return fmt.de_auto(value)
         return fmt.de(value)
@@ -346,6 +374,15 @@ def _split_moves(text: str):
 # rows); a comma is a decimal comma unless a space follows it ("0.5, 0.3").
 _VALUES_SEPARATOR = re.compile(r"[;_/\s]+|,(?=\s)")
 _SHARE_DIGITS = 4
+
+
+def _cut(items, high: int, plural: str, last: str):
+    """At most ``high`` items, and the part of a note that says what was cut ([] if nothing)."""
+    extra = len(items) - high
+    if extra <= 0:
+        return items, []
+    return items[:high], [f"es gehen höchstens {high} {plural}, "
+                          + (f"{last} wurde weggelassen" if extra == 1 else f"die letzten {extra} wurden weggelassen")]
 
 
 def _decimal(value: float) -> Fraction:
