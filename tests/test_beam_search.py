@@ -122,9 +122,10 @@ def test_readouts_and_summary():
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(-2, 5), st.sampled_from(["artikel", "ende"]), st.floats(-5, 5, allow_nan=False),
-       st.sampled_from([1, 2]))
-def test_any_setting_runs_and_draws_valid_svg(width, tree, alpha, step):
-    out = api.run("beam-search", {"width": width, "tree": tree, "alpha": alpha, "step": step})
+       st.sampled_from([0, 1, 2]), st.integers(1, 4), st.lists(st.floats(0, 100), max_size=4))
+def test_any_setting_runs_and_draws_valid_svg(width, tree, alpha, step, depth, chances):
+    out = api.run("beam-search", {"width": width, "tree": tree, "alpha": alpha, "step": step, "depth": depth,
+                                  "after_a": chances})
     json.dumps(out, allow_nan=False)  # valid JSON: no NaN or infinity
     ET.fromstring(out["figure"])
     ET.fromstring(out["extra"])
@@ -150,6 +151,8 @@ def test_workshop_script_recomputes_the_beam():
     states = [{}] + [api.preset_values(bs.SLUG, p) for p in ("Breite 3 (Beispiel)", "Ende-Token, α = 0",
                                                               "Ende-Token, α = 1")]
     states.append({"tree": "ende", "width": 1})  # ‹Ende› ranks second: it drops out, not finishes
+    states += [{"depth": 3, "width": 4}, {"tree": "ende", "depth": 3, "alpha": 1.0, "first": "0,2; 0,5; 0,3"},
+               {"first": "1; 0; 1", "after_c": "0,6; 0,3; 0,1", "depth": 3, "width": 1}]
     for state, out in zip(states, run_states(bs.SLUG, states)):
         r = api.run(bs.SLUG, state)["result"]
         assert out["figures"] == 1
@@ -157,3 +160,53 @@ def test_workshop_script_recomputes_the_beam():
             assert f"{label}: {r[key]}\n" in out["stdout"]
             assert number(out["stdout"], f"{label}, Chance") == pytest.approx(r[f"{key}_prob"], abs=5e-5)
             assert number(out["stdout"], f"{label}, Wertung") == pytest.approx(r[f"{key}_score"], abs=5e-5)
+
+
+# -- own chances, width up to 4, depth up to 3 ---------------------------------------------------------
+
+def own_beam(first, rows, width, depth):
+    """An independent beam over a tree given as the chances at the start and after each token (no end token):
+    keep the best `width` candidates per step, answer the best of the last step."""
+    beam = [("", F(1))]
+    for _ in range(depth):
+        beam = sorted([(s + tok, p * q) for s, p in beam for tok, q in (rows[s[-1]] if s else first).items() if q],
+                      key=lambda c: -c[1])[:width]
+    return beam[0]
+
+
+def test_own_chances_and_a_third_step_match_an_independent_beam():
+    first = {"A": F(1, 4), "B": F(1, 4), "C": F(1, 2)}
+    rows = {"A": {"A": F(4, 10), "B": F(35, 100), "C": F(25, 100)}, "B": {"A": F(1, 2), "B": F(3, 10), "C": F(1, 5)},
+            "C": {"A": F(2, 10), "B": F(3, 10), "C": F(5, 10)}}
+    for width, depth in product((1, 2, 3, 4), (2, 3)):
+        out = api.run(bs.SLUG, {"first": "1; 1; 2", "after_c": "0,2; 0,3; 0,5", "width": width, "depth": depth})
+        seq, p = own_beam(first, rows, width, depth)
+        assert (out["result"]["result"], F(out["result"]["result_prob_exact"])) == (seq, p), (width, depth)
+    out = api.run(bs.SLUG, {"first": "1; 1; 2", "after_c": "0,2; 0,3; 0,5"})
+    assert out["notes"] == ["„Eigene Chancen am Start“: Die Werte ergaben zusammen 4; sie wurden durch 4 geteilt."]
+    assert out["url"] == {"first": "0.25_0.25_0.5", "after_c": "0.2_0.3_0.5"}
+    assert out["summary"].endswith("Eigene Chancen am Start, nach C.")
+
+
+def test_width_4_on_three_steps_keeps_four_and_draws_every_leaf():
+    r = api.run(bs.SLUG, {"depth": 3, "width": 4})["result"]
+    assert [len(s["kept"]) for s in r["steps"]] == [3, 4, 0]
+    assert len(r["sequences"]) == 27 and r["result"] == "CAA" and r["optimum"] == "ACA"
+    for layout in ("wide", "narrow"):
+        ET.fromstring(bs.view(r, layout).figure)
+
+
+def test_zero_chances_drop_out_a_fourth_value_is_cut_and_a_row_the_tree_lacks_is_said():
+    out = api.run(bs.SLUG, {"first": "1; 0; 0; 5", "tree": "artikel"})
+    assert out["notes"] == ["„Eigene Chancen am Start“: Es gehen höchstens 3 Werte, der letzte wurde weggelassen."]
+    assert out["result"]["result"] == "AA" and out["result"]["n_candidates"] == [1, 3]
+    assert "2 Tokens mit Chance 0 fallen weg" in out["summary"]
+    ende = api.run(bs.SLUG, {"tree": "ende", "after_c": "1; 1; 1"})
+    assert "Im Baum mit Ende-Token gibt es kein C; die Chancen nach C bleiben unbenutzt." in ende["summary"]
+    assert ende["result"]["result"] == "‹Ende›"
+
+
+def test_the_lesson_speaks_of_the_trees_as_they_are():
+    assert "wide_enough" in api.run(bs.SLUG, {"width": 3})["lesson"]["solved"]
+    assert "wide_enough" not in api.run(bs.SLUG, {"width": 3, "depth": 3})["lesson"]["solved"]
+    assert "wide_enough" not in api.run(bs.SLUG, {"width": 3, "after_b": "1; 1; 1"})["lesson"]["solved"]

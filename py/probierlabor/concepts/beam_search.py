@@ -25,6 +25,11 @@ The search follows Hugging Face Transformers' beam search (``GenerationMixin._be
   Σ ln p / L^α (``length_penalty`` α; Transformers' default is 1.0, the article's example uses none);
   the answer is the finished sequence with the highest judged score.
 
+Own case: the reader types the chances at the start and after A, B and C (three each, in the
+tree's order, divided by their sum), picks a width up to 4 and a depth up to 3. The chances after a
+token do not depend on what came before it (as in both trees above), so the rows after A, B, C
+also give the third step.
+
 Ties keep the order of the listing (earlier beam first, then A, B, C, ‹Ende›), as a stable sort
 does. Probabilities are exact fractions; where two sequences of equal length are compared, the
 comparison is exact, the logarithms are only shown.
@@ -35,7 +40,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..kit import fmt
+from ..kit import distribution, fmt
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
@@ -66,14 +71,29 @@ TREES = {
 }
 TREE_CHOICES = (("artikel", "Beispiel: zwei Tokens"), ("ende", "mit Ende-Token"))
 
+ROWS = (("first", "am Start", ()), ("after_a", "nach A", ("A",)), ("after_b", "nach B", ("B",)),
+        ("after_c", "nach C", ("C",)))
+DEEPEST = 3
+
+
+def _row(name_: str, where: str) -> Param:
+    return Param(name_, f"Eigene Chancen {where}", "values", (), lo=0.0, hi=100.0, count=(3, 3), normalise=True,
+                 widget="z. B. 0,5; 0,3; 0,2",
+                 help=f"Drei Chancen {where}, in der Reihenfolge des Baums. Ergeben sie nicht 1, wird durch ihre "
+                      "Summe geteilt. Leer: die Zahlen des Baums.")
+
+
 PARAMS = (
-    Param("width", "Beam-Breite", "int", 2, lo=1, hi=3, step=1,
+    Param("width", "Beam-Breite", "int", 2, lo=1, hi=4, step=1,
           help="Wie viele Anfänge nach jedem Schritt weiterverfolgt werden. Breite 1 ist Greedy."),
     Param("tree", "Baum", "choice", "artikel", choices=TREE_CHOICES,
           help="Der Baum aus dem Beispiel oder einer, in dem eine Antwort schon nach einem Token enden kann."),
     Param("alpha", "length_penalty α", "float", 0.0, lo=-1.0, hi=3.0, step=0.1,
           help="Score geteilt durch Länge^α. 0 = reine Wahrscheinlichkeit; Transformers nimmt ohne Angabe 1."),
-    Param("step", "Anzeigen bis", "choice", 2, choices=((1, "nach Schritt 1"), (2, "nach Schritt 2"))),
+    Param("step", "Anzeigen bis", "choice", 0, choices=((1, "nach Schritt 1"), (2, "nach Schritt 2"), (0, "zum Ende"))),
+    Param("depth", "Tokens je Antwort höchstens", "int", MAX_LEN, lo=MAX_LEN, hi=DEEPEST, step=1,
+          help="Nach so vielen Tokens endet jede Antwort (im Beispiel 2)."),
+    *(_row(name_, where) for name_, where, _ in ROWS),
 )
 
 PRESETS = (
@@ -91,8 +111,35 @@ def name(seq) -> str:
     return "".join("‹Ende›" if t == END else t for t in seq) or "Start"
 
 
-def ended(seq) -> bool:
-    return bool(seq) and (seq[-1] == END or len(seq) >= MAX_LEN)
+def ended(seq, depth: int = MAX_LEN) -> bool:
+    return bool(seq) and (seq[-1] == END or len(seq) >= depth)
+
+
+def rows_of(tree: str, own: dict | None = None) -> dict:
+    """The chances at the start and after each single token; ``own`` replaces a row's chances (key: the
+    row's prefix), keeping its tokens."""
+    rows = {prefix: pairs for prefix, pairs in TREES[tree].items() if len(prefix) <= 1}
+    for prefix, values in (own or {}).items():
+        if prefix in rows and values:
+            # a token of chance 0 is never a candidate (its log would be −∞); the row keeps at least one
+            rows[prefix] = tuple((tok, q) for (tok, _), q in zip(rows[prefix], distribution.exact(values)) if q)
+    return rows
+
+
+def grow(rows: dict, depth: int = MAX_LEN) -> dict:
+    """Prefix → (token, chance) pairs for every prefix that goes on: the chances after a sequence are
+    those after its last token."""
+    out = {}
+
+    def grow(seq):
+        if ended(seq, depth):
+            return
+        out[seq] = rows[seq[-1:]]
+        for tok, _ in out[seq]:
+            grow(seq + (tok,))
+
+    grow(())
+    return out
 
 
 def judged(prob: Fraction, length: int, alpha: float) -> float:
@@ -118,25 +165,25 @@ def pick(items, alpha: float):
     return best
 
 
-def search(tree: str, width: int, alpha: float = 0.0) -> dict:
-    """Run the beam; every candidate of every step with its fate."""
-    t = TREES[tree]
+def search(tree, width: int, alpha: float = 0.0, depth: int = MAX_LEN) -> dict:
+    """Run the beam on a tree's name or a built tree (``build``); every candidate of every step with its fate."""
+    t = TREES[tree] if isinstance(tree, str) else tree
     running = [((), Fraction(1))]
     finished, steps = [], []
-    for _ in range(MAX_LEN):
+    for _ in range(depth):
         candidates = [(seq + (tok,), p * q) for seq, p in running for tok, q in t[seq]]
         ranked = sorted(candidates, key=lambda c: -c[1])  # stable: ties keep the listing order
         top = ranked[:width]
-        new_running = [c for c in ranked if not ended(c[0])][:width]
+        new_running = [c for c in ranked if not ended(c[0], depth)][:width]
         fates = {}
         for c in ranked:
-            if c in top and ended(c[0]):
+            if c in top and ended(c[0], depth):
                 fates[c[0]] = "fertig"
             elif c in new_running:
                 fates[c[0]] = "behalten"
             else:
                 fates[c[0]] = "verworfen"
-        finished += [c for c in top if ended(c[0])]
+        finished += [c for c in top if ended(c[0], depth)]
         steps.append({"ranked": ranked, "fates": fates})
         running = new_running
         if not running:
@@ -144,13 +191,13 @@ def search(tree: str, width: int, alpha: float = 0.0) -> dict:
     return {"steps": steps, "finished": finished, "result": pick(finished, alpha)}
 
 
-def all_sequences(tree: str):
+def all_sequences(tree, depth: int = MAX_LEN):
     """Every complete sequence of the tree with its probability, in listing order."""
-    t = TREES[tree]
+    t = TREES[tree] if isinstance(tree, str) else tree
     out = []
 
     def walk(seq, p):
-        if ended(seq):
+        if ended(seq, depth):
             out.append((seq, p))
             return
         for tok, q in t[seq]:
@@ -160,9 +207,13 @@ def all_sequences(tree: str):
     return out
 
 
-def compute(width: int = 2, tree: str = "artikel", alpha: float = 0.0, step: int = 2) -> dict:
-    run = search(tree, width, alpha)
-    complete = all_sequences(tree)
+def compute(width: int = 2, tree: str = "artikel", alpha: float = 0.0, step: int = 0, depth: int = MAX_LEN,
+            first: tuple = (), after_a: tuple = (), after_b: tuple = (), after_c: tuple = ()) -> dict:
+    typed = dict(zip((prefix for _, _, prefix in ROWS), (first, after_a, after_b, after_c)))
+    rows = rows_of(tree, typed)
+    t = grow(rows, depth)
+    run = search(t, width, alpha, depth)
+    complete = all_sequences(t, depth)
     optimum = pick(complete, alpha)
     result = run["result"]
     steps_out = []
@@ -177,14 +228,18 @@ def compute(width: int = 2, tree: str = "artikel", alpha: float = 0.0, step: int
         })
     seq, p = result
     oseq, op = optimum
-    t = TREES[tree]
     return {
         "width": width,
         "tree": tree,
+        "depth": depth,
+        "own": [label for (_, label, prefix) in ROWS if typed[prefix] and prefix in TREES[tree]],
+        "unused_rows": [label for (_, label, prefix) in ROWS if typed[prefix] and prefix not in TREES[tree]],
+        "zero": sum(1 for prefix in typed if prefix in TREES[tree] for v in typed[prefix] if v == 0),
+        "rows": [[list(prefix), [[tok, str(q)] for tok, q in pairs]] for prefix, pairs in rows.items()],
         "first": {name((tok,)): float(q) for tok, q in t[()]},
-        "after": {name(seq): {name((tok,)): float(q) for tok, q in t[seq]} for seq in t if seq},
+        "after": {name(seq): {name((tok,)): float(q) for tok, q in t[seq]} for seq in t if len(seq) == 1},
         "alpha": alpha,
-        "step": step,
+        "step": min(step, depth) if step else depth,  # the steps shown
         "steps": steps_out,
         "n_candidates": [len(st["candidates"]) for st in steps_out],
         "result": name(seq),
@@ -231,40 +286,48 @@ def _score_text(value: float) -> str:
 
 def view(r: dict, layout: str = WIDE) -> View:
     narrow = layout == NARROW
-    tree = TREES[r["tree"]]
+    depth = r["depth"]
+    tree = grow({tuple(prefix): tuple((tok, Fraction(q)) for tok, q in pairs) for prefix, pairs in r["rows"]}, depth)
     shown_steps = r["step"]
     fate = {}
     for i, s in enumerate(r["steps"][:shown_steps]):
         for c in s["candidates"]:
             fate[c["seq"]] = c["fate"]
-    done = shown_steps >= 2 or len(r["steps"]) < 2
+    done = shown_steps >= len(r["steps"])
     result = r["result"] if done else None
     optimum = r["optimum"] if done else None
     penal = r["alpha"] != 0
 
-    # rows: one per complete sequence, grouped under its first token
-    rows = []
-    for tok, _ in tree[()]:
-        if tok == END:
-            rows.append((tok,))
-        else:
-            rows += [(tok, t2) for t2, _ in tree[(tok,)]]
-    top, gap = 48, 30
+    # rows: one per complete sequence, in the order of the listing
+    rows = [seq for seq, _ in all_sequences(tree, depth)]
+    top, gap = 48, 30 if depth == MAX_LEN else 24
+    leaf_r = 15 if depth == MAX_LEN else 11  # a third step has its rows closer together
     legend_more = 18 if narrow else 0  # a narrow legend has three rows of two
     height = top + gap * (len(rows) - 1) + 84 + legend_more
-    # columns: start, step 1, step 2, then the right ends of P and the score; a narrow figure writes the
+    # columns: start, one per step, then the right ends of P and the score; a narrow figure writes the
     # mark of the answer under its score instead of beside it
-    xr, x1, x2, x_p, x_s = (24, 92, 196, 262, 318) if narrow else (30, 130, 250, 334, 400)
+    if depth == MAX_LEN:
+        xr, x1, x2, x_p, x_s = (24, 92, 196, 262, 318) if narrow else (30, 130, 250, 334, 400)
+        cols = [xr, x1, x2]
+    else:
+        cols, (x_p, x_s) = ([20, 72, 130, 188], (262, 318)) if narrow else ([26, 100, 180, 260], (344, 404))
     y_of = {seq: top + gap * i for i, seq in enumerate(rows)}
-    for tok, _ in tree[()]:
-        kids = [y_of[s] for s in rows if s[0] == tok]
-        y_of[(tok,)] = sum(kids) / len(kids)
-    root = (xr, (top + y_of[rows[-1]]) / 2)
+    for level in range(depth - 1, 0, -1):  # an inner node sits in the middle of its children
+        for seq in tree:
+            if len(seq) == level:
+                kids = [y_of[seq + (tok,)] for tok, _ in tree[seq]]
+                y_of[seq] = sum(kids) / len(kids)
+    for seq in rows:  # an answer that ends early is placed like an inner node, the mean of its one row
+        if len(seq) < depth:
+            y_of[seq] = float(y_of[seq])
+    root = (cols[0], (top + y_of[rows[-1]]) / 2)
+    y_of[()] = root[1]
 
-    t = Tree(width(480, layout), height, [xr, x1, x2],
+    t = Tree(width(480, layout), height, cols,
              f"Beam-Suche mit Breite {r['width']}: behaltene und verworfene Anfänge", layout=layout)
-    t.text(x1, 18, "Schritt 1", "pl-tree-head", "middle")
-    t.text(x2, 18, "Schritt 2", "pl-tree-head", "middle")
+    for step_ in range(1, depth + 1):  # three narrow columns have room for the number only
+        head = str(step_) if narrow and depth > MAX_LEN and step_ > 1 else f"Schritt {step_}"
+        t.text(cols[step_], 18, head, "pl-tree-head", "middle")
     t.text(x_p, 18, "P", "pl-tree-head", "end")
     t.text(x_s, 18, "Score" if penal else "Σ ln P", "pl-tree-head", "end")
 
@@ -288,38 +351,48 @@ def view(r: dict, layout: str = WIDE) -> View:
             cls += " pl-tree-n-best"
         return cls
 
+    def at(seq):
+        return cols[len(seq)], y_of[seq]
+
     # underlays: the best sequence of the whole tree (orange), the answer (blue)
     for target, cls in ((opt_seq, "pl-tree-best"), (res_seq, "pl-tree-result")):
         if target:
-            t.edge(root, (x1, y_of[target[:1]]), cls)
-            if len(target) == 2:
-                t.edge((x1, y_of[target[:1]]), (x2, y_of[target]), cls)
+            for k in range(len(target)):
+                t.edge(at(target[:k]), at(target[:k + 1]), cls)
 
-    for tok, p in tree[()]:
-        seq = (tok,)
-        t.edge(root, (x1, y_of[seq]), edge_cls(seq), fmt.exact(p), at=0.58)
-        if tok == END:
-            continue
-        for tok2, q in tree[seq]:
-            t.edge((x1, y_of[seq]), (x2, y_of[seq + (tok2,)]), edge_cls(seq + (tok2,)), fmt.exact(q), at=0.7)
+    def edges(seq):
+        for tok, q in tree[seq]:
+            child = seq + (tok,)
+            t.edge(at(seq), at(child), edge_cls(child), fmt.exact(q), at=(0.58, 0.7, 0.5)[len(seq)])
+            if child in tree:
+                edges(child)
 
+    edges(())
     t.node(*root, "Start", "pl-tree-n pl-tree-n-root", r=19)
-    cand = {c["seq"]: c for s in r["steps"] for c in s["candidates"]}
+    chance = {(): Fraction(1)}
+    for seq in tree:
+        for tok, q in tree[seq]:
+            chance[seq + (tok,)] = chance[seq] * q
+    for level in range(1, depth):
+        for seq in chance:
+            if len(seq) == level:
+                label = "Ende" if seq[-1] == END else (seq[-1] if level == 1 else name(seq))
+                t.node(*at(seq), label, node_cls(seq), title=f"{name(seq)}: {fmt.exact(chance[seq])}",
+                       square=seq[-1] == END)
     seq_info = {s["seq"]: s for s in r["sequences"]}
-    for tok, p in tree[()]:
-        seq = (tok,)
-        t.node(x1, y_of[seq], "Ende" if tok == END else tok, node_cls(seq),
-               title=f"{name(seq)}: {fmt.exact(p)}", square=tok == END)
     for seq in rows:
-        if len(seq) == 2:
-            t.node(x2, y_of[seq], "Ende" if seq[1] == END else name(seq), node_cls(seq),
-                   title=f"{name(seq)}: {fmt.exact(Fraction(seq_info[name(seq)]['prob_exact']))}", square=seq[1] == END)
+        if len(seq) == depth:
+            # a third step's small leaf names only its last token: the path says the rest
+            leaf = name(seq) if depth == MAX_LEN else seq[-1]
+            t.node(*at(seq), "Ende" if seq[-1] == END else leaf, node_cls(seq),
+                   title=f"{name(seq)}: {fmt.exact(Fraction(seq_info[name(seq)]['prob_exact']))}", square=seq[-1] == END,
+                   r=leaf_r)
         y = y_of[seq]
         info = seq_info[name(seq)]
         evaluated = name(seq) in fate
         cls = "pl-tree-label" if evaluated else "pl-tree-muted"
-        if len(seq) == 1:  # an answer that ends after one token: a guide line to its numbers
-            t.raw(f'<line class="pl-tree-edge pl-tree-guide" x1="{x1 + 18}" y1="{y}" x2="{x_p - 44}" y2="{y}"/>')
+        if len(seq) < depth:  # an answer that ends early: a guide line to its numbers
+            t.raw(f'<line class="pl-tree-edge pl-tree-guide" x1="{cols[len(seq)] + 18}" y1="{y}" x2="{x_p - 44}" y2="{y}"/>')
         t.text(x_p, y + 4.5, fmt.exact(Fraction(info["prob_exact"])), cls, "end")
         score = info["score"] if penal else info["ln"]
         t.text(x_s, y + 4.5, _score_text(score), cls, "end")
@@ -329,7 +402,9 @@ def view(r: dict, layout: str = WIDE) -> View:
         elif optimum == name(seq):
             mark.append(("◀ bestes", "pl-tree-best-text"))
         for text, mcls in mark:
-            if narrow:
+            if narrow and depth > MAX_LEN:  # no room under the score between close rows: the arrow only
+                t.text(x_s + 3, y + 4.5, "◀", mcls)
+            elif narrow:
                 t.text(x_s, y + 18.5, text.replace("◀ ", ""), mcls, "end")
             else:
                 t.text(x_s + 5, y + 4.5, text, mcls)
@@ -365,6 +440,13 @@ def view(r: dict, layout: str = WIDE) -> View:
         summary += (f" Ergebnis {r['result']} mit {fmt.exact(Fraction(r['result_prob_exact']))}{crit}; "
                     + ("das ist auch das Beste im ganzen Baum." if r["found_optimum"] else
                        f"das Beste im ganzen Baum wäre {r['optimum']} mit {fmt.exact(Fraction(r['optimum_prob_exact']))}."))
+    if r["own"]:
+        summary += f" Eigene Chancen {', '.join(r['own'])}" + (
+            f"; {r['zero']} Token{'s' if r['zero'] > 1 else ''} mit Chance 0 {'fallen' if r['zero'] > 1 else 'fällt'} weg."
+            if r["zero"] else ".")
+    if r["unused_rows"]:
+        summary += (" Im Baum mit Ende-Token gibt es kein C; die Chancen "
+                    f"{', '.join(r['unused_rows'])} bleiben unbenutzt.")
     extra = _table(r)
     return View(t.render(), readouts, summary, extra)
 
@@ -388,16 +470,21 @@ def _step_of(name_: str) -> float:
     return next(p.step for p in PARAMS if p.name == name_)
 
 
+def _article(result) -> bool:
+    """The lesson speaks of the two trees as they are: no own chances, two tokens at most."""
+    return not result["own"] and result["depth"] == MAX_LEN
+
+
 def _first_alpha_for_the_long_answer(params, result) -> bool:
     """On the end-token tree the longer answer wins here, one α step lower the short one still did."""
-    if result["tree"] != "ende" or result["result_len"] != MAX_LEN:
+    if result["tree"] != "ende" or result["result_len"] != MAX_LEN or not _article(result):
         return False
     lower = round(result["alpha"] - _step_of("alpha"), 1)
     return compute(result["width"], "ende", lower)["result_len"] < MAX_LEN
 
 
 def _smallest_width_that_finds_the_best(params, result) -> bool:
-    if result["tree"] != "artikel" or not result["found_optimum"]:
+    if result["tree"] != "artikel" or not result["found_optimum"] or not _article(result):
         return False
     return result["width"] == 1 or not compute(result["width"] - 1, "artikel", result["alpha"])["found_optimum"]
 
@@ -408,7 +495,8 @@ LESSON = Lesson(
                  "Welche Antwort liefert Breite 1, also Greedy, bei α = 0?",
         choices=("die kurze Antwort ‹Ende›", "AA", "BA"),
         answer=1,
-        shown=lambda params, result: result["tree"] == "ende" and result["width"] == 1 and result["alpha"] == 0,
+        shown=lambda params, result: (result["tree"] == "ende" and result["width"] == 1 and result["alpha"] == 0
+                                      and _article(result)),
         explain="Breite 1 behält nach dem ersten Schritt nur A. ‹Ende› fällt heraus, "
                 "obwohl es bei α = 0 die wahrscheinlichste Antwort im ganzen Baum ist.",
         example={"tree": "ende", "width": 1},
