@@ -142,10 +142,50 @@ def test_workshop_script_recomputes_the_online_softmax():
     same dense and naive results."""
     from workshop_check import run_states, number
 
-    states = [{}, api.preset_values(fa.SLUG, "Nach Block 1"), api.preset_values(fa.SLUG, "Großer Sprung")]
+    states = [{}, api.preset_values(fa.SLUG, "Nach Block 1"), api.preset_values(fa.SLUG, "Großer Sprung"),
+              {"scores": "0; 1; 2; 0,5; 3", "values": "1; 0; 2; 1; 0", "block": 2},
+              {"scores": "0; 1; 2; 0,5; 3; 1; 1; 2", "block": 3, "step": 2}, {"values": "5; 6; 7", "block": 8}]
     for state, out in zip(states, run_states(fa.SLUG, states)):
         result = api.run(fa.SLUG, state)["result"]
         assert out["figures"] == 1
         for label, key in (("Dicht", "dense"), ("Online", "online"), ("m", "m"), ("l", "l"), ("u", "u"),
                            ("Mittel der Blockergebnisse", "naive")):
             assert number(out["stdout"], label) == pytest.approx(result[key], abs=1e-6)
+
+
+# -- own keys: 2–8 scores and values, any block size --------------------------------------------------
+
+def softmax_mean(scores, values):
+    """Attention written out once more: weights e^s over their sum (no shift, the scores here are small)."""
+    weights = [math.exp(x) for x in scores]
+    return sum(w * v for w, v in zip(weights, values)) / sum(weights)
+
+
+def test_own_keys_give_dense_attention_for_every_block_size_and_blockwise_means_per_block():
+    scores, values = [0, 1, 2, 0.5, 3], [1, 0, 2, 1, 0]
+    dense = softmax_mean(scores, values)
+    for block in range(1, 9):
+        out = api.run(fa.SLUG, {"scores": "0; 1; 2; 0,5; 3", "values": "1; 0; 2; 1; 0", "block": block})
+        r = out["result"]
+        assert out["notes"] == [] and r["online"] == pytest.approx(dense, rel=1e-12)
+        blocks = [list(range(a, min(a + block, 5))) for a in range(0, 5, block)]
+        assert r["n_blocks"] == len(blocks)
+        naive = sum(softmax_mean([scores[j] for j in b], [values[j] for j in b]) for b in blocks) / len(blocks)
+        assert r["naive"] == pytest.approx(naive, rel=1e-12)
+    assert out["summary"].startswith("Eigene fünf Keys. Ein Block mit allen fünf Keys")
+
+
+def test_a_shorter_own_list_is_filled_with_zeros_and_said():
+    r = api.run(fa.SLUG, {"values": "5; 6; 7"})
+    assert r["result"]["scores"] == [0.0, 0.0, fa.LN3] and r["result"]["values"] == [5.0, 6.0, 7.0]
+    filled = api.run(fa.SLUG, {"scores": "1; 2; 3; 4; 5"})
+    assert filled["result"]["values"] == [0.0, 0.0, 1.0, 1.0, 0.0]
+    assert filled["summary"].endswith("1 fehlende Eintrag wurde mit 0 aufgefüllt.")
+
+
+def test_own_scores_are_clamped_and_a_ninth_key_is_cut_with_one_note():
+    out = api.run(fa.SLUG, {"scores": "30; 1; 1; 1; 1; 1; 1; 1; 1"})
+    assert out["result"]["scores"] == [20.0] + [1.0] * 7
+    assert out["notes"] == ["„Eigene Scores“: 30 liegt außerhalb von −20 bis 20 und wurde begrenzt; "
+                            "es gehen höchstens 8 Werte, der letzte wurde weggelassen."]
+    assert math.isfinite(out["result"]["online"])

@@ -10,8 +10,9 @@ running maximum m, the sum l = Σ e^{s_j − m} and the numerator u = Σ e^{s_j 
 block raises the maximum to m′, the old l and u are multiplied by e^{m − m′} first. After the
 last block u/l equals dense softmax attention for any block size.
 
-Proposal (P): block sizes 1–4 (3 gives blocks of 3 and 1), a step control over the blocks, and
-editable scores and values with a few presets. Floats (math.exp) as in a real kernel.
+Proposal (P): block sizes 1–8 (3 gives blocks of 3 and 1 for four keys), a step control over the
+blocks, and editable scores and values with a few presets; own lists of 2–8 keys replace the four
+fields (kit/positions.py). Floats (math.exp) as in a real kernel.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from ..kit import fmt, svg
+from ..kit import fmt, positions as own_positions, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
@@ -30,19 +31,22 @@ GROUP = "Die Inferenz-Engine"
 TEASER = "Attention Block für Block rechnen – mit laufendem Maximum, Summe und Zähler statt gemittelter Blöcke."
 
 N = 4
+MOST = own_positions.COUNT[1]
 LN3 = math.log(3)
 SCORES = (0.0, 0.0, LN3, LN3)
 VALUES = (0.0, 0.0, 1.0, 1.0)
 
 PARAMS = (
-    Param("block", "Blockgröße", "int", 2, lo=1, hi=N, step=1,
-          help="Wie viele Keys ein Block in den schnellen Speicher lädt; 4 = alles in einem Block."),
-    Param("step", "Verarbeitete Blöcke", "int", N, lo=1, hi=N, step=1,
+    Param("block", "Blockgröße", "int", 2, lo=1, hi=MOST, step=1,
+          help="Wie viele Keys ein Block in den schnellen Speicher lädt; 4 = alle vier Keys in einem Block."),
+    Param("step", "Verarbeitete Blöcke", "int", MOST, lo=1, hi=MOST, step=1,
           help="Block für Block weiterrechnen; mehr als es gibt zählt als „alle“."),
     *(Param(f"s{i + 1}", f"Score s{i + 1}", "float", SCORES[i], lo=-20.0, hi=20.0, step=0.001, widget="number")
       for i in range(N)),
     *(Param(f"x{i + 1}", f"Value v{i + 1}", "float", VALUES[i], lo=-100.0, hi=100.0, step=0.1, widget="number")
       for i in range(N)),
+    own_positions.own("scores", "Eigene Scores", -20.0, 20.0, "0; 1; 2; 0,5; 3", "Scores"),
+    own_positions.own("values", "Eigene Values", -100.0, 100.0, "1; 0; 2; 1; 0", "Values"),
 )
 
 PRESETS = (
@@ -90,9 +94,11 @@ def online(scores, values, size: int) -> list[dict]:
     return rows
 
 
-def compute(block: int = 2, step: int = N, s1: float = 0.0, s2: float = 0.0, s3: float = LN3, s4: float = LN3,
-            x1: float = 0.0, x2: float = 0.0, x3: float = 1.0, x4: float = 1.0) -> dict:
-    scores, values = [s1, s2, s3, s4], [x1, x2, x3, x4]
+def compute(block: int = 2, step: int = MOST, s1: float = 0.0, s2: float = 0.0, s3: float = LN3, s4: float = LN3,
+            x1: float = 0.0, x2: float = 0.0, x3: float = 1.0, x4: float = 1.0, scores: tuple = (),
+            values: tuple = ()) -> dict:
+    used = own_positions.lists(scores, values, [s1, s2, s3, s4], [x1, x2, x3, x4])
+    scores, values = [float(s) for s in used["scores"]], [float(v) for v in used["values"]]
     rows = online(scores, values, block)
     done = min(step, len(rows))
     top = max(scores)
@@ -107,6 +113,8 @@ def compute(block: int = 2, step: int = N, s1: float = 0.0, s2: float = 0.0, s3:
     return {
         "scores": scores,
         "values": values,
+        "own": used["own"],
+        "filled": used["filled"],
         "block": block,
         "n_blocks": len(rows),
         "done": done,
@@ -161,7 +169,9 @@ def view(r: dict) -> View:
     w, h = 500, 396
     left, right = 16, w - 16
     parts = [svg.text(left, 18, "Keys in Blöcken (Score s, Value v, Softmax-Gewicht)", "pl-axis")]
-    slot = (right - left) / N
+    keys = len(r["scores"])
+    slot = (right - left) / keys
+    short = keys > 5  # narrow slots: the numbers without "s =" and "v =" (the heading names them)
     y_box, box_h = 34, 74
     for k, row in enumerate(r["rows"]):
         processed = k < r["done"]
@@ -172,10 +182,12 @@ def view(r: dict) -> View:
                      f'<title>Block {k + 1}</title></rect>')
         parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16, f"Block {k + 1}" + ("" if processed else " (offen)"),
                               "pl-label pl-value" if processed else "pl-label pl-fa-faint", "middle"))
-    for j in range(N):
+    for j in range(keys):
         cx = left + slot * (j + 0.5)
-        parts.append(svg.text(cx, y_box + 20, f"s = {score_text(r['scores'][j])}", "pl-label", "middle"))
-        parts.append(svg.text(cx, y_box + 40, f"v = {fmt.de_auto(r['values'][j], 3)}", "pl-label", "middle"))
+        parts.append(svg.text(cx, y_box + 20, ("" if short else "s = ") + score_text(r['scores'][j]), "pl-label",
+                              "middle"))
+        parts.append(svg.text(cx, y_box + 40, ("" if short else "v = ") + fmt.de_auto(r['values'][j], 3), "pl-label",
+                              "middle"))
         parts.append(svg.text(cx, y_box + 60, fmt.pct(r["weights"][j]), "pl-tick", "middle"))
 
     # shares: what each block really contributes vs what plain averaging gives it
@@ -246,13 +258,18 @@ def view(r: dict) -> View:
     ]
     locals_text = "; ".join(num(row["local"]) for row in r["rows"][: r["done"]])
     if r["n_blocks"] == 1:
-        how = "Ein Block mit allen vier Keys"
+        how = f"Ein Block mit allen {_COUNT_WORDS[keys]} Keys"
     else:
-        how = f"{fmt.de(r['n_blocks'])} Blöcke zu {'je' if N % r['block'] == 0 else 'höchstens'} {fmt.de(r['block'])}"
+        how = f"{fmt.de(r['n_blocks'])} Blöcke zu {'je' if keys % r['block'] == 0 else 'höchstens'} {fmt.de(r['block'])}"
+    if r["own"]:
+        how = f"Eigene {_COUNT_WORDS[keys]} Keys. " + how
     summary = (f"{how}, {status}: online u/l = {num(r['online'])}, exakt {num(r['dense'])}; "
                f"{'Blockergebnis' if r['done'] == 1 else 'Blockergebnisse'} {locals_text}, "
-               f"einfaches Mittel {num(r['naive'])}.")
+               f"einfaches Mittel {num(r['naive'])}." + own_positions.filled_text(r["filled"]))
     return View(figure, readouts, summary, _table(r))
+
+
+_COUNT_WORDS = {2: "zwei", 3: "drei", 4: "vier", 5: "fünf", 6: "sechs", 7: "sieben", 8: "acht"}
 
 
 def _table(r: dict) -> str:

@@ -4,7 +4,7 @@ import matplotlib.pyplot as plt
 
 # Einstellungen aus dem Experiment (ändere sie ruhig):
 block = 2
-step = 4
+step = 8
 s1 = 0.0
 s2 = 0.0
 s3 = 1.0986122886681098
@@ -13,8 +13,11 @@ x1 = 0.0
 x2 = 0.0
 x3 = 1.0
 x4 = 1.0
+scores = []
+values = []
 
-scores, values = np.array([s1, s2, s3, s4]), np.array([x1, x2, x3, x4])
+n = max(len(scores), len(values)) or 4  # eigene Listen: so viele Keys wie die längere, fehlende sind 0
+scores, values = [np.array(((e or f) + [0.0] * 8)[:n]) for e, f in [(scores, [s1, s2, s3, s4]), (values, [x1, x2, x3, x4])]]
 dicht = np.average(values, weights=np.exp(scores - scores.max()))  # gewöhnliche Softmax-Attention über alle Keys
 
 m, l, u = -np.inf, 0.0, 0.0  # laufendes Maximum, Summe und Zähler
@@ -31,7 +34,6 @@ for anfang in range(0, len(scores), block)[:step]:
 for name, wert in [("Dicht", dicht), ("Online", u / l), ("m", m), ("l", l), ("u", u),
                    ("Mittel der Blockergebnisse", np.mean(einzeln))]:
     print(f"{name}: {wert:.6f}".replace(".", ","))
-
 figur, achse = plt.subplots(figsize=(6, 3.5), layout="constrained")
 nummern = np.arange(1, len(blockweise) + 1)
 achse.bar(nummern, einzeln, width=0.5, color="#bbbbbb", label="Block für sich")
