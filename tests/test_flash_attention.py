@@ -189,3 +189,13 @@ def test_own_scores_are_clamped_and_a_ninth_key_is_cut_with_one_note():
     assert out["notes"] == ["„Eigene Scores“: 30 liegt außerhalb von −20 bis 20 und wurde begrenzt; "
                             "es gehen höchstens 8 Werte, der letzte wurde weggelassen."]
     assert math.isfinite(out["result"]["online"])
+
+
+@settings(max_examples=60)
+@given(st.lists(st.floats(-50, 50), max_size=10), st.lists(st.floats(-200, 200), max_size=10), st.integers(-2, 12))
+def test_any_own_lists_give_the_dense_result_and_a_valid_figure(scores, values, block):
+    out = api.run(fa.SLUG, {"scores": scores, "values": values, "block": block})
+    r = out["result"]
+    assert len(r["scores"]) == len(r["values"]) and 2 <= len(r["scores"]) <= 8 or not (scores or values)
+    assert math.isclose(r["rows"][-1]["result"], r["dense"], rel_tol=1e-9, abs_tol=1e-9)
+    ET.fromstring(out["figure"])

@@ -1,5 +1,6 @@
 """Prefill: every figure of CONCEPTS.md §19, exact, and the causal mask under any chunking."""
 
+import math
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -71,14 +72,16 @@ def test_with_the_cache_every_chunking_equals_all_at_once(size, vs):
     "step": st.integers(-3, 9),
     "cache": st.sampled_from(["0", "1", "ja", "x"]),
     "v1": values, "v2": values, "v3": st.floats(allow_nan=True), "v4": st.integers(-500, 500),
+    "values": st.one_of(st.text(max_size=12), st.lists(st.floats(-200, 200), max_size=10)),
+    "scores": st.lists(st.floats(-50, 50), max_size=10),
 }))
 def test_run_never_fails_and_draws_valid_svg(raw):
     out = api.run("prefill", raw)
     ET.fromstring(out["figure"])
     ET.fromstring(out["extra"])
     r = out["result"]
-    assert all(o is None or abs(o) <= 99 for o in r["outputs"])
-    assert 1 <= r["done"] <= r["n_chunks"] <= 4
+    assert all(o is None or abs(o) <= 99 + 1e-9 for o in r["outputs"])
+    assert 1 <= r["done"] <= r["n_chunks"] <= 8
 
 
 def test_readouts_are_german():
@@ -107,7 +110,9 @@ def test_workshop_script_recomputes_the_chunks():
     from workshop_check import run_states, number
 
     states = [{}, api.preset_values(prefill.SLUG, "Nur Abschnitt 1"),
-              api.preset_values(prefill.SLUG, "Ohne Cache (falsch)")]
+              api.preset_values(prefill.SLUG, "Ohne Cache (falsch)"), {"values": "2; 4; 8; 10; 6", "chunk": 3},
+              {"values": "1; 2; 3", "scores": "0; 0; 1", "chunk": 2}, {"scores": "0; 1; 0; 1; 2; 0; 0; 1", "chunk": 3,
+                                                                       "cache": False, "step": 2}]
     for state, out in zip(states, run_states(prefill.SLUG, states)):
         result = api.run(prefill.SLUG, state)["result"]
         text = out["stdout"]
@@ -121,3 +126,46 @@ def test_workshop_script_recomputes_the_chunks():
                 assert number(text, f"Position {i}") == pytest.approx(value, abs=1e-6)
         verdict = "noch nicht fertig" if not result["finished"] else "ja" if result["equal"] else "nein"
         assert f"Gleiches Ergebnis wie alle auf einmal: {verdict}\n" in text
+
+
+# -- own positions: 2–8 values and scores, any chunk size -----------------------------------------------
+
+def weighted(values, scores, visible):
+    """Softmax attention of one query over the visible keys, written out once more."""
+    weights = [math.exp(scores[j]) for j in visible]
+    return sum(w * values[j] for w, j in zip(weights, visible)) / sum(weights)
+
+
+def test_own_values_with_equal_scores_stay_exact_means():
+    out = api.run(prefill.SLUG, {"values": "2; 4; 8; 10; 6", "chunk": 3})
+    r = out["result"]
+    assert r["outputs_exact"] == ["2", "3", "14/3", "6", "6"] and r["equal"] and out["notes"] == []
+    assert out["summary"].startswith("Eigene fünf Positionen. Prefill in 2 Abschnitten zu höchstens 3")
+    assert "aufgefüllt" not in out["summary"]  # the scores have no fields: equal is no filling
+
+
+def test_own_scores_weight_every_position_by_softmax_in_chunks_as_at_once():
+    values, scores = [1, 2, 3, 0, 5], [0, 0, 1, -1, 2]
+    for chunk in range(1, 9):
+        r = api.run(prefill.SLUG, {"values": "1; 2; 3; 0; 5", "scores": "0; 0; 1; -1; 2", "chunk": chunk})["result"]
+        expected = [weighted(values, scores, range(i + 1)) for i in range(5)]
+        assert r["outputs"] == pytest.approx(expected, rel=1e-12) and r["equal"], chunk
+    wrong = api.run(prefill.SLUG, {"values": "1; 2; 3; 0; 5", "scores": "0; 0; 1; -1; 2", "chunk": 2, "cache": False})
+    r = wrong["result"]
+    assert r["outputs"][2] == pytest.approx(3) and r["outputs"][3] == pytest.approx(weighted(values, scores, [2, 3]))
+    assert r["wrong"] == [2, 3, 4] and "≈" in wrong["summary"]
+
+
+def test_own_lists_are_cut_at_8_clamped_and_a_short_one_is_filled_with_zeros():
+    out = api.run(prefill.SLUG, {"values": "1; 2; 3; 4; 5; 6; 7; 8; 9", "scores": "30; 0"})
+    assert out["params"]["values"] == [1, 2, 3, 4, 5, 6, 7, 8] and out["params"]["scores"] == [20, 0]
+    assert out["notes"] == ["„Eigene Values“: Es gehen höchstens 8 Werte, der letzte wurde weggelassen.",
+                            "„Eigene Scores“: 30 liegt außerhalb von −20 bis 20 und wurde begrenzt."]
+    assert out["result"]["scores"] == [20, 0, 0, 0, 0, 0, 0, 0]
+    assert out["summary"].endswith("6 fehlende Einträge wurden mit 0 aufgefüllt.")
+    ET.fromstring(out["figure"])
+
+
+def test_the_lesson_keeps_to_four_positions():
+    assert "early_result" in api.run(prefill.SLUG, {"chunk": 1, "step": 3})["lesson"]["solved"]
+    assert "early_result" not in api.run(prefill.SLUG, {"chunk": 1, "step": 3, "values": "1; 2; 3"})["lesson"]["solved"]

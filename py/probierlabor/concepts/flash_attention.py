@@ -258,18 +258,16 @@ def view(r: dict) -> View:
     ]
     locals_text = "; ".join(num(row["local"]) for row in r["rows"][: r["done"]])
     if r["n_blocks"] == 1:
-        how = f"Ein Block mit allen {_COUNT_WORDS[keys]} Keys"
+        how = f"Ein Block mit allen {own_positions.WORDS[keys]} Keys"
     else:
         how = f"{fmt.de(r['n_blocks'])} Blöcke zu {'je' if keys % r['block'] == 0 else 'höchstens'} {fmt.de(r['block'])}"
     if r["own"]:
-        how = f"Eigene {_COUNT_WORDS[keys]} Keys. " + how
+        how = f"Eigene {own_positions.WORDS[keys]} Keys. " + how
     summary = (f"{how}, {status}: online u/l = {num(r['online'])}, exakt {num(r['dense'])}; "
                f"{'Blockergebnis' if r['done'] == 1 else 'Blockergebnisse'} {locals_text}, "
                f"einfaches Mittel {num(r['naive'])}." + own_positions.filled_text(r["filled"]))
     return View(figure, readouts, summary, _table(r))
 
-
-_COUNT_WORDS = {2: "zwei", 3: "drei", 4: "vier", 5: "fünf", 6: "sechs", 7: "sieben", 8: "acht"}
 
 
 def _table(r: dict) -> str:

@@ -6,9 +6,13 @@ position's output is the plain mean of the values it may see (itself and the ear
 [2, 3, 14/3, 6]. Processing the prompt in chunks of two gives the same outputs, because the
 second chunk reads the K/V of positions 1–2 from the cache. Everything is exact (Fractions).
 
-Proposal (P) beyond the article: chunk sizes 1 to 4, a step control over the chunks, editable
+Proposal (P) beyond the article: chunk sizes 1 to 8, a step control over the chunks, editable
 values, and a switch that forgets the cache between chunks – then position 3 no longer sees
 positions 1–2 and the outputs change. That is the mistake chunked prefill must not make.
+
+Own positions (kit/positions.py): 2–8 typed values and scores. A score is the key's q·k with the one
+query all positions share; equal scores give the plain means (exact), others a softmax-weighted mean
+over the visible positions (floats, shifted by their maximum).
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 from fractions import Fraction
 from html import escape
 
-from ..kit import fmt, svg
+import math
+
+from ..kit import distribution, fmt, positions as own_positions, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
@@ -27,17 +33,20 @@ GROUP = "Die Inferenz-Engine"
 TEASER = "Den bekannten Prompt vorab verarbeiten – auf einmal oder in Abschnitten, mit demselben Ergebnis."
 
 N = 4
+MOST = own_positions.COUNT[1]
 VALUES = (2, 4, 8, 10)
 
 PARAMS = (
-    Param("chunk", "Abschnittsgröße (Positionen je Durchlauf)", "int", 2, lo=1, hi=N, step=1,
-          help="4 heißt: alle vier Positionen auf einmal."),
-    Param("step", "Verarbeitete Abschnitte", "int", N, lo=1, hi=N, step=1,
+    Param("chunk", "Abschnittsgröße (Positionen je Durchlauf)", "int", 2, lo=1, hi=MOST, step=1,
+          help="4 heißt bei vier Positionen: alle auf einmal."),
+    Param("step", "Verarbeitete Abschnitte", "int", MOST, lo=1, hi=MOST, step=1,
           help="Schritt für Schritt durch die Abschnitte; mehr als es gibt zählt als „alle“."),
     Param("cache", "Cache früherer Abschnitte nutzen", "bool", True,
           help="Aus: Jeder Abschnitt sieht nur sich selbst (so darf man es nicht machen)."),
     *(Param(f"v{i + 1}", f"Value v{i + 1}", "int", VALUES[i], lo=-99, hi=99, step=1, widget="number")
       for i in range(N)),
+    own_positions.own("values", "Eigene Values", -99.0, 99.0, "2; 4; 8; 10; 6", "Values"),
+    own_positions.own("scores", "Eigene Scores", -20.0, 20.0, "0; 0; 1; 0; 2", "Scores (q·k je Position)"),
 )
 
 PRESETS = (
@@ -54,12 +63,25 @@ def chunks_of(n: int, size: int) -> list[list[int]]:
     return [list(range(start, min(start + size, n))) for start in range(0, n, size)]
 
 
-def causal_means(values) -> list[Fraction]:
+def mean_over(values, scores=None):
+    """What one position reads from the positions it sees, ``mean(visible)``: the plain mean (exact) when the
+    scores are all equal, else the softmax-weighted mean (shifted by the largest visible score)."""
+    def mean(visible):
+        if scores is None:
+            return Fraction(sum(values[j] for j in visible), len(visible))
+        top = max(scores[j] for j in visible)
+        weights = [math.exp(scores[j] - top) for j in visible]
+        return sum(w * values[j] for w, j in zip(weights, visible)) / sum(weights)
+    return mean
+
+
+def causal_means(values, scores=None) -> list:
     """All positions at once: position i averages values 0 … i."""
-    return [Fraction(sum(values[: i + 1]), i + 1) for i in range(len(values))]
+    mean = mean_over(values, scores)
+    return [mean(list(range(i + 1))) for i in range(len(values))]
 
 
-def prefill(values, size: int, cache: bool = True):
+def prefill(values, size: int, cache: bool = True, scores=None):
     """Process the prompt chunk by chunk.
 
     Returns, per chunk, the positions, the positions whose K/V are computed new, those read
@@ -72,25 +94,32 @@ def prefill(values, size: int, cache: bool = True):
         from_cache = list(stored) if cache else []
         reads = {}
         outputs = {}
+        mean = mean_over(values, scores)
         for i in chunk:
             visible = [j for j in from_cache + chunk if j <= i]  # the causal mask: never a later position
             reads[i] = visible
-            outputs[i] = Fraction(sum(values[j] for j in visible), len(visible))
+            outputs[i] = mean(visible)
         stored.extend(chunk)  # the new K/V are written after the chunk
         out.append({"positions": chunk, "new": list(chunk), "cached": from_cache, "reads": reads,
                     "outputs": outputs})
     return out
 
 
-def compute(chunk: int = 2, step: int = N, cache: bool = True, v1: int = 2, v2: int = 4, v3: int = 8,
-            v4: int = 10) -> dict:
-    values = [v1, v2, v3, v4]
-    runs = prefill(values, chunk, cache)
+def compute(chunk: int = 2, step: int = MOST, cache: bool = True, v1: int = 2, v2: int = 4, v3: int = 8,
+            v4: int = 10, values: tuple = (), scores: tuple = ()) -> dict:
+    used = own_positions.lists(scores, values, [0] * MOST, [v1, v2, v3, v4])  # no score fields: all equal
+    # typed decimals stay exact (0,1 is 1/10), so equal scores still give exact means
+    values = [v if isinstance(v, int) else distribution.exact([v])[0] for v in used["values"]]
+    values = [int(v) if v == int(v) else v for v in values]
+    weighted = len(set(used["scores"])) > 1
+    weights = [float(s) for s in used["scores"]] if weighted else None
+    n = len(values)
+    runs = prefill(values, chunk, cache, weights)
     done = min(step, len(runs))
-    full = causal_means(values)
-    outputs: list[Fraction | None] = [None] * N
-    reads: list[list[int] | None] = [None] * N
-    chunk_of = [0] * N
+    full = causal_means(values, weights)
+    outputs: list = [None] * n
+    reads: list[list[int] | None] = [None] * n
+    chunk_of = [0] * n
     for k, run in enumerate(runs):
         for i in run["positions"]:
             chunk_of[i] = k
@@ -98,10 +127,14 @@ def compute(chunk: int = 2, step: int = N, cache: bool = True, v1: int = 2, v2: 
                 outputs[i] = run["outputs"][i]
                 reads[i] = run["reads"][i]
     finished = done == len(runs)
-    equal = finished and all(o == f for o, f in zip(outputs, full))
-    wrong = [i for i in range(N) if outputs[i] is not None and outputs[i] != full[i]]
+    wrong = [i for i in range(n) if outputs[i] is not None and not _same(outputs[i], full[i])]
+    equal = finished and not wrong
     return {
-        "values": values,
+        "values": [float(v) if isinstance(v, Fraction) else v for v in values],
+        "scores": [float(s) for s in used["scores"]],
+        "own": used["own"],
+        "filled": used["filled"],
+        "weighted": weighted,
         "chunk": chunk,
         "cache": cache,
         "n_chunks": len(runs),
@@ -110,8 +143,8 @@ def compute(chunk: int = 2, step: int = N, cache: bool = True, v1: int = 2, v2: 
         "chunk_of": chunk_of,
         "outputs": [None if o is None else float(o) for o in outputs],
         "outputs_exact": [None if o is None else _frac(o) for o in outputs],
-        "out_num": [None if o is None else o.numerator for o in outputs],
-        "out_den": [None if o is None else o.denominator for o in outputs],
+        "out_num": [o.numerator if isinstance(o, Fraction) else None for o in outputs],
+        "out_den": [o.denominator if isinstance(o, Fraction) else None for o in outputs],
         "full": [float(f) for f in full],
         "full_exact": [_frac(f) for f in full],
         "reads": reads,
@@ -123,14 +156,26 @@ def compute(chunk: int = 2, step: int = N, cache: bool = True, v1: int = 2, v2: 
     }
 
 
-def _frac(f: Fraction) -> str:
+def _same(a, b) -> bool:
+    """Exact for fractions; weighted means agree to rounding (the cache path sums in the same order anyway)."""
+    return a == b if isinstance(a, Fraction) else math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def _frac(f) -> str:
+    if not isinstance(f, Fraction):
+        return APPROX
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
+APPROX = "≈"  # a weighted mean has no short fraction: shown rounded
+
+
 def _show(f_text: str | None, value: float | None) -> str:
-    """'3' or '14/3 ≈ 4,67' (German), '–' when not computed yet."""
+    """'3' or '14/3 ≈ 4,67' (German), '≈ 4,67' for a weighted mean, '–' when not computed yet."""
     if f_text is None:
         return "–"
+    if f_text == APPROX:
+        return f"≈ {fmt.de(value)}"
     if "/" not in f_text:
         return fmt.de(int(f_text)) if abs(value) < 1e15 else fmt.de_auto(value)
     num, den = f_text.split("/")
@@ -144,19 +189,23 @@ def positions_text(ps) -> str:
 # -- view ---------------------------------------------------------------------------------
 
 def view(r: dict) -> View:
-    w = 440
+    count = len(r["values"])
     x0, cell, gap = 100, 46, 4
-    top = 60
+    w = max(440, x0 + count * cell + 12 + 120)  # more positions: the outputs keep their column on the right
+    top = 60 + (16 if r["weighted"] else 0)  # room for the scores under the values
     row_h = 40
-    h = top + N * row_h + 78
-    parts = [svg.text(x0 + N * cell / 2, 14, "liest K/V von Position", "pl-axis", "middle")]
-    xo = x0 + N * cell + 12
+    h = top + count * row_h + 78
+    parts = [svg.text(x0 + count * cell / 2, 14, "liest K/V von Position", "pl-axis", "middle")]
+    xo = x0 + count * cell + 12
     parts.append(svg.text(xo, 34, "Ausgabe", "pl-axis"))
-    for j in range(N):
+    for j in range(count):
         cx = x0 + j * cell + cell / 2
         parts.append(svg.text(cx, 34, str(j + 1), "pl-axis", "middle"))
-        parts.append(svg.text(cx, 52, f"v = {fmt.de(r['values'][j])}", "pl-tick", "middle"))
-    for i in range(N):
+        v = r["values"][j]
+        parts.append(svg.text(cx, 52, f"v = {fmt.de(v) if v == int(v) else fmt.de_auto(v)}", "pl-tick", "middle"))
+        if r["weighted"]:
+            parts.append(svg.text(cx, 68, f"s = {fmt.de_auto(r['scores'][j])}", "pl-tick", "middle"))
+    for i in range(count):
         y = top + i * row_h
         k = r["chunk_of"][i]
         processed = r["reads"][i] is not None
@@ -164,7 +213,7 @@ def view(r: dict) -> View:
         parts.append(svg.text(8, y + 17, f"Position {i + 1}", label_cls))
         parts.append(svg.text(8, y + 32, f"Abschnitt {k + 1}", "pl-tick"))
         chunk_positions = r["chunks"][k]["positions"]
-        for j in range(N):
+        for j in range(count):
             x = x0 + j * cell + gap / 2
             if j > i:
                 cls, title = "pl-pf-mask", f"Position {j + 1} liegt in der Zukunft: maskiert"
@@ -192,7 +241,7 @@ def view(r: dict) -> View:
         y = top + run["positions"][0] * row_h
         parts.append(f'<line class="pl-pf-split" x1="4" y1="{y}" x2="{w - 4}" y2="{y}"/>')
     # legend
-    ly = top + N * row_h + 16
+    ly = top + count * row_h + 16
     entries = (("pl-pf-new", "in diesem Abschnitt neu"), ("pl-pf-cache", "aus dem Cache gelesen"),
                ("pl-pf-mask", "Zukunft, maskiert"), ("pl-pf-miss", "fehlt ohne Cache"))
     for n, (cls, text) in enumerate(entries):
@@ -209,7 +258,7 @@ def view(r: dict) -> View:
         verdict = "ja"
     else:
         verdict = "nein"
-    reads3 = r["reads"][2]
+    reads3 = r["reads"][2] if count > 2 else None
     readouts = [
         Readout("outputs", "Ausgaben", values_text, r["outputs"], True),
         Readout("full", "alle auf einmal", full_text, r["full"]),
@@ -219,18 +268,22 @@ def view(r: dict) -> View:
         Readout("cached", "K/V im Cache danach", f"{fmt.de(r['cached_after'])} Positionen", r["cached_after"]),
     ]
     if r["n_chunks"] == 1:
-        how = "aller vier Positionen auf einmal"
+        how = f"aller {own_positions.WORDS[count]} Positionen auf einmal"
     else:
-        size = "je" if N % r["chunk"] == 0 else "höchstens"
+        size = "je" if count % r["chunk"] == 0 else "höchstens"
         how = (f"in {fmt.de(r['n_chunks'])} Abschnitten zu {size} {fmt.de(r['chunk'])}, "
                f"{fmt.de(r['done'])} davon verarbeitet")
     summary = f"Prefill {how}" + ("" if r["cache"] else ", ohne Cache") + f": Ausgaben {values_text}. "
+    if r["own"]:
+        summary = (f"Eigene {own_positions.WORDS[count]} Positionen"
+                   + (", nach Scores gewichtet" if r["weighted"] else "") + ". " + summary)
     if not r["finished"]:
         summary += f"Alle auf einmal ergäbe {full_text}."
     elif r["equal"]:
         summary += "Gleich wie alle auf einmal."
     else:
         summary += f"Falsch – alle auf einmal ergibt {full_text}."
+    summary += own_positions.filled_text(r["filled"])
     return View(figure, readouts, summary, _table(r))
 
 
@@ -249,7 +302,8 @@ def _table(r: dict) -> str:
 # -- the lesson ---------------------------------------------------------------------------
 
 def _own_values(result) -> bool:
-    return result["values"] == list(VALUES)
+    """The article's values and equal scores (the name is older than the reader's own lists)."""
+    return result["values"] == list(VALUES) and not result["weighted"]
 
 
 LESSON = Lesson(
@@ -273,7 +327,7 @@ LESSON = Lesson(
              example={"cache": False, "chunk": 4}),
         Task("early_result", "Gehe mit Abschnitten zu einer Position so weit, dass Position 3 fertig ist "
                              "und Position 4 noch nicht.",
-             solved=lambda params, result: (params["cache"] and params["chunk"] == 1
+             solved=lambda params, result: (params["cache"] and params["chunk"] == 1 and len(result["outputs"]) == N
                                             and result["outputs"][2] is not None and result["outputs"][3] is None),
              explain="Position 3 liest die K/V von 1 und 2 aus dem Cache und rechnet nur ihre eigenen neu. "
                      "Ihr Ergebnis steht schon fest, denn spätere Positionen darf sie ohnehin nicht sehen.",

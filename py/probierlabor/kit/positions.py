@@ -12,6 +12,7 @@ from __future__ import annotations
 from .contract import Param
 
 COUNT = (2, 8)
+WORDS = {2: "zwei", 3: "drei", 4: "vier", 5: "fünf", 6: "sechs", 7: "sieben", 8: "acht"}  # „alle vier Keys“
 
 
 def own(name: str, label: str, lo: float, hi: float, example: str, what: str) -> Param:
