@@ -107,7 +107,9 @@ def test_workshop_script_recomputes_the_returns():
     from workshop_check import run_states, number
 
     states = [{}, api.preset_values(rl.SLUG, "Nur A gespielt"), api.preset_values(rl.SLUG, "γ = 1"),
-              api.preset_values(rl.SLUG, "Gleichstand"), api.preset_values(rl.SLUG, "γ = 0,2")]
+              api.preset_values(rl.SLUG, "Gleichstand"), api.preset_values(rl.SLUG, "γ = 0,2"),
+              {"rewards": "3; 1; 0; 6", "reveal": "both"}, {"rewards": "0,5; 0; 0; 1,5", "reveal": "own", "path": "B"},
+              {"rewards": "1; 2; 1; 2", "reveal": "both", "gamma": 0.5}]
     for state, out in zip(states, run_states(rl.SLUG, states)):
         result = api.run(rl.SLUG, state)["result"]
         assert out["figures"] == 1
@@ -120,4 +122,48 @@ def test_workshop_script_recomputes_the_returns():
         if all(result["known"].values()):
             better = "gleich" if result["better"] == "gleich" else f"Weg {result['better']}"
             assert f"Besser: {better}\n" in out["stdout"]
-        assert number(out["stdout"], "Gleichstand bei γ") == pytest.approx(result["tie_gamma"], abs=1e-4)
+        if result["tie_gamma"] is None:
+            assert "Gleichstand: nie\n" in out["stdout"]
+        else:
+            assert number(out["stdout"], "Gleichstand bei γ") == pytest.approx(result["tie_gamma"], abs=1e-4)
+
+
+# -- own rewards ---------------------------------------------------------------------------------------
+
+def test_own_rewards_give_exact_returns_and_their_own_tie():
+    out = api.run(rl.SLUG, {"rewards": "3; 1; 0; 6", "reveal": "both", "gamma": 0.5})
+    r = out["result"]
+    # A: 3 + 0,5·1 = 3,5; B: 0 + 0,5·6 = 3; tie where 3 + γ = 6γ
+    assert r["returns_exact"] == {"A": "7/2", "B": "3"} and r["better"] == "A"
+    assert r["tie_gamma_exact"] == "3/5" and out["notes"] == []
+    assert out["url"] == {"gamma": "0.5", "reveal": "both", "rewards": "3_1_0_6"}
+    assert out["summary"].endswith("Eigene Münzen: A 3 und 1, B 0 und 6; Gleichstand bei γ = 0,6.")
+    assert "Gleichstand bei γ = 0,6" in out["extra"]
+
+
+def test_typed_decimals_stay_exact_and_a_tie_can_lie_outside_the_slider_or_not_exist():
+    third = api.run(rl.SLUG, {"rewards": "0,5; 0; 0; 1,5"})["result"]
+    assert third["tie_gamma_exact"] == "1/3" and third["returns_exact"]["B"] == str(Fraction(27, 20))
+    late = api.run(rl.SLUG, {"rewards": "5; 0; 0; 4", "reveal": "both"})
+    assert late["result"]["tie_gamma"] == 1.25 and "außerhalb von 0 bis 1" in late["summary"]
+    assert "pl-rl-tie" not in late["extra"]
+    never = api.run(rl.SLUG, {"rewards": "1; 2; 1; 2", "reveal": "both"})
+    assert never["result"]["tie_gamma"] is None and never["result"]["better"] == "gleich"
+    assert "ein Gleichstand durch γ ist unmöglich" in never["summary"]
+    assert "stehen beide Wege gleich" not in never["figure"]  # both known: the verdict is the comparison
+
+
+def test_own_rewards_are_clamped_and_need_exactly_four():
+    out = api.run(rl.SLUG, {"rewards": "25; 1; 0; 6; 9"})
+    assert out["params"]["rewards"] == [20, 1, 0, 6]
+    assert out["notes"] == ["„Eigene Münzen (A1; A2; B1; B2)“: 25 liegt außerhalb von 0 bis 20 und wurde begrenzt; "
+                            "es gehen höchstens 4 Werte, der letzte wurde weggelassen."]
+    short = api.run(rl.SLUG, {"rewards": "1; 2; 3"})
+    assert short["params"]["rewards"] == [] and "mindestens 4 Werte" in short["notes"][0]
+    assert "Nach Runde 1 stehen beide Wege gleich" in api.run(rl.SLUG, {"rewards": "1; 2; 1; 5"})["figure"]
+
+
+def test_the_lesson_speaks_of_the_games_coins():
+    assert "last_for_a" in api.run(rl.SLUG, {"gamma": 0.35, "reveal": "both"})["lesson"]["solved"]
+    assert "last_for_a" not in api.run(rl.SLUG, {"gamma": 0.35, "reveal": "both",
+                                                   "rewards": "2; 0; 0; 5,5"})["lesson"]["solved"]

@@ -7,6 +7,10 @@ then 5. The return of a path is G = r₁ + γ·r₂ (Spinning Up, „Reward and 
 Everything is exact: γ enters as the decimal the reader set (``Fraction(str(γ))``), so
 G_B = 5·γ is 1 exactly at γ = 0,2 and the two paths tie exactly at γ = 2/5.
 Nothing is trained here: the experiment compares two objectives for the same fixed game.
+
+Own game: the reader types the four rewards (A in rounds 1 and 2, then B; 0 to 20 coins, exact as
+typed). The tie is then γ = (a₁ − b₁)/(b₂ − a₂); it may lie outside 0 … 1, or not exist when both
+paths pay the same in round 2.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import partial
 
-from ..kit import fmt, svg
+from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.lesson import Lesson, Prediction, Task
 
@@ -34,6 +38,9 @@ PARAMS = (
           help="Welchen Weg der Agent in dieser Partie geht."),
     Param("reveal", "Runde 2 aufdecken", "choice", "none", choices=REVEAL,
           help="Die Belohnung der zweiten Runde ist erst nach dem Spielen bekannt."),
+    Param("rewards", "Eigene Münzen (A1; A2; B1; B2)", "values", (), lo=0.0, hi=20.0, count=(4, 4),
+          widget="z. B. 3; 1; 0; 6",
+          help="Vier Zahlen von 0 bis 20: Weg A in Runde 1 und 2, dann Weg B. Leer: 2; 0; 0; 5 wie im Spiel."),
 )
 
 PRESETS = (
@@ -46,25 +53,37 @@ PRESETS = (
 )
 
 
-def return_of(path: str, gamma) -> Fraction:
-    r1, r2 = REWARDS[path]
+def return_of(path: str, gamma, rewards=REWARDS) -> Fraction:
+    r1, r2 = rewards[path]
     return r1 + fmt.as_fraction(gamma) * r2
 
 
-def tie_gamma() -> Fraction:
-    """The γ at which both paths have the same return: 2 + γ·0 = 0 + γ·5."""
-    (a1, a2), (b1, b2) = REWARDS["A"], REWARDS["B"]
-    return (a1 - b1) / (b2 - a2)
+def tie_gamma(rewards=REWARDS) -> Fraction | None:
+    """The γ at which both paths have the same return (2 + γ·0 = 0 + γ·5 in the game); None where the
+    second rounds pay the same, so the returns never cross."""
+    (a1, a2), (b1, b2) = rewards["A"], rewards["B"]
+    return None if b2 == a2 else (a1 - b1) / (b2 - a2)
+
+
+def game(rewards=()) -> dict:
+    """The game's rewards, or the four the reader typed (exact decimals)."""
+    if not rewards:
+        return REWARDS
+    a1, a2, b1, b2 = distribution.exact(rewards)
+    return {"A": (a1, a2), "B": (b1, b2)}
 
 
 # Returns are checked by hand: exact decimals, a fraction such as 1/3 before its rounding.
 exact_text = partial(fmt.exact, fraction=True)
 
 
-def compute(gamma: float = 0.9, path: str = "A", reveal: str = "none") -> dict:
+def compute(gamma: float = 0.9, path: str = "A", reveal: str = "none", rewards: tuple = ()) -> dict:
     g = fmt.as_fraction(gamma)
-    returns = {p: return_of(p, g) for p in REWARDS}
-    known = {p: reveal == "both" or (reveal == "own" and p == path) for p in REWARDS}
+    game_ = game(rewards)
+    returns = {p: return_of(p, g, game_) for p in game_}
+    known = {p: reveal == "both" or (reveal == "own" and p == path) for p in game_}
+    tie = tie_gamma(game_)
+    (a1, _), (b1, _) = game_["A"], game_["B"]
     if returns["A"] == returns["B"]:
         better = "gleich"
     else:
@@ -74,28 +93,34 @@ def compute(gamma: float = 0.9, path: str = "A", reveal: str = "none") -> dict:
         "gamma_exact": str(g),
         "path": path,
         "reveal": reveal,
-        "rewards": {p: [float(r) for r in rs] for p, rs in REWARDS.items()},
-        "coins": {p: float(sum(rs)) for p, rs in REWARDS.items()},
+        "own": bool(rewards),
+        "rewards": {p: [float(r) for r in rs] for p, rs in game_.items()},
+        "rewards_exact": {p: [str(r) for r in rs] for p, rs in game_.items()},
+        "coins": {p: float(sum(rs)) for p, rs in game_.items()},
         "returns": {p: float(v) for p, v in returns.items()},
         "returns_exact": {p: str(v) for p, v in returns.items()},
         "own_return": float(returns[path]),
         "known": known,
         "better": better,
-        "tie_gamma": float(tie_gamma()),
-        "tie_gamma_exact": str(tie_gamma()),
-        "round1_leader": "A" if REWARDS["A"][0] > REWARDS["B"][0] else "B",
+        "tie_gamma": None if tie is None else float(tie),
+        "tie_gamma_exact": None if tie is None else str(tie),
+        "round1_leader": "gleich" if a1 == b1 else "A" if a1 > b1 else "B",
     }
+
+
+def _rewards(r: dict) -> dict:
+    return {p: tuple(Fraction(x) for x in rs) for p, rs in r["rewards_exact"].items()}
 
 
 # -- what the page shows -----------------------------------------------------
 
 def _return_lines(p: str, r: dict) -> tuple[str, str]:
     g = Fraction(r["gamma_exact"])
-    r1, r2 = REWARDS[p]
+    r1, r2 = _rewards(r)[p]
     gt = exact_text(g)
     if not r["known"][p]:
         return f"G = {exact_text(r1)} + {gt} · ?", ""
-    return f"G = {exact_text(r1)} + {gt} · {exact_text(r2)}", f"= {exact_text(return_of(p, g))}"
+    return f"G = {exact_text(r1)} + {gt} · {exact_text(r2)}", f"= {exact_text(return_of(p, g, _rewards(r)))}"
 
 
 def _board(r: dict) -> str:
@@ -115,7 +140,7 @@ def _board(r: dict) -> str:
         out.append(svg.text(60, y - 32 if p == "A" else y + 44, f"Weg {p}" + (" (gewählt)" if chosen else ""),
                       "pl-label pl-rl-lanename" + (" pl-rl-chosen-text" if chosen else "")))
         for k, x in enumerate(xs):
-            value = REWARDS[p][k]
+            value = _rewards(r)[p][k]
             hidden = k == 1 and not r["known"][p]
             box = "pl-rl-box" + (" pl-rl-hidden" if hidden else "") + (" pl-rl-box-chosen" if chosen else "")
             out.append(f'<rect class="{box}" x="{x - 32}" y="{y - 26}" width="64" height="52" rx="8">'
@@ -136,6 +161,8 @@ def _board(r: dict) -> str:
     elif r["known"][r["path"]]:
         other = "B" if r["path"] == "A" else "A"
         verdict = f"Über Weg {other} weißt du nur Runde 1."
+    elif r["round1_leader"] == "gleich":
+        verdict = "Nach Runde 1 stehen beide Wege gleich. Und dann?"
     else:
         verdict = f"Nach Runde 1 liegt Weg {r['round1_leader']} vorn. Und dann?"
     out.append(svg.text(210, 244, verdict, "pl-label pl-rl-verdict", "middle"))
@@ -143,18 +170,22 @@ def _board(r: dict) -> str:
 
 
 def _chart(r: dict) -> str:
-    plot = svg.Plot(320, 230, (0, 1), (0, 5.4), label="Return in Abhängigkeit von γ", margin=(14, 14, 42, 46))
-    plot.grid(xticks=[0, 0.2, 0.4, 0.6, 0.8, 1], yticks=[0, 1, 2, 3, 4, 5], xlabel="γ", ylabel="Return G",
-              xfmt=lambda v: fmt.de_auto(v) if v else "0", yfmt=lambda v: fmt.de(v))
-    plot.line(r["gamma"], 0, r["gamma"], 5.4, "pl-rl-now")
+    (a1, a2), (b1, b2) = r["rewards"]["A"], r["rewards"]["B"]
+    top = max(a1, a1 + a2, b1, b1 + b2, 1)  # the game: returns up to 5, drawn up to 5,4
+    every = 1 if top <= 6 else 2 if top <= 12 else 5
+    plot = svg.Plot(320, 230, (0, 1), (0, top * 1.08), label="Return in Abhängigkeit von γ", margin=(14, 14, 42, 46))
+    plot.grid(xticks=[0, 0.2, 0.4, 0.6, 0.8, 1], yticks=list(range(0, int(top) + 1, every)), xlabel="γ",
+              ylabel="Return G", xfmt=lambda v: fmt.de_auto(v) if v else "0", yfmt=lambda v: fmt.de(v))
+    plot.line(r["gamma"], 0, r["gamma"], top * 1.08, "pl-rl-now")
     if r["known"]["A"]:
-        plot.line(0, 2, 1, 2, "pl-rl-line-a")
-        plot.text(0.03, 2, "A", "pl-label pl-rl-a-text", dy=-6)
+        plot.line(0, a1, 1, a1 + a2, "pl-rl-line-a")
+        plot.text(0.03, a1 + 0.03 * a2, "A", "pl-label pl-rl-a-text", dy=-6)
     if r["known"]["B"]:
-        plot.line(0, 0, 1, 5, "pl-rl-line-b")
-        plot.text(0.86, 4.3, "B", "pl-label pl-rl-b-text", dy=-4)
-    if all(r["known"].values()):
-        plot.point(r["tie_gamma"], 2, 4, "pl-rl-tie", title="Gleichstand bei γ = 0,4")
+        plot.line(0, b1, 1, b1 + b2, "pl-rl-line-b")
+        plot.text(0.86, b1 + 0.86 * b2, "B", "pl-label pl-rl-b-text", dy=-4)
+    tie = r["tie_gamma"]
+    if all(r["known"].values()) and tie is not None and 0 <= tie <= 1:
+        plot.point(tie, a1 + tie * a2, 4, "pl-rl-tie", title=f"Gleichstand bei γ = {fmt.de_auto(tie)}")
     for p, cls in (("A", "pl-rl-dot-a"), ("B", "pl-rl-dot-b")):
         if r["known"][p]:
             plot.point(r["gamma"], r["returns"][p], 5, cls,
@@ -166,7 +197,7 @@ def _chart(r: dict) -> str:
 
 def view(r: dict) -> View:
     p = r["path"]
-    coins = REWARDS[p]
+    coins = _rewards(r)[p]
     readouts = [
         Readout("coins", "Münzen auf deinem Weg",
                 f"{exact_text(coins[0])} + {exact_text(coins[1]) if r['known'][p] else '?'}"
@@ -191,6 +222,13 @@ def view(r: dict) -> View:
         summary += (f" Return A = {exact_text(Fraction(r['returns_exact']['A']))}, "
                     f"B = {exact_text(Fraction(r['returns_exact']['B']))}; "
                     + ("beide gleich gut." if r["better"] == "gleich" else f"besser ist Weg {r['better']}."))
+    if r["own"]:
+        game_ = _rewards(r)
+        summary += (f" Eigene Münzen: A {exact_text(game_['A'][0])} und {exact_text(game_['A'][1])}, "
+                    f"B {exact_text(game_['B'][0])} und {exact_text(game_['B'][1])}; "
+                    + (f"Gleichstand bei γ = {exact_text(Fraction(r['tie_gamma_exact']))}"
+                       + ("" if 0 <= r["tie_gamma"] <= 1 else ", außerhalb von 0 bis 1") + "."
+                       if r["tie_gamma"] is not None else "ein Gleichstand durch γ ist unmöglich."))
     return View(_board(r), readouts, summary, _chart(r))
 
 
@@ -200,7 +238,8 @@ GAMMA_STEP = fmt.as_fraction(PARAMS[0].step)  # the slider's grid: „the larges
 
 
 def _both_known(result) -> bool:
-    return all(result["known"].values())
+    """Both paths uncovered, in the article's game (the tasks speak of its coins)."""
+    return all(result["known"].values()) and not result["own"]
 
 
 def _last_gamma_for_a(params, result) -> bool:
@@ -235,7 +274,7 @@ LESSON = Lesson(
              example={"gamma": 0.5, "reveal": "both"}),
         Task("explore", "Lass γ bei 0,9 und decke nur deinen eigenen Weg auf. Wähle den Weg mit dem größeren Return.",
              solved=lambda params, result: (result["reveal"] == "own" and result["gamma_exact"] == "9/10"
-                                            and result["path"] == result["better"]),
+                                            and result["path"] == result["better"] and not result["own"]),
              explain="Weg B bringt 4,5. Das erfährst du aber nur, wenn du den unbekannten Weg einmal ausprobierst. "
                      "Das nennt man Erkunden.",
              example={"path": "B", "reveal": "own"}),

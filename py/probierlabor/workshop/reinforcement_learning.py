@@ -6,8 +6,10 @@ import matplotlib.pyplot as plt
 gamma = 0.9
 path = 'A'
 reveal = 'none'
+rewards = []
 
-belohnung = {"A": np.array([2, 0]), "B": np.array([0, 5])}  # Münzen in Runde 1 und Runde 2
+a1, a2, b1, b2 = rewards or [2, 0, 0, 5]  # eigene Münzen: A in Runde 1 und 2, dann B
+belohnung = {"A": np.array([a1, a2]), "B": np.array([b1, b2])}  # Münzen in Runde 1 und Runde 2
 
 def rueckgabe(weg, g):  # der Return: Runde 2 zählt nur mit dem Gewicht γ
     return belohnung[weg] @ np.array([1, g])
@@ -27,9 +29,8 @@ for weg, farbe in [("A", "#0066a1"), ("B", "#d0021b")]:
 G_A, G_B = rueckgabe("A", gamma), rueckgabe("B", gamma)
 if reveal == "both":
     print("Besser:", "gleich" if np.isclose(G_A, G_B) else ("Weg A" if G_A > G_B else "Weg B"))
-# Gleichstand: 2 + γ·0 = 0 + γ·5
-(a1, a2), (b1, b2) = belohnung["A"], belohnung["B"]
-print(f"Gleichstand bei γ: {(a1 - b1) / (b2 - a2):.4f}".replace(".", ","))
+# Gleichstand: a1 + γ·a2 = b1 + γ·b2 (im Spiel 2 + γ·0 = 0 + γ·5); zahlen beide in Runde 2 gleich, nie
+print(f"Gleichstand bei γ: {(a1 - b1) / (b2 - a2):.4f}".replace(".", ",") if b2 != a2 else "Gleichstand: nie")
 
 ax.axvline(gamma, color="#bbbbbb", ls=":")
 ax.set(xlabel="Gewicht der Zukunft γ", ylabel="Return G (Münzen)")
