@@ -181,7 +181,8 @@ def test_workshop_script_recomputes_the_errors():
     """The numpy script (workshop/validation_set.py): the same errors per split, test days only once fixed."""
     from workshop_check import run_states, number
 
-    states = [{}, api.preset_values(SLUG, "Gerade festlegen"), api.preset_values(SLUG, "Nach dem Test gewechselt")]
+    states = [{}, api.preset_values(SLUG, "Gerade festlegen"), api.preset_values(SLUG, "Nach dem Test gewechselt"),
+              {"lam": 1, "rule": "curve", "fixed": "curve"}, {"lam": 100, "rule": "curve"}]
     for state, out in zip(states, run_states(SLUG, states)):
         result = api.run(SLUG, state)["result"]
         assert out["figures"] == 1
@@ -193,3 +194,51 @@ def test_workshop_script_recomputes_the_errors():
                 assert number(out["stdout"], f"Fehler {label}") == pytest.approx(expected, abs=1e-4)
         assert f"in der Validierung: {vs.RULE_LABEL[result['winner']['validation']]}\n" in out["stdout"]
         assert ("zur Auswahl benutzt" in out["stdout"]) == (result["state"] == "used")
+
+
+# -- the curve's damping λ, a hyper-parameter chosen on the validation days --------------------------
+
+def ridge_by_hand(lam):
+    """Least squares with the penalty λ·c² once more, by elimination on floats (x = T − 23)."""
+    xs = [t - 23 for t, _ in vs.NOTEBOOK]
+    ys = [y for _, y in vs.NOTEBOOK]
+    cols = [[1] * 3, xs, [x * x for x in xs]]
+    a = [[sum(p * q for p, q in zip(cols[i], cols[j])) + (lam if i == j == 2 else 0) for j in range(3)]
+         + [sum(p * y for p, y in zip(cols[i], ys))] for i in range(3)]
+    for i in range(3):
+        for k in range(i + 1, 3):
+            f = a[k][i] / a[i][i]
+            a[k] = [u - f * v for u, v in zip(a[k], a[i])]
+    sol = [0.0] * 3
+    for i in (2, 1, 0):
+        sol[i] = (a[i][3] - sum(a[i][j] * sol[j] for j in range(i + 1, 3))) / a[i][i]
+    return sol  # a, b, c around 23 °C
+
+
+@pytest.mark.parametrize("lam", [0.1, 1, 10, 100])
+def test_the_damped_curve_is_the_penalised_least_squares_parabola(lam):
+    a, b, c = ridge_by_hand(lam)
+    out = api.run(SLUG, {"lam": lam})
+    c0, c1, c2 = out["result"]["coef"]["curve"]
+    for t in (19, 21, 23, 25, 26):
+        assert c0 + c1 * t + c2 * t * t == pytest.approx(a + b * (t - 23) + c * (t - 23) ** 2, rel=1e-9)
+    assert out["notes"] == [] and out["url"] == {"lam": str(lam)}
+    assert "gedämpft" in out["summary"]
+
+
+def test_more_damping_bends_less_and_moves_the_curve_towards_the_line():
+    bends = [abs(vs.rules(lam)["curve"][2]) for lam in (0, 0.1, 1, 10, 100)]
+    assert bends == sorted(bends, reverse=True) and bends[0] == Fraction(3, 2)
+    val = [vs.mae(vs.rules(lam)["curve"], vs.VALIDATION) for lam in (0, 1, 10, 100)]
+    assert val == sorted(val, reverse=True)  # here every step of damping helps on new days
+    assert all(v > 1 for v in val)  # and still the line wins the validation
+    r = api.run(SLUG, {"lam": 10})
+    assert r["result"]["mae_exact"]["curve"]["validation"] == "325/93"
+    assert "Kurve: 29,3 + 0,452·(T − 23) − 0,774·(T − 23)²" in r["figure"]  # 3 digits, around 23 °C
+
+
+def test_an_unknown_damping_falls_back_with_a_note_and_the_lesson_keeps_its_numbers():
+    out = api.run(SLUG, {"lam": "7"})
+    assert out["params"]["lam"] == 0 and out["notes"][0].startswith("„Dämpfung der Kurve λ“: „7“ ist keine")
+    assert "notebook_pick" in api.run(SLUG, {"rule": "curve", "fixed": "curve"})["lesson"]["solved"]
+    assert "notebook_pick" not in api.run(SLUG, {"rule": "curve", "fixed": "curve", "lam": 1})["lesson"]["solved"]

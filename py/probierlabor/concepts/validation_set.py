@@ -14,6 +14,11 @@ The three rules are fitted on the notebook only, in exact fractions:
 * „Kurve“: the parabola through all three notebook points, 30.5 − (T − 23) − 1.5·(T − 23)²;
 * „Mittelwert“ (P): the constant notebook mean, 26.
 
+The curve's damping λ (P) is a hyper-parameter of its own: with λ > 0 the curve is the least-squares
+parabola a + b·(T − 23) + c·(T − 23)² with the penalty λ·c² (ridge on the bend), fitted exactly on
+the notebook. λ = 0 is the parabola through the three points; a large λ straightens it towards the
+least-squares line 2·T − 18. Choosing λ on the validation days is the page's question once more.
+
 The test days open only once a rule is fixed (parameter ``fixed``). The rule in use now is the
 parameter ``rule``. If both differ while the test days are open, the reader has looked at the
 test and moved on: the test days have then served as selection data, and the page says so.
@@ -45,6 +50,8 @@ SPLITS = (("notebook", "Notizbuch", NOTEBOOK), ("validation", "Validierung", VAL
 RULES = (("line", "Gerade"), ("curve", "Kurve"), ("mean", "Mittelwert"))
 RULE_LABEL = dict(RULES)
 FIXED = (("none", "noch keine"),) + RULES
+CENTRE = 23  # the curve's bend is measured around the middle of the days, so λ means the same on every side
+DAMPING = ((0, "0 (durch alle Punkte)"), (0.1, "0,1"), (1, "1"), (10, "10"), (100, "100"))
 
 PARAMS = (
     Param("rule", "Regel", "choice", "curve", choices=RULES,
@@ -52,6 +59,9 @@ PARAMS = (
     Param("fixed", "Regel festlegen", "choice", "none", choices=FIXED, widget="select",
           help="Erst festlegen, dann öffnen sich die Testtage. Wer danach die Regel wechselt, "
                "hat die Testtage zur Auswahl benutzt."),
+    Param("lam", "Dämpfung der Kurve λ", "choice", 0, choices=DAMPING, widget="select",
+          help="Ein Hyperparameter der Kurve: Je größer λ, desto weniger darf sie sich biegen. "
+               "0 heißt: genau durch die drei Tage im Notizbuch."),
 )
 
 PRESETS = (
@@ -96,12 +106,29 @@ def fit_curve(days=NOTEBOOK) -> tuple[Fraction, Fraction, Fraction]:
     return tuple(c)
 
 
+def fit_damped_curve(lam, days=NOTEBOOK) -> tuple[Fraction, Fraction, Fraction]:
+    """The least-squares parabola with the penalty λ·c² on its bend c (around CENTRE), exactly: the normal
+    equations (XᵀX + λ·E₃₃)·(a, b, c) = Xᵀy by Cramer's rule, then back to powers of T."""
+    lam = fmt.as_fraction(lam)
+    rows = [(Fraction(1), Fraction(t - CENTRE), Fraction((t - CENTRE) ** 2)) for t, _ in days]
+    m = [[sum(r[i] * r[j] for r in rows) + (lam if i == j == 2 else 0) for j in range(3)] for i in range(3)]
+    rhs = [sum(r[i] * y for r, (_, y) in zip(rows, days)) for i in range(3)]
+
+    def det(a):
+        return (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]))
+
+    whole = det(m)
+    a, b, c = (det([[rhs[i] if j == k else m[i][j] for j in range(3)] for i in range(3)]) / whole for k in range(3))
+    return (a - CENTRE * b + CENTRE ** 2 * c, b - 2 * CENTRE * c, c)
+
+
 def fit_mean(days=NOTEBOOK) -> tuple[Fraction, Fraction, Fraction]:
     return (Fraction(sum(y for _, y in days), len(days)), Fraction(0), Fraction(0))
 
 
-def rules() -> dict[str, tuple[Fraction, Fraction, Fraction]]:
-    return {"line": fit_line(), "curve": fit_curve(), "mean": fit_mean()}
+def rules(lam=0) -> dict[str, tuple[Fraction, Fraction, Fraction]]:
+    return {"line": fit_line(), "curve": fit_damped_curve(lam) if lam else fit_curve(), "mean": fit_mean()}
 
 
 def predict(coef, t) -> Fraction:
@@ -122,8 +149,8 @@ def state_of(rule: str, fixed: str) -> str:
 
 # -- the experiment --------------------------------------------------------------------
 
-def compute(rule: str = "curve", fixed: str = "none") -> dict:
-    coefs = rules()
+def compute(rule: str = "curve", fixed: str = "none", lam: float = 0) -> dict:
+    coefs = rules(lam)
     state = state_of(rule, fixed)
     days = []
     for split, _, data in SPLITS:
@@ -151,6 +178,7 @@ def compute(rule: str = "curve", fixed: str = "none") -> dict:
     return {
         "rule": rule,
         "fixed": fixed,
+        "lam": lam,
         "state": state,
         "test_open": state != "hidden",
         "coef": {r: [float(x) for x in c] for r, c in coefs.items()},
@@ -173,7 +201,13 @@ def portions(value) -> str:
     return exact_de(value) + (" Portion" if Fraction(value) == 1 else " Portionen")
 
 
-def formula(rule: str) -> str:
+def formula(rule: str, coef=None) -> str:
+    """The rule as the legend writes it; a damped curve (``coef`` in powers of T) around T = 23, rounded."""
+    if rule == "curve" and coef is not None:
+        c0, c1, c2 = coef
+        a, b = c0 + CENTRE * c1 + CENTRE ** 2 * c2, c1 + 2 * CENTRE * c2
+        term = lambda x, what: f" {'−' if x < 0 else '+'} {fmt.de_auto(abs(x), 3)}·{what}"
+        return f"{fmt.de_auto(a, 3)}{term(b, '(T − 23)')}{term(c2, '(T − 23)²')}"
     return {
         "line": "2·T − 20",
         "curve": "30,5 − (T − 23) − 1,5·(T − 23)²",
@@ -241,8 +275,9 @@ def view(r: dict) -> View:
         if day["y"] is not None:
             _shape(plot, day["split"], day["T"], day["y"],
                    title=f"{names[day['split']]}: {day['T']} °C, {day['y']} Portionen")
-    plot.legend([(f"pl-vs-rule pl-vs-{n}" + (" pl-vs-current" if n == rule else ""), f"{label}: {formula(n)}")
-                 for n, label in RULES], corner="tl")
+    damped = r["coef"]["curve"] if r["lam"] else None
+    plot.legend([(f"pl-vs-rule pl-vs-{n}" + (" pl-vs-current" if n == rule else ""),
+                  f"{label}: {formula(n, damped if n == 'curve' else None)}") for n, label in RULES], corner="tl")
     # key of the three kinds of days, above the plot
     key_y = 16
     keys = [("notebook", "Notizbuch", 60), ("validation", "Validierung", 168), ("test", "Test", 290)]
@@ -273,6 +308,8 @@ def view(r: dict) -> View:
         f"{label}: mittlerer absoluter Fehler im Notizbuch {portions(me['notebook'])}, "
         f"bei der Validierung {portions(me['validation'])}. "
     )
+    if r["lam"]:
+        summary += f"Die Kurve ist mit λ = {fmt.de_auto(r['lam'])} gedämpft. "
     if state == "hidden":
         summary += "Die Testtage bleiben verdeckt, bis eine Regel festgelegt ist."
     elif state == "honest":
@@ -349,7 +386,7 @@ LESSON = Lesson(
                  "am wenigsten daneben?",
         choices=("die Kurve", "die Gerade", "der Mittelwert"),
         answer=1,
-        shown=lambda params, result: params["rule"] == "line",
+        shown=lambda params, result: params["rule"] == "line" and not params["lam"],
         explain="Die Gerade liegt an jedem Validierungstag nur 1 Portion daneben, die Kurve im Mittel 35/6, "
                 "also etwa 5,83. Die Kurve hat sich nach der Reisegruppe gebogen.",
         example={"rule": "line"},
@@ -362,7 +399,7 @@ LESSON = Lesson(
              example={"rule": "line", "fixed": "line"}),
         Task("notebook_pick", "Lege stattdessen die Regel fest, die im Notizbuch gewinnt. "
                              "Wie schlägt sie sich im Test?",
-             solved=_fixed_winner_of("notebook"),
+             solved=lambda params, result: _fixed_winner_of("notebook")(params, result) and not params["lam"],
              explain="Die Kurve hat im Notizbuch den Fehler 0, an den Testtagen aber 12,75 Portionen. "
                      "Ein Fehler von 0 im Notizbuch sagt nichts über neue Tage.",
              example={"rule": "curve", "fixed": "curve"}),

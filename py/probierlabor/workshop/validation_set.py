@@ -7,6 +7,7 @@ import matplotlib.pyplot as plt
 # Einstellungen aus dem Experiment (ändere sie ruhig):
 rule = 'curve'
 fixed = 'none'
+lam = 0
 
 # (Temperatur in °C, verkaufte Portionen)
 tage = {"Notizbuch": np.array([[20, 20], [22, 30], [24, 28]]),
@@ -20,8 +21,9 @@ def fehler(regel, daten):  # mittlerer absoluter Fehler (MAE)
 
 # Gerade: unter allen Geraden durch zwei Notizbuch-Tage die mit dem kleinsten Fehler
 geraden = [np.polyfit(T[[i, j]], y[[i, j]], 1) for i, j in combinations(range(3), 2)]
+X = np.vander(T - 23, 3)  # Kurve um 23 °C; λ bestraft ihre Biegung (λ = 0: genau durch alle drei Punkte)
 regeln = {"line": min(geraden, key=lambda g: (fehler(g, tage["Notizbuch"]), g[0])),
-          "curve": np.polyfit(T, y, 2),       # Parabel genau durch alle drei Punkte
+          "curve": np.poly1d(np.linalg.solve(X.T @ X + lam * np.diag([1, 0, 0]), X.T @ y))(np.poly1d([1, -23])).coeffs,
           "mean": np.array([y.mean()])}       # immer der Mittelwert
 # Testtage öffnen sich erst, wenn eine Regel festgelegt ist
 for name, daten in tage.items():
@@ -31,7 +33,6 @@ sieger = min(regeln, key=lambda r: fehler(regeln[r], tage["Validierung"]))
 print(f"Beste Regel in der Validierung: {namen[sieger]}")
 if fixed not in ("none", rule):
     print("Achtung: Die Testtage wurden zur Auswahl benutzt.")
-
 fig, ax = plt.subplots(figsize=(6, 4))
 achse = np.linspace(18, 27, 100)
 for name, farbe in [("line", "#0066a1"), ("curve", "#d0021b"), ("mean", "#bbbbbb")]:
