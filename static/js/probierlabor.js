@@ -246,7 +246,7 @@
   }
 
   // Former names of parameters (Param.alias): an old shared link still works, and is written back
-  // under the new name at once (metr-horizon's q also opens the theme's search).
+  // under the new name at once (on a first load old-links.js has done so before the theme looked).
   function aliases(root) {
     return root.dataset.aliases ? JSON.parse(root.dataset.aliases) : {};
   }

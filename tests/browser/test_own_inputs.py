@@ -65,3 +65,48 @@ def test_an_own_distribution_is_divided_with_a_note_and_the_link_brings_it_back(
                              arg=[ROOT, api.run(SLUG)["summary"]])
     assert shown(v)["search"] == {}
     assert not v.console_errors()
+
+
+PC = "prefix-caching"
+CACHED = f'{ROOT} input[data-param="cached"]'
+
+
+def test_an_own_cached_text_loses_an_odd_character_with_a_note_and_the_link_brings_it_back(visit):
+    """The text kind of parameter: what is typed is one token per character, a character outside the
+    allowed set is left out and said, and the link carries the text."""
+    expected = api.run(PC, {"cached": "Hallo Welt!"})
+    assert expected["params"]["cached"] == "Hallo Welt"
+    v = visit(f"/{PC}/")
+    v.wait_state()
+    v.page.fill(CACHED, "Hallo Welt!")
+    v.page.press(CACHED, "Enter")
+    v.page.wait_for_function("([sel, text]) => document.querySelector(sel + ' .pl-summary').textContent === text",
+                             arg=[ROOT, expected["summary"]])
+    notes = v.page.locator(f"{ROOT} .pl-notes")
+    assert [line for line in notes.inner_text().splitlines() if line] == [
+        "Deine Eingabe passte nicht ganz. Angepasst:",
+        "„Eigener Text im Cache“: Das Zeichen „!“ geht hier nicht und wurde weggelassen."]
+    assert v.page.input_value(CACHED) == "Hallo Welt"
+    assert dict(v.page.evaluate("[...new URLSearchParams(location.search)]")) == {"cached": "Hallo Welt"}
+    figure = v.page.inner_html(f"{ROOT} .pl-figure")
+    assert "kein voller Block" not in figure and "␣" in figure  # 10 characters in blocks of 2; the space is shown
+
+    v.page.reload()
+    v.wait_state()
+    assert v.page.inner_text(f"{ROOT} .pl-summary") == expected["summary"]
+    assert v.page.input_value(CACHED) == "Hallo Welt"
+    assert notes.is_hidden()
+    assert not v.console_errors()
+
+
+def test_an_old_link_with_the_former_name_q_shows_its_state_under_the_new_name_and_no_search(visit):
+    """metr-horizon's threshold was called q; ?q= is also the theme's search (Param.alias)."""
+    expected = api.run("metr-horizon", {"s": "0.25", "q": "80"})
+    v = visit("/metr-horizon/?s=0.25&q=80")
+    v.wait_state()
+    assert dict(v.page.evaluate("[...new URLSearchParams(location.search)]")) == {"s": "0.25", "quote": "80"}
+    assert v.page.inner_text(f"{ROOT} .pl-summary") == expected["summary"]
+    assert v.page.is_checked(f'{ROOT} input[data-param="quote"][value="80"]')
+    assert not v.page.evaluate("document.getElementById('__search').checked")
+    assert v.page.locator(f"{ROOT} .pl-notes").is_hidden()
+    assert not v.console_errors()
