@@ -20,6 +20,12 @@ BAD = {
 }
 
 
+def attacked(params) -> list[str]:
+    """The names a hostile value is aimed at: a typed text (kind ``text``) takes letters and digits, so
+    „nan“ or „Infinity“ are words there, not attacks; only its long values are (see test_hostile_urls)."""
+    return [p.name for p in params.values() if p.kind != "text"]
+
+
 def bad_value(rng: random.Random, kind: str) -> str:
     return rng.choice(BAD.get(kind) or [v for values in BAD.values() for v in values])
 

@@ -5,11 +5,11 @@ import pytest
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
-from hostile_urls import BAD, KINDS, draws
+from hostile_urls import BAD, KINDS, attacked, draws
 
 
 def _names(slug):
-    return list(api.params_of(slug))
+    return attacked(api.params_of(slug))
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -27,7 +27,11 @@ def test_every_page_answers_a_hostile_query_with_a_note(seed):
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_value_the_generator_can_draw_gives_a_note_for_every_control(slug):
     """So that the browser test's daily draw can never pick a value that a page accepts silently."""
-    for name in api.params_of(slug):
+    for name in _names(slug):
         for value in {v for values in BAD.values() for v in values}:
             out = api.run(slug, {name: value})
             assert out["notes"], (slug, name, value)
+    for name, param in api.params_of(slug).items():
+        if param.kind == "text":  # a typed text: only a value longer than it may be is an attack
+            for value in BAD["long value"]:
+                assert api.run(slug, {name: value})["notes"], (slug, name)

@@ -17,14 +17,14 @@ from probierlabor import SLUGS
 from probierlabor.kit import api
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from hostile_urls import KINDS, draws  # noqa: E402
+from hostile_urls import KINDS, attacked, draws  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
 # A fixed seed: pytest-xdist needs the same test ids in every worker (a date could change between them);
 # another seed is one variable away, and tests/test_hostile_urls.py checks every value the generator can draw.
 SEED = int(os.environ.get("PROBIERLABOR_URL_SEED", "739951"))
-DRAWN = list(draws(SLUGS, lambda slug: list(api.params_of(slug)), SEED))
+DRAWN = list(draws(SLUGS, lambda slug: attacked(api.params_of(slug)), SEED))
 
 FIXED = [  # every kind at once, on pages with a moves, a choice and a log slider
     "/overfitting/?moves=1:x,99:5,0:nan,2:1e400,%F0%9F%99%82&degree=" + "9" * 10_000

@@ -44,6 +44,15 @@ def kind_of(p) -> str:
     return {"bool": "toggle", "seed": "seed", "moves": "moves"}.get(p.kind, p.kind)  # a new kind: see below
 
 
+def typed(p) -> str:
+    """What the keyboard test types into a text field: a list of values, or a text of allowed characters."""
+    if p.kind == "text":
+        text = p.allowed[:max(p.count[0], 4)]
+        assert p.coerce(text) == (text, None), text
+        return text
+    return typed_values(p)
+
+
 def typed_values(p) -> str:
     """What the keyboard test types into a field for a list of values: as few as allowed, all fitting
     (a distribution summing to 1), in German."""
@@ -114,8 +123,8 @@ def choose() -> dict[str, tuple[str, str]]:
                     ok = all(audible(slug, {p.name: p.default + i}) for i in (1, 2, 3))
                 elif p.kind == "moves":
                     ok = audible(slug, {p.name: "0:100"})
-                elif p.kind == "values":
-                    ok = audible(slug, {p.name: typed_values(p)})
+                elif p.kind in ("values", "text"):
+                    ok = audible(slug, {p.name: typed(p)})
                 else:
                     ok = audible(slug, {p.name: step_value(p, p.default)})
                 if ok:
@@ -362,15 +371,15 @@ def op_moves(v, slug, p):
 
 
 def op_values(v, slug, p):
-    """A typed list: select what the field holds, type the new values, Enter."""
+    """A typed list or text: select what the field holds, type the new one, Enter."""
     presses = tab_to(v, f'input[type="text"][data-param="{p.name}"]')
     has_name(v, "textbox", p.label)
-    typed = typed_values(p)
+    text = typed(p)
     v.page.keyboard.press("Control+a")
-    v.page.keyboard.type(typed)
+    v.page.keyboard.type(text)
     now = press_and_check(v, slug, "Enter", f"{slug}/{p.name} typed")
-    assert current(p, now) == p.coerce(typed)[0]
-    assert v.page.input_value(f'{ROOT} [data-param="{p.name}"]') == typed
+    assert current(p, now) == p.coerce(text)[0]
+    assert v.page.input_value(f'{ROOT} [data-param="{p.name}"]') == text
     return presses
 
 
@@ -430,6 +439,7 @@ def op_toolbar(v, slug, _):
 OPERATE = {
     "range": op_range, "range-unit": op_range, "range-log": op_range, "number": op_number, "select": op_select,
     "radio": op_radio, "toggle": op_toggle, "seed": op_seed, "moves": op_moves, "values": op_values,
+    "text": op_values,
     "preset": op_preset, "toolbar": op_toolbar,
 }
 
