@@ -57,8 +57,8 @@ SEED = 0
 NAMES = "ABCDEFGHIJKLMNOP"  # request ids, as the articles name their requests
 assert len(NAMES) == LIMITS["requests"][1]
 
-LABELS = {  # German names of the settings, for messages
-    "block_size": "Blockgröße", "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
+LABELS = {  # German names of the settings, for messages and the form (build/live_block.py)
+    "requests": "Anfragen", "model": "Modell", "policy": "Batching", "block_size": "Blockgröße", "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
     "max_num_batched_tokens": "Token-Budget pro Schritt", "chunked_prefill": "Chunked Prefill",
     "prefix_caching": "Präfix-Cache",
 }
