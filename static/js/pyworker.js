@@ -5,7 +5,10 @@
 (function () {
   "use strict";
 
-  const url = new URL("python-worker.js", document.currentScript.src);
+  // From the site's root (static/js/runtime-boot.js), not from document.currentScript: while the page's
+  // Python starts, PyScript answers that with its own <script type="py"> (static/py/boot.py), and
+  // this file, run at that moment, looked for the worker in static/py/ (one cold load in eight here).
+  const url = () => new URL("static/js/python-worker.js", window.probierlaborConfig.base);
   let worker = null;
   let runs = 0;
 
@@ -18,7 +21,7 @@
   // (status, running, progress, done, failed) until detach(). A worker that breaks down reports
   // "failed" and is ended.
   function run(task, args, bundle, listen) {
-    if (!worker) worker = new Worker(url, { type: "module" });
+    if (!worker) worker = new Worker(url(), { type: "module" });
     const mine = worker;
     const id = (runs += 1);  // a worker's messages name their run: one worker serves every page
     const message = (event) => { if (event.data.id === id) listen(event.data); };
