@@ -24,7 +24,7 @@
     failed: (m) => `Die Engine konnte nicht starten (${m}). Lade die Seite neu.`,
     fromLink: "Dieser Link bringt einen eigenen Lauf mit. „Starten“ rechnet ihn.",
     preset: (title) => `Vorlage „${title}“ eingesetzt. „Starten“ rechnet sie.`,
-    machine: (rec) => `Gerechnet von unserer Engine in ${rec.device} mit numpy ${rec.numpy}. ` +
+    machine: (rec) => `Gerechnet von unserer Engine auf deinem Gerät: ${rec.device}, numpy ${rec.numpy}. ` +
       "Die gemessenen Zeiten gelten für dein Gerät; die Wiedergabe zählt in Engine-Schritten.",
   };
 

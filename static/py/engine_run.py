@@ -13,7 +13,7 @@ for _name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")
 
 from engine import live  # noqa: E402
 
-DEVICE = "dein Browser (Pyodide, WebAssembly)"
+DEVICE = "Browser (Pyodide, WebAssembly)"
 
 
 def run(settings_json, slug, tell):

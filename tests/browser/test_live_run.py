@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 import pytest
 
 from engine import live
+from probierlabor.build import live_block
 
 pytestmark = pytest.mark.browser
 
@@ -91,3 +92,27 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     assert not v.console_errors(), v.console_errors()
     foreign = [u for u in requests if not (u.startswith(origin + "/") or u.startswith(("data:", "blob:")))]
     assert not foreign, foreign
+
+
+@pytest.mark.parametrize("slug", sorted(live_block.PAGES))
+def test_every_engine_page_runs_its_first_preset_and_plays_it_in_its_own_view(reader, slug):
+    v = reader(f"/{slug}/")
+    page = v.page
+    status = start_and_wait(page)
+    assert status.startswith("Fertig:"), status
+    expected = live.run_settings(live_block.presets(slug)[0][1])["trace"]
+    n = expected["result"]["num_steps"]
+    panel = f"{SECTION} [data-live-result] .pl-replay"
+    page.wait_for_selector(f'{panel}[data-state="ready"]')
+    assert page.get_attribute(panel, "data-view") == live_block.PAGES[slug][0]
+    assert page.text_content(f"{panel} .pl-r-counter") == f"0 von {n}"
+    outputs = page.evaluate(f"document.querySelector('{panel}').plReplay.model.trace.result.outputs")
+    assert outputs == expected["result"]["outputs"]
+    summaries = set()
+    for i in (1, n // 2, n):  # the view draws any step of the run, to its end
+        page.evaluate(f"i => document.querySelector('{panel}').plReplay.step(i - document.querySelector('{panel}').plReplay.index)", i)
+        assert page.text_content(f"{panel} .pl-r-counter") == f"{i} von {n}"
+        summaries.add(page.text_content(f"{panel} .pl-replay-summary"))
+    assert len(summaries) > 1 and all(summaries)
+    assert page.locator(f"{panel} .pl-replay-error").count() == 0
+    assert not v.console_errors(), v.console_errors()

@@ -16,6 +16,7 @@ import json
 from html import escape
 
 from engine import live, tracer
+from engine.model import tiny_config
 
 from . import replay_block
 
@@ -27,6 +28,14 @@ PAGES = {
                             ("max_num_seqs", "max_num_batched_tokens", "chunked_prefill", "policy")),
     "paged-attention": ("blocks", ("paged-attention-blocks", "paged-attention-pressure"),
                         ("block_size", "num_blocks", "max_num_seqs", "prefix_caching")),
+    "prefix-caching": ("blocks", ("prefix-caching-article", "prefix-caching-shared"),
+                       ("block_size", "num_blocks", "prefix_caching")),
+    "kv-cache": ("cache", ("kv-cache-growth",), ("model", "block_size", "num_blocks")),
+    "prefill": ("prefill", ("prefill-interleaved",), ("max_num_seqs", "max_num_batched_tokens", "chunked_prefill")),
+    "ttft": ("ttft", ("continuous-batching-realistic", "continuous-batching-realistic-static"),
+             ("max_num_seqs", "max_num_batched_tokens", "chunked_prefill", "policy")),
+    "gqa": ("kvbytes", ("gqa-kv-gqa", "gqa-kv-mha", "mqa-kv-mqa"), ("model", "block_size", "num_blocks")),
+    "mqa": ("kvbytes", ("mqa-kv-mqa", "gqa-kv-gqa", "gqa-kv-mha"), ("model", "block_size", "num_blocks")),
 }
 
 HINTS = {
@@ -36,8 +45,13 @@ HINTS = {
     "num_blocks": "Blöcke im ganzen Pool",
     "chunked_prefill": "lange Prompts in Stücken vorfüllen",
     "prefix_caching": "volle Blöcke gleicher Anfänge wiederverwenden",
+    "model": f"so viele K/V-Köpfe teilen sich die {tiny_config().num_heads} Query-Köpfe",
 }
-POLICIES = (("continuous", "Continuous Batching"), ("static", "feste Gruppe (statisch)"))
+CHOICES = {
+    "policy": (("continuous", "Continuous Batching"), ("static", "feste Gruppe (statisch)")),
+    "model": tuple((kind, f"{kind}: {n} K/V-Köpfe" if n > 1 else f"{kind}: 1 K/V-Kopf")
+                   for kind, n in ((kind, tiny_config(kind).num_kv_heads) for kind in live.MODELS)),
+}
 INTRO = ("Hier rechnest du deine eigenen Anfragen mit derselben kleinen Engine, die die Aufzeichnungen "
          "oben geschrieben hat. Sie läuft in deinem Browser auf numpy. Beim ersten Start lädt die Seite "
          "Python und numpy nach, das dauert ein paar Sekunden.")
@@ -62,9 +76,9 @@ def _field(key: str, value: str, shown: bool) -> str:
     if key in live.SWITCHES:
         checked = " checked" if value == "1" else ""
         return f'<label class="pl-live-switch"><input type="checkbox" {attrs}{checked}> {label}{hint}</label>'
-    if key == "policy":
+    if key in CHOICES:
         options = "".join(f'<option value="{v}"{" selected" if v == value else ""}>{escape(t)}</option>'
-                          for v, t in POLICIES)
+                          for v, t in CHOICES[key])
         return f'<label>{label}<select {attrs}>{options}</select>{hint}</label>'
     low, high = live.LIMITS[key]
     return (f'<label>{label}<input type="number" {attrs} min="{low}" max="{high}" step="1" '
