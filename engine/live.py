@@ -17,6 +17,7 @@ in a note, anything that can never run is an error naming the request and the nu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -97,16 +98,21 @@ def _clamp(value: int, key: str, what: str, notes: list[str]) -> int:
     return value
 
 
+INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: "²".isdigit() is true, but int("²") fails
+MAX_DIGITS = 9  # any number a form could mean; beyond, int() itself refuses at 4300 digits
+
+
 def _integer(text, what: str) -> int:
     if isinstance(text, bool):
         raise WorkloadError(f"{what}: erwartet eine ganze Zahl.")
     if isinstance(text, int):
         return text
     raw = str(text).strip()
-    try:
-        return int(raw)
-    except ValueError:
-        raise WorkloadError(f"{what}: „{raw[:20]}“ ist keine ganze Zahl.") from None
+    if not INTEGER.fullmatch(raw):
+        raise WorkloadError(f"{what}: „{raw[:20]}“ ist keine ganze Zahl.")
+    if len(raw.lstrip("+-")) > MAX_DIGITS:
+        raise WorkloadError(f"{what}: {raw[:12]}… ist viel zu groß.")
+    return int(raw)
 
 
 def _switch(value, what: str) -> bool:
@@ -119,8 +125,8 @@ def _switch(value, what: str) -> bool:
 
 
 def _prompt(field: str, where: str, rng: np.random.Generator, notes: list[str]) -> str:
-    if field.strip().isdigit():
-        length = _clamp(int(field.strip()), "prompt", f"{where}, Prompt-Länge", notes)
+    if field.strip().isascii() and field.strip().isdigit():
+        length = _clamp(_integer(field, f"{where}, Prompt-Länge"), "prompt", f"{where}, Prompt-Länge", notes)
         # text_of_length comes out one short when its words fill the length exactly (the recorded
         # workloads keep that behaviour, their traces depend on it); one more, then cut, is exact.
         return workloads.text_of_length(rng, length + 1)[:length]
