@@ -6,10 +6,10 @@ import json
 import sys
 
 # The page's zip (loaded first if the workshop ran in this worker) holds a two-module engine package;
-# the engine's zip lies ahead of it on sys.path, but a package imported once stays in sys.modules.
+# the engine's zip was put ahead of it on sys.path just now, but a package imported once stays in
+# sys.modules: forgotten here, it is imported again from the whole engine.
 for _name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")]:
-    if "/engine-" not in (getattr(sys.modules[_name], "__file__", "") or ""):
-        del sys.modules[_name]
+    del sys.modules[_name]
 
 from engine import live  # noqa: E402
 

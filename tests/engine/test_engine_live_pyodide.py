@@ -67,3 +67,53 @@ def test_pyodide_and_cpython_write_the_same_trace(tmp_path):
         assert browser["recorded"]["device"] == "Pyodide" and browser["recorded"]["numpy"] == seen["numpy"]
         assert tracer.without_measurements(browser) == tracer.without_measurements(here)
         assert sum(len(s["events"]) for s in browser["steps"]) > 50
+
+
+# As the worker meets it after a workshop run: the page's zip first, its two-module engine imported,
+# then the engine's zip ahead of it and static/py/engine_run.py, called as python-worker.js calls it.
+NODE_RUNNER = """
+import { loadPyodide } from %(mjs)s;
+import { readFileSync, writeFileSync } from "node:fs";
+const py = await loadPyodide({ indexURL: %(dir)s });
+await py.loadPackage(["numpy"], { messageCallback: () => {} });
+py.FS.writeFile("/home/pyodide/page.zip", new Uint8Array(readFileSync(%(page)s)));
+py.runPython("import sys; sys.path.insert(0, '/home/pyodide/page.zip'); import engine.acceptance");
+py.FS.writeFile("/home/pyodide/engine.zip", new Uint8Array(readFileSync(%(zip)s)));
+py.runPython("import sys; sys.path.insert(0, '/home/pyodide/engine.zip')");
+const scope = py.globals.get("dict")();
+py.runPython(readFileSync(%(runner)s, "utf8"), { globals: scope });
+const told = [];
+const runs = [%(good)s, %(bad)s].map((s) => JSON.parse(scope.get("run")(s, "ttft", (m) => told.push(JSON.parse(m)))));
+writeFileSync(%(out)s, JSON.stringify({ runs, told, acceptance: py.runPython("import engine.acceptance as a; a.__file__") }));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").exists(),
+                    reason="needs Node.js and the vendored Pyodide (make setup)")
+def test_the_worker_runner_replaces_the_page_zips_engine_and_reports_every_step(tmp_path):
+    import zipfile
+
+    page, bundle, out, script = (tmp_path / n for n in ("page.zip", "engine.zip", "out.json", "runner.mjs"))
+    with zipfile.ZipFile(page, "w") as z:
+        for path, name in site_hook.bundle_files():
+            z.write(path, name)
+    site_hook.write_engine_zip(bundle)
+    good = WORKLOADS[0]
+    bad = good | {"num_blocks": "0"}
+    script.write_text(NODE_RUNNER % {k: json.dumps(v) for k, v in {
+        "mjs": (PYODIDE / "pyodide.mjs").as_uri(), "dir": str(PYODIDE) + "/", "page": str(page), "zip": str(bundle),
+        "runner": str(ROOT / "static" / "py" / "engine_run.py"), "good": json.dumps(good), "bad": json.dumps(bad),
+        "out": str(out)}.items()})
+    done = subprocess.run(["node", str(script)], timeout=300, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-1500:]
+    seen = json.loads(out.read_text(encoding="utf-8"))
+    assert seen["acceptance"] == "/home/pyodide/engine.zip/engine/acceptance.py"
+    ran, refused = seen["runs"]
+    here = live.run_settings(good, concept="ttft")
+    assert tracer.without_measurements(ran["trace"]) == tracer.without_measurements(here["trace"])
+    assert ran["trace"]["scenario"]["concepts"] == ["ttft"] and ran["notes"] == [] and ran["settings"] == here["settings"]
+    n = here["trace"]["result"]["num_steps"]
+    assert seen["told"] == [{"type": "progress", "done": i, "total": n} for i in range(1, n + 1)]
+    with pytest.raises(live.WorkloadError) as caught:
+        live.parse(bad)
+    assert refused == {"error": str(caught.value)}
