@@ -35,7 +35,8 @@ SEPARATOR = "|"
 MODELS = ("MHA", "GQA", "MQA")
 
 # (lowest, highest) per number: the form's bounds (build/live_block.py renders them) and the caps.
-# A run at every upper bound (16 requests of 64 + 32 tokens) takes well under a second in CPython.
+# A run at every upper bound (16 requests of 64 + 32 tokens) takes about a second, in CPython and in
+# the browser's Pyodide alike.
 LIMITS = {
     "requests": (1, 16),
     "prompt": (1, 64),
@@ -59,7 +60,8 @@ NAMES = "ABCDEFGHIJKLMNOP"  # request ids, as the articles name their requests
 assert len(NAMES) == LIMITS["requests"][1]
 
 LABELS = {  # German names of the settings, for messages and the form (build/live_block.py)
-    "requests": "Anfragen", "model": "Modell", "policy": "Batching", "block_size": "Blockgröße", "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
+    "requests": "Anfragen", "model": "Modell", "policy": "Batching", "block_size": "Blockgröße",
+    "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
     "max_num_batched_tokens": "Token-Budget pro Schritt", "chunked_prefill": "Chunked Prefill",
     "prefix_caching": "Präfix-Cache",
 }
@@ -229,9 +231,10 @@ SCENARIO = {"name": "eigener-lauf", "title": "Eigener Lauf",
 REVISION = "eigener-lauf"  # the header names no git revision: the browser has none
 
 
-def model_for(kind: str) -> LlamaModel:
-    """The tiny Llama model the recorded runs use, with the character tokenizer for readable traces."""
-    model = LlamaModel(tiny_config(kind))
+def model_for(kind: str = "GQA", **overrides) -> LlamaModel:
+    """The tiny Llama model with the character tokenizer, so traces carry readable text; the recorded
+    runs (``scenarios.tiny``) use this same model."""
+    model = LlamaModel(tiny_config(kind, **overrides))
     model.tokenizer = TOKENIZER
     return model
 
