@@ -338,30 +338,23 @@ def main(argv=None) -> int:
 
     from probierlabor.build import live_block
 
-    if args.live_only:
+    # A part alone: (key in the JSON, measure(browser, url), print)
+    part = (("live", lambda browser, url: live_times(browser, url, sorted(live_block.PAGES)), print_live)
+            if args.live_only else
+            ("workshop", lambda browser, url: workshop_times(browser, url, args.workshop_page), print_workshop)
+            if args.workshop_only else None)
+    if part:
+        key, measure, show = part
         server, url = serve(site)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
-            rows = live_times(browser, url, sorted(live_block.PAGES))
+            measured = measure(browser, url)
             browser.close()
         server.shutdown()
-        print_live(rows)
+        show(measured)
         if args.json:
             Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.json).write_text(json.dumps({"live": rows}, indent=1))
-        return 0
-
-    if args.workshop_only:
-        server, url = serve(site)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
-            times = workshop_times(browser, url, args.workshop_page)
-            browser.close()
-        server.shutdown()
-        print_workshop(times)
-        if args.json:
-            Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.json).write_text(json.dumps({"workshop": times}, indent=1))
+            Path(args.json).write_text(json.dumps({key: measured}, indent=1))
         return 0
 
     bare_root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))

@@ -99,8 +99,11 @@
     writeUrl(section);
     showNotes(section, []);
     const progress = section.querySelector("[data-live-progress]");
+    // Empty until the first step, not indeterminate: that state animates, and every frame of it
+    // repainted the long page while Pyodide was loading.
+    progress.max = 1;
+    progress.value = 0;
     progress.hidden = false;
-    progress.removeAttribute("value");  // indeterminate until the first step
     const started = performance.now();
     setRunning(section, true);
     section.plRun = window.probierlaborWorker.session("engine",
