@@ -68,20 +68,21 @@ def panel(name: str, view: str, twin: str | None = None) -> str:
             header(other)  # must exist as well
         twin_attr = f' data-twin="{escape(twin)}"'
     s = head["scenario"]
-    return frame(view, f'data-replay="{escape(name)}"{twin_attr}', f"Aufzeichnung: {s['title']}", s["description"],
+    return frame(view, f'data-replay="{escape(name)}"', f"Aufzeichnung: {s['title']}", s["description"],
                  head["result"]["num_steps"],
                  "Die Aufzeichnung wird geladen … (ohne JavaScript ist sie nicht abspielbar; die Datei liegt "
-                 f"unter static/traces/{name}.json)", machine_line(head))
+                 f"unter static/traces/{name}.json)", machine_line(head), twin_attr)
 
 
-def frame(view: str, attrs: str, title: str, description: str, steps: int, status: str, machine: str) -> str:
-    """A replay panel's markup around any trace; ``attrs`` (escaped HTML attributes) says which.
-    static/js/replay.js mounts those with ``data-replay`` itself; static/js/live.js hands its own
+def frame(view: str, which: str, title: str, description: str, steps: int, status: str, machine: str,
+          twin_attr: str = "") -> str:
+    """A replay panel's markup around any trace; ``which`` (an escaped HTML attribute) says which:
+    static/js/replay.js mounts those with ``data-replay`` itself, static/js/live.js hands its own
     traces to ``probierlaborReplay.play``."""
     if view not in VIEWS:
         raise ValueError(f"unbekannte Ansicht {view!r}; möglich: {', '.join(VIEWS)}")
     return (
-        f'<section class="pl-replay" {attrs} data-view="{view}" '
+        f'<section class="pl-replay" {which} data-view="{view}"{twin_attr} '
         f'data-state="loading" aria-label="{escape(title)}">'
         f'<h3 class="pl-replay-title">{escape(title)}</h3>'
         f'<p class="pl-replay-desc">{escape(description)}</p>'
