@@ -142,7 +142,7 @@ def _prompt(field: str, where: str, rng: np.random.Generator, notes: list[str]) 
         raise WorkloadError(f"{where}: Zeichen {shown} kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, "
                             "ä, ö, ü, ß, Ziffern, Leerzeichen und . , ! ? - :")
     if not text:
-        raise WorkloadError(f"{where}: Der Prompt ist leer. Schreib Text oder eine Länge wie 12.")
+        raise WorkloadError(f"{where}: Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.")
     high = LIMITS["prompt"][1]
     if len(text) > high:
         notes.append(f"{where}: Prompt nach {high} von {len(text)} Zeichen abgeschnitten.")
@@ -158,7 +158,7 @@ def parse_requests(text: str, notes: list[str]) -> tuple[workloads.RequestSpec, 
     """
     lines = [line for line in str(text).replace("\r\n", "\n").split("\n") if line.strip()]
     if not lines:
-        raise WorkloadError("Keine Anfrage: Schreib mindestens eine Zeile wie „hallo welt | 8 | 0“.")
+        raise WorkloadError("Keine Anfrage: Schreibe mindestens eine Zeile wie „hallo welt | 8 | 0“.")
     most = LIMITS["requests"][1]
     if len(lines) > most:
         notes.append(f"Nur die ersten {most} von {len(lines)} Anfragen werden gerechnet.")

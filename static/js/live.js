@@ -18,7 +18,7 @@
     engine: "numpy und die Engine werden geladen …",
     running: "Die Engine rechnet …",
     progress: (done, total) => `Schritt ${done} von etwa ${total}`,
-    done: (steps, s) => `Fertig: ${steps} Engine-Schritte in ${de(s, 2)} s. Spiel den Lauf unten ab.`,
+    done: (steps, s) => `Fertig: ${steps} Engine-Schritte in ${de(s, 2)} s. Spiele den Lauf unten ab.`,
     stopped: "Abgebrochen. „Starten“ rechnet den Lauf von vorn.",
     timeout: `Nach ${LIMIT_S} Sekunden abgebrochen. „Starten“ versucht es neu.`,
     failed: (m) => `Die Engine konnte nicht starten (${m}). Lade die Seite neu.`,
