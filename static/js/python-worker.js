@@ -77,6 +77,12 @@ self.addEventListener("message", async (event) => {
   }
   tell({ type: "running" });  // from here on, the page's time limit counts
   const started = performance.now();
-  const result = JSON.parse(run(...args, tell));
+  let result;
+  try {
+    result = JSON.parse(run(...args, tell));
+  } catch (error) {  // the runners answer every error themselves; this is one of ours
+    tell({ type: "failed", message: String((error && error.message) || error).trim().split("\n").pop() });
+    return;
+  }
   tell({ type: "done", seconds: (performance.now() - started) / 1000, ...result });
 });

@@ -24,4 +24,7 @@ def run(settings_json, slug, tell):
         out = live.run_settings(json.loads(settings_json), concept=slug, on_step=progress, device=DEVICE)
     except live.WorkloadError as error:
         return json.dumps({"error": str(error)}, ensure_ascii=False)
+    except Exception as error:  # noqa: BLE001 - a bug of ours must end the run with a message, not hang it
+        return json.dumps({"error": f"Die Engine ist unerwartet abgebrochen ({type(error).__name__}: {error}). "
+                                    "Das liegt an der Seite, nicht an deinen Anfragen."}, ensure_ascii=False)
     return json.dumps(out, ensure_ascii=False)

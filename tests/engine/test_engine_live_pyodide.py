@@ -83,7 +83,7 @@ py.runPython("import sys; sys.path.insert(0, '/home/pyodide/engine.zip')");
 const scope = py.globals.get("dict")();
 py.runPython(readFileSync(%(runner)s, "utf8"), { globals: scope });
 const told = [];
-const runs = [%(good)s, %(bad)s].map((s) => JSON.parse(scope.get("run")(s, "ttft", (m) => told.push(JSON.parse(m)))));
+const runs = [%(good)s, %(bad)s, "[1]"].map((s) => JSON.parse(scope.get("run")(s, "ttft", (m) => told.push(JSON.parse(m)))));
 writeFileSync(%(out)s, JSON.stringify({ runs, told, acceptance: py.runPython("import engine.acceptance as a; a.__file__") }));
 """
 
@@ -108,7 +108,7 @@ def test_the_worker_runner_replaces_the_page_zips_engine_and_reports_every_step(
     assert done.returncode == 0, done.stderr[-1500:]
     seen = json.loads(out.read_text(encoding="utf-8"))
     assert seen["acceptance"] == "/home/pyodide/engine.zip/engine/acceptance.py"
-    ran, refused = seen["runs"]
+    ran, refused, broken = seen["runs"]
     here = live.run_settings(good, concept="ttft")
     assert tracer.without_measurements(ran["trace"]) == tracer.without_measurements(here["trace"])
     assert ran["trace"]["scenario"]["concepts"] == ["ttft"] and ran["notes"] == [] and ran["settings"] == here["settings"]
@@ -117,3 +117,5 @@ def test_the_worker_runner_replaces_the_page_zips_engine_and_reports_every_step(
     with pytest.raises(live.WorkloadError) as caught:
         live.parse(bad)
     assert refused == {"error": str(caught.value)}
+    # not settings at all (a bug of the page): a message instead of a run that never ends
+    assert broken["error"].startswith("Die Engine ist unerwartet abgebrochen (AttributeError: ")
