@@ -14,11 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import tracer
+from engine import live, tracer
 from engine.backends import NUMPY, Backend
 from engine.attention import tiled_attention
 from engine.engine import LLMEngine
-from engine.model import LlamaModel, tiny_config
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate, truncated_draft
 from engine.tokenizer import CharTokenizer
@@ -75,11 +74,7 @@ def get(name: str) -> Scenario:
 
 
 # --------------------------------------------------------------------------- helpers
-def tiny(kind: str = "GQA", **overrides) -> LlamaModel:
-    """The tiny Llama model with the character tokenizer, so traces carry readable text."""
-    model = LlamaModel(tiny_config(kind, **overrides))
-    model.tokenizer = TOKENIZER
-    return model
+tiny = live.model_for  # the tiny Llama model with the character tokenizer, as in the readers' own runs
 
 
 def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None, per_step=None,

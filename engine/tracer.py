@@ -69,8 +69,9 @@ def describe_cpu() -> str:
     return f"CPU: {name} ({os.cpu_count()} Kerne)"
 
 
-def recorded(backend: str = "numpy", device: str | None = None, dtype: str = "float64") -> dict:
-    return {"engine_revision": engine_revision(), "backend": backend, "device": device or describe_cpu(),
+def recorded(backend: str = "numpy", device: str | None = None, dtype: str = "float64",
+             revision: str | None = None) -> dict:
+    return {"engine_revision": revision or engine_revision(), "backend": backend, "device": device or describe_cpu(),
             "dtype": dtype, "python": platform.python_version(), "numpy": np.__version__}
 
 
@@ -139,8 +140,9 @@ def request_spec(req_id, prompt, max_new_tokens: int, arrival_step: int = 0, eos
 
 
 def from_engine(engine, *, scenario: dict, requests: Iterable[dict], seed: int | None = None,
-                backend: str = "numpy", device: str | None = None) -> dict:
-    """The trace of a finished ``LLMEngine`` run (``engine.run()`` has returned)."""
+                backend: str = "numpy", device: str | None = None, revision: str | None = None) -> dict:
+    """The trace of a finished ``LLMEngine`` run (``engine.run()`` has returned). ``revision``: the
+    header's instead of asking git (a run in the browser has no repository)."""
     model_config = model_info(engine.model)
     outputs = {}
     for rid, seq in engine.sequences.items():
@@ -153,7 +155,7 @@ def from_engine(engine, *, scenario: dict, requests: Iterable[dict], seed: int |
     return {
         "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
         "scenario": scenario,
-        "recorded": recorded(backend, device, model_config.get("dtype", "float64")),
+        "recorded": recorded(backend, device, model_config.get("dtype", "float64"), revision),
         "model": model_config,
         "config": engine.config,
         "workload": {"seed": seed, "requests": list(requests)},

@@ -12,6 +12,9 @@ bare pages are interleaved, so every ratio compares loads made under the same co
 
     python tools/bench.py [--runs 3] [--steps 30] [--json out/bench.json]
     python tools/bench.py --workshop-only      just the „Im Code nachrechnen“ measurement
+    python tools/bench.py --live-only          just „Eigener Lauf“: each engine page's first preset run in
+                                               the browser and in CPython, their ratio, the longest
+                                               main-thread task while the engine runs
 """
 
 from __future__ import annotations
@@ -242,6 +245,60 @@ def workshop_times(browser, site_url: str, slug: str) -> dict:
             "systemcheck_numpy_s": check["numpy"]["seconds"], "systemcheck_matplotlib_s": check["matplotlib"]["seconds"]}
 
 
+LONG_TASKS = """() => { window.__benchLong = []; if (window.__benchObserver) window.__benchObserver.disconnect();
+  window.__benchObserver = new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__benchLong.push(e.duration)));
+  window.__benchObserver.observe({ type: "longtask" }); }"""
+LIVE_RUN = """() => new Promise((resolve) => {
+  const section = document.querySelector('.pl-live');
+  section.addEventListener('pl:live-done', (e) => resolve(e.detail), {once: true});
+  section.querySelector('[data-live-start]').click(); })"""
+
+
+def live_times(browser, site_url: str, slugs: list[str]) -> list[dict]:
+    """„Eigener Lauf“ with each page's default workload (its first preset): „Starten“ → trace on first use
+    (the worker starts Pyodide, numpy and the engine) and on a second run; the engine's own time in the
+    browser's worker beside the same run in CPython (best of 3); the longest main-thread task during each."""
+    from engine import live
+    from probierlabor.build import live_block
+
+    rows = []
+    for slug in slugs:
+        settings = live_block.presets(slug)[0][1]
+        cpython = []
+        for _ in range(3):
+            started = time.perf_counter()
+            live.run_settings(settings)
+            cpython.append(time.perf_counter() - started)
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        page = context.new_page()
+        page.goto(f"{site_url}/{slug}/")
+        page.wait_for_selector('[data-experiment][data-state="ready"]', timeout=120_000)
+        runs = []
+        for _ in range(2):
+            page.evaluate(LONG_TASKS)
+            detail = page.evaluate(LIVE_RUN)
+            if detail["error"]:
+                raise RuntimeError(f"{slug}: der eigene Lauf lief nicht durch ({detail['error']})")
+            page.wait_for_timeout(300)  # the replay's first drawing belongs to the run
+            runs.append({"ms": detail["ms"], "engine_s": detail["seconds"],
+                         "longest_task_ms": max(page.evaluate("window.__benchLong"), default=0)})
+        context.close()
+        rows.append({"slug": slug, "first": runs[0], "second": runs[1], "cpython_s": min(cpython),
+                     "ratio": runs[1]["engine_s"] / min(cpython)})
+    return rows
+
+
+def print_live(rows: list[dict]) -> None:
+    print(f"\n{'Eigener Lauf':<22}{'first s':>9}{'again s':>9}{'browser s':>11}{'CPython s':>11}{'ratio':>7}"
+          f"{'longest task ms':>17}")
+    for r in rows:
+        print(f"{r['slug']:<22}{r['first']['ms'] / 1000:>9.2f}{r['second']['ms'] / 1000:>9.2f}"
+              f"{r['second']['engine_s']:>11.3f}{r['cpython_s']:>11.3f}{r['ratio']:>7.2f}"
+              f"{r['first']['longest_task_ms']:>9.0f} / {r['second']['longest_task_ms']:<5.0f}")
+    print("(first: „Starten“ → replay with Pyodide, numpy and the engine loaded on first use; again: a second run; "
+          "browser: the engine's time in the worker; longest task: on the first / second run)")
+
+
 def print_workshop(times: dict) -> None:
     print(f"\nIm Code nachrechnen on {times['slug']}: Ausführen → figure {times['first_ms'] / 1000:.2f} s on first use, "
           f"{times['second_ms'] / 1000:.2f} s on a second run · Systemcheck in the page's runtime: numpy "
@@ -267,6 +324,8 @@ def main(argv=None) -> int:
     parser.add_argument("--workshop-only", action="store_true",
                         help="measure only „Im Code nachrechnen“ (on --workshop-page) and the Systemcheck")
     parser.add_argument("--workshop-page", default="top-p-sampling", help="a page with a workshop script")
+    parser.add_argument("--live-only", action="store_true",
+                        help="measure only „Eigener Lauf“ on the engine pages (browser vs CPython, long tasks)")
     parser.add_argument("--site", type=Path, default=SITE,
                         help="another build to measure (e.g. an older revision's, for an A/B comparison)")
     args = parser.parse_args(argv)
@@ -277,17 +336,25 @@ def main(argv=None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    if args.workshop_only:
+    from probierlabor.build import live_block
+
+    # A part alone: (key in the JSON, measure(browser, url), print)
+    part = (("live", lambda browser, url: live_times(browser, url, sorted(live_block.PAGES)), print_live)
+            if args.live_only else
+            ("workshop", lambda browser, url: workshop_times(browser, url, args.workshop_page), print_workshop)
+            if args.workshop_only else None)
+    if part:
+        key, measure, show = part
         server, url = serve(site)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
-            times = workshop_times(browser, url, args.workshop_page)
+            measured = measure(browser, url)
             browser.close()
         server.shutdown()
-        print_workshop(times)
+        show(measured)
         if args.json:
             Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.json).write_text(json.dumps({"workshop": times}, indent=1))
+            Path(args.json).write_text(json.dumps({key: measured}, indent=1))
         return 0
 
     bare_root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))
@@ -324,6 +391,7 @@ def main(argv=None) -> int:
         repeat_page = args.repeat_page if args.repeat_page in loads else slugs[0]
         repeat = repeat_visits(browser, targets[repeat_page], args.runs)
         workshop = workshop_times(browser, site_url, args.workshop_page)
+        lives = live_times(browser, site_url, [slug for slug in sorted(live_block.PAGES) if slug in slugs])
         browser.close()
     site_server.shutdown()
     bare_server.shutdown()
@@ -373,6 +441,7 @@ def main(argv=None) -> int:
     print(f"repeat visit of {repeat_page} (site stored offline, full reload, {len(repeat)} reloads): "
           f"median {median(repeat) / 1000:.2f} s = {repeat_ratio:.2f} × its cold start ({cold_ms / 1000:.2f} s)")
     print_workshop(workshop)
+    print_live(lives)
     print(f"\nwhole site: {site_mb:.1f} MB")
     print("\ntargets (measured / target = ratio; ≤ 1 meets the target):")
     checks = []
@@ -388,6 +457,9 @@ def main(argv=None) -> int:
     for slug, replay in replays.items():
         checks.append((f"{slug}: replay step → next frame median vs 33 ms", median([b for _, b in replay]) / 33))
         checks.append((f"{slug}: slowest replay step → laid out vs 100 ms", max(a for a, _ in replay) / 100))
+    for r in lives:
+        checks.append((f"{r['slug']}: Eigener Lauf, longest main-thread task on a second run vs 100 ms",
+                       r["second"]["longest_task_ms"] / 100))
     checks.append(("continual learning: one variant trained vs 50 ms", train / 50))
     checks.append((f"repeat visit of {repeat_page} vs 0.5 × cold", repeat_ratio / 0.5))
     checks.append(("whole site vs 35 MB", site_mb / 35))
@@ -396,7 +468,7 @@ def main(argv=None) -> int:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({"rows": rows, "site_mb": site_mb, "page_changes": changes, "repeat_visit_ms": repeat,
-                                                   "replay_step_ms": replays, "training_ms": train, "workshop": workshop,
+                                                   "replay_step_ms": replays, "training_ms": train, "workshop": workshop, "live": lives,
                                                    "checks": checks}, indent=1))
     return 0
 
