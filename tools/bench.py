@@ -5,7 +5,8 @@ cold time to ready (fresh browser context, empty cache), time to first content, 
 trusted input event to the repainted figure (slider; dragging a point), a repeat visit (the site
 stored offline, then a full reload), the site's size, and „Im Code nachrechnen“ (Ausführen → figure on
 first use and on a second run, beside the Systemcheck's numpy and matplotlib load times). Cold loads of the concept pages and of the
-bare pages are interleaved, so every ratio compares loads made under the same conditions. Targets:
+bare page are interleaved (a bare load after every two pages), and each page's ratio is the median of its
+loads divided by the bare loads just around them, so every ratio compares loads made under the same conditions. Targets:
 
     ready ≤ 1.15 × bare runtime (every page) · first content ≤ 0.5 s · slider → repaint median ≤ 33 ms
     dragging ≤ 16 ms · repeat visit ≤ 0.5 × cold · whole site ≤ 35 MB · replay step → next frame ≤ 33 ms
@@ -76,6 +77,35 @@ BARE_PAGES = {
     "bare": "",
     "bare+numpy": "import pyodide_js\nawait pyodide_js.loadPackage('numpy')\nimport numpy",
 }
+
+
+# A bare load after every PAIR concept pages: each page's ratio is taken against the bare loads just
+# before and after it, so a machine that slows down or speeds up during the run (another process, heat)
+# shifts both sides of a ratio alike.
+PAIR = 2
+
+
+def load_order(slugs: list[str], run: int) -> list[str]:
+    """One run's cold loads: bare, two pages, bare, two pages, …, bare; every other run backwards, so
+    no page always goes first; the bare page with numpy once per run, for comparison."""
+    pages = list(slugs) if run % 2 == 0 else list(reversed(slugs))
+    order = ["bare", "bare+numpy"]
+    for start in range(0, len(pages), PAIR):
+        order += pages[start:start + PAIR] + ["bare"]
+    return order
+
+
+def paired_ratios(ready: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """(name, ready ÷ mean of the nearest bare loads before and after it) for every non-bare load."""
+    bare = [i for i, (name, _) in enumerate(ready) if name == "bare"]
+    out = []
+    for i, (name, ms) in enumerate(ready):
+        if name == "bare":
+            continue
+        near = [ready[j][1] for j in (max((j for j in bare if j < i), default=None),
+                                      min((j for j in bare if j > i), default=None)) if j is not None]
+        out.append((name, ms / statistics.mean(near)))
+    return out
 
 
 def serve(folder: Path):
@@ -370,16 +400,19 @@ def main(argv=None) -> int:
     targets.update({slug: f"{site_url}/{slug}/" for slug in slugs})
     loads = {name: [] for name in targets}
     latency = {slug: {"slider": [], "drag": [], "replay": []} for slug in slugs}
+    ratios = {name: [] for name in targets}
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
         warm = cold_load(browser, targets["bare"])  # the first start of Chromium itself is not the site's cost
         warm["context"].close()
         for run in range(args.runs):
-            order = list(targets) if run % 2 == 0 else list(reversed(targets))  # no page always goes first
-            for name in order:
+            sequence = load_order(slugs, run)
+            ready = []  # (name, ms) in the order loaded
+            for name in sequence:
                 load = cold_load(browser, targets[name])
                 loads[name].append({k: load[k] for k in ("ready", "fcp", "bytes")})
+                ready.append((name, load["ready"]))
                 if name in latency and run == 0:
                     latency[name]["slider"] = slider_latency(load["page"], args.steps)
                     if any(p.kind == "moves" for p in api.concept(name).PARAMS):
@@ -387,6 +420,8 @@ def main(argv=None) -> int:
                     if name in REPLAY_PANELS:
                         latency[name]["replay"] = replay_step_latency(load["page"], REPLAY_PANELS[name])
                 load["context"].close()
+            for name, ratio in paired_ratios(ready):
+                ratios[name].append(ratio)
         changes = page_changes(browser, site_url, slugs) if len(slugs) > 1 else {"warm_ms": [], "reload_ms": []}
         repeat_page = args.repeat_page if args.repeat_page in loads else slugs[0]
         repeat = repeat_visits(browser, targets[repeat_page], args.runs)
@@ -412,7 +447,7 @@ def main(argv=None) -> int:
         slider = median([a for a, _ in lat["slider"]])
         frame = median([b for _, b in lat["slider"]])
         drag = median([a for a, _ in lat["drag"]])
-        ratio = ready * 1000 / bare_ready
+        ratio = median(ratios[name]) if ratios[name] else ready * 1000 / bare_ready
         rows.append({"page": name, "ready_s": ready, "ratio_to_bare": ratio, "first_content_s": fcp,
                      "downloaded_mb": mb, "slider_ms": slider, "slider_next_frame_ms": frame, "drag_ms": drag,
                      "slider_samples": len(lat["slider"]), "drag_samples": len(lat["drag"])})
