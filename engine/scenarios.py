@@ -17,6 +17,7 @@ import numpy as np
 from engine import live, tracer
 from engine.backends import NUMPY, Backend
 from engine.attention import tiled_attention
+from engine.block_pool import short_hash
 from engine.engine import LLMEngine
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate, truncated_draft
@@ -254,18 +255,27 @@ def speculative_trace(meta, target, draft, prompt, max_new_tokens, *, k, params,
     steps = []
     position = len(prompt)
     tokens = list(prompt)
-    for n, (v, wall) in enumerate(zip(run.verifications, run.round_times, strict=True)):
+    rounds = zip(run.verifications, run.round_times, run.target_blocks, run.target_blocks_used, strict=True)
+    for n, (v, wall, blocks, used) in enumerate(rounds):
         d = v.to_dict()
         events = []
         if n == 0:
             events.append({"type": "arrive", "seq": seq_id})
-        events.append({"type": "schedule", "seq": seq_id, "kind": "verify",
-                       "positions": [position - 1, position + len(v.proposals)],
-                       "num_tokens": len(v.proposals) + 1, "token_ids": [tokens[-1], *v.proposals],
-                       "recompute": False})
+        # The target's pass: what its cache lacks (the whole prompt at first, then the last emitted
+        # token), plus the proposals.
+        computed = run.target_forward_tokens[n]
+        end = position + len(v.proposals)
+        context = tokens + v.proposals
+        events.append({"type": "schedule", "seq": seq_id, "kind": "verify", "positions": [end - computed, end],
+                       "num_tokens": computed, "token_ids": context[end - computed:], "recompute": False})
+        block_events = [{"type": "block", "op": b.kind, "block": b.block_id, "seq": seq_id,
+                         "hash": short_hash(b.block_hash)} for b in blocks]
+        # Blocks for the pass are taken before the verdict; those of rejected proposals go after it.
+        events += [e for e in block_events if e["op"] == "allocate"]
         events.append({"type": "verify", "seq": seq_id, **{key: d[key] for key in (
             "position", "proposals", "accepted", "rejected", "correction", "bonus", "accept_probs",
             "draft_probs", "target_probs", "uniforms", "emitted")}})
+        events += [e for e in block_events if e["op"] != "allocate"]
         for token in v.emitted:
             e = {"type": "emit", "seq": seq_id, "token": int(token), "position": position}
             if tokenizer is not None:
@@ -277,14 +287,14 @@ def speculative_trace(meta, target, draft, prompt, max_new_tokens, *, k, params,
         if last:
             events.append({"type": "finish", "seq": seq_id, "reason": "length"})
         steps.append({"step": n, "wall_time_s": round(wall, 6), "events": events,
-                      "end": {"num_batched_tokens": len(v.proposals) + 1, "blocks_used": 0, "blocks_cached": 0,
+                      "end": {"num_batched_tokens": computed, "blocks_used": used, "blocks_cached": 0,
                               "running": [] if last else [seq_id], "waiting": []}})
     out = [int(t) for t in run.tokens]
     result = {"tokens": out, "span": [0, len(steps)]}
     if tokenizer is not None:
         result["text"] = tokenizer.decode(out)
     spec = tracer.request_spec(seq_id, prompt, max_new_tokens, 0, None, tokenizer)
-    config = {"num_blocks": 0, "k": k, "sampling": {"greedy": params.greedy, "temperature": params.temperature,
+    config = {"num_blocks": run.num_blocks, "block_size": run.block_size, "k": k, "sampling": {"greedy": params.greedy, "temperature": params.temperature,
                                                       "top_k": params.top_k, "top_p": params.top_p},
               "draft": tracer.model_info(draft), "target_calls": run.target_calls,
               "acceptance_rate": run.acceptance_rate, "tokens_per_target_call": run.tokens_per_target_call}
