@@ -28,6 +28,7 @@ from engine.block_pool import BlockPool
 from engine.engine import LLMEngine
 from engine.model import LlamaModel, tiny_config
 from engine.scheduler import POLICIES
+from engine.tile_trace import TileRecorder
 from engine.tokenizer import CharTokenizer
 
 TOKENIZER = CharTokenizer()
@@ -46,7 +47,11 @@ LIMITS = {
     "num_blocks": (1, 256),
     "max_num_seqs": (1, 16),
     "max_num_batched_tokens": (1, 256),
+    "tile_size": (1, 16),
 }
+# With FlashAttention's tiles every step carries layer 0's tiles of its last query (up to 96 keys at
+# tile size 1): so many requests keep a trace far below the replay's size bound.
+TILE_REQUESTS = 4
 DEFAULT_NEW_TOKENS = 8
 # Numbers a form shows next to their key (the rest are on/off switches and choices).
 NUMBERS = ("block_size", "num_blocks", "max_num_seqs", "max_num_batched_tokens")
@@ -63,7 +68,7 @@ LABELS = {  # German names of the settings, for messages and the form (build/liv
     "requests": "Anfragen", "model": "Modell", "policy": "Batching", "block_size": "Blockgröße",
     "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
     "max_num_batched_tokens": "Token-Budget pro Schritt", "chunked_prefill": "Chunked Prefill",
-    "prefix_caching": "Präfix-Cache",
+    "prefix_caching": "Präfix-Cache", "tile_size": "Kachelgröße",
 }
 
 
@@ -78,16 +83,18 @@ class LiveWorkload:
     model: str  # MHA, GQA or MQA
     notes: tuple[str, ...] = ()  # German: what was capped or adjusted
     expected_steps: int = 0  # of a dry run: the progress bar's length
+    tile_size: int | None = None  # FlashAttention's tiled kernel, its tiles in the trace; None: dense
 
     def settings(self) -> dict:
         """The settings that give this workload again (``parse(w.settings())`` ≡ w, without notes)."""
-        return settings_of(self.requests, self.model, self.engine)
+        return settings_of(self.requests, self.model, self.engine, self.tile_size)
 
 
-def settings_of(requests, model: str, engine: Mapping) -> dict:
+def settings_of(requests, model: str, engine: Mapping, tile_size: int | None = None) -> dict:
     """Settings as strings, the way a form and a URL hold them."""
+    tiles = {} if tile_size is None else {"tile_size": str(tile_size)}
     return {"requests": format_requests(requests), "model": model, **{k: str(engine[k]) for k in NUMBERS},
-            **{k: "1" if engine[k] else "0" for k in SWITCHES}, "policy": engine["policy"]}
+            **{k: "1" if engine[k] else "0" for k in SWITCHES}, "policy": engine["policy"], **tiles}
 
 
 # ----------------------------------------------------------------------------- parsing
@@ -104,7 +111,7 @@ INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: "²".isdigit() is tru
 MAX_DIGITS = 9  # any number a form could mean; beyond, int() itself refuses at 4300 digits
 
 
-def _integer(text, what: str) -> int:
+def integer(text, what: str) -> int:
     if isinstance(text, bool):
         raise WorkloadError(f"{what}: erwartet eine ganze Zahl.")
     if isinstance(text, int):
@@ -126,9 +133,9 @@ def _switch(value, what: str) -> bool:
     raise WorkloadError(f"{what}: „{raw[:20]}“ ist weder an (1) noch aus (0).")
 
 
-def _prompt(field: str, where: str, rng: np.random.Generator, notes: list[str]) -> str:
+def prompt_text(field: str, where: str, rng: np.random.Generator, notes: list[str]) -> str:
     if field.strip().isascii() and field.strip().isdigit():
-        length = _clamp(_integer(field, f"{where}, Prompt-Länge"), "prompt", f"{where}, Prompt-Länge", notes)
+        length = _clamp(integer(field, f"{where}, Prompt-Länge"), "prompt", f"{where}, Prompt-Länge", notes)
         # text_of_length comes out one short when its words fill the length exactly (the recorded
         # workloads keep that behaviour, their traces depend on it); one more, then cut, is exact.
         return workloads.text_of_length(rng, length + 1)[:length]
@@ -171,10 +178,10 @@ def parse_requests(text: str, notes: list[str]) -> tuple[workloads.RequestSpec, 
         if len(fields) > 3:
             raise WorkloadError(f"{where}: höchstens drei Teile (Prompt | neue Tokens | Ankunft), gefunden {len(fields)}.")
         prompt = fields[0][:-1] if len(fields) > 1 and fields[0].endswith(" ") else fields[0]
-        prompt = _prompt(prompt, where, rng, notes)
-        new = (_clamp(_integer(fields[1], f"{where}, neue Tokens"), "max_new_tokens", f"{where}, neue Tokens", notes)
+        prompt = prompt_text(prompt, where, rng, notes)
+        new = (_clamp(integer(fields[1], f"{where}, neue Tokens"), "max_new_tokens", f"{where}, neue Tokens", notes)
                if len(fields) > 1 and fields[1].strip() else DEFAULT_NEW_TOKENS)
-        arrival = (_clamp(_integer(fields[2], f"{where}, Ankunft"), "arrival_step", f"{where}, Ankunft", notes)
+        arrival = (_clamp(integer(fields[2], f"{where}, Ankunft"), "arrival_step", f"{where}, Ankunft", notes)
                    if len(fields) > 2 and fields[2].strip() else 0)
         requests.append(workloads.RequestSpec(NAMES[i], tuple(TOKENIZER.encode(prompt)), new, arrival))
     return tuple(requests)
@@ -198,14 +205,20 @@ def parse(settings: Mapping) -> LiveWorkload:
     for key in NUMBERS:
         if key not in settings:
             raise WorkloadError(f"{LABELS[key]} fehlt.")
-        value = _integer(settings[key], LABELS[key])
+        value = integer(settings[key], LABELS[key])
         if key == "num_blocks" and value < 1:
             raise WorkloadError("Ohne Blöcke hat der KV-Cache keinen Platz: Die Zahl der Blöcke muss mindestens 1 sein.")
         engine[key] = _clamp(value, key, LABELS[key], notes)
     for key in SWITCHES:
         engine[key] = _switch(settings.get(key, "1"), LABELS[key])
+    tile_size = None
+    if "tile_size" in settings:
+        tile_size = _clamp(integer(settings["tile_size"], LABELS["tile_size"]), "tile_size", LABELS["tile_size"], notes)
+        if len(requests) > TILE_REQUESTS:
+            notes.append(f"Mit Kacheln werden nur die ersten {TILE_REQUESTS} von {len(requests)} Anfragen gerechnet.")
+            requests = requests[:TILE_REQUESTS]
     _check_fits(requests, engine)
-    return LiveWorkload(requests, engine, model, tuple(notes), _dry_steps(requests, engine))
+    return LiveWorkload(requests, engine, model, tuple(notes), _dry_steps(requests, engine), tile_size)
 
 
 def _check_fits(requests, engine: dict) -> None:
@@ -249,7 +262,9 @@ def run(workload: LiveWorkload, *, concept: str = "eigener-lauf", on_step: Calla
     ``expected`` the step count of a dry run (the same schedule without numbers: exact unless
     prefix hits depend on generated tokens)."""
     expected = workload.expected_steps
-    engine = LLMEngine(model_for(workload.model), **workload.engine)
+    tiles = None if workload.tile_size is None else TileRecorder(workload.tile_size)
+    kernel = {} if tiles is None else {"kernel": tiles.kernel}
+    engine = LLMEngine(model_for(workload.model), **workload.engine, **kernel)
     specs = []
     for r in workload.requests:
         engine.add_request(list(r.prompt), r.max_new_tokens, req_id=r.req_id, arrival_step=r.arrival_step)
@@ -257,7 +272,9 @@ def run(workload: LiveWorkload, *, concept: str = "eigener-lauf", on_step: Calla
     while engine.has_unfinished():
         if should_stop is not None and should_stop():
             raise Stopped
-        engine.step()
+        record = engine.step()
+        if tiles is not None:
+            record["extra_events"] = tiles.events(record)
         if on_step is not None:
             on_step(engine.step_index, max(expected, engine.step_index))
     scenario = dict(SCENARIO, concepts=[concept])
@@ -278,7 +295,11 @@ def _dry_steps(requests, engine_settings: dict) -> int:
 
 
 def run_settings(settings: Mapping, **kwargs) -> dict:
-    """``parse`` then ``run``: the trace, the notes to show and the settings as they ran (capped)."""
+    """``parse`` then ``run``: the trace, the notes to show and the settings as they ran (capped).
+    Settings with a γ are a speculative run (``live_speculative``, imported only then)."""
+    from engine import live_speculative
+    if live_speculative.KEY in settings:
+        return live_speculative.run_settings(settings, **kwargs)
     workload = parse(settings)
     return {"trace": run(workload, **kwargs), "notes": list(workload.notes), "settings": workload.settings()}
 
@@ -286,6 +307,11 @@ def run_settings(settings: Mapping, **kwargs) -> dict:
 # ----------------------------------------------------------------------------- presets
 def settings_of_trace(trace: Mapping) -> dict:
     """A recorded run's workload as live settings: the page's presets are the runs it replays."""
+    if "k" in trace["config"]:
+        from engine import live_speculative
+        return live_speculative.settings_of_trace(trace)
     requests = [workloads.RequestSpec(r["id"], tuple(r["prompt"]), r["max_new_tokens"], r["arrival_step"])
                 for r in trace["workload"]["requests"]]
-    return settings_of(requests, trace["model"].get("attention", "GQA"), trace["config"])
+    kernel = trace["config"].get("kernel", "")
+    tile_size = int(kernel.removeprefix("tiled_")) if kernel.startswith("tiled_") else None
+    return settings_of(requests, trace["model"].get("attention", "GQA"), trace["config"], tile_size)

@@ -30,8 +30,9 @@ ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py")
 # these modules (engine.live and what it imports) go into a zip of their own, so the page's zip and
 # its cold start stay as they are. It holds the page's engine modules too: once the worker has imported
 # this engine package, a workshop script in the same worker imports engine.acceptance from it.
-ENGINE_LIVE = (*ENGINE_FOR_BROWSER, "attention.py", "block_pool.py", "engine.py", "live.py", "model.py",
-               "paged_kv.py", "scheduler.py", "tokenizer.py", "tracer.py", "workloads.py")
+ENGINE_LIVE = (*ENGINE_FOR_BROWSER, "attention.py", "block_pool.py", "engine.py", "live.py", "live_speculative.py",
+               "model.py", "paged_kv.py", "sampler.py", "scheduler.py", "speculative.py", "tile_trace.py",
+               "tokenizer.py", "toy.py", "tracer.py", "workloads.py")
 
 # A hook is loaded by path, not as part of a package: its neighbour is loaded the same way.
 _spec = importlib.util.spec_from_file_location("probierlabor_bytecode", Path(__file__).with_name("bytecode.py"))

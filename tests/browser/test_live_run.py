@@ -11,8 +11,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from engine import live
+from engine import live, live_speculative
 from probierlabor.build import live_block
+from trace_equal import same
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +95,42 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     assert not foreign, foreign
 
 
+SPECULATIVE = {"prompt": "es war einmal", "model": "MHA", "max_new_tokens": "24", "k": "4", "temperature": "0.9",
+               "top_k": "0", "top_p": "0.95", "seed": "11", "block_size": "2"}
+
+
+def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blocks_back(visit):
+    """Sampled, so the page must draw what CPython draws; the target cache's blocks of rejected
+    proposals go back in the round that rejects them."""
+    query = urlencode({f"lauf.{k}": v for k, v in SPECULATIVE.items()})
+    v = visit(f"/speculative-decoding/?{query}", service_workers="block")
+    v.wait_state()
+    page = v.page
+    assert page.input_value(f"{SECTION} [data-live-field=prompt]") == SPECULATIVE["prompt"]
+    assert page.input_value(f"{SECTION} [data-live-field=k]") == "4"
+    status = start_and_wait(page)
+    assert status.startswith("Fertig:"), status
+    expected = live.run_settings(SPECULATIVE)["trace"]
+    panel = f"{SECTION} [data-live-result] .pl-replay"
+    page.wait_for_selector(f'{panel}[data-state="ready"]')
+    assert page.get_attribute(panel, "data-view") == "speculative"
+    steps = page.evaluate(f"document.querySelector('{panel}').plReplay.model.trace.steps.map((s) => s.events)")
+    same(steps, [s["events"] for s in expected["steps"]])
+    rejected = [s for s in expected["steps"][:-1] if any(e["type"] == "verify" and e["rejected"] for e in s["events"])]
+    assert rejected and any(e["type"] == "block" and e["op"] == "free" for s in rejected for e in s["events"])
+    page.click(f"{panel} .pl-r-next")
+    assert page.text_content(f"{panel} .pl-r-counter") == f"1 von {expected['result']['num_steps']}"
+
+    # the article's model pair knows only A, B and C: its German message, before anything runs
+    page.select_option(f"{SECTION} [data-live-field=model]", live_speculative.ARTICLE)
+    status = start_and_wait(page)
+    with pytest.raises(live.WorkloadError) as refused:
+        live.run_settings(SPECULATIVE | {"model": live_speculative.ARTICLE})
+    assert status == str(refused.value) and "A, B, C" in status
+    assert "lauf.model=PQ" in page.url
+    assert not v.console_errors(), v.console_errors()
+
+
 @pytest.mark.parametrize("slug", sorted(live_block.PAGES))
 def test_every_engine_page_runs_its_first_preset_and_plays_it_in_its_own_view(reader, slug):
     v = reader(f"/{slug}/")
@@ -109,7 +146,7 @@ def test_every_engine_page_runs_its_first_preset_and_plays_it_in_its_own_view(re
     outputs = page.evaluate(f"document.querySelector('{panel}').plReplay.model.trace.result.outputs")
     assert outputs == expected["result"]["outputs"]
     summaries = set()
-    for i in (1, n // 2, n):  # the view draws any step of the run, to its end
+    for i in sorted({1, n // 2, n} - {0}):  # the view draws any step of the run, to its end (a 3-step run too)
         page.evaluate(f"i => document.querySelector('{panel}').plReplay.step(i - document.querySelector('{panel}').plReplay.index)", i)
         assert page.text_content(f"{panel} .pl-r-counter") == f"{i} von {n}"
         summaries.add(page.text_content(f"{panel} .pl-replay-summary"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -38,7 +39,7 @@ def renamed(trace: dict, names: dict) -> dict:
 # it must be the same run, event for event.
 PRESETS = ["continuous-batching-article", "continuous-batching-article-static", "continuous-batching-realistic",
            "continuous-batching-realistic-static", "paged-attention-blocks", "paged-attention-pressure",
-           "prefix-caching-shared", "prefill-interleaved", "kv-cache-growth"]
+           "prefix-caching-shared", "prefill-interleaved", "kv-cache-growth", "flash-attention-tiles"]
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -150,10 +151,12 @@ _lines = st.lists(st.tuples(st.text(alphabet=" abcäß|09?Z@\t", max_size=10), _
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests=_lines | _text, model=_text | st.sampled_from(live.MODELS), policy=_text | st.sampled_from(["static"]),
        numbers=st.fixed_dictionaries({k: _text for k in live.NUMBERS}),
-       switches=st.fixed_dictionaries({k: _text for k in live.SWITCHES}))
-def test_any_settings_give_a_workload_within_the_limits_or_a_german_refusal(requests, model, policy, numbers, switches):
+       switches=st.fixed_dictionaries({k: _text for k in live.SWITCHES}), tiles=st.none() | _text)
+def test_any_settings_give_a_workload_within_the_limits_or_a_german_refusal(requests, model, policy, numbers, switches,
+                                                                            tiles):
+    tile = {} if tiles is None else {"tile_size": tiles}
     try:
-        w = live.parse({"requests": requests, "model": model, "policy": policy, **numbers, **switches})
+        w = live.parse({"requests": requests, "model": model, "policy": policy, **numbers, **switches, **tile})
     except live.WorkloadError as refused:
         assert str(refused) and str(refused)[0].isupper()
         return
@@ -166,5 +169,124 @@ def test_any_settings_give_a_workload_within_the_limits_or_a_german_refusal(requ
         low, high = live.LIMITS[key]
         assert low <= w.engine[key] <= high
     assert w.expected_steps >= 1
+    if tiles is not None:
+        assert live.LIMITS["tile_size"][0] <= w.tile_size <= live.LIMITS["tile_size"][1]
+        assert len(w.requests) <= live.TILE_REQUESTS
     again = live.parse(w.settings())
-    assert (again.requests, again.engine, again.model, again.notes) == (w.requests, w.engine, w.model, ())
+    assert (again.requests, again.engine, again.model, again.tile_size, again.notes) == \
+        (w.requests, w.engine, w.model, w.tile_size, ())
+
+
+# ----------------------------------------------------------------------------- FlashAttention's tiles
+def test_tiles_change_how_attention_is_computed_not_what_comes_out():
+    """Any tile size gives the dense run's tokens; each step's tiles cover its query's keys once."""
+    s = with_requests("kacheln | 4\nonline softmax | 3 | 1", max_num_seqs=1)
+    dense = live.run_settings(s)["trace"]
+    for tile_size in (1, 3, 16):
+        trace = live.run_settings(s | {"tile_size": str(tile_size)})["trace"]
+        tracer.validate(trace)
+        assert trace["config"]["kernel"] == f"tiled_{tile_size}"
+        assert trace["result"]["outputs"] == dense["result"]["outputs"]
+        for step in trace["steps"]:
+            tiles = [e for e in step["events"] if e["type"] == "tile"]
+            keys = tiles[0]["query"] + 1
+            assert [e["keys"] for e in tiles] == [[a, min(a + tile_size, keys)] for a in range(0, keys, tile_size)]
+            assert "out" in tiles[-1]
+
+
+def test_tile_size_and_requests_are_capped_with_notes():
+    w = live.parse(with_requests("\n".join(["ab | 2"] * 6), tile_size=40))
+    assert w.tile_size == live.LIMITS["tile_size"][1] and len(w.requests) == live.TILE_REQUESTS
+    assert any("Kachelgröße: 40" in n for n in w.notes) and any("ersten 4 von 6" in n for n in w.notes)
+    with pytest.raises(live.WorkloadError, match="Kachelgröße: „vier“ ist keine ganze Zahl"):
+        live.parse(with_requests("ab", tile_size="vier"))
+
+
+# ----------------------------------------------------------------------------- speculative decoding
+from engine import live_speculative  # noqa: E402
+from engine.generate import greedy_recompute  # noqa: E402
+
+SPEC = {"prompt": "es war einmal", "model": "GQA", "max_new_tokens": "20", "k": "3", "temperature": "0,8",
+        "top_k": "0", "top_p": "1", "seed": "3", "block_size": "4"}
+
+
+@pytest.mark.parametrize("name", ["speculative-decoding-pq", "speculative-decoding-tiny"])
+def test_a_recorded_speculative_run_as_settings_runs_again_event_for_event(name):
+    recorded = tracer.load(scenarios.path_of(name))
+    out = live.run_settings(live.settings_of_trace(recorded))
+    assert out["notes"] == []
+    strip = lambda t: {k: v for k, v in tracer.without_measurements(t).items() if k not in ("scenario", "recorded")}  # noqa: E731
+    assert strip(out["trace"]) == strip(recorded)
+
+
+def test_an_own_greedy_speculative_run_is_the_target_models_own_text():
+    out = live.run_settings(SPEC | {"temperature": "0", "model": "MQA", "k": "5"}, concept="speculative-decoding")
+    trace = out["trace"]
+    tracer.validate(trace)
+    target = greedy_recompute(live.model_for("MQA"), live.TOKENIZER.encode("es war einmal"), 20).tokens
+    assert trace["result"]["outputs"]["r"]["tokens"] == target
+    assert trace["config"]["k"] == 5 and trace["config"]["sampling"]["greedy"]
+    assert any(e["op"] == "free" for s in trace["steps"][:-1] for e in s["events"] if e["type"] == "block")
+
+
+def test_speculative_settings_come_back_and_the_seed_decides_the_draws():
+    first = live.run_settings(SPEC)
+    assert first["settings"] == SPEC | {"temperature": "0.8"}
+    again = live.run_settings(first["settings"])
+    assert tracer.without_measurements(again["trace"]) == tracer.without_measurements(first["trace"])
+    other = live.run_settings(SPEC | {"seed": "4"})
+    assert other["trace"]["result"]["outputs"] != first["trace"]["result"]["outputs"]
+
+
+def test_speculative_progress_and_stop():
+    seen = []
+    trace = live_speculative.run(live_speculative.parse(SPEC), on_step=lambda d, t: seen.append((d, t)))
+    rounds = trace["result"]["num_steps"]
+    assert [d for d, _ in seen] == list(range(1, rounds + 1)) and seen[-1] == (rounds, rounds)
+    assert all(t >= d for d, t in seen)
+    with pytest.raises(live.Stopped):
+        live_speculative.run(live_speculative.parse(SPEC), should_stop=lambda: True)
+
+
+@pytest.mark.parametrize("changes,words", [
+    ({"model": "PQ", "prompt": "AXB"}, "kennt nur die Tokens A, B, C"),
+    ({"model": "gpt"}, "Modellpaar „GPT“ gibt es nicht"),
+    ({"temperature": "warm"}, "Temperatur: „warm“ ist keine Zahl"),
+    ({"k": "2.5"}, r"Vorschläge pro Runde \(γ\): „2.5“ ist keine ganze Zahl"),
+    ({"prompt": "hallo #"}, "Zeichen „#“ kennt der Tokenizer nicht"),
+    ({"prompt": ""}, "Der Prompt ist leer"),
+])
+def test_a_bad_speculative_workload_is_refused_in_german(changes, words):
+    with pytest.raises(live.WorkloadError, match=words):
+        live.run_settings(SPEC | changes)
+
+
+def test_speculative_sizes_are_capped_with_notes():
+    w = live_speculative.parse(SPEC | {"max_new_tokens": "1000", "k": "0", "temperature": "5", "top_p": "0",
+                                       "model": "pq", "prompt": "abba"})
+    assert (w.max_new_tokens, w.k, w.temperature, w.top_p, w.prompt) == (64, 1, 2.0, 0.05, "ABBA")
+    assert any("Neue Tokens: 1000 liegt außerhalb von 1 bis 64" in n for n in w.notes)
+    assert any("Temperatur: 5 liegt außerhalb von 0 bis 2, gerechnet wird mit 2." in n for n in w.notes)
+    assert len(w.notes) == 4
+
+
+_spec_text = st.text(max_size=8) | st.sampled_from(["", "0", "-3", "0,5", "1e3", "²", "99999999999"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(values=st.fixed_dictionaries({k: _spec_text for k in ("prompt", "model", *live_speculative.NUMBERS)}),
+       model=st.sampled_from(live_speculative.MODELS) | st.none())
+def test_any_speculative_settings_give_a_workload_within_the_limits_or_a_german_refusal(values, model):
+    if model is not None:
+        values["model"] = model
+    try:
+        w = live_speculative.parse(values)
+    except live.WorkloadError as refused:
+        assert str(refused) and str(refused)[0].isupper()
+        return
+    for key in live_speculative.NUMBERS:
+        low, high = live_speculative.LIMITS[key]
+        assert low <= getattr(w, key) <= high
+    assert 1 <= len(w.prompt) <= live_speculative.LIMITS["prompt"][1]
+    again = live_speculative.parse(w.settings())
+    assert again == dataclasses.replace(w, notes=())

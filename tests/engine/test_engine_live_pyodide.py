@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import live, scenarios, tracer
+from trace_equal import same
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "static" / "vendor" / "pyodide"
@@ -45,7 +46,25 @@ WORKLOADS = [
     {"requests": "hallo welt | 12 | 0\n20 | 6 | 1\nhallo welt, wie geht es? | 9 | 3\n5 | 20 | 3", "model": "MHA",
      "block_size": "2", "num_blocks": "24", "max_num_seqs": "3", "max_num_batched_tokens": "5",
      "chunked_prefill": "1", "prefix_caching": "1", "policy": "static"},
+    # decode: one request of the tiny MQA model, a token per step
+    {"requests": "der hund läuft | 24", "model": "MQA", "block_size": "3", "num_blocks": "16", "max_num_seqs": "1",
+     "max_num_batched_tokens": "64", "chunked_prefill": "1", "prefix_caching": "0", "policy": "continuous"},
+    # flash-attention: tiles of 3 keys, their m, l and u in the trace
+    live.settings_of_trace(tracer.load(scenarios.path_of("flash-attention-tiles"))) | {
+        "tile_size": "3", "requests": "online softmax | 5\nkacheln | 4 | 2"},
+    # speculative decoding: sampled, so every draw and every ratio p/q must come out the same
+    {"prompt": "es war einmal", "model": "MHA", "max_new_tokens": "30", "k": "3", "temperature": "0,8", "top_k": "20",
+     "top_p": "0.95", "seed": "7", "block_size": "2"},
 ]
+
+
+def test_same_fails_on_a_changed_token_and_on_a_float_beyond_rounding():
+    trace = {"steps": [{"events": [{"type": "emit", "token": 3, "p": 0.1}]}]}
+    same(trace, {"steps": [{"events": [{"type": "emit", "token": 3, "p": 0.1 + 1e-17}]}]})
+    for changed in ({"type": "emit", "token": 4, "p": 0.1}, {"type": "emit", "token": 3, "p": 0.1 + 1e-9},
+                    {"type": "emit", "token": "3", "p": 0.1}):
+        with pytest.raises(AssertionError):
+            same(trace, {"steps": [{"events": [changed]}]})
 
 
 @pytest.mark.skipif(shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").exists(),
@@ -65,7 +84,7 @@ def test_pyodide_and_cpython_write_the_same_trace(tmp_path):
         here = live.run_settings(workload, device="CPython")["trace"]
         tracer.validate(browser)
         assert browser["recorded"]["device"] == "Pyodide" and browser["recorded"]["numpy"] == seen["numpy"]
-        assert tracer.without_measurements(browser) == tracer.without_measurements(here)
+        same(tracer.without_measurements(browser), tracer.without_measurements(here))
         assert sum(len(s["events"]) for s in browser["steps"]) > 50
 
 
