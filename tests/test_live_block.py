@@ -32,3 +32,5 @@ def test_the_form_offers_the_recorded_runs_and_carries_every_setting(slug):
         if key in shown and key not in form.choices:
             assert f'data-live-field="{key}" name="{key}" min="{low:g}" max="{high:g}"' in page
     assert "\n" not in page and "$" not in page and "\\" not in page  # one line, nothing for the formula typesetter
+    # one prompt on the speculative page, a list of requests elsewhere: the caption says which
+    assert ("Dein Prompt, gerechnet" in page) == speculative and ("Deine Anfragen, gerechnet" in page) != speculative

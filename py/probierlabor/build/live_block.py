@@ -147,7 +147,8 @@ def section(slug: str) -> str:
         f'<button type="button" class="md-button" data-live-preset="{escape(json.dumps(values, ensure_ascii=False))}">'
         f"{escape(title)}</button>" for title, values in offered)
     fields = "".join(_field(form, key, default[key], key in shown) for key in default if key != form.text)
-    panel = replay_block.frame(view, "data-live-replay", "Dein Lauf", "Deine Anfragen, gerechnet in deinem Browser.",
+    what = "Dein Prompt" if form is SPECULATIVE_FORM else "Deine Anfragen"
+    panel = replay_block.frame(view, "data-live-replay", "Dein Lauf", f"{what}, gerechnet in deinem Browser.",
                                0, "Der Lauf wird vorbereitet …", "")
     html = (
         f'<div class="pl-live" data-live="{escape(slug)}" data-search-exclude>'
