@@ -36,7 +36,8 @@ def numbers(markup: str) -> tuple[Counter, Counter]:
 
 def test_the_worst_figures_on_a_phone_have_a_narrow_layout():
     assert {"decode", "gqa", "speculative-decoding", "mqa", "rope", "ttft", "beam-search",
-            "continuous-batching", "paged-attention", "kv-cache", "flash-attention"} <= set(NARROW)
+            "continuous-batching", "paged-attention", "kv-cache", "flash-attention", "prefix-caching",
+            "prefill", "sequence-packing"} <= set(NARROW)
 
 
 @pytest.mark.parametrize("slug", NARROW)

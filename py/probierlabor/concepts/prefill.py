@@ -18,6 +18,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -143,19 +144,24 @@ def positions_text(ps) -> str:
 
 # -- view ---------------------------------------------------------------------------------
 
-def view(r: dict) -> View:
-    w = 440
-    x0, cell, gap = 100, 46, 4
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: narrower cells with "v =" written once, the correct output under its row's cells
+    # instead of under the output, the legend in one column
+    narrow = layout == NARROW
+    w = width(440, layout)
+    x0, cell, gap = (80, 36, 4) if narrow else (100, 46, 4)
     top = 60
-    row_h = 40
-    h = top + N * row_h + 78
+    row_h = 56 if narrow else 40
+    h = top + N * row_h + (16 + 4 * 24 + 8 if narrow else 78)
     parts = [svg.text(x0 + N * cell / 2, 14, "liest K/V von Position", "pl-axis", "middle")]
-    xo = x0 + N * cell + 12
+    xo = x0 + N * cell + (8 if narrow else 12)
     parts.append(svg.text(xo, 34, "Ausgabe", "pl-axis"))
     for j in range(N):
         cx = x0 + j * cell + cell / 2
         parts.append(svg.text(cx, 34, str(j + 1), "pl-axis", "middle"))
-        parts.append(svg.text(cx, 52, f"v = {fmt.de(r['values'][j])}", "pl-tick", "middle"))
+        parts.append(svg.text(cx, 52, ("" if narrow else "v = ") + fmt.de(r["values"][j]), "pl-tick", "middle"))
+    if narrow:
+        parts.append(svg.text(x0 - 6, 52, "v =", "pl-tick", "end"))
     for i in range(N):
         y = top + i * row_h
         k = r["chunk_of"][i]
@@ -177,7 +183,7 @@ def view(r: dict) -> View:
             else:
                 cls, title = "pl-pf-miss", f"Position {j + 1} wäre sichtbar, fehlt aber (kein Cache)"
             parts.append(f'<rect class="pl-pf-cell {cls}" x="{x:.1f}" y="{y + 4}" width="{cell - gap}" '
-                         f'height="{row_h - 8}" rx="4"><title>{escape(title)}</title></rect>')
+                         f'height="32" rx="4"><title>{escape(title)}</title></rect>')
             mark = {"pl-pf-mask": "×", "pl-pf-miss": "?"}.get(cls)
             if mark:
                 parts.append(svg.text(x + (cell - gap) / 2, y + 25, mark, "pl-label pl-pf-mark", "middle"))
@@ -185,7 +191,8 @@ def view(r: dict) -> View:
         out_cls = "pl-label pl-value" + (" pl-pf-wrong" if i in r["wrong"] else "")
         parts.append(svg.text(xo, y + 25, shown, out_cls if processed else "pl-label pl-pf-faint"))
         if i in r["wrong"]:
-            parts.append(svg.text(xo, y + 38, f"richtig: {_show(r['full_exact'][i], r['full'][i])}",
+            parts.append(svg.text(*((x0 + 2, y + 52) if narrow else (xo, y + 38)),
+                                  f"richtig: {_show(r['full_exact'][i], r['full'][i])}",
                                   "pl-tick pl-pf-wrong"))
     # chunk boundaries
     for run in r["chunks"][1:]:
@@ -196,10 +203,10 @@ def view(r: dict) -> View:
     entries = (("pl-pf-new", "in diesem Abschnitt neu"), ("pl-pf-cache", "aus dem Cache gelesen"),
                ("pl-pf-mask", "Zukunft, maskiert"), ("pl-pf-miss", "fehlt ohne Cache"))
     for n, (cls, text) in enumerate(entries):
-        lx = 8 + (n % 2) * 216
-        yy = ly + (n // 2) * 24
+        lx = 8 + (0 if narrow else (n % 2) * 216)
+        yy = ly + (n if narrow else n // 2) * 24
         parts.append(svg.key(lx, yy + 13, f"pl-pf-cell {cls}", text, w=22, h=16, rx=3, gap=8))
-    figure = svg.figure(w, h, parts, cls="pl-pf", label="Welche Positionen jede Ausgabe liest, Abschnitt für Abschnitt")
+    figure = svg.figure(w, h, parts, cls="pl-pf", layout=layout, label="Welche Positionen jede Ausgabe liest, Abschnitt für Abschnitt")
 
     values_text = "; ".join(_show(t, v) for t, v in zip(r["outputs_exact"], r["outputs"]))
     full_text = "; ".join(_show(t, v) for t, v in zip(r["full_exact"], r["full"]))

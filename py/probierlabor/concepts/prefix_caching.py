@@ -24,6 +24,7 @@ import struct
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, NARROW_WIDTH, WIDE
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -123,13 +124,16 @@ def _letter(x: str) -> str:
     return "nichts" if x == NONE else x
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
     size, hit = r["block_size"], r["hit_blocks"]
     n = len(r["tokens"])
-    cell, gap, x0 = 50, 6, 16
+    gap, x0 = 6, 16
+    cell = 50 if layout == WIDE else (NARROW_WIDTH - x0 - 10 - gap * (n // size - 1)) / n
+    # a narrow figure with blocks narrower than a hash staggers the texts under neighbouring blocks
+    stagger = 14 if size * cell < 50 else 0
     def bx(j):  # left edge of block j
         return x0 + j * (size * cell + gap)
-    width = int(bx(n // size)) + 10
+    width = int(bx(n // size)) + 10 - (gap if layout == NARROW else 0)
     parts: list[str] = []
 
     def row(y, title, tokens, hashes, kind):
@@ -150,7 +154,8 @@ def view(r: dict) -> View:
                     parts.append(f'<line class="pl-pc-sep" x1="{left + k * cell}" y1="{y + 4}" '
                                  f'x2="{left + k * cell}" y2="{y + 30}"/>')
                 parts.append(svg.text(cx, y + 23, t, "pl-label pl-pc-tok" + (" pl-pc-x" if t == "X" else ""), "middle"))
-            parts.append(svg.text(left + size * cell / 2, y + 52, hashes[j], "pl-label pl-pc-hash", "middle"))
+            parts.append(svg.text(left + size * cell / 2, y + 52 + stagger * (j % 2), hashes[j], "pl-label pl-pc-hash",
+                                  "middle"))
             if j:
                 parts.append(svg.arrow(left - gap - 2, y + 48, left + 4, y + 48, "pl-pc-chain", head=5))
 
@@ -163,13 +168,16 @@ def view(r: dict) -> View:
         label = "Treffer" if j < hit else ("Letztes Token" if r["same_hash"][j] else "neu")
         if size == 1 and label == "Letztes Token":
             label = "letztes"
-        parts.append(svg.text(bx(j) + size * cell / 2, 224, label,
+        parts.append(svg.text(bx(j) + size * cell / 2, 224 + stagger * (1 + j % 2), label,
                               "pl-label pl-pc-status" + (" pl-pc-status-hit" if j < hit else ""), "middle"))
-    line = (f"Wiederverwendet: {r['reused_tokens']} von {n} Tokens ({hit} volle "
-            f"{'Block' if hit == 1 else 'Blöcke'}); neu zu rechnen: {r['compute_tokens']}")
-    parts.append(svg.text(x0, 254, line, "pl-label pl-pc-head"))
-    height = 266
-    figure = svg.figure(width, height, parts, cls="pl-pc",
+    lines = (f"Wiederverwendet: {r['reused_tokens']} von {n} Tokens ({hit} volle "
+             f"{'Block' if hit == 1 else 'Blöcke'});", f"neu zu rechnen: {r['compute_tokens']}")
+    if layout == NARROW:
+        parts += [svg.text(x0, 254 + 2 * stagger + 18 * k, text, "pl-label pl-pc-head") for k, text in enumerate(lines)]
+    else:
+        parts.append(svg.text(x0, 254, " ".join(lines), "pl-label pl-pc-head"))
+    height = 266 + (2 * stagger + 18 if layout == NARROW else 0)
+    figure = svg.figure(width, height, parts, cls="pl-pc", layout=layout,
                         label="Gespeicherte und neue Tokenfolge in Blöcken mit verketteten Hashes")
 
     readouts = [
