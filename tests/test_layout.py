@@ -37,7 +37,8 @@ def numbers(markup: str) -> tuple[Counter, Counter]:
 def test_the_worst_figures_on_a_phone_have_a_narrow_layout():
     assert {"decode", "gqa", "speculative-decoding", "mqa", "rope", "ttft", "beam-search",
             "continuous-batching", "paged-attention", "kv-cache", "flash-attention", "prefix-caching",
-            "prefill", "sequence-packing"} <= set(NARROW)
+            "prefill", "sequence-packing", "continual-learning", "experience-replay", "irt",
+            "metr-horizon"} <= set(NARROW)
 
 
 @pytest.mark.parametrize("slug", NARROW)
@@ -107,3 +108,13 @@ def test_the_page_arrives_with_both_versions_of_the_default_figure():
                                f'<div data-pl-layout="narrow">{api.run("gqa", layout="narrow")["figure"]}</div>')
     plain = next(s for s in SLUGS if not api.draws_narrow(s))
     assert experiment_block.first_paint(plain)["figure"] == api.run(plain)["figure"]
+
+
+def test_an_axis_name_in_two_parts_takes_two_lines_on_a_narrow_figure_only():
+    names = ("Bearbeitungszeit eines Menschen", "(log. Skala)")
+    for kind, lines in ((layout.WIDE, ["Bearbeitungszeit eines Menschen (log. Skala)"]), (layout.NARROW, list(names))):
+        plot = svg.Plot(300, 200, (0, 1), (0, 1), label="x", layout=kind)
+        plot.grid([0, 1], [0, 1], names, "y")
+        texts = ["".join(t.itertext()) for t in ET.fromstring(plot.render()).iter(NS + "text")
+                 if t.get("class") == "pl-axis"]
+        assert texts[:-1] == lines and texts[-1] == "y", kind
