@@ -29,6 +29,7 @@ from fractions import Fraction
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -173,13 +174,16 @@ def _renorm_texts(row: dict, digits: int, max_den: int = 999) -> list[str]:
     return [fmt.de(x, digits) for x in row["renorm"]]
 
 
-def view(r: dict) -> View:
-    w, h = 440, 286
-    left, right = 60, 426
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the bars at phone width, each row's kernel and its new chances in two lines
+    narrow = layout == NARROW
+    line = 18 if narrow else 0
+    w, h = width(440, layout), 286 + 2 * line
+    left, right = 60, width(440, layout) - 14
     scale = right - left
     parts = []
     # cumulative axis
-    axis_y = 246
+    axis_y = 246 + 2 * line
     parts.append(f'<line class="pl-frame" x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}"/>')
     for i in range(0, 11):
         x = left + scale * i / 10
@@ -190,7 +194,7 @@ def view(r: dict) -> View:
     parts.append(f'<text class="pl-axis" x="{(left + right) / 2:.0f}" y="{h - 6}" text-anchor="middle">'
                  f'Summe der Chancen von links (sortiert)</text>')
     for k, row in enumerate(r["rows"]):
-        y = 52 + 100 * k
+        y = 52 + (100 + line) * k
         parts.append(f'<text class="pl-label" x="4" y="{y + 22}" font-weight="700">Zeile {k + 1}</text>')
         start = 0.0
         for j, token in enumerate(TOKENS):
@@ -212,8 +216,9 @@ def view(r: dict) -> View:
         kept_text = ", ".join(row["kept_tokens"])
         mass = _num(row["mass"], row["mass_exact"])
         renorm = " · ".join(_renorm_texts(row, 2, 99))
-        parts.append(f'<text class="pl-label pl-dec-kern" x="4" y="{y + 56}">Kern {kept_text} '
-                     f'(Summe {mass}) → {renorm}</text>')
+        kern = (f"Kern {kept_text} (Summe {mass})", f"→ {renorm}")
+        for n, text in enumerate(kern if narrow else [" ".join(kern)]):
+            parts.append(f'<text class="pl-label pl-dec-kern" x="4" y="{y + 56 + line * n}">{text}</text>')
     xp = left + scale * r["p"]
     parts.append(f'<line class="pl-dec-threshold" x1="{xp:.1f}" y1="30" x2="{xp:.1f}" y2="{axis_y}"/>')
     anchor = "end" if r["p"] > 0.8 else "start"
@@ -223,7 +228,8 @@ def view(r: dict) -> View:
     if r["temperature"] != 1.0:
         parts.append(f'<text class="pl-tick" x="8" y="22">T = {fmt.de_auto(r["temperature"])}'
                      + ("" if r["rows"][0]["exact"] else " (Werte gerundet)") + "</text>")
-    figure = svg.figure(w, h, parts, label=f'Top-p mit p = {fmt.de_auto(r["p"])}: Kern je Zeile', cls="pl-topp")
+    figure = svg.figure(w, h, parts, label=f'Top-p mit p = {fmt.de_auto(r["p"])}: Kern je Zeile', cls="pl-topp",
+                        layout=layout)
 
     readouts = []
     for k, row in enumerate(r["rows"], start=1):
