@@ -27,6 +27,7 @@ from statistics import median
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "reservoir-sampling"
@@ -216,18 +217,22 @@ def _pp(value: float) -> str:
     return fmt.de(value, 2 if value < 1 else 1) + fmt.THIN_NBSP + "Prozentpunkte"
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the plot at phone width, the positions' numbers in two staggered rows (every one
+    # stays named), the key in two rows
+    narrow = layout == NARROW
+    line = 14 if narrow else 0
     k, strategy, random_ = r["k"], r["strategy"], r["strategy"] == "reservoir"
     top = 100 if not random_ else min(100, 10 * math.ceil((100 * k / N + 12) / 10))
     step = 20 if top == 100 else (10 if top > 40 else 5)
     label = dict(STRATEGIES)[strategy]
-    plot = svg.Plot(480, 300, (0.4, N + 0.6), (0, top), margin=(34, 12, 46, 60),
-                    label=f"Wie oft jede Position am Ende im Speicher war ({label})")
+    plot = svg.Plot(width(480, layout), 300 + 2 * line, (0.4, N + 0.6), (0, top), layout=layout,
+                    margin=(34 + line, 12, 46 + line, 60), label=f"Wie oft jede Position am Ende im Speicher war ({label})")
     plot.grid(xticks=[], yticks=range(0, top + 1, step), xlabel="Position im Strom",
               ylabel="im Speicher (% der Durchläufe)", yfmt=lambda v: f"{fmt.tick(v)} %")
     for i in range(1, N + 1):  # every position gets its number: the returns must be findable
         cls = "pl-tick pl-rs-return-tick" if i in RETURNS else "pl-tick"
-        plot.back.append(f'<text class="{cls}" x="{plot.px(i):.1f}" y="{plot.bottom + 16}" '
+        plot.back.append(f'<text class="{cls}" x="{plot.px(i):.1f}" y="{plot.bottom + 16 + line * (1 - i % 2)}" '
                          f'text-anchor="middle">{i}</text>')
     if random_ and r["sd_bar_pp"] > 0:
         mid, band = 100 * r["exact_bar"], 2 * r["sd_bar_pp"]
@@ -249,7 +254,9 @@ def view(r: dict) -> View:
     entries = [("pl-rs-deliv pl-rs-swatch", "Lieferung"), ("pl-rs-return pl-rs-swatch", "Rücksendung")]
     if random_:
         entries += [("pl-rs-expected", f"exakt {k}/{N}"), ("pl-rs-band pl-rs-swatch", "±2 SD")]
-    plot.front.append(svg.key_row(entries, plot.left, 21, lines=["pl-rs-expected"]))
+    for row, start in enumerate(range(0, len(entries), 2) if narrow else [0]):
+        shown = entries[start:start + 2] if narrow else entries
+        plot.front.append(svg.key_row(shown, plot.left, 21 + 18 * row, lines=["pl-rs-expected"]))
 
     none_exact = f"{r['exact_none_num']}/{r['exact_den']}" if random_ else ""
     readouts = [
@@ -281,12 +288,12 @@ def view(r: dict) -> View:
             + ("; keine Rücksendung bleibt je im Speicher." if not returns else
                f"; die Rücksendung an Position {' und '.join(map(str, returns))} bleibt immer im Speicher.")
         )
-    return View(plot.render(), readouts, summary, _kept_chart(r))
+    return View(plot.render(), readouts, summary, _kept_chart(r, layout))
 
 
-def _kept_chart(r: dict) -> str:
+def _kept_chart(r: dict, layout: str) -> str:
     """How many of the two returns stayed: measured share against the exact chance."""
-    plot = svg.Plot(320, 220, (-0.6, 2.6), (0, 100), margin=(14, 12, 46, 52),
+    plot = svg.Plot(320, 220, (-0.6, 2.6), (0, 100), margin=(14, 12, 46, 52), layout=layout,
                     label="Wie viele der beiden Rücksendungen im Speicher blieben")
     plot.grid(xticks=[], yticks=range(0, 101, 25), xlabel="behaltene Rücksendungen",
               ylabel="% der Durchläufe", yfmt=lambda v: f"{fmt.tick(v)} %")
