@@ -40,7 +40,7 @@ def test_the_worst_figures_on_a_phone_have_a_narrow_layout():
             "prefill", "sequence-packing", "continual-learning", "experience-replay", "irt",
             "metr-horizon", "kl-divergence", "knowledge-distillation", "top-k-sampling", "top-p-sampling",
             "pass-at-k", "greedy-decoding", "reservoir-sampling", "reinforcement-learning",
-            "loss-masking"} <= set(NARROW)
+            "loss-masking", "ewc", "validation-set"} <= set(NARROW)
 
 
 @pytest.mark.parametrize("slug", NARROW)

@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "ewc"
@@ -88,9 +89,15 @@ def compute(mode: str = "ewc", lam: float = 1.0) -> dict:
     }
 
 
-def view(r: dict) -> View:
-    plot = svg.Plot(440, 400, (0, 4.2), (0, 4.2), label="Die beiden Gewichte und die Lösung",
-                    margin=(16, 16, 50, 60))
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the plot at phone width under its key (one entry a row, the plot is too small to
+    # hold it), a point's label above it where it would leave the plot
+    narrow = layout == NARROW
+    legend = [("pl-constraint", "neue Aufgabe erfüllt"), ("pl-contour", "gleicher alter Verlust"),
+              ("pl-path", "Weg der Lösung, wenn λ wächst")]
+    plot = svg.Plot(width(440, layout), 400 + (18 * len(legend) - 70 if narrow else 0), (0, 4.2), (0, 4.2),
+                    label="Die beiden Gewichte und die Lösung", layout=layout,
+                    margin=(16 + 18 * len(legend) if narrow else 16, 16, 50, 60))
     ticks = [0, 1, 2, 3, 4]
     plot.grid(xticks=ticks, yticks=ticks, xlabel="w₁ (wichtig, F = 10)", ylabel="w₂ (unwichtig, F = 0,1)",
               xfmt=lambda v: fmt.de(v), yfmt=lambda v: fmt.de(v))
@@ -118,9 +125,15 @@ def view(r: dict) -> View:
                    title=f"{label}: ({fmt.de(a)}; {fmt.de(b)})")
         text = f"{short[mode]} ({fmt.de(a)}; {fmt.de(b)})" if current else short[mode]
         anchor, dx, dy = place[mode]
+        reach = 7.5 * len(text)  # about 7,5 px a character
+        if narrow and (plot.px(a) + dx + reach > plot.w if anchor == "start" else plot.px(a) + dx - reach < plot.left):
+            anchor, dx, dy = "middle", 0, -14  # where it would leave the plot: centred above its point
         plot.text(a, b, text, "pl-label pl-value" if current else "pl-label pl-faint", anchor, dy=dy, dx=dx)
-    plot.legend([("pl-constraint", "neue Aufgabe erfüllt"), ("pl-contour", "gleicher alter Verlust"),
-                 ("pl-path", "Weg der Lösung, wenn λ wächst")], corner="tr")
+    if narrow:
+        for k, entry in enumerate(legend):
+            plot.front.append(svg.key_row([entry], plot.left, 18 + 18 * k, w=24, gap=6, lines=[entry[0]]))
+    else:
+        plot.legend(legend, corner="tr")
 
     readouts = [
         Readout("w", "Gewichte (w₁; w₂)", f"({fmt.de(r['w'][0])}; {fmt.de(r['w'][1])})", r["w"], True),
