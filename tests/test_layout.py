@@ -5,6 +5,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from probierlabor.build import experiment_block
 from probierlabor.kit import api, layout, svg
 
 NS = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parents[1]
 NARROW = [slug for slug in SLUGS if api.draws_narrow(slug)]
 NUMBER = re.compile(r"−?\d[\d\u202f\u2009 .]*(?:,\d+)?")
 
@@ -107,7 +109,8 @@ def test_panels_go_side_by_side_when_wide_and_stack_when_narrow():
 def test_the_page_arrives_with_both_versions_of_the_default_figure():
     first = experiment_block.first_paint("gqa")
     assert first["figure"] == (f'<div data-pl-layout="wide">{api.run("gqa")["figure"]}</div>'
-                               f'<div data-pl-layout="narrow">{api.run("gqa", layout="narrow")["figure"]}</div>')
+                               f'<div data-pl-layout="narrow" data-search-exclude>'
+                               f'{api.run("gqa", layout="narrow")["figure"]}</div>')
     plain = next(s for s in SLUGS if not api.draws_narrow(s))
     assert experiment_block.first_paint(plain)["figure"] == api.run(plain)["figure"]
 
@@ -120,3 +123,14 @@ def test_an_axis_name_in_two_parts_takes_two_lines_on_a_narrow_figure_only():
         texts = ["".join(t.itertext()) for t in ET.fromstring(plot.render()).iter(NS + "text")
                  if t.get("class") == "pl-axis"]
         assert texts[:-1] == lines and texts[-1] == "y", kind
+
+
+def test_the_search_index_reads_a_figure_once():
+    """The first paint's narrow twin stays out of the search index: a search for a figure's text finds
+    its page once, not twice."""
+    index = ROOT / "site" / "search" / "search_index.json"
+    if not index.exists():
+        pytest.skip("site/ fehlt: erst `make site`")
+    docs = json.loads(index.read_text())["docs"]
+    text = " ".join(d["text"] for d in docs if d["location"].startswith("paged-attention/"))
+    assert text.count("Physischer Speicher: 8 Blöcke") == 1
