@@ -102,6 +102,14 @@ def on_post_build(config):
     # The theme's source maps are only read by developer tools; a USB stick need not carry them.
     for source_map in Path(config["site_dir"], "assets").rglob("*.map"):
         source_map.unlink()
+    # The theme ships the search's word stemmers and splitters for 30 languages (1 MB); the search reads
+    # only those of its own languages (mkdocs.yml, plugins: search: lang), the support file and the one
+    # that combines several. The site stays under its 35 MB.
+    search = config["plugins"]["material/search"].config
+    needed = {f"lunr.{lang}.min.js" for lang in search["lang"]} | {"lunr.stemmer.support.min.js", "lunr.multi.min.js"}
+    for script in Path(config["site_dir"], "assets", "javascripts", "lunr").rglob("*.js"):
+        if script.name not in needed:
+            script.unlink()
     target = Path(config["site_dir"]) / config.extra["py_bundle"]
     target.parent.mkdir(parents=True, exist_ok=True)
     for old in target.parent.glob("probierlabor-*.zip"):
