@@ -246,6 +246,28 @@ class BlockPool:
             self._cached[h] = block.block_id
             self.events.append(BlockEvent("cache", block.block_id, seq_id, h))
 
+    def truncate(self, seq_id: Hashable, num_tokens: int) -> list[int]:
+        """Shrink a table to the blocks ``num_tokens`` positions need; the released ids, in table order.
+
+        Speculative decoding writes K/V for proposals before it knows which stay; the rejected ones
+        must go without recomputing the rest. Only positions not yet committed may be dropped: a
+        registered block may be shared through the prefix cache, so its K/V must never change.
+        Released back to front like ``free``, each one a ``free`` (or ``unref``) event.
+        """
+        table = self._table(seq_id)
+        if isinstance(num_tokens, bool) or not isinstance(num_tokens, int | np.integer) or num_tokens < 1:
+            raise ValueError(f"a sequence keeps at least one position, got {num_tokens!r}")
+        committed = len(self._hashes[seq_id]) * self.block_size
+        if num_tokens < committed:
+            raise ValueError(f"sequence {seq_id!r}: cannot truncate to {num_tokens} tokens, "
+                             f"{committed} are committed (their blocks may be shared)")
+        keep = self.blocks_for(num_tokens)
+        released = table[keep:]
+        for block_id in reversed(released):
+            self._release(block_id, seq_id)
+        del table[keep:]
+        return released
+
     def free(self, seq_id: Hashable) -> None:
         """Drop a finished (or preempted) sequence's references.
 
@@ -254,19 +276,22 @@ class BlockPool:
         """
         table = self._table(seq_id)
         for block_id in reversed(table):
-            block = self.blocks[block_id]
-            if block.ref_count <= 0:
-                raise AssertionError(f"block {block_id} freed with reference count {block.ref_count}")
-            block.ref_count -= 1
-            if block.ref_count == 0:
-                self._free[block_id] = None  # newest at the back: evicted last
-                if block.block_hash is None:
-                    self._free.move_to_end(block_id, last=False)  # nothing worth keeping
-                self.events.append(BlockEvent("free", block_id, seq_id, block.block_hash))
-            else:
-                self.events.append(BlockEvent("unref", block_id, seq_id, block.block_hash))
+            self._release(block_id, seq_id)
         del self.tables[seq_id]
         del self._hashes[seq_id]
+
+    def _release(self, block_id: int, seq_id: Hashable) -> None:
+        block = self.blocks[block_id]
+        if block.ref_count <= 0:
+            raise AssertionError(f"block {block_id} freed with reference count {block.ref_count}")
+        block.ref_count -= 1
+        if block.ref_count == 0:
+            self._free[block_id] = None  # newest at the back: evicted last
+            if block.block_hash is None:
+                self._free.move_to_end(block_id, last=False)  # nothing worth keeping
+            self.events.append(BlockEvent("free", block_id, seq_id, block.block_hash))
+        else:
+            self.events.append(BlockEvent("unref", block_id, seq_id, block.block_hash))
 
     # ---------------------------------------------------------------- helpers
     def _table(self, seq_id: Hashable) -> list[int]:

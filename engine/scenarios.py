@@ -14,15 +14,14 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import tracer
+from engine import live, tracer
 from engine.backends import NUMPY, Backend
-from engine.attention import tiled_attention
 from engine.engine import LLMEngine
-from engine.model import LlamaModel, tiny_config
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate, truncated_draft
+from engine.tile_trace import TileRecorder
 from engine.tokenizer import CharTokenizer
-from engine.toy import ConstantModel, RunningMeanModel, ToyDecodeModel
+from engine.toy import ARTICLE_P, ARTICLE_Q, ConstantModel, RunningMeanModel, ToyDecodeModel
 
 TRACES_DIR = Path(__file__).resolve().parent.parent / "static" / "traces"
 TOKENIZER = CharTokenizer()
@@ -75,11 +74,7 @@ def get(name: str) -> Scenario:
 
 
 # --------------------------------------------------------------------------- helpers
-def tiny(kind: str = "GQA", **overrides) -> LlamaModel:
-    """The tiny Llama model with the character tokenizer, so traces carry readable text."""
-    model = LlamaModel(tiny_config(kind, **overrides))
-    model.tokenizer = TOKENIZER
-    return model
+tiny = live.model_for  # the tiny Llama model with the character tokenizer, as in the readers' own runs
 
 
 def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None, per_step=None,
@@ -220,34 +215,10 @@ TILE = 4
           "jeweils letzte Position – laufendes Maximum m, Summe l und Zähler u nach jeder Kachel; u/l am "
           "Ende ist genau die dichte Attention.", ["flash-attention"])
 def _flash_tiles(meta):
-    calls: list[dict] = []
-
-    def kernel(q, k, v, q_pos, k_pos, scale, causal=True, record=None):
-        tiles: list[dict] = []
-        out = tiled_attention(q, k, v, q_pos, k_pos, scale, causal, tiles, tile_size=TILE)
-        calls.append({"q_pos": np.asarray(q_pos), "tiles": tiles, "out": out})
-        return out
-
-    kernel.__name__ = f"tiled_{TILE}"
-
-    def per_step(record):
-        layer0 = calls[0]  # the model calls attention layer by layer; one sequence per step here
-        calls.clear()
-        seq = str(record["scheduled"][0]["seq"])
-        row = len(layer0["q_pos"]) - 1
-        events = []
-        for i, t in enumerate(layer0["tiles"]):
-            e = {"type": "tile", "seq": seq, "layer": 0, "head": 0, "query": int(layer0["q_pos"][row]),
-                 "keys": [int(t["keys"][0]), int(t["keys"][1])], "m": float(t["m"][0, row]),
-                 "l": float(t["l"][0, row]), "u": [float(x) for x in t["u"][0, row]]}
-            if i == len(layer0["tiles"]) - 1:
-                e["out"] = [float(x) for x in layer0["out"][row, 0]]
-            events.append(e)
-        return events
-
+    tiles = TileRecorder(TILE)
     engine = LLMEngine(tiny("GQA"), num_blocks=8, block_size=4, max_num_seqs=1, max_num_batched_tokens=32,
-                       kernel=kernel)
-    return run_engine(meta, engine, [text_request("r", "kacheln rechnen", 3)], per_step=per_step)
+                       kernel=tiles.kernel)
+    return run_engine(meta, engine, [text_request("r", "kacheln rechnen", 3)], per_step=tiles.events)
 
 
 # --------------------------------------------------------------------------- speculative decoding
@@ -255,53 +226,8 @@ def speculative_trace(meta, target, draft, prompt, max_new_tokens, *, k, params,
     """A speculative run as a trace: one step per round (k draft proposals, one target pass)."""
     rng = None if params.greedy else np.random.default_rng(seed)
     run = speculative_generate(target, draft, prompt, max_new_tokens, k=k, params=params, rng=rng)
-    seq_id = "r"
-    steps = []
-    position = len(prompt)
-    tokens = list(prompt)
-    for n, (v, wall) in enumerate(zip(run.verifications, run.round_times, strict=True)):
-        d = v.to_dict()
-        events = []
-        if n == 0:
-            events.append({"type": "arrive", "seq": seq_id})
-        events.append({"type": "schedule", "seq": seq_id, "kind": "verify",
-                       "positions": [position - 1, position + len(v.proposals)],
-                       "num_tokens": len(v.proposals) + 1, "token_ids": [tokens[-1], *v.proposals],
-                       "recompute": False})
-        events.append({"type": "verify", "seq": seq_id, **{key: d[key] for key in (
-            "position", "proposals", "accepted", "rejected", "correction", "bonus", "accept_probs",
-            "draft_probs", "target_probs", "uniforms", "emitted")}})
-        for token in v.emitted:
-            e = {"type": "emit", "seq": seq_id, "token": int(token), "position": position}
-            if tokenizer is not None:
-                e["text"] = tokenizer.token_text(int(token))
-            events.append(e)
-            position += 1
-            tokens.append(int(token))
-        last = n == len(run.verifications) - 1
-        if last:
-            events.append({"type": "finish", "seq": seq_id, "reason": "length"})
-        steps.append({"step": n, "wall_time_s": round(wall, 6), "events": events,
-                      "end": {"num_batched_tokens": len(v.proposals) + 1, "blocks_used": 0, "blocks_cached": 0,
-                              "running": [] if last else [seq_id], "waiting": []}})
-    out = [int(t) for t in run.tokens]
-    result = {"tokens": out, "span": [0, len(steps)]}
-    if tokenizer is not None:
-        result["text"] = tokenizer.decode(out)
-    spec = tracer.request_spec(seq_id, prompt, max_new_tokens, 0, None, tokenizer)
-    config = {"num_blocks": 0, "k": k, "sampling": {"greedy": params.greedy, "temperature": params.temperature,
-                                                      "top_k": params.top_k, "top_p": params.top_p},
-              "draft": tracer.model_info(draft), "target_calls": run.target_calls,
-              "acceptance_rate": run.acceptance_rate, "tokens_per_target_call": run.tokens_per_target_call}
-    return {"schema": tracer.SCHEMA, "schema_version": tracer.SCHEMA_VERSION, "scenario": meta,
-            "recorded": tracer.recorded("numpy", None, target.config.dtype), "model": tracer.model_info(target),
-            "config": config, "workload": {"seed": seed, "requests": [spec]}, "steps": steps,
-            "result": {"num_steps": len(steps), "outputs": {seq_id: result},
-                       "wall_time_s": round(sum(s["wall_time_s"] for s in steps), 6)}}
-
-
-P_TARGET = (0.2, 0.5, 0.3)
-Q_DRAFT = (0.6, 0.3, 0.1)
+    return tracer.from_speculative(run, target=target, draft=draft, prompt=prompt, max_new_tokens=max_new_tokens,
+                                   k=k, params=params, seed=seed, tokenizer=tokenizer, scenario=meta)
 
 
 @scenario("speculative-decoding-pq", "Speculative Decoding mit p und q des Artikels",
@@ -309,7 +235,7 @@ Q_DRAFT = (0.6, 0.3, 0.1)
           "pro Runde. A wird nur mit Wahrscheinlichkeit 1/3 angenommen; nach einer Ablehnung kommt die "
           "Korrektur aus max(0, p − q), also B oder C.", ["speculative-decoding"])
 def _spec_pq(meta):
-    target, draft = ConstantModel(P_TARGET), ConstantModel(Q_DRAFT)
+    target, draft = ConstantModel(ARTICLE_P), ConstantModel(ARTICLE_Q)
     return speculative_trace(meta, target, draft, target.tokenizer.encode("A"), 60, k=2,
                              params=SamplingParams(temperature=1.0), seed=0, tokenizer=target.tokenizer)
 

@@ -29,23 +29,27 @@ LayerSkip, Elhoushi et al. 2024). Measured on the 2-layer tiny models (MHA, GQA,
 greedy; a 1-layer model with its own random weights reaches α = 0.44–0.54 at temperature 1 only
 because both distributions are flat, and α ≤ 0.06 greedy.
 
-Simplifications, for now: both models run by full recompute (``NoCacheAttention``) over the whole
-sequence every pass. With the paged cache, the target's K/V of rejected positions would have to be
-dropped again, and the block pool has no truncate yet; the tokens are the same either way.
+The cache. Both models keep their K/V in a paged cache of their own (``PagedSequence``: a block
+pool and its K/V store), so a pass computes only positions the model has not seen: the target's
+pass is the last emitted token plus the proposals, a draft step one token. Rejected proposals
+leave both caches again by ``BlockPool.truncate`` (blocks past the kept length go back to the pool),
+not by recomputing the sequence. Nothing is committed to a prefix cache: the pools run without one.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.acceptance import accept_prob, residual
-from engine.attention import Kernel, NoCacheAttention, dense_attention
+from engine.attention import Kernel, PagedAttention, Segment, dense_attention
+from engine.block_pool import BlockEvent, BlockPool
 from engine.model import LlamaModel, weight_shapes
+from engine.paged_kv import KVCache
 from engine.sampler import GREEDY, SamplingParams, check_rng, draw, probabilities
 
 # ------------------------------------------------------------------ one verification
@@ -122,13 +126,66 @@ def truncated_draft(target: LlamaModel, num_layers: int) -> LlamaModel:
     return LlamaModel(config, {name: target.weights[name] for name in weight_shapes(config)})
 
 
+class PagedSequence:
+    """One model's K/V of one sequence in a paged cache, and the tokens that K/V belongs to."""
+
+    SEQ = "r"
+
+    def __init__(self, model, num_blocks: int, block_size: int, kernel: Kernel = dense_attention):
+        self.model = model
+        self.pool = BlockPool(num_blocks, block_size, prefix_caching=False)
+        self.cache = KVCache(model.config, num_blocks, block_size)
+        self.kernel = kernel
+        self.tokens: list[int] = []  # positions whose K/V the cache holds
+        self.computed = 0  # positions the last pass ran
+
+    def logits(self, context: Sequence[int], first_row: int) -> np.ndarray:
+        """Logits of positions ``first_row`` … end of ``context``, computing only what is not cached.
+
+        The cache is first cut back to the longest prefix it shares with ``context`` (and never to the
+        whole context: the last position must run to give its logits)."""
+        keep = 0
+        limit = min(len(self.tokens), len(context) - 1, first_row)
+        while keep < limit and self.tokens[keep] == context[keep]:
+            keep += 1
+        self.truncate(keep)
+        if self.SEQ in self.pool.tables:
+            self.pool.append(self.SEQ, len(context))
+        else:
+            self.pool.allocate(self.SEQ, list(context))
+        segment = Segment(self.pool.tables[self.SEQ], keep, len(context) - keep)
+        logits = self.model.forward(list(context[keep:]), segment.positions(),
+                                    PagedAttention(self.cache, [segment], self.kernel))
+        self.tokens = list(context)
+        self.computed = len(context) - keep
+        return logits[first_row - keep:]
+
+    def truncate(self, num_tokens: int) -> None:
+        """Forget K/V of positions ``num_tokens`` … (rejected proposals); their blocks go back."""
+        if num_tokens < len(self.tokens):
+            if num_tokens == 0:
+                self.pool.free(self.SEQ)
+            else:
+                self.pool.truncate(self.SEQ, num_tokens)
+            del self.tokens[num_tokens:]
+
+    def release(self) -> None:
+        if self.SEQ in self.pool.tables:
+            self.pool.free(self.SEQ)
+        self.tokens = []
+
+
 @dataclass
 class SpeculativeRun:
     tokens: list[int] = field(default_factory=list)
     verifications: list[Verification] = field(default_factory=list)
-    target_forward_tokens: list[int] = field(default_factory=list)  # tokens per target pass
-    draft_forward_tokens: list[int] = field(default_factory=list)  # tokens per draft pass
+    target_forward_tokens: list[int] = field(default_factory=list)  # positions computed per target pass
+    draft_forward_tokens: list[int] = field(default_factory=list)  # positions computed per draft pass
     round_times: list[float] = field(default_factory=list)  # measured seconds per round, for traces
+    target_blocks: list[list[BlockEvent]] = field(default_factory=list)  # the target pool's events per round
+    target_blocks_used: list[int] = field(default_factory=list)  # the target's blocks at each round's end
+    num_blocks: int = 0  # of the target's pool
+    block_size: int = 0
 
     @property
     def target_calls(self) -> int:
@@ -158,12 +215,20 @@ class SpeculativeRun:
         return len(self.tokens) / self.target_calls
 
 
+def pool_size(prompt_len: int, max_new_tokens: int, k: int, block_size: int) -> int:
+    """Blocks one sequence needs at most: its prompt, its tokens and a round's proposals beyond them."""
+    return -(-(prompt_len + max_new_tokens + k) // block_size)
+
+
 def speculative_generate(target, draft, prompt: Sequence[int], max_new_tokens: int, *, k: int = 4,
                          params: SamplingParams = GREEDY, rng: np.random.Generator | None = None,
-                         kernel: Kernel = dense_attention) -> SpeculativeRun:
+                         kernel: Kernel = dense_attention, block_size: int = 4,
+                         after_round: Callable[[SpeculativeRun, PagedSequence, PagedSequence], None] | None = None,
+                         ) -> SpeculativeRun:
     """Generate ``max_new_tokens`` tokens in rounds of up to k proposals and one target pass.
 
     The last round proposes fewer than k if fewer tokens remain (k + 1 could otherwise overshoot).
+    ``after_round(run, target_cache, draft_cache)`` sees every round's end (progress, tests).
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"k (proposals per round) must be a positive integer, got {k!r}")
@@ -176,28 +241,42 @@ def speculative_generate(target, draft, prompt: Sequence[int], max_new_tokens: i
                          f"and {target.config.vocab_size} tokens")
     if not params.greedy:
         check_rng(rng)
-    run = SpeculativeRun()
-    seq = list(prompt)
+    num_blocks = pool_size(len(prompt), max_new_tokens, k, block_size)
+    target_kv = PagedSequence(target, num_blocks, block_size, kernel)
+    draft_kv = PagedSequence(draft, num_blocks, block_size, kernel)
+    run = SpeculativeRun(num_blocks=num_blocks, block_size=block_size)
+    seq = [int(t) for t in prompt]
+    seen = 0
     while len(run.tokens) < max_new_tokens:
         started = time.perf_counter()
         n = min(k, max_new_tokens - len(run.tokens) - 1)
         proposals, q_rows = [], []
         for _ in range(n):
             context = seq + proposals
-            logits = draft.forward(context, np.arange(len(context)), NoCacheAttention(kernel))[-1]
-            run.draft_forward_tokens.append(len(context))
+            logits = draft_kv.logits(context, len(context) - 1)[-1]
+            run.draft_forward_tokens.append(draft_kv.computed)
             q = probabilities(logits, params)
             proposals.append(int(np.argmax(q)) if params.greedy else int(draw(q, rng)))
             q_rows.append(q)
         context = seq + proposals
         # One target pass: rows len(seq) − 1 … end predict each proposal and the token after them.
-        logits = target.forward(context, np.arange(len(context)), NoCacheAttention(kernel))[len(seq) - 1:]
-        run.target_forward_tokens.append(len(context))
-        p_rows = probabilities(logits, params)
+        p_rows = probabilities(target_kv.logits(context, len(seq) - 1), params)
+        run.target_forward_tokens.append(target_kv.computed)
         q_rows = np.array(q_rows).reshape(n, p_rows.shape[1])
         v = verify(p_rows, q_rows, proposals, rng, greedy=params.greedy, position=len(seq))
+        # The rejected proposals' K/V goes now; the correction or bonus has none yet (next pass).
+        target_kv.truncate(len(seq) + v.accepted)
+        draft_kv.truncate(min(len(draft_kv.tokens), len(seq) + v.accepted))
         run.verifications.append(v)
         run.tokens += v.emitted
         seq += v.emitted
+        if len(run.tokens) >= max_new_tokens:
+            target_kv.release()
+            draft_kv.release()
+        run.target_blocks.append(target_kv.pool.events[seen:])
+        seen = len(target_kv.pool.events)
+        run.target_blocks_used.append(target_kv.pool.num_used)
         run.round_times.append(time.perf_counter() - started)
+        if after_round is not None:
+            after_round(run, target_kv, draft_kv)
     return run

@@ -104,6 +104,10 @@ class RunningMeanModel:
 
 
 # --------------------------------------------------------------------- Speculative article (§20)
+ARTICLE_P = (0.2, 0.5, 0.3)  # the target's p over A, B, C
+ARTICLE_Q = (0.6, 0.3, 0.1)  # the draft's q
+
+
 @dataclass(frozen=True)
 class ConstantConfig:
     probs: tuple[float, ...]

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.block_pool import short_hash
+
 SCHEMA = "probierlabor-engine-trace"
 SCHEMA_VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("trace.schema.json")
@@ -69,8 +71,9 @@ def describe_cpu() -> str:
     return f"CPU: {name} ({os.cpu_count()} Kerne)"
 
 
-def recorded(backend: str = "numpy", device: str | None = None, dtype: str = "float64") -> dict:
-    return {"engine_revision": engine_revision(), "backend": backend, "device": device or describe_cpu(),
+def recorded(backend: str = "numpy", device: str | None = None, dtype: str = "float64",
+             revision: str | None = None) -> dict:
+    return {"engine_revision": revision or engine_revision(), "backend": backend, "device": device or describe_cpu(),
             "dtype": dtype, "python": platform.python_version(), "numpy": np.__version__}
 
 
@@ -139,8 +142,9 @@ def request_spec(req_id, prompt, max_new_tokens: int, arrival_step: int = 0, eos
 
 
 def from_engine(engine, *, scenario: dict, requests: Iterable[dict], seed: int | None = None,
-                backend: str = "numpy", device: str | None = None) -> dict:
-    """The trace of a finished ``LLMEngine`` run (``engine.run()`` has returned)."""
+                backend: str = "numpy", device: str | None = None, revision: str | None = None) -> dict:
+    """The trace of a finished ``LLMEngine`` run (``engine.run()`` has returned). ``revision``: the
+    header's instead of asking git (a run in the browser has no repository)."""
     model_config = model_info(engine.model)
     outputs = {}
     for rid, seq in engine.sequences.items():
@@ -153,7 +157,7 @@ def from_engine(engine, *, scenario: dict, requests: Iterable[dict], seed: int |
     return {
         "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
         "scenario": scenario,
-        "recorded": recorded(backend, device, model_config.get("dtype", "float64")),
+        "recorded": recorded(backend, device, model_config.get("dtype", "float64"), revision),
         "model": model_config,
         "config": engine.config,
         "workload": {"seed": seed, "requests": list(requests)},
@@ -161,6 +165,63 @@ def from_engine(engine, *, scenario: dict, requests: Iterable[dict], seed: int |
         "result": {"num_steps": len(steps), "outputs": outputs,
                    "wall_time_s": round(sum(s["wall_time_s"] for s in steps), 6)},
     }
+
+
+def from_speculative(run, *, target, draft, prompt, max_new_tokens: int, k: int, params, seed: int | None,
+                     tokenizer, scenario: dict, device: str | None = None, revision: str | None = None) -> dict:
+    """The trace of a finished ``speculative.SpeculativeRun``: one step per round (the target's pass,
+    its verdict on the proposals, the target cache's blocks, the emitted tokens)."""
+    seq_id = "r"
+    steps = []
+    position = len(prompt)
+    tokens = list(prompt)
+    rounds = zip(run.verifications, run.round_times, run.target_blocks, run.target_blocks_used, strict=True)
+    for n, (v, wall, blocks, used) in enumerate(rounds):
+        d = v.to_dict()
+        events = []
+        if n == 0:
+            events.append({"type": "arrive", "seq": seq_id})
+        # The target's pass: what its cache lacks (the whole prompt at first, then the last emitted
+        # token), plus the proposals.
+        computed = run.target_forward_tokens[n]
+        end = position + len(v.proposals)
+        context = tokens + v.proposals
+        events.append({"type": "schedule", "seq": seq_id, "kind": "verify", "positions": [end - computed, end],
+                       "num_tokens": computed, "token_ids": context[end - computed:], "recompute": False})
+        block_events = [{"type": "block", "op": b.kind, "block": b.block_id, "seq": seq_id,
+                         "hash": short_hash(b.block_hash)} for b in blocks]
+        # Blocks for the pass are taken before the verdict; those of rejected proposals go after it.
+        events += [e for e in block_events if e["op"] == "allocate"]
+        events.append({"type": "verify", "seq": seq_id, **{key: d[key] for key in (
+            "position", "proposals", "accepted", "rejected", "correction", "bonus", "accept_probs",
+            "draft_probs", "target_probs", "uniforms", "emitted")}})
+        events += [e for e in block_events if e["op"] != "allocate"]
+        for token in v.emitted:
+            e = {"type": "emit", "seq": seq_id, "token": int(token), "position": position}
+            if tokenizer is not None:
+                e["text"] = tokenizer.token_text(int(token))
+            events.append(e)
+            position += 1
+            tokens.append(int(token))
+        last = n == len(run.verifications) - 1
+        if last:
+            events.append({"type": "finish", "seq": seq_id, "reason": "length"})
+        steps.append({"step": n, "wall_time_s": round(wall, 6), "events": events,
+                      "end": {"num_batched_tokens": computed, "blocks_used": used, "blocks_cached": 0,
+                              "running": [] if last else [seq_id], "waiting": []}})
+    out = [int(t) for t in run.tokens]
+    result = {"tokens": out, "span": [0, len(steps)]}
+    if tokenizer is not None:
+        result["text"] = tokenizer.decode(out)
+    spec = request_spec(seq_id, prompt, max_new_tokens, 0, None, tokenizer)
+    config = {"num_blocks": run.num_blocks, "block_size": run.block_size, "k": k, "sampling": params.to_dict(),
+              "draft": model_info(draft), "target_calls": run.target_calls,
+              "acceptance_rate": run.acceptance_rate, "tokens_per_target_call": run.tokens_per_target_call}
+    return {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "scenario": scenario,
+            "recorded": recorded("numpy", device, target.config.dtype, revision), "model": model_info(target),
+            "config": config, "workload": {"seed": seed, "requests": [spec]}, "steps": steps,
+            "result": {"num_steps": len(steps), "outputs": {seq_id: result},
+                       "wall_time_s": round(sum(s["wall_time_s"] for s in steps), 6)}}
 
 
 # ----------------------------------------------------------------------------- files

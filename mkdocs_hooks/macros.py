@@ -6,6 +6,7 @@
     {{ value("overfitting", "train_rmse", preset="Experiment 4") }}
     {{ calc("overfitting", "typical", "test_rmse", degree=9) }}   another function of the module
     {{ replay("prefill-interleaved", view="prefill") }}          a recorded engine run
+    {{ live_run("continuous-batching") }}   „Eigener Lauf“: the reader's workload, run in the browser
     {{ read_first("decode") }}   the "Vorher lesen" line, from probierlabor/concepts/graph.py
     {{ see_also("decode") }}     the "Siehe auch" section, from the same graph
     {{ glossary_entries() }}     the glossary page's entries, from probierlabor/build/glossary.py
@@ -15,7 +16,8 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 
 from __future__ import annotations
 
-from probierlabor.build import experiment_block, glossary, graph_block, lesson_block, replay_block, workshop_block
+from probierlabor.build import (experiment_block, glossary, graph_block, lesson_block, live_block, replay_block,
+                                workshop_block)
 from probierlabor.kit import api, fmt
 
 
@@ -31,6 +33,11 @@ def define_env(env):
     def replay(name: str, view: str, twin: str | None = None) -> str:
         """A recorded engine run (static/traces/<name>.json), replayed by static/js/replay.js."""
         return "\n\n" + replay_block.panel(name, view, twin) + "\n\n"
+
+    @env.macro
+    def live_run(slug: str) -> str:
+        """The reader's own engine run (engine/live.py), started by static/js/live.js."""
+        return "\n\n" + live_block.section(slug) + "\n\n"
 
     @env.macro
     def read_first(slug: str) -> str:

@@ -1,8 +1,10 @@
 """The generic parameter contract: every bad value is replaced, and the reader is told in German."""
 
 import json
+import math
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,9 @@ DEGREE = Param("degree", "Grad", "int", 1, lo=1, hi=9, step=1)
 LAMBDA = Param("lam", "λ", "float", 1.0, lo=0.01, hi=100.0, log=True)
 DAYS = Param("days", "Tage", "choice", 10, choices=((10, "10 Tage"), (80, "80 Tage")))
 MOVES = Param("moves", "Punkte", "moves", (), lo=-60, hi=360, max_index=9)
+DIST = Param("dist", "Eigene Verteilung", "values", (), lo=0, hi=100, count=(2, 8), normalise=True)
+SCORES = Param("scores", "Werte", "values", (1.0, 2.0), lo=-5, hi=5, count=(2, 4))
+PLACES = Param("places", "Positionen", "values", (9, 15), lo=1, hi=40, count=(1, 6), whole=True)
 
 
 @pytest.mark.parametrize("raw, value, noted", [
@@ -55,9 +60,94 @@ def test_moves_keep_the_good_parts():
     assert MOVES.coerce(MOVES.to_url(value)) == (value, None)
 
 
+@pytest.mark.parametrize("raw", ["0,5; 0,3; 0,2", "0.5_0.3_0.2", "0.5 0.3 0.2", "0,5 / 0,3 / 0,2",
+                                 "0.5, 0.3, 0.2", " 0,5;;0,3 ;0,2; ", [0.5, "0,3", 0.2]])
+def test_values_are_read_in_every_way_a_reader_writes_them(raw):
+    assert DIST.coerce(raw) == ((0.5, 0.3, 0.2), None)
+
+
+def test_values_travel_in_the_url_and_show_in_german():
+    value = (0.5, 0.3, 0.2)
+    assert DIST.to_url(value) == "0.5_0.3_0.2" and DIST.to_field(value) == "0,5; 0,3; 0,2"
+    assert DIST.coerce(DIST.to_url(value)) == DIST.coerce(DIST.to_field(value)) == (value, None)
+    assert DIST.format(()) == "keine" and DIST.to_url(()) == ""
+
+
+def test_values_that_do_not_sum_to_1_are_divided_by_their_sum_with_one_note():
+    value, note = DIST.coerce("0,6; 0,6")
+    assert value == (0.5, 0.5)
+    assert note == "„Eigene Verteilung“: Die Werte ergaben zusammen 1,2; sie wurden durch 1,2 geteilt."
+    value, note = DIST.coerce("1; 1; 1")
+    assert value == (0.3334, 0.3333, 0.3333) and "durch 3 geteilt und auf 4 Nachkommastellen gerundet" in note
+    # what the division gave is a distribution already: a shared link needs no second division
+    assert DIST.coerce(DIST.to_url(value)) == (value, None)
+
+
+def test_a_sum_of_1_is_judged_on_the_typed_decimals_not_on_floats():
+    assert 0.7 + 0.2 + 0.1 != 1  # a float sum would divide this one
+    assert DIST.coerce("0,1; 0,2; 0,7") == ((0.1, 0.2, 0.7), None)
+    assert DIST.coerce("0,7; 0,2; 0,1") == ((0.7, 0.2, 0.1), None)
+
+
+def test_values_keep_the_good_parts_and_say_what_changed_in_one_note():
+    value, note = DIST.coerce("x; 0,5; 0,5; 9; 1; 1; 1; 1; 1; 1")
+    assert len(value) == 8 and sum(Fraction(repr(v)) for v in value) == 1
+    assert note.count("„Eigene Verteilung“") == 1
+    assert "„x“ ist keine Zahl" in note and "höchstens 8 Werte" in note and "der letzte wurde weggelassen" in note
+    value, note = DIST.coerce("-1; 200; 1")
+    assert value == (0.0, 0.9901, 0.0099)
+    assert "2 Werte liegen außerhalb von 0 bis 100 und wurden begrenzt" in note and "durch 101 geteilt" in note
+
+
+@pytest.mark.parametrize("raw", ["0,5", "x; y", "0; 0", 3, [True, False], "1e400; 1"])
+def test_too_few_values_leave_the_optional_input_unused(raw):
+    value, note = DIST.coerce(raw)
+    assert value == () and note.startswith("„Eigene Verteilung“:")
+
+
+def test_an_empty_input_is_no_input_and_no_complaint():
+    assert DIST.coerce("") == ((), None) and DIST.coerce("  ") == ((), None) and DIST.coerce([]) == ((), None)
+
+
+def test_a_list_with_a_default_falls_back_to_it():
+    assert SCORES.coerce("-1,5; 4") == ((-1.5, 4.0), None)
+    value, note = SCORES.coerce("7")
+    assert value == (1.0, 2.0) and "mindestens 2 Werte; verwendet wird 1; 2" in note
+    value, note = SCORES.coerce("")
+    assert value == (1.0, 2.0) and note is not None
+
+
+@pytest.mark.parametrize("raw, value, words", [
+    ("9; 15", (9, 15), None),
+    ("9,4; 15", (9, 15), "9,4 ist keine ganze Zahl und wurde gerundet"),
+    ("9; 9; 15; 15; 3", (9, 15, 3), "9, 15 kamen mehrfach vor und zählen je einmal"),
+    ("2,5; 50", (3, 40), "2,5 ist keine ganze Zahl und wurde gerundet; 50 liegt außerhalb von 1 bis 40"),
+    ("1; 2; 3; 4; 5; 6; 7", (1, 2, 3, 4, 5, 6), "höchstens 6 Werte, der letzte wurde weggelassen"),
+    ("x", (9, 15), "„x“ ist keine Zahl und wurde weggelassen; es braucht mindestens 1 Wert; verwendet wird 9; 15"),
+])
+def test_whole_values_are_rounded_and_kept_once(raw, value, words):
+    got, note = PLACES.coerce(raw)
+    assert got == value and all(isinstance(v, int) for v in got)
+    assert (note is None) if words is None else (words in note and note.count("„Positionen“") == 1)
+    assert PLACES.coerce(PLACES.to_url(got)) == (got, None)
+
+
+@given(st.lists(st.floats(0, 100), min_size=2, max_size=8))
+def test_any_typed_distribution_becomes_one_that_sums_to_exactly_1(numbers):
+    value, note = DIST.coerce("; ".join(repr(x) for x in numbers))
+    assert value == () or sum(Fraction(repr(v)) for v in value) == 1
+    if value:
+        assert all(0 <= v <= 1 for v in value) and len(value) == len(numbers)
+        shares = [x / math.fsum(numbers) for x in numbers]
+        assert all(abs(v - s) <= 1e-4 + 1e-12 for v, s in zip(value, shares))
+        assert DIST.coerce(DIST.to_url(value)) == (value, None)
+        assert DIST.coerce(DIST.to_field(value)) == (value, None)
+    assert (note is None) == (sum(Fraction(repr(float(x))) for x in numbers) == 1)
+
+
 @given(st.text(max_size=40))
 def test_any_text_gives_a_valid_value(text):
-    for param in (DEGREE, LAMBDA, DAYS, MOVES):
+    for param in (DEGREE, LAMBDA, DAYS, MOVES, DIST, SCORES, PLACES):
         value, _ = param.coerce(text)
         if param.kind == "int":
             assert 1 <= value <= 9
@@ -65,6 +155,8 @@ def test_any_text_gives_a_valid_value(text):
             assert 0.01 <= value <= 100
         elif param.kind == "choice":
             assert value in (10, 80)
+        elif param.kind == "values":
+            assert _is_valid(param, value), (text, value)
 
 
 JSON = st.recursive(
@@ -86,6 +178,14 @@ def _is_valid(param, value):
         return value in [v for v, _ in param.choices]
     if param.kind == "bool":
         return isinstance(value, bool)
+    if param.kind == "values":
+        if value == () and param.default == ():
+            return True
+        low, high = param.count
+        return (isinstance(value, tuple) and low <= len(value) <= high
+                and all(isinstance(v, int if param.whole else float) and param.lo <= v <= param.hi for v in value)
+                and (not param.whole or len(set(value)) == len(value))
+                and (not param.normalise or sum(Fraction(repr(v)) for v in value) == 1))
     return all(
         isinstance(i, int) and 0 <= i <= param.max_index and param.lo <= v <= param.hi for i, v in value
     )
@@ -104,7 +204,7 @@ def test_moves_keep_the_good_points_among_bad_ones():
 
 @given(JSON)
 def test_any_json_value_gives_a_valid_value_for_every_kind(raw):
-    for param in (DEGREE, LAMBDA, DAYS, MOVES, SWITCH, SEED):
+    for param in (DEGREE, LAMBDA, DAYS, MOVES, SWITCH, SEED, DIST, SCORES, PLACES):
         value, note = param.coerce(raw)
         assert _is_valid(param, value), (param.name, raw, value)
         assert note is None or note.startswith(f"„{param.label}“")
@@ -174,3 +274,13 @@ def test_cli_reports_bad_input_in_german():
     assert out.returncode == 0 and "verwendet wird 9" in out.stderr
     assert _cli("show", "nope").returncode == 2
     assert "Experiment 2" in _cli("show", "overfitting", "--preset", "Experiment 9").stderr
+
+
+def test_no_parameter_takes_a_query_key_the_site_reads_itself():
+    """?q= opens the theme's search with that text, ?ab= the A/B comparison (static/js/share.js, AB_KEY)."""
+    share = (ROOT / "static" / "js" / "share.js").read_text(encoding="utf-8")
+    ab_key = share.split('const AB_KEY = "', 1)[1].split('"', 1)[0]
+    taken = {"q", ab_key}
+    # metr-horizon's threshold q was there first; renaming it would break its shared links (reported, open)
+    known = {("metr-horizon", "q")}
+    assert [(slug, name) for slug in SLUGS for name in api.params_of(slug) if name in taken] == sorted(known)

@@ -1,5 +1,6 @@
 """EWC with two weights: every figure of CONCEPTS.md §5, and the exact optimality of each solution."""
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -111,3 +112,71 @@ def test_workshop_script_recomputes_the_weights_and_losses():
         assert number(out["stdout"], "Summe") == pytest.approx(result["sum"], abs=1e-4)
         assert number(out["stdout"], "Verlust alte Aufgabe") == pytest.approx(result["old_loss"], abs=1e-4)
         assert number(out["stdout"], "Verlust neue Aufgabe") == pytest.approx(result["new_loss"], abs=1e-4)
+
+
+# -- own importances F and an own start (Param kind „values“) -----------------------------------------
+
+def cramer(importance, start, lam, mode):
+    """The minimum from the two linear equations (w₁ + w₂ − 4) + λ·cᵢ·(wᵢ − sᵢ) = 0, by Cramer's rule."""
+    c1, c2 = importance if mode == "ewc" else (1, 1)
+    a, b, d = 1 + lam * c1, 1, 1 + lam * c2  # [[a, b], [b, d]] · w = r
+    r1, r2 = 4 + lam * c1 * start[0], 4 + lam * c2 * start[1]
+    det = a * d - b * b
+    return (r1 * d - b * r2) / det, (a * r2 - b * r1) / det
+
+
+@given(st.sampled_from(["equal", "ewc"]), st.integers(1, 10_000), st.integers(1, 10_000),
+       st.integers(0, 400), st.integers(0, 400), st.sampled_from([0.01, 0.5, 1.0, 3.16, 100.0]))
+def test_own_importances_and_start_give_the_exact_minimum(mode, f1, f2, s1, s2, lam):
+    F, start = (f1 / 100, f2 / 100), (s1 / 100, s2 / 100)
+    out = api.run("ewc", {"mode": mode, "lam": lam, "F": "; ".join(map(str, F)), "start": "; ".join(map(str, start))})
+    assert out["notes"] == []
+    exact = [Fraction(repr(x)) for x in F], [Fraction(repr(x)) for x in start]
+    want = cramer(*exact, Fraction(repr(lam)), mode)
+    assert tuple(Fraction(x) for x in out["result"]["w_exact"]) == want
+    assert ewc.view(out["result"]).figure.startswith("<svg")
+
+
+def test_own_values_move_the_start_and_the_stiff_weight():
+    out = api.run("ewc", {"F": "0,1; 10", "start": "2; 0,5"})
+    r = out["result"]
+    assert out["url"] == {"F": "0.1_10", "start": "2_0.5"} and out["notes"] == []
+    # F swapped: now w₂ is the stiff one and w₁ takes the change; start sum 2,5, so D = 1,5
+    assert r["w_exact"] == [str(cramer((Fraction(1, 10), 10), (2, Fraction(1, 2)), 1, "ewc")[0]),
+                            str(cramer((Fraction(1, 10), 10), (2, Fraction(1, 2)), 1, "ewc")[1])]
+    assert r["all_modes"]["none"] == [2.75, 1.25]
+    assert "w₁ (unwichtig, F = 0,1)" in out["figure"] and "Start (2; 0,5)" in out["figure"]
+    # EWC's point (3,35; 0,51) lies near the usual place of the line's name: it moves to the other end
+    where = lambda figure: re.search(r'pl-constraint-label" x="([\d.]+)" y="([\d.]+)"', figure).groups()  # noqa: E731
+    (x, y), (x0, y0) = map(float, where(out["figure"])), map(float, where(api.run("ewc")["figure"]))
+    assert x < x0 and y < y0  # left and higher up: the line's upper end
+    assert out["lesson"]["solved"] == []  # the tasks are about the article's numbers
+
+
+def test_the_defaults_are_the_articles_numbers_and_change_nothing():
+    assert api.run("ewc", {"F": "10; 0,1", "start": "1; 1"})["figure"] == api.run("ewc")["figure"]
+    assert api.run("ewc", {"F": "10; 0,1"})["url"] == {}
+
+
+@pytest.mark.parametrize("raw, value, words", [
+    ("5", (10.0, 0.1), "mindestens 2 Werte; verwendet wird 10; 0,1"),
+    ("1; 2; 3", (1.0, 2.0), "höchstens 2 Werte, der letzte wurde weggelassen"),
+    ("0; 1000", (0.01, 100.0), "2 Werte liegen außerhalb von 0,01 bis 100 und wurden begrenzt"),
+    ("zehn; 1", (10.0, 0.1), "„zehn“ ist keine Zahl"),
+])
+def test_bad_importances_are_replaced_with_one_note(raw, value, words):
+    out = api.run("ewc", {"F": raw})
+    assert tuple(out["params"]["F"]) == value
+    (note,) = out["notes"]
+    assert note.startswith("„Wichtigkeit F von w₁ und w₂“:") and words in note
+
+
+def test_workshop_script_takes_own_importances_and_start():
+    from workshop_check import run_states, number
+
+    states = [{"F": "0,1; 10", "start": "2; 0,5"}, {"mode": "equal", "start": "0; 3", "lam": 2.0}]
+    for state, out in zip(states, run_states(ewc.SLUG, states)):
+        result = api.run(ewc.SLUG, state)["result"]
+        assert number(out["stdout"], "w₁") == pytest.approx(result["w"][0], abs=1e-4)
+        assert number(out["stdout"], "w₂") == pytest.approx(result["w"][1], abs=1e-4)
+        assert number(out["stdout"], "Verlust alte Aufgabe") == pytest.approx(result["old_loss"], abs=1e-4)

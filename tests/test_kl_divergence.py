@@ -185,3 +185,79 @@ def test_workshop_script_recomputes_both_directions():
                 assert f"{label}: ∞ nat\n" in out["stdout"]
             else:
                 assert number(out["stdout"], label) == pytest.approx(r[key], abs=5e-5)
+
+
+# -- own distributions (kit/distribution.py) ------------------------------------------------------
+
+def plain_kl(r, a):
+    """Σ rᵢ·ln(rᵢ/aᵢ) written out on floats: ∞ where a misses an event of r."""
+    if any(x > 0 and y == 0 for x, y in zip(r, a)):
+        return None
+    return max(0.0, math.fsum(x * math.log(x / y) for x, y in zip(r, a) if x > 0))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=2, max_size=8).filter(any),
+       st.lists(st.integers(0, 9), min_size=2, max_size=8).filter(any), st.booleans())
+def test_own_distributions_give_the_divergence_of_the_plain_formula(qs, ps, swap):
+    out = api.run("kl-divergence", {"q_dist": " ".join(map(str, qs)), "p_dist": " ".join(map(str, ps)), "swap": swap})
+    r = out["result"]
+    n = max(len(qs), len(ps))
+    q = list(out["params"]["q_dist"]) + [0.0] * (n - len(qs))
+    p = list(out["params"]["p_dist"]) + [0.0] * (n - len(ps))
+    assert r["q"] == q and r["p"] == p and r["events"] == list("ABCDEFGH"[:n])
+    for key, (a, b) in (("d_qp", (q, p)), ("d_pq", (p, q))):
+        want = plain_kl(a, b)
+        assert (r[key] is None) == (want is None), key
+        if want is not None:
+            assert math.isclose(r[key], want, rel_tol=1e-9, abs_tol=1e-12), key
+    json.dumps(out, allow_nan=False)
+    ET.fromstring(out["figure"])
+    ET.fromstring("<div>" + out["extra"] + "</div>")
+
+
+def test_own_distributions_of_three_events():
+    out = api.run("kl-divergence", {"q_dist": "0,5; 0,3; 0,2", "p_dist": "0,2; 0,3; 0,5"})
+    assert out["notes"] == [] and out["url"] == {"q_dist": "0.5_0.3_0.2", "p_dist": "0.2_0.3_0.5"}
+    r = out["result"]
+    assert math.isclose(r["d_qp"], 0.3 * math.log(2.5), rel_tol=1e-12)  # 0,5·ln 2,5 + 0 + 0,2·ln 0,4
+    assert math.isclose(r["d_pq"], 0.3 * math.log(2.5), rel_tol=1e-12)  # the mirror: both ways equal
+    assert "mirror" not in out["lesson"]["solved"]  # the task is about the sliders' two events
+    assert out["summary"].startswith("q = (0,5; 0,3; 0,2), p = (0,2; 0,3; 0,5). D(q‖p) = 0,275")
+    assert "1 × 3" in out["extra"] and "pl-kl-forward" not in out["extra"]  # no curve for three events
+
+
+def test_a_shorter_distribution_gives_the_missing_events_0():
+    out = api.run("kl-divergence", {"q_dist": "0,5; 0,3; 0,2"})  # p is still the slider's (0,5; 0,5)
+    r = out["result"]
+    assert r["p"] == [0.5, 0.5, 0.0] and r["d_qp"] is None and r["terms_infinite"] == [False, False, True]
+    assert "p hat weniger Ereignisse; C bekommt bei p die Wahrscheinlichkeit 0." in out["summary"]
+
+
+def test_own_distributions_that_do_not_sum_to_1_are_divided_with_a_note():
+    out = api.run("kl-divergence", {"q_dist": "9; 1", "p_dist": "1; 1"})
+    assert out["notes"] == ["„Eigene Verteilung q“: Die Werte ergaben zusammen 10; sie wurden durch 10 geteilt.",
+                            "„Eigene Verteilung p“: Die Werte ergaben zusammen 2; sie wurden durch 2 geteilt."]
+    assert round(out["result"]["d_qp"], 3) == 0.368  # the article's example again
+
+
+def test_a_too_long_own_distribution_keeps_the_first_eight():
+    out = api.run("kl-divergence", {"p_dist": "1;1;1;1;1;1;1;1;1"})
+    (note,) = out["notes"]
+    assert note.startswith("„Eigene Verteilung p“: Es gehen höchstens 8 Werte, der letzte wurde weggelassen")
+    assert out["result"]["p"] == [0.125] * 8 and out["result"]["q"] == [0.9, 0.1] + [0.0] * 6
+
+
+def test_workshop_script_recomputes_own_distributions():
+    from workshop_check import run_states, number
+
+    states = [{"q_dist": "0,5; 0,3; 0,2", "p_dist": "0,2; 0,3; 0,5", "swap": True}, {"q_dist": "0,5; 0,3; 0,2"},
+              {"p_dist": "0,7; 0,1; 0,1; 0,1"}]
+    for state, out in zip(states, run_states(kl.SLUG, states)):
+        r = api.run(kl.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for label, key in (("D(q‖p)", "d_qp"), ("D(p‖q)", "d_pq"), ("Entropie der Referenz", "entropy")):
+            if r[key] is None:
+                assert f"{label}: ∞ nat\n" in out["stdout"]
+            else:
+                assert number(out["stdout"], label) == pytest.approx(r[key], abs=5e-5)

@@ -201,3 +201,78 @@ def test_workshop_script_recomputes_the_losses():
             assert number(out["stdout"], label) == pytest.approx(result[key], abs=1e-6)
         for token, q in zip(kd.TOKENS, result["teacher_T"]):
             assert number(out["stdout"], f"Lehrer bei T, {token}") == pytest.approx(q, abs=1e-6)
+
+
+# -- an own teacher (kit/distribution.py) ------------------------------------------------------
+
+def plain_losses(teacher, s, T, alpha):
+    """The losses written out on floats: soften both with the same T, KL(teacher‖student), −ln s_A."""
+    def soft(d):
+        w = [x ** (1 / T) if x > 0 else 0.0 for x in d]
+        return [x / sum(w) for x in w]
+    q, st = soft(teacher), soft(s)
+    kl = sum(a * math.log(a / b) for a, b in zip(q, st) if a > 0)
+    hard = -math.log(s[0])
+    return hard, kl, (1 - alpha) * hard + alpha * T * T * kl
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=2, max_size=8).filter(lambda xs: sum(xs) > 0), temps, shares_a, splits)
+def test_an_own_teacher_gives_the_losses_of_the_plain_formula(weights, T, a, split):
+    out = run(teacher=" ".join(map(str, weights)), T=T, s_a=a, split=split, alpha=0.3)
+    r = out["result"]
+    teacher = list(out["params"]["teacher"])
+    assert all(abs(t - w / sum(weights)) <= 1e-4 for t, w in zip(teacher, weights))
+    n = len(weights)
+    # the student: A s_A, B the share r of the rest, C… the remainder as the teacher splits it among them
+    if n == 2:
+        s = [a, 1 - a]
+    else:
+        others = teacher[2:] if sum(teacher[2:]) > 0 else [1.0] * (n - 2)
+        s = [a, split * (1 - a)] + [(1 - split) * (1 - a) * w / sum(others) for w in others]
+    assert r["student"] == pytest.approx(s, abs=1e-12) and sum(Fraction(x) for x in r["student_exact"]) == 1
+    assert r["label"] == [1.0] + [0.0] * (n - 1) and r["tokens"] == list("ABCDEFGH"[:n])
+    hard, kl, total = plain_losses(teacher, s, T, 0.3)
+    assert r["hard"] == pytest.approx(hard, rel=1e-9)
+    assert r["soft_kl"] == pytest.approx(kl, rel=1e-6, abs=1e-12)
+    assert r["total"] == pytest.approx(total, rel=1e-6, abs=1e-12)
+    json.loads(json.dumps(out, allow_nan=False))
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+
+
+def test_an_own_teacher_of_four_tokens():
+    out = run(teacher="0,5; 0,3; 0,1; 0,1", s_a=0.5, split=0.6)
+    assert out["notes"] == [] and out["url"] == {"s_a": "0.5", "split": "0.6", "teacher": "0.5_0.3_0.1_0.1"}
+    r = out["result"]
+    assert r["student_exact"] == ["1/2", "3/10", "1/10", "1/10"]  # the student copies this teacher exactly
+    assert r["soft_kl"] == 0 and r["hard"] == pytest.approx(math.log(2))
+    assert {x["key"]: x["label"] for x in out["readouts"]}["teacher_T"] == "Weiche Ziele des Lehrers (A · B · C · D)"
+    assert "copy_teacher" not in out["lesson"]["solved"]  # the task is about the article's teacher
+
+
+def test_an_own_teacher_that_does_not_sum_to_1_is_divided_with_a_note():
+    out = run(teacher="12; 7; 1")
+    assert out["notes"] == ["„Eigener Lehrer“: Die Werte ergaben zusammen 20; sie wurden durch 20 geteilt."]
+    assert out["result"]["teacher"] == [0.6, 0.35, 0.05]
+    assert out["summary"] == run()["summary"]  # the article's teacher again
+
+
+def test_a_too_long_own_teacher_keeps_the_first_eight():
+    out = run(teacher="; ".join(["1"] * 12))
+    (note,) = out["notes"]
+    assert "höchstens 8 Werte, die letzten 4 wurden weggelassen" in note and "durch 8 geteilt" in note
+    assert out["result"]["teacher"] == [0.125] * 8 and len(out["result"]["student"]) == 8
+
+
+def test_workshop_script_recomputes_the_losses_of_an_own_teacher():
+    from workshop_check import run_states, number
+
+    states = [{"teacher": "0,5; 0,3; 0,1; 0,1", "T": 2.5}, {"teacher": "0,7; 0,3", "s_a": 0.4},
+              {"teacher": "0,6; 0,2; 0; 0; 0,2", "split": 0.3, "T": 3.0}]
+    for state, out in zip(states, run_states(kd.SLUG, states)):
+        result = api.run(kd.SLUG, state)["result"]
+        for label, key in (("Harter Verlust", "hard"), ("Weicher Verlust (KL)", "soft_kl"), ("Gesamt", "total")):
+            assert number(out["stdout"], label) == pytest.approx(result[key], abs=1e-6)
+        for token, q in zip(result["tokens"], result["teacher_T"]):
+            assert number(out["stdout"], f"Lehrer bei T, {token}") == pytest.approx(q, abs=1e-6)

@@ -192,7 +192,8 @@ def test_any_setting_gives_valid_results_and_figures(k, strategy, runs, seed):
 
 def test_presets_are_the_described_cases():
     assert api.preset_values(SLUG, "Reservoir")["strategy"] == "reservoir"
-    assert api.preset_values(SLUG, "Die ersten vier") == {"k": 4, "strategy": "first", "runs": 2000, "seed": 2024}
+    assert api.preset_values(SLUG, "Die ersten vier") == {"k": 4, "strategy": "first", "runs": 2000, "seed": 2024,
+                                                          "n": 20, "returns": (9, 15)}
     assert api.preset_values(SLUG, "Die letzten vier")["strategy"] == "last"
     assert api.preset_values(SLUG, "Nur 200 Durchläufe")["runs"] == 200
 
@@ -222,3 +223,72 @@ def test_workshop_script_recomputes_the_shares():
                                                                                           abs=0.006)
         else:
             assert "Exakt" not in out["stdout"]
+
+
+# -- an own stream: its length and where the Rücksendungen are (Param kinds int and „values“) ----------
+
+def keep_none_by_counting(n, returns, k):
+    """Chance that none of the returns is among k of n positions, by counting every memory there can be."""
+    from itertools import combinations
+    memories = list(combinations(range(1, n + 1), k))
+    return Fraction(sum(1 for m in memories if not set(returns) & set(m)), len(memories))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(5, 12), st.lists(st.integers(1, 14), min_size=1, max_size=4, unique=True), st.integers(1, 10))
+def test_an_own_stream_has_the_exact_chances_of_counting_every_memory(n, returns, k):
+    out = api.run(SLUG, {"n": n, "returns": "; ".join(map(str, returns)), "k": k, "runs": 200})
+    assert out["notes"] == []
+    r = out["result"]
+    inside = sorted(p for p in returns if p <= n)
+    assert r["returns"] == inside and r["returns_outside"] == sorted(p for p in returns if p > n)
+    used = min(k, n)
+    assert r["k"] == used and r["exact_bars"] == [used / n] * n
+    assert Fraction(r["exact_kept_num"][0], r["exact_den"]) == keep_none_by_counting(n, inside, used)
+    assert sum(r["kept_counts"]) == 200 and len(r["kept_counts"]) == len(inside) + 1
+    assert sum(r["bars"]) == pytest.approx(used)  # every run keeps exactly k positions
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+
+
+def test_an_own_stream_is_simulated_with_algorithm_r():
+    r = rs.compute(k=3, runs=500, seed=7, n=30, returns=(2, 17, 30))
+    rng, counts, kept = random.Random(7), [0] * 31, [0] * 4
+    for _ in range(500):
+        slot = rs.one_pass(rng, 3, 30)
+        for s in slot:
+            counts[s] += 1
+        kept[sum(p in slot for p in (2, 17, 30))] += 1
+    assert r["bars"] == [c / 500 for c in counts[1:]] and r["kept_counts"] == kept
+
+
+def test_positions_behind_the_end_and_a_memory_larger_than_the_stream_are_said():
+    out = api.run(SLUG, {"n": 8, "returns": "3; 12", "k": 10})
+    r = out["result"]
+    assert r["returns"] == [3] and r["returns_outside"] == [12] and r["k"] == 8 and r["exact_none"] == 0
+    assert out["summary"].endswith("Der Strom hat 8 Nachrichten, Rücksendungen an 3. Hinter dem Ende liegen und "
+                                   "zählen nicht: 12. Der Speicher hat 10 Plätze, mehr als Nachrichten: Alle bleiben.")
+    assert out["lesson"]["solved"] == []
+
+
+def test_bad_positions_are_rounded_kept_once_and_said_in_one_note():
+    out = api.run(SLUG, {"returns": "9,4; 15; 15; x"})
+    assert out["params"]["returns"] == [9, 15]
+    (note,) = out["notes"]
+    assert note == ("„Positionen der Rücksendungen“: 9,4 ist keine ganze Zahl und wurde gerundet; "
+                    "15 kam mehrfach vor und zählt einmal; „x“ ist keine Zahl und wurde weggelassen.")
+    assert out["summary"] == api.run(SLUG)["summary"]  # the article's stream again
+
+
+def test_workshop_script_draws_an_own_stream_like_the_page():
+    from workshop_check import run_states, number
+
+    states = [{"n": 30, "returns": "2; 17; 30", "runs": 500}, {"n": 8, "returns": "3; 12", "k": 10},
+              {"n": 12, "returns": "11", "strategy": "last"}]
+    for state, out in zip(states, run_states(SLUG, states)):
+        result = api.run(SLUG, state)["result"]
+        assert number(out["stdout"], "Keine Rücksendung behalten") == pytest.approx(result["none_pct"], abs=0.006)
+        if result["strategy"] == "reservoir":  # there the exact bars are all k/n
+            assert number(out["stdout"], "Exakt") == pytest.approx(result["exact_none_pct"], abs=0.006)
+            assert number(out["stdout"], "Größte Abweichung vom Balken k/N") == pytest.approx(result["max_dev_pp"],
+                                                                                          abs=0.006)

@@ -121,3 +121,67 @@ def test_workshop_script_recomputes_the_turned_product():
         assert number(out["stdout"], "Skalarprodukt") == pytest.approx(r["score"], abs=5e-5)
         assert number(out["stdout"], "Winkel dazwischen") == pytest.approx(r["angle_between"], abs=5e-3)
         assert number(out["stdout"], "Mittel über alle Paare") == pytest.approx(r["real_score"], abs=5e-5)
+
+
+# -- own query and key, fractional θ (Param kind „values“, a float θ) ---------------------------------
+
+def turned_product(q, k, m, n, theta):
+    """⟨R(mθ)q, R(nθ)k⟩ from the closed form: (q·k)·cos((n−m)θ) + (q₂k₁ − q₁k₂)·sin((n−m)θ)."""
+    phi = math.radians((n - m) * theta)
+    return (q[0] * k[0] + q[1] * k[1]) * math.cos(phi) + (q[1] * k[0] - q[0] * k[1]) * math.sin(phi)
+
+
+unit = st.integers(-100, 100).map(lambda i: i / 100)
+
+
+@settings(max_examples=80, deadline=None)
+@given(unit, unit, unit, unit, st.integers(0, 24), st.integers(0, 24), st.integers(0, 24), st.integers(1, 360))
+def test_own_vectors_and_a_fractional_theta(q1, q2, k1, k2, m, n, s, halves):
+    theta = halves / 2
+    out = api.run("rope", {"query": f"{q1}; {q2}", "key": f"{k1}; {k2}", "m": m, "n": n, "shift": s, "theta": theta})
+    assert out["notes"] == []
+    r = out["result"]
+    want = turned_product((q1, q2), (k1, k2), m, n, theta)
+    assert r["score"] == pytest.approx(want, abs=1e-9) and r["score_unshifted"] == pytest.approx(want, abs=1e-9)
+    # the angle between the arrows, and the product as lengths times its cosine
+    lengths = math.hypot(q1, q2) * math.hypot(k1, k2)
+    if lengths > 1e-9:
+        assert r["score"] == pytest.approx(lengths * math.cos(math.radians(r["angle_between"])), abs=1e-9)
+    # the real frequencies: the same q and k in every pair
+    thetas = rope.frequencies(r["dim"])
+    mean = sum(turned_product((q1, q2), (k1, k2), 0, n - m, math.degrees(t)) for t in thetas) / len(thetas)
+    assert r["real_score"] == pytest.approx(mean, abs=1e-9)
+    ET.fromstring(out["figure"])
+    ET.fromstring(f"<div>{out['extra']}</div>")
+
+
+def test_a_key_at_right_angles_and_a_half_degree_theta():
+    out = api.run("rope", {"key": "0; 1", "theta": "22,5", "m": 0, "n": 4})
+    r = out["result"]
+    assert out["url"] == {"m": "0", "theta": "22.5", "key": "0_1"}
+    # k starts at 90°, turns 4 · 22,5° = 90° more: 180° from q = (1; 0)
+    assert r["angle_k"] == 180 and r["angle_between"] == 180 and r["score"] == pytest.approx(-1, abs=1e-12)
+    assert "θ = 22,5°" in out["summary"] and "q (1; 0), k (0; 1)" in out["figure"]
+    assert out["lesson"]["solved"] == []  # the tasks are about q = k = (1; 0)
+
+
+def test_bad_vectors_and_theta_are_replaced_with_a_note():
+    out = api.run("rope", {"query": "2; 0", "key": "1", "theta": "0,25"})
+    assert out["params"]["query"] == [1.0, 0.0] and out["params"]["key"] == [1.0, 0.0]
+    assert out["params"]["theta"] == 0.5
+    notes = out["notes"]
+    assert len(notes) == 3
+    assert "2 liegt außerhalb von −1 bis 1 und wurde begrenzt" in notes[1]
+    assert "mindestens 2 Werte; verwendet wird 1; 0" in notes[2]
+
+
+def test_workshop_script_takes_own_vectors_and_a_fractional_theta():
+    from workshop_check import run_states, number
+
+    states = [{"query": "0,6; 0,8", "key": "-0,5; 0,2", "theta": 12.5, "m": 7, "n": 2, "dim": 16},
+              {"key": "0; 1", "theta": 22.5, "m": 0, "n": 4}]
+    for state, out in zip(states, run_states(rope.SLUG, states)):
+        r = api.run(rope.SLUG, state)["result"]
+        assert number(out["stdout"], "Skalarprodukt") == pytest.approx(r["score"], abs=5e-5)
+        assert number(out["stdout"], "Winkel dazwischen") == pytest.approx(r["angle_between"], abs=5e-3)
+        assert number(out["stdout"], "Mittel über alle Paare") == pytest.approx(r["real_score"], abs=5e-5)

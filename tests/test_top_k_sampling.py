@@ -148,3 +148,67 @@ def test_workshop_script_recomputes_the_filter_and_the_draws():
         for token, chance, count in zip(tk.TOKENS, r["chances"], r["counts"]):
             assert number(out["stdout"], f"Neu {token}") == pytest.approx(chance, abs=5e-5)
             assert number(out["stdout"], f"Gezogen {token}") == count
+
+
+# ---- an own distribution (kit/distribution.py) ----------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 30), min_size=2, max_size=8).filter(lambda xs: sum(xs) > 0),
+       st.integers(1, 8), st.integers(0, 1000))
+def test_an_own_distribution_is_filtered_and_drawn_like_the_independent_rule(weights, k, seed):
+    out = api.run("top-k-sampling", {"dist": ";".join(str(w) for w in weights), "k": k, "n": 100, "seed": seed})
+    r = out["result"]
+    probs = [F(repr(v)) for v in out["params"]["dist"]]
+    assert all(abs(p - F(w, sum(weights))) <= F(1, 10**4) for p, w in zip(probs, weights))
+    kept = transformers_rule(probs, min(k, len(probs)))
+    assert r["kept"] == kept and r["tokens"] == list("ABCDEFGH"[:len(weights)])
+    mass = sum(p for p, keep in zip(probs, kept) if keep)
+    assert [F(c) for c in r["chances_exact"]] == [p / mass if keep else 0 for p, keep in zip(probs, kept)]
+    # the draws: u = random() against the cumulative exact chances, as documented
+    rng, counts = random.Random(seed), [0] * len(probs)
+    cum = [float(sum(p / mass for p, keep in zip(probs[:i + 1], kept[:i + 1]) if keep)) for i in range(len(probs))]
+    last = max(i for i, keep in enumerate(kept) if keep and probs[i] > 0)
+    for _ in range(100):
+        u = rng.random()
+        counts[min(next((i for i, c in enumerate(cum) if c > u), last), last)] += 1
+    assert r["counts"] == counts
+
+
+def test_an_own_distribution_takes_the_place_of_the_chosen_row():
+    out = api.run("top-k-sampling", {"dist": "0,1; 0,6; 0,2; 0,05; 0,05", "k": 2, "row": "flach"})
+    assert out["notes"] == [] and out["url"] == {"row": "flach", "dist": "0.1_0.6_0.2_0.05_0.05"}
+    r = out["result"]
+    assert r["row"] == "eigen" and r["kept_tokens"] == ["B", "C"] and r["mass_exact"] == "4/5"
+    assert r["chances_exact"] == ["0", "3/4", "1/4", "0", "0"]
+    assert out["summary"].startswith("Eigene Verteilung, k = 2: behalten B, C, zusammen 0,8; danach B 0,75, C 0,25.")
+    assert api.run("top-k-sampling", {"dist": "0,1; 0,6; 0,2; 0,05; 0,05", "k": 8})["result"]["n_kept"] == 5
+
+
+def test_an_own_distribution_that_does_not_sum_to_1_is_divided_with_a_note():
+    out = api.run("top-k-sampling", {"dist": "2; 1; 1", "k": 1})
+    assert out["notes"] == ["„Eigene Verteilung“: Die Werte ergaben zusammen 4; sie wurden durch 4 geteilt."]
+    assert out["result"]["probs_exact"] == ["1/2", "1/4", "1/4"] and out["result"]["chances_exact"] == ["1", "0", "0"]
+
+
+def test_a_too_long_own_distribution_keeps_the_first_eight():
+    out = api.run("top-k-sampling", {"dist": "0,1 " * 9 + "0,1", "k": 3})
+    (note,) = out["notes"]
+    assert "höchstens 8 Werte, die letzten 2 wurden weggelassen" in note and "durch 0,8 geteilt" in note
+    assert out["result"]["probs_exact"] == ["1/8"] * 8 and out["result"]["n_kept"] == 8  # all tie with the 3rd
+
+
+def test_an_own_distribution_does_not_solve_the_steep_row_task():
+    assert "steep_one" not in api.run("top-k-sampling", {"dist": "0,95; 0,05", "k": 1})["lesson"]["solved"]
+    assert "steep_one" in api.run("top-k-sampling", {"row": "steil", "k": 1})["lesson"]["solved"]
+
+
+def test_workshop_script_filters_and_draws_an_own_distribution_like_the_page():
+    from workshop_check import run_states, number
+
+    states = [{"dist": "0,1; 0,6; 0,2; 0,05; 0,05", "k": 2, "seed": 4}, {"dist": "1; 1; 2", "k": 6}]
+    for state, out in zip(states, run_states(tk.SLUG, states)):
+        r = api.run(tk.SLUG, state)["result"]
+        assert number(out["stdout"], "Behalten") == r["n_kept"]
+        for token, chance, count in zip(r["tokens"], r["chances"], r["counts"]):
+            assert number(out["stdout"], f"Neu {token}") == pytest.approx(chance, abs=5e-5)
+            assert number(out["stdout"], f"Gezogen {token}") == count

@@ -140,3 +140,77 @@ def test_workshop_script_recomputes_the_cut():
         for i, row in enumerate(result["rows"], start=1):
             assert number(out["stdout"], f"Zeile {i}: Anzahl") == row["kept"]
             assert number(out["stdout"], f"Zeile {i}: Summe") == pytest.approx(row["mass"], abs=5e-4)
+
+
+# ---- an own distribution (kit/distribution.py) ----------------------------------------------------
+
+def smallest_prefix(chances, p):
+    """The nucleus written out independently: sort descending, take the fewest tokens whose exact sum reaches p."""
+    ranked = sorted(chances.items(), key=lambda item: -item[1])
+    for m in range(1, len(ranked) + 1):
+        if sum(c for _, c in ranked[:m]) >= p:
+            return ranked[:m]
+    return ranked
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=2, max_size=8).filter(lambda xs: sum(xs) > 0),
+       st.integers(1, 20))
+def test_an_own_distribution_is_cut_like_the_independent_rule(weights, twentieths):
+    p = twentieths / 20
+    chances = {"ABCDEFGH"[i]: F(w, sum(weights)) for i, w in enumerate(weights)}
+    out = api.run("top-p-sampling", {"dist": "; ".join(str(w) for w in weights), "p": p})
+    (row,) = out["result"]["rows"]
+    own = dict(zip("ABCDEFGH", (F(repr(v)) for v in out["params"]["dist"])))
+    assert all(abs(own[t] - chances[t]) <= F(1, 10**4) for t in chances)  # divided by the sum, 4 decimals
+    expected = smallest_prefix(own, F(repr(p)))
+    assert row["kept_tokens"] == [t for t, _ in expected]
+    mass = sum(c for _, c in expected)
+    assert F(row["mass_exact"]) == mass
+    assert [F(x) for x in row["renorm_exact"]] == [c / mass for _, c in expected]
+
+
+def test_an_own_distribution_replaces_the_two_rows():
+    out = api.run("top-p-sampling", {"dist": "0,1; 0,5; 0,25; 0,15", "p": "0,8"})
+    assert out["notes"] == [] and out["url"] == {"p": "0.8", "dist": "0.1_0.5_0.25_0.15"}
+    (row,) = out["result"]["rows"]
+    # sorted: B 0,5, C 0,25, D 0,15, A 0,1; B + C = 0,75 < 0,8, with D 0,9
+    assert row["tokens"] == ["B", "C", "D", "A"] and row["kept_tokens"] == ["B", "C", "D"]
+    assert row["mass_exact"] == "9/10" and row["renorm_exact"] == ["10/18", "5/18", "3/18"]
+    assert out["summary"] == "p = 0,8: Die eigene Verteilung behält 3 Tokens (B, C, D, Summe 0,9)."
+    assert [r["key"] for r in out["readouts"]] == ["row1", "row1_mass", "float"]
+    assert out["controls"]["dist"] == "0,1; 0,5; 0,25; 0,15"
+
+
+def test_an_own_distribution_that_does_not_sum_to_1_is_divided_with_a_note():
+    out = api.run("top-p-sampling", {"dist": "3; 1", "p": "0,75"})
+    assert out["notes"] == ["„Eigene Verteilung“: Die Werte ergaben zusammen 4; sie wurden durch 4 geteilt."]
+    (row,) = out["result"]["rows"]
+    assert row["values"] == [0.75, 0.25] and row["kept_tokens"] == ["A"] and row["mass_exact"] == "3/4"
+    assert api.run("top-p-sampling", out["url"])["notes"] == []  # the link holds the divided values
+
+
+def test_a_too_long_own_distribution_keeps_the_first_eight():
+    out = api.run("top-p-sampling", {"dist": "; ".join(["1"] * 10)})
+    (note,) = out["notes"]
+    assert "höchstens 8 Werte, die letzten 2 wurden weggelassen" in note and "durch 8 geteilt" in note
+    assert out["result"]["rows"][0]["tokens"] == list("ABCDEFGH")
+    assert out["result"]["rows"][0]["values"] == [0.125] * 8
+
+
+def test_the_lesson_speaks_of_the_article_rows_only():
+    """An own row where the float cut goes wrong does not solve the task about the article's rows."""
+    own = api.run("top-p-sampling", {"dist": "0,4; 0,3; 0,2; 0,1", "p": 0.9})
+    assert not own["result"]["float_ok"] and own["lesson"]["solved"] == []
+    assert "float_trap" in api.run("top-p-sampling", {"p": 0.9})["lesson"]["solved"]
+
+
+def test_workshop_script_cuts_an_own_distribution_like_the_page():
+    from workshop_check import run_states, number
+
+    states = [{"dist": "0,1; 0,5; 0,25; 0,15", "p": 0.8}, {"dist": "0; 2; 1; 1", "temperature": 0.5}]
+    for state, out in zip(states, run_states(tp.SLUG, states)):
+        (row,) = api.run(tp.SLUG, state)["result"]["rows"]
+        assert number(out["stdout"], "Zeile 1: Anzahl") == row["kept"]
+        assert number(out["stdout"], "Zeile 1: Summe") == pytest.approx(row["mass"], abs=5e-4)
+        assert f"Zeile 1: Kern: {', '.join(row['kept_tokens'])}" in out["stdout"]

@@ -5,13 +5,17 @@ cold time to ready (fresh browser context, empty cache), time to first content, 
 trusted input event to the repainted figure (slider; dragging a point), a repeat visit (the site
 stored offline, then a full reload), the site's size, and „Im Code nachrechnen“ (Ausführen → figure on
 first use and on a second run, beside the Systemcheck's numpy and matplotlib load times). Cold loads of the concept pages and of the
-bare pages are interleaved, so every ratio compares loads made under the same conditions. Targets:
+bare page are interleaved (a bare load after every two pages), and each page's ratio is the median of its
+loads divided by the bare loads just around them, so every ratio compares loads made under the same conditions. Targets:
 
     ready ≤ 1.15 × bare runtime (every page) · first content ≤ 0.5 s · slider → repaint median ≤ 33 ms
     dragging ≤ 16 ms · repeat visit ≤ 0.5 × cold · whole site ≤ 35 MB · replay step → next frame ≤ 33 ms
 
     python tools/bench.py [--runs 3] [--steps 30] [--json out/bench.json]
     python tools/bench.py --workshop-only      just the „Im Code nachrechnen“ measurement
+    python tools/bench.py --live-only          just „Eigener Lauf“: each engine page's first preset run in
+                                               the browser and in CPython, their ratio, the longest
+                                               main-thread task while the engine runs
 """
 
 from __future__ import annotations
@@ -73,6 +77,35 @@ BARE_PAGES = {
     "bare": "",
     "bare+numpy": "import pyodide_js\nawait pyodide_js.loadPackage('numpy')\nimport numpy",
 }
+
+
+# A bare load after every PAIR concept pages: each page's ratio is taken against the bare loads just
+# before and after it, so a machine that slows down or speeds up during the run (another process, heat)
+# shifts both sides of a ratio alike.
+PAIR = 2
+
+
+def load_order(slugs: list[str], run: int) -> list[str]:
+    """One run's cold loads: bare, two pages, bare, two pages, …, bare; every other run backwards, so
+    no page always goes first; the bare page with numpy once per run, for comparison."""
+    pages = list(slugs) if run % 2 == 0 else list(reversed(slugs))
+    order = ["bare", "bare+numpy"]
+    for start in range(0, len(pages), PAIR):
+        order += pages[start:start + PAIR] + ["bare"]
+    return order
+
+
+def paired_ratios(ready: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """(name, ready ÷ mean of the nearest bare loads before and after it) for every non-bare load."""
+    bare = [i for i, (name, _) in enumerate(ready) if name == "bare"]
+    out = []
+    for i, (name, ms) in enumerate(ready):
+        if name == "bare":
+            continue
+        near = [ready[j][1] for j in (max((j for j in bare if j < i), default=None),
+                                      min((j for j in bare if j > i), default=None)) if j is not None]
+        out.append((name, ms / statistics.mean(near)))
+    return out
 
 
 def serve(folder: Path):
@@ -242,6 +275,60 @@ def workshop_times(browser, site_url: str, slug: str) -> dict:
             "systemcheck_numpy_s": check["numpy"]["seconds"], "systemcheck_matplotlib_s": check["matplotlib"]["seconds"]}
 
 
+LONG_TASKS = """() => { window.__benchLong = []; if (window.__benchObserver) window.__benchObserver.disconnect();
+  window.__benchObserver = new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__benchLong.push(e.duration)));
+  window.__benchObserver.observe({ type: "longtask" }); }"""
+LIVE_RUN = """() => new Promise((resolve) => {
+  const section = document.querySelector('.pl-live');
+  section.addEventListener('pl:live-done', (e) => resolve(e.detail), {once: true});
+  section.querySelector('[data-live-start]').click(); })"""
+
+
+def live_times(browser, site_url: str, slugs: list[str]) -> list[dict]:
+    """„Eigener Lauf“ with each page's default workload (its first preset): „Starten“ → trace on first use
+    (the worker starts Pyodide, numpy and the engine) and on a second run; the engine's own time in the
+    browser's worker beside the same run in CPython (best of 3); the longest main-thread task during each."""
+    from engine import live
+    from probierlabor.build import live_block
+
+    rows = []
+    for slug in slugs:
+        settings = live_block.presets(slug)[0][1]
+        cpython = []
+        for _ in range(3):
+            started = time.perf_counter()
+            live.run_settings(settings)
+            cpython.append(time.perf_counter() - started)
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        page = context.new_page()
+        page.goto(f"{site_url}/{slug}/")
+        page.wait_for_selector('[data-experiment][data-state="ready"]', timeout=120_000)
+        runs = []
+        for _ in range(2):
+            page.evaluate(LONG_TASKS)
+            detail = page.evaluate(LIVE_RUN)
+            if detail["error"]:
+                raise RuntimeError(f"{slug}: der eigene Lauf lief nicht durch ({detail['error']})")
+            page.wait_for_timeout(300)  # the replay's first drawing belongs to the run
+            runs.append({"ms": detail["ms"], "engine_s": detail["seconds"],
+                         "longest_task_ms": max(page.evaluate("window.__benchLong"), default=0)})
+        context.close()
+        rows.append({"slug": slug, "first": runs[0], "second": runs[1], "cpython_s": min(cpython),
+                     "ratio": runs[1]["engine_s"] / min(cpython)})
+    return rows
+
+
+def print_live(rows: list[dict]) -> None:
+    print(f"\n{'Eigener Lauf':<22}{'first s':>9}{'again s':>9}{'browser s':>11}{'CPython s':>11}{'ratio':>7}"
+          f"{'longest task ms':>17}")
+    for r in rows:
+        print(f"{r['slug']:<22}{r['first']['ms'] / 1000:>9.2f}{r['second']['ms'] / 1000:>9.2f}"
+              f"{r['second']['engine_s']:>11.3f}{r['cpython_s']:>11.3f}{r['ratio']:>7.2f}"
+              f"{r['first']['longest_task_ms']:>9.0f} / {r['second']['longest_task_ms']:<5.0f}")
+    print("(first: „Starten“ → replay with Pyodide, numpy and the engine loaded on first use; again: a second run; "
+          "browser: the engine's time in the worker; longest task: on the first / second run)")
+
+
 def print_workshop(times: dict) -> None:
     print(f"\nIm Code nachrechnen on {times['slug']}: Ausführen → figure {times['first_ms'] / 1000:.2f} s on first use, "
           f"{times['second_ms'] / 1000:.2f} s on a second run · Systemcheck in the page's runtime: numpy "
@@ -267,6 +354,8 @@ def main(argv=None) -> int:
     parser.add_argument("--workshop-only", action="store_true",
                         help="measure only „Im Code nachrechnen“ (on --workshop-page) and the Systemcheck")
     parser.add_argument("--workshop-page", default="top-p-sampling", help="a page with a workshop script")
+    parser.add_argument("--live-only", action="store_true",
+                        help="measure only „Eigener Lauf“ on the engine pages (browser vs CPython, long tasks)")
     parser.add_argument("--site", type=Path, default=SITE,
                         help="another build to measure (e.g. an older revision's, for an A/B comparison)")
     args = parser.parse_args(argv)
@@ -277,17 +366,25 @@ def main(argv=None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    if args.workshop_only:
+    from probierlabor.build import live_block
+
+    # A part alone: (key in the JSON, measure(browser, url), print)
+    part = (("live", lambda browser, url: live_times(browser, url, sorted(live_block.PAGES)), print_live)
+            if args.live_only else
+            ("workshop", lambda browser, url: workshop_times(browser, url, args.workshop_page), print_workshop)
+            if args.workshop_only else None)
+    if part:
+        key, measure, show = part
         server, url = serve(site)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
-            times = workshop_times(browser, url, args.workshop_page)
+            measured = measure(browser, url)
             browser.close()
         server.shutdown()
-        print_workshop(times)
+        show(measured)
         if args.json:
             Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.json).write_text(json.dumps({"workshop": times}, indent=1))
+            Path(args.json).write_text(json.dumps({key: measured}, indent=1))
         return 0
 
     bare_root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))
@@ -303,16 +400,19 @@ def main(argv=None) -> int:
     targets.update({slug: f"{site_url}/{slug}/" for slug in slugs})
     loads = {name: [] for name in targets}
     latency = {slug: {"slider": [], "drag": [], "replay": []} for slug in slugs}
+    ratios = {name: [] for name in targets}
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
         warm = cold_load(browser, targets["bare"])  # the first start of Chromium itself is not the site's cost
         warm["context"].close()
         for run in range(args.runs):
-            order = list(targets) if run % 2 == 0 else list(reversed(targets))  # no page always goes first
-            for name in order:
+            sequence = load_order(slugs, run)
+            ready = []  # (name, ms) in the order loaded
+            for name in sequence:
                 load = cold_load(browser, targets[name])
                 loads[name].append({k: load[k] for k in ("ready", "fcp", "bytes")})
+                ready.append((name, load["ready"]))
                 if name in latency and run == 0:
                     latency[name]["slider"] = slider_latency(load["page"], args.steps)
                     if any(p.kind == "moves" for p in api.concept(name).PARAMS):
@@ -320,10 +420,13 @@ def main(argv=None) -> int:
                     if name in REPLAY_PANELS:
                         latency[name]["replay"] = replay_step_latency(load["page"], REPLAY_PANELS[name])
                 load["context"].close()
+            for name, ratio in paired_ratios(ready):
+                ratios[name].append(ratio)
         changes = page_changes(browser, site_url, slugs) if len(slugs) > 1 else {"warm_ms": [], "reload_ms": []}
         repeat_page = args.repeat_page if args.repeat_page in loads else slugs[0]
         repeat = repeat_visits(browser, targets[repeat_page], args.runs)
         workshop = workshop_times(browser, site_url, args.workshop_page)
+        lives = live_times(browser, site_url, [slug for slug in sorted(live_block.PAGES) if slug in slugs])
         browser.close()
     site_server.shutdown()
     bare_server.shutdown()
@@ -344,7 +447,7 @@ def main(argv=None) -> int:
         slider = median([a for a, _ in lat["slider"]])
         frame = median([b for _, b in lat["slider"]])
         drag = median([a for a, _ in lat["drag"]])
-        ratio = ready * 1000 / bare_ready
+        ratio = median(ratios[name]) if ratios[name] else ready * 1000 / bare_ready
         rows.append({"page": name, "ready_s": ready, "ratio_to_bare": ratio, "first_content_s": fcp,
                      "downloaded_mb": mb, "slider_ms": slider, "slider_next_frame_ms": frame, "drag_ms": drag,
                      "slider_samples": len(lat["slider"]), "drag_samples": len(lat["drag"])})
@@ -373,6 +476,7 @@ def main(argv=None) -> int:
     print(f"repeat visit of {repeat_page} (site stored offline, full reload, {len(repeat)} reloads): "
           f"median {median(repeat) / 1000:.2f} s = {repeat_ratio:.2f} × its cold start ({cold_ms / 1000:.2f} s)")
     print_workshop(workshop)
+    print_live(lives)
     print(f"\nwhole site: {site_mb:.1f} MB")
     print("\ntargets (measured / target = ratio; ≤ 1 meets the target):")
     checks = []
@@ -388,6 +492,9 @@ def main(argv=None) -> int:
     for slug, replay in replays.items():
         checks.append((f"{slug}: replay step → next frame median vs 33 ms", median([b for _, b in replay]) / 33))
         checks.append((f"{slug}: slowest replay step → laid out vs 100 ms", max(a for a, _ in replay) / 100))
+    for r in lives:
+        checks.append((f"{r['slug']}: Eigener Lauf, longest main-thread task on a second run vs 100 ms",
+                       r["second"]["longest_task_ms"] / 100))
     checks.append(("continual learning: one variant trained vs 50 ms", train / 50))
     checks.append((f"repeat visit of {repeat_page} vs 0.5 × cold", repeat_ratio / 0.5))
     checks.append(("whole site vs 35 MB", site_mb / 35))
@@ -396,7 +503,7 @@ def main(argv=None) -> int:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({"rows": rows, "site_mb": site_mb, "page_changes": changes, "repeat_visit_ms": repeat,
-                                                   "replay_step_ms": replays, "training_ms": train, "workshop": workshop,
+                                                   "replay_step_ms": replays, "training_ms": train, "workshop": workshop, "live": lives,
                                                    "checks": checks}, indent=1))
     return 0
 

@@ -30,7 +30,7 @@ _BLOCKS = {"p", "li", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "summary",
 _VOID = {"br", "hr", "img", "input", "meta", "link", "source", "col", "wbr", "area", "base", "embed", "track"}
 # Skipped for prose; with experiments=True only the first group is skipped.
 _NEVER = ("script", "style", "template", "svg", "math", "annotation", "noscript")
-_NOT_PROSE = ("pre", "code", "figure", "table", "h1", "h2", "h3", "h4", "h5", "h6", "details",
+_NOT_PROSE = ("pre", "code", "textarea", "figure", "table", "h1", "h2", "h3", "h4", "h5", "h6", "details",
               "pl-experiment", "pl-replay", "headerlink", "katex-display", "md-source-file")
 
 

@@ -24,6 +24,8 @@
     slow: "Python lädt ungewöhnlich lange. Die Voreinstellungen gehen schon; andere Änderungen folgen, sobald Python bereit ist.",
     crashed: "Dieses Experiment ist bei dieser Einstellung gestolpert. Der Rest der Seite funktioniert weiter; „Von vorn“ oder eine andere Einstellung hilft meist.",
     failed: "Python konnte nicht gestartet werden, darum lassen sich nur die Voreinstellungen zeigen.",
+    linkNotes: "Der Link enthielt Werte, die nicht passen. Angepasst:",
+    typedNotes: "Deine Eingabe passte nicht ganz. Angepasst:",
     hint: "Tipp: Seite neu laden. Hilft das nicht, die Website neu bauen (make site) – eine Datei der Python-Laufzeit fehlt oder ist beschädigt.",
   };
 
@@ -104,7 +106,7 @@
     });
     root.querySelectorAll("[data-preset]").forEach((button) => {
       button.addEventListener("click", () => {
-        setControls(root, JSON.parse(button.dataset.preset), true);
+        setControls(root, JSON.parse(button.dataset.preset));
         if (runtime.run) userChange(root);
         else early(root, Number(button.dataset.view), button.textContent);
       });
@@ -173,7 +175,7 @@
       const button = [...root.querySelectorAll("[data-preset]")].find((b) => Number(b.dataset.view) === index);
       early(root, index, button ? button.textContent : null);
     } else {
-      setControls(root, raw, false);
+      setControls(root, raw);
       pending(root, true);
     }
   }
@@ -257,15 +259,12 @@
     return String(Number(x.toPrecision(3)));
   }
 
-  // values: url texts (from Python's "controls") or preset values
-  function setControls(root, values, isPreset) {
+  // values: the controls' texts (Python's "controls", a preset button's data-preset) or a link's
+  function setControls(root, values) {
     root.querySelectorAll("[data-param]").forEach((el) => {
       const name = el.dataset.param;
       if (!(name in values)) return;
-      let v = values[name];
-      if (isPreset && Array.isArray(v)) v = v.map((pair) => pair.join(":")).join(",");
-      if (typeof v === "boolean") v = v ? "1" : "0";
-      v = String(v);
+      const v = String(values[name]);
       if (el.type === "radio") el.checked = el.value === v;
       else if (el.type === "checkbox") el.checked = v === "1";
       else if (el.type === "range" && "log" in el.dataset) el.value = String(Math.log10(Number(v)));
@@ -309,7 +308,8 @@
       return;
     }
     paint(root, out);
-    showNotes(root, fromUrl ? out.notes : [], "pl-note");
+    if (fromUrl) showNotes(root, out.notes, "pl-note", TEXT.linkNotes);
+    else showNotes(root, typedNotes(root, out), "pl-note", TEXT.typedNotes);
     status(root, "");
     root.dataset.state = "ready";
     root.plLastMs = performance.now() - t0;
@@ -333,7 +333,7 @@
     fitFigures(root);
     updateReadouts(root, out.readouts);
     root.querySelector(".pl-summary").textContent = out.summary;
-    setControls(root, out.controls, false);
+    setControls(root, out.controls);
     for (const [name, text] of Object.entries(out.display)) {
       const output = root.querySelector(`[data-output="${name}"]`);
       if (output) output.textContent = text;
@@ -379,7 +379,16 @@
     if (text) p.querySelector(".pl-status-text").textContent = text;
   }
 
-  function showNotes(root, notes, cls) {
+  // A slider or a dragged point cannot hold a wrong value for long (Python clamps it and the control
+  // follows); what the reader typed can, so what Python changed in it is said.
+  function typedNotes(root, out) {
+    return out.notes.filter((note, i) => {
+      const el = root.querySelector(`[data-param="${out.noted[i]}"]`);
+      return el && (el.type === "text" || el.type === "number");
+    });
+  }
+
+  function showNotes(root, notes, cls, lead) {
     const box = root.querySelector(".pl-notes");
     box.className = "pl-notes " + cls;
     box.hidden = notes.length === 0;
@@ -388,11 +397,11 @@
       p.textContent = n;
       return p;
     }));
-    if (notes.length && cls === "pl-note") {
-      const lead = document.createElement("p");
-      lead.className = "pl-notes-lead";
-      lead.textContent = "Der Link enthielt Werte, die nicht passen. Angepasst:";
-      box.prepend(lead);
+    if (notes.length && lead) {
+      const p = document.createElement("p");
+      p.className = "pl-notes-lead";
+      p.textContent = lead;
+      box.prepend(p);
     }
   }
 

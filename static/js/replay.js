@@ -60,19 +60,23 @@
         } catch (e) {
           throw new ReplayError(`Die Aufzeichnung „${name}“ ist beschädigt (kein gültiges JSON).`);
         }
-        // Another format or version is build()'s to name; the schema speaks for version 1 only.
-        if (!trace || trace.schema !== SCHEMA || trace.schema_version !== SCHEMA_VERSION) return trace;
-        try {
-          window.probierlaborTraceCheck.check(trace, rules);
-        } catch (e) {
-          if (!(e instanceof window.probierlaborTraceCheck.TraceCheckError)) throw e;
-          throw new ReplayError(`Die Aufzeichnung „${name}“ passt nicht zum Format der Engine (${e.message}).`);
-        }
-        return trace;
+        return checked(trace, rules, name);
       });
       cache[name].catch(() => delete cache[name]); // a later visit may try again
     }
     return cache[name];
+  }
+
+  function checked(trace, rules, name) {
+    // Another format or version is build()'s to name; the schema speaks for version 1 only.
+    if (!trace || trace.schema !== SCHEMA || trace.schema_version !== SCHEMA_VERSION) return trace;
+    try {
+      window.probierlaborTraceCheck.check(trace, rules);
+    } catch (e) {
+      if (!(e instanceof window.probierlaborTraceCheck.TraceCheckError)) throw e;
+      throw new ReplayError(`Die Aufzeichnung „${name}“ passt nicht zum Format der Engine (${e.message}).`);
+    }
+    return trace;
   }
 
   // ---- folding events into states ---------------------------------------------------------
@@ -182,15 +186,35 @@
       model.length = Math.max(model.n, ...model.twins.map((t) => t.n));
       start(el, model, view, stage);
     } catch (e) {
-      el.dataset.state = "error";
-      const message = e instanceof ReplayError ? e.message : `Die Aufzeichnung lässt sich nicht abspielen (${String(e && e.message || e).slice(0, 160)}).`;
-      stage.innerHTML = "";
-      const box = document.createElement("p");
-      box.className = "pl-replay-error";
-      box.setAttribute("role", "alert");
-      box.textContent = `${message} Der Rest der Seite funktioniert weiter.`;
-      stage.appendChild(box);
-      if (!(e instanceof ReplayError)) console.warn("Probierlabor-Replay:", e);
+      refuse(el, stage, e);
+    }
+  }
+
+  function refuse(el, stage, e) {
+    el.dataset.state = "error";
+    const message = e instanceof ReplayError ? e.message : `Die Aufzeichnung lässt sich nicht abspielen (${String(e && e.message || e).slice(0, 160)}).`;
+    stage.innerHTML = "";
+    const box = document.createElement("p");
+    box.className = "pl-replay-error";
+    box.setAttribute("role", "alert");
+    box.textContent = `${message} Der Rest der Seite funktioniert weiter.`;
+    stage.appendChild(box);
+    if (!(e instanceof ReplayError)) console.warn("Probierlabor-Replay:", e);
+  }
+
+  // A trace that was computed on the page, not fetched (a live run, static/js/live.js), in a fresh
+  // panel (build/replay_block.frame): the same checks, the same views.
+  async function play(el, trace, name) {
+    const stage = el.querySelector(".pl-replay-view");
+    try {
+      const view = views[el.dataset.view];
+      if (!view) throw new ReplayError(`Für die Ansicht „${el.dataset.view}“ fehlt der Code.`);
+      const model = build(checked(trace, await schema(), name), name);
+      model.twins = [];
+      model.twin = null;
+      start(el, model, view, stage);
+    } catch (e) {
+      refuse(el, stage, e);
     }
   }
 
@@ -318,7 +342,7 @@
         }
       });
     },
-    build, fmt, ReplayError,
+    build, fmt, ReplayError, play,
   };
 
   if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(() => setTimeout(mountAll, 0));

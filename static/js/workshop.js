@@ -2,8 +2,8 @@
 // script in a code editor, filled with the values the experiment shows, run in a Web Worker.
 //
 // Nothing here runs before a reader opens the section: the editor (static/js/workshop-editor.js)
-// is imported then, and the worker with its own Pyodide, numpy and matplotlib
-// (static/js/workshop-worker.js) starts on the first „Ausführen“. The page's cold start stays as it is.
+// is imported then, and the tab's Python worker (static/js/pyworker.js) with its own Pyodide, numpy
+// and matplotlib starts on the first „Ausführen“. The page's cold start stays as it is.
 // The page's runtime only fills the script (kit/workshop.fill_json); the reader's code never runs
 // there, so an error or an endless loop in it cannot touch the experiment.
 (function () {
@@ -30,8 +30,6 @@
   };
 
   let editorModule = null;
-  let runs = 0;
-  let worker = null;  // one per tab, shared by the pages; ended on „Abbrechen“ and after the time limit
 
   // ---- the state of a section --------------------------------------------------------------
 
@@ -152,57 +150,27 @@
     section.setAttribute("aria-busy", String(on));
   }
 
-  function endWorker() {
-    if (worker) worker.terminate();
-    worker = null;
-  }
-
+  // In the tab's Python worker (static/js/pyworker.js), ended on „Abbrechen“ and after the time limit.
   function run(section) {
     if (section.plRun) return;
     const code = section.plEditor ? section.plEditor.state.doc.toString() : section.plText;
-    if (!worker) worker = new Worker(new URL("workshop-worker.js", here), { type: "module" });
-    const mine = worker;
-    const id = (runs += 1);  // a worker's messages name their run: the tab's one worker serves every page
     const started = performance.now();
-    let timer = null;
-    const finish = (text, kind) => {
-      clearTimeout(timer);
-      mine.removeEventListener("message", listen);
-      mine.removeEventListener("error", broken);
-      section.plRun = null;
-      setRunning(section, false);
-      status(section, text, kind);
-    };
-    const listen = (event) => {
-      const data = event.data;
-      if (data.id !== id) return;
-      if (data.type === "status") status(section, TEXT[data.stage]);
-      else if (data.type === "running") {
-        status(section, TEXT.running);
-        const limit = Number(section.dataset.workshopLimit);  // seconds, workshop_block.LIMIT_S
-        timer = setTimeout(() => { endWorker(); finish(TEXT.timeout(limit), "error"); }, limit * 1000);
-      } else if (data.type === "failed") {
-        endWorker();
-        finish(TEXT.failed(data.message), "error");
-      } else if (data.type === "done") {
-        showResult(section, data);
-        finish(data.error ? TEXT.error(data.error) : TEXT.done(data.seconds), data.error ? "error" : "done");
-        section.dispatchEvent(new CustomEvent("pl:workshop-done", {
-          detail: { ms: performance.now() - started, figures: data.figures.length, error: data.error },
-        }));
-      }
-    };
-    const broken = (event) => {
-      event.preventDefault();
-      endWorker();
-      finish(TEXT.failed(event.message || "Web Worker"), "error");
-    };
-    mine.addEventListener("message", listen);
-    mine.addEventListener("error", broken);
-    section.plRun = { stop: () => { endWorker(); finish(TEXT.stopped, "error"); } };
+    const limit = Number(section.dataset.workshopLimit);  // seconds, workshop_block.LIMIT_S
     setRunning(section, true);
-    status(section, TEXT.running);
-    mine.postMessage({ id, code, style: style(section), bundle: window.probierlaborConfig.bundle });
+    section.plRun = window.probierlaborWorker.session("workshop", [code, JSON.stringify(style(section))],
+      window.probierlaborConfig.bundle, {
+        limit,
+        text: Object.assign({}, TEXT, { timeout: TEXT.timeout(limit) }),
+        say: (text, kind) => status(section, text, kind),
+        end: () => { section.plRun = null; setRunning(section, false); },
+        done: (data, finish) => {
+          showResult(section, data);
+          finish(data.error ? TEXT.error(data.error) : TEXT.done(data.seconds), data.error ? "error" : "done");
+          section.dispatchEvent(new CustomEvent("pl:workshop-done", {
+            detail: { ms: performance.now() - started, figures: data.figures.length, error: data.error },
+          }));
+        },
+      });
   }
 
   function showResult(section, data) {

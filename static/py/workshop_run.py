@@ -1,6 +1,6 @@
-# „Im Code nachrechnen“: runs a reader's script inside the workshop's Web Worker
-# (static/js/workshop-worker.js), never in the page's own runtime, so an endless loop can be ended by
-# ending the worker. Defines run(code, style_json) -> JSON {output, figures, error}.
+# „Im Code nachrechnen“: runs a reader's script inside the tab's Python Web Worker
+# (static/js/python-worker.js), never in the page's own runtime, so an endless loop can be ended by
+# ending the worker. Defines run(code, style_json, tell) -> JSON {output, figures, error}.
 import base64
 import contextlib
 import io
@@ -56,7 +56,9 @@ def _png(figure):
     return base64.b64encode(buffer.getvalue()).decode()
 
 
-def run(code, style_json):
+def run(code, style_json, tell=None):
+    """``tell`` (the worker's message function, given to every task's runner) stays unused: a script
+    reports nothing before it has finished."""
     _style(json.loads(style_json))
     plt.close("all")
     printed, error = io.StringIO(), None

@@ -44,6 +44,16 @@ def kind_of(p) -> str:
     return {"bool": "toggle", "seed": "seed", "moves": "moves"}.get(p.kind, p.kind)  # a new kind: see below
 
 
+def typed_values(p) -> str:
+    """What the keyboard test types into a field for a list of values: as few as allowed, all fitting
+    (a distribution summing to 1), in German."""
+    shares = (0.6, 0.4) if p.normalise else tuple(round(p.lo + (p.hi - p.lo) * f, 2) for f in (0.3, 0.6))
+    values = shares + (0.0,) * (p.count[0] - 2)
+    text = p.to_field(values)
+    assert p.coerce(text) == (values, None), text
+    return text
+
+
 def unit_of(p) -> str:
     if p.unit:
         return p.unit
@@ -104,6 +114,8 @@ def choose() -> dict[str, tuple[str, str]]:
                     ok = all(audible(slug, {p.name: p.default + i}) for i in (1, 2, 3))
                 elif p.kind == "moves":
                     ok = audible(slug, {p.name: "0:100"})
+                elif p.kind == "values":
+                    ok = audible(slug, {p.name: typed_values(p)})
                 else:
                     ok = audible(slug, {p.name: step_value(p, p.default)})
                 if ok:
@@ -349,6 +361,19 @@ def op_moves(v, slug, p):
     return presses
 
 
+def op_values(v, slug, p):
+    """A typed list: select what the field holds, type the new values, Enter."""
+    presses = tab_to(v, f'input[type="text"][data-param="{p.name}"]')
+    has_name(v, "textbox", p.label)
+    typed = typed_values(p)
+    v.page.keyboard.press("Control+a")
+    v.page.keyboard.type(typed)
+    now = press_and_check(v, slug, "Enter", f"{slug}/{p.name} typed")
+    assert current(p, now) == p.coerce(typed)[0]
+    assert v.page.input_value(f'{ROOT} [data-param="{p.name}"]') == typed
+    return presses
+
+
 def op_preset(v, slug, _):
     now = state(v, slug)
     shown = api.run(slug, now)["summary"]
@@ -404,7 +429,7 @@ def op_toolbar(v, slug, _):
 
 OPERATE = {
     "range": op_range, "range-unit": op_range, "range-log": op_range, "number": op_number, "select": op_select,
-    "radio": op_radio, "toggle": op_toggle, "seed": op_seed, "moves": op_moves,
+    "radio": op_radio, "toggle": op_toggle, "seed": op_seed, "moves": op_moves, "values": op_values,
     "preset": op_preset, "toolbar": op_toolbar,
 }
 

@@ -209,10 +209,10 @@ def test_the_editor_and_the_worker_are_found_after_pyscript_took_over_current_sc
     v = visit(f"/{slug}/", init_script=CURRENT_SCRIPT_IS_PYTHON)
     v.wait_state()
     open_section(v.page)
-    # the worker is the other file found from this script's place; its Pyodide need not start for that
-    with v.page.context.expect_event("response", lambda r: "workshop-worker" in r.url) as worker:
+    # the tab's Python worker (static/js/pyworker.js) is found from the site's root as well; its Pyodide need not start
+    with v.page.context.expect_event("response", lambda r: "python-worker" in r.url) as worker:
         v.page.click(f"{SECTION} [data-workshop-run]")
-    assert worker.value.ok and worker.value.url == origin + "/static/js/workshop-worker.js"
+    assert worker.value.ok and worker.value.url == origin + "/static/js/python-worker.js"
     v.page.click(f"{SECTION} [data-workshop-stop]")
 
 

@@ -352,3 +352,40 @@ def test_chunked_prefill_may_reserve_part_of_the_prompt():
     assert len(pool.tables["a"]) == 3
     with pytest.raises(ValueError, match="pool has only 3"):
         pool.allocate("b", list(range(13)), num_tokens=4)  # the whole prompt could never fit
+
+
+# ------------------------------------------------------------------ truncate (speculative decoding)
+
+
+def test_truncate_gives_back_the_blocks_past_the_kept_positions_back_to_front():
+    pool = BlockPool(8, 2)
+    pool.allocate("a", [1, 2, 3])
+    pool.append("a", 9)  # 5 blocks: three proposals reach into blocks 3 and 4
+    table = list(pool.tables["a"])
+    pool.events.clear()
+    assert pool.truncate("a", 5) == table[3:]
+    assert pool.tables["a"] == table[:3] and pool.num_used == 3
+    assert [(e.kind, e.block_id) for e in pool.events] == [("free", table[4]), ("free", table[3])]
+    assert pool.truncate("a", 6) == [] and pool.tables["a"] == table[:3]  # inside the last block: nothing
+    pool.check()
+    pool.free("a")
+    pool.check()
+    assert pool.num_free == 8
+
+
+def test_truncate_keeps_committed_blocks_and_shared_ones_stay_with_their_other_owner():
+    pool = BlockPool(8, 2)
+    pool.allocate("a", [1, 2, 3, 4, 5])
+    pool.commit("a", [1, 2, 3, 4, 5], 5)  # two full blocks registered
+    with pytest.raises(ValueError, match="cannot truncate to 3 tokens, 4 are committed"):
+        pool.truncate("a", 3)
+    with pytest.raises(ValueError, match="at least one position"):
+        pool.truncate("a", 0)
+    pool.allocate("b", [1, 2, 3, 4, 9, 9])  # shares both registered blocks
+    pool.append("b", 8)
+    pool.events.clear()
+    released = pool.truncate("b", 5)
+    assert len(released) == 1 and pool.blocks[released[0]].ref_count == 0
+    pool.check()
+    with pytest.raises(KeyError, match="unknown sequence"):
+        pool.truncate("c", 1)

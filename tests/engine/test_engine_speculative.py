@@ -249,3 +249,69 @@ def test_invalid_use_fails_clearly():
         verify(np.ones((2, 4)) / 4, np.ones((2, 4)) / 4, [0, 1], np.random.default_rng(0))
     assert speculative_generate(target, truncated_draft(target, 1), PROMPTS[0], 1, k=4, params=GREEDY).tokens == \
         greedy_recompute(target, PROMPTS[0], 1).tokens
+
+
+# ------------------------------------------------------------------ the paged cache
+
+
+@pytest.mark.parametrize("params,seed", [(GREEDY, None), (SamplingParams(temperature=0.9), 5)])
+@pytest.mark.parametrize("block_size", [1, 2, 4])
+def test_rejected_proposals_leave_the_cache_and_the_pools_stay_consistent(params, seed, block_size):
+    """Each round ends with exactly the K/V of the kept tokens but the newest (it runs next pass);
+    a rejection that reaches past a block boundary gives those blocks back."""
+    target = TARGETS["GQA"]
+    draft = truncated_draft(target, 1)
+    prompt = PROMPTS[2]
+    seq = list(prompt)
+    freed_on_rejection = []
+
+    def after_round(run, target_kv, draft_kv):
+        target_kv.pool.check()
+        draft_kv.pool.check()
+        v = run.verifications[-1]
+        done = len(run.tokens) >= 17
+        start = len(seq)
+        seq.extend(v.emitted)
+        kept = 0 if done else len(seq) - 1
+        assert target_kv.tokens == seq[:kept]
+        assert draft_kv.tokens == seq[:min(kept, len(draft_kv.tokens))]
+        assert run.target_blocks_used[-1] == target_kv.pool.num_used == target_kv.pool.blocks_for(kept)
+        # The pass held blocks for every proposal; the rejected ones' blocks are freed in the same round.
+        held = target_kv.pool.blocks_for(start + len(v.proposals))
+        freed = [e.block_id for e in run.target_blocks[-1] if e.kind == "free"]
+        assert len(freed) == held - target_kv.pool.blocks_for(kept)
+        if v.rejected and not done:
+            freed_on_rejection.append(len(freed))
+
+    rng = None if params.greedy else np.random.default_rng(seed)
+    run = speculative_generate(target, draft, prompt, 17, k=5, params=params, rng=rng, block_size=block_size,
+                               after_round=after_round)
+    assert run.tokens == seq[len(prompt):]
+    assert any(freed_on_rejection)  # some rejection did give blocks back
+    # The target ran the prompt once and afterwards one kept token plus the proposals per pass.
+    assert run.target_forward_tokens[0] == len(prompt) + len(run.verifications[0].proposals)
+    assert run.target_forward_tokens[1:] == [len(v.proposals) + 1 for v in run.verifications[1:]]
+
+
+def test_paged_rounds_give_the_recomputed_tokens_in_sampling_mode():
+    """The same draws as full recomputation over the whole sequence (the old implementation)."""
+    target = TARGETS["MQA"]
+    draft = truncated_draft(target, 1)
+    params = SamplingParams(temperature=0.8, top_k=30)
+    rng = np.random.default_rng(4)
+    seq, out = list(PROMPTS[0]), []
+    while len(out) < 20:
+        n = min(3, 20 - len(out) - 1)
+        proposals, q_rows = [], []
+        for _ in range(n):
+            ctx = seq + proposals
+            q = probabilities(draft.forward(ctx, np.arange(len(ctx)), NoCacheAttention())[-1], params)
+            proposals.append(int(draw(q, rng)))
+            q_rows.append(q)
+        ctx = seq + proposals
+        p = probabilities(target.forward(ctx, np.arange(len(ctx)), NoCacheAttention())[len(seq) - 1:], params)
+        v = verify(p, np.array(q_rows).reshape(n, p.shape[1]), proposals, rng, position=len(seq))
+        out += v.emitted
+        seq += v.emitted
+    run = speculative_generate(target, draft, PROMPTS[0], 20, k=3, params=params, rng=np.random.default_rng(4))
+    assert run.tokens == out

@@ -157,12 +157,12 @@ _TOOLBAR = (
 
 
 def _preset_button(slug: str, index: int, preset, view: int) -> str:
-    """data-preset: the values to set; data-preset-url: the query string they give, so the page can
-    tell which preset is on screen by comparing strings instead of asking Python; data-view: its
-    pre-rendered view in the block's template."""
-    values = api.preset_values(slug, preset.label)
-    url = api.url_state(slug, api.check(slug, values)[0])
-    return (f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(api.jsonable(values)))}"'
+    """data-preset: the texts its controls take (api.controls); data-preset-url: the query string they
+    give, so the page can tell which preset is on screen by comparing strings instead of asking Python;
+    data-view: its pre-rendered view in the block's template."""
+    values = api.check(slug, api.preset_values(slug, preset.label))[0]
+    url = api.url_state(slug, values)
+    return (f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(api.controls(slug, values)))}"'
             f' data-preset-url="{escape(json.dumps(url))}" data-view="{view}" title="{escape(preset.help)}" data-key="{index}">'
             f'{escape(preset.label)}</button>')
 
@@ -237,6 +237,13 @@ def _control(p: Param, value, display: str) -> str:
         )
         return (f'<fieldset class="pl-control pl-choice"><legend>{escape(p.label)}</legend>'
                 f'<div class="pl-options">{options}</div>{help_text}</fieldset>')
+    if p.kind == "values":  # typed; Python reads „0,5; 0,3“ as well as the URL's 0.5_0.3
+        placeholder = f' placeholder="{escape(p.widget)}"' if p.widget else ""
+        return (
+            f'<div class="pl-control pl-values"><label for="{ident}">{escape(p.label)}</label>'
+            f'<input type="text" id="{ident}" data-param="{p.name}" value="{escape(p.to_field(value))}"'
+            f'{placeholder} autocomplete="off" spellcheck="false" enterkeyhint="done">{help_text}</div>'
+        )
     if p.kind == "moves":  # changed by dragging in the figure; kept here so the URL can carry it
         return f'<input type="hidden" data-param="{p.name}" data-moves value="{escape(p.to_url(value))}">'
     if p.kind == "bool":

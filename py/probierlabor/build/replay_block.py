@@ -61,8 +61,6 @@ def speed_options() -> str:
 
 def panel(name: str, view: str, twin: str | None = None) -> str:
     """``twin``: one trace name or several, comma-separated, replayed alongside (same step index)."""
-    if view not in VIEWS:
-        raise ValueError(f"replay({name!r}): unbekannte Ansicht {view!r}; möglich: {', '.join(VIEWS)}")
     head = header(name)
     twin_attr = ""
     if twin:
@@ -70,12 +68,24 @@ def panel(name: str, view: str, twin: str | None = None) -> str:
             header(other)  # must exist as well
         twin_attr = f' data-twin="{escape(twin)}"'
     s = head["scenario"]
-    steps = head["result"]["num_steps"]
+    return frame(view, f'data-replay="{escape(name)}"', f"Aufzeichnung: {s['title']}", s["description"],
+                 head["result"]["num_steps"],
+                 "Die Aufzeichnung wird geladen … (ohne JavaScript ist sie nicht abspielbar; die Datei liegt "
+                 f"unter static/traces/{name}.json)", machine_line(head), twin_attr)
+
+
+def frame(view: str, which: str, title: str, description: str, steps: int, status: str, machine: str,
+          twin_attr: str = "") -> str:
+    """A replay panel's markup around any trace; ``which`` (an escaped HTML attribute) says which:
+    static/js/replay.js mounts those with ``data-replay`` itself, static/js/live.js hands its own
+    traces to ``probierlaborReplay.play``."""
+    if view not in VIEWS:
+        raise ValueError(f"unbekannte Ansicht {view!r}; möglich: {', '.join(VIEWS)}")
     return (
-        f'<section class="pl-replay" data-replay="{escape(name)}" data-view="{view}"{twin_attr} '
-        f'data-state="loading" aria-label="Aufzeichnung: {escape(s["title"])}">'
-        f'<h3 class="pl-replay-title">Aufzeichnung: {escape(s["title"])}</h3>'
-        f'<p class="pl-replay-desc">{escape(s["description"])}</p>'
+        f'<section class="pl-replay" {which} data-view="{view}"{twin_attr} '
+        f'data-state="loading" aria-label="{escape(title)}">'
+        f'<h3 class="pl-replay-title">{escape(title)}</h3>'
+        f'<p class="pl-replay-desc">{escape(description)}</p>'
         f'<div class="pl-replay-controls" role="group" aria-label="Wiedergabe" hidden>'
         f'<button type="button" class="md-button pl-r-reset" aria-label="Zum Anfang" title="Zum Anfang (R)">{icon("reset")}</button>'
         f'<button type="button" class="md-button pl-r-back" aria-label="Ein Schritt zurück" title="Ein Schritt zurück (←)">{icon("back")}</button>'
@@ -87,9 +97,8 @@ def panel(name: str, view: str, twin: str | None = None) -> str:
         f'<label class="pl-r-speed"><span class="pl-r-label">Tempo</span><select aria-label="Abspieltempo">'
         f'{speed_options()}</select></label>'
         f'</div>'
-        f'<div class="pl-replay-view"><p class="pl-replay-status">Die Aufzeichnung wird geladen … '
-        f'(ohne JavaScript ist sie nicht abspielbar; die Datei liegt unter static/traces/{escape(name)}.json)</p></div>'
+        f'<div class="pl-replay-view"><p class="pl-replay-status">{escape(status)}</p></div>'
         f'<p class="pl-replay-summary" aria-live="polite"></p>'
-        f'<p class="pl-replay-machine">{escape(machine_line(head))}</p>'
+        f'<p class="pl-replay-machine">{escape(machine)}</p>'
         f'</section>'
     )

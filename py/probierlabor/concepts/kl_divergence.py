@@ -15,6 +15,12 @@ PyTorch's ``nn.KLDivLoss`` takes ``input`` = log-probabilities of the model (the
 approximation) and ``target`` = probabilities of the reference, and computes the pointwise
 terms target·(ln target − input), i.e. D(target‖model). ``batchmean`` divides the sum by
 the number of examples (rows), ``mean`` by the number of elements (rows × classes).
+
+Own distributions (2–8 typed chances each, kit/distribution.py) take the place of a slider's two
+events; the events are A, B, … in the order typed. A distribution with fewer events than the other
+gives the missing ones the probability 0 (a two-event slider too), which the summary says. The
+curve of both directions needs a single slider to move and is drawn for two events only; the
+PyTorch batch's second example is then the uniform distribution over all events.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import math
 from fractions import Fraction
 from html import escape
 
-from ..kit import fmt, svg
+from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
 from ..kit.lesson import Lesson, Prediction, Task
@@ -34,9 +40,6 @@ TITLE = "KL-Divergenz"
 GROUP = "Lernen und Bewerten"
 TEASER = "Wie weit liegt eine Verteilung von einer anderen entfernt – und warum die Richtung zählt."
 
-EVENTS = ("A", "B")
-# The second example of the small PyTorch batch: model and target agree exactly (its KL is 0).
-SECOND = (Fraction(1, 2), Fraction(1, 2))
 
 PARAMS = (
     Param("q1", "q: Wahrscheinlichkeit von A", "float", 0.9, lo=0.0, hi=1.0, step=0.01,
@@ -45,6 +48,11 @@ PARAMS = (
           help="Die Verteilung p; B bekommt den Rest 1 − p(A)."),
     Param("swap", "Richtung tauschen: p ist die Referenz", "bool", False,
           help="Aus: q ist die Referenz, p die Näherung, also D(q‖p). An: D(p‖q)."),
+    # not "q" and "p": the theme reads ?q= as a search query
+    distribution.own("q_dist", "Eigene Verteilung q", help="Statt des Reglers für q: 2 bis 8 Wahrscheinlichkeiten, "
+                     "mit Semikolon getrennt; sie werden durch ihre Summe geteilt, falls nötig. Leer: der Regler."),
+    distribution.own("p_dist", "Eigene Verteilung p", help="Ebenso für p. Fehlen p Ereignisse, die q hat, "
+                     "bekommen sie bei p die Wahrscheinlichkeit 0 (und umgekehrt)."),
 )
 
 PRESETS = (
@@ -66,6 +74,15 @@ def as_fraction(x) -> Fraction:
 def two(x) -> tuple[Fraction, Fraction]:
     x = as_fraction(x)
     return x, 1 - x
+
+
+def second(n: int) -> tuple[Fraction, ...]:
+    """The second example of the small PyTorch batch: model and target agree exactly (its KL is 0)."""
+    return (Fraction(1, n),) * n
+
+
+def padded(dist: tuple, n: int) -> tuple:
+    return tuple(dist) + (Fraction(0),) * (n - len(dist))
 
 
 def ln(x) -> float:
@@ -149,19 +166,27 @@ def _json(x: float):
 
 # -- the experiment -------------------------------------------------------------------
 
-def compute(q1: float = 0.9, p1: float = 0.5, swap: bool = False) -> dict:
-    q, p = two(q1), two(p1)
+def compute(q1: float = 0.9, p1: float = 0.5, swap: bool = False, q_dist: tuple = (), p_dist: tuple = ()) -> dict:
+    own_q, own_p = q_dist, p_dist
+    q = distribution.exact(own_q) if own_q else two(q1)
+    p = distribution.exact(own_p) if own_p else two(p1)
+    n = max(len(q), len(p))
+    added = {"q": n - len(q), "p": n - len(p)}
+    q, p = padded(q, n), padded(p, n)
     ref, approx = (p, q) if swap else (q, p)
     d_qp, d_pq = kl(q, p), kl(p, q)
     d, h_cross, h_ref = kl(ref, approx), cross_entropy(ref, approx), entropy(ref)
     terms = [term(r, a) for r, a in zip(ref, approx)]
     one = ([[_log(a) for a in approx]], [list(ref)])
-    batch = ([[_log(a) for a in approx], [_log(a) for a in SECOND]], [list(ref), list(SECOND)])
+    batch = ([[_log(a) for a in approx], [_log(a) for a in second(n)]], [list(ref), list(second(n))])
     torch = {red: {"single": _json(kl_div_loss(*one, red)), "batch": _json(kl_div_loss(*batch, red))}
              for red in ("sum", "batchmean", "mean")}
     # the classic slip: passing probabilities instead of log-probabilities as `input`
     wrong = kl_div_loss([[float(a) for a in approx]], [list(ref)], "batchmean")
     return {
+        "events": list(distribution.names(n)),
+        "own": {"q": bool(own_q), "p": bool(own_p)},
+        "padded": added,
         "q": [float(x) for x in q],
         "p": [float(x) for x in p],
         "q_exact": [str(x) for x in q],
@@ -204,13 +229,18 @@ def view(r: dict, layout: str = WIDE) -> View:
                 f"H({ref}, {approx}) = {show(r['cross_entropy'])}", r["cross_entropy"]),
         Readout("entropy", "Entropie H(Referenz)", f"H({ref}) = {show(r['entropy'])}", r["entropy"]),
     ]
-    q, p = r["q"], r["p"]
+    listed = lambda values: "; ".join(fmt.de_auto(v) for v in values)  # noqa: E731
     summary = (
-        f"q = ({fmt.de_auto(q[0])}; {fmt.de_auto(q[1])}), p = ({fmt.de_auto(p[0])}; {fmt.de_auto(p[1])}). "
+        f"q = ({listed(r['q'])}), p = ({listed(r['p'])}). "
         f"D(q‖p) = {show(r['d_qp'])}, D(p‖q) = {show(r['d_pq'])} (in nat); "
         f"Referenz ist {ref}."
     )
-    return View(_figure(r, layout), readouts, summary, _curve(r, layout) + _torch_table(r))
+    for name, count in r["padded"].items():
+        if count:
+            missing = ", ".join(r["events"][-count:])
+            summary += f" {name} hat weniger Ereignisse; {missing} {'bekommt' if count == 1 else 'bekommen'} bei {name} die Wahrscheinlichkeit 0."
+    curve = _curve(r, layout) if len(r["events"]) == 2 else ""  # one slider moves only two events
+    return View(_figure(r, layout), readouts, summary, curve + _torch_table(r))
 
 
 # -- figures ------------------------------------------------------------------------
@@ -238,16 +268,19 @@ def _figure(r: dict, layout: str) -> str:
         parts.append(f'<line class="pl-grid" x1="{lx0}" y1="{py(v):.1f}" x2="{lx1}" y2="{py(v):.1f}"/>'
                      f'<text class="pl-tick" x="{lx0 - 6}" y="{py(v) + 4:.1f}" text-anchor="end">'
                      f'{fmt.de_auto(v) if v else "0"}</text>')
-    group = (lx1 - lx0) / 2
-    bar = 26 if narrow else 32
-    for i, event in enumerate(EVENTS):
+    events = r["events"]
+    few = len(events) <= 3  # room for the numbers above the bars; with more they are in the bars' titles
+    group = (lx1 - lx0) / len(events)
+    bar = min(26 if narrow else 32, group / 2 - 3)
+    for i, event in enumerate(events):
         cx = lx0 + group * (i + 0.5)
         for j, (name, value, cls) in enumerate(((ref_name, ref[i], "pl-kl-ref"), (approx_name, approx[i], "pl-kl-approx"))):
             x = cx - bar - 2 + j * (bar + 4)
-            parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(value):.1f}" width="{bar}" '
+            parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(value):.1f}" width="{bar:g}" '
                          f'height="{bottom - py(value):.1f}"><title>{name}({event}) = {fmt.de_auto(value)}</title></rect>')
-            parts.append(f'<text class="pl-kl-value" x="{x + bar / 2:.1f}" y="{py(value) - 5:.1f}" '
-                         f'text-anchor="middle">{fmt.de(value, 2)}</text>')
+            if few:
+                parts.append(f'<text class="pl-kl-value" x="{x + bar / 2:.1f}" y="{py(value) - 5:.1f}" '
+                             f'text-anchor="middle">{fmt.de(value, 2)}</text>')
         parts.append(f'<text class="pl-tick" x="{cx:.1f}" y="{bottom + 18}" text-anchor="middle">{event}</text>')
     parts.append(f'<line class="pl-frame" x1="{lx0}" y1="{bottom}" x2="{lx1}" y2="{bottom}"/>')
     # legend under the left panel
@@ -268,24 +301,25 @@ def _figure(r: dict, layout: str) -> str:
                      f'<text class="pl-tick" x="{rx0 - 6}" y="{ry(v) + 4:.1f}" text-anchor="end">'
                      f'{fmt.de_auto(v) if v else "0"}</text>')
     parts.append(f'<line class="pl-frame" x1="{rx0}" y1="{ry(0):.1f}" x2="{rx1}" y2="{ry(0):.1f}"/>')
-    slot = (rx1 - rx0) / 3
-    items = [(EVENTS[0], r["terms"][0], r["terms_infinite"][0], "pl-kl-term"),
-             (EVENTS[1], r["terms"][1], r["terms_infinite"][1], "pl-kl-term"),
-             ("Summe", r["d"], r["d_infinite"], "pl-kl-sum")]
+    slot = (rx1 - rx0) / (len(events) + 1)
+    items = [(event, term, infinite, "pl-kl-term")
+             for event, term, infinite in zip(events, r["terms"], r["terms_infinite"])]
+    items.append(("Summe" if few else "Σ", r["d"], r["d_infinite"], "pl-kl-sum"))
     for i, (label, value, infinite, cls) in enumerate(items):
         cx = rx0 + slot * (i + 0.5)
-        w = 36
+        w = min(36, slot - 6)
         if infinite:
             y1, y2, text = ry(hi), ry(0), "∞"
             cls += " pl-kl-inf"
         else:
             y1, y2 = sorted((ry(value), ry(0)))
             text = fmt.de(value, 3)
-        parts.append(f'<rect class="{cls}" x="{cx - w / 2:.1f}" y="{y1:.1f}" width="{w}" height="{max(y2 - y1, 0.5):.1f}">'
+        parts.append(f'<rect class="{cls}" x="{cx - w / 2:.1f}" y="{y1:.1f}" width="{w:g}" height="{max(y2 - y1, 0.5):.1f}">'
                      f"<title>{escape(label)}: {escape(text)}</title></rect>")
         below = (not infinite) and value < 0
         ty = (y2 + 14) if below else (y1 - 5)
-        parts.append(f'<text class="pl-kl-value" x="{cx:.1f}" y="{ty:.1f}" text-anchor="middle">{escape(text)}</text>')
+        if few or i == len(events):
+            parts.append(f'<text class="pl-kl-value" x="{cx:.1f}" y="{ty:.1f}" text-anchor="middle">{escape(text)}</text>')
         parts.append(f'<text class="pl-tick" x="{cx:.1f}" y="{bottom + 18}" text-anchor="middle">{escape(label)}</text>')
     formula = f"{ref_name}ᵢ · ln({ref_name}ᵢ / {approx_name}ᵢ)"
     # a narrow figure ends the formula at the panel's edge, clear of the key on its left
@@ -352,13 +386,15 @@ def _torch_table(r: dict) -> str:
     body = [(Cell(f"<code>{red}</code>", html=True), what, show(t[red]["single"]), show(t[red]["batch"]))
             for red, what in rows]
     wrong = fmt.de(r["torch_wrong_input"], 3)
+    n = len(r["events"])
+    uniform = "; ".join([fmt.de_auto(1 / n)] * n) if n <= 4 else f"je 1/{n}"
     return (
         '<div class="pl-kl-torch">'
         f'<p class="pl-kl-code"><code>nn.KLDivLoss(reduction=…)(input=log {approx_name}, target={ref_name})</code> '
         f"rechnet D({ref_name}‖{approx_name}).</p>"
-        + table(("reduction", "Rechnung", "1 × 2", "2 × 2"), body, row_heads=True, wide=True, cls="pl-kl-table") +
-        f'<p class="pl-kl-foot">1 × 2: nur dieses Beispiel. 2 × 2: dazu ein zweites, bei dem Modell und Ziel '
-        f"genau (0,5; 0,5) sind. Falsch: <code>input={approx_name}</code> ohne log ergibt {escape(wrong)}.</p>"
+        + table(("reduction", "Rechnung", f"1 × {n}", f"2 × {n}"), body, row_heads=True, wide=True, cls="pl-kl-table") +
+        f'<p class="pl-kl-foot">1 × {n}: nur dieses Beispiel. 2 × {n}: dazu ein zweites, bei dem Modell und Ziel '
+        f"genau ({uniform}) sind. Falsch: <code>input={approx_name}</code> ohne log ergibt {escape(wrong)}.</p>"
         "</div>"
     )
 
@@ -370,8 +406,8 @@ SMALL = 0.2
 
 
 def _both_ways_equal(params, result) -> bool:
-    a, b = result["d_qp"], result["d_pq"]
-    return not result["equal"] and a is not None and b is not None and abs(a - b) < SAME
+    a, b = result["d_qp"], result["d_pq"]  # the task (and its answer) is about the two sliders
+    return not any(result["own"].values()) and not result["equal"] and a is not None and b is not None and abs(a - b) < SAME
 
 
 def _one_way_infinite(params, result) -> bool:
@@ -388,7 +424,8 @@ LESSON = Lesson(
                  "Wahrscheinlichkeit 0. Wie groß wird D(q‖p)?",
         choices=("etwa 0,1", "etwa 2,3", "unendlich groß"),
         answer=2,
-        shown=lambda params, result: result["p_exact"][1] == "0" and params["q1"] == _DEFAULT_Q1,
+        shown=lambda params, result: (result["p_exact"][1] == "0" and params["q1"] == _DEFAULT_Q1
+                                      and not any(result["own"].values())),
         explain=f"Im Beitrag von B steht ln({fmt.de(1 - _DEFAULT_Q1, 1)} / 0). Wer ein Ereignis ausschließt, das die Referenz erwartet, "
                 "liegt unendlich weit daneben.",
         example={"p1": 1.0},

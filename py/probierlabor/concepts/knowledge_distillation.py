@@ -16,6 +16,12 @@ Losses (natural log, nats):
   H(q(T)), a constant for the student, so both have the same gradient;
 * total: (1 − α)·hard + α·T²·KL. The T² (Hinton §2) compensates that the soft gradient
   ∂H(q(T), s(T))/∂v = (s(T) − q(T))/T shrinks roughly as 1/T² when T grows.
+
+An own teacher (2–8 typed chances, kit/distribution.py) replaces the article's; the label stays the
+first token, A. The student keeps its two sliders: A gets s_A, B the share r of the rest, and the
+remaining (1 − r)·(1 − s_A) goes to C, D, … in the teacher's proportions among them (evenly where the
+teacher gives them nothing), so that it never rules out a token the teacher expects. With only two
+tokens B takes the whole rest.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import math
 from fractions import Fraction
 from html import escape
 
-from ..kit import fmt, svg
+from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
 from ..kit.lesson import Lesson, Prediction, Task
@@ -48,6 +54,9 @@ PARAMS = (
           help="Wie der Schüler den Rest 1 − s(A) auf B und C verteilt (der Lehrer: 0,875)."),
     Param("alpha", "Gewicht α der weichen Ziele", "float", 0.5, lo=0.0, hi=1.0, step=0.05,
           help="0: nur das Label zählt; 1: nur der Lehrer."),
+    distribution.own("teacher", "Eigener Lehrer",
+                     help="2 bis 8 Chancen des Lehrers für A, B, C …, mit Semikolon getrennt; das Label bleibt A. "
+                          "Ergeben sie nicht 1, wird durch ihre Summe geteilt. Leer: 0,6; 0,35; 0,05."),
 )
 
 PRESETS = (
@@ -66,9 +75,16 @@ def exact(x) -> Fraction:
     return x if isinstance(x, Fraction) else Fraction(repr(float(x)))
 
 
-def student(s_a, split) -> tuple[Fraction, Fraction, Fraction]:
+def student(s_a, split, teacher=TEACHER) -> tuple[Fraction, ...]:
     a, r = exact(s_a), exact(split)
-    return a, r * (1 - a), (1 - r) * (1 - a)
+    if len(teacher) == 2:
+        return a, 1 - a
+    rest = teacher[2:] if sum(teacher[2:]) > 0 else (Fraction(1),) * (len(teacher) - 2)
+    return (a, r * (1 - a)) + tuple((1 - r) * (1 - a) * w / sum(rest) for w in rest)
+
+
+def label(n: int) -> tuple[int, ...]:
+    return LABEL[:1] + (0,) * (n - 1)
 
 
 def soften(dist, T: float):
@@ -96,19 +112,19 @@ def _norm(values) -> float:
     return math.sqrt(math.fsum(float(v) ** 2 for v in values))
 
 
-def soft_gradient(s, T: float) -> float:
+def soft_gradient(s, T: float, teacher=TEACHER) -> float:
     """|∂H(q(T), s(T))/∂v| for the student's logits v = ln s: |s(T) − q(T)| / T."""
-    q, st = soften(TEACHER, T), soften(s, T)
+    q, st = soften(teacher, T), soften(s, T)
     return _norm(float(a) - float(b) for a, b in zip(st, q)) / T
 
 
 def hard_gradient(s) -> float:
     """|∂(−ln s_A)/∂v| = |s − label| at T = 1."""
-    return _norm(float(a) - float(b) for a, b in zip(s, LABEL))
+    return _norm(float(a) - float(b) for a, b in zip(s, label(len(s))))
 
 
-def losses(s, T: float, alpha: float) -> dict:
-    q, st = soften(TEACHER, T), soften(s, T)
+def losses(s, T: float, alpha: float, teacher=TEACHER) -> dict:
+    q, st = soften(teacher, T), soften(s, T)
     hard = -math.log(s[0])
     soft_kl = max(0.0, kl(q, st))  # ≥ 0 in exact arithmetic; clip −1e-17 rounding
     return {
@@ -123,24 +139,29 @@ def losses(s, T: float, alpha: float) -> dict:
 
 # -- the experiment -------------------------------------------------------------------
 
-def compute(T: float = 1.0, s_a: float = 0.9, split: float = 0.5, alpha: float = 0.5) -> dict:
-    s = student(s_a, split)
-    q, st = soften(TEACHER, T), soften(s, T)
+def compute(T: float = 1.0, s_a: float = 0.9, split: float = 0.5, alpha: float = 0.5, teacher: tuple = ()) -> dict:
+    own = bool(teacher)
+    teacher = distribution.exact(teacher) if own else TEACHER
+    s = student(s_a, split, teacher)
+    q, st = soften(teacher, T), soften(s, T)
     ts = [round(T_MIN + i * T_STEP, 1) for i in range(int(round((T_MAX - T_MIN) / T_STEP)) + 1)]
     return {
         "T": T,
         "alpha": alpha,
-        "teacher": [float(x) for x in TEACHER],
-        "label": [float(x) for x in LABEL],
+        "own": own,
+        "tokens": list(distribution.names(len(teacher))),
+        "teacher": [float(x) for x in teacher],
+        "label": [float(x) for x in label(len(teacher))],
         "student": [float(x) for x in s],
         "student_exact": [str(x) for x in s],
         "teacher_T": [float(x) for x in q],
         "student_T": [float(x) for x in st],
-        **losses(s, T, alpha),
+        **losses(s, T, alpha, teacher),
         "hard_gradient": hard_gradient(s),
-        "soft_gradient": soft_gradient(s, T),
-        "soft_gradient_scaled": T * T * soft_gradient(s, T),
-        "gradients": [{"T": t, "raw": soft_gradient(s, t), "scaled": t * t * soft_gradient(s, t)} for t in ts],
+        "soft_gradient": soft_gradient(s, T, teacher),
+        "soft_gradient_scaled": T * T * soft_gradient(s, T, teacher),
+        "gradients": [{"T": t, "raw": soft_gradient(s, t, teacher), "scaled": t * t * soft_gradient(s, t, teacher)}
+                      for t in ts],
     }
 
 
@@ -152,7 +173,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     T = fmt.de_auto(r["T"])
     readouts = [
         # labels are fixed text (the page swaps only the values)
-        Readout("teacher_T", "Weiche Ziele des Lehrers (A · B · C)", triple(r["teacher_T"], 3), r["teacher_T"], True),
+        Readout("teacher_T", f"Weiche Ziele des Lehrers ({' · '.join(r['tokens'])})", triple(r["teacher_T"], 3), r["teacher_T"], True),
         Readout("hard", "Harter Verlust −ln s(A)", fmt.de(r["hard"], 3), r["hard"]),
         Readout("soft_kl", "Weicher Verlust KL(Lehrer‖Schüler) bei T", fmt.de(r["soft_kl"], 3), r["soft_kl"], True),
         Readout("soft_kl_scaled", "T² · KL", fmt.de(r["soft_kl_scaled"], 3), r["soft_kl_scaled"]),
@@ -160,7 +181,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("total", "Gesamt: (1 − α)·hart + α·T²·KL", fmt.de(r["total"], 3), r["total"], True),
     ]
     summary = (
-        f"Bei T = {T} sind die weichen Ziele des Lehrers {triple(r['teacher_T'])} für A, B, C, "
+        f"Bei T = {T} sind die weichen Ziele des Lehrers {triple(r['teacher_T'])} für {', '.join(r['tokens'])}, "
         f"der Schüler sagt {triple(r['student_T'])}. Harter Verlust {fmt.de(r['hard'], 3)}, "
         f"weicher Verlust (KL) {fmt.de(r['soft_kl'], 3)}, gesamt {fmt.de(r['total'], 3)}."
     )
@@ -185,22 +206,25 @@ def _figure(r: dict, layout: str) -> str:
                  f'text-anchor="middle">Wahrscheinlichkeit</text>')
     series = (("Label „A“", r["label"], "pl-kd-label"), (f"Lehrer bei T = {T}", r["teacher_T"], "pl-kd-teacher"),
               (f"Schüler bei T = {T}", r["student_T"], "pl-kd-student"))
-    group = (right - left) / 3
-    bar = 26 if narrow else 32
-    for i, token in enumerate(TOKENS):
+    tokens = r["tokens"]
+    few = len(tokens) <= 3  # room for the numbers above the bars; with more they are in the bars' titles
+    group = (right - left) / len(tokens)
+    bar = min(26 if narrow else 32, group / 3 - 4)
+    for i, token in enumerate(tokens):
         cx = left + group * (i + 0.5)
         for j, (name, values, cls) in enumerate(series):
             x = cx + (j - 1.5) * (bar + 4) + 2
             v = values[i]
-            parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(v):.1f}" width="{bar}" '
+            parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(v):.1f}" width="{bar:g}" '
                          f'height="{bottom - py(v):.1f}"><title>{escape(name)}, {token}: {fmt.de(v, 3)}</title></rect>')
-            parts.append(f'<text class="pl-kd-value" x="{x + bar / 2:.1f}" y="{py(v) - 5:.1f}" '
-                         f'text-anchor="middle">{fmt.de(v, 2)}</text>')
+            if few:
+                parts.append(f'<text class="pl-kd-value" x="{x + bar / 2:.1f}" y="{py(v) - 5:.1f}" '
+                             f'text-anchor="middle">{fmt.de(v, 2)}</text>')
             if cls == "pl-kd-teacher" and r["T"] != 1:
                 t1 = r["teacher"][i]  # where the teacher stood at T = 1
                 parts.append(f'<line class="pl-kd-t1" x1="{x - 3:.1f}" y1="{py(t1):.1f}" x2="{x + bar + 3:.1f}" '
                              f'y2="{py(t1):.1f}"><title>Lehrer bei T = 1: {fmt.de(t1, 2)}</title></line>')
-        parts.append(f'<text class="pl-axis" x="{cx:.1f}" y="{bottom + 20}" text-anchor="middle">Token {token}</text>')
+        parts.append(f'<text class="pl-axis" x="{cx:.1f}" y="{bottom + 20}" text-anchor="middle">{"Token " if len(tokens) <= 4 else ""}{token}</text>')
     parts.append(f'<line class="pl-frame" x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}"/>')
     # legend in two rows, so that it stays legible when the figure shrinks to a phone's width
     keys = [(cls, name) for name, _, cls in series]
@@ -257,6 +281,11 @@ def _kl_at_1(params) -> float:
     return losses(student(params["s_a"], params["split"]), 1.0, params["alpha"])["soft_kl"]
 
 
+def _article(check):
+    """The lesson's questions and answers speak of the article's teacher; an own one neither solves nor answers them."""
+    return lambda params, result: not result["own"] and check(params, result)
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question="Zwei Schüler geben A beide 0,6. Einer teilt den Rest wie der Lehrer auf, "
@@ -264,25 +293,25 @@ LESSON = Lesson(
         choices=("Der Schüler mit vertauschten B und C hat den größeren.", "Er ist gleich groß.",
                  "Der Schüler wie der Lehrer hat den größeren."),
         answer=1,
-        shown=lambda params, result: _near(params["s_a"], 0.6),
+        shown=_article(lambda params, result: _near(params["s_a"], 0.6)),
         explain="Der harte Verlust schaut nur auf A, das Label. Wie der Rest auf B und C verteilt ist, "
                 "sieht er gar nicht.",
         example={"s_a": 0.6, "split": 0.125},
     ),
     tasks=(
         Task("copy_teacher", "Stelle den Schüler so ein, dass der weiche Verlust auf 0 fällt.",
-             solved=lambda params, result: result["soft_kl"] < 1e-12,
+             solved=_article(lambda params, result: result["soft_kl"] < 1e-12),
              explain="Jetzt sagt der Schüler genau 0,6, 0,35 und 0,05 wie der Lehrer. "
                      "Der harte Verlust bleibt trotzdem über 0, weil das Label 1 für A verlangt.",
              example={"s_a": 0.6, "split": 0.875}),
         Task("blind_label", "Lass A bei 0,6 und finde eine Aufteilung des Rests, bei der der weiche Verlust "
                             "über 0,5 steigt.",
-             solved=lambda params, result: _near(params["s_a"], 0.6) and result["soft_kl"] > 0.5,
+             solved=_article(lambda params, result: _near(params["s_a"], 0.6) and result["soft_kl"] > 0.5),
              explain="Der harte Verlust bleibt bei 0,511, denn A hat sich nicht verändert. "
                      "Nur der weiche Verlust merkt, dass der Schüler B und C verwechselt.",
              example={"s_a": 0.6, "split": 0.125}),
         Task("why_t_squared", "Erhöhe T, bis die KL-Divergenz weniger als ein Zehntel ihres Werts bei T = 1 hat.",
-             solved=lambda params, result: 0 < result["soft_kl"] < 0.1 * _kl_at_1(params),
+             solved=_article(lambda params, result: 0 < result["soft_kl"] < 0.1 * _kl_at_1(params)),
              explain="Die weichen Ziele ziehen bei hoher Temperatur viel schwächer am Schüler. "
                      "Der Faktor T² gleicht das aus, sonst würde fast nur noch das Label zählen.",
              example={"T": 4.0}),

@@ -14,6 +14,11 @@ Exact values (fractions): every bar k/20; no return kept C(18, k)/C(20, k) = 306
 The measured values differ from start to start by the binomial spread √(p(1 − p)/runs): 0.89 percentage
 points per bar and 1.08 for the 63 % figure at 2000 runs (CONCEPTS.md D1), not „a fraction of a percent“.
 The comparison strategies „die ersten vier“ and „die letzten vier“ are deterministic.
+
+The reader may choose an own stream length n (5 to 40) and own positions of the Rücksendungen (1 to 6
+different positions, Param kind ``values``). Positions behind the end of the stream do not count, and
+a memory larger than the stream keeps everything; the summary says both. The exact values then are
+k/n per bar and C(R, m)·C(n − R, k − m)/C(n, k) for m of the R returns kept.
 """
 
 from __future__ import annotations
@@ -54,6 +59,11 @@ PARAMS = (
           help="Wie oft der Strom bei einem Start durchläuft (im Beispiel 2000)."),
     Param("seed", "Start", "seed", DEFAULT_SEED,
           help="Neue, echte Auslosungen."),
+    Param("n", "Länge des Stroms", "int", N, lo=5, hi=40, step=1,
+          help="Wie viele Nachrichten nacheinander kommen (im Beispiel 20)."),
+    Param("returns", "Positionen der Rücksendungen", "values", RETURNS, lo=1, hi=40, count=(1, 6), whole=True,
+          help="1 bis 6 Positionen, mit Semikolon getrennt (im Beispiel 9; 15). "
+               "Positionen hinter dem Ende des Stroms zählen nicht."),
 )
 
 PRESETS = (
@@ -86,27 +96,27 @@ def inclusion(i: int, t: int, k: int = K_ARTICLE) -> Fraction:
     return p
 
 
-def exact(strategy: str, k: int) -> dict:
-    """Exact bar heights and the exact distribution of how many returns stay."""
+def exact(strategy: str, k: int, n: int = N, returns=RETURNS) -> dict:
+    """Exact bar heights and the exact distribution of how many returns stay (k ≤ n)."""
     if strategy == "reservoir":
-        bars = [inclusion(i, N, k) for i in range(1, N + 1)]
-        total = math.comb(N, k)
-        others = N - len(RETURNS)
-        counts = [math.comb(len(RETURNS), m) * math.comb(others, k - m) if k >= m else 0
-                  for m in range(len(RETURNS) + 1)]
+        bars = [inclusion(i, n, k) for i in range(1, n + 1)]
+        total = math.comb(n, k)
+        others = n - len(returns)
+        counts = [math.comb(len(returns), m) * math.comb(others, k - m) if k >= m else 0
+                  for m in range(len(returns) + 1)]
         return {"bars": bars, "kept_num": counts, "den": total}
-    kept = set(range(1, k + 1)) if strategy == "first" else set(range(N - k + 1, N + 1))
-    bars = [Fraction(1) if i in kept else Fraction(0) for i in range(1, N + 1)]
-    m = sum(1 for r in RETURNS if r in kept)
-    return {"bars": bars, "kept_num": [1 if j == m else 0 for j in range(len(RETURNS) + 1)], "den": 1}
+    kept = set(range(1, k + 1)) if strategy == "first" else set(range(n - k + 1, n + 1))
+    bars = [Fraction(1) if i in kept else Fraction(0) for i in range(1, n + 1)]
+    m = sum(1 for r in returns if r in kept)
+    return {"bars": bars, "kept_num": [1 if j == m else 0 for j in range(len(returns) + 1)], "den": 1}
 
 
 # -- the simulation ----------------------------------------------------------------
 
-def one_pass(rng: random.Random, k: int) -> list[int]:
-    """Algorithm R over positions 1…N; returns the positions in memory."""
+def one_pass(rng: random.Random, k: int, n: int = N) -> list[int]:
+    """Algorithm R over positions 1…n; returns the positions in memory."""
     slot = list(range(1, k + 1))
-    for t in range(k + 1, N + 1):
+    for t in range(k + 1, n + 1):
         j = rng.randrange(t)
         if j < k:
             slot[j] = t
@@ -114,16 +124,18 @@ def one_pass(rng: random.Random, k: int) -> list[int]:
 
 
 @lru_cache(maxsize=128)
-def simulate(k: int, runs: int, seed: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """(count per position, count of runs keeping 0/1/2 returns, last run's memory)."""
+def simulate(k: int, runs: int, seed: int, n: int = N,
+             returns: tuple[int, ...] = RETURNS) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """(count per position, count of runs keeping 0, 1, … returns, last run's memory); k ≤ n."""
     rng = random.Random(seed)
     bits = rng.getrandbits
     # randrange(t) is getrandbits(t.bit_length()), drawn again while ≥ t (CPython's _randbelow);
     # written out here, it gives the very same numbers as one_pass, a good deal faster in the browser.
-    steps = [(t, t.bit_length()) for t in range(k + 1, N + 1)]
-    counts = [0] * (N + 1)
-    kept = [0, 0, 0]
-    a, b = RETURNS
+    steps = [(t, t.bit_length()) for t in range(k + 1, n + 1)]
+    counts = [0] * (n + 1)
+    kept = [0] * (len(returns) + 1)
+    pair = len(returns) == 2  # the article's case, counted without a loop: this runs in the browser
+    a, b = returns if pair else (0, 0)
     slot: list[int] = []
     for _ in range(runs):
         slot = list(range(1, k + 1))
@@ -135,20 +147,24 @@ def simulate(k: int, runs: int, seed: int) -> tuple[tuple[int, ...], tuple[int, 
                 slot[j] = t
         for s in slot:
             counts[s] += 1
-        kept[(a in slot) + (b in slot)] += 1
+        kept[(a in slot) + (b in slot) if pair else sum([r in slot for r in returns])] += 1
     return tuple(counts[1:]), tuple(kept), tuple(sorted(slot))
 
 
-def compute(k: int = K_ARTICLE, strategy: str = "reservoir", runs: int = RUNS_ARTICLE, seed: int = DEFAULT_SEED) -> dict:
-    ex = exact(strategy, k)
+def compute(k: int = K_ARTICLE, strategy: str = "reservoir", runs: int = RUNS_ARTICLE, seed: int = DEFAULT_SEED,
+            n: int = N, returns: tuple = RETURNS) -> dict:
+    asked = k
+    k = min(k, n)  # a memory larger than the stream keeps everything
+    inside = tuple(sorted(r for r in returns if r <= n))
+    ex = exact(strategy, k, n, inside)
     if strategy == "reservoir":
-        counts, kept, last = simulate(k, runs, seed)
+        counts, kept, last = simulate(k, runs, seed, n, inside)
     else:
         counts = tuple(runs * int(b) for b in ex["bars"])
         kept = tuple(runs * n for n in ex["kept_num"])
         last = tuple(i + 1 for i, b in enumerate(ex["bars"]) if b)
     bars = [c / runs for c in counts]
-    p_bar = Fraction(k, N)
+    p_bar = Fraction(k, n)
     p_none = Fraction(ex["kept_num"][0], ex["den"])
     random_ = strategy == "reservoir"
     sd_bar = math.sqrt(float(p_bar * (1 - p_bar)) / runs) if random_ else 0.0
@@ -156,6 +172,11 @@ def compute(k: int = K_ARTICLE, strategy: str = "reservoir", runs: int = RUNS_AR
     deviations = [abs(b - float(e)) for b, e in zip(bars, ex["bars"])]
     return {
         "k": k,
+        "k_asked": asked,
+        "n": n,
+        "returns": list(inside),
+        "returns_outside": sorted(r for r in returns if r > n),
+        "own": n != N or tuple(sorted(returns)) != RETURNS,
         "strategy": strategy,
         "runs": runs,
         "seed": seed,
@@ -218,20 +239,23 @@ def _pp(value: float) -> str:
 
 
 def view(r: dict, layout: str = WIDE) -> View:
-    # a narrow figure: the plot at phone width, the positions' numbers in two staggered rows (every one
-    # stays named), the key in two rows
+    # a narrow figure: the plot at phone width, the positions' numbers in two staggered rows (each one
+    # the wide figure names), the key in two rows
     narrow = layout == NARROW
     line = 14 if narrow else 0
     k, strategy, random_ = r["k"], r["strategy"], r["strategy"] == "reservoir"
-    top = 100 if not random_ else min(100, 10 * math.ceil((100 * k / N + 12) / 10))
+    n, returns = r["n"], r["returns"]
+    top = 100 if not random_ else min(100, 10 * math.ceil((100 * k / n + 12) / 10))
     step = 20 if top == 100 else (10 if top > 40 else 5)
     label = dict(STRATEGIES)[strategy]
-    plot = svg.Plot(width(480, layout), 300 + 2 * line, (0.4, N + 0.6), (0, top), layout=layout,
+    plot = svg.Plot(width(480, layout), 300 + 2 * line, (0.4, n + 0.6), (0, top), layout=layout,
                     margin=(34 + line, 12, 46 + line, 60), label=f"Wie oft jede Position am Ende im Speicher war ({label})")
     plot.grid(xticks=[], yticks=range(0, top + 1, step), xlabel="Position im Strom",
               ylabel="im Speicher (% der Durchläufe)", yfmt=lambda v: f"{fmt.tick(v)} %")
-    for i in range(1, N + 1):  # every position gets its number: the returns must be findable
-        cls = "pl-tick pl-rs-return-tick" if i in RETURNS else "pl-tick"
+    for i in range(1, n + 1):  # the returns must be findable: every number, or every fifth on a long stream
+        if n > 20 and i % 5 and i not in returns and i != 1:
+            continue
+        cls = "pl-tick pl-rs-return-tick" if i in returns else "pl-tick"
         plot.back.append(f'<text class="{cls}" x="{plot.px(i):.1f}" y="{plot.bottom + 16 + line * (1 - i % 2)}" '
                          f'text-anchor="middle">{i}</text>')
     if random_ and r["sd_bar_pp"] > 0:
@@ -241,10 +265,10 @@ def view(r: dict, layout: str = WIDE) -> View:
                          f'width="{plot.right - plot.left}" height="{y2 - y1:.1f}"/>')
     half = 0.36
     for i, share in enumerate(r["bars"], start=1):
-        cls = "pl-rs-bar pl-rs-return" if i in RETURNS else "pl-rs-bar pl-rs-deliv"
+        cls = "pl-rs-bar pl-rs-return" if i in returns else "pl-rs-bar pl-rs-deliv"
         x0, x1 = plot.px(i - half), plot.px(i + half)
         y = plot.py(100 * share)
-        kind = "Rücksendung" if i in RETURNS else "Lieferung"
+        kind = "Rücksendung" if i in returns else "Lieferung"
         plot.body.append(f'<rect class="{cls}" x="{x0:.1f}" y="{y:.1f}" width="{x1 - x0:.1f}" '
                          f'height="{max(0.0, plot.bottom - y):.1f}"><title>{i}. Nachricht ({kind}): '
                          f'{escape(fmt.pct(share))}</title></rect>')
@@ -253,7 +277,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     # a legend row above the plot, where no bar can reach
     entries = [("pl-rs-deliv pl-rs-swatch", "Lieferung"), ("pl-rs-return pl-rs-swatch", "Rücksendung")]
     if random_:
-        entries += [("pl-rs-expected", f"exakt {k}/{N}"), ("pl-rs-band pl-rs-swatch", "±2 SD")]
+        entries += [("pl-rs-expected", f"exakt {k}/{n}"), ("pl-rs-band pl-rs-swatch", "±2 SD")]
     for row, start in enumerate(range(0, len(entries), 2) if narrow else [0]):
         shown = entries[start:start + 2] if narrow else entries
         plot.front.append(svg.key_row(shown, plot.left, 21 + 18 * row, lines=["pl-rs-expected"]))
@@ -264,7 +288,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("exact_none", "… exakt",
                 (f"{none_exact} ≈ " if random_ else "") + fmt.pct(r["exact_none"]), r["exact_none"], True),
         Readout("bar", "Je Position exakt",
-                f"{k}/{N} = {fmt.pct(r['exact_bar'])}" if random_ else f"{k} Positionen 100 %, sonst 0 %",
+                f"{k}/{n} = {fmt.pct(r['exact_bar'])}" if random_ else f"{k} Positionen 100 %, sonst 0 %",
                 r["exact_bar"]),
         Readout("max_dev", "Größte Abweichung eines Balkens", _pp(r["max_dev_pp"]), r["max_dev_pp"]),
         Readout("sd", "Schwankung von Start zu Start (1 SD)",
@@ -281,23 +305,38 @@ def view(r: dict, layout: str = WIDE) -> View:
     else:
         kept = [i for i, b in enumerate(r["bars"], start=1) if b]
         where = "ersten" if strategy == "first" else "letzten"
-        returns = [i for i in RETURNS if i in kept]
+        returns = [i for i in returns if i in kept]
         summary = (
             (f"Die {where} {WORDS[k]} behalten" if k > 1 else f"Nur die {where[:-1]} behalten") + ": Im Speicher "
             + (f"steht immer die Position {kept[0]}" if k == 1 else f"stehen immer die Positionen {kept[0]} bis {kept[-1]}")
             + ("; keine Rücksendung bleibt je im Speicher." if not returns else
                f"; die Rücksendung an Position {' und '.join(map(str, returns))} bleibt immer im Speicher.")
         )
+    summary += _own_stream(r)
     return View(plot.render(), readouts, summary, _kept_chart(r, layout))
 
 
+def _own_stream(r: dict) -> str:
+    """What the summary adds for an own stream: its shape, and what of the input could not count."""
+    if not r["own"]:
+        return ""
+    where = ", ".join(map(str, r["returns"])) or "keiner Position"
+    text = f" Der Strom hat {r['n']} Nachrichten, Rücksendungen an {where}."
+    if r["returns_outside"]:
+        text += (f" Hinter dem Ende liegen und zählen nicht: {', '.join(map(str, r['returns_outside']))}.")
+    if r["k_asked"] > r["n"]:
+        text += f" Der Speicher hat {r['k_asked']} Plätze, mehr als Nachrichten: Alle bleiben."
+    return text
+
+
 def _kept_chart(r: dict, layout: str) -> str:
-    """How many of the two returns stayed: measured share against the exact chance."""
-    plot = svg.Plot(320, 220, (-0.6, 2.6), (0, 100), margin=(14, 12, 46, 52), layout=layout,
-                    label="Wie viele der beiden Rücksendungen im Speicher blieben")
+    """How many of the returns stayed: measured share against the exact chance."""
+    most = len(r["kept_share"]) - 1
+    plot = svg.Plot(320, 220, (-0.6, most + 0.6), (0, 100), margin=(14, 12, 46, 52), layout=layout,
+                    label="Wie viele der " + ("beiden " if most == 2 else "") + "Rücksendungen im Speicher blieben")
     plot.grid(xticks=[], yticks=range(0, 101, 25), xlabel="behaltene Rücksendungen",
               ylabel="% der Durchläufe", yfmt=lambda v: f"{fmt.tick(v)} %")
-    for m in range(3):
+    for m in range(most + 1):
         plot.back.append(f'<text class="pl-tick" x="{plot.px(m):.1f}" y="{plot.bottom + 16}" '
                          f'text-anchor="middle">{m}</text>')
         share, ex = r["kept_share"][m], r["exact_kept"][m]
@@ -321,9 +360,14 @@ def _none_kept(k: int) -> Fraction:
     return Fraction(ex["kept_num"][0], ex["den"])
 
 
+def _article(check):
+    """The lesson's numbers are the article's stream; an own one neither solves nor answers it."""
+    return lambda params, result: not result["own"] and check(params, result)
+
+
 def _smallest_k_keeping_a_return(params, result) -> bool:
     k = result["k"]
-    return result["strategy"] == "reservoir" and _none_kept(k) < Fraction(1, 2) <= _none_kept(k - 1)
+    return not result["own"] and result["strategy"] == "reservoir" and _none_kept(k) < Fraction(1, 2) <= _none_kept(k - 1)
 
 
 LESSON = Lesson(
@@ -332,7 +376,7 @@ LESSON = Lesson(
                  "Wie oft ist das mit acht Plätzen so?",
         choices=("immer noch über 60 %", "etwa in einem Drittel der Durchläufe", "fast nie, unter 5 %"),
         answer=1,
-        shown=lambda params, result: result["strategy"] == "reservoir" and result["k"] == 8,
+        shown=_article(lambda params, result: result["strategy"] == "reservoir" and result["k"] == 8),
         explain="Jede Rücksendung bleibt jetzt mit 8/20 = 40 % im Speicher. Keine von beiden bleibt in "
                 "rund 35 % der Durchläufe: doppelter Platz, aber längst keine Sicherheit.",
         example={"k": 8},
@@ -346,15 +390,15 @@ LESSON = Lesson(
              example={"k": 6}),
         Task("biased_but_lucky", "Finde ein anderes Verfahren, das mit 6 Plätzen immer eine Rücksendung behält. "
                                  "Ist es fair zu allen Positionen?",
-             solved=lambda params, result: (result["strategy"] != "reservoir" and result["k"] == 6
-                                            and result["exact_none"] == 0),
+             solved=_article(lambda params, result: (result["strategy"] != "reservoir" and result["k"] == 6
+                                                     and result["exact_none"] == 0)),
              explain="Die letzten sechs enthalten Position 15 immer. Dafür haben die Positionen 1 bis 14 gar "
                      "keine Chance: Das Ergebnis hängt nur davon ab, wo die Rücksendung steht.",
              example={"strategy": "last", "k": 6}),
         Task("few_runs", "Wähle weniger Durchläufe, bis ein Balken mehr als 5 Prozentpunkte vom exakten Wert "
                          "abweicht.",
-             solved=lambda params, result: (result["strategy"] == "reservoir" and result["runs"] < RUNS_ARTICLE
-                                            and result["max_dev_pp"] > 5),
+             solved=_article(lambda params, result: (result["strategy"] == "reservoir" and result["runs"] < RUNS_ARTICLE
+                                                     and result["max_dev_pp"] > 5)),
              explain="Mit wenigen Durchläufen schwanken die Balken stark. Das ist Zufall der Auslosung: "
                      "Exakt liegt jede Position bei k/20.",
              example={"runs": 200}),

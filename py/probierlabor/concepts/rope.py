@@ -16,6 +16,11 @@ Second view: the original frequencies θᵢ = 10000^(−2i/d) radians for the pa
 With q = k = (1, 0) in every pair, the dot product divided by the number of pairs is the mean
 of cos((n − m)·θᵢ); it does not come back to 1 after a few steps the way the single
 30° pair does. V is never rotated.
+
+The reader may type an own query and key (two numbers each, −1 to 1, so the arrows fit the circle's
+frame) and choose a fractional θ (steps of 0,5°). Then the score is ⟨R(mθ)q, R(nθ)k⟩ for those
+vectors, the angle between the arrows includes the angle the two had before turning, and the real
+frequencies use the same q and k in every pair.
 """
 
 from __future__ import annotations
@@ -46,10 +51,14 @@ PARAMS = (
     Param("n", "Position des Keys n", "int", 4, lo=0, hi=24, step=1),
     Param("shift", "Beide verschieben um s", "int", 0, lo=0, hi=24, step=1,
           help="Addiert s zu beiden Positionen: Die Pfeile drehen sich, das Produkt bleibt."),
-    Param("theta", "Winkel pro Position θ (Grad)", "int", 30, lo=1, hi=180, step=1,
+    Param("theta", "Winkel pro Position θ (Grad)", "float", 30.0, lo=0.5, hi=180.0, step=0.5,
           help="Im Beispiel 30°; echte Modelle nutzen viele Paare mit verschiedenen Winkeln."),
     Param("dim", "Kopfdimension d (echte Frequenzen)", "choice", 128, choices=tuple((d, str(d)) for d in DIMS),
           widget="select", help="d/2 Paare mit θᵢ = 10000^(−2i/d) im zweiten Bild."),
+    Param("query", "Eigene Query q (vor der Drehung)", "values", Q0, lo=-1.0, hi=1.0, count=(2, 2),
+          help="Zwei Zahlen von −1 bis 1, mit Semikolon getrennt; im Beispiel 1; 0."),
+    Param("key", "Eigener Key k (vor der Drehung)", "values", K0, lo=-1.0, hi=1.0, count=(2, 2),
+          help="Ebenso für den Key."),
 )
 
 PRESETS = (
@@ -82,38 +91,50 @@ def frequencies(dim: int) -> tuple[float, ...]:
     return tuple(BASE ** (-2 * i / dim) for i in range(dim // 2))
 
 
-def mean_score(distance: int, dim: int) -> float:
-    """Σᵢ cos(distance·θᵢ) / (d/2): the dot product of q = k = (1, 0, 1, 0, …) per pair."""
+def mean_score(distance: int, dim: int, q=Q0, k=K0) -> float:
+    """Σᵢ ⟨q, R(distance·θᵢ)k⟩ / (d/2): the dot product of the same q and k in every pair, per pair
+    (for q = k = (1, 0): the mean of cos(distance·θᵢ))."""
     thetas = frequencies(dim)
-    return sum(math.cos(distance * t) for t in thetas) / len(thetas)
+    if (q, k) == (Q0, K0):
+        return sum(math.cos(distance * t) for t in thetas) / len(thetas)
+    same, cross = dot(q, k), q[1] * k[0] - q[0] * k[1]
+    return sum(same * math.cos(distance * t) + cross * math.sin(distance * t) for t in thetas) / len(thetas)
 
 
 @lru_cache(maxsize=64)
-def _curves(theta: int, dim: int):
-    single = tuple(math.cos(math.radians((d * theta) % 360)) for d in range(MAX_DISTANCE_SHOWN + 1))
-    real = tuple(mean_score(d, dim) for d in range(MAX_DISTANCE_SHOWN + 1))
+def _curves(theta: float, dim: int, q=Q0, k=K0):
+    single = tuple(score(0, d, theta, q, k) for d in range(MAX_DISTANCE_SHOWN + 1))
+    real = tuple(mean_score(d, dim, q, k) for d in range(MAX_DISTANCE_SHOWN + 1))
     return single, real
 
 
-def compute(m: int = 3, n: int = 4, shift: int = 0, theta: int = 30, dim: int = 128) -> dict:
+def direction(u) -> float:
+    """The angle of an arrow in degrees (0 for the zero vector, which has none)."""
+    return math.degrees(math.atan2(u[1], u[0]))
+
+
+def compute(m: int = 3, n: int = 4, shift: int = 0, theta: float = 30.0, dim: int = 128,
+            query: tuple = Q0, key: tuple = K0) -> dict:
+    q0, k0 = tuple(query), tuple(key)
     pm, pn = m + shift, n + shift
-    q, k = rotate(Q0, pm * theta), rotate(K0, pn * theta)
+    q, k = rotate(q0, pm * theta), rotate(k0, pn * theta)
     distance = pn - pm
-    between = (distance * theta) % 360
+    between = (distance * theta + direction(k0) - direction(q0)) % 360
     shortest = between - 360 if between > 180 else between
-    single, real = _curves(theta, dim)
+    single, real = _curves(theta, dim, q0, k0)
     thetas = frequencies(dim)
     return {
         "m": pm, "n": pn, "shift": shift, "theta": theta, "dim": dim,
         "distance": distance,
-        "angle_q": (pm * theta) % 360,
-        "angle_k": (pn * theta) % 360,
+        "angle_q": (pm * theta + direction(q0)) % 360,
+        "angle_k": (pn * theta + direction(k0)) % 360,
         "angle_between": abs(shortest),
         "angle_signed": shortest,
         "q": list(q), "k": list(k), "v": list(V0),
+        "q0": list(q0), "k0": list(k0), "own": (q0, k0) != (Q0, K0),
         "score": dot(q, k),
-        "score_unshifted": score(m, n, theta),
-        "real_score": mean_score(distance, dim),
+        "score_unshifted": score(m, n, theta, q0, k0),
+        "real_score": mean_score(distance, dim, q0, k0),
         "curve_single": list(single),
         "curve_real": list(real),
         "pairs": len(thetas),
@@ -129,7 +150,7 @@ def compute(m: int = 3, n: int = 4, shift: int = 0, theta: int = 30, dim: int = 
 
 
 def _deg(value: float) -> str:
-    return fmt.de(value) + "°" if float(value).is_integer() else fmt.de(value, 1) + "°"
+    return fmt.de(int(value)) + "°" if float(value).is_integer() else fmt.de(value, 1) + "°"
 
 
 def view(r: dict, layout: str = WIDE) -> View:
@@ -159,7 +180,9 @@ def view(r: dict, layout: str = WIDE) -> View:
         mid = math.radians(start + turn / 2)
         plot.front.append(svg.text(cx + arc_r * 1.45 * math.cos(mid), cy - arc_r * 1.45 * math.sin(mid) + 4,
                                 _deg(r["angle_between"]), "pl-label pl-rope-angle", "middle"))
-    plot.body.append(svg.arrow(cx, cy, plot.px(1), cy, "pl-rope-before", head=8))
+    for x, y in {tuple(r["q0"]), tuple(r["k0"])}:
+        if (x, y) != (0, 0):
+            plot.body.append(svg.arrow(cx, cy, plot.px(x), plot.py(y), "pl-rope-before", head=8))
     close = r["angle_between"] < 24  # labels would overlap: write them one above the other
     for key in ("k", "q"):  # q on top: at distance 0 or 12 both coincide
         x, y = r[key]
@@ -187,7 +210,8 @@ def view(r: dict, layout: str = WIDE) -> View:
     out.append(svg.text(x0 + 82, vy, "wird nicht gedreht:", "pl-tick"))
     out.append(svg.text(x0 + 82, vy + 18, "an jeder Position", "pl-tick"))
     out.append(svg.text(x0 + 82, vy + 36, "derselbe Pfeil", "pl-tick"))
-    legend = f'<text class="pl-tick" x="{plot.left + 6}" y="{plot.bottom + 20}">grau: q und k vor der Drehung, (1; 0)</text>'
+    before = (_pair(r["q0"]) if r["q0"] == r["k0"] else f"q {_pair(r['q0'])}, k {_pair(r['k0'])}")
+    legend = f'<text class="pl-tick" x="{plot.left + 6}" y="{plot.bottom + 20}">grau: q und k vor der Drehung, {before}</text>'
     if narrow:
         plot.front.append(legend)
         w, h, body = svg.panels([(plot.w, plot.h, plot.inner()), (plot.w, 292, "".join(out))], layout, gap=0)
@@ -215,17 +239,25 @@ def view(r: dict, layout: str = WIDE) -> View:
     return View(figure, readouts, summary, _distance_chart(r, layout) + _table(r))
 
 
+def _pair(u) -> str:
+    return f"({fmt.de_auto(u[0])}; {fmt.de_auto(u[1])})"
+
+
 def _distance_chart(r: dict, layout: str) -> str:
     narrow = layout == NARROW
-    plot = svg.Plot(width(360, layout), 260 + (17 if narrow else 0), (0, MAX_DISTANCE_SHOWN), (-1.08, 1.08),
+    top = max(1.0, math.ceil(math.hypot(*r["q0"]) * math.hypot(*r["k0"]) * 2) / 2)  # |q|·|k| up to 2
+    plot = svg.Plot(width(360, layout), 260 + (17 if narrow else 0), (0, MAX_DISTANCE_SHOWN), (-1.08 * top, 1.08 * top),
                     label="Skalarprodukt nach Abstand", margin=(46 + (17 if narrow else 0), 10, 42, 46), layout=layout)
-    plot.grid(xticks=range(0, MAX_DISTANCE_SHOWN + 1, 12), yticks=[-1, -0.5, 0, 0.5, 1], xlabel="Abstand n − m",
+    ticks = [-1, -0.5, 0, 0.5, 1] if top == 1 else [-top, -top / 2, 0, top / 2, top]
+    plot.grid(xticks=range(0, MAX_DISTANCE_SHOWN + 1, 12), yticks=ticks, xlabel="Abstand n − m",
               ylabel="q · k", xfmt=lambda v: fmt.de(v), yfmt=lambda v: fmt.de(v, 1).replace(",0", ""))
     plot.polyline(list(enumerate(r["curve_single"])), "pl-rope-single")
     plot.polyline(list(enumerate(r["curve_real"])), "pl-rope-real")
     d = abs(r["distance"])
-    plot.line(d, -1.08, d, 1.08, "pl-rope-now")
-    plot.point(d, r["curve_single"][d], 5, "pl-rope-single-dot", title=f"ein Paar: {fmt.de(r['score'], 3)}")
+    plot.line(d, -1.08 * top, d, 1.08 * top, "pl-rope-now")
+    # own vectors at a negative distance turn the other way: the curve (distances ≥ 0) no longer holds the point
+    single = r["score"] if r["own"] and r["distance"] < 0 else r["curve_single"][d]
+    plot.point(d, single, 5, "pl-rope-single-dot", title=f"ein Paar: {fmt.de(r['score'], 3)}")
     plot.point(d, r["curve_real"][d], 5, "pl-rope-real-dot", title=f"echte Frequenzen: {fmt.de(r['real_score'], 3)}")
     keys = [("pl-rope-single", f"ein Paar, θ = {_deg(r['theta'])}"), ("pl-rope-real", "echte Frequenzen, Mittel "
              f"über d/2 = {r['pairs']} Paare")]
@@ -274,6 +306,11 @@ def _same_pair(params) -> bool:
     return all(params[k] == DEFAULTS[k] for k in ("m", "n", "theta"))
 
 
+def _article(check):
+    """The lesson speaks of q = k = (1, 0); own vectors neither solve nor answer it."""
+    return lambda params, result: not result["own"] and check(params, result)
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question=f"Query an Position {DEFAULTS['m']}, Key an Position {DEFAULTS['n']}: Das Produkt ist etwa "
@@ -281,26 +318,26 @@ LESSON = Lesson(
                  "Was passiert mit dem Produkt?",
         choices=("Es wird kleiner", "Es bleibt gleich", "Es wird größer"),
         answer=1,
-        shown=lambda params, result: params["shift"] > 0 and _same_pair(params),
+        shown=_article(lambda params, result: params["shift"] > 0 and _same_pair(params)),
         explain="Beide Pfeile drehen sich um denselben zusätzlichen Winkel. "
                 "Der Winkel zwischen ihnen bleibt, und nur er bestimmt das Produkt.",
         example={"shift": 7},
     ),
     tasks=(
         Task("full_turn", "Finde zwei verschiedene Positionen, bei denen das Produkt wieder genau 1 ist.",
-             solved=lambda params, result: result["distance"] != 0 and abs(result["score"] - 1) < EPS,
+             solved=_article(lambda params, result: result["distance"] != 0 and abs(result["score"] - 1) < EPS),
              explain="Nach einer vollen Umdrehung zeigt der Key wieder wie die Query. Ein einzelnes Paar kann "
                      "diesen Abstand nicht von Abstand 0 unterscheiden.",
              example={"n": 15}),
         Task("neighbours_opposite", "Stelle θ so ein, dass schon direkte Nachbarn in entgegengesetzte Richtungen zeigen.",
-             solved=lambda params, result: abs(result["distance"]) == 1 and abs(result["score"] + 1) < EPS,
+             solved=_article(lambda params, result: abs(result["distance"]) == 1 and abs(result["score"] + 1) < EPS),
              explain="Bei 180° pro Position ist der Abstand 2 schon wieder eine volle Umdrehung. "
                      "Ein so großer Winkel kann nur ganz nahe Abstände auseinanderhalten.",
              example={"theta": 180}),
         Task("few_pairs", f"Wähle d = {FEW_PAIRS_DIM}. Finde einen Abstand größer als 1, bei dem das Mittel der "
                           f"echten Frequenzen wieder über {fmt.de(COMES_BACK, 1)} liegt.",
-             solved=lambda params, result: (result["dim"] == FEW_PAIRS_DIM and abs(result["distance"]) > 1
-                                            and result["real_score"] > COMES_BACK),
+             solved=_article(lambda params, result: (result["dim"] == FEW_PAIRS_DIM and abs(result["distance"]) > 1
+                                                     and result["real_score"] > COMES_BACK)),
              explain="Mit nur wenigen Paaren stehen die Pfeile manchmal fast alle zugleich wieder wie am Anfang. "
                      "Je mehr Paare mit verschiedenen Winkeln, desto seltener passiert das.",
              example={"dim": FEW_PAIRS_DIM, "n": 9}),

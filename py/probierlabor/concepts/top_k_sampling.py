@@ -14,6 +14,10 @@ that ties with the k-th is kept and more than k tokens can survive. Removed toke
 Draws: ``random.Random(seed)``; draw i takes u = random() and the first kept token whose
 cumulative renormalised chance exceeds u (``bisect_right``). The exact chances are fractions;
 only the comparison with u is in floating point.
+
+An own distribution (2–8 chances the reader types, kit/distribution.py) takes the place of the chosen
+row; its tokens are A, B, … in the order typed, its decimals exact fractions. A k larger than the
+number of tokens keeps them all.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import random
 from bisect import bisect_right
 from fractions import Fraction
 
-from ..kit import fmt, svg
+from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
@@ -51,13 +55,15 @@ ROW_CHOICES = (
 DRAWS = (10, 100, 1000, 10000)
 
 PARAMS = (
-    Param("k", "k (Zahl der Kandidaten)", "int", 2, lo=1, hi=4, step=1,
+    Param("k", "k (Zahl der Kandidaten)", "int", 2, lo=1, hi=len(distribution.LETTERS), step=1,
           help="Tokens unterhalb des k-ten Werts fallen weg; Gleichstände an der Grenze bleiben."),
     Param("row", "Verteilung", "choice", "artikel", choices=ROW_CHOICES, widget="select",
           help="Die Wahrscheinlichkeiten des Modells für das nächste Token."),
     Param("n", "Züge", "choice", 1000, choices=tuple((n, fmt.de(n)) for n in DRAWS),
           help="Wie oft aus der gefilterten Verteilung gezogen wird."),
     Param("seed", "Neu ziehen", "seed", 1, help="Neue Zufallszahlen; der Link merkt sich die Ziehung."),
+    distribution.own(help="Statt der gewählten Verteilung: 2 bis 8 Chancen, mit Semikolon getrennt. Ergeben sie "
+                          "nicht 1, wird durch ihre Summe geteilt. Leer: die Auswahl oben."),
 )
 
 PRESETS = (
@@ -103,27 +109,29 @@ def draw(chances, n: int, seed: int) -> tuple[list[int], list[tuple[int, list[in
     return counts, running
 
 
-def compute(k: int = 2, row: str = "artikel", n: int = 1000, seed: int = 1) -> dict:
-    probs = ROWS[row]
+def compute(k: int = 2, row: str = "artikel", n: int = 1000, seed: int = 1, dist: tuple = ()) -> dict:
+    probs = distribution.exact(dist) if dist else ROWS[row]
+    tokens = distribution.names(len(probs))
     kept = top_k(probs, k)
     chances = renormalise(probs, kept)
     mass = sum(p for p, keep in zip(probs, kept) if keep)
     counts, running = draw(chances, n, seed)
     shares = [c / n for c in counts]
-    kth = sorted(probs, reverse=True)[k - 1]
+    kth = sorted(probs, reverse=True)[min(k, len(probs)) - 1]
     common = math.lcm(*(c.denominator for c in chances))
     return {
         "k": k,
-        "row": row,
+        "row": "eigen" if dist else row,
+        "tokens": list(tokens),
         "n": n,
         "seed": seed,
         "probs": [float(p) for p in probs],
         "probs_exact": [str(p) for p in probs],
         "kept": kept,
-        "kept_tokens": [t for t, keep in zip(TOKENS, kept) if keep],
+        "kept_tokens": [t for t, keep in zip(tokens, kept) if keep],
         "n_kept": sum(kept),
         "kth_value": float(kth),
-        "tie_extra": sum(kept) - k,
+        "tie_extra": max(0, sum(kept) - k),
         "mass": float(mass),
         "mass_exact": str(mass),
         "chances": [float(c) for c in chances],
@@ -144,16 +152,19 @@ def compute(k: int = 2, row: str = "artikel", n: int = 1000, seed: int = 1) -> d
 
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the plot at phone width, each token's probability before under its "vorher"
+    # (with many tokens, in two staggered rows)
     narrow = layout == NARROW
     probs = [Fraction(p) for p in r["probs_exact"]]
     chances = [Fraction(c) for c in r["chances_exact"]]
-    plot = svg.Plot(width(440, layout), 300 + (14 if narrow else 0), (0, 4), (0, 1.08),
+    tokens = r["tokens"]
+    crowded = len(tokens) > 4  # up to eight bars of an own distribution: shorter labels under each
+    plot = svg.Plot(width(440, layout), 300 + (14 if narrow else 0), (0, len(tokens)), (0, 1.08),
                     label=f"Top-k mit k = {r['k']}: vorher, exakt danach, gezogen",
                     margin=(16, 12, 58 if narrow else 44, 46), layout=layout)
     plot.grid(xticks=[], yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="", ylabel="Chance",
               yfmt=lambda v: fmt.de(v, 2))
     bars = []
-    for i, token in enumerate(TOKENS):
+    for i, token in enumerate(tokens):
         left = i + 0.12
         # the model's probability before filtering: a dashed outline behind both bars
         bars.append(_rect(plot, left, i + 0.88, 0, float(probs[i]), "pl-dec-before"))
@@ -165,8 +176,10 @@ def view(r: dict, layout: str = WIDE) -> View:
             plot.text(i + 0.5, -0.02, token, "pl-axis", "middle", dy=16)
         else:
             plot.text(i + 0.5, -0.02, token, "pl-axis pl-dec-out-text", "middle", dy=16)
-            plot.text(i + 0.5, float(probs[i]) + 0.03, "gestrichen", "pl-dec-out-text", "middle")
-        if narrow:
+            plot.text(i + 0.5, float(probs[i]) + 0.03, "weg" if crowded else "gestrichen", "pl-dec-out-text", "middle")
+        if crowded:  # a narrow figure staggers the numbers in two rows: neighbours would touch
+            plot.text(i + 0.5, -0.02, fmt.exact(probs[i]), "pl-dec-out-text", "middle", dy=32 + (14 * (i % 2) if narrow else 0))
+        elif narrow:
             plot.text(i + 0.5, -0.02, "vorher", "pl-dec-out-text", "middle", dy=32)
             plot.text(i + 0.5, -0.02, fmt.exact(probs[i]), "pl-dec-out-text", "middle", dy=46)
         else:
@@ -189,10 +202,10 @@ def view(r: dict, layout: str = WIDE) -> View:
                 r["shares"][0]),
         Readout("max_dev", "Größte Abweichung gezogen − exakt", fmt.de(r["max_dev"], 3), r["max_dev"]),
     ]
-    summary = (f"k = {r['k']}: behalten {kept_text}, zusammen {fmt.exact(Fraction(r['mass_exact']))}; "
-               f"danach " + ", ".join(f"{t} {fmt.exact(chances[TOKENS.index(t)], 6, 3)}" for t in r["kept_tokens"])
+    summary = (("Eigene Verteilung, " if r["row"] == "eigen" else "") + f"k = {r['k']}: behalten {kept_text}, zusammen {fmt.exact(Fraction(r['mass_exact']))}; "
+               f"danach " + ", ".join(f"{t} {fmt.exact(chances[tokens.index(t)], 6, 3)}" for t in r["kept_tokens"])
                + f". {fmt.de(r['n'])} Züge: "
-               + ", ".join(f"{t} {fmt.de(r['counts'][TOKENS.index(t)])}" for t in r["kept_tokens"]) + ".")
+               + ", ".join(f"{t} {fmt.de(r['counts'][tokens.index(t)])}" for t in r["kept_tokens"]) + ".")
     return View(figure, readouts, summary, _convergence(r, layout) + _table(r))
 
 
@@ -212,7 +225,7 @@ def _convergence(r: dict, layout: str) -> str:
     plot.grid(xticks=ticks, yticks=[0, 0.5, 1], xlabel="Zahl der Züge (log)", ylabel="Anteil",
               xfmt=lambda v: fmt.de(10 ** int(v)), yfmt=lambda v: fmt.de(v, 1))
     ends = []
-    for j, token in enumerate(TOKENS):
+    for j, token in enumerate(r["tokens"]):
         if not r["kept"][j]:
             continue
         exact = r["chances"][j]
@@ -244,7 +257,7 @@ def _table(r: dict) -> str:
     fr = fmt.over_common([c for c, keep in zip(chances, r["kept"]) if keep])
     it = iter(fr)
     rows, classes = [], []
-    for i, token in enumerate(TOKENS):
+    for i, token in enumerate(r["tokens"]):
         keep = r["kept"][i]
         rows.append([token, fmt.exact(probs[i]),
                      _eq(next(it), fmt.exact(chances[i], 6, 3)) if keep else "gestrichen",
@@ -292,7 +305,8 @@ LESSON = Lesson(
              example={"row": "flach", "k": 4}),
         Task("steep_one", f"Finde die Verteilung, bei der schon k = 1 mindestens {fmt.de(MOST, 1)} "
                           "der Wahrscheinlichkeit behält.",
-             solved=lambda params, result: result["k"] == 1 and Fraction(result["mass_exact"]) >= MOST,
+             solved=lambda params, result: (result["k"] == 1 and Fraction(result["mass_exact"]) >= MOST
+                                            and result["row"] != "eigen"),  # one of the rows offered
              explain="Bei der steilen Verteilung ist das Modell sich sicher: A trägt allein fast alles. "
                      "Mehr Kandidaten bringen dort kaum etwas.",
              example={"row": "steil", "k": 1}),

@@ -18,6 +18,10 @@ are set (``TemperatureLogitsWarper`` comes before ``TopPLogitsWarper``): the new
 p_i^(1/T) / Σ p_j^(1/T). When 1/T is a whole number (T = 1, 0.5, 0.25, …) they are exact
 fractions; otherwise they are irrational and are computed with 50 significant digits
 (``decimal``), so that a float rounding error can never decide the cut.
+
+An own distribution (2–8 chances the reader types, kit/distribution.py) replaces the two rows: its
+tokens are named A, B, … in the order typed and sorted by chance before the cut (equal chances keep
+that order), and its decimals are exact fractions like the article's.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import itertools
 import math
 from fractions import Fraction
 
-from ..kit import fmt, svg
+from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
@@ -47,6 +51,8 @@ PARAMS = (
           help="Behalten wird die kleinste Spitzengruppe, deren Summe p erreicht."),
     Param("temperature", "Temperatur T", "float", 1.0, lo=0.1, hi=3.0, step=0.05,
           help="Teilt die Logits ln p durch T, bevor geschnitten wird (T = 1: unverändert)."),
+    distribution.own(help="Statt der zwei Zeilen: 2 bis 8 Chancen, mit Semikolon getrennt. Ergeben sie "
+                          "nicht 1, wird durch ihre Summe geteilt. Leer: die Zeilen des Artikels."),
 )
 
 PRESETS = (
@@ -118,9 +124,18 @@ def nucleus_float_hf(values: list[float], p: float) -> int:
     return len(values) - removed
 
 
-def compute(p: float = 0.75, temperature: float = 1.0) -> dict:
+def rows_of(dist=()) -> list[tuple[str, tuple[str, ...], tuple[Fraction, ...]]]:
+    """(name, tokens, chances) of each row, sorted by chance: the article's two, or the reader's own."""
+    if not dist:
+        return [(f"Zeile {k}", TOKENS, tuple(Fraction(x) for x in row)) for k, row in enumerate(ROWS, start=1)]
+    values, names = distribution.exact(dist), distribution.names(len(dist))
+    order = sorted(range(len(values)), key=lambda i: -values[i])
+    return [("Eigene", tuple(names[i] for i in order), tuple(values[i] for i in order))]
+
+
+def compute(p: float = 0.75, temperature: float = 1.0, dist: tuple = ()) -> dict:
     rows = []
-    for row in ROWS:
+    for name, tokens, row in rows_of(dist):
         chances, exact = tempered(row, temperature)
         kept = nucleus(chances, p)
         fr = [_as_fraction(c) for c in chances]
@@ -133,13 +148,15 @@ def compute(p: float = 0.75, temperature: float = 1.0) -> dict:
             run += c
             cum.append(run)
         rows.append({
+            "name": name,
+            "tokens": list(tokens),
             "values": [float(x) for x in row],
             "chances": [float(c) for c in fr],
             "chances_exact": [str(c) for c in fr] if exact else None,
             "cum": [float(c) for c in cum],
             "exact": exact,
             "kept": kept,
-            "kept_tokens": list(TOKENS[:kept]),
+            "kept_tokens": list(tokens[:kept]),
             "mass": float(mass),
             "mass_exact": str(mass) if exact else None,
             "renorm": [float(x) for x in renorm],
@@ -154,6 +171,7 @@ def compute(p: float = 0.75, temperature: float = 1.0) -> dict:
     return {
         "p": p,
         "temperature": temperature,
+        "own": bool(dist),
         "rows": rows,
         "one_minus_p": 1 - p,
         "float_ok": all(r["float_desc"] == r["kept"] and r["float_hf"] == r["kept"] for r in rows),
@@ -178,12 +196,12 @@ def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the bars at phone width, each row's kernel and its new chances in two lines
     narrow = layout == NARROW
     line = 18 if narrow else 0
-    w, h = width(440, layout), 286 + 2 * line
+    axis_y = 46 + (100 + line) * len(r["rows"])
+    w, h = width(440, layout), axis_y + 40
     left, right = 60, width(440, layout) - 14
     scale = right - left
     parts = []
     # cumulative axis
-    axis_y = 246 + 2 * line
     parts.append(f'<line class="pl-frame" x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}"/>')
     for i in range(0, 11):
         x = left + scale * i / 10
@@ -195,9 +213,9 @@ def view(r: dict, layout: str = WIDE) -> View:
                  f'Summe der Chancen von links (sortiert)</text>')
     for k, row in enumerate(r["rows"]):
         y = 52 + (100 + line) * k
-        parts.append(f'<text class="pl-label" x="4" y="{y + 22}" font-weight="700">Zeile {k + 1}</text>')
+        parts.append(f'<text class="pl-label" x="4" y="{y + 22}" font-weight="700">{row["name"]}</text>')
         start = 0.0
-        for j, token in enumerate(TOKENS):
+        for j, token in enumerate(row["tokens"]):
             c = row["chances"][j]
             x0, x1 = left + scale * start, left + scale * (start + c)
             kept = j < row["kept"]
@@ -233,25 +251,29 @@ def view(r: dict, layout: str = WIDE) -> View:
 
     readouts = []
     for k, row in enumerate(r["rows"], start=1):
-        readouts.append(Readout(f"row{k}", f"Zeile {k}: Kern", ", ".join(row["kept_tokens"]), row["kept"], True))
-        readouts.append(Readout(f"row{k}_mass", f"Zeile {k}: Summe", _num(row["mass"], row["mass_exact"]),
+        readouts.append(Readout(f"row{k}", f"{row['name']}: Kern", ", ".join(row["kept_tokens"]), row["kept"], True))
+        readouts.append(Readout(f"row{k}_mass", f"{row['name']}: Summe", _num(row["mass"], row["mass_exact"]),
                                 row["mass"]))
-    bad = [(k, row) for k, row in enumerate(r["rows"], start=1)
-           if row["float_desc"] != row["kept"] or row["float_hf"] != row["kept"]]
+    bad = [row for row in r["rows"] if row["float_desc"] != row["kept"] or row["float_hf"] != row["kept"]]
     if bad:
-        k, row = bad[0]
+        row = bad[0]
         wrong = row["float_desc"] if row["float_desc"] != row["kept"] else row["float_hf"]
-        text = f"Zeile {k}: {wrong} statt {row['kept']} Tokens"
+        text = f"{row['name']}: {wrong} statt {row['kept']} Tokens"
     else:
         text = "schneidet hier gleich"
     readouts.append(Readout("float", "Mit Gleitkommazahlen", text, r["float_ok"]))
 
-    r1, r2 = r["rows"]
-    summary = (f"p = {fmt.de_auto(r['p'])}"
-               + (f", T = {fmt.de_auto(r['temperature'])}" if r["temperature"] != 1.0 else "")
-               + f": Zeile 1 behält {fmt.count(r1['kept'], 'Token', 'Tokens')} "
-               f"(Summe {_num(r1['mass'], r1['mass_exact'])}), Zeile 2 behält {r2['kept']} "
-               f"(Summe {_num(r2['mass'], r2['mass_exact'])}).")
+    head = (f"p = {fmt.de_auto(r['p'])}"
+            + (f", T = {fmt.de_auto(r['temperature'])}" if r["temperature"] != 1.0 else ""))
+    if r["own"]:
+        (own,) = r["rows"]
+        summary = (f"{head}: Die eigene Verteilung behält {fmt.count(own['kept'], 'Token', 'Tokens')} "
+                   f"({', '.join(own['kept_tokens'])}, Summe {_num(own['mass'], own['mass_exact'])}).")
+    else:
+        r1, r2 = r["rows"]
+        summary = (f"{head}: Zeile 1 behält {fmt.count(r1['kept'], 'Token', 'Tokens')} "
+                   f"(Summe {_num(r1['mass'], r1['mass_exact'])}), Zeile 2 behält {r2['kept']} "
+                   f"(Summe {_num(r2['mass'], r2['mass_exact'])}).")
     return View(figure, readouts, summary, _table(r))
 
 
@@ -259,19 +281,19 @@ def _table(r: dict) -> str:
     rows, classes = [], []
     for k, row in enumerate(r["rows"], start=1):
         renorm = iter(_renorm_texts(row, 3))
-        for j, token in enumerate(TOKENS):
+        for j, token in enumerate(row["tokens"]):
             exact = row["chances_exact"][j] if row["chances_exact"] else None
             cum_exact = None
             if row["exact"]:
                 cum_exact = str(sum(Fraction(c) for c in row["chances_exact"][:j + 1]))
             kept = j < row["kept"]
-            rows.append([f"{k}{token}", _num(row["chances"][j], exact), _num(row["cum"][j], cum_exact),
+            rows.append([f"{k}{token}" if not r["own"] else token, _num(row["chances"][j], exact), _num(row["cum"][j], cum_exact),
                          next(renorm) if kept else "–"])
             classes.append("" if kept else "pl-dec-out")
     head = ["Token", "Chance" + (" (nach T)" if r["temperature"] != 1.0 else ""), "Summe bis hier", "im Kern"]
     checks = []
-    for k, row in enumerate(r["rows"], start=1):
-        checks.append([f"Zeile {k}", str(row["kept"]), str(row["float_desc"]), str(row["float_hf"])])
+    for row in r["rows"]:
+        checks.append([row["name"], str(row["kept"]), str(row["float_desc"]), str(row["float_hf"])])
     check_classes = ["pl-dec-warn" if c[1] != c[2] or c[1] != c[3] else "" for c in checks]
     return (table(head, rows, caption=f"p = {fmt.de_auto(r['p'])}: Kern und umgerechnete Chancen",
                   row_classes=classes, numeric=True)
@@ -282,7 +304,8 @@ def _table(r: dict) -> str:
 # -- the lesson ----------------------------------------------------------------------------
 
 def _kept(row: int):
-    return lambda params, result: result["rows"][row]["kept"]
+    # the tasks speak of the article's rows; an own distribution neither solves nor answers them
+    return lambda params, result: None if result["own"] else result["rows"][row]["kept"]
 
 
 LESSON = Lesson(
@@ -290,7 +313,7 @@ LESSON = Lesson(
         question="Zeile 1 behält bei T = 1 zwei Tokens. Wie viele behält sie bei der Temperatur T = 2 (p bleibt 0,75)?",
         choices=("eins", "zwei", "drei", "vier"),
         answer=2,
-        shown=lambda params, result: params["p"] == 0.75 and params["temperature"] == 2.0,
+        shown=lambda params, result: params["p"] == 0.75 and params["temperature"] == 2.0 and not result["own"],
         explain="Eine höhere Temperatur macht die Verteilung flacher: A verliert, B, C und D gewinnen. "
                 "Erst A, B und C zusammen erreichen dann 0,75.",
         example={"temperature": 2.0},
@@ -301,7 +324,7 @@ LESSON = Lesson(
              explain="A allein hat 0,7. Sobald p höchstens 0,7 ist, reicht A schon aus.",
              example={"p": 0.7}),
         Task("float_trap", "Finde ein p, bei dem eine Rechnung mit Gleitkommazahlen anders schneidet als die exakte.",
-             solved=lambda params, result: not result["float_ok"],
+             solved=lambda params, result: not result["float_ok"] and not result["own"],
              explain="Bei p = 0,9 ergibt 0,4 + 0,3 + 0,2 im Rechner 0,8999999999999999. "
                      "Das liegt knapp unter 0,9, also nimmt das Programm D noch dazu.",
              example={"p": 0.9}),

@@ -34,19 +34,25 @@ def params_of(slug: str) -> dict[str, Param]:
 
 def check(slug: str, raw: Mapping[str, Any]) -> tuple[dict, list[str]]:
     """Valid parameters (defaults filled in) and German notes for everything that was changed."""
+    values, notes = checked(slug, raw)
+    return values, list(notes.values())
+
+
+def checked(slug: str, raw: Mapping[str, Any]) -> tuple[dict, dict[str, str]]:
+    """Like ``check``, with each note under the name of the parameter it is about."""
     declared = params_of(slug)
-    values, notes = {}, []
+    values, notes = {}, {}
     for name, param in declared.items():
         if name in raw:
             value, note = param.coerce(raw[name])
             if note:
-                notes.append(note)
+                notes[name] = note
         else:
             value = param.default
         values[name] = value
     for name in raw:
         if name not in declared:
-            notes.append(f"Den Regler „{name}“ gibt es in diesem Experiment nicht; er wurde ignoriert.")
+            notes[name] = f"Den Regler „{name}“ gibt es in diesem Experiment nicht; er wurde ignoriert."
     return values, notes
 
 
@@ -63,6 +69,12 @@ def url_state(slug: str, values: Mapping[str, Any]) -> dict:
     return {name: declared[name].to_url(v) for name, v in values.items() if v != declared[name].default}
 
 
+def controls(slug: str, values: Mapping[str, Any]) -> dict:
+    """What each control holds for these values: the URL's text, typed lists in German (Param.to_field)."""
+    declared = params_of(slug)
+    return {name: declared[name].to_field(v) for name, v in values.items()}
+
+
 @lru_cache(maxsize=None)
 def draws_narrow(slug: str) -> bool:
     """Whether the concept lays its figure out for a narrow screen (its ``view`` takes a ``layout``)."""
@@ -76,7 +88,7 @@ def run(slug: str, raw: Mapping[str, Any] | None = None, layout: str = layouts.W
     figure is laid out, never a number, and it is not part of the state in the URL."""
     module = concept(slug)
     layouts.check(layout)
-    values, notes = check(slug, raw or {})
+    values, noted = checked(slug, raw or {})
     result = module.compute(**values)
     narrow = draws_narrow(slug)
     drawn = layout if narrow else layouts.WIDE
@@ -87,9 +99,10 @@ def run(slug: str, raw: Mapping[str, Any] | None = None, layout: str = layouts.W
         "layout": drawn,
         "params": {name: jsonable(v) for name, v in values.items()},
         "url": url_state(slug, values),
-        "controls": {name: declared[name].to_url(v) for name, v in values.items()},
+        "controls": controls(slug, values),
         "display": {name: declared[name].format(v) for name, v in values.items()},
-        "notes": notes,
+        "notes": list(noted.values()),
+        "noted": list(noted),  # whose note each one is: the page tells a reader what it changed in a typed value
         "result": jsonable(result),
         "figure": view.figure,
         "extra": view.extra,

@@ -11,7 +11,9 @@ build all clamp a bad value the same way and say so in the same German words.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Mapping
 
 from . import fmt
@@ -31,7 +33,12 @@ class Param:
     ``seed`` (a button labelled ``label`` that draws a new random seed, e.g.
     „Start“ or „Neu würfeln“; the URL keeps the seed, so a shared link shows the
     same random run), and ``moves`` (dragged points, written ``index:value``
-    separated by commas; ``lo``/``hi`` bound the value and ``max_index`` the index).
+    separated by commas; ``lo``/``hi`` bound the value and ``max_index`` the index), and
+    ``values`` (a short list of numbers the reader types, e.g. an own distribution: written
+    ``0.5_0.3_0.2`` in the URL, shown and typed as „0,5; 0,3; 0,2“; ``lo``/``hi`` bound each value,
+    ``count`` the number of values; ``normalise`` divides by the sum when it is not exactly 1;
+    ``whole`` asks for different whole numbers, e.g. positions; an empty default means „none typed“,
+    and the concept falls back to its own numbers).
     """
 
     name: str
@@ -47,9 +54,19 @@ class Param:
     unit: str = ""
     help: str = ""
     widget: str = ""
+    count: tuple[int, int] = (0, 0)
+    normalise: bool = False
+    whole: bool = False
 
     def __post_init__(self):
-        assert self.kind in {"int", "float", "choice", "bool", "seed", "moves"}, self.kind
+        assert self.kind in {"int", "float", "choice", "bool", "seed", "moves", "values"}, self.kind
+        if self.kind == "values":
+            low, high = self.count
+            assert 1 <= low <= high and self.lo is not None and self.hi is not None, self.name
+            # rounding after the division may bring a small share down to 0, which must stay allowed
+            assert not self.normalise or self.lo == 0, self.name
+            assert not (self.normalise and self.whole), self.name
+            assert self.default == () or self._coerce_values(self.default) == (self.default, None), self.name
         if self.kind == "seed":
             object.__setattr__(self, "lo", 0)
             object.__setattr__(self, "hi", SEED_MAX)
@@ -152,6 +169,70 @@ class Param:
             return result, f"„{self.label}“: " + "; ".join(notes) + "."
         return result, None
 
+    def _coerce_values(self, raw):
+        """Whatever arrives (text, a JSON list, a bare number, null, an object) ends as a valid tuple;
+        everything that had to change is said in one note."""
+        if raw is None:
+            items = []
+        elif isinstance(raw, str):
+            items = [part for part in _VALUES_SEPARATOR.split(raw.strip()) if part]
+        elif isinstance(raw, (list, tuple)):
+            items = list(raw)
+        else:
+            items = [raw]
+        values, bad, outside = [], [], []
+        for item in items:
+            value = _typed_number(item)
+            if value is None:
+                bad.append(item)
+            elif value < self.lo or value > self.hi:
+                outside.append(value)
+                values.append(min(max(value, self.lo), self.hi) + 0.0)
+            else:
+                values.append(value + 0.0)  # −0.0 would print as „−0“
+        problems = []
+        if self.whole:
+            values, changed = _whole_and_different(values)
+            problems += changed
+        if len(bad) == 1:
+            problems.append(f"„{_shorten(bad[0])}“ ist keine Zahl und wurde weggelassen")
+        elif bad:
+            problems.append(f"{len(bad)} Einträge sind keine Zahlen und wurden weggelassen (etwa „{_shorten(bad[0])}“)")
+        if outside:
+            what = (f"{_shorten(fmt.de_auto(outside[0]))} liegt" if len(outside) == 1
+                    else f"{len(outside)} Werte liegen")
+            problems.append(f"{what} außerhalb von {fmt.de_auto(self.lo)} bis {fmt.de_auto(self.hi)} "
+                            f"und wurde{'n' if len(outside) > 1 else ''} begrenzt")
+        low, high = self.count
+        if len(values) > high:
+            extra = len(values) - high
+            problems.append(f"es gehen höchstens {high} Werte, "
+                            + ("der letzte wurde weggelassen" if extra == 1 else f"die letzten {extra} wurden weggelassen"))
+            values = values[:high]
+        fallback = "die Eingabe bleibt unbenutzt" if self.default == () else f"verwendet wird {self.format(self.default)}"
+        if not values and self.default == ():
+            return (), self._values_note(problems)
+        if len(values) < low:
+            problems.append(f"es braucht mindestens {low} Wert{'e' if low > 1 else ''}; {fallback}")
+            return self.default, self._values_note(problems)
+        if self.normalise:
+            total = sum(_decimal(v) for v in values)
+            if total == 0:
+                problems.append(f"die Werte ergeben zusammen 0; {fallback}")
+                return self.default, self._values_note(problems)
+            if total != 1:
+                values, rounded = _shares(values, total)
+                text = fmt.de_auto(float(total), 6)
+                problems.append(f"die Werte ergaben zusammen {text}; sie wurden durch {text} geteilt"
+                                + (f" und auf {_SHARE_DIGITS} Nachkommastellen gerundet" if rounded else ""))
+        return tuple(values), self._values_note(problems)
+
+    def _values_note(self, problems):
+        if not problems:
+            return None
+        text = "; ".join(problems)
+        return f"„{self.label}“: {text[0].upper()}{text[1:]}."
+
     # -- turning a valid value back into text
 
     def format(self, value) -> str:
@@ -164,11 +245,21 @@ class Param:
             return "an" if value else "aus"
         if self.kind == "moves":
             return f"{len(value)} verschoben" if value else "keine"
+        if self.kind == "values":
+            return self.to_field(value) if value else "keine"
         if isinstance(value, float):
             return fmt.de_auto(value)
         return fmt.de(value)
 
+    def to_field(self, value) -> str:
+        """The text a control holds: the URL's text, except that typed values read as German."""
+        if self.kind == "values":
+            return "; ".join(_url_text(v).replace(".", ",") for v in value)
+        return self.to_url(value)
+
     def to_url(self, value) -> str:
+        if self.kind == "values":
+            return "_".join(_url_text(v) for v in value)
         if self.kind == "moves":
             return ",".join(f"{i}:{_url_text(v)}" for i, v in value)
         if self.kind == "bool":
@@ -242,6 +333,58 @@ def _move(item) -> tuple[int, float]:
 
 def _split_moves(text: str):
     return [part for part in text.replace(";", ",").split(",") if part.strip()]
+
+
+# Typed lists: „0,5; 0,3“ (German), "0.5_0.3" (the URL), "0.5 0.3", "0,5 / 0,3" (as the pages print
+# rows); a comma is a decimal comma unless a space follows it ("0.5, 0.3").
+_VALUES_SEPARATOR = re.compile(r"[;_/\s]+|,(?=\s)")
+_SHARE_DIGITS = 4
+
+
+def _decimal(value: float) -> Fraction:
+    """The decimal the reader typed, exactly (0.1 is 1/10 here, not the binary float)."""
+    return Fraction(repr(float(value)))
+
+
+def _whole_and_different(values) -> tuple[list[int], list[str]]:
+    """Whole numbers, each once, in the order typed; what changed, as parts of the note."""
+    rounded = [int(math.floor(v + 0.5)) for v in values]  # 2,5 → 3: half up, as a reader rounds
+    problems = []
+    broken = [v for v, r in zip(values, rounded) if v != r]
+    if broken:
+        problems.append(f"{_shorten(fmt.de_auto(broken[0]))} ist keine ganze Zahl und wurde gerundet"
+                        if len(broken) == 1 else f"{len(broken)} Werte waren keine ganzen Zahlen und wurden gerundet")
+    kept = list(dict.fromkeys(rounded))
+    if len(kept) < len(rounded):
+        twice = sorted({r for r in rounded if rounded.count(r) > 1})
+        problems.append(f"{', '.join(map(str, twice))} kam mehrfach vor und zählt einmal" if len(twice) == 1
+                        else f"{', '.join(map(str, twice))} kamen mehrfach vor und zählen je einmal")
+    return kept, problems
+
+
+def _typed_number(item) -> float | None:
+    """One typed value as a finite float, or None for anything else (text, ∞, a bool, an object)."""
+    if isinstance(item, bool) or not isinstance(item, (int, float, str)):
+        return None
+    try:
+        value = float(_parse_number(item))
+    except (ValueError, OverflowError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _shares(values, total: Fraction) -> tuple[list[float], bool]:
+    """values / total on a grid of _SHARE_DIGITS decimals that sums to exactly 1 (and whether that
+    grid rounded anything): each share is rounded down, and the grid steps left over go to the largest
+    remainders (earlier values first on a tie). A shared link then carries a distribution that needs
+    no second division."""
+    grid = 10**_SHARE_DIGITS
+    exact = [_decimal(v) / total * grid for v in values]
+    steps = [math.floor(x) for x in exact]
+    order = sorted(range(len(values)), key=lambda i: (-(exact[i] - steps[i]), i))
+    for i in order[: grid - sum(steps)]:
+        steps[i] += 1
+    return [s / grid for s in steps], any(x != s for x, s in zip(exact, steps))
 
 
 def _url_text(value) -> str:

@@ -5,9 +5,10 @@ import matplotlib.pyplot as plt
 # Einstellungen aus dem Experiment (ändere sie ruhig):
 mode = 'ewc'
 lam = 1.0
-
-start = np.array([1.0, 1.0])         # die Gewichte nach der alten Aufgabe
-wichtigkeit = np.array([10.0, 0.1])  # F: wie sehr die alte Aufgabe an jedem Gewicht hängt
+F = [10.0, 0.1]
+start = [1.0, 1.0]
+# start: die Gewichte nach der alten Aufgabe; F: wie sehr die alte Aufgabe an jedem Gewicht hängt
+start, wichtigkeit = np.array(start), np.array(F)
 
 def loesung(modus):
     if modus == "none":  # Gradientenabstieg nur auf der neuen Aufgabe, ab dem Start
@@ -29,14 +30,14 @@ print(f"Verlust neue Aufgabe: {0.5 * (w.sum() - 4) ** 2:.4f}".replace(".", ","))
 
 fig, ax = plt.subplots(figsize=(5, 5))
 g1, g2 = np.meshgrid(np.linspace(0, 4.2, 200), np.linspace(0, 4.2, 200))
-verlust_alt = 0.5 * (10 * (g1 - 1) ** 2 + 0.1 * (g2 - 1) ** 2)
+verlust_alt = 0.5 * (wichtigkeit[0] * (g1 - start[0]) ** 2 + wichtigkeit[1] * (g2 - start[1]) ** 2)
 ax.contour(g1, g2, verlust_alt, levels=[0.16, 1, 5.05], colors="#bbbbbb")
 ax.plot([0, 4], [4, 0], color="black", label="w₁ + w₂ = 4")
 ax.plot(*start, "ko")
 for modus, name, farbe in [("none", "ohne Schutz", "#bbbbbb"), ("equal", "gleiche Strafe", "#d0021b"),
                            ("ewc", "EWC", "#0066a1")]:
     ax.plot(*loesung(modus), "o", color=farbe, ms=12 if modus == mode else 7, label=name)
-ax.set(xlabel="w₁ (wichtig, F = 10)", ylabel="w₂ (unwichtig, F = 0,1)", aspect="equal")
+ax.set(xlabel=f"w₁ (F = {F[0]:g})".replace(".", ","), ylabel=f"w₂ (F = {F[1]:g})".replace(".", ","), aspect="equal")
 komma = lambda v, _: f"{v:g}".replace(".", ",")
 ax.xaxis.set_major_formatter(komma)
 ax.yaxis.set_major_formatter(komma)

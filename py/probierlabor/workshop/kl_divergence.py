@@ -2,11 +2,12 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-# Einstellungen aus dem Experiment (ändere sie ruhig):
+# Einstellungen aus dem Experiment (ändere sie ruhig; eigene Verteilungen q_dist, p_dist ersetzen q1, p1):
 q1 = 0.9
 p1 = 0.5
 swap = False
-
+q_dist = []
+p_dist = []
 
 def kl(r, a):
     # Σ r·ln(r/a), Referenz r, Näherung a: r = 0 zählt nicht, a = 0 < r macht sie unendlich
@@ -19,26 +20,26 @@ def zeige(wert):
     return "∞" if np.isinf(wert) else f"{wert:.4f}".replace(".", ",")
 
 
-q, p = np.array([q1, 1 - q1]), np.array([p1, 1 - p1])
+q, p = np.array(q_dist if q_dist else [q1, 1 - q1]), np.array(p_dist if p_dist else [p1, 1 - p1])
+n = max(len(q), len(p))  # fehlende Ereignisse bekommen die Wahrscheinlichkeit 0
+q, p = np.pad(q, (0, n - len(q))), np.pad(p, (0, n - len(p)))
 referenz, naeherung = (p, q) if swap else (q, p)
 print(f"D(q‖p): {zeige(kl(q, p))} nat")
 print(f"D(p‖q): {zeige(kl(p, q))} nat")
 entropie = sum(-r * np.log(r) for r in referenz if r > 0)
-# Kreuzentropie = Entropie der Referenz + KL-Divergenz
-print(f"Kreuzentropie: {zeige(entropie + kl(referenz, naeherung))} nat")
+print(f"Kreuzentropie: {zeige(entropie + kl(referenz, naeherung))} nat")  # = Entropie + KL
 print(f"Entropie der Referenz: {zeige(entropie)} nat")
-
-# beide Richtungen, während p(A) von 0 bis 1 läuft und q fest bleibt
-pa = np.linspace(0.001, 0.999, 500)
-alle_p = np.array([pa, 1 - pa])
 figur, achse = plt.subplots(figsize=(6, 3.5))
-achse.plot(pa, kl(q[:, None], alle_p), color="#0066a1", label="D(q‖p)")
-achse.plot(pa, kl(alle_p, q[:, None]), color="#d0021b", label="D(p‖q)")
-achse.axvline(p1, color="#bbbbbb", linestyle="--", label="dein p(A)")
-achse.set_ylim(0, 3)
-achse.set_xlabel("p(A)")
-achse.set_ylabel("KL-Divergenz in nat")
-achse.xaxis.set_major_formatter(lambda x, _: f"{x:g}".replace(".", ","))
+if n == 2:  # beide Richtungen, während p(A) von 0 bis 1 läuft und q fest bleibt
+    pa = np.linspace(0.001, 0.999, 500)
+    achse.plot(pa, kl(q[:, None], np.array([pa, 1 - pa])), color="#0066a1", label="D(q‖p)")
+    achse.plot(pa, kl(np.array([pa, 1 - pa]), q[:, None]), color="#d0021b", label="D(p‖q)")
+    achse.axvline(p[0], color="#bbbbbb", linestyle="--", label="dein p(A)")
+    achse.set(ylim=(0, 3), xlabel="p(A)", ylabel="KL-Divergenz in nat")
+    achse.xaxis.set_major_formatter(lambda x, _: f"{x:g}".replace(".", ","))
+else:  # mehr Ereignisse: die beiden Verteilungen nebeneinander
+    achse.bar(np.arange(n) - 0.2, q, 0.4, color="#0066a1", label="q")
+    achse.bar(np.arange(n) + 0.2, p, 0.4, color="#d0021b", label="p", tick_label=list("ABCDEFGH"[:n]))
 achse.yaxis.set_major_formatter(lambda y, _: f"{y:g}".replace(".", ","))
 achse.legend()
 plt.show()

@@ -7,24 +7,25 @@ T = 1.0
 s_a = 0.9
 split = 0.5
 alpha = 0.5
+teacher = []
 
-tokens = ["A", "B", "C"]
-label = np.array([1.0, 0.0, 0.0])
-lehrer = np.array([0.60, 0.35, 0.05])
-# der Schüler gibt A die Chance s_a und teilt den Rest im Verhältnis split zu 1 − split auf B und C
-schueler = np.array([s_a, split * (1 - s_a), (1 - split) * (1 - s_a)])
-
+lehrer = np.array(teacher if teacher else [0.60, 0.35, 0.05])  # ein eigener Lehrer ersetzt den des Artikels
+tokens, label = list("ABCDEFGH"[:len(lehrer)]), np.eye(len(lehrer))[0]  # das Label ist immer A
+# der Schüler: A bekommt s_a, B den Anteil split vom Rest (bei zwei Tokens alles), C, D, … den Rest wie beim Lehrer
+b = split if len(lehrer) > 2 else 1.0
+rest = lehrer[2:] if lehrer[2:].sum() > 0 else np.ones(len(lehrer) - 2)  # gibt der Lehrer ihnen nichts: gleich viel
+schueler = np.concatenate([[s_a, b * (1 - s_a)], (1 - b) * (1 - s_a) * rest / rest.sum()])
 
 def weich(chancen):
-    # Logits ln p durch T teilen und wieder normieren: größeres T macht die Verteilung flacher
-    logits = np.log(chancen) / T
+    with np.errstate(divide="ignore"):  # Logits ln p durch T teilen (ln 0 = −∞ wird 0); größeres T: flacher
+        logits = np.log(chancen) / T
     e = np.exp(logits - logits.max())
     return e / e.sum()
 
-
 lehrer_T, schueler_T = weich(lehrer), weich(schueler)
 hart = -np.log(schueler[0])  # das Label schaut nur auf A
-kl = np.sum(lehrer_T * np.log(lehrer_T / schueler_T))  # wie weit der Schüler vom Lehrer weg ist
+m = lehrer_T > 0  # Tokens, die der Lehrer ausschließt, zählen nicht
+kl = np.sum(lehrer_T[m] * np.log(lehrer_T[m] / schueler_T[m]))  # wie weit der Schüler vom Lehrer weg ist
 gesamt = (1 - alpha) * hart + alpha * T**2 * kl  # T² gleicht aus, dass weiche Ziele schwächer ziehen
 
 for name, wert in [("Harter Verlust", hart), ("Weicher Verlust (KL)", kl), ("T² · KL", T**2 * kl),
@@ -32,7 +33,7 @@ for name, wert in [("Harter Verlust", hart), ("Weicher Verlust (KL)", kl), ("T²
     print(f"{name}: {wert:.6f}".replace(".", ","))
 
 figur, achse = plt.subplots(figsize=(6, 3.5), layout="constrained")
-x = np.arange(3)
+x = np.arange(len(tokens))
 for k, (name, werte, farbe) in enumerate([("Label „A“", label, "#bbbbbb"), ("Lehrer", lehrer_T, "#0066a1"),
                                           ("Schüler", schueler_T, "#d0021b")]):
     achse.bar(x + (k - 1) * 0.27, werte, width=0.27, color=farbe, label=name)

@@ -9,14 +9,15 @@ k = 2
 row = 'artikel'
 n = 1000
 seed = 1
+dist = []
 
-tokens = ["A", "B", "C", "D"]
 zeilen = {"artikel": [0.5, 0.3, 0.12, 0.08], "steil": [0.9, 0.05, 0.03, 0.02],
           "flach": [0.28, 0.26, 0.24, 0.22], "gleichstand": [0.35, 0.35, 0.15, 0.15]}
-chancen = np.array(zeilen[row])
+chancen = np.array(dist if dist else zeilen[row])  # eine eigene Verteilung ersetzt die Zeile
+tokens = list("ABCDEFGH"[:len(chancen)])
 
 # raus fliegt nur, wer echt unter dem k-ten Wert liegt: Gleichstände an der Grenze bleiben
-kte = np.sort(chancen)[::-1][k - 1]
+kte = np.sort(chancen)[::-1][min(k, len(chancen)) - 1]
 behalten = chancen >= kte
 neu = np.where(behalten, chancen, 0) / chancen[behalten].sum()
 print(f"Behalten: {behalten.sum()}")

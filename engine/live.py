@@ -1,0 +1,317 @@
+"""„Eigener Lauf“: a reader's own workload, checked, run through the real engine, written as a trace.
+
+The inference pages let a reader describe a workload in a small form; the same settings arrive here
+as plain strings (from the form or from the page's URL), in CPython for the tests and in the
+browser's Pyodide for the page. ``parse`` turns them into a ``LiveWorkload`` or refuses them with a
+German ``WorkloadError`` before anything is computed; ``run`` drives ``LLMEngine`` step by step and
+returns a trace in the schema the replay panels already play (``tracer.py``).
+
+Requests are written one per line, ``prompt | new tokens | arrival step``; the prompt is text
+through the engine's tokenizer, or a bare number for a prompt of that many characters of everyday
+words. A trace of a live run depends only on the settings: the same settings give the same trace in
+CPython and in Pyodide, event for event (``tests/engine/test_engine_live_pyodide.py``).
+
+Sizes are capped (``LIMITS``) so that a run stays a few seconds in a browser; anything capped is said
+in a note, anything that can never run is an error naming the request and the numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine import tracer, workloads
+from engine.block_pool import BlockPool
+from engine.engine import LLMEngine
+from engine.model import LlamaModel, tiny_config
+from engine.scheduler import POLICIES
+from engine.tile_trace import TileRecorder
+from engine.tokenizer import CharTokenizer
+
+TOKENIZER = CharTokenizer()
+SEPARATOR = "|"
+MODELS = ("MHA", "GQA", "MQA")
+
+# (lowest, highest) per number: the form's bounds (build/live_block.py renders them) and the caps.
+# A run at every upper bound (16 requests of 64 + 32 tokens) takes about a second, in CPython and in
+# the browser's Pyodide alike.
+LIMITS = {
+    "requests": (1, 16),
+    "prompt": (1, 64),
+    "max_new_tokens": (1, 32),
+    "arrival_step": (0, 64),
+    "block_size": (1, 16),
+    "num_blocks": (1, 256),
+    "max_num_seqs": (1, 16),
+    "max_num_batched_tokens": (1, 256),
+    "tile_size": (1, 16),
+}
+# With FlashAttention's tiles every step carries layer 0's tiles of its last query (up to 96 keys at
+# tile size 1): so many requests keep a trace far below the replay's size bound.
+TILE_REQUESTS = 4
+DEFAULT_NEW_TOKENS = 8
+# Numbers a form shows next to their key (the rest are on/off switches and choices).
+NUMBERS = ("block_size", "num_blocks", "max_num_seqs", "max_num_batched_tokens")
+SWITCHES = ("chunked_prefill", "prefix_caching")
+# A finished run of any capped workload takes far fewer steps; more means something is stuck.
+MAX_STEPS = 5000
+# Prompts given as a length are drawn from this seed, so a link reproduces them.
+SEED = 0
+
+NAMES = "ABCDEFGHIJKLMNOP"  # request ids, as the articles name their requests
+assert len(NAMES) == LIMITS["requests"][1]
+
+LABELS = {  # German names of the settings, for messages and the form (build/live_block.py)
+    "requests": "Anfragen", "model": "Modell", "policy": "Batching", "block_size": "Blockgröße",
+    "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
+    "max_num_batched_tokens": "Token-Budget pro Schritt", "chunked_prefill": "Chunked Prefill",
+    "prefix_caching": "Präfix-Cache", "tile_size": "Kachelgröße",
+}
+
+
+class WorkloadError(ValueError):
+    """A workload that cannot run; the message is German and says what to change."""
+
+
+@dataclass(frozen=True)
+class LiveWorkload:
+    requests: tuple[workloads.RequestSpec, ...]
+    engine: dict  # keyword arguments for LLMEngine besides the model
+    model: str  # MHA, GQA or MQA
+    notes: tuple[str, ...] = ()  # German: what was capped or adjusted
+    expected_steps: int = 0  # of a dry run: the progress bar's length
+    tile_size: int | None = None  # FlashAttention's tiled kernel, its tiles in the trace; None: dense
+
+    def settings(self) -> dict:
+        """The settings that give this workload again (``parse(w.settings())`` ≡ w, without notes)."""
+        return settings_of(self.requests, self.model, self.engine, self.tile_size)
+
+
+def settings_of(requests, model: str, engine: Mapping, tile_size: int | None = None) -> dict:
+    """Settings as strings, the way a form and a URL hold them."""
+    tiles = {} if tile_size is None else {"tile_size": str(tile_size)}
+    return {"requests": format_requests(requests), "model": model, **{k: str(engine[k]) for k in NUMBERS},
+            **{k: "1" if engine[k] else "0" for k in SWITCHES}, "policy": engine["policy"], **tiles}
+
+
+# ----------------------------------------------------------------------------- parsing
+def _clamp(value: int, key: str, what: str, notes: list[str]) -> int:
+    low, high = LIMITS[key]
+    if value < low or value > high:
+        kept = min(max(value, low), high)
+        notes.append(f"{what}: {value} liegt außerhalb von {low} bis {high}, gerechnet wird mit {kept}.")
+        return kept
+    return value
+
+
+INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: "²".isdigit() is true, but int("²") fails
+MAX_DIGITS = 9  # any number a form could mean; beyond, int() itself refuses at 4300 digits
+
+
+def integer(text, what: str) -> int:
+    if isinstance(text, bool):
+        raise WorkloadError(f"{what}: erwartet eine ganze Zahl.")
+    if isinstance(text, int):
+        return text
+    raw = str(text).strip()
+    if not INTEGER.fullmatch(raw):
+        raise WorkloadError(f"{what}: „{raw[:20]}“ ist keine ganze Zahl.")
+    if len(raw.lstrip("+-")) > MAX_DIGITS:
+        raise WorkloadError(f"{what}: {raw[:12]}… ist viel zu groß.")
+    return int(raw)
+
+
+def _switch(value, what: str) -> bool:
+    raw = str(value).strip().lower()
+    if raw in ("1", "true", "ja", "an"):
+        return True
+    if raw in ("0", "false", "nein", "aus", ""):
+        return False
+    raise WorkloadError(f"{what}: „{raw[:20]}“ ist weder an (1) noch aus (0).")
+
+
+def prompt_text(field: str, where: str, rng: np.random.Generator, notes: list[str]) -> str:
+    if field.strip().isascii() and field.strip().isdigit():
+        length = _clamp(integer(field, f"{where}, Prompt-Länge"), "prompt", f"{where}, Prompt-Länge", notes)
+        # text_of_length comes out one short when its words fill the length exactly (the recorded
+        # workloads keep that behaviour, their traces depend on it); one more, then cut, is exact.
+        return workloads.text_of_length(rng, length + 1)[:length]
+    text = field
+    if text != text.lower():
+        notes.append(f"{where}: Großbuchstaben klein geschrieben (der Tokenizer kennt nur kleine).")
+        text = text.lower()
+    unknown = sorted({ch for ch in text if ch not in TOKENIZER.alphabet})
+    if unknown:
+        shown = ", ".join(f"„{ch}“" for ch in unknown[:5])
+        raise WorkloadError(f"{where}: Zeichen {shown} kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, "
+                            "ä, ö, ü, ß, Ziffern, Leerzeichen und . , ! ? - :")
+    if not text:
+        raise WorkloadError(f"{where}: Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.")
+    high = LIMITS["prompt"][1]
+    if len(text) > high:
+        notes.append(f"{where}: Prompt nach {high} von {len(text)} Zeichen abgeschnitten.")
+        text = text[:high]
+    return text
+
+
+def parse_requests(text: str, notes: list[str]) -> tuple[workloads.RequestSpec, ...]:
+    """One request per line: ``prompt | new tokens | arrival step`` (the last two may be left out).
+
+    The prompt is taken as written, up to one space before the first ``|`` (which belongs to the
+    separator as ``format_requests`` writes it), so a prompt that ends in a space stays one.
+    """
+    lines = [line for line in str(text).replace("\r\n", "\n").split("\n") if line.strip()]
+    if not lines:
+        raise WorkloadError("Keine Anfrage: Schreibe mindestens eine Zeile wie „hallo welt | 8 | 0“.")
+    most = LIMITS["requests"][1]
+    if len(lines) > most:
+        notes.append(f"Nur die ersten {most} von {len(lines)} Anfragen werden gerechnet.")
+        lines = lines[:most]
+    rng = np.random.default_rng(SEED)
+    requests = []
+    for i, line in enumerate(lines):
+        where = f"Anfrage {NAMES[i]} (Zeile {i + 1})"
+        fields = line.split(SEPARATOR)
+        if len(fields) > 3:
+            raise WorkloadError(f"{where}: höchstens drei Teile (Prompt | neue Tokens | Ankunft), gefunden {len(fields)}.")
+        prompt = fields[0][:-1] if len(fields) > 1 and fields[0].endswith(" ") else fields[0]
+        prompt = prompt_text(prompt, where, rng, notes)
+        new = (_clamp(integer(fields[1], f"{where}, neue Tokens"), "max_new_tokens", f"{where}, neue Tokens", notes)
+               if len(fields) > 1 and fields[1].strip() else DEFAULT_NEW_TOKENS)
+        arrival = (_clamp(integer(fields[2], f"{where}, Ankunft"), "arrival_step", f"{where}, Ankunft", notes)
+                   if len(fields) > 2 and fields[2].strip() else 0)
+        requests.append(workloads.RequestSpec(NAMES[i], tuple(TOKENIZER.encode(prompt)), new, arrival))
+    return tuple(requests)
+
+
+def format_requests(requests) -> str:
+    return "\n".join(f"{r.text} {SEPARATOR} {r.max_new_tokens} {SEPARATOR} {r.arrival_step}" for r in requests)
+
+
+def parse(settings: Mapping) -> LiveWorkload:
+    """Page settings (strings, as a form or a URL holds them) → a workload that can run, with notes."""
+    notes: list[str] = []
+    requests = parse_requests(settings.get("requests", ""), notes)
+    model = str(settings.get("model", "GQA")).strip().upper()
+    if model not in MODELS:
+        raise WorkloadError(f"Modell „{model[:10]}“ gibt es nicht; möglich sind {', '.join(MODELS)}.")
+    policy = str(settings.get("policy", "continuous")).strip()
+    if policy not in POLICIES:
+        raise WorkloadError(f"Batching „{policy[:20]}“ gibt es nicht; möglich sind continuous und static.")
+    engine: dict = {"policy": policy}
+    for key in NUMBERS:
+        if key not in settings:
+            raise WorkloadError(f"{LABELS[key]} fehlt.")
+        value = integer(settings[key], LABELS[key])
+        if key == "num_blocks" and value < 1:
+            raise WorkloadError("Ohne Blöcke hat der KV-Cache keinen Platz: Die Zahl der Blöcke muss mindestens 1 sein.")
+        engine[key] = _clamp(value, key, LABELS[key], notes)
+    for key in SWITCHES:
+        engine[key] = _switch(settings.get(key, "1"), LABELS[key])
+    tile_size = None
+    if "tile_size" in settings:
+        tile_size = _clamp(integer(settings["tile_size"], LABELS["tile_size"]), "tile_size", LABELS["tile_size"], notes)
+        if len(requests) > TILE_REQUESTS:
+            notes.append(f"Mit Kacheln werden nur die ersten {TILE_REQUESTS} von {len(requests)} Anfragen gerechnet.")
+            requests = requests[:TILE_REQUESTS]
+    _check_fits(requests, engine)
+    return LiveWorkload(requests, engine, model, tuple(notes), _dry_steps(requests, engine), tile_size)
+
+
+def _check_fits(requests, engine: dict) -> None:
+    """The engine's own refusals (scheduler.add_request), in German and before anything runs."""
+    pool = BlockPool(engine["num_blocks"], engine["block_size"])
+    for r in requests:
+        need = pool.blocks_for(r.max_positions)
+        if need > engine["num_blocks"]:
+            raise WorkloadError(
+                f"Anfrage {r.req_id} passt nie in den Cache: {len(r.prompt)} Prompt-Tokens und {r.max_new_tokens} neue "
+                f"brauchen bis zu {r.max_positions} Positionen, also {need} Blöcke zu {engine['block_size']}. "
+                f"Der Pool hat nur {engine['num_blocks']}. Nimm mehr Blöcke oder eine kürzere Anfrage.")
+        if not engine["chunked_prefill"] and r.max_positions > engine["max_num_batched_tokens"]:
+            raise WorkloadError(
+                f"Anfrage {r.req_id} braucht ohne Chunked Prefill bis zu {r.max_positions} Tokens in einem Schritt "
+                f"(nach einer Verdrängung rechnet sie alles neu), das Token-Budget ist {engine['max_num_batched_tokens']}. "
+                "Schalte Chunked Prefill ein oder erhöhe das Budget.")
+
+
+# ----------------------------------------------------------------------------- running
+SCENARIO = {"name": "eigener-lauf", "title": "Eigener Lauf",
+            "description": "Deine Anfragen, gerechnet von der Engine in deinem Browser."}
+REVISION = "eigener-lauf"  # the header names no git revision: the browser has none
+
+
+def model_for(kind: str = "GQA", **overrides) -> LlamaModel:
+    """The tiny Llama model with the character tokenizer, so traces carry readable text; the recorded
+    runs (``scenarios.tiny``) use this same model."""
+    model = LlamaModel(tiny_config(kind, **overrides))
+    model.tokenizer = TOKENIZER
+    return model
+
+
+class Stopped(Exception):
+    """``should_stop`` asked to end the run."""
+
+
+def run(workload: LiveWorkload, *, concept: str = "eigener-lauf", on_step: Callable[[int, int], None] | None = None,
+        should_stop: Callable[[], bool] | None = None, device: str | None = None) -> dict:
+    """The workload through ``LLMEngine``; the trace. ``on_step(done, expected)`` after every step,
+    ``expected`` the step count of a dry run (the same schedule without numbers: exact unless
+    prefix hits depend on generated tokens)."""
+    expected = workload.expected_steps
+    tiles = None if workload.tile_size is None else TileRecorder(workload.tile_size)
+    kernel = {} if tiles is None else {"kernel": tiles.kernel}
+    engine = LLMEngine(model_for(workload.model), **workload.engine, **kernel)
+    specs = []
+    for r in workload.requests:
+        engine.add_request(list(r.prompt), r.max_new_tokens, req_id=r.req_id, arrival_step=r.arrival_step)
+        specs.append(tracer.request_spec(r.req_id, r.prompt, r.max_new_tokens, r.arrival_step, None, TOKENIZER))
+    while engine.has_unfinished():
+        if should_stop is not None and should_stop():
+            raise Stopped
+        record = engine.step()
+        if tiles is not None:
+            record["extra_events"] = tiles.events(record)
+        if on_step is not None:
+            on_step(engine.step_index, max(expected, engine.step_index))
+    scenario = dict(SCENARIO, concepts=[concept])
+    return tracer.from_engine(engine, scenario=scenario, requests=specs, seed=SEED, device=device,
+                              revision=REVISION)
+
+
+def _dry_steps(requests, engine_settings: dict) -> int:
+    """The schedule without numbers (cheap): a workload that would not finish is refused here."""
+    engine = LLMEngine(None, **engine_settings)
+    workloads.submit(engine, requests)
+    try:
+        engine.run(MAX_STEPS)
+    except RuntimeError:
+        raise WorkloadError(f"Dieser Lauf würde mehr als {MAX_STEPS} Schritte brauchen. "
+                            "Nimm weniger oder kürzere Anfragen.") from None
+    return len(engine.steps)
+
+
+def run_settings(settings: Mapping, **kwargs) -> dict:
+    """``parse`` then ``run``: the trace, the notes to show and the settings as they ran (capped).
+    Settings with a γ are a speculative run (``live_speculative``, imported only then)."""
+    from engine import live_speculative
+    if live_speculative.KEY in settings:
+        return live_speculative.run_settings(settings, **kwargs)
+    workload = parse(settings)
+    return {"trace": run(workload, **kwargs), "notes": list(workload.notes), "settings": workload.settings()}
+
+
+# ----------------------------------------------------------------------------- presets
+def settings_of_trace(trace: Mapping) -> dict:
+    """A recorded run's workload as live settings: the page's presets are the runs it replays."""
+    if "k" in trace["config"]:
+        from engine import live_speculative
+        return live_speculative.settings_of_trace(trace)
+    requests = [workloads.RequestSpec(r["id"], tuple(r["prompt"]), r["max_new_tokens"], r["arrival_step"])
+                for r in trace["workload"]["requests"]]
+    kernel = trace["config"].get("kernel", "")
+    tile_size = int(kernel.removeprefix("tiled_")) if kernel.startswith("tiled_") else None
+    return settings_of(requests, trace["model"].get("attention", "GQA"), trace["config"], tile_size)

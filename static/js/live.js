@@ -1,0 +1,157 @@
+// „Eigener Lauf“ (py/probierlabor/build/live_block.py): the reader's own workload, run by the real
+// engine (engine/live.py) in the tab's Python worker (static/js/pyworker.js) and replayed by the
+// page's own view (static/js/replay.js play()).
+//
+// Nothing loads before the first „Starten“: then the worker starts its own Pyodide with numpy and
+// the engine's zip, so a page's cold start stays as it is, and the engine's steps never run on the
+// main thread. „Abbrechen“ ends the worker. The settings live in the page's query under „lauf.“, so a
+// link brings the workload along; whether a workload can run is decided by engine/live.py alone,
+// which answers with a German message before the engine computes anything.
+(function () {
+  "use strict";
+
+  const PREFIX = "lauf.";
+  const LIMIT_S = 60;  // engine/live.py caps a run to a few seconds; past this something is wrong
+  const de = (x, digits) => window.probierlaborFmt.de(x, digits);
+  const TEXT = {
+    python: "Python wird im Hintergrund gestartet …",
+    engine: "numpy und die Engine werden geladen …",
+    running: "Die Engine rechnet …",
+    progress: (done, total) => `Schritt ${done} von etwa ${total}`,
+    done: (steps, s) => `Fertig: ${steps} Engine-Schritte in ${de(s, 2)} s. Spiele den Lauf unten ab.`,
+    stopped: "Abgebrochen. „Starten“ rechnet den Lauf von vorn.",
+    timeout: `Nach ${LIMIT_S} Sekunden abgebrochen. „Starten“ versucht es neu.`,
+    failed: (m) => `Die Engine konnte nicht starten (${m}). Lade die Seite neu.`,
+    fromLink: "Dieser Link bringt einen eigenen Lauf mit. „Starten“ rechnet ihn.",
+    preset: (title) => `Vorlage „${title}“ eingesetzt. „Starten“ rechnet sie.`,
+    machine: (rec) => `Gerechnet von unserer Engine auf deinem Gerät: ${rec.device}, numpy ${rec.numpy}. ` +
+      "Die gemessenen Zeiten gelten für dein Gerät; die Wiedergabe zählt in Engine-Schritten.",
+  };
+
+  function fields(section) {
+    return [...section.querySelectorAll("[data-live-field]")];
+  }
+
+  function values(section) {
+    const out = {};
+    for (const el of fields(section)) out[el.dataset.liveField] = el.type === "checkbox" ? (el.checked ? "1" : "0") : el.value;
+    return out;
+  }
+
+  function setValues(section, given) {
+    for (const el of fields(section)) {
+      const key = el.dataset.liveField;
+      if (!(key in given)) continue;
+      if (el.type === "checkbox") el.checked = String(given[key]) === "1";
+      else el.value = String(given[key]);
+    }
+  }
+
+  function fromUrl(section) {
+    const query = new URLSearchParams(location.search);
+    const given = {};
+    for (const el of fields(section)) {
+      const key = PREFIX + el.dataset.liveField;
+      if (query.has(key)) given[el.dataset.liveField] = query.get(key);
+    }
+    return given;
+  }
+
+  function writeUrl(section) {
+    const query = new URLSearchParams(location.search);
+    for (const [key, value] of Object.entries(values(section))) query.set(PREFIX + key, value);
+    history.replaceState(history.state, "", location.pathname + "?" + query.toString() + location.hash);
+  }
+
+  function status(section, text, kind) {
+    const line = section.querySelector("[data-live-status]");
+    line.textContent = text;
+    line.dataset.kind = kind || "";
+  }
+
+  function showNotes(section, notes) {
+    const list = section.querySelector("[data-live-notes]");
+    list.replaceChildren(...notes.map((note) => {
+      const item = document.createElement("li");
+      item.textContent = note;
+      return item;
+    }));
+    list.hidden = !notes.length;
+  }
+
+  function setRunning(section, on) {
+    section.querySelector("[data-live-start]").disabled = on;
+    section.querySelector("[data-live-stop]").disabled = !on;
+    section.setAttribute("aria-busy", String(on));
+  }
+
+  // A fresh panel per run: replay.js wires its controls once per panel.
+  function replay(section, trace) {
+    const template = section.querySelector("template[data-live-panel]");
+    const panel = template.content.firstElementChild.cloneNode(true);
+    panel.querySelector(".pl-replay-machine").textContent = TEXT.machine(trace.recorded);
+    section.querySelector("[data-live-result]").replaceChildren(panel);
+    window.probierlaborReplay.play(panel, trace, "Dein Lauf");
+  }
+
+  function start(section) {
+    if (section.plRun) return;
+    writeUrl(section);
+    showNotes(section, []);
+    const progress = section.querySelector("[data-live-progress]");
+    // Empty until the first step, not indeterminate: that state animates, and every frame of it
+    // repainted the long page while Pyodide was loading.
+    progress.max = 1;
+    progress.value = 0;
+    progress.hidden = false;
+    const started = performance.now();
+    setRunning(section, true);
+    section.plRun = window.probierlaborWorker.session("engine",
+      [JSON.stringify(values(section)), section.dataset.live], window.probierlaborConfig.engineBundle, {
+        limit: LIMIT_S,
+        text: TEXT,
+        say: (text, kind) => status(section, text, kind),
+        end: () => { section.plRun = null; progress.hidden = true; setRunning(section, false); },
+        progress: (data) => {
+          progress.max = data.total;
+          progress.value = data.done;
+          progress.setAttribute("aria-valuetext", TEXT.progress(data.done, data.total));
+        },
+        done: (data, finish) => {
+          if (data.error) {
+            finish(data.error, "error");
+          } else {
+            setValues(section, data.settings);  // capped values, as they ran
+            writeUrl(section);
+            showNotes(section, data.notes);
+            finish(TEXT.done(data.trace.result.num_steps, data.seconds), "done");
+            replay(section, data.trace);
+          }
+          section.dispatchEvent(new CustomEvent("pl:live-done", {
+            detail: { ms: performance.now() - started, seconds: data.seconds, error: data.error || null },
+          }));
+        },
+      });
+  }
+
+  function mount(section) {
+    if (section.plMounted) return;
+    section.plMounted = true;
+    const given = fromUrl(section);
+    if (Object.keys(given).length) {
+      setValues(section, given);
+      status(section, TEXT.fromLink);
+    }
+    section.querySelectorAll("[data-live-preset]").forEach((button) => button.addEventListener("click", () => {
+      setValues(section, JSON.parse(button.dataset.livePreset));
+      writeUrl(section);
+      status(section, TEXT.preset(button.textContent));
+    }));
+    section.querySelector("[data-live-start]").addEventListener("click", () => start(section));
+    section.querySelector("[data-live-stop]").addEventListener("click", () => section.plRun && section.plRun.stop());
+  }
+
+  const mountAll = () => document.querySelectorAll("[data-live]").forEach(mount);
+  if (window.document$ && window.document$.subscribe) window.document$.subscribe(mountAll);
+  else document.addEventListener("DOMContentLoaded", mountAll);
+})();

@@ -1,0 +1,88 @@
+// A Web Worker with its own Pyodide, for Python that must not run on the page's main thread: the
+// reader's script of „Im Code nachrechnen“ (static/py/workshop_run.py) and the engine's „Eigener
+// Lauf“ (static/py/engine_run.py). In a worker a long or endless run never freezes the page, and
+// ending the worker ends the run (static/js/pyworker.js). Everything loads from this site (offline),
+// and nothing needs cross-origin isolation. A module worker: pyodide.mjs is an ES module.
+import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+
+// What a task needs on top of Python: Pyodide packages, a zip of our code (its URL comes with the
+// message: the page knows the built names) and a runner script that defines run(*args, tell).
+// Each is loaded on the first run of a task that needs it, so a live engine run never pays for
+// matplotlib.
+const TASKS = {
+  workshop: { stage: "packages", packages: ["numpy", "matplotlib"], script: "workshop_run.py" },
+  engine: { stage: "engine", packages: ["numpy"], script: "engine_run.py" },
+};
+
+let pyodide = null;
+const zips = {};  // bundle URL -> Promise, one download per worker
+const runners = {};  // task -> Promise<run>
+
+function python(tell) {
+  if (!pyodide) {
+    tell({ type: "status", stage: "python" });
+    pyodide = loadPyodide({
+      indexURL: new URL("../vendor/pyodide/", import.meta.url).href,
+      stdout: (line) => console.log("[python]", line),
+      stderr: (line) => console.warn("[python]", line),
+    });
+  }
+  return pyodide;
+}
+
+// A zip of our code, imported in place (as static/py/boot.py does), ahead of what is on the path:
+// the page's zip holds a two-module engine package, the engine's zip the whole of it.
+async function bundle(py, url) {
+  if (!zips[url]) {
+    zips[url] = (async () => {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${url.split("/").pop()}: HTTP ${response.status}`);
+      const file = `/home/pyodide/${url.split("/").pop()}`;
+      py.FS.writeFile(file, new Uint8Array(await response.arrayBuffer()));
+      py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(file)})`);
+    })();
+  }
+  return zips[url];
+}
+
+async function runner(name, bundleUrl, tell) {
+  const task = TASKS[name];
+  if (!task) throw new Error(`unbekannte Aufgabe ${name}`);
+  if (!runners[name]) {
+    runners[name] = (async () => {
+      const py = await python(tell);
+      tell({ type: "status", stage: task.stage });
+      await py.loadPackage(task.packages, { messageCallback: () => {} });
+      await bundle(py, bundleUrl);
+      const response = await fetch(new URL(`../py/${task.script}`, import.meta.url));
+      if (!response.ok) throw new Error(`${task.script}: HTTP ${response.status}`);
+      const scope = py.globals.get("dict")();  // each runner in its own namespace
+      py.runPython(await response.text(), { filename: task.script, globals: scope });
+      return scope.get("run");
+    })();
+    runners[name].catch(() => delete runners[name]);
+  }
+  return runners[name];
+}
+
+self.addEventListener("message", async (event) => {
+  const { id, task, args, bundle: bundleUrl } = event.data;
+  const tell = (message) => self.postMessage({ id, ...(typeof message === "string" ? JSON.parse(message) : message) });
+  let run;
+  try {
+    run = await runner(task, bundleUrl, tell);
+  } catch (error) {
+    tell({ type: "failed", message: String((error && error.message) || error).split("\n")[0] });
+    return;
+  }
+  tell({ type: "running" });  // from here on, the page's time limit counts
+  const started = performance.now();
+  let result;
+  try {
+    result = JSON.parse(run(...args, tell));
+  } catch (error) {  // the runners answer every error themselves; this is one of ours
+    tell({ type: "failed", message: String((error && error.message) || error).trim().split("\n").pop() });
+    return;
+  }
+  tell({ type: "done", seconds: (performance.now() - started) / 1000, ...result });
+});

@@ -1,0 +1,78 @@
+// The tab's one Python Web Worker (static/js/python-worker.js), shared by everything that runs
+// Python off the page's main thread: „Im Code nachrechnen“ (static/js/workshop.js) and „Eigener
+// Lauf“ (static/js/live.js). It starts on the first run, so a page's cold start never pays for it,
+// and ending it is the only way to stop Python in the middle of a run; the next run starts a new one.
+(function () {
+  "use strict";
+
+  // From the site's root (static/js/runtime-boot.js), not from document.currentScript: while the page's
+  // Python starts, PyScript answers that with its own <script type="py"> (static/py/boot.py), and
+  // this file, run at that moment, looked for the worker in static/py/ (one cold load in eight here).
+  const url = () => new URL("static/js/python-worker.js", window.probierlaborConfig.base);
+  let worker = null;
+  let runs = 0;
+
+  function end() {
+    if (worker) worker.terminate();
+    worker = null;
+  }
+
+  // Runs task with args (strings) and the zip at bundle; listen(message) gets this run's messages
+  // (status, running, progress, done, failed) until detach(). A worker that breaks down reports
+  // "failed" and is ended.
+  function run(task, args, bundle, listen) {
+    if (!worker) worker = new Worker(url(), { type: "module" });
+    const mine = worker;
+    const id = (runs += 1);  // a worker's messages name their run: one worker serves every page
+    const message = (event) => { if (event.data.id === id) listen(event.data); };
+    const broken = (event) => {
+      event.preventDefault();
+      end();
+      listen({ type: "failed", message: event.message || "Web Worker" });
+    };
+    mine.addEventListener("message", message);
+    mine.addEventListener("error", broken);
+    mine.postMessage({ id, task, args, bundle });
+    return {
+      detach() {
+        mine.removeEventListener("message", message);
+        mine.removeEventListener("error", broken);
+      },
+    };
+  }
+
+  // A run with the course both sections share: status lines while Python and the packages load, a
+  // time limit from the moment Python runs, „Abbrechen“ and a breakdown end the worker. o: limit
+  // (seconds), text (running, timeout, stopped, failed(message), one line per loading stage),
+  // say(text, kind), end() once the run is over, whatever ended it, progress(data) (optional), and
+  // done(data, finish) for the result, which calls finish(text, kind). Returns { stop }.
+  function session(task, args, bundle, o) {
+    let timer = null;
+    let job = null;
+    let over = false;
+    const finish = (text, kind) => {
+      if (over) return;
+      over = true;
+      clearTimeout(timer);
+      job.detach();
+      o.end();
+      o.say(text, kind);
+    };
+    const halt = (text) => { end(); finish(text, "error"); };
+    const listen = (data) => {
+      if (data.type === "status") o.say(o.text[data.stage]);
+      else if (data.type === "running") {
+        o.say(o.text.running);
+        timer = setTimeout(() => halt(o.text.timeout), o.limit * 1000);
+      } else if (data.type === "progress") {
+        if (o.progress) o.progress(data);
+      } else if (data.type === "failed") halt(o.text.failed(data.message));
+      else if (data.type === "done") o.done(data, finish);
+    };
+    o.say(o.text.running);
+    job = run(task, args, bundle, listen);
+    return { stop: () => halt(o.text.stopped) };
+  }
+
+  window.probierlaborWorker = { run, end, session };
+})();

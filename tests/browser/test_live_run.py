@@ -1,0 +1,155 @@
+"""„Eigener Lauf“ in the browser (build/live_block.py, static/js/live.js, the Python worker).
+
+A run on the page must be the run CPython computes for the same settings (engine/live.py), replayed
+by the page's own view; a bad workload gets engine/live.py's German message and no run. Nothing of
+the engine or numpy loads before the first „Starten“, and every request stays on the site's origin.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+
+from engine import live, live_speculative
+from probierlabor.build import live_block
+from trace_equal import same
+
+pytestmark = pytest.mark.browser
+
+SECTION = ".pl-live"
+FIRST_RUN_MS = 180_000  # a fresh worker: Pyodide and numpy on a busy 2-core machine
+SETTINGS = {"requests": "hallo welt | 6 | 0\nguten tag | 3 | 1\n9 | 4 | 2", "model": "GQA", "block_size": "4",
+            "num_blocks": "12", "max_num_seqs": "2", "max_num_batched_tokens": "8", "chunked_prefill": "1",
+            "prefix_caching": "1", "policy": "continuous"}
+
+
+def all_requests(v):
+    """Requests of the page and of its Web Workers (page.on('request') does not see a worker's)."""
+    seen = []
+    v.page.context.on("request", lambda r: seen.append(r.url))
+    return seen
+
+
+def start_and_wait(page) -> str:
+    page.click(f"{SECTION} [data-live-start]")
+    page.wait_for_function("""() => { const s = document.querySelector('.pl-live');
+        return s.getAttribute('aria-busy') === 'false' && !s.plRun; }""", timeout=FIRST_RUN_MS)
+    return page.text_content(f"{SECTION} [data-live-status]")
+
+
+def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_german_message(visit, origin):
+    query = urlencode({f"lauf.{k}": v for k, v in SETTINGS.items()})
+    v = visit(f"/continuous-batching/?{query}", service_workers="block")
+    requests = all_requests(v)
+    v.wait_state()
+    page = v.page
+    # the link filled the form; nothing of the engine has loaded yet
+    assert page.input_value(f"{SECTION} [data-live-field=requests]") == SETTINGS["requests"]
+    assert page.input_value(f"{SECTION} [data-live-field=max_num_seqs]") == "2"
+    assert page.text_content(f"{SECTION} [data-live-status]").startswith("Dieser Link bringt einen eigenen Lauf mit")
+    assert not [u for u in requests if "/static/py/engine-" in u or "numpy-" in u]
+
+    status = start_and_wait(page)
+    assert status.startswith("Fertig:"), status
+    expected = live.run_settings(SETTINGS)["trace"]
+    panel = f"{SECTION} [data-live-result] .pl-replay"
+    page.wait_for_selector(f'{panel}[data-state="ready"]')
+    seen = page.evaluate(f"""() => {{ const r = document.querySelector('{panel}').plReplay;
+        return {{ length: r.length, outputs: r.model.trace.result.outputs,
+                  steps: r.model.trace.steps.map((s) => s.events) }}; }}""")
+    assert seen["length"] == expected["result"]["num_steps"]
+    assert seen["outputs"] == expected["result"]["outputs"]
+    assert seen["steps"] == [s["events"] for s in expected["steps"]]
+    # the page's own view plays it: the slots of requests A, B, C, stepping forward
+    page.click(f"{panel} .pl-r-next")
+    assert page.text_content(f"{panel} .pl-r-counter") == f"1 von {expected['result']['num_steps']}"
+    assert page.text_content(f"{panel} .pl-replay-summary")
+    assert "Pyodide" in page.text_content(f"{panel} .pl-replay-machine")
+    assert any("/static/py/engine-" in u for u in requests) and any("numpy-" in u for u in requests)
+
+    # a bad workload: engine/live.py's German message, the last run's replay stays
+    bad = "hallo | 4\nHallo @welt | 3"
+    page.fill(f"{SECTION} [data-live-field=requests]", bad)
+    status = start_and_wait(page)
+    with pytest.raises(live.WorkloadError) as refused:
+        live.parse(SETTINGS | {"requests": bad})
+    assert status == str(refused.value)
+    assert "kennt der Tokenizer nicht" in status
+    assert page.get_attribute(f"{SECTION} [data-live-status]", "data-kind") == "error"
+    assert page.locator(f'{panel}[data-state="ready"]').count() == 1
+    assert "lauf.requests=hallo" in page.url  # the workload is in the address, as every setting
+
+    # a preset, then „Abbrechen“ during a run: the page says so and can start again
+    page.locator(f"{SECTION} [data-live-preset]").nth(2).click()
+    assert page.input_value(f"{SECTION} [data-live-field=max_num_batched_tokens]") == "16"
+    page.click(f"{SECTION} [data-live-start]")
+    page.click(f"{SECTION} [data-live-stop]")
+    assert page.text_content(f"{SECTION} [data-live-status]").startswith("Abgebrochen.")
+    status = start_and_wait(page)
+    assert status.startswith("Fertig:"), status
+
+    assert page.locator(".pl-error, .py-error").count() == 0
+    assert not v.console_errors(), v.console_errors()
+    foreign = [u for u in requests if not (u.startswith(origin + "/") or u.startswith(("data:", "blob:")))]
+    assert not foreign, foreign
+
+
+SPECULATIVE = {"prompt": "es war einmal", "model": "MHA", "max_new_tokens": "24", "k": "4", "temperature": "0.9",
+               "top_k": "0", "top_p": "0.95", "seed": "11", "block_size": "2"}
+
+
+def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blocks_back(visit):
+    """Sampled, so the page must draw what CPython draws; the target cache's blocks of rejected
+    proposals go back in the round that rejects them."""
+    query = urlencode({f"lauf.{k}": v for k, v in SPECULATIVE.items()})
+    v = visit(f"/speculative-decoding/?{query}", service_workers="block")
+    v.wait_state()
+    page = v.page
+    assert page.input_value(f"{SECTION} [data-live-field=prompt]") == SPECULATIVE["prompt"]
+    assert page.input_value(f"{SECTION} [data-live-field=k]") == "4"
+    status = start_and_wait(page)
+    assert status.startswith("Fertig:"), status
+    expected = live.run_settings(SPECULATIVE)["trace"]
+    panel = f"{SECTION} [data-live-result] .pl-replay"
+    page.wait_for_selector(f'{panel}[data-state="ready"]')
+    assert page.get_attribute(panel, "data-view") == "speculative"
+    steps = page.evaluate(f"document.querySelector('{panel}').plReplay.model.trace.steps.map((s) => s.events)")
+    same(steps, [s["events"] for s in expected["steps"]])
+    rejected = [s for s in expected["steps"][:-1] if any(e["type"] == "verify" and e["rejected"] for e in s["events"])]
+    assert rejected and any(e["type"] == "block" and e["op"] == "free" for s in rejected for e in s["events"])
+    page.click(f"{panel} .pl-r-next")
+    assert page.text_content(f"{panel} .pl-r-counter") == f"1 von {expected['result']['num_steps']}"
+
+    # the article's model pair knows only A, B and C: its German message, before anything runs
+    page.select_option(f"{SECTION} [data-live-field=model]", live_speculative.ARTICLE)
+    status = start_and_wait(page)
+    with pytest.raises(live.WorkloadError) as refused:
+        live.run_settings(SPECULATIVE | {"model": live_speculative.ARTICLE})
+    assert status == str(refused.value) and "A, B, C" in status
+    assert "lauf.model=PQ" in page.url
+    assert not v.console_errors(), v.console_errors()
+
+
+@pytest.mark.parametrize("slug", sorted(live_block.PAGES))
+def test_every_engine_page_runs_its_first_preset_and_plays_it_in_its_own_view(reader, slug):
+    v = reader(f"/{slug}/")
+    page = v.page
+    status = start_and_wait(page)
+    assert status.startswith("Fertig:"), status
+    expected = live.run_settings(live_block.presets(slug)[0][1])["trace"]
+    n = expected["result"]["num_steps"]
+    panel = f"{SECTION} [data-live-result] .pl-replay"
+    page.wait_for_selector(f'{panel}[data-state="ready"]')
+    assert page.get_attribute(panel, "data-view") == live_block.PAGES[slug][0]
+    assert page.text_content(f"{panel} .pl-r-counter") == f"0 von {n}"
+    outputs = page.evaluate(f"document.querySelector('{panel}').plReplay.model.trace.result.outputs")
+    assert outputs == expected["result"]["outputs"]
+    summaries = set()
+    for i in sorted({1, n // 2, n} - {0}):  # the view draws any step of the run, to its end (a 3-step run too)
+        page.evaluate(f"i => document.querySelector('{panel}').plReplay.step(i - document.querySelector('{panel}').plReplay.index)", i)
+        assert page.text_content(f"{panel} .pl-r-counter") == f"{i} von {n}"
+        summaries.add(page.text_content(f"{panel} .pl-replay-summary"))
+    assert len(summaries) > 1 and all(summaries)
+    assert page.locator(f"{panel} .pl-replay-error").count() == 0
+    assert not v.console_errors(), v.console_errors()

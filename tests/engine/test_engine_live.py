@@ -1,0 +1,292 @@
+"""„Eigener Lauf“ (engine/live.py): a reader's settings → checked workload → the engine's trace."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import live, scenarios, tracer
+
+BASE = {"model": "GQA", "block_size": "4", "num_blocks": "16", "max_num_seqs": "2", "max_num_batched_tokens": "8",
+        "chunked_prefill": "1", "prefix_caching": "1", "policy": "continuous"}
+
+
+def with_requests(requests: str, **changes) -> dict:
+    return BASE | {"requests": requests} | {k: str(v) for k, v in changes.items()}
+
+
+def renamed(trace: dict, names: dict) -> dict:
+    """The trace with its request ids replaced (the live run names requests A, B, C …)."""
+    out = json.loads(json.dumps(tracer.without_measurements(trace)))
+    for r in out["workload"]["requests"]:
+        r["id"] = names[r["id"]]
+    for step in out["steps"]:
+        for e in step["events"]:
+            if "seq" in e:
+                e["seq"] = names[e["seq"]]
+        for key in ("running", "waiting"):
+            step["end"][key] = [names[s] for s in step["end"][key]]
+    out["result"]["outputs"] = {names[k]: v for k, v in out["result"]["outputs"].items()}
+    del out["scenario"], out["recorded"], out["workload"]["seed"]  # what the run is called, not what it did
+    return out
+
+
+# Every recorded run of the tiny GQA model is a preset: run live from the settings its header holds,
+# it must be the same run, event for event.
+PRESETS = ["continuous-batching-article", "continuous-batching-article-static", "continuous-batching-realistic",
+           "continuous-batching-realistic-static", "paged-attention-blocks", "paged-attention-pressure",
+           "prefix-caching-shared", "prefill-interleaved", "kv-cache-growth", "flash-attention-tiles"]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_recorded_run_as_settings_runs_again_event_for_event(name):
+    recorded = tracer.load(scenarios.path_of(name))
+    out = live.run_settings(live.settings_of_trace(recorded))
+    assert out["notes"] == []
+    names = {r["id"]: live.NAMES[i] for i, r in enumerate(recorded["workload"]["requests"])}
+    assert renamed(out["trace"], {n: n for n in names.values()}) == renamed(recorded, names)
+
+
+def test_a_live_trace_passes_the_full_check_and_names_no_git_revision():
+    out = live.run_settings(with_requests("hallo welt | 6 | 0\nguten tag | 3 | 2"), concept="paged-attention",
+                            device="Browser")
+    trace = out["trace"]
+    tracer.validate(trace)
+    assert trace["recorded"]["engine_revision"] == live.REVISION
+    assert trace["recorded"]["device"] == "Browser"
+    assert trace["scenario"]["concepts"] == ["paged-attention"]
+    assert [r["prompt_text"] for r in trace["workload"]["requests"]] == ["hallo welt", "guten tag"]
+    assert [r["arrival_step"] for r in trace["workload"]["requests"]] == [0, 2]
+    assert [len(o["tokens"]) for o in trace["result"]["outputs"].values()] == [6, 3]
+
+
+def test_same_settings_same_trace():
+    s = with_requests("7 | 5\n12 | 4 | 1\nkatze | 3 | 1")
+    first, second = live.run_settings(s)["trace"], live.run_settings(s)["trace"]
+    assert tracer.without_measurements(first) == tracer.without_measurements(second)
+    # a bare number is a prompt of that many characters, drawn from a fixed seed
+    assert [len(r["prompt"]) for r in first["workload"]["requests"]] == [7, 12, 5]
+
+
+def test_settings_give_the_workload_back_also_for_a_prompt_that_ends_in_a_space():
+    w = live.parse(with_requests("heute trinke  | 4 | 1\nwir|3"))
+    assert [r.text for r in w.requests] == ["heute trinke ", "wir"]
+    again = live.parse(w.settings())
+    assert (again.requests, again.engine, again.model) == (w.requests, w.engine, w.model)
+
+
+def test_progress_counts_every_step_up_to_the_dry_runs_count_and_stop_ends_the_run():
+    w = live.parse(with_requests("a | 6 | 0\na | 2 | 0\na | 2 | 1", prefix_caching=0))
+    seen = []
+    trace = live.run(w, on_step=lambda done, total: seen.append((done, total)))
+    n = trace["result"]["num_steps"]
+    assert seen == [(i, n) for i in range(1, n + 1)] and w.expected_steps == n
+    with pytest.raises(live.Stopped):
+        live.run(w, should_stop=lambda: len(seen) > n + 2, on_step=lambda done, total: seen.append(done))
+    assert len(seen) == n + 3
+
+
+@pytest.mark.parametrize("requests, changes, words", [
+    ("Hallo @welt | 4", {}, ["„@“", "kennt der Tokenizer nicht"]),
+    ("hallo | 4", {"num_blocks": 0}, ["Ohne Blöcke"]),
+    ("hallo welt wie geht es | 30", {"num_blocks": 4}, ["Anfrage A passt nie", "13 Blöcke", "nur 4"]),
+    ("hallo | 4\nein langer prompt hier | 8", {"chunked_prefill": 0}, ["Anfrage B", "ohne Chunked Prefill",
+                                                                          "Budget ist 8"]),
+    ("", {}, ["Keine Anfrage"]),
+    ("   \n  ", {}, ["Keine Anfrage"]),
+    ("hallo | 4 | 0 | 9", {}, ["höchstens drei Teile"]),
+    ("hallo | vier", {}, ["„vier“ ist keine ganze Zahl"]),
+    ("hallo", {"max_num_seqs": "2,5"}, ["Sequenzen pro Schritt", "keine ganze Zahl"]),
+    ("hallo", {"model": "XXL"}, ["Modell „XXL“"]),
+    ("hallo", {"policy": "zufall"}, ["Batching"]),
+    ("hallo", {"prefix_caching": "vielleicht"}, ["Präfix-Cache", "weder an"]),
+    (" | 4", {}, ["Prompt ist leer"]),
+])
+def test_a_bad_workload_is_refused_in_german_before_anything_runs(requests, changes, words):
+    with pytest.raises(live.WorkloadError) as caught:
+        live.parse(with_requests(requests, **changes))
+    for word in words:
+        assert word in str(caught.value)
+
+
+def test_absurd_sizes_are_capped_and_the_notes_say_so():
+    w = live.parse(with_requests("\n".join(["x" * 100 + " | 99 | 500"] + ["a | 2"] * 19),
+                            num_blocks=100000, block_size=0, max_num_seqs=99, max_num_batched_tokens=-3))
+    assert len(w.requests) == 16
+    first = w.requests[0]
+    assert (len(first.prompt), first.max_new_tokens, first.arrival_step) == (64, 32, 64)
+    assert [w.engine[k] for k in live.NUMBERS] == [1, 256, 16, 1]  # block size, blocks, sequences, budget
+    text = " ".join(w.notes)
+    for word in ("ersten 16 von 20", "nach 64 von 100 Zeichen", "99 liegt außerhalb von 1 bis 32",
+                 "500 liegt außerhalb von 0 bis 64", "100000 liegt außerhalb", "Blockgröße: 0",
+                 "Token-Budget pro Schritt: -3"):
+        assert word in text
+
+
+def test_capital_letters_are_written_small_with_a_note():
+    w = live.parse(with_requests("Hallo Welt | 3"))
+    assert w.requests[0].text == "hallo welt"
+    assert any("Großbuchstaben" in note for note in w.notes)
+
+
+def test_the_largest_capped_workload_runs():
+    most = live.LIMITS
+    w = live.parse(with_requests("\n".join([f"{most['prompt'][1]} | {most['max_new_tokens'][1]}"] * most["requests"][1]),
+                            num_blocks=most["num_blocks"][1], max_num_seqs=most["max_num_seqs"][1],
+                            max_num_batched_tokens=most["max_num_batched_tokens"][1]))
+    trace = live.run(w)
+    assert all(len(o["tokens"]) == most["max_new_tokens"][1] for o in trace["result"]["outputs"].values())
+
+
+# Any text in any field: a workload within the limits, or a WorkloadError; never another exception.
+_text = st.text(max_size=12) | st.integers(-10**6, 10**6).map(str) | st.sampled_from(["", " ", "1", "0", "²", "٣", "9" * 5000])
+_lines = st.lists(st.tuples(st.text(alphabet=" abcäß|09?Z@\t", max_size=10), _text, _text), max_size=20).map(
+    lambda rows: "\n".join(" | ".join(row) for row in rows))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests=_lines | _text, model=_text | st.sampled_from(live.MODELS), policy=_text | st.sampled_from(["static"]),
+       numbers=st.fixed_dictionaries({k: _text for k in live.NUMBERS}),
+       switches=st.fixed_dictionaries({k: _text for k in live.SWITCHES}), tiles=st.none() | _text)
+def test_any_settings_give_a_workload_within_the_limits_or_a_german_refusal(requests, model, policy, numbers, switches,
+                                                                            tiles):
+    tile = {} if tiles is None else {"tile_size": tiles}
+    try:
+        w = live.parse({"requests": requests, "model": model, "policy": policy, **numbers, **switches, **tile})
+    except live.WorkloadError as refused:
+        assert str(refused) and str(refused)[0].isupper()
+        return
+    assert 1 <= len(w.requests) <= live.LIMITS["requests"][1]
+    for r in w.requests:
+        assert 1 <= len(r.prompt) <= live.LIMITS["prompt"][1]
+        assert 1 <= r.max_new_tokens <= live.LIMITS["max_new_tokens"][1]
+        assert 0 <= r.arrival_step <= live.LIMITS["arrival_step"][1]
+    for key in live.NUMBERS:
+        low, high = live.LIMITS[key]
+        assert low <= w.engine[key] <= high
+    assert w.expected_steps >= 1
+    if tiles is not None:
+        assert live.LIMITS["tile_size"][0] <= w.tile_size <= live.LIMITS["tile_size"][1]
+        assert len(w.requests) <= live.TILE_REQUESTS
+    again = live.parse(w.settings())
+    assert (again.requests, again.engine, again.model, again.tile_size, again.notes) == \
+        (w.requests, w.engine, w.model, w.tile_size, ())
+
+
+# ----------------------------------------------------------------------------- FlashAttention's tiles
+def test_tiles_change_how_attention_is_computed_not_what_comes_out():
+    """Any tile size gives the dense run's tokens; each step's tiles cover its query's keys once."""
+    s = with_requests("kacheln | 4\nonline softmax | 3 | 1", max_num_seqs=1)
+    dense = live.run_settings(s)["trace"]
+    for tile_size in (1, 3, 16):
+        trace = live.run_settings(s | {"tile_size": str(tile_size)})["trace"]
+        tracer.validate(trace)
+        assert trace["config"]["kernel"] == f"tiled_{tile_size}"
+        assert trace["result"]["outputs"] == dense["result"]["outputs"]
+        for step in trace["steps"]:
+            tiles = [e for e in step["events"] if e["type"] == "tile"]
+            keys = tiles[0]["query"] + 1
+            assert [e["keys"] for e in tiles] == [[a, min(a + tile_size, keys)] for a in range(0, keys, tile_size)]
+            assert "out" in tiles[-1]
+
+
+def test_tile_size_and_requests_are_capped_with_notes():
+    w = live.parse(with_requests("\n".join(["ab | 2"] * 6), tile_size=40))
+    assert w.tile_size == live.LIMITS["tile_size"][1] and len(w.requests) == live.TILE_REQUESTS
+    assert any("Kachelgröße: 40" in n for n in w.notes) and any("ersten 4 von 6" in n for n in w.notes)
+    with pytest.raises(live.WorkloadError, match="Kachelgröße: „vier“ ist keine ganze Zahl"):
+        live.parse(with_requests("ab", tile_size="vier"))
+
+
+# ----------------------------------------------------------------------------- speculative decoding
+from engine import live_speculative  # noqa: E402
+from engine.generate import greedy_recompute  # noqa: E402
+
+SPEC = {"prompt": "es war einmal", "model": "GQA", "max_new_tokens": "20", "k": "3", "temperature": "0,8",
+        "top_k": "0", "top_p": "1", "seed": "3", "block_size": "4"}
+
+
+@pytest.mark.parametrize("name", ["speculative-decoding-pq", "speculative-decoding-tiny"])
+def test_a_recorded_speculative_run_as_settings_runs_again_event_for_event(name):
+    recorded = tracer.load(scenarios.path_of(name))
+    out = live.run_settings(live.settings_of_trace(recorded))
+    assert out["notes"] == []
+    strip = lambda t: {k: v for k, v in tracer.without_measurements(t).items() if k not in ("scenario", "recorded")}  # noqa: E731
+    assert strip(out["trace"]) == strip(recorded)
+
+
+def test_an_own_greedy_speculative_run_is_the_target_models_own_text():
+    out = live.run_settings(SPEC | {"temperature": "0", "model": "MQA", "k": "5"}, concept="speculative-decoding")
+    trace = out["trace"]
+    tracer.validate(trace)
+    target = greedy_recompute(live.model_for("MQA"), live.TOKENIZER.encode("es war einmal"), 20).tokens
+    assert trace["result"]["outputs"]["r"]["tokens"] == target
+    assert trace["config"]["k"] == 5 and trace["config"]["sampling"]["greedy"]
+    assert any(e["op"] == "free" for s in trace["steps"][:-1] for e in s["events"] if e["type"] == "block")
+
+
+def test_speculative_settings_come_back_and_the_seed_decides_the_draws():
+    first = live.run_settings(SPEC)
+    assert first["settings"] == SPEC | {"temperature": "0.8"}
+    again = live.run_settings(first["settings"])
+    assert tracer.without_measurements(again["trace"]) == tracer.without_measurements(first["trace"])
+    other = live.run_settings(SPEC | {"seed": "4"})
+    assert other["trace"]["result"]["outputs"] != first["trace"]["result"]["outputs"]
+
+
+def test_speculative_progress_and_stop():
+    seen = []
+    trace = live_speculative.run(live_speculative.parse(SPEC), on_step=lambda d, t: seen.append((d, t)))
+    rounds = trace["result"]["num_steps"]
+    assert [d for d, _ in seen] == list(range(1, rounds + 1)) and seen[-1] == (rounds, rounds)
+    assert all(t >= d for d, t in seen)
+    with pytest.raises(live.Stopped):
+        live_speculative.run(live_speculative.parse(SPEC), should_stop=lambda: True)
+
+
+@pytest.mark.parametrize("changes,words", [
+    ({"model": "PQ", "prompt": "AXB"}, "kennt nur die Tokens A, B, C"),
+    ({"model": "gpt"}, "Modellpaar „GPT“ gibt es nicht"),
+    ({"temperature": "warm"}, "Temperatur: „warm“ ist keine Zahl"),
+    ({"k": "2.5"}, r"Vorschläge pro Runde \(γ\): „2.5“ ist keine ganze Zahl"),
+    ({"prompt": "hallo #"}, "Zeichen „#“ kennt der Tokenizer nicht"),
+    ({"prompt": ""}, "Der Prompt ist leer"),
+])
+def test_a_bad_speculative_workload_is_refused_in_german(changes, words):
+    with pytest.raises(live.WorkloadError, match=words):
+        live.run_settings(SPEC | changes)
+
+
+def test_speculative_sizes_are_capped_with_notes():
+    w = live_speculative.parse(SPEC | {"max_new_tokens": "1000", "k": "0", "temperature": "5", "top_p": "0",
+                                       "model": "pq", "prompt": "abba"})
+    assert (w.max_new_tokens, w.k, w.temperature, w.top_p, w.prompt) == (64, 1, 2.0, 0.05, "ABBA")
+    assert any("Neue Tokens: 1000 liegt außerhalb von 1 bis 64" in n for n in w.notes)
+    assert any("Temperatur: 5 liegt außerhalb von 0 bis 2, gerechnet wird mit 2." in n for n in w.notes)
+    assert len(w.notes) == 4
+
+
+_spec_text = st.text(max_size=8) | st.sampled_from(["", "0", "-3", "0,5", "1e3", "²", "99999999999"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(values=st.fixed_dictionaries({k: _spec_text for k in ("prompt", "model", *live_speculative.NUMBERS)}),
+       model=st.sampled_from(live_speculative.MODELS) | st.none())
+def test_any_speculative_settings_give_a_workload_within_the_limits_or_a_german_refusal(values, model):
+    if model is not None:
+        values["model"] = model
+    try:
+        w = live_speculative.parse(values)
+    except live.WorkloadError as refused:
+        assert str(refused) and str(refused)[0].isupper()
+        return
+    for key in live_speculative.NUMBERS:
+        low, high = live_speculative.LIMITS[key]
+        assert low <= getattr(w, key) <= high
+    assert 1 <= len(w.prompt) <= live_speculative.LIMITS["prompt"][1]
+    again = live_speculative.parse(w.settings())
+    assert again == dataclasses.replace(w, notes=())

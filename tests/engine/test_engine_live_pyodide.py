@@ -1,0 +1,140 @@
+"""The same workload in CPython and in the browser's Pyodide (Node.js, the vendored Pyodide and its
+numpy wheel, the engine zip the build ships) gives the identical trace, event for event."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from engine import live, scenarios, tracer
+from trace_equal import same
+
+ROOT = Path(__file__).resolve().parents[2]
+PYODIDE = ROOT / "static" / "vendor" / "pyodide"
+_spec = importlib.util.spec_from_file_location("site_hook", ROOT / "mkdocs_hooks" / "site.py")
+site_hook = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(site_hook)
+
+# As static/js/python-worker.js does it: Pyodide, numpy from the vendored wheel, the engine zip in place.
+NODE_RUN = """
+import { loadPyodide } from %(mjs)s;
+import { readFileSync, writeFileSync } from "node:fs";
+const py = await loadPyodide({ indexURL: %(dir)s });
+await py.loadPackage(["numpy"], { messageCallback: () => {} });
+py.FS.writeFile("/home/pyodide/engine.zip", new Uint8Array(readFileSync(%(zip)s)));
+py.FS.writeFile("/home/pyodide/settings.json", readFileSync(%(settings)s));
+const out = py.runPython(`
+import json, sys
+sys.path.insert(0, "/home/pyodide/engine.zip")
+from engine import live
+settings = json.load(open("/home/pyodide/settings.json"))
+json.dumps({"traces": [live.run_settings(s, device="Pyodide")["trace"] for s in settings],
+            "live": live.__file__, "numpy": sys.modules["numpy"].__version__})
+`);
+writeFileSync(%(out)s, out);
+"""
+
+WORKLOADS = [
+    live.settings_of_trace(tracer.load(scenarios.path_of("continuous-batching-realistic"))),
+    live.settings_of_trace(tracer.load(scenarios.path_of("paged-attention-pressure"))),
+    live.settings_of_trace(tracer.load(scenarios.path_of("prefix-caching-shared"))) | {"model": "MQA"},
+    {"requests": "hallo welt | 12 | 0\n20 | 6 | 1\nhallo welt, wie geht es? | 9 | 3\n5 | 20 | 3", "model": "MHA",
+     "block_size": "2", "num_blocks": "24", "max_num_seqs": "3", "max_num_batched_tokens": "5",
+     "chunked_prefill": "1", "prefix_caching": "1", "policy": "static"},
+    # decode: one request of the tiny MQA model, a token per step
+    {"requests": "der hund läuft | 24", "model": "MQA", "block_size": "3", "num_blocks": "16", "max_num_seqs": "1",
+     "max_num_batched_tokens": "64", "chunked_prefill": "1", "prefix_caching": "0", "policy": "continuous"},
+    # flash-attention: tiles of 3 keys, their m, l and u in the trace
+    live.settings_of_trace(tracer.load(scenarios.path_of("flash-attention-tiles"))) | {
+        "tile_size": "3", "requests": "online softmax | 5\nkacheln | 4 | 2"},
+    # speculative decoding: sampled, so every draw and every ratio p/q must come out the same
+    {"prompt": "es war einmal", "model": "MHA", "max_new_tokens": "30", "k": "3", "temperature": "0,8", "top_k": "20",
+     "top_p": "0.95", "seed": "7", "block_size": "2"},
+]
+
+
+def test_same_fails_on_a_changed_token_and_on_a_float_beyond_rounding():
+    trace = {"steps": [{"events": [{"type": "emit", "token": 3, "p": 0.1}]}]}
+    same(trace, {"steps": [{"events": [{"type": "emit", "token": 3, "p": 0.1 + 1e-17}]}]})
+    for changed in ({"type": "emit", "token": 4, "p": 0.1}, {"type": "emit", "token": 3, "p": 0.1 + 1e-9},
+                    {"type": "emit", "token": "3", "p": 0.1}):
+        with pytest.raises(AssertionError):
+            same(trace, {"steps": [{"events": [changed]}]})
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").exists(),
+                    reason="needs Node.js and the vendored Pyodide (make setup)")
+def test_pyodide_and_cpython_write_the_same_trace(tmp_path):
+    bundle, settings, out, script = (tmp_path / name for name in ("engine.zip", "settings.json", "out.json", "run.mjs"))
+    site_hook.write_engine_zip(bundle)
+    settings.write_text(json.dumps(WORKLOADS), encoding="utf-8")
+    script.write_text(NODE_RUN % {k: json.dumps(v) for k, v in {
+        "mjs": (PYODIDE / "pyodide.mjs").as_uri(), "dir": str(PYODIDE) + "/", "zip": str(bundle),
+        "settings": str(settings), "out": str(out)}.items()})
+    done = subprocess.run(["node", str(script)], timeout=300, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-1500:]  # the Python traceback is at the end
+    seen = json.loads(out.read_text(encoding="utf-8"))
+    assert seen["live"] == "/home/pyodide/engine.zip/engine/live.py"  # the shipped zip, not this checkout
+    for workload, browser in zip(WORKLOADS, seen["traces"], strict=True):
+        here = live.run_settings(workload, device="CPython")["trace"]
+        tracer.validate(browser)
+        assert browser["recorded"]["device"] == "Pyodide" and browser["recorded"]["numpy"] == seen["numpy"]
+        same(tracer.without_measurements(browser), tracer.without_measurements(here))
+        assert sum(len(s["events"]) for s in browser["steps"]) > 50
+
+
+# As the worker meets it after a workshop run: the page's zip first, its two-module engine imported,
+# then the engine's zip ahead of it and static/py/engine_run.py, called as python-worker.js calls it.
+NODE_RUNNER = """
+import { loadPyodide } from %(mjs)s;
+import { readFileSync, writeFileSync } from "node:fs";
+const py = await loadPyodide({ indexURL: %(dir)s });
+await py.loadPackage(["numpy"], { messageCallback: () => {} });
+py.FS.writeFile("/home/pyodide/page.zip", new Uint8Array(readFileSync(%(page)s)));
+py.runPython("import sys; sys.path.insert(0, '/home/pyodide/page.zip'); import engine.acceptance");
+py.FS.writeFile("/home/pyodide/engine.zip", new Uint8Array(readFileSync(%(zip)s)));
+py.runPython("import sys; sys.path.insert(0, '/home/pyodide/engine.zip')");
+const scope = py.globals.get("dict")();
+py.runPython(readFileSync(%(runner)s, "utf8"), { globals: scope });
+const told = [];
+const runs = [%(good)s, %(bad)s, "[1]"].map((s) => JSON.parse(scope.get("run")(s, "ttft", (m) => told.push(JSON.parse(m)))));
+writeFileSync(%(out)s, JSON.stringify({ runs, told, acceptance: py.runPython("import engine.acceptance as a; a.__file__") }));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").exists(),
+                    reason="needs Node.js and the vendored Pyodide (make setup)")
+def test_the_worker_runner_replaces_the_page_zips_engine_and_reports_every_step(tmp_path):
+    import zipfile
+
+    page, bundle, out, script = (tmp_path / n for n in ("page.zip", "engine.zip", "out.json", "runner.mjs"))
+    with zipfile.ZipFile(page, "w") as z:
+        for path, name in site_hook.bundle_files():
+            z.write(path, name)
+    site_hook.write_engine_zip(bundle)
+    good = WORKLOADS[0]
+    bad = good | {"num_blocks": "0"}
+    script.write_text(NODE_RUNNER % {k: json.dumps(v) for k, v in {
+        "mjs": (PYODIDE / "pyodide.mjs").as_uri(), "dir": str(PYODIDE) + "/", "page": str(page), "zip": str(bundle),
+        "runner": str(ROOT / "static" / "py" / "engine_run.py"), "good": json.dumps(good), "bad": json.dumps(bad),
+        "out": str(out)}.items()})
+    done = subprocess.run(["node", str(script)], timeout=300, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-1500:]
+    seen = json.loads(out.read_text(encoding="utf-8"))
+    assert seen["acceptance"] == "/home/pyodide/engine.zip/engine/acceptance.py"
+    ran, refused, broken = seen["runs"]
+    here = live.run_settings(good, concept="ttft")
+    assert tracer.without_measurements(ran["trace"]) == tracer.without_measurements(here["trace"])
+    assert ran["trace"]["scenario"]["concepts"] == ["ttft"] and ran["notes"] == [] and ran["settings"] == here["settings"]
+    n = here["trace"]["result"]["num_steps"]
+    assert seen["told"] == [{"type": "progress", "done": i, "total": n} for i in range(1, n + 1)]
+    with pytest.raises(live.WorkloadError) as caught:
+        live.parse(bad)
+    assert refused == {"error": str(caught.value)}
+    # not settings at all (a bug of the page): a message instead of a run that never ends
+    assert broken["error"].startswith("Die Engine ist unerwartet abgebrochen (AttributeError: ")

@@ -1,0 +1,26 @@
+// static/js/pyworker.js finds the Python worker from the site's root, also when it runs while PyScript
+// answers document.currentScript with the page's <script type="py"> (static/py/boot.py).
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const path = require("node:path");
+const fs = require("node:fs");
+const vm = require("node:vm");
+
+const root = path.resolve(__dirname, "..", "..");
+const source = fs.readFileSync(path.join(root, "static/js/pyworker.js"), "utf8");
+
+test("the worker comes from static/js/ whatever document.currentScript says", () => {
+  const started = [];
+  class Worker {
+    constructor(url, options) { started.push([String(url), options.type]); }
+    addEventListener() {}
+    removeEventListener() {}
+    postMessage() {}
+  }
+  const window = { probierlaborConfig: { base: "http://schule.local/labor/" } };
+  const document = { currentScript: { src: "http://schule.local/labor/static/py/boot.py" } };
+  vm.runInNewContext(source, { window, document, Worker, URL });
+  window.probierlaborWorker.run("engine", [], "bundle.zip", () => {});
+  assert.deepEqual(started, [["http://schule.local/labor/static/js/python-worker.js", "module"]]);
+});

@@ -1,0 +1,36 @@
+"""„Eigener Lauf“'s form (build/live_block.py): its presets are the page's recorded runs and run as they
+are, and the form's bounds and names are engine/live.py's."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from engine import live, live_speculative
+from probierlabor.build import live_block
+
+
+@pytest.mark.parametrize("slug", sorted(live_block.PAGES))
+def test_the_form_offers_the_recorded_runs_and_carries_every_setting(slug):
+    page = live_block.section(slug)
+    presets = [json.loads(html.unescape(p)) for p in re.findall(r'data-live-preset="([^"]*)"', page)]
+    assert presets == [values for _, values in live_block.presets(slug)]
+    speculative = live_speculative.KEY in presets[0]
+    for values in presets:
+        assert (live_speculative if speculative else live).parse(values).notes == ()  # a recorded run needs no capping
+    fields = re.findall(r'data-live-field="([a-z_]+)"', page)
+    assert sorted(fields) == sorted(presets[0])  # every setting, shown or hidden, exactly once
+    view, _, shown = live_block.PAGES[slug]
+    assert f'data-view="{view}"' in page
+    for key in shown:
+        assert f'type="hidden" data-live-field="{key}"' not in page
+    form = live_block.SPECULATIVE_FORM if speculative else live_block.ENGINE_FORM
+    for key, (low, high) in form.limits.items():
+        if key in shown and key not in form.choices:
+            assert f'data-live-field="{key}" name="{key}" min="{low:g}" max="{high:g}"' in page
+    assert "\n" not in page and "$" not in page and "\\" not in page  # one line, nothing for the formula typesetter
+    # one prompt on the speculative page, a list of requests elsewhere: the caption says which
+    assert ("Dein Prompt, gerechnet" in page) == speculative and ("Deine Anfragen, gerechnet" in page) != speculative
