@@ -169,7 +169,9 @@ def view(r: dict, layout: str = WIDE) -> View:
         anchor, dx, dy = place[mode]
         reach = 7.5 * len(text)  # about 7,5 px a character
         if narrow and (plot.px(a) + dx + reach > plot.w if anchor == "start" else plot.px(a) + dx - reach < plot.left):
-            anchor, dx, dy = "middle", 0, -14  # where it would leave the plot: centred above its point
+            # where it would leave the plot: centred above its point, near an edge (an own start) moved inside
+            centre = min(max(plot.px(a), plot.left + reach / 2), plot.w - 2 - reach / 2)
+            anchor, dx, dy = "middle", centre - plot.px(a), -14
         plot.text(a, b, text, "pl-label pl-value" if current else "pl-label pl-faint", anchor, dy=dy, dx=dx)
     if narrow:
         for k, entry in enumerate(legend):

@@ -239,8 +239,8 @@ def _pp(value: float) -> str:
 
 
 def view(r: dict, layout: str = WIDE) -> View:
-    # a narrow figure: the plot at phone width, the positions' numbers in two staggered rows (each one
-    # the wide figure names), the key in two rows
+    # a narrow figure: the plot at phone width, the positions' numbers in staggered rows (each one the
+    # wide figure names), the key in two rows
     narrow = layout == NARROW
     line = 14 if narrow else 0
     k, strategy, random_ = r["k"], r["strategy"], r["strategy"] == "reservoir"
@@ -248,15 +248,17 @@ def view(r: dict, layout: str = WIDE) -> View:
     top = 100 if not random_ else min(100, 10 * math.ceil((100 * k / n + 12) / 10))
     step = 20 if top == 100 else (10 if top > 40 else 5)
     label = dict(STRATEGIES)[strategy]
-    plot = svg.Plot(width(480, layout), 300 + 2 * line, (0.4, n + 0.6), (0, top), layout=layout,
-                    margin=(34 + line, 12, 46 + line, 60), label=f"Wie oft jede Position am Ende im Speicher war ({label})")
+    rows = _number_rows(n, width(480, layout) - 72) if narrow else 1
+    plot = svg.Plot(width(480, layout), 300 + line * rows, (0.4, n + 0.6), (0, top), layout=layout,
+                    margin=(34 + line, 12, 46 + line * (rows - 1), 60),
+                    label=f"Wie oft jede Position am Ende im Speicher war ({label})")
     plot.grid(xticks=[], yticks=range(0, top + 1, step), xlabel="Position im Strom",
               ylabel="im Speicher (% der Durchläufe)", yfmt=lambda v: f"{fmt.tick(v)} %")
     for i in range(1, n + 1):  # the returns must be findable: every number, or every fifth on a long stream
         if n > 20 and i % 5 and i not in returns and i != 1:
             continue
         cls = "pl-tick pl-rs-return-tick" if i in returns else "pl-tick"
-        plot.back.append(f'<text class="{cls}" x="{plot.px(i):.1f}" y="{plot.bottom + 16 + line * (1 - i % 2)}" '
+        plot.back.append(f'<text class="{cls}" x="{plot.px(i):.1f}" y="{plot.bottom + 16 + line * ((i - 1) % rows)}" '
                          f'text-anchor="middle">{i}</text>')
     if random_ and r["sd_bar_pp"] > 0:
         mid, band = 100 * r["exact_bar"], 2 * r["sd_bar_pp"]
@@ -314,6 +316,15 @@ def view(r: dict, layout: str = WIDE) -> View:
         )
     summary += _own_stream(r)
     return View(plot.render(), readouts, summary, _kept_chart(r, layout))
+
+
+NUMBER_GAP = 17  # px between two numbers in one row: a two-digit number at 12 px is about 14 px wide
+
+
+def _number_rows(n: int, inner: float) -> int:
+    """How many staggered rows the positions' numbers need on a narrow plot ``inner`` pixels wide:
+    two, or three on a long stream, where neighbours two positions apart would still touch."""
+    return max(2, math.ceil(NUMBER_GAP / (inner / (n + 0.2))))
 
 
 def _own_stream(r: dict) -> str:

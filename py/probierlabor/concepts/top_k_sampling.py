@@ -152,7 +152,7 @@ def compute(k: int = 2, row: str = "artikel", n: int = 1000, seed: int = 1, dist
 
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the plot at phone width, each token's probability before under its "vorher"
-    # (with many tokens, in two staggered rows)
+    # (with many tokens, the numbers under and above the bars in two staggered rows)
     narrow = layout == NARROW
     probs = [Fraction(p) for p in r["probs_exact"]]
     chances = [Fraction(c) for c in r["chances_exact"]]
@@ -172,7 +172,7 @@ def view(r: dict, layout: str = WIDE) -> View:
             bars.append(_rect(plot, i + 0.2, i + 0.49, 0, float(chances[i]), "pl-dec-exact"))
             bars.append(_rect(plot, i + 0.51, i + 0.8, 0, r["shares"][i], "pl-dec-drawn"))
             plot.text(i + 0.345, float(chances[i]) + 0.015, fmt.exact(chances[i], 3, 3).replace(fmt.APPROX, ""),
-                      "pl-dec-value", "middle", dy=-2)
+                      "pl-dec-value", "middle", dy=-2 - (14 * (i % 2) if narrow and crowded else 0))
             plot.text(i + 0.5, -0.02, token, "pl-axis", "middle", dy=16)
         else:
             plot.text(i + 0.5, -0.02, token, "pl-axis pl-dec-out-text", "middle", dy=16)

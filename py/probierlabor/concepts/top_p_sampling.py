@@ -197,7 +197,9 @@ def view(r: dict, layout: str = WIDE) -> View:
     narrow = layout == NARROW
     line = 18 if narrow else 0
     axis_y = 46 + (100 + line) * len(r["rows"])
-    w, h = width(440, layout), axis_y + 40
+    # a narrow figure's threshold label can reach the temperature's note on its line: the note goes below
+    foot = line if r["temperature"] != 1.0 else 0
+    w, h = width(440, layout), axis_y + 40 + foot
     left, right = 60, width(440, layout) - 14
     scale = right - left
     parts = []
@@ -209,7 +211,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         if i % 2 == 0:
             parts.append(f'<text class="pl-tick" x="{x:.1f}" y="{axis_y + 16}" text-anchor="middle">'
                          f'{fmt.de(i / 10, 1)}</text>')
-    parts.append(f'<text class="pl-axis" x="{(left + right) / 2:.0f}" y="{h - 6}" text-anchor="middle">'
+    parts.append(f'<text class="pl-axis" x="{(left + right) / 2:.0f}" y="{h - 6 - foot}" text-anchor="middle">'
                  f'Summe der Chancen von links (sortiert)</text>')
     for k, row in enumerate(r["rows"]):
         y = 52 + (100 + line) * k
@@ -244,7 +246,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     parts.append(f'<text class="pl-dec-threshold-text" x="{xp + dx:.1f}" y="22" text-anchor="{anchor}">'
                  f'p = {fmt.de_auto(r["p"])}</text>')
     if r["temperature"] != 1.0:
-        parts.append(f'<text class="pl-tick" x="8" y="22">T = {fmt.de_auto(r["temperature"])}'
+        parts.append(f'<text class="pl-tick" x="8" y="{h - 6 if foot else 22}">T = {fmt.de_auto(r["temperature"])}'
                      + ("" if r["rows"][0]["exact"] else " (Werte gerundet)") + "</text>")
     figure = svg.figure(w, h, parts, label=f'Top-p mit p = {fmt.de_auto(r["p"])}: Kern je Zeile', cls="pl-topp",
                         layout=layout)
