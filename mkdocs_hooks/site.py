@@ -125,8 +125,14 @@ def on_post_build(config):
     # The theme's source maps are only read by developer tools; a USB stick need not carry them.
     for source_map in Path(config["site_dir"], "assets").rglob("*.map"):
         source_map.unlink()
-    for unused in unused_search_languages(config):
-        unused.unlink()
+    # The theme ships the search's word stemmers and splitters for 30 languages (1 MB); the search reads
+    # only those of its own languages (mkdocs.yml, plugins: search: lang), the support file and the one
+    # that combines several. The site stays under its 35 MB.
+    search = config["plugins"]["material/search"].config
+    needed = {f"lunr.{lang}.min.js" for lang in search["lang"]} | {"lunr.stemmer.support.min.js", "lunr.multi.min.js"}
+    for script in Path(config["site_dir"], "assets", "javascripts", "lunr").rglob("*.js"):
+        if script.name not in needed:
+            script.unlink()
     target = Path(config["site_dir"]) / config.extra["py_bundle"]
     target.parent.mkdir(parents=True, exist_ok=True)
     for old in [*target.parent.glob("probierlabor-*.zip"), *target.parent.glob("engine-*.zip")]:
@@ -138,18 +144,6 @@ def on_post_build(config):
             for path, name in bundle_files():
                 bundle.write(path, name)
         bytecode.compile_bundle(sources, target)
-
-
-def unused_search_languages(config) -> list[Path]:
-    """The theme copies lunr's stemmers for every language (1 MB, most of it Thai word splitting); its
-    search worker loads the support file and one stemmer per configured language other than English,
-    so the rest is only weight for the USB stick and the offline download."""
-    lunr = Path(config["site_dir"], "assets", "javascripts", "lunr")
-    languages = config["plugins"]["material/search"].config.lang or []
-    keep = {"lunr.stemmer.support.min.js", *(f"lunr.{lang}.min.js" for lang in languages if lang != "en")}
-    if len(languages) > 1:
-        keep.add("lunr.multi.min.js")
-    return [path for path in lunr.rglob("*.js") if path.name not in keep]
 
 
 def on_serve(server, config, builder):

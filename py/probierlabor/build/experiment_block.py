@@ -67,14 +67,15 @@ def first_paint(slug: str) -> dict[str, str]:
     for a narrow screen (kit/layout.py) sends both versions, each in a wrapper that names its layout;
     the CSS shows the one that fits the experiment's width before Python runs, and Python's first
     view replaces the pair with the one figure for that width. The presets' views in the template
-    stay wide: they are for a click in the seconds before Python is ready."""
+    stay wide: they are for a click in the seconds before Python is ready. The search index reads the
+    figure's texts once: the narrow twin is left out of it."""
     wide = api.run(slug)
     if not api.draws_narrow(slug):
         return {key: wide[key] for key in ("figure", "extra")}
     narrow = api.run(slug, layout=layouts.NARROW)
     return {key: wide[key] if wide[key] == narrow[key] else
             f'<div data-pl-layout="{layouts.WIDE}">{wide[key]}</div>'
-            f'<div data-pl-layout="{layouts.NARROW}">{narrow[key]}</div>'
+            f'<div data-pl-layout="{layouts.NARROW}" data-search-exclude>{narrow[key]}</div>'
             for key in ("figure", "extra")}
 
 

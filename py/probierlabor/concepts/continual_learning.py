@@ -38,6 +38,7 @@ from . import continual_learning_messages as cm
 from .continual_learning_trajectories import TRAJECTORIES
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -327,10 +328,13 @@ def _of(n: int, total: int) -> str:
     return f"{n}/{total}"
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the plot at phone width, its legend in two rows above it
+    narrow = layout == NARROW
     n_old, n_new, epochs = r["n_old"], r["n_new"], r["epochs"]
     label = dict(VARIANTS)[r["variant"]]
-    plot = svg.Plot(480, 320, (0, MAX_EPOCHS), (0, 100), margin=(34, 14, 46, 56),
+    plot = svg.Plot(width(480, layout), 320 + (18 if narrow else 0), (0, MAX_EPOCHS), (0, 100),
+                    margin=(52 if narrow else 34, 14, 46, 56), layout=layout,
                     label=f"Treffer in beiden Tests während des Trainings ({label})")
     plot.grid(xticks=range(0, MAX_EPOCHS + 1, 5), yticks=range(0, 101, 25),
               xlabel="Epochen mit Reklamationen", ylabel="richtig (von 100)")
@@ -349,7 +353,10 @@ def view(r: dict) -> View:
     legend = [("pl-cl-old", "alte Nachrichten"), ("pl-cl-new", "Reklamationen")]
     if r["variant"] != "none":
         legend.append(("pl-cl-ref", "alte, ohne Schutz"))
-    plot.front.append(svg.key_row(legend, 12, 20, w=26, gap=6, space=20, lines=[cls for cls, _ in legend]))
+    rows = [legend[:2], legend[2:]] if narrow else [legend]
+    for k, entries in enumerate(rows):
+        plot.front.append(svg.key_row(entries, 12, 20 + 18 * k, w=26, gap=6, space=20,
+                                      lines=[cls for cls, _ in entries]))
 
     readouts = [
         Readout("old", f"Alte Nachrichten richtig (von {n_old})", _of(now["old"], n_old), now["old"], True),

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "ewc"
@@ -120,12 +121,18 @@ def _axis_words(F) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the plot at phone width under its key (one entry a row, the plot is too small to
+    # hold it), a point's label above it where it would leave the plot
+    narrow = layout == NARROW
+    legend = [("pl-constraint", "neue Aufgabe erfüllt"), ("pl-contour", "gleicher alter Verlust"),
+              ("pl-path", "Weg der Lösung, wenn λ wächst")]
     sx, sy = r["start"]
     seen = [v for pair in r["all_modes"].values() for v in pair] + [sx, sy]
     lo, hi = min(0, math.floor(min(seen))), max(4.2, math.ceil(max(seen)) + 0.2)  # room for every point
-    plot = svg.Plot(440, 400, (lo, hi), (lo, hi), label="Die beiden Gewichte und die Lösung",
-                    margin=(16, 16, 50, 60))
+    plot = svg.Plot(width(440, layout), 400 + (18 * len(legend) - 70 if narrow else 0), (lo, hi), (lo, hi),
+                    label="Die beiden Gewichte und die Lösung", layout=layout,
+                    margin=(16 + 18 * len(legend) if narrow else 16, 16, 50, 60))
     ticks = list(range(math.ceil(lo), math.floor(hi) + 1))
     xlabel, ylabel = _axis_words(r["F"])
     plot.grid(xticks=ticks, yticks=ticks, xlabel=xlabel, ylabel=ylabel,
@@ -160,9 +167,17 @@ def view(r: dict) -> View:
                    title=f"{label}: ({fmt.de(a)}; {fmt.de(b)})")
         text = f"{short[mode]} ({fmt.de(a)}; {fmt.de(b)})" if current else short[mode]
         anchor, dx, dy = place[mode]
+        reach = 7.5 * len(text)  # about 7,5 px a character
+        if narrow and (plot.px(a) + dx + reach > plot.w if anchor == "start" else plot.px(a) + dx - reach < plot.left):
+            # where it would leave the plot: centred above its point, near an edge (an own start) moved inside
+            centre = min(max(plot.px(a), plot.left + reach / 2), plot.w - 2 - reach / 2)
+            anchor, dx, dy = "middle", centre - plot.px(a), -14
         plot.text(a, b, text, "pl-label pl-value" if current else "pl-label pl-faint", anchor, dy=dy, dx=dx)
-    plot.legend([("pl-constraint", "neue Aufgabe erfüllt"), ("pl-contour", "gleicher alter Verlust"),
-                 ("pl-path", "Weg der Lösung, wenn λ wächst")], corner="tr")
+    if narrow:
+        for k, entry in enumerate(legend):
+            plot.front.append(svg.key_row([entry], plot.left, 18 + 18 * k, w=24, gap=6, lines=[entry[0]]))
+    else:
+        plot.legend(legend, corner="tr")
 
     readouts = [
         Readout("w", "Gewichte (w₁; w₂)", f"({fmt.de(r['w'][0])}; {fmt.de(r['w'][1])})", r["w"], True),

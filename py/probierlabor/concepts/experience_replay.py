@@ -25,6 +25,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, NARROW_WIDTH, WIDE
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -134,7 +135,12 @@ CARD_CHARS = 26  # characters per line on a card
 
 
 
-def figure(r: dict) -> str:
+def figure(r: dict, layout: str = WIDE) -> str:
+    # a narrow figure: one card a row, as wide as the figure, with longer lines
+    narrow = layout == NARROW
+    fig_w = NARROW_WIDTH if narrow else WIDTH
+    per_row, card_w = (1, NARROW_WIDTH - 16) if narrow else (2, CARD_W)
+    chars = CARD_CHARS * card_w // CARD_W
     out, y = [], 8
     for dep in (NEW, DELIVERY, RETURN):
         cards = [c for c in r["portion"] if c["department"] == dep]
@@ -147,22 +153,22 @@ def figure(r: dict) -> str:
             y += 28
             continue
         for i, card in enumerate(cards):
-            x = 8 + (i % 2) * (CARD_W + GAP)
-            yy = y + (i // 2) * (CARD_H + GAP)
+            x = 8 + (i % per_row) * (card_w + GAP)
+            yy = y + (i // per_row) * (CARD_H + GAP)
             origin = "aus dem Puffer" if card["replayed"] else "neu"
             out.append(f'<g class="pl-er-card {CSS[dep]}"><title>{escape(card["text"])} – {escape(dep)}, {origin}</title>'
-                       f'<rect x="{x}" y="{yy}" width="{CARD_W}" height="{CARD_H}" rx="5"/>')
-            lines = textwrap.wrap(card["text"], CARD_CHARS)
+                       f'<rect x="{x}" y="{yy}" width="{card_w}" height="{CARD_H}" rx="5"/>')
+            lines = textwrap.wrap(card["text"], chars)
             for j, line in enumerate(lines):
                 ty = yy + (CARD_H / 2 + 4.5 if len(lines) == 1 else 16 + 15 * j)
                 out.append(f'<text x="{x + 9}" y="{ty:.1f}">{escape(line)}</text>')
             if card["replayed"]:
-                out.append(f'<text class="pl-er-tag" x="{x + CARD_W - 6}" y="{yy + 11}" text-anchor="end">↺</text>')
+                out.append(f'<text class="pl-er-tag" x="{x + card_w - 6}" y="{yy + 11}" text-anchor="end">↺</text>')
             out.append("</g>")
-        y += math.ceil(n / 2) * (CARD_H + GAP) + 6
+        y += math.ceil(n / per_row) * (CARD_H + GAP) + 6
     height = y + 4
     label = f"Trainingsportion mit {r['size']} Nachrichten, davon {r['replayed']} aus dem Puffer"
-    return svg.figure(WIDTH, height, out, label=label, cls="pl-er")
+    return svg.figure(fig_w, height, out, label=label, cls="pl-er", layout=layout)
 
 
 def _table(r: dict) -> str:
@@ -179,7 +185,7 @@ def _table(r: dict) -> str:
                  caption="Die drei Fälle aus dem Text (ganzer Puffer)", highlight=current, row_heads=True)
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
     c = r["counts"]
     composition = " · ".join(f"{d}: {c[d]}" for d in (NEW, DELIVERY, RETURN) if c[d])
     chance = r["chance_all_old"]
@@ -201,7 +207,7 @@ def view(r: dict) -> View:
                if r["replayed"] == 1 else f"{r['replayed']} zufällig gezogene Nachrichten aus dem Puffer")
         summary = (f"Mit Wiederholungen ({how}): {r['size']} Nachrichten, davon {r['share_exact']} aus dem Puffer "
                    f"({composition}); {r['old_covered']} von 2 alten Abteilungen vertreten.")
-    return View(figure(r), readouts, summary, _table(r))
+    return View(figure(r, layout), readouts, summary, _table(r))
 
 
 # -- the lesson ---------------------------------------------------------------------------

@@ -22,6 +22,8 @@ from html import escape
 
 from ..kit import fmt, positions as own_positions, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE
+from ..kit.layout import width as figure_width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -165,14 +167,20 @@ def sci(x: float) -> str:
 
 # -- view ---------------------------------------------------------------------------------
 
-def view(r: dict) -> View:
-    w, h = 500, 396
-    left, right = 16, w - 16
-    parts = [svg.text(left, 18, "Keys in Blöcken (Score s, Value v, Softmax-Gewicht)", "pl-axis")]
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the heading in two lines, "(offen)" under its block's name, each share bar under
+    # its label, the legend in two rows; ``line`` is what each such break adds
+    narrow = layout == NARROW
+    line = 18 if narrow else 0
+    w = figure_width(500, layout)
+    left, right = (12, w - 12) if narrow else (16, w - 16)
+    title = ("Keys in Blöcken", "(Score s, Value v, Softmax-Gewicht)")
+    parts = ([svg.text(left, 18, title[0], "pl-axis"), svg.text(left, 18 + line, title[1], "pl-axis")] if narrow
+             else [svg.text(left, 18, " ".join(title), "pl-axis")])
     keys = len(r["scores"])
     slot = (right - left) / keys
     short = keys > 5  # narrow slots: the numbers without "s =" and "v =" (the heading names them)
-    y_box, box_h = 34, 74
+    y_box, box_h = 34 + line, 74
     for k, row in enumerate(r["rows"]):
         processed = k < r["done"]
         x_a = left + slot * row["positions"][0] + 3
@@ -180,8 +188,16 @@ def view(r: dict) -> View:
         cls = f"pl-fa-block pl-fa-b{k % 2}" + ("" if processed else " pl-fa-todo")
         parts.append(f'<rect class="{cls}" x="{x_a:.1f}" y="{y_box}" width="{x_b - x_a:.1f}" height="{box_h}" rx="6">'
                      f'<title>Block {k + 1}</title></rect>')
-        parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16, f"Block {k + 1}" + ("" if processed else " (offen)"),
-                              "pl-label pl-value" if processed else "pl-label pl-fa-faint", "middle"))
+        name = f"Block {k + 1}"
+        if processed:
+            parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16, name, "pl-label pl-value", "middle"))
+        elif narrow:
+            parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16, name, "pl-label pl-fa-faint", "middle"))
+            parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16 + line, "(offen)", "pl-label pl-fa-faint",
+                                  "middle"))
+        else:
+            parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16, name + " (offen)", "pl-label pl-fa-faint",
+                                  "middle"))
     for j in range(keys):
         cx = left + slot * (j + 0.5)
         parts.append(svg.text(cx, y_box + 20, ("" if short else "s = ") + score_text(r['scores'][j]), "pl-label",
@@ -191,13 +207,14 @@ def view(r: dict) -> View:
         parts.append(svg.text(cx, y_box + 60, fmt.pct(r["weights"][j]), "pl-tick", "middle"))
 
     # shares: what each block really contributes vs what plain averaging gives it
-    y_sh = y_box + box_h + 44
+    y_sh = y_box + box_h + 44 + line
     parts.append(svg.text(left, y_sh, "Anteil jedes Blocks am Ergebnis", "pl-axis"))
-    bar_x, bar_w = left + 142, right - left - 142
+    label_w = 0 if narrow else 142
+    bar_x, bar_w = left + label_w, right - left - label_w
     for n, (label, shares) in enumerate((("richtig (Softmax)", r["block_share"]),
                                          ("einfaches Mitteln", [1 / r["n_blocks"]] * r["n_blocks"]))):
-        y = y_sh + 12 + 30 * n
-        parts.append(svg.text(left, y + 15, label, "pl-label"))
+        y = y_sh + 30 + 50 * n if narrow else y_sh + 12 + 30 * n
+        parts.append(svg.text(left, y - 6 if narrow else y + 15, label, "pl-label"))
         x = bar_x
         for k, share in enumerate(shares):
             width = bar_w * share
@@ -209,7 +226,7 @@ def view(r: dict) -> View:
             x += width
 
     # the value line: exact, running online result, plain mean
-    y_ax = y_sh + 150
+    y_ax = y_sh + 150 + 2 * line
     lo, hi = min(r["values"]), max(r["values"])
     if hi - lo < 1e-9:
         lo, hi = lo - 1, hi + 1
@@ -242,9 +259,11 @@ def view(r: dict) -> View:
     parts.append(f'<rect class="pl-fa-naive-mark" x="{left + 124}" y="{ly - 10}" width="10" height="10" '
                  f'transform="rotate(45 {left + 129} {ly - 5})"/>')
     parts.append(svg.text(left + 142, ly, "Mittel der Blockergebnisse", "pl-legend"))
-    parts.append(f'<line class="pl-fa-dense" x1="{left + 348}" y1="{ly - 13}" x2="{left + 348}" y2="{ly + 3}"/>')
-    parts.append(svg.text(left + 358, ly, "exakt (dicht)", "pl-legend"))
-    figure = svg.figure(w, h, parts, cls="pl-fa", label=f"Online-Softmax über {r['n_blocks']} Blöcke: "
+    dense_x, dense_y = (left + 8, ly + 22) if narrow else (left + 348, ly)
+    parts.append(f'<line class="pl-fa-dense" x1="{dense_x}" y1="{dense_y - 13}" x2="{dense_x}" y2="{dense_y + 3}"/>')
+    parts.append(svg.text(dense_x + 10, dense_y, "exakt (dicht)", "pl-legend"))
+    h = dense_y + 12 if narrow else 396
+    figure = svg.figure(w, h, parts, cls="pl-fa", layout=layout, label=f"Online-Softmax über {r['n_blocks']} Blöcke: "
                         "Zwischenstand und Vergleich mit dem Mitteln")
 
     status = "fertig" if r["finished"] else f"nach Block {r['done']} von {r['n_blocks']}"

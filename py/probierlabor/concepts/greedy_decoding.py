@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.tree import Tree
 
@@ -134,7 +135,10 @@ def _seq(path: str) -> str:
     return ", dann ".join(path)
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the columns closer, a leaf's second mark under its first, the note in two lines
+    # and the key in two rows under it
+    narrow = layout == NARROW
     dists = {k: {t: Fraction(v) for t, v in d.items()} for k, d in r["dists_exact"].items()}
     paths = {k: Fraction(v) for k, v in r["paths_exact"].items()}
     steps, show_all = r["steps"], r["show_all"]
@@ -143,12 +147,14 @@ def view(r: dict) -> View:
     seen = {""} | ({g[0]} if steps >= 1 else set())  # distributions greedy asked the model for
     best = r["best_path"] if show_all else None
 
-    t = Tree(450, 342, [34, 150, 262], "Baum mit zwei Schritten: Greedy und die anderen Pfade")
-    root = (34, 150)
-    mid = {"A": (150, 82), "B": (150, 218)}
-    leaf = {"AA": (262, 44), "AB": (262, 120), "BA": (262, 180), "BB": (262, 256)}
-    t.text(150, 16, "Schritt 1", "pl-tree-head", "middle")
-    t.text(262, 16, "Schritt 2", "pl-tree-head", "middle")
+    xr, x1, x2 = (26, 112, 204) if narrow else (34, 150, 262)
+    t = Tree(width(450, layout), 342 + (48 if narrow else 0), [xr, x1, x2],
+             "Baum mit zwei Schritten: Greedy und die anderen Pfade", layout=layout)
+    root = (xr, 150)
+    mid = {"A": (x1, 82), "B": (x1, 218)}
+    leaf = {"AA": (x2, 44), "AB": (x2, 120), "BA": (x2, 180), "BB": (x2, 256)}
+    t.text(x1, 16, "Schritt 1", "pl-tree-head", "middle")
+    t.text(x2, 16, "Schritt 2", "pl-tree-head", "middle")
 
     def edge_cls(path: str) -> str:
         on_greedy = chosen.startswith(path) and len(path) <= len(chosen)
@@ -196,16 +202,26 @@ def view(r: dict) -> View:
         if best == path:
             marks.append(("bester Pfad", "pl-tree-best-text"))
         for i, (text, cls_text) in enumerate(marks):
-            t.text(x + 22 + 62 * i, y + 22, text, cls_text)
+            if narrow:
+                t.text(x + 22, y + 22 + 14 * i, text, cls_text)
+            else:
+                t.text(x + 22 + 62 * i, y + 22, text, cls_text)
     tie1 = steps >= 1 and r["ties"][0]
     tie2 = steps >= 2 and r["ties"][1]
+    note = None
     if tie1 and tie2:
-        t.text(8, 330, "Gleichstand in beiden Schritten: Die Regel nimmt jeweils A.", "pl-tree-note")
+        note = ("Gleichstand in beiden Schritten:", "Die Regel nimmt jeweils A.")
     elif tie1 or tie2:
         where = "in Schritt 1" if tie1 else f"nach {g[0]}"
-        t.text(8, 330, f"Gleichstand {where}: Die Regel nimmt das erste Token, A.", "pl-tree-note")
-    t.legend(300, [("pl-tree-greedy", "Greedy-Wahl"), ("pl-tree-best", "bester Pfad"),
-                   ("pl-tree-hidden", "nie erfragt")], per_row=3, col=146)
+        note = (f"Gleichstand {where}:", "Die Regel nimmt das erste Token, A.")
+    if note and narrow:
+        t.text(8, 314, note[0], "pl-tree-note")
+        t.text(8, 330, note[1], "pl-tree-note")
+    elif note:
+        t.text(8, 330, " ".join(note), "pl-tree-note")
+    t.legend(352 if narrow else 300, [("pl-tree-greedy", "Greedy-Wahl"), ("pl-tree-best", "bester Pfad"),
+                                      ("pl-tree-hidden", "nie erfragt")], per_row=2 if narrow else 3,
+             col=160 if narrow else 146)
 
     done = steps == 2
     readouts = [

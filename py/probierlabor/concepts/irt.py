@@ -27,6 +27,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import Cell, table
 
@@ -256,11 +257,14 @@ def status_text(r: dict) -> str:
     return f"nach {r['steps']} Schritten nicht zur Ruhe gekommen"
 
 
-def view(r: dict) -> View:
-    plot = svg.Plot(480, 340, (X_LO, X_HI), (0, 1), label="Erfolgschance nach Fähigkeit und Schwierigkeit",
-                    margin=(34, 16, 46, 56))
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the plot at phone width, the axis's name in two lines
+    narrow = layout == NARROW
+    plot = svg.Plot(width(480, layout), 340 + (18 if narrow else 0), (X_LO, X_HI), (0, 1),
+                    label="Erfolgschance nach Fähigkeit und Schwierigkeit",
+                    margin=(34, 16, 64 if narrow else 46, 56), layout=layout)
     plot.grid(xticks=range(-6, 7, 2), yticks=[0, 0.2, 0.4, 0.6, 0.8, 1.0],
-              xlabel="Fähigkeit θ bzw. Schwierigkeit b (Logit-Skala)", ylabel="Erfolgschance",
+              xlabel=("Fähigkeit θ bzw. Schwierigkeit b", "(Logit-Skala)"), ylabel="Erfolgschance",
               xfmt=lambda v: fmt.de(int(v)), yfmt=lambda v: fmt.de(round(100 * v)) + " %")
     est = r["estimate"]
     grid = [X_LO + (X_HI - X_LO) * i / 120 for i in range(121)]
@@ -316,7 +320,7 @@ def view(r: dict) -> View:
     else:
         summary = (f"Rasch-Modell {kappa}: Es gibt keine beste Schätzung – {status_text(r)} "
                    f"(nach {r['steps']} Newton-Schritten abgebrochen). Erfolgsquoten {rates}.")
-    return View(plot.render(), readouts, summary, _table(r) + _path_chart(r))
+    return View(plot.render(), readouts, summary, _table(r) + _path_chart(r, layout))
 
 
 def _table(r: dict) -> str:
@@ -340,13 +344,13 @@ def _table(r: dict) -> str:
                  row_classes=[""] * len(AGENTS) + ["pl-irt-sum", ""], row_heads=True, wide=True, cls="pl-irt-table")
 
 
-def _path_chart(r: dict) -> str:
+def _path_chart(r: dict, layout: str) -> str:
     """Every Newton iterate: flat lines when the fit settles, a rising line when a number runs away."""
     path = r["path"]
     shown = max(12, len(path) - 1)
     top = max(4.0, min(RUNAWAY + 2, max(abs(v) for x in path for v in x) + 0.5))
     plot = svg.Plot(320, 220, (0, shown), (-top, top), label="Die Schätzung Schritt für Schritt",
-                    margin=(14, 14, 42, 50))
+                    margin=(14, 14, 42, 50), layout=layout)
     step = 2 if shown <= 14 else 5
     yt = 1 if top <= 4.5 else (5 if top <= 12 else 10)
     plot.grid(xticks=range(0, shown + 1, step), yticks=[v for v in range(-int(top), int(top) + 1) if v % yt == 0],

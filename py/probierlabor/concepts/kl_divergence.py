@@ -31,6 +31,7 @@ from html import escape
 
 from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import Cell, table
 
@@ -218,7 +219,7 @@ def names(r: dict) -> tuple[str, str]:
     return ("p", "q") if r["swap"] else ("q", "p")
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
     ref, approx = names(r)
     readouts = [
         # labels are fixed text (the page swaps only the values); the roles go into the values
@@ -238,24 +239,30 @@ def view(r: dict) -> View:
         if count:
             missing = ", ".join(r["events"][-count:])
             summary += f" {name} hat weniger Ereignisse; {missing} {'bekommt' if count == 1 else 'bekommen'} bei {name} die Wahrscheinlichkeit 0."
-    curve = _curve(r) if len(r["events"]) == 2 else ""  # one slider moves only two events
-    return View(_figure(r), readouts, summary, curve + _torch_table(r))
+    curve = _curve(r, layout) if len(r["events"]) == 2 else ""  # one slider moves only two events
+    return View(_figure(r, layout), readouts, summary, curve + _torch_table(r))
 
 
 # -- figures ------------------------------------------------------------------------
 
-def _figure(r: dict) -> str:
-    """Left: the two distributions side by side. Right: each event's contribution to D(ref‖approx)."""
+def _figure(r: dict, layout: str) -> str:
+    """Left: the two distributions side by side. Right: each event's contribution to D(ref‖approx).
+    A narrow figure keeps the two panels side by side, narrower, the right one's heading in two lines."""
+    narrow = layout == NARROW
     ref_name, approx_name = names(r)
     ref = r["p"] if r["swap"] else r["q"]
     approx = r["q"] if r["swap"] else r["p"]
-    W, H = 440, 316
+    W, H = (340, 316) if narrow else (440, 316)
     top, bottom = 56, 246
-    parts = [f'<text class="pl-axis" x="12" y="20">Verteilungen</text>',
-             f'<text class="pl-axis" x="236" y="20">Beitrag jedes Ereignisses</text>']
+    parts = [f'<text class="pl-axis" x="12" y="20">Verteilungen</text>']
+    if narrow:
+        parts += [f'<text class="pl-axis" x="176" y="20">Beitrag jedes</text>',
+                  f'<text class="pl-axis" x="176" y="38">Ereignisses</text>']
+    else:
+        parts.append(f'<text class="pl-axis" x="236" y="20">Beitrag jedes Ereignisses</text>')
 
     # left panel: probabilities 0 … 1
-    lx0, lx1 = 40, 200
+    lx0, lx1 = (34, 156) if narrow else (40, 200)
     py = lambda v: bottom - v * (bottom - top)  # noqa: E731
     for v in (0, 0.25, 0.5, 0.75, 1):
         parts.append(f'<line class="pl-grid" x1="{lx0}" y1="{py(v):.1f}" x2="{lx1}" y2="{py(v):.1f}"/>'
@@ -264,15 +271,16 @@ def _figure(r: dict) -> str:
     events = r["events"]
     few = len(events) <= 3  # room for the numbers above the bars; with more they are in the bars' titles
     group = (lx1 - lx0) / len(events)
-    bar = min(32, group / 2 - 3)
+    bar = min(26 if narrow else 32, group / 2 - 3)
     for i, event in enumerate(events):
         cx = lx0 + group * (i + 0.5)
         for j, (name, value, cls) in enumerate(((ref_name, ref[i], "pl-kl-ref"), (approx_name, approx[i], "pl-kl-approx"))):
             x = cx - bar - 2 + j * (bar + 4)
             parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(value):.1f}" width="{bar:g}" '
                          f'height="{bottom - py(value):.1f}"><title>{name}({event}) = {fmt.de_auto(value)}</title></rect>')
-            if few:
-                parts.append(f'<text class="pl-kl-value" x="{x + bar / 2:.1f}" y="{py(value) - 5:.1f}" '
+            if few:  # a narrow figure with three events lifts p's numbers a row: neighbours would touch
+                lift = 13 * j if narrow and len(events) == 3 else 0
+                parts.append(f'<text class="pl-kl-value" x="{x + bar / 2:.1f}" y="{py(value) - 5 - lift:.1f}" '
                              f'text-anchor="middle">{fmt.de(value, 2)}</text>')
         parts.append(f'<text class="pl-tick" x="{cx:.1f}" y="{bottom + 18}" text-anchor="middle">{event}</text>')
     parts.append(f'<line class="pl-frame" x1="{lx0}" y1="{bottom}" x2="{lx1}" y2="{bottom}"/>')
@@ -283,7 +291,7 @@ def _figure(r: dict) -> str:
         parts.append(svg.key(x, ly, cls, f"{name}: {text}"))
 
     # right panel: contributions ref_i·ln(ref_i/approx_i); they can be negative, the sum cannot
-    rx0, rx1 = 268, 432
+    rx0, rx1 = (206, 334) if narrow else (268, 432)
     finite = [t for t in r["terms"] if t is not None] + ([r["d"]] if r["d"] is not None else [])
     span = max([0.0] + [abs(t) for t in finite])
     hi = next((v for v in (0.5, 1, 2, 3, 5, 10, 20, 50) if v >= span), math.ceil(span / 100) * 100)
@@ -312,26 +320,30 @@ def _figure(r: dict) -> str:
         below = (not infinite) and value < 0
         ty = (y2 + 14) if below else (y1 - 5)
         if few or i == len(events):
-            parts.append(f'<text class="pl-kl-value" x="{cx:.1f}" y="{ty:.1f}" text-anchor="middle">{escape(text)}</text>')
+            # many narrow slots: the sum's number ends at its bar, inside the figure
+            tx, anchor = (cx + w / 2, "end") if narrow and not few else (cx, "middle")
+            parts.append(f'<text class="pl-kl-value" x="{tx:.1f}" y="{ty:.1f}" text-anchor="{anchor}">{escape(text)}</text>')
         parts.append(f'<text class="pl-tick" x="{cx:.1f}" y="{bottom + 18}" text-anchor="middle">{escape(label)}</text>')
     formula = f"{ref_name}ᵢ · ln({ref_name}ᵢ / {approx_name}ᵢ)"
-    parts.append(f'<text class="pl-legend" x="{(rx0 + rx1) / 2:.0f}" y="{ly}" text-anchor="middle">'
+    # a narrow figure ends the formula at the panel's edge, clear of the key on its left
+    fx, anchor = (rx1, "end") if narrow else (f"{(rx0 + rx1) / 2:.0f}", "middle")
+    parts.append(f'<text class="pl-legend" x="{fx}" y="{ly}" text-anchor="{anchor}">'
                  f"{escape(formula)}</text>")
     label = (f"Verteilungen {ref_name} und {approx_name} und die Beiträge zu D({ref_name}‖{approx_name}) = "
              f"{show(r['d'])}")
-    return svg.figure(W, H, parts, label=label, cls="pl-kl")
+    return svg.figure(W, H, parts, label=label, cls="pl-kl", layout=layout)
 
 
 CURVE_TOP = 3.0
 
 
-def _curve(r: dict) -> str:
+def _curve(r: dict, layout: str) -> str:
     """Both directions as the approximation's share of A moves, the reference fixed."""
     ref_name, approx_name = names(r)
     ref = two(Fraction(r["p_exact"][0] if r["swap"] else r["q_exact"][0]))
     now = Fraction(r["q_exact"][0] if r["swap"] else r["p_exact"][0])
     plot = svg.Plot(320, 248, (0, 1), (0, CURVE_TOP), label=f"KL in beiden Richtungen, {ref_name} fest",
-                    margin=(22, 14, 42, 44))
+                    margin=(22, 14, 42, 44), layout=layout)
     plot.grid(xticks=[0, 0.25, 0.5, 0.75, 1], yticks=[0, 1, 2, 3], xlabel=f"{approx_name}(A)",
               ylabel="nat", xfmt=lambda v: fmt.de_auto(v) if v else "0", yfmt=lambda v: fmt.de(int(v)))
     grid = [i / 200 for i in range(201)]

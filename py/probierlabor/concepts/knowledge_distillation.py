@@ -32,6 +32,7 @@ from html import escape
 
 from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "knowledge-distillation"
@@ -168,7 +169,7 @@ def triple(values, digits: int = 2) -> str:
     return " · ".join(fmt.de(v, digits) for v in values)
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
     T = fmt.de_auto(r["T"])
     readouts = [
         # labels are fixed text (the page swaps only the values)
@@ -184,14 +185,16 @@ def view(r: dict) -> View:
         f"der Schüler sagt {triple(r['student_T'])}. Harter Verlust {fmt.de(r['hard'], 3)}, "
         f"weicher Verlust (KL) {fmt.de(r['soft_kl'], 3)}, gesamt {fmt.de(r['total'], 3)}."
     )
-    return View(_figure(r), readouts, summary, _gradients(r))
+    return View(_figure(r, layout), readouts, summary, _gradients(r, layout))
 
 
 # -- figures ------------------------------------------------------------------------
 
-def _figure(r: dict) -> str:
-    W, H = 440, 318
-    top, bottom, left, right = 30, 232, 52, 430
+def _figure(r: dict, layout: str) -> str:
+    # a narrow figure: narrower bars (their values at 12 px, probierlabor.css), one key a row
+    narrow = layout == NARROW
+    W, H = (340, 366) if narrow else (440, 318)
+    top, bottom, left, right = (30, 232, 44, 332) if narrow else (30, 232, 52, 430)
     py = lambda v: bottom - v * (bottom - top)  # noqa: E731
     T = fmt.de_auto(r["T"])
     parts = []
@@ -206,7 +209,7 @@ def _figure(r: dict) -> str:
     tokens = r["tokens"]
     few = len(tokens) <= 3  # room for the numbers above the bars; with more they are in the bars' titles
     group = (right - left) / len(tokens)
-    bar = min(32, group / 3 - 4)
+    bar = min(26 if narrow else 32, group / 3 - 4)
     for i, token in enumerate(tokens):
         cx = left + group * (i + 0.5)
         for j, (name, values, cls) in enumerate(series):
@@ -228,22 +231,22 @@ def _figure(r: dict) -> str:
     if r["T"] != 1:
         keys.append(("pl-kd-t1", "Lehrer bei T = 1"))
     for k, (cls, name) in enumerate(keys):
-        x, y = 20 + (k % 2) * 210, H - 42 + (k // 2) * 22
+        x, y = (20, bottom + 44 + k * 22) if narrow else (20 + (k % 2) * 210, H - 42 + (k // 2) * 22)
         line = cls == "pl-kd-t1"
         parts.append(svg.key(x, y, cls, name, w=16 if line else 13, gap=5 if line else 8, line=line,
                              text_cls="pl-legend pl-kd-legend"))
     label = (f"Label, Lehrer und Schüler bei T = {T}: Lehrer {triple(r['teacher_T'])}, "
              f"Schüler {triple(r['student_T'])}")
-    return svg.figure(W, H, parts, label=label, cls="pl-kd")
+    return svg.figure(W, H, parts, label=label, cls="pl-kd", layout=layout)
 
 
-def _gradients(r: dict) -> str:
+def _gradients(r: dict, layout: str) -> str:
     """How hard each target pulls on the student's logits, for every T: why Hinton multiplies by T²."""
     rows = r["gradients"]
     peak = max([r["hard_gradient"]] + [row["scaled"] for row in rows] + [row["raw"] for row in rows])
     top = peak * 1.9 if peak > 0 else 1.0  # room for the legend above the curves
     plot = svg.Plot(320, 240, (T_MIN, T_MAX), (0, top), label="Zug der Ziele am Schüler, je nach T",
-                    margin=(14, 14, 42, 48))
+                    margin=(14, 14, 42, 48), layout=layout)
     step = _nice_step(top)
     ticks = [i * step for i in range(int(top / step) + 1)]
     plot.grid(xticks=[1, 2, 3, 4, 5], yticks=ticks, xlabel="Temperatur T", ylabel="Stärke des Gradienten",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -94,16 +95,18 @@ def bytes_text(n: int) -> str:
 
 # -- view ---------------------------------------------------------------------------------
 
-def view(r: dict) -> View:
-    w = 480
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: closer tokens and table columns, a narrower query, the sentences below in lines
+    narrow = layout == NARROW
+    w = width(480, layout)
     left = 16
     n = len(TOKENS)
     row_h = 34
     y_tok = 34
     y_tab = 108
-    h = y_tab + n * row_h + 70
+    h = y_tab + n * row_h + (114 if narrow else 70)
     parts = [svg.text(left, 18, "Tokens der Reihe nach", "pl-axis")]
-    slot = 56
+    slot = 40 if narrow else 56
     for k, tok in enumerate(TOKENS):
         x = left + k * slot
         if k < r["step"] - 1:
@@ -118,11 +121,11 @@ def view(r: dict) -> View:
     parts.append(svg.text(left + n * slot + 4, y_tok + 23, "jetzt: " + r["current"], "pl-label pl-value"))
 
     # the cache table: one row per position; V left, K right so that the query's lines reach the keys
-    x_pos, x_tag, x_v, x_k, cw = left, 104, 160, 248, 80
+    x_pos, x_tag, x_v, x_k, cw = (left, 88, 144, 202, 58) if narrow else (left, 104, 160, 248, 80)
     parts.append(svg.text(x_pos, y_tab - 10, "KV-Cache", "pl-axis"))
     parts.append(svg.text(x_v + cw / 2, y_tab - 10, "Value", "pl-axis", "middle"))
     parts.append(svg.text(x_k + cw / 2, y_tab - 10, "Key", "pl-axis", "middle"))
-    x_q = 390
+    x_q, qw = (264, 70) if narrow else (390, 80)
     y_q = y_tab + (r["step"] - 1) * row_h + 2
     for k, tok in enumerate(TOKENS):
         y = y_tab + k * row_h
@@ -141,14 +144,20 @@ def view(r: dict) -> View:
                      f'y2="{y_q + 14}"/>')
         parts.append(svg.text(x_tag, y + 21, "neu" if new else "gelesen",
                               "pl-tick pl-kv-tag-new" if new else "pl-tick", "start"))
-    parts.append(f'<rect class="pl-kv-query" x="{x_q}" y="{y_q}" width="80" height="28" rx="5"/>')
-    parts.append(svg.text(x_q + 40, y_q + 19, f"Query({r['current']})", "pl-label pl-kv-in", "middle"))
+    parts.append(f'<rect class="pl-kv-query" x="{x_q}" y="{y_q}" width="{qw}" height="28" rx="5"/>')
+    parts.append(svg.text(x_q + qw / 2, y_q + 19, f"Query({r['current']})", "pl-label pl-kv-in", "middle"))
     y_b = y_tab + n * row_h + 22
-    parts.append(svg.text(left, y_b, f"{r['current']} vergleicht seine Query mit {r['keys_compared']} Keys und "
-                                     f"mischt {r['keys_compared']} Values.", "pl-label"))
-    parts.append(svg.text(left, y_b + 24, f"Cache jetzt: {r['pairs']} Paare × {fmt.de(r['per_position'])} Byte = "
-                                          f"{fmt.de(r['bytes_stepper'])} Byte (Faktoren aus dem Rechner)", "pl-tick"))
-    figure = svg.figure(w, h, parts, cls="pl-kv",
+    compared = (f"{r['current']} vergleicht seine Query mit {r['keys_compared']} Keys",
+                f"und mischt {r['keys_compared']} Values.")
+    cache = (f"Cache jetzt: {r['pairs']} Paare × {fmt.de(r['per_position'])} Byte",
+             f"= {fmt.de(r['bytes_stepper'])} Byte", "(Faktoren aus dem Rechner)")
+    if narrow:
+        parts += [svg.text(left, y_b + 20 * k, text, "pl-label") for k, text in enumerate(compared)]
+        parts += [svg.text(left, y_b + 44 + 18 * k, text, "pl-tick") for k, text in enumerate(cache)]
+    else:
+        parts.append(svg.text(left, y_b, " ".join(compared), "pl-label"))
+        parts.append(svg.text(left, y_b + 24, " ".join(cache), "pl-tick"))
+    figure = svg.figure(w, h, parts, cls="pl-kv", layout=layout,
                         label=f'KV-Cache nach {r["step"]} Tokens: {r["current"]} liest {len(r["cached_read"])} '
                               "gespeicherte Paare und ergänzt sein eigenes")
 

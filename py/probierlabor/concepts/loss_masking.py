@@ -21,6 +21,7 @@ from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "loss-masking"
@@ -132,7 +133,8 @@ def _loss_mark(x: float, y: float, scored: bool, first: bool) -> str:
     return f'<circle class="pl-lm-off" cx="{x:.1f}" cy="{y:.1f}" r="5"><title>nicht im Verlust</title></circle>'
 
 
-def _strip(r: dict) -> str:
+def _strip(r: dict, layout: str) -> str:
+    # the longest row ends at 310 px: a narrow figure is the same strip with less room on the right
     out = []
     y, t = 14, 0
     focus = r["focus"]
@@ -166,11 +168,13 @@ def _strip(r: dict) -> str:
               + svg.key(4, y + 44, "pl-lm-tok pl-lm-focus pl-lm-agent", f"Token {focus}", w=16, h=14, rx=3, gap=6))
     out.append(legend)
     height = y + 54
-    return svg.figure(400, height, out, label="Das Transkript Token für Token mit Verlust-Markierungen", cls="pl-lm")
+    return svg.figure(width(400, layout), height, out, label="Das Transkript Token für Token mit Verlust-Markierungen",
+                      cls="pl-lm", layout=layout)
 
 
-def _grid(r: dict) -> str:
-    left, top, cell = 66, 46, 18.0
+def _grid(r: dict, layout: str) -> str:
+    left, top = 66, 46
+    cell = 18.0 if layout == WIDE else (width(400, layout) - left - 10) / N  # 17 px on a narrow figure
     size = cell * N
     out = [svg.text(left + size / 2, 12, "… liest Token j", "pl-axis", "middle"),
            f'<text class="pl-axis" transform="translate(14 {top + size / 2:.1f}) rotate(-90)" '
@@ -199,10 +203,11 @@ def _grid(r: dict) -> str:
     y = top + size + 18
     out.append(svg.text(left, y, f"{r['links']} Verbindungen, mit jeder Verlust-Maske", "pl-legend"))
     out.append(svg.text(left, y + 16, "Punkt links: Vorhersage im Verlust", "pl-legend"))
-    return svg.figure(left + size + 10, y + 24, out, label="Welche Token jede Vorhersage lesen darf", cls="pl-lm")
+    return svg.figure(left + size + 10, y + 24, out, label="Welche Token jede Vorhersage lesen darf", cls="pl-lm",
+                      layout=layout)
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
     if r["weight"] is None:
         weight = "– (nichts bewertet)"
     else:
@@ -223,7 +228,7 @@ def view(r: dict) -> View:
                f"sichtbaren Token bewertet; {r['formula']}. Die Vorhersage von Token {r['focus']} "
                f"(„{r['focus_token']}“) liest {fmt.count(r['focus_reads_count'], 'Token', 'Tokens')}, davon {r['focus_reads_unscored']} "
                f"ohne eigenen Verlust; die {r['links']} Verbindungen bleiben bei jeder Maske gleich.")
-    return View(_strip(r), readouts, summary, _grid(r))
+    return View(_strip(r, layout), readouts, summary, _grid(r, layout))
 
 
 # -- the lesson ----------------------------------------------------------------

@@ -28,6 +28,7 @@ import random
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "metr-horizon"
@@ -233,12 +234,17 @@ def span_de(span: float) -> str:
 TICKS = ((1, "1 min"), (4, "4 min"), (15, "15 min"), (60, "1 h"), (240, "4 h"), (960, "16 h"))
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the plot at phone width under a key of one entry a row, the axis's name in two
+    # lines, a crossing's label on the side where it fits
+    narrow = layout == NARROW
     s, cc, qq = r["s"], r["c"] / 100, r["q"] / 100
-    plot = svg.Plot(480, 350, (X_MIN, X_MAX), (0, 1), label="Erfolgschance nach Aufgabenlänge",
-                    margin=(34, 16, 46, 56))
+    key_rows = 1 + (r["c"] != 50) + ("data" in r) if narrow else 1  # the key's entries, see below
+    plot = svg.Plot(width(480, layout), 350 + (18 * key_rows if narrow else 0), (X_MIN, X_MAX), (0, 1),
+                    label="Erfolgschance nach Aufgabenlänge", layout=layout,
+                    margin=(34 + 18 * (key_rows - 1), 16, 64 if narrow else 46, 56))
     plot.grid(xticks=[math.log2(t) for t, _ in TICKS], yticks=[0, 0.2, 0.5, 0.8, 1.0],
-              xlabel="Bearbeitungszeit eines Menschen (log. Skala)", ylabel="Erfolgschance",
+              xlabel=("Bearbeitungszeit eines Menschen", "(log. Skala)"), ylabel="Erfolgschance",
               xfmt=lambda v: dict((round(math.log2(t), 6), label) for t, label in TICKS)[round(v, 6)],
               yfmt=lambda v: fmt.de(round(100 * v)) + " %")
     xs = [X_MIN + (X_MAX - X_MIN) * i / 160 for i in range(161)]
@@ -270,7 +276,10 @@ def view(r: dict) -> View:
             return
         plot.line(x, 0, x, qq, cls)
         plot.point(x, qq, 5, f"{cls}-dot")
-        if x + side * 8 * nudge > X_MAX:
+        if narrow:  # about 7 px a character
+            room = (plot.right - plot.px(x), plot.px(x) - plot.left)
+            side = side if room[side < 0] > 7 * len(label) + 6 else (-1 if room[1] > room[0] else 1)
+        elif x + side * 8 * nudge > X_MAX:
             side = -1
         elif x + side * 8 * nudge < X_MIN:
             side = 1
@@ -290,11 +299,14 @@ def view(r: dict) -> View:
         entries.append(("pl-mh-base", "vorher: 50 % bei 2 h"))
     if "data" in r:
         entries.append(("pl-mh-fit", f"angepasst an {r['tasks']} Würfe"))
-    x = plot.left
+    x, y = plot.left, 14
     for cls, text in entries:  # the key sits above the plot, where it hides no data
-        plot.front.append(f'<line class="{cls}" x1="{x}" y1="14" x2="{x + 22}" y2="14"/>'
-                          f'<text class="pl-legend" x="{x + 27}" y="18">{text}</text>')
-        x += 34 + 6.4 * len(text)
+        plot.front.append(f'<line class="{cls}" x1="{x}" y1="{y}" x2="{x + 22}" y2="{y}"/>'
+                          f'<text class="pl-legend" x="{x + 27}" y="{y + 4}">{text}</text>')
+        if narrow:
+            y += 18
+        else:
+            x += 34 + 6.4 * len(text)
 
     readouts = [
         Readout("horizon", "Horizont an der Schwelle", duration(r["horizon_min"]), r["horizon_min"], True),
@@ -314,15 +326,15 @@ def view(r: dict) -> View:
            f"{duration(r['fit_horizon_min'])}."
            if "data" in r else "")
     )
-    return View(plot.render(), readouts, summary, _sensitivity(r))
+    return View(plot.render(), readouts, summary, _sensitivity(r, layout))
 
 
-def _sensitivity(r: dict) -> str:
+def _sensitivity(r: dict, layout: str) -> str:
     """Horizon against the chance at 2 h, for the current steepness and three reference values."""
     qq = r["q"] / 100
     lo_c, hi_c = 0.30, 0.70
     plot = svg.Plot(320, 250, (30, 70), (X_MIN, X_MAX), label="Wie weit der Schnittpunkt wandert",
-                    margin=(14, 20, 42, 72))
+                    margin=(14, 20, 42, 72), layout=layout)
     plot.grid(xticks=range(30, 71, 10), yticks=[math.log2(t) for t, _ in TICKS],
               xlabel="Chance bei 2 h", ylabel="Horizont",
               xfmt=lambda v: f"{fmt.tick(v)} %", yfmt=lambda v: dict((round(math.log2(t), 6), label)

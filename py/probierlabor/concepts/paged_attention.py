@@ -21,6 +21,8 @@ from fractions import Fraction
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE
+from ..kit.layout import width as figure_width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "paged-attention"
@@ -121,42 +123,55 @@ def _rect(x, y, w, h, cls, title=""):
     return svg.rect(x, y, w, h, cls, rx=3, title=title)
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the heading in two lines, the block table under its heading in narrower entries,
+    # the physical pool in four rows of two, the empty places under the result
+    narrow = layout == NARROW
     n, size, table, pool = r["n"], r["block_size"], r["table"], r["pool"]
-    width = 480
+    width = figure_width(480, layout)
+    line = 18 if narrow else 0
     parts: list[str] = []
     # 1. the logical sequence, cut into logical blocks
-    parts.append(svg.text(12, 22, "Logische Reihenfolge (Positionen mit ihrem Value)", "pl-label pl-pa-head"))
+    if narrow:
+        parts.append(svg.text(12, 22, "Logische Reihenfolge", "pl-label pl-pa-head"))
+        parts.append(svg.text(12, 22 + line, "(Positionen mit ihrem Value)", "pl-label pl-pa-head"))
+    else:
+        parts.append(svg.text(12, 22, "Logische Reihenfolge (Positionen mit ihrem Value)", "pl-label pl-pa-head"))
     cell = min(28.0, (width - 24) / MAX_POSITIONS)
     for p in range(MAX_POSITIONS):
         x = 12 + p * cell
         if p < n:
-            parts.append(_rect(x + 1, 32, cell - 2, 26, f"pl-pa-cell pl-pa-lb{(p // size) % 4}",
+            parts.append(_rect(x + 1, 32 + line, cell - 2, 26, f"pl-pa-cell pl-pa-lb{(p // size) % 4}",
                                f"Position {p}: Value {p + 1}, logischer Block {p // size}"))
-            parts.append(svg.text(x + cell / 2, 50, str(p + 1), "pl-label pl-pa-num", "middle"))
+            parts.append(svg.text(x + cell / 2, 50 + line, str(p + 1), "pl-label pl-pa-num", "middle"))
         else:
-            parts.append(_rect(x + 1, 32, cell - 2, 26, "pl-pa-future"))
+            parts.append(_rect(x + 1, 32 + line, cell - 2, 26, "pl-pa-future"))
     for j in range(r["blocks"]):
         x0 = 12 + j * size * cell
         x1 = 12 + min((j + 1) * size, MAX_POSITIONS) * cell
-        parts.append(f'<line class="pl-pa-brace" x1="{x0 + 2:.1f}" y1="64" x2="{x1 - 2:.1f}" y2="64"/>')
-        parts.append(svg.text((x0 + x1) / 2, 80, f"L{j}", "pl-label pl-pa-small", "middle"))
+        parts.append(f'<line class="pl-pa-brace" x1="{x0 + 2:.1f}" y1="{64 + line}" x2="{x1 - 2:.1f}" y2="{64 + line}"/>')
+        parts.append(svg.text((x0 + x1) / 2, 80 + line, f"L{j}", "pl-label pl-pa-small", "middle"))
     # 2. the block table
-    parts.append(svg.text(12, 108, "Blocktabelle", "pl-label pl-pa-head"))
-    tx = 110
+    parts.append(svg.text(12, 108 + line, "Blocktabelle", "pl-label pl-pa-head"))
+    line = 18 + 22 if narrow else 0  # a narrow table stands under its heading
+    tx, step, entry = (12, 38, 36) if narrow else (110, 46, 42)
     for j, b in enumerate(table):
-        x = tx + j * 46
-        parts.append(_rect(x, 94, 42, 22, f"pl-pa-entry pl-pa-lb{j % 4}", f"logischer Block {j} → physischer Block {b}"))
-        parts.append(svg.text(x + 21, 110, f"{j}→{b}", "pl-label pl-pa-small", "middle"))
-    # 3. the physical pool: 8 blocks in two rows of 4
-    parts.append(svg.text(12, 146, f"Physischer Speicher: {POOL} Blöcke zu je {size} Plätzen", "pl-label pl-pa-head"))
+        x = tx + j * step
+        parts.append(_rect(x, 94 + line, entry, 22, f"pl-pa-entry pl-pa-lb{j % 4}",
+                           f"logischer Block {j} → physischer Block {b}"))
+        parts.append(svg.text(x + entry / 2, 110 + line, f"{j}→{b}", "pl-label pl-pa-small", "middle"))
+    # 3. the physical pool: 8 blocks in two rows of 4 (narrow: four rows of 2)
+    parts.append(svg.text(12, 146 + line, f"Physischer Speicher: {POOL} Blöcke zu je {size} Plätzen",
+                          "pl-label pl-pa-head"))
     logical_of = {b: j for j, b in enumerate(table)}
-    bw, gap = 110, 8
+    per_row = 2 if narrow else 4
+    gap = 8
+    bw = (width - 24 - gap) / 2 if narrow else 110
     sw = (bw - 8) / size
     for b in range(POOL):
-        row, col = divmod(b, 4)
+        row, col = divmod(b, per_row)
         x = 12 + col * (bw + gap)
-        y = 158 + row * 62
+        y = 158 + line + row * 62
         owned = b in logical_of
         cls = f"pl-pa-block pl-pa-lb{logical_of[b] % 4}" if owned else "pl-pa-block pl-pa-freeblock"
         parts.append(_rect(x, y, bw, 52, cls))
@@ -173,13 +188,18 @@ def view(r: dict) -> View:
                 parts.append(_rect(sx + 0.5, y + 22, sw - 1, 24, "pl-pa-empty", "reserviert, aber leer"))
             else:
                 parts.append(_rect(sx + 0.5, y + 22, sw - 1, 24, "pl-pa-none"))
-    y = 158 + 2 * 62 + 14
+    y = 158 + line + POOL // per_row * 62 + 14
     terms = " + ".join(map(str, values(n))) if n <= 5 else f"1 + 2 + … + {n}"
     parts.append(svg.text(12, y, f"Ergebnis: ({terms}) / {n} = {fmt.de_auto(r['output'])}",
                           "pl-label pl-pa-head"))
-    parts.append(svg.text(width - 12, y, f"leer: {r['free_slots']}", "pl-label pl-pa-head pl-pa-waste", "end"))
+    waste = f"leer: {r['free_slots']}"
+    if narrow:
+        y += 20
+        parts.append(svg.text(12, y, waste, "pl-label pl-pa-head pl-pa-waste"))
+    else:
+        parts.append(svg.text(width - 12, y, waste, "pl-label pl-pa-head pl-pa-waste", "end"))
     height = y + 10
-    figure = svg.figure(width, height, parts, cls="pl-pa",
+    figure = svg.figure(width, height, parts, cls="pl-pa", layout=layout,
                         label="Logische Positionen, Blocktabelle und physischer Blockspeicher")
 
     mapping = ", ".join(f"{j}→{b}" for j, b in enumerate(table))

@@ -20,6 +20,7 @@ from these n attempts. That case is a result („nicht schätzbar“), not an er
 from __future__ import annotations
 
 import random
+import textwrap
 from fractions import Fraction
 from functools import partial
 from html import escape
@@ -28,6 +29,8 @@ from math import comb
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE
+from ..kit.layout import width as figure_width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "pass-at-k"
@@ -167,8 +170,8 @@ def _of(k: int) -> str:
     return "aus 1 Versuch" if k == 1 else f"aus {k} Versuchen"
 
 
-def view(r: dict) -> View:
-    figure = _figure(r)
+def view(r: dict, layout: str = WIDE) -> View:
+    figure = _figure(r, layout)
     n, c, k = r["n"], r["c_used"], r["k"]
     if r["estimable"]:
         est = exact_text(r["pass_k_exact"])
@@ -193,7 +196,7 @@ def view(r: dict) -> View:
     else:
         summary = (f"{lead}. Erlaubt sind k = {k} Versuche, mehr als gesammelt wurden: "
                    f"pass@{k} lässt sich daraus nicht schätzen.")
-    return View(figure, readouts, summary, _curve(r))
+    return View(figure, readouts, summary, _curve(r, layout))
 
 
 # -- figures ------------------------------------------------------------------------
@@ -201,37 +204,46 @@ def view(r: dict) -> View:
 W = 480
 
 
-def _figure(r: dict) -> str:
+def _figure(r: dict, layout: str) -> str:
+    # a narrow figure: the attempts at phone width, long lines broken, the legend in two rows
+    narrow = layout == NARROW
+    fw = figure_width(W, layout)
     n, k = r["n"], r["k"]
     wins = set(r["successes"])
     parts: list[str] = []
     # the n collected attempts
     gap = 4
-    tile = min(44.0, (W - 24 - gap * (n - 1)) / n)
-    x0 = (W - (n * tile + (n - 1) * gap)) / 2
-    parts.append(f'<text class="pl-axis" x="12" y="20">Gesammelte Versuche: n = {n}, '
-                 f'davon bestanden c = {r["c_used"]}</text>')
+    tile = min(44.0, (fw - 24 - gap * (n - 1)) / n)
+    x0 = (fw - (n * tile + (n - 1) * gap)) / 2
+    head = (f"Gesammelte Versuche: n = {n},", f"davon bestanden c = {r['c_used']}")
+    top = 48 if narrow else 30  # where the attempts start
+    if narrow:
+        parts += [f'<text class="pl-axis" x="12" y="{20 + 18 * j}">{text}</text>' for j, text in enumerate(head)]
+    else:
+        parts.append(f'<text class="pl-axis" x="12" y="20">{" ".join(head)}</text>')
     for i in range(n):
         x = x0 + i * (tile + gap)
         ok = i in wins
-        parts.append(f'<rect class="pl-pk-tile {"pl-pk-ok" if ok else "pl-pk-fail"}" x="{x:.1f}" y="30" '
+        parts.append(f'<rect class="pl-pk-tile {"pl-pk-ok" if ok else "pl-pk-fail"}" x="{x:.1f}" y="{top}" '
                      f'width="{tile:.1f}" height="{tile:.1f}" rx="4"><title>Versuch {i + 1}: '
                      f'{"bestanden" if ok else "nicht bestanden"}</title></rect>')
         if tile >= 18:
-            parts.append(f'<text class="pl-pk-mark" x="{x + tile / 2:.1f}" y="{30 + tile / 2 + 5:.1f}" '
+            parts.append(f'<text class="pl-pk-mark" x="{x + tile / 2:.1f}" y="{top + tile / 2 + 5:.1f}" '
                          f'text-anchor="middle">{"✓" if ok else "✗"}</text>')
-        parts.append(f'<text class="pl-tick" x="{x + tile / 2:.1f}" y="{30 + tile + 14:.1f}" '
+        parts.append(f'<text class="pl-tick" x="{x + tile / 2:.1f}" y="{top + tile + 14:.1f}" '
                      f'text-anchor="middle">{i + 1 if tile >= 16 or (i + 1) % 5 == 0 or i == 0 else ""}</text>')
-    y = 30 + tile + 40
+    y = top + tile + 40
     if not r["estimable"]:
         lines = [f"Erlaubt sind k = {k} Versuche, gesammelt wurden nur n = {n}.",
                  f"Keine Gruppe {_of(k)} lässt sich bilden:",
                  f"pass@{k} ist aus diesen Daten nicht schätzbar.",
                  f"Dafür braucht man mindestens {k} gesammelte Versuche je Aufgabe."]
-        for j, line in enumerate(lines):
-            parts.append(f'<text class="pl-label{" pl-pk-warn" if j == 2 else ""}" x="{W / 2}" '
-                         f'y="{y + 8 + 22 * j}" text-anchor="middle">{escape(line)}</text>')
-        height = y + 8 + 22 * len(lines)
+        # a narrow figure breaks a long line in two; the verdict (the third) keeps its colour
+        shown = [(j, part) for j, line in enumerate(lines) for part in (textwrap.wrap(line, 42) if narrow else [line])]
+        for row, (j, line) in enumerate(shown):
+            parts.append(f'<text class="pl-label{" pl-pk-warn" if j == 2 else ""}" x="{fw / 2}" '
+                         f'y="{y + 8 + 22 * row}" text-anchor="middle">{escape(line)}</text>')
+        height = y + 8 + 22 * len(shown)
     else:
         shown = r["shown"]
         head = (f"Alle {fmt.de(r['subsets_total'])} Gruppen aus k = {k}: "
@@ -240,10 +252,10 @@ def _figure(r: dict) -> str:
         cell = max(5.0, min(24.0, 120.0 / n))
         pad = 1.5 if n <= 10 else 1.0
         row_w = n * cell + (n - 1) * pad + 10
-        cols = max(1, min(6, int((W - 20 + 8) // (row_w + 8)), len(shown)))
+        cols = max(1, min(6, int((fw - 20 + 8) // (row_w + 8)), len(shown)))
         row_h = cell + 12
         width_used = cols * row_w + (cols - 1) * 8
-        left = (W - width_used) / 2
+        left = (fw - width_used) / 2
         for j, group in enumerate(shown):
             col, row = j % cols, j // cols
             gx, gy = left + col * (row_w + 8), y + row * row_h
@@ -268,26 +280,29 @@ def _figure(r: dict) -> str:
         if r["capped"]:
             note = (f"Gezeichnet: {len(shown)} von {fmt.de(r['subsets_total'])} Gruppen, gleichmäßig aus der Liste "
                     f"gewählt; gezählt sind alle.")
-            parts.append(f'<text class="pl-pk-note" x="{W / 2}" y="{height + 10:.0f}" text-anchor="middle">'
-                         f"{escape(note)}</text>")
-            height += 20
+            for line in textwrap.wrap(note, 50) if narrow else [note]:
+                parts.append(f'<text class="pl-pk-note" x="{fw / 2}" y="{height + 10:.0f}" text-anchor="middle">'
+                             f"{escape(line)}</text>")
+                height += 20
     legend_y = height + 12
     legend = [("pl-pk-ok", "bestanden"), ("pl-pk-fail", "nicht bestanden"), ("pl-pk-off", "nicht in der Gruppe")]
     lx = 12
-    for cls, text in legend:
+    for j, (cls, text) in enumerate(legend):
+        if narrow and j == 2:  # the third entry in a row of its own
+            lx, legend_y = 12, legend_y + 20
         parts.append(svg.key(lx, legend_y, f"pl-pk-cell {cls}", text, rx=1.5))
         lx += 30 + len(text) * 6.8
     height = legend_y + 10
     label = (f"{r['c_used']} von {n} Versuchen bestanden; Gruppen {_of(k)}"
              + ("" if r["estimable"] else ", nicht bildbar"))
-    return svg.figure(W, height, parts, label=label, cls="pl-pk")
+    return svg.figure(fw, height, parts, label=label, cls="pl-pk", layout=layout)
 
 
-def _curve(r: dict) -> str:
+def _curve(r: dict, layout: str) -> str:
     """pass@j for every budget j = 1 … n (bars) against the naive plug-in (line)."""
     n = r["n"]
     plot = svg.Plot(320, 230, (0.4, n + 0.6), (0, 1.42), label="pass@j für jedes Budget j",
-                    margin=(14, 14, 42, 48))
+                    margin=(14, 14, 42, 48), layout=layout)
     step = 1 if n <= 10 else 2 if n <= 20 else 5
     plot.grid(xticks=range(1, n + 1, step), yticks=[0, 0.25, 0.5, 0.75, 1],
               xlabel="erlaubte Versuche j", ylabel="pass@j", xfmt=fmt.tick,

@@ -24,6 +24,7 @@ import math
 
 from ..kit import distribution, fmt, positions as own_positions, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -188,23 +189,37 @@ def positions_text(ps) -> str:
 
 # -- view ---------------------------------------------------------------------------------
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: narrower cells with "v =" written once, the correct output under its row's cells
+    # instead of under the output, the legend in one column
+    narrow = layout == NARROW
     count = len(r["values"])
-    x0, cell, gap = 100, 46, 4
-    w = max(440, x0 + count * cell + 12 + 120)  # more positions: the outputs keep their column on the right
+    if narrow:
+        w = width(440, layout)
+        # more positions share the phone's width: the cells shrink, the outputs keep 64 px on the right
+        x0, cell, gap = 80, min(36, (w - 80 - 8 - 64) / count), 4
+    else:
+        x0, cell, gap = 100, 46, 4
+        w = max(440, x0 + count * cell + 12 + 120)  # more positions: the outputs keep their column on the right
     top = 60 + (16 if r["weighted"] else 0)  # room for the scores under the values
-    row_h = 40
-    h = top + count * row_h + 78
+    row_h = 56 if narrow else 40
+    h = top + count * row_h + (16 + 4 * 24 + 8 if narrow else 78)
     parts = [svg.text(x0 + count * cell / 2, 14, "liest K/V von Position", "pl-axis", "middle")]
-    xo = x0 + count * cell + 12
+    xo = x0 + count * cell + (8 if narrow else 12)
     parts.append(svg.text(xo, 34, "Ausgabe", "pl-axis"))
     for j in range(count):
         cx = x0 + j * cell + cell / 2
         parts.append(svg.text(cx, 34, str(j + 1), "pl-axis", "middle"))
         v = r["values"][j]
-        parts.append(svg.text(cx, 52, f"v = {fmt.de(v) if v == int(v) else fmt.de_auto(v)}", "pl-tick", "middle"))
+        parts.append(svg.text(cx, 52, ("" if narrow else "v = ") + (fmt.de(v) if v == int(v) else fmt.de_auto(v)),
+                              "pl-tick", "middle"))
         if r["weighted"]:
-            parts.append(svg.text(cx, 68, f"s = {fmt.de_auto(r['scores'][j])}", "pl-tick", "middle"))
+            parts.append(svg.text(cx, 68, ("" if narrow else "s = ") + fmt.de_auto(r['scores'][j]), "pl-tick",
+                                  "middle"))
+    if narrow:
+        parts.append(svg.text(x0 - 6, 52, "v =", "pl-tick", "end"))
+        if r["weighted"]:
+            parts.append(svg.text(x0 - 6, 68, "s =", "pl-tick", "end"))
     for i in range(count):
         y = top + i * row_h
         k = r["chunk_of"][i]
@@ -226,7 +241,7 @@ def view(r: dict) -> View:
             else:
                 cls, title = "pl-pf-miss", f"Position {j + 1} wäre sichtbar, fehlt aber (kein Cache)"
             parts.append(f'<rect class="pl-pf-cell {cls}" x="{x:.1f}" y="{y + 4}" width="{cell - gap}" '
-                         f'height="{row_h - 8}" rx="4"><title>{escape(title)}</title></rect>')
+                         f'height="32" rx="4"><title>{escape(title)}</title></rect>')
             mark = {"pl-pf-mask": "×", "pl-pf-miss": "?"}.get(cls)
             if mark:
                 parts.append(svg.text(x + (cell - gap) / 2, y + 25, mark, "pl-label pl-pf-mark", "middle"))
@@ -234,7 +249,8 @@ def view(r: dict) -> View:
         out_cls = "pl-label pl-value" + (" pl-pf-wrong" if i in r["wrong"] else "")
         parts.append(svg.text(xo, y + 25, shown, out_cls if processed else "pl-label pl-pf-faint"))
         if i in r["wrong"]:
-            parts.append(svg.text(xo, y + 38, f"richtig: {_show(r['full_exact'][i], r['full'][i])}",
+            parts.append(svg.text(*((x0 + 2, y + 52) if narrow else (xo, y + 38)),
+                                  f"richtig: {_show(r['full_exact'][i], r['full'][i])}",
                                   "pl-tick pl-pf-wrong"))
     # chunk boundaries
     for run in r["chunks"][1:]:
@@ -245,10 +261,10 @@ def view(r: dict) -> View:
     entries = (("pl-pf-new", "in diesem Abschnitt neu"), ("pl-pf-cache", "aus dem Cache gelesen"),
                ("pl-pf-mask", "Zukunft, maskiert"), ("pl-pf-miss", "fehlt ohne Cache"))
     for n, (cls, text) in enumerate(entries):
-        lx = 8 + (n % 2) * 216
-        yy = ly + (n // 2) * 24
+        lx = 8 + (0 if narrow else (n % 2) * 216)
+        yy = ly + (n if narrow else n // 2) * 24
         parts.append(svg.key(lx, yy + 13, f"pl-pf-cell {cls}", text, w=22, h=16, rx=3, gap=8))
-    figure = svg.figure(w, h, parts, cls="pl-pf", label="Welche Positionen jede Ausgabe liest, Abschnitt für Abschnitt")
+    figure = svg.figure(w, h, parts, cls="pl-pf", layout=layout, label="Welche Positionen jede Ausgabe liest, Abschnitt für Abschnitt")
 
     values_text = "; ".join(_show(t, v) for t, v in zip(r["outputs_exact"], r["outputs"]))
     full_text = "; ".join(_show(t, v) for t, v in zip(r["full_exact"], r["full"]))

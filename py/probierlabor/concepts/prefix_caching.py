@@ -29,6 +29,7 @@ import struct
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, NARROW_WIDTH, WIDE
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -155,14 +156,23 @@ def _shown(t: str) -> str:
     return SPACE_SHOWN if t == " " else t
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
     size, hit = r["block_size"], r["hit_blocks"]
     n = len(r["tokens"])
     stored = r["cached_tokens"]
-    cell, gap, x0 = 50, 6, 16
+    gap, x0 = 6, 16
+    narrow = layout == NARROW
+
+    def gaps(length):  # the gaps between a row's blocks, a rest after the last full block included
+        return gap * (length // size - (1 if length % size == 0 else 0))
+    # a narrow figure fits the longer of the two rows into the phone's width
+    cell = 50 if not narrow else min((NARROW_WIDTH - x0 - 10 - gaps(m)) / m for m in (len(stored), n))
+    # a narrow figure with blocks narrower than a hash staggers the texts under neighbouring blocks
+    stagger = 14 if size * cell < 50 else 0
     def bx(j):  # left edge of block j
         return x0 + j * (size * cell + gap)
-    width = max(int(bx(len(t) // size) + len(t) % size * cell) for t in (stored, r["tokens"])) + 10
+    width = max(int(bx(len(t) // size) + len(t) % size * cell) - (gap if narrow and len(t) % size == 0 else 0)
+                for t in (stored, r["tokens"])) + 10
     parts: list[str] = []
 
     def row(y, title, tokens, hashes, kind):
@@ -193,7 +203,8 @@ def view(r: dict) -> View:
                 changed = kind == "new" and (i >= len(stored) or stored[i] != t)
                 parts.append(svg.text(cx, y + 23, _shown(t), "pl-label pl-pc-tok" + (" pl-pc-x" if changed else ""),
                                       "middle"))
-            parts.append(svg.text(left + size * cell / 2, y + 52, hashes[j], "pl-label pl-pc-hash", "middle"))
+            parts.append(svg.text(left + size * cell / 2, y + 52 + stagger * (j % 2), hashes[j], "pl-label pl-pc-hash",
+                                  "middle"))
             if j:
                 parts.append(svg.arrow(left - gap - 2, y + 48, left + 4, y + 48, "pl-pc-chain", head=5))
 
@@ -207,13 +218,16 @@ def view(r: dict) -> View:
         label = "Treffer" if j < hit else ("Letztes Token" if known else "neu")
         if size == 1 and label == "Letztes Token":
             label = "letztes"
-        parts.append(svg.text(bx(j) + size * cell / 2, 224, label,
+        parts.append(svg.text(bx(j) + size * cell / 2, 224 + stagger * (1 + j % 2), label,
                               "pl-label pl-pc-status" + (" pl-pc-status-hit" if j < hit else ""), "middle"))
-    line = (f"Wiederverwendet: {r['reused_tokens']} von {n} Tokens ({hit} volle "
-            f"{'Block' if hit == 1 else 'Blöcke'}); neu zu rechnen: {r['compute_tokens']}")
-    parts.append(svg.text(x0, 254, line, "pl-label pl-pc-head"))
-    height = 266
-    figure = svg.figure(width, height, parts, cls="pl-pc",
+    lines = (f"Wiederverwendet: {r['reused_tokens']} von {n} Tokens ({hit} volle "
+             f"{'Block' if hit == 1 else 'Blöcke'});", f"neu zu rechnen: {r['compute_tokens']}")
+    if layout == NARROW:
+        parts += [svg.text(x0, 254 + 2 * stagger + 18 * k, text, "pl-label pl-pc-head") for k, text in enumerate(lines)]
+    else:
+        parts.append(svg.text(x0, 254, " ".join(lines), "pl-label pl-pc-head"))
+    height = 266 + (2 * stagger + 18 if layout == NARROW else 0)
+    figure = svg.figure(width, height, parts, cls="pl-pc", layout=layout,
                         label="Gespeicherte und neue Tokenfolge in Blöcken mit verketteten Hashes")
 
     readouts = [

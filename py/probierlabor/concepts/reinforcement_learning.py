@@ -20,6 +20,7 @@ from functools import partial
 
 from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "reinforcement-learning"
@@ -123,36 +124,38 @@ def _return_lines(p: str, r: dict) -> tuple[str, str]:
     return f"G = {exact_text(r1)} + {gt} · {exact_text(r2)}", f"= {exact_text(return_of(p, g, _rewards(r)))}"
 
 
-def _board(r: dict) -> str:
+def _board(r: dict, layout: str) -> str:
+    # a narrow board: narrower boxes closer together, the returns right after them
+    narrow = layout == NARROW
     lanes = {"A": 74, "B": 176}
-    xs = (130, 214)
+    xs, half, x_ret = ((108, 172), 28, 208) if narrow else ((130, 214), 32, 262)
     out = [
         svg.text(xs[0], 20, "Runde 1", "pl-axis", "middle"),
         svg.text(xs[1], 20, "Runde 2", "pl-axis", "middle"),
-        svg.text(262, 20, "Return", "pl-axis"),
+        svg.text(x_ret, 20, "Return", "pl-axis"),
         '<circle class="pl-rl-start" cx="28" cy="125" r="22"/>',
         svg.text(28, 129, "Start", "pl-rl-small", "middle"),
     ]
     for p, y in lanes.items():
         chosen = p == r["path"]
         cls = "pl-rl-lane pl-rl-chosen" if chosen else "pl-rl-lane"
-        out.append(f'<path class="{cls}" d="M50,125 C70,125 70,{y} 92,{y} L254,{y}"/>')
+        out.append(f'<path class="{cls}" d="M50,125 C70,125 70,{y} 92,{y} L{x_ret - 8},{y}"/>')
         out.append(svg.text(60, y - 32 if p == "A" else y + 44, f"Weg {p}" + (" (gewählt)" if chosen else ""),
                       "pl-label pl-rl-lanename" + (" pl-rl-chosen-text" if chosen else "")))
         for k, x in enumerate(xs):
             value = _rewards(r)[p][k]
             hidden = k == 1 and not r["known"][p]
             box = "pl-rl-box" + (" pl-rl-hidden" if hidden else "") + (" pl-rl-box-chosen" if chosen else "")
-            out.append(f'<rect class="{box}" x="{x - 32}" y="{y - 26}" width="64" height="52" rx="8">'
+            out.append(f'<rect class="{box}" x="{x - half}" y="{y - 26}" width="{2 * half}" height="52" rx="8">'
                        f"<title>Weg {p}, Runde {k + 1}: {'verdeckt' if hidden else exact_text(value)}</title></rect>")
             out.append(svg.text(x, y + (8 if hidden else 4), "?" if hidden else exact_text(value),
                                 "pl-rl-coin", "middle"))
             if not hidden:
                 out.append(svg.text(x, y + 19, "Münzen" if value != 1 else "Münze", "pl-rl-small", "middle"))
         first, second = _return_lines(p, r)
-        out.append(svg.text(262, y + (5 if not second else -3), first, "pl-label pl-rl-return"))
+        out.append(svg.text(x_ret, y + (5 if not second else -3), first, "pl-label pl-rl-return"))
         if second:
-            out.append(svg.text(262, y + 17, second, "pl-label pl-rl-return pl-rl-total"
+            out.append(svg.text(x_ret, y + 17, second, "pl-label pl-rl-return pl-rl-total"
                           + (" pl-rl-chosen-text" if chosen else "")))
     both = all(r["known"].values())
     if both:
@@ -165,15 +168,17 @@ def _board(r: dict) -> str:
         verdict = "Nach Runde 1 stehen beide Wege gleich. Und dann?"
     else:
         verdict = f"Nach Runde 1 liegt Weg {r['round1_leader']} vorn. Und dann?"
-    out.append(svg.text(210, 244, verdict, "pl-label pl-rl-verdict", "middle"))
-    return svg.figure(420, 254, out, label="Spielbrett mit zwei Wegen und zwei Runden", cls="pl-rl")
+    w = width(420, layout)
+    out.append(svg.text(w / 2, 244, verdict, "pl-label pl-rl-verdict", "middle"))
+    return svg.figure(w, 254, out, label="Spielbrett mit zwei Wegen und zwei Runden", cls="pl-rl", layout=layout)
 
 
-def _chart(r: dict) -> str:
+def _chart(r: dict, layout: str) -> str:
     (a1, a2), (b1, b2) = r["rewards"]["A"], r["rewards"]["B"]
     top = max(a1, a1 + a2, b1, b1 + b2, 1)  # the game: returns up to 5, drawn up to 5,4
     every = 1 if top <= 6 else 2 if top <= 12 else 5
-    plot = svg.Plot(320, 230, (0, 1), (0, top * 1.08), label="Return in Abhängigkeit von γ", margin=(14, 14, 42, 46))
+    plot = svg.Plot(320, 230, (0, 1), (0, top * 1.08), label="Return in Abhängigkeit von γ", margin=(14, 14, 42, 46),
+                    layout=layout)
     plot.grid(xticks=[0, 0.2, 0.4, 0.6, 0.8, 1], yticks=list(range(0, int(top) + 1, every)), xlabel="γ",
               ylabel="Return G", xfmt=lambda v: fmt.de_auto(v) if v else "0", yfmt=lambda v: fmt.de(v))
     plot.line(r["gamma"], 0, r["gamma"], top * 1.08, "pl-rl-now")
@@ -195,7 +200,7 @@ def _chart(r: dict) -> str:
     return plot.render()
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
     p = r["path"]
     coins = _rewards(r)[p]
     readouts = [
@@ -229,7 +234,7 @@ def view(r: dict) -> View:
                     + (f"Gleichstand bei γ = {exact_text(Fraction(r['tie_gamma_exact']))}"
                        + ("" if 0 <= r["tie_gamma"] <= 1 else ", außerhalb von 0 bis 1") + "."
                        if r["tie_gamma"] is not None else "ein Gleichstand durch γ ist unmöglich."))
-    return View(_board(r), readouts, summary, _chart(r))
+    return View(_board(r, layout), readouts, summary, _chart(r, layout))
 
 
 # -- the lesson ---------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from statistics import median
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "reservoir-sampling"
@@ -237,13 +238,19 @@ def _pp(value: float) -> str:
     return fmt.de(value, 2 if value < 1 else 1) + fmt.THIN_NBSP + "Prozentpunkte"
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the plot at phone width, the positions' numbers in staggered rows (each one the
+    # wide figure names), the key in two rows
+    narrow = layout == NARROW
+    line = 14 if narrow else 0
     k, strategy, random_ = r["k"], r["strategy"], r["strategy"] == "reservoir"
     n, returns = r["n"], r["returns"]
     top = 100 if not random_ else min(100, 10 * math.ceil((100 * k / n + 12) / 10))
     step = 20 if top == 100 else (10 if top > 40 else 5)
     label = dict(STRATEGIES)[strategy]
-    plot = svg.Plot(480, 300, (0.4, n + 0.6), (0, top), margin=(34, 12, 46, 60),
+    rows = _number_rows(n, width(480, layout) - 72) if narrow else 1
+    plot = svg.Plot(width(480, layout), 300 + line * rows, (0.4, n + 0.6), (0, top), layout=layout,
+                    margin=(34 + line, 12, 46 + line * (rows - 1), 60),
                     label=f"Wie oft jede Position am Ende im Speicher war ({label})")
     plot.grid(xticks=[], yticks=range(0, top + 1, step), xlabel="Position im Strom",
               ylabel="im Speicher (% der Durchläufe)", yfmt=lambda v: f"{fmt.tick(v)} %")
@@ -251,7 +258,7 @@ def view(r: dict) -> View:
         if n > 20 and i % 5 and i not in returns and i != 1:
             continue
         cls = "pl-tick pl-rs-return-tick" if i in returns else "pl-tick"
-        plot.back.append(f'<text class="{cls}" x="{plot.px(i):.1f}" y="{plot.bottom + 16}" '
+        plot.back.append(f'<text class="{cls}" x="{plot.px(i):.1f}" y="{plot.bottom + 16 + line * ((i - 1) % rows)}" '
                          f'text-anchor="middle">{i}</text>')
     if random_ and r["sd_bar_pp"] > 0:
         mid, band = 100 * r["exact_bar"], 2 * r["sd_bar_pp"]
@@ -273,7 +280,9 @@ def view(r: dict) -> View:
     entries = [("pl-rs-deliv pl-rs-swatch", "Lieferung"), ("pl-rs-return pl-rs-swatch", "Rücksendung")]
     if random_:
         entries += [("pl-rs-expected", f"exakt {k}/{n}"), ("pl-rs-band pl-rs-swatch", "±2 SD")]
-    plot.front.append(svg.key_row(entries, plot.left, 21, lines=["pl-rs-expected"]))
+    for row, start in enumerate(range(0, len(entries), 2) if narrow else [0]):
+        shown = entries[start:start + 2] if narrow else entries
+        plot.front.append(svg.key_row(shown, plot.left, 21 + 18 * row, lines=["pl-rs-expected"]))
 
     none_exact = f"{r['exact_none_num']}/{r['exact_den']}" if random_ else ""
     readouts = [
@@ -306,7 +315,16 @@ def view(r: dict) -> View:
                f"; die Rücksendung an Position {' und '.join(map(str, returns))} bleibt immer im Speicher.")
         )
     summary += _own_stream(r)
-    return View(plot.render(), readouts, summary, _kept_chart(r))
+    return View(plot.render(), readouts, summary, _kept_chart(r, layout))
+
+
+NUMBER_GAP = 17  # px between two numbers in one row: a two-digit number at 12 px is about 14 px wide
+
+
+def _number_rows(n: int, inner: float) -> int:
+    """How many staggered rows the positions' numbers need on a narrow plot ``inner`` pixels wide:
+    two, or three on a long stream, where neighbours two positions apart would still touch."""
+    return max(2, math.ceil(NUMBER_GAP / (inner / (n + 0.2))))
 
 
 def _own_stream(r: dict) -> str:
@@ -322,10 +340,10 @@ def _own_stream(r: dict) -> str:
     return text
 
 
-def _kept_chart(r: dict) -> str:
+def _kept_chart(r: dict, layout: str) -> str:
     """How many of the returns stayed: measured share against the exact chance."""
     most = len(r["kept_share"]) - 1
-    plot = svg.Plot(320, 220, (-0.6, most + 0.6), (0, 100), margin=(14, 12, 46, 52),
+    plot = svg.Plot(320, 220, (-0.6, most + 0.6), (0, 100), margin=(14, 12, 46, 52), layout=layout,
                     label="Wie viele der " + ("beiden " if most == 2 else "") + "Rücksendungen im Speicher blieben")
     plot.grid(xticks=[], yticks=range(0, 101, 25), xlabel="behaltene Rücksendungen",
               ylabel="% der Durchläufe", yfmt=lambda v: f"{fmt.tick(v)} %")

@@ -157,8 +157,10 @@ def view(r: dict, layout: str = WIDE) -> View:
     # wide: the numbers in a panel right of the circle; narrow: the same panel under it
     narrow = layout == NARROW
     lim = 1.5
-    plot = svg.Plot(280 if narrow else 500, 300, (-lim, lim), (-lim, lim), label="Query und Key als gedrehte Pfeile",
-                    margin=(10, 10 if narrow else 230, 30, 10), layout=layout)
+    # a narrow figure names two different unturned arrows in a second line under the circle
+    second = 16 if narrow and r["q0"] != r["k0"] else 0
+    plot = svg.Plot(280 if narrow else 500, 300 + second, (-lim, lim), (-lim, lim), label="Query und Key als gedrehte Pfeile",
+                    margin=(10, 10 if narrow else 230, 30 + second, 10), layout=layout)
     cx, cy = plot.px(0), plot.py(0)
     radius = plot.px(1) - cx
     plot.back.append(f'<rect class="pl-frame" x="{plot.left}" y="{plot.top}" width="{plot.right - plot.left}" '
@@ -211,7 +213,9 @@ def view(r: dict, layout: str = WIDE) -> View:
     out.append(svg.text(x0 + 82, vy + 18, "an jeder Position", "pl-tick"))
     out.append(svg.text(x0 + 82, vy + 36, "derselbe Pfeil", "pl-tick"))
     before = (_pair(r["q0"]) if r["q0"] == r["k0"] else f"q {_pair(r['q0'])}, k {_pair(r['k0'])}")
-    legend = f'<text class="pl-tick" x="{plot.left + 6}" y="{plot.bottom + 20}">grau: q und k vor der Drehung, {before}</text>'
+    grey = ["grau: q und k vor der Drehung,", before] if second else [f"grau: q und k vor der Drehung, {before}"]
+    legend = "".join(f'<text class="pl-tick" x="{plot.left + 6}" y="{plot.bottom + 20 + second * n}">{text}</text>'
+                     for n, text in enumerate(grey))
     if narrow:
         plot.front.append(legend)
         w, h, body = svg.panels([(plot.w, plot.h, plot.inner()), (plot.w, 292, "".join(out))], layout, gap=0)

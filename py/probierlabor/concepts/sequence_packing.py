@@ -31,10 +31,12 @@ A packed row always has 8 slots; in the toy batch a shorter last row is padded t
 
 from __future__ import annotations
 
+import textwrap
 from html import escape
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, NARROW_MIN_FONT, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "sequence-packing"
@@ -257,15 +259,21 @@ EX_CLASS = {"A": "pl-sp-a", "B": "pl-sp-b", "C": "pl-sp-c", "D": "pl-sp-d"}
 
 
 
-def _rows_figure(r: dict) -> str:
-    cell, left, top = 46, 74, 14
+def _rows_figure(r: dict, layout: str) -> str:
+    # a narrow figure: narrower slots, long example texts in two lines, the legend in two rows
+    narrow = layout == NARROW
+    w = width(460, layout)
+    left, top = (66, 14) if narrow else (74, 14)
+    cell = (w - left - 8) / ROW if narrow else 46
     names = EXAMPLES[r["variant"]]
     out = []
     y = top
     for letter, text, length in names:
         out.append(svg.text(8, y + 12, f"{letter}", f"pl-label pl-sp-letter {EX_CLASS[letter]}-text"))
-        out.append(svg.text(24, y + 12, f"„{text}“ · {fmt.count(length, 'Token', 'Tokens')}", "pl-sp-small"))
-        y += 17
+        about = f"„{text}“ · {fmt.count(length, 'Token', 'Tokens')}"
+        for line in textwrap.wrap(about, 42) if narrow else [about]:
+            out.append(svg.text(24, y + 12, line, "pl-sp-small"))
+            y += 17
     y += 10
     title = ("ohne Packing: jedes Beispiel eine Zeile" if not r["packing"]
              else f"Packing mit {r['strategy']}: Zeilen zu {ROW} Plätzen")
@@ -276,10 +284,10 @@ def _rows_figure(r: dict) -> str:
         for c, (label, ex, mark) in enumerate(zip(row, exs, marks)):
             x = left + c * cell
             if label is None:
-                out.append(f'<rect class="pl-sp-pad" x="{x + 1}" y="{y}" width="{cell - 2}" height="32" rx="3">'
+                out.append(f'<rect class="pl-sp-pad" x="{x + 1:g}" y="{y}" width="{cell - 2:g}" height="32" rx="3">'
                            f"<title>leerer Platz</title></rect>")
                 continue
-            out.append(f'<rect class="pl-sp-tok {EX_CLASS[ex]}" x="{x + 1}" y="{y}" width="{cell - 2}" '
+            out.append(f'<rect class="pl-sp-tok {EX_CLASS[ex]}" x="{x + 1:g}" y="{y}" width="{cell - 2:g}" '
                        f'height="32" rx="3"><title>{escape(label)}</title></rect>')
             out.append(svg.text(x + cell / 2, y + 21, label, "pl-sp-toklabel", "middle"))
             out.append(_mark(x + cell / 2, y + 44, mark))
@@ -288,7 +296,7 @@ def _rows_figure(r: dict) -> str:
             for c in range(1, len(row)):
                 if row[c] is not None and row[c - 1] is not None and exs[c] != exs[c - 1]:
                     x = left + c * cell
-                    out.append(f'<line class="pl-sp-wall" x1="{x}" y1="{y - 4}" x2="{x}" y2="{y + 36}"/>')
+                    out.append(f'<line class="pl-sp-wall" x1="{x:g}" y1="{y - 4}" x2="{x:g}" y2="{y + 36}"/>')
         y += 58
     if r["lost"]:
         out.append(svg.text(8, y + 4, "abgeschnitten: " + " ".join(r["lost"]), "pl-label pl-sp-lost"))
@@ -299,10 +307,13 @@ def _rows_figure(r: dict) -> str:
     out.append(svg.text(24, y + 4, "bewertet", "pl-legend"))
     out.append(_mark(100, y, "off"))
     out.append(svg.text(110, y + 4, "Anfang, nicht bewertet", "pl-legend"))
-    out.append(_mark(268, y, "leak"))
-    out.append(svg.text(278, y + 4, "über eine Grenze bewertet", "pl-legend"))
+    if narrow:
+        y += 20
+    leak_x = 14 if narrow else 268
+    out.append(_mark(leak_x, y, "leak"))
+    out.append(svg.text(leak_x + 10, y + 4, "über eine Grenze bewertet", "pl-legend"))
     height = y + 14
-    return svg.figure(460, height, out, label="Zeilen des Batches mit Verlust-Markierungen", cls="pl-sp")
+    return svg.figure(w, height, out, label="Zeilen des Batches mit Verlust-Markierungen", cls="pl-sp", layout=layout)
 
 
 def _mark(x: float, y: float, mark) -> str:
@@ -319,13 +330,18 @@ def _mark(x: float, y: float, mark) -> str:
     return ""
 
 
-def _grid_figure(r: dict) -> str:
+def _grid_figure(r: dict, layout: str) -> str:
+    # a narrow figure keeps its labels at 12 px and staggers the column labels where cells are narrow
+    narrow = layout == NARROW
     g = r["grid"]
     n = len(g["labels"])
-    left, top = 40, 40
-    cell = min(36.0, 300.0 / n)
+    left = 40
+    w = width(left + 310, layout)
+    cell = min(36.0, (w - left - 10) / n)
+    stagger = 12 if narrow and cell < 18 else 0
+    top = 40 + stagger
     size = cell * n
-    font = max(7.0, min(12.0, cell * 0.62))
+    font = NARROW_MIN_FONT if narrow else max(7.0, min(12.0, cell * 0.62))
     out = [svg.text(left + size / 2, 13, "… liest diese Position", "pl-axis", "middle"),
            f'<text class="pl-axis" transform="translate(12 {top + size / 2:.1f}) rotate(-90)" '
            f'text-anchor="middle">Position …</text>']
@@ -350,7 +366,7 @@ def _grid_figure(r: dict) -> str:
                            f'x2="{x + cell - 2:.1f}" y2="{y + 2:.1f}"/>')
     for i, label in enumerate(g["labels"]):
         c = left + (i + 0.5) * cell
-        out.append(f'<text class="pl-sp-axislabel" x="{c:.1f}" y="{top - 5}" text-anchor="middle" '
+        out.append(f'<text class="pl-sp-axislabel" x="{c:.1f}" y="{top - 5 - stagger * (i % 2)}" text-anchor="middle" '
                    f'font-size="{font:.1f}">{escape(label)}</text>')
         out.append(f'<text class="pl-sp-axislabel" x="{left - 4}" y="{top + (i + 0.5) * cell + font / 3:.1f}" '
                    f'text-anchor="end" font-size="{font:.1f}">{escape(label)}</text>')
@@ -370,14 +386,14 @@ def _grid_figure(r: dict) -> str:
     for i, (cls, text) in enumerate(legend):
         out.append(svg.key(left, y + i * 17 + 1, cls, text, gap=6))
     height = y + 4 * 17
-    return svg.figure(left + 310, height, out, label="Erlaubte Verbindungen der Attention", cls="pl-sp")
+    return svg.figure(w, height, out, label="Erlaubte Verbindungen der Attention", cls="pl-sp", layout=layout)
 
 
 def _count_text(total: int, cross: int, what: str) -> str:
     return f"{total}, davon {cross} über {what}" if cross else str(total)
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
     packing_name = f"mit Packing ({r['strategy']})"
     if r["packing"]:
         compare = f"ohne Packing: {r['other_slots']} Plätze, {r['other_padding']} leer"
@@ -414,7 +430,7 @@ def view(r: dict) -> View:
                     if r["leak_targets"] else "."))
     if r["lost"] or r["split"]:
         parts.append(f"Beispiele: {whole}.")
-    return View(_rows_figure(r), readouts, " ".join(parts), _grid_figure(r))
+    return View(_rows_figure(r, layout), readouts, " ".join(parts), _grid_figure(r, layout))
 
 
 # -- the lesson ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from fractions import Fraction
 
 from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -149,13 +150,17 @@ def compute(k: int = 2, row: str = "artikel", n: int = 1000, seed: int = 1, dist
 
 # -- what the page shows -----------------------------------------------------------------
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the plot at phone width, each token's probability before under its "vorher"
+    # (with many tokens, the numbers under and above the bars in two staggered rows)
+    narrow = layout == NARROW
     probs = [Fraction(p) for p in r["probs_exact"]]
     chances = [Fraction(c) for c in r["chances_exact"]]
     tokens = r["tokens"]
-    narrow = len(tokens) > 4  # up to eight bars of an own distribution: shorter labels under each
-    plot = svg.Plot(440, 300, (0, len(tokens)), (0, 1.08), label=f"Top-k mit k = {r['k']}: vorher, exakt danach, gezogen",
-                    margin=(16, 12, 44, 46))
+    crowded = len(tokens) > 4  # up to eight bars of an own distribution: shorter labels under each
+    plot = svg.Plot(width(440, layout), 300 + (14 if narrow else 0), (0, len(tokens)), (0, 1.08),
+                    label=f"Top-k mit k = {r['k']}: vorher, exakt danach, gezogen",
+                    margin=(16, 12, 58 if narrow else 44, 46), layout=layout)
     plot.grid(xticks=[], yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="", ylabel="Chance",
               yfmt=lambda v: fmt.de(v, 2))
     bars = []
@@ -167,12 +172,18 @@ def view(r: dict) -> View:
             bars.append(_rect(plot, i + 0.2, i + 0.49, 0, float(chances[i]), "pl-dec-exact"))
             bars.append(_rect(plot, i + 0.51, i + 0.8, 0, r["shares"][i], "pl-dec-drawn"))
             plot.text(i + 0.345, float(chances[i]) + 0.015, fmt.exact(chances[i], 3, 3).replace(fmt.APPROX, ""),
-                      "pl-dec-value", "middle", dy=-2)
+                      "pl-dec-value", "middle", dy=-2 - (14 * (i % 2) if narrow and crowded else 0))
             plot.text(i + 0.5, -0.02, token, "pl-axis", "middle", dy=16)
         else:
             plot.text(i + 0.5, -0.02, token, "pl-axis pl-dec-out-text", "middle", dy=16)
-            plot.text(i + 0.5, float(probs[i]) + 0.03, "weg" if narrow else "gestrichen", "pl-dec-out-text", "middle")
-        plot.text(i + 0.5, -0.02, ("" if narrow else "vorher ") + fmt.exact(probs[i]), "pl-dec-out-text", "middle", dy=32)
+            plot.text(i + 0.5, float(probs[i]) + 0.03, "weg" if crowded else "gestrichen", "pl-dec-out-text", "middle")
+        if crowded:  # a narrow figure staggers the numbers in two rows: neighbours would touch
+            plot.text(i + 0.5, -0.02, fmt.exact(probs[i]), "pl-dec-out-text", "middle", dy=32 + (14 * (i % 2) if narrow else 0))
+        elif narrow:
+            plot.text(i + 0.5, -0.02, "vorher", "pl-dec-out-text", "middle", dy=32)
+            plot.text(i + 0.5, -0.02, fmt.exact(probs[i]), "pl-dec-out-text", "middle", dy=46)
+        else:
+            plot.text(i + 0.5, -0.02, f"vorher {fmt.exact(probs[i])}", "pl-dec-out-text", "middle", dy=32)
     plot.body.extend(bars)
     plot.front.append(svg.swatch_legend([("pl-dec-before", "vorher (Modell)"), ("pl-dec-exact", "nach Top-k, exakt"),
                                      ("pl-dec-drawn", f"gezogen ({fmt.de(r['n'])}-mal)")],
@@ -195,7 +206,7 @@ def view(r: dict) -> View:
                f"danach " + ", ".join(f"{t} {fmt.exact(chances[tokens.index(t)], 6, 3)}" for t in r["kept_tokens"])
                + f". {fmt.de(r['n'])} Züge: "
                + ", ".join(f"{t} {fmt.de(r['counts'][tokens.index(t)])}" for t in r["kept_tokens"]) + ".")
-    return View(figure, readouts, summary, _convergence(r) + _table(r))
+    return View(figure, readouts, summary, _convergence(r, layout) + _table(r))
 
 
 def _rect(plot, x0, x1, y0, y1, cls) -> str:
@@ -204,11 +215,12 @@ def _rect(plot, x0, x1, y0, y1, cls) -> str:
     return svg.rect(left, top, right - left, bottom - top, cls)
 
 
-def _convergence(r: dict) -> str:
+def _convergence(r: dict, layout: str) -> str:
     """Running share of each kept token against the number of draws (log axis), exact chance dashed."""
     n = r["n"]
     hi = max(1.0, math.log10(n))
-    plot = svg.Plot(320, 230, (0, hi), (0, 1), label="Anteil der Züge nach und nach", margin=(12, 28, 44, 46))
+    plot = svg.Plot(320, 230, (0, hi), (0, 1), label="Anteil der Züge nach und nach", margin=(12, 28, 44, 46),
+                    layout=layout)
     ticks = [k for k in range(0, int(hi) + 1)]
     plot.grid(xticks=ticks, yticks=[0, 0.5, 1], xlabel="Zahl der Züge (log)", ylabel="Anteil",
               xfmt=lambda v: fmt.de(10 ** int(v)), yfmt=lambda v: fmt.de(v, 1))

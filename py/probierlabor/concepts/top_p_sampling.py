@@ -33,6 +33,7 @@ from fractions import Fraction
 
 from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import table
 
@@ -191,10 +192,15 @@ def _renorm_texts(row: dict, digits: int, max_den: int = 999) -> list[str]:
     return [fmt.de(x, digits) for x in row["renorm"]]
 
 
-def view(r: dict) -> View:
-    axis_y = 46 + 100 * len(r["rows"])
-    w, h = 440, axis_y + 40
-    left, right = 60, 426
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the bars at phone width, each row's kernel and its new chances in two lines
+    narrow = layout == NARROW
+    line = 18 if narrow else 0
+    axis_y = 46 + (100 + line) * len(r["rows"])
+    # a narrow figure's threshold label can reach the temperature's note on its line: the note goes below
+    foot = line if r["temperature"] != 1.0 else 0
+    w, h = width(440, layout), axis_y + 40 + foot
+    left, right = 60, width(440, layout) - 14
     scale = right - left
     parts = []
     # cumulative axis
@@ -205,10 +211,10 @@ def view(r: dict) -> View:
         if i % 2 == 0:
             parts.append(f'<text class="pl-tick" x="{x:.1f}" y="{axis_y + 16}" text-anchor="middle">'
                          f'{fmt.de(i / 10, 1)}</text>')
-    parts.append(f'<text class="pl-axis" x="{(left + right) / 2:.0f}" y="{h - 6}" text-anchor="middle">'
+    parts.append(f'<text class="pl-axis" x="{(left + right) / 2:.0f}" y="{h - 6 - foot}" text-anchor="middle">'
                  f'Summe der Chancen von links (sortiert)</text>')
     for k, row in enumerate(r["rows"]):
-        y = 52 + 100 * k
+        y = 52 + (100 + line) * k
         parts.append(f'<text class="pl-label" x="4" y="{y + 22}" font-weight="700">{row["name"]}</text>')
         start = 0.0
         for j, token in enumerate(row["tokens"]):
@@ -230,8 +236,9 @@ def view(r: dict) -> View:
         kept_text = ", ".join(row["kept_tokens"])
         mass = _num(row["mass"], row["mass_exact"])
         renorm = " · ".join(_renorm_texts(row, 2, 99))
-        parts.append(f'<text class="pl-label pl-dec-kern" x="4" y="{y + 56}">Kern {kept_text} '
-                     f'(Summe {mass}) → {renorm}</text>')
+        kern = (f"Kern {kept_text} (Summe {mass})", f"→ {renorm}")
+        for n, text in enumerate(kern if narrow else [" ".join(kern)]):
+            parts.append(f'<text class="pl-label pl-dec-kern" x="4" y="{y + 56 + line * n}">{text}</text>')
     xp = left + scale * r["p"]
     parts.append(f'<line class="pl-dec-threshold" x1="{xp:.1f}" y1="30" x2="{xp:.1f}" y2="{axis_y}"/>')
     anchor = "end" if r["p"] > 0.8 else "start"
@@ -239,9 +246,10 @@ def view(r: dict) -> View:
     parts.append(f'<text class="pl-dec-threshold-text" x="{xp + dx:.1f}" y="22" text-anchor="{anchor}">'
                  f'p = {fmt.de_auto(r["p"])}</text>')
     if r["temperature"] != 1.0:
-        parts.append(f'<text class="pl-tick" x="8" y="22">T = {fmt.de_auto(r["temperature"])}'
+        parts.append(f'<text class="pl-tick" x="8" y="{h - 6 if foot else 22}">T = {fmt.de_auto(r["temperature"])}'
                      + ("" if r["rows"][0]["exact"] else " (Werte gerundet)") + "</text>")
-    figure = svg.figure(w, h, parts, label=f'Top-p mit p = {fmt.de_auto(r["p"])}: Kern je Zeile', cls="pl-topp")
+    figure = svg.figure(w, h, parts, label=f'Top-p mit p = {fmt.de_auto(r["p"])}: Kern je Zeile', cls="pl-topp",
+                        layout=layout)
 
     readouts = []
     for k, row in enumerate(r["rows"], start=1):

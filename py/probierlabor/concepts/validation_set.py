@@ -34,6 +34,7 @@ from itertools import combinations
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 from ..kit.table import Cell, table
 
@@ -242,10 +243,14 @@ STATE_TEXT = {
 WARNING = "Testtage wurden zur Auswahl benutzt"
 
 
-def view(r: dict) -> View:
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure: the plot at phone width under its keys, the locked test's note in a row of its
+    # own, the rules' formulas one a row (too wide for a legend box inside the plot)
+    narrow = layout == NARROW
+    extra = 66 if narrow else 0
     rule, state = r["rule"], r["state"]
-    plot = svg.Plot(480, 350, (T_LO, T_HI), (Y_LO, Y_HI), label="Verkaufte Portionen nach Temperatur",
-                    margin=(34, 14, 46, 52))
+    plot = svg.Plot(width(480, layout), 350 + extra, (T_LO, T_HI), (Y_LO, Y_HI), layout=layout,
+                    label="Verkaufte Portionen nach Temperatur", margin=(34 + extra, 14, 46, 52))
     plot.grid(xticks=range(18, 28), yticks=range(0, 41, 10), xlabel="Temperatur (°C)",
               ylabel="Portionen", xfmt=lambda v: f"{v:g}")
     grid_t = [T_LO + (T_HI - T_LO) * i / 90 for i in range(91)]
@@ -276,11 +281,18 @@ def view(r: dict) -> View:
             _shape(plot, day["split"], day["T"], day["y"],
                    title=f"{names[day['split']]}: {day['T']} °C, {day['y']} Portionen")
     damped = r["coef"]["curve"] if r["lam"] else None
-    plot.legend([(f"pl-vs-rule pl-vs-{n}" + (" pl-vs-current" if n == rule else ""),
-                  f"{label}: {formula(n, damped if n == 'curve' else None)}") for n, label in RULES], corner="tl")
+    legend = [(f"pl-vs-rule pl-vs-{n}" + (" pl-vs-current" if n == rule else ""),
+               f"{label}: {formula(n, damped if n == 'curve' else None)}") for n, label in RULES]
+    if narrow:
+        for k, entry in enumerate(legend):
+            plot.front.append(svg.key_row([entry], 14, 56 + 18 * k, w=24, gap=6, lines=[entry[0]]))
+    else:
+        plot.legend(legend, corner="tl")
     # key of the three kinds of days, above the plot
     key_y = 16
     keys = [("notebook", "Notizbuch", 60), ("validation", "Validierung", 168), ("test", "Test", 290)]
+    if narrow:
+        keys = [("notebook", "Notizbuch", 20), ("validation", "Validierung", 120), ("test", "Test", 230)]
     for split, label, x in keys:
         plot.front.append(_marker(split, x, key_y, 5))
         plot.front.append(f'<text class="pl-legend" x="{x + 10}" y="{key_y + 4}">{label}</text>')
@@ -288,7 +300,7 @@ def view(r: dict) -> View:
         plot.front.append(f'<text class="pl-vs-banner" x="{plot.right - 4}" y="{plot.bottom - 10}" '
                           f'text-anchor="end">⚠ {WARNING}</text>')
     elif state == "hidden":
-        plot.front.append(f'<text class="pl-vs-locked" x="{plot.right - 4}" y="{key_y + 4}" '
+        plot.front.append(f'<text class="pl-vs-locked" x="{plot.right - 4}" y="{key_y + 4 + (18 if narrow else 0)}" '
                           f'text-anchor="end">Test: erst festlegen</text>')
 
     m = r["mae"][rule]

@@ -55,9 +55,18 @@ class Plot:
 
     # -- elements
 
-    def grid(self, xticks: Iterable[float], yticks: Iterable[float], xlabel: str, ylabel: str,
+    def grid(self, xticks: Iterable[float], yticks: Iterable[float], xlabel: str | tuple[str, str], ylabel: str,
              xfmt: Callable = fmt.tick, yfmt: Callable = fmt.tick):
+        """Ticks, grid lines, frame and the axes' names. An ``xlabel`` in two parts is one line on a wide
+        figure and two on a narrow one, which then needs 18 px more margin below."""
         out = self.back
+        if isinstance(xlabel, tuple):
+            if self.layout == NARROW:
+                out.append(f'<text class="pl-axis" x="{(self.left + self.right) / 2:.1f}" y="{self.h - 24}" '
+                           f'text-anchor="middle">{escape(xlabel[0])}</text>')
+                xlabel = xlabel[1]
+            else:
+                xlabel = " ".join(xlabel)
         xticks, yticks = list(xticks), list(yticks)
         if len(xticks) > 1:
             xticks = fewer_ticks(xticks, self.layout, abs(self.px(xticks[-1]) - self.px(xticks[0])))
