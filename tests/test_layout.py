@@ -207,3 +207,38 @@ def test_own_kl_distributions_keep_their_numbers_apart_and_inside_the_narrow_fig
                     layout.NARROW)["figure"]
     (total,) = texts(eight, "pl-kl-value")  # with eight events only the sum is written
     assert extent(total[0], total[2], total[3])[1] <= layout.NARROW_WIDTH
+
+
+def test_eight_own_keys_in_blocks_of_one_name_their_blocks_apart_on_flash_attentions_narrow_figure():
+    out = api.run("flash-attention", {"scores": "1; 2; 3; 4; 5; 6; 7; 8", "values": "1; 2; 3; 4; 5; 6; 7; 8",
+                                      "block": 1, "step": 2}, layout.NARROW)
+    names = [t for t in texts(out["figure"], "pl-label") if t[3].startswith("Block ") or t[3] == "(offen)"]
+    assert len([t for t in names if t[3].startswith("Block ")]) == 8
+    assert touching_in_a_row(names, 56) == []  # "Block 1" at 13 px: about 50 px wide
+
+
+def test_eight_own_values_on_prefill_keep_their_exact_outputs_inside_the_narrow_figure():
+    figure = api.run("prefill", {"values": "1; 2; 3; 4; 5; 6; 7; 8", "chunk": 1}, layout.NARROW)["figure"]
+    outputs = [t for t in texts(figure, "pl-value") if "/" in t[3]]
+    assert "7/2 ≈ 3,50" in {t[3] for t in outputs}
+    assert all(extent(t[0], t[2], t[3])[1] <= layout.NARROW_WIDTH for t in outputs)
+
+
+def test_a_long_own_text_on_prefix_caching_writes_its_sentence_inside_the_narrow_figure():
+    figure = api.run("prefix-caching", {"cached": "ABCDEFGHIJKL", "prompt": "ABCDEFGHIJKX", "block_size": 1},
+                     layout.NARROW)["figure"]
+    lines = [t for t in texts(figure, "pl-pc-head") if t[1] > 250]
+    assert "".join(t[3] for t in lines) == "Wiederverwendet: 11 von 12 Tokens(11 volle Blöcke);neu zu rechnen: 1"
+    assert all(extent(t[0], t[2], t[3])[1] <= layout.NARROW_WIDTH for t in lines)
+
+
+def test_a_damped_curve_on_the_validation_set_fits_its_legend_and_errors_into_the_narrow_figure():
+    figure = api.run("validation-set", {"lam": 100}, layout.NARROW)["figure"]
+    legend = texts(figure, "pl-legend")
+    assert any(t[3].startswith("28,2 + 1,71·(T − 23)") for t in legend)
+    assert all(extent(t[0], t[2], t[3])[1] <= layout.NARROW_WIDTH for t in legend)
+    errors = texts(api.run("validation-set", {"lam": 10, "fixed": "curve"}, layout.NARROW)["figure"], "pl-vs-err")
+    assert len(errors) == 8
+    boxes = [(extent(x, a, c), y) for x, y, a, c in errors]
+    assert not [(p, q) for p in boxes for q in boxes if p is not q and p[0][0] < q[0][0] < p[0][1]
+                and abs(p[1] - q[1]) < 13]  # 12-px numbers: one above the other, or side by side

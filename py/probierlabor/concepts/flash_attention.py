@@ -180,6 +180,8 @@ def view(r: dict, layout: str = WIDE) -> View:
     keys = len(r["scores"])
     slot = (right - left) / keys
     short = keys > 5  # narrow slots: the numbers without "s =" and "v =" (the heading names them)
+    # a narrow block narrower than its name: the names of neighbouring blocks in staggered rows
+    stagger = 2 * line if narrow and min(len(row["positions"]) for row in r["rows"]) * slot < 58 else 0
     y_box, box_h = 34 + line, 74
     for k, row in enumerate(r["rows"]):
         processed = k < r["done"]
@@ -189,12 +191,12 @@ def view(r: dict, layout: str = WIDE) -> View:
         parts.append(f'<rect class="{cls}" x="{x_a:.1f}" y="{y_box}" width="{x_b - x_a:.1f}" height="{box_h}" rx="6">'
                      f'<title>Block {k + 1}</title></rect>')
         name = f"Block {k + 1}"
+        y_name = y_box + box_h + 16 + stagger * (k % 2)
         if processed:
-            parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16, name, "pl-label pl-value", "middle"))
+            parts.append(svg.text((x_a + x_b) / 2, y_name, name, "pl-label pl-value", "middle"))
         elif narrow:
-            parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16, name, "pl-label pl-fa-faint", "middle"))
-            parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16 + line, "(offen)", "pl-label pl-fa-faint",
-                                  "middle"))
+            parts.append(svg.text((x_a + x_b) / 2, y_name, name, "pl-label pl-fa-faint", "middle"))
+            parts.append(svg.text((x_a + x_b) / 2, y_name + line, "(offen)", "pl-label pl-fa-faint", "middle"))
         else:
             parts.append(svg.text((x_a + x_b) / 2, y_box + box_h + 16, name + " (offen)", "pl-label pl-fa-faint",
                                   "middle"))
@@ -204,10 +206,12 @@ def view(r: dict, layout: str = WIDE) -> View:
                               "middle"))
         parts.append(svg.text(cx, y_box + 40, ("" if short else "v = ") + fmt.de_auto(r['values'][j], 3), "pl-label",
                               "middle"))
-        parts.append(svg.text(cx, y_box + 60, fmt.pct(r["weights"][j]), "pl-tick", "middle"))
+        # narrow slots for many keys: whole percents (the table keeps the tenths)
+        parts.append(svg.text(cx, y_box + 60, fmt.pct(r["weights"][j], 0 if narrow and short else 1), "pl-tick",
+                              "middle"))
 
     # shares: what each block really contributes vs what plain averaging gives it
-    y_sh = y_box + box_h + 44 + line
+    y_sh = y_box + box_h + 44 + line + stagger
     parts.append(svg.text(left, y_sh, "Anteil jedes Blocks am Ergebnis", "pl-axis"))
     label_w = 0 if narrow else 142
     bar_x, bar_w = left + label_w, right - left - label_w

@@ -196,8 +196,9 @@ def view(r: dict, layout: str = WIDE) -> View:
     count = len(r["values"])
     if narrow:
         w = width(440, layout)
-        # more positions share the phone's width: the cells shrink, the outputs keep 64 px on the right
-        x0, cell, gap = 80, min(36, (w - 80 - 8 - 64) / count), 4
+        # more positions share the phone's width: the cells shrink, the outputs keep 84 px on the right
+        # (a mean of up to eight values: "−35/8 ≈ −4,38")
+        x0, cell, gap = 80, min(36, (w - 80 - 8 - 84) / count), 4
     else:
         x0, cell, gap = 100, 46, 4
         w = max(440, x0 + count * cell + 12 + 120)  # more positions: the outputs keep their column on the right

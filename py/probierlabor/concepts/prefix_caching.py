@@ -156,6 +156,11 @@ def _shown(t: str) -> str:
     return SPACE_SHOWN if t == " " else t
 
 
+# The longest first line of the narrow figure's sentence with the article's eight tokens
+# ("Wiederverwendet: 8 von 8 Tokens (4 volle Blöcke);"): it just fits the phone's width.
+ARTICLE_LINE = 49
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     size, hit = r["block_size"], r["hit_blocks"]
     n = len(r["tokens"])
@@ -223,10 +228,12 @@ def view(r: dict, layout: str = WIDE) -> View:
     lines = (f"Wiederverwendet: {r['reused_tokens']} von {n} Tokens ({hit} volle "
              f"{'Block' if hit == 1 else 'Blöcke'});", f"neu zu rechnen: {r['compute_tokens']}")
     if layout == NARROW:
+        if len(lines[0]) > ARTICLE_LINE:  # longer own texts: the count of blocks in a line of its own
+            lines = (*lines[0].split(" (", 1)[:1], "(" + lines[0].split(" (", 1)[1], lines[1])
         parts += [svg.text(x0, 254 + 2 * stagger + 18 * k, text, "pl-label pl-pc-head") for k, text in enumerate(lines)]
     else:
         parts.append(svg.text(x0, 254, " ".join(lines), "pl-label pl-pc-head"))
-    height = 266 + (2 * stagger + 18 if layout == NARROW else 0)
+    height = 266 + (2 * stagger + 18 * (len(lines) - 1) if layout == NARROW else 0)
     figure = svg.figure(width, height, parts, cls="pl-pc", layout=layout,
                         label="Gespeicherte und neue Tokenfolge in Blöcken mit verketteten Hashes")
 

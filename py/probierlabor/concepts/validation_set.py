@@ -247,7 +247,9 @@ def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the plot at phone width under its keys, the locked test's note in a row of its
     # own, the rules' formulas one a row (too wide for a legend box inside the plot)
     narrow = layout == NARROW
-    extra = 66 if narrow else 0
+    # a damped curve's formula is longer than the phone's width after its name: it gets a line of its own
+    split_curve = narrow and bool(r["lam"])
+    extra = (66 + (18 if split_curve else 0)) if narrow else 0
     rule, state = r["rule"], r["state"]
     plot = svg.Plot(width(480, layout), 350 + extra, (T_LO, T_HI), (Y_LO, Y_HI), layout=layout,
                     label="Verkaufte Portionen nach Temperatur", margin=(34 + extra, 14, 46, 52))
@@ -274,8 +276,9 @@ def view(r: dict, layout: str = WIDE) -> View:
         plot.line(t, day["y"], t, pred, f"pl-vs-resid pl-vs-{rule}-resid")
         err = day["err"][rule]
         if err:
-            plot.text(t, (day["y"] + pred) / 2, exact_de(day["err_exact"][rule], approx=1).split(" ≈ ")[0],
-                      "pl-vs-err", "start", dy=4)
+            # a damped curve's errors are fractions like 121/31: on a phone the rounded value, else they touch
+            parts_ = exact_de(day["err_exact"][rule], approx=1).split(" ≈ ")
+            plot.text(t, (day["y"] + pred) / 2, parts_[-1] if narrow else parts_[0], "pl-vs-err", "start", dy=4)
     for day in r["days"]:
         if day["y"] is not None:
             _shape(plot, day["split"], day["T"], day["y"],
@@ -284,8 +287,15 @@ def view(r: dict, layout: str = WIDE) -> View:
     legend = [(f"pl-vs-rule pl-vs-{n}" + (" pl-vs-current" if n == rule else ""),
                f"{label}: {formula(n, damped if n == 'curve' else None)}") for n, label in RULES]
     if narrow:
-        for k, entry in enumerate(legend):
-            plot.front.append(svg.key_row([entry], 14, 56 + 18 * k, w=24, gap=6, lines=[entry[0]]))
+        y = 56
+        for (n, label), entry in zip(RULES, legend):
+            if split_curve and n == "curve":
+                plot.front.append(svg.key_row([(entry[0], f"{label}:")], 14, y, w=24, gap=6, lines=[entry[0]]))
+                y += 18
+                plot.front.append(svg.text(14 + 24 + 6, y, entry[1].split(": ", 1)[1], "pl-legend"))
+            else:
+                plot.front.append(svg.key_row([entry], 14, y, w=24, gap=6, lines=[entry[0]]))
+            y += 18
     else:
         plot.legend(legend, corner="tl")
     # key of the three kinds of days, above the plot
