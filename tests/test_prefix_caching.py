@@ -178,3 +178,9 @@ def test_own_texts_lose_odd_characters_and_their_tail_with_a_note_and_sizes_are_
 def test_the_lesson_speaks_only_of_the_letters():
     assert "late_miss" in api.run(pc.SLUG, {"block_size": 4, "x": "D"})["lesson"]["solved"]
     assert "late_miss" not in api.run(pc.SLUG, {"block_size": 4, "x": "D", "cached": "ABCDEFGHIJ"})["lesson"]["solved"]
+
+
+def test_one_reused_block_is_named_in_the_singular():
+    # block size 4, an own text whose first block alone matches: „1 voller Block“, never „1 volle Block“
+    figure = api.run(pc.SLUG, {"cached": "abcdxyzq", "prompt": "abcdefgh", "block_size": 4})["figure"]
+    assert "(1 voller Block)" in figure and "1 volle Block" not in figure

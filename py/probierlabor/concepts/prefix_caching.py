@@ -225,8 +225,8 @@ def view(r: dict, layout: str = WIDE) -> View:
             label = "letztes"
         parts.append(svg.text(bx(j) + size * cell / 2, 224 + stagger * (1 + j % 2), label,
                               "pl-label pl-pc-status" + (" pl-pc-status-hit" if j < hit else ""), "middle"))
-    lines = (f"Wiederverwendet: {r['reused_tokens']} von {n} Tokens ({hit} volle "
-             f"{'Block' if hit == 1 else 'Blöcke'});", f"neu zu rechnen: {r['compute_tokens']}")
+    lines = (f"Wiederverwendet: {r['reused_tokens']} von {n} Tokens ({hit} "
+             f"{'voller Block' if hit == 1 else 'volle Blöcke'});", f"neu zu rechnen: {r['compute_tokens']}")
     if layout == NARROW:
         if len(lines[0]) > ARTICLE_LINE:  # longer own texts: the count of blocks in a line of its own
             lines = (*lines[0].split(" (", 1)[:1], "(" + lines[0].split(" (", 1)[1], lines[1])
