@@ -74,6 +74,13 @@
 
   // A failure seen before this script ran (static/js/runtime-boot.js) counts as well.
   if (window.probierlaborBoot && window.probierlaborBoot.failure) window.probierlabor.fail(window.probierlaborBoot.failure);
+  // Python may have been ready before this script ran (runtime-boot.js keeps its connection).
+  else if (window.probierlaborBoot && window.probierlaborBoot.connection) {
+    // handed over once the page is parsed, so the later scripts (lesson.js, workshop.js, …) hear it
+    const connect = () => window.probierlabor.connect(...window.probierlaborBoot.connection);
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", connect, { once: true });
+    else queueMicrotask(connect);
+  }
 
   // ---- mounting ----------------------------------------------------------------------
 

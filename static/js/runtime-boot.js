@@ -16,12 +16,20 @@
     return { error: String(error && error.message || error) };
   });
 
-  // Failures before the page script is there are kept and handed over when it arrives.
+  // Python (static/py/boot.py) reports here, not to the page script: with the site stored offline
+  // Python can be ready before the parser has reached static/js/probierlabor.js at the end of a long
+  // page. A failure or the connection made before that script is there is kept and handed over when
+  // it arrives.
   var boot = (window.probierlaborBoot = {
     failure: null,
+    connection: null,
     fail: function (message) {
       if (!boot.failure) boot.failure = message;
       if (window.probierlabor && window.probierlabor.fail) window.probierlabor.fail(message);
+    },
+    connect: function () {
+      boot.connection = Array.prototype.slice.call(arguments);
+      if (window.probierlabor && window.probierlabor.connect) window.probierlabor.connect.apply(null, boot.connection);
     },
   });
 

@@ -99,7 +99,7 @@ try:
     sys.path[0:0] = [BUNDLE, BUNDLE + "/stdlib"]
     from probierlabor.kit import api
 
-    window.probierlabor.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck),
+    window.probierlaborBoot.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck),
                                 ffi.create_proxy(_workshop))
 except Exception as error:  # noqa: BLE001 - shown to the reader as a German message
-    window.probierlabor.fail(f"Das Python-Paket der Seite konnte nicht geladen werden ({type(error).__name__}: {error}).")
+    window.probierlaborBoot.fail(f"Das Python-Paket der Seite konnte nicht geladen werden ({type(error).__name__}: {error}).")
