@@ -2,10 +2,12 @@
 // metr-horizon's threshold was once q, and the theme reads ?q= as a search and opens it while its bundle
 // starts, at the end of <body>. Loaded from <head>, this script renames the parameter as soon as the
 // parser has added the experiment: the parser hands mutations over before it runs the next script.
-// A page reached later by instant navigation is renamed by probierlabor.js (fromLink).
+// A page reached later by instant navigation is renamed through the same function, which
+// probierlabor.js calls when it mounts an experiment.
 (function () {
   "use strict";
   function rename(root) {
+    if (!root.dataset.aliases) return;
     const prefix = root.dataset.urlPrefix || "";
     const url = new URL(location.href);
     let changed = false;
@@ -17,6 +19,7 @@
     }
     if (changed) history.replaceState(history.state, "", url.pathname + url.search + url.hash);
   }
+  window.probierlaborOldLinks = { rename };
   if (!location.search) return;
   const observer = new MutationObserver(() => {
     const root = document.querySelector("[data-experiment][data-aliases]");

@@ -120,6 +120,8 @@
     });
     enableDragging(root);
     fitFigures(root);
+    // an old link's former parameter names (Param.alias) under the new ones, also after instant navigation
+    window.probierlaborOldLinks.rename(root);
     if (runtime.run) start(root);
     else {
       pending(root, false);  // a copy of a pending experiment (share.js, A/B) starts from its own link
@@ -176,7 +178,6 @@
   function fromLink(root) {
     const raw = fromUrl(root);
     if (!Object.keys(raw).length) return;
-    if (hasAlias(root)) writeUrl(root, raw);
     const data = views(root);
     const index = data ? data.views.findIndex((view) => sameState(view.url, raw)) : -1;
     if (index >= 0) {
@@ -247,20 +248,8 @@
   function fromUrl(root) {
     const query = new URLSearchParams(location.search);
     const raw = {};
-    for (const [old, name] of Object.entries(aliases(root))) if (query.has(key(root, old))) raw[name] = query.get(key(root, old));
     for (const name of names(root)) if (query.has(key(root, name))) raw[name] = query.get(key(root, name));
     return raw;
-  }
-
-  // Former names of parameters (Param.alias): an old shared link still works, and is written back
-  // under the new name at once (on a first load old-links.js has done so before the theme looked).
-  function aliases(root) {
-    return root.dataset.aliases ? JSON.parse(root.dataset.aliases) : {};
-  }
-
-  function hasAlias(root) {
-    const query = new URLSearchParams(location.search);
-    return Object.keys(aliases(root)).some((old) => query.has(key(root, old)));
   }
 
   function fromControls(root) {
@@ -294,7 +283,7 @@
 
   function writeUrl(root, url) {
     const query = new URLSearchParams(location.search);
-    for (const name of [...names(root), ...Object.keys(aliases(root))]) query.delete(key(root, name));
+    for (const name of names(root)) query.delete(key(root, name));
     for (const [name, value] of Object.entries(url)) query.set(key(root, name), value);
     const text = query.toString();
     history.replaceState(history.state, "", location.pathname + (text ? "?" + text : "") + location.hash);

@@ -4,6 +4,7 @@ in it is said at once, the result belongs to the typed values, and the link brin
 from __future__ import annotations
 
 import pytest
+from conftest import ARRIVED, FOLLOW
 
 from probierlabor.kit import api
 
@@ -109,4 +110,17 @@ def test_an_old_link_with_the_former_name_q_shows_its_state_under_the_new_name_a
     assert v.page.is_checked(f'{ROOT} input[data-param="quote"][value="80"]')
     assert not v.page.evaluate("document.getElementById('__search').checked")
     assert v.page.locator(f"{ROOT} .pl-notes").is_hidden()
+    assert not v.console_errors()
+
+
+def test_an_old_link_reached_by_instant_navigation_is_renamed_as_well(visit):
+    """The theme's instant navigation keeps the page's scripts: the renaming happens when the experiment mounts."""
+    expected = api.run("metr-horizon", {"s": "0.25", "q": "80"})
+    v = visit("/overfitting/")
+    v.wait_state()
+    v.page.evaluate(FOLLOW, v.origin + "/metr-horizon/?s=0.25&q=80")
+    v.page.wait_for_function(ARRIVED, arg="/metr-horizon/")
+    v.wait_state()
+    assert dict(v.page.evaluate("[...new URLSearchParams(location.search)]")) == {"s": "0.25", "quote": "80"}
+    assert v.page.inner_text(f"{ROOT} .pl-summary") == expected["summary"]
     assert not v.console_errors()
