@@ -33,6 +33,10 @@
     },
   });
 
+  // While a kept memory snapshot loads (below), a link error of the WebAssembly module means that
+  // snapshot does not fit (damaged, or a different build): Pyodide would only log it and wait forever.
+  var restoreFailed = null;
+
   // A corrupt pyodide.asm.wasm only makes Pyodide log a warning and wait forever, so the
   // compile step itself is watched: a CompileError or LinkError there is final.
   ["instantiateStreaming", "instantiate", "compileStreaming", "compile"].forEach(function (name) {
@@ -42,18 +46,105 @@
       return original.apply(this, arguments).catch(function (error) {
         if (error instanceof WebAssembly.CompileError || error instanceof WebAssembly.LinkError) {
           var file = source && source.url ? source.url.split("/").pop() : "pyodide.asm.wasm";
-          boot.fail("Die Datei " + file + " ist beschädigt (" + String(error.message).slice(0, 120) + ").");
+          if (restoreFailed) restoreFailed(error);  // a kept snapshot that does not fit: Python starts anew
+          else boot.fail("Die Datei " + file + " ist beschädigt (" + String(error.message).slice(0, 120) + ").");
         }
         throw error;
       });
     };
   });
 
+  // ---- Python itself ----------------------------------------------------------------------
+  // Pyodide starts here, from <head>, and not when PyScript asks for it: PyScript's own chain (its
+  // module, its plugins, then the interpreter's module) waits behind the page's parsing, layout and the
+  // theme's bundle, which put Pyodide's download and compile about 0,6 s later than on a bare page.
+  // PyScript gets this interpreter through static/js/pyodide-early.mjs, named in its config below.
+  //
+  // A repeat visit starts from a memory snapshot of the interpreter right after its own start-up
+  // (Pyodide's _loadSnapshot), kept in the browser's Cache Storage: that skips Python's start-up, the
+  // largest part of the time to ready. static/js/python-snapshot-worker.js makes it once the site is
+  // stored offline (static/js/offline.js calls makeSnapshot). It is only used with the Pyodide version
+  // that made it; one that fails to load is dropped and Python starts the usual way.
+  var indexURL = new URL("static/vendor/pyodide/", base).href;
+  var stdio = { stdout: null, stderr: null };
+  var options = {
+    indexURL: indexURL,
+    // PyScript's own handlers, once it has asked for the interpreter (nothing is printed before that)
+    stdout: function (text) { (stdio.stdout || console.log)(text); },
+    stderr: function (text) { (stdio.stderr || console.warn)(text); },
+  };
+  // Cache Storage exists only in secure contexts (https, localhost): elsewhere Python starts as usual.
+  var store = window.caches && window.isSecureContext ? window.caches : null;
+  var SNAPSHOTS = "probierlabor-python " + new URL(base).pathname;  // two copies of the site on one server stay apart
+  var SNAPSHOT_KEY = new URL("python-snapshot", base).href;
+  var VERSION_HEADER = "X-Pyodide-Version";
+  // For tests and the bench: "none", "restored", "making", "stored" or "off"; dropped: a kept one failed.
+  var snapshot = (window.probierlaborConfig.snapshot = { state: store ? "none" : "off" });
+
+  // caches.match with a cacheName reads without creating the cache: a first visit leaves no trace
+  function storedSnapshot() {
+    if (!store) return Promise.resolve(null);
+    return store.match(SNAPSHOT_KEY, { cacheName: SNAPSHOTS }).then(function (response) {
+      return response ? response.arrayBuffer().then(function (bytes) {
+        return { version: response.headers.get(VERSION_HEADER), bytes: bytes };
+      }) : null;
+    }).catch(function () { return null; });
+  }
+  function dropSnapshot() {
+    return store.delete(SNAPSHOTS).catch(function () {});
+  }
+  // Once per page at most, in the browser's idle time: it costs one core about as long as a cold start.
+  window.probierlaborConfig.makeSnapshot = function () {
+    if (snapshot.state !== "none") return;
+    snapshot.state = "making";
+    var make = function () {
+      var worker = new Worker(new URL("static/js/python-snapshot-worker.js", base).href);
+      worker.onmessage = function (event) {
+        snapshot.state = event.data.stored ? "stored" : "off";
+        worker.terminate();
+      };
+      worker.postMessage({ indexURL: indexURL, cache: SNAPSHOTS, key: SNAPSHOT_KEY, header: VERSION_HEADER });
+    };
+    if (window.requestIdleCallback) window.requestIdleCallback(make, { timeout: 10000 });
+    else setTimeout(make, 2000);
+  };
+
+  window.probierlaborConfig.pyodide = Promise.all([
+    import(indexURL + "pyodide.mjs").catch(function () {
+      throw { german: "Die Datei pyodide.mjs konnte nicht geladen werden." };
+    }),
+    storedSnapshot(),
+  ]).then(function (got) {
+    var module = got[0], kept = got[1];
+    if (!kept) return module.loadPyodide(options);
+    if (kept.version !== module.version) {
+      return dropSnapshot().then(function () { return module.loadPyodide(options); });
+    }
+    var unfit = new Promise(function (resolve, reject) { restoreFailed = reject; });
+    return Promise.race([module.loadPyodide(Object.assign({ _loadSnapshot: kept.bytes }, options)), unfit]).then(function (py) {
+      restoreFailed = null;
+      if (py.runPython("6 * 7") !== 42) throw new Error("snapshot");
+      snapshot.state = "restored";
+      return py;
+    }).catch(function () {
+      restoreFailed = null;
+      snapshot.dropped = true;
+      return dropSnapshot().then(function () { return module.loadPyodide(options); });
+    });
+  });
+  window.probierlaborConfig.pyodideStdio = function (stdout, stderr) {
+    stdio.stdout = stdout;
+    stdio.stderr = stderr;
+  };
+  window.probierlaborConfig.pyodide.catch(function (error) {
+    boot.fail(error && error.german || "Fehler beim Start: " + String(error && error.message || error).split("\n")[0].slice(0, 200));
+  });
+
   var py = document.createElement("script");
   py.type = "py";
   py.src = new URL("static/py/boot.py", base).href;
   py.setAttribute("config", JSON.stringify({
-    interpreter: new URL("static/vendor/pyodide/pyodide.mjs", base).href,
+    interpreter: new URL("static/js/pyodide-early.mjs", base).href,
     // PyScript loads and awaits every plugin before it starts Python; the site uses none of them
     // (its own error box is replaced by the page's German messages), and skipping them saves
     // main-thread time before Pyodide's download even begins.

@@ -29,6 +29,10 @@ ALL_READY = """() => {
 }"""
 
 
+# static/js/runtime-boot.js keeps Python's memory snapshot in a cache of its own, per site folder
+SNAPSHOTS = "probierlabor-python /probierlabor/"
+
+
 def _site_files(site: Path) -> list[str]:
     """What the service worker must store: every file of the build but sw.js itself."""
     return [rel for rel in (p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
@@ -46,7 +50,8 @@ def _wait_offline_ready(page, version=None):
 
 
 def _cache_names(page) -> list[str]:
-    return page.evaluate("caches.keys()")
+    """The service worker's caches (Python's memory snapshot has one of its own, SNAPSHOTS)."""
+    return [name for name in page.evaluate("caches.keys()") if name.startswith("probierlabor ")]
 
 
 def _assert_everything_ready(page, where):
@@ -74,6 +79,9 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
         names = _cache_names(page)
         assert names == [f"probierlabor /probierlabor/ {chip['offlineVersion']}"]
         assert page.evaluate("n => caches.open(n).then(c => c.keys()).then(k => k.length)", names[0]) == len(expected)
+        # with the site kept, Python's start-up is kept too: a memory snapshot, made in a worker
+        page.wait_for_function(f"window.probierlaborConfig.snapshot.state === 'stored'", timeout=PRECACHE_MS)
+        assert page.evaluate("n => caches.has(n)", SNAPSHOTS)
 
         # the server is switched off and the browser is told it is offline: everything comes from the cache
         stop_server(server)
@@ -93,6 +101,7 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
         page.goto(f"{base}/{first}/?{link}")
         _assert_everything_ready(page, first)
         assert page.inner_text(".pl-summary") == expected_run["summary"]
+        assert page.evaluate("window.probierlaborConfig.snapshot") == {"state": "restored"}
 
         # then through every page with „Weiter“, as a reader would
         visited = [first]
@@ -400,3 +409,32 @@ def test_a_file_planted_in_the_offline_cache_is_neither_served_nor_copied_into_a
     finally:
         context.close()
         stop_server(server)
+
+
+@pytest.mark.parametrize("kind", ["damaged", "from another Pyodide"])
+def test_a_bad_python_snapshot_is_dropped_and_python_starts_as_usual(browser, origin, kind):
+    """A snapshot that does not load (a damaged cache, a Pyodide update) must never keep Python from starting."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        v = record(page, origin)
+        page.goto(origin + "/ewc/")
+        _assert_everything_ready(page, "first visit")
+        assert page.evaluate("window.probierlaborConfig.snapshot") == {"state": "none"}
+        version = page.evaluate("window.pyodide ? pyodide.version : window.probierlaborConfig.pyodide.then(p => p.version)")
+        plant = """([bytes, version]) => caches.open('probierlabor-python /').then(c => c.put(
+            new URL('python-snapshot', location.origin + '/').href,
+            new Response(new Uint8Array(bytes), {headers: {'X-Pyodide-Version': version}})))"""
+        page.evaluate(plant, [[7] * 65536, version if kind == "damaged" else "0.0.1"])
+        page.reload()
+        _assert_everything_ready(page, "after the bad snapshot")
+        snapshot = page.evaluate("window.probierlaborConfig.snapshot")
+        assert snapshot["state"] == "none"
+        assert snapshot.get("dropped") is (True if kind == "damaged" else None)
+        assert not page.evaluate("caches.has('probierlabor-python /')")
+        page.get_by_role("button", name="EWC", exact=True).click()
+        expected = api.run("ewc", api.preset_values("ewc", "EWC"))
+        page.wait_for_function("s => document.querySelector('.pl-summary').innerText === s", arg=expected["summary"])
+        assert v.page_errors == []
+    finally:
+        context.close()

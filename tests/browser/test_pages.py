@@ -174,6 +174,15 @@ def test_a_broken_runtime_file_gives_a_clear_message(visit, kind):
     assert v.page.is_hidden(".pl-status")  # no endless spinner
 
 
+def test_a_missing_interpreter_module_gives_a_clear_message(visit):
+    """Pyodide is started from <head> (static/js/runtime-boot.js), before PyScript asks for it."""
+    v = visit("/overfitting/", routes=[("**/pyodide/pyodide.mjs", lambda route: route.fulfill(status=404))])
+    assert v.wait_state(("error",), timeout=60_000) == "error"
+    text = v.page.inner_text(".pl-notes")
+    assert "Python konnte nicht gestartet werden" in text and "pyodide.mjs" in text
+    assert v.page.is_visible(".pl-figure svg") and v.page.is_hidden(".pl-status")
+
+
 def test_a_missing_python_bundle_gives_a_clear_message(visit):
     """The bundle is fetched from <head> (static/js/runtime-boot.js) while Pyodide starts; boot.py awaits it."""
     v = visit("/overfitting/", routes=[("**/static/py/probierlabor-*.zip", lambda route: route.fulfill(status=404))])
