@@ -204,6 +204,16 @@ HIT_RADIUS = 22
 LEGEND_ROW, LEGEND_TOP = 18, 18
 
 
+# Where the curves are drawn; the true rule's curve never changes (every drag move draws it again).
+_CURVE_T = tuple(T_MIN + (T_MAX - T_MIN) * i / 120 for i in range(121))
+_CURVE_X = tuple(map(to_x, _CURVE_T))
+_TRUTH = tuple((t, true_scoops(t)) for t in _CURVE_T)
+
+
+def _curve(coef) -> list[tuple[float, float]]:
+    return [(t, polyfit.evaluate(coef, x)) for t, x in zip(_CURVE_T, _CURVE_X)]
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     narrow = layout == NARROW
     above = 2 * LEGEND_ROW + 4 if narrow else 0
@@ -212,12 +222,11 @@ def view(r: dict, layout: str = WIDE) -> View:
                     label="Eisverkauf nach Temperatur", margin=margin, layout=layout)
     plot.grid(xticks=range(15, 36, 5), yticks=range(0, 361, 100),
               xlabel="Temperatur (°C)", ylabel="Kugeln pro Tag", xfmt=lambda v: f"{fmt.tick(v)} °C")
-    grid_t = [T_MIN + (T_MAX - T_MIN) * i / 120 for i in range(121)]
     if "others" in r:
         for coef in r["others"]["coef"]:
-            plot.polyline([(t, polyfit.evaluate(coef, to_x(t))) for t in grid_t], "pl-other")
-    plot.polyline([(t, true_scoops(t)) for t in grid_t], "pl-truth")
-    plot.polyline([(t, polyfit.evaluate(r["coef"], to_x(t))) for t in grid_t], "pl-fit")
+            plot.polyline(_curve(coef), "pl-other")
+    plot.polyline(_TRUTH, "pl-truth")
+    plot.polyline(_curve(r["coef"]), "pl-fit")
     radius = 6 if r["days"] <= 10 else 4
     moved = set(r["moved"])
     for i, (t, y) in enumerate(zip(r["temps"], r["scoops"])):
