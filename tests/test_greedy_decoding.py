@@ -149,3 +149,22 @@ def test_workshop_script_recomputes_both_paths():
         assert number(out["stdout"], "Greedy-Chance") == pytest.approx(r["greedy_prob"], abs=5e-5)
         assert number(out["stdout"], "Beste Chance") == pytest.approx(r["best_prob"], abs=5e-5)
         assert number(out["stdout"], "Abstand") == pytest.approx(r["gap"], abs=5e-5)
+
+
+def _texts(figure):
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(figure)
+    return root, [(float(t.get("y")), t.get("class"), "".join(t.itertext())) for t in root.iter(ns + "text")]
+
+
+def test_the_narrow_key_follows_the_tree_without_a_blank_band_and_the_tie_note_follows_the_key():
+    for raw, note in (({}, False), ({"p_a": 0.3, "p_ba": 0.2, "show_all": True}, False),
+                      ({"p_a": 0.5, "show_all": True}, True)):
+        root, texts = _texts(api.run("greedy-decoding", raw, layout="narrow")["figure"])
+        key = min(y for y, cls, _ in texts if cls == "pl-legend")
+        tree = max(y for y, cls, _ in texts if cls not in ("pl-legend", "pl-tree-note"))
+        assert 12 + 4 <= key - tree <= 36, (raw, tree, key)  # apart by a line, and no more than two
+        notes = [y for y, cls, _ in texts if cls == "pl-tree-note"]
+        assert bool(notes) == note and all(y > key + 18 for y in notes), raw
+        height = float(root.get("viewBox").split()[3])
+        assert height - max(y for y, _, _ in texts) <= 16, (raw, height)  # no blank band at the bottom either

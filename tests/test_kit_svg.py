@@ -107,3 +107,14 @@ def test_a_draggable_point_has_a_larger_hit_area_under_every_point():
     # the hit areas come first: a visible point is never covered by a neighbour's hit area
     assert circles[:3] == hits and all(c.get("class") != "pl-drag-hit" for c in circles[3:])
     assert [(c.get("cx"), c.get("cy")) for c in hits] == [(c.get("cx"), c.get("cy")) for c in circles[3:6]]
+
+
+@given(st.lists(st.tuples(st.floats(allow_nan=True, allow_infinity=True, width=64),
+                          st.floats(allow_nan=True, allow_infinity=True, width=64)), max_size=20))
+def test_a_curve_lies_where_its_points_would_and_far_values_are_pulled_in(points):
+    """polyline writes px, py and the pull-in out (speed): the same numbers as a point at each place."""
+    plot = svg.Plot(480, 330, (15, 35), (-60, 360), label="x")
+    plot.polyline(points, "pl-fit")
+    line = wrap(plot.body[0])[0].get("points")
+    assert line == " ".join(f"{plot._cx(x):.1f},{plot._cy(y):.1f}" for x, y in points)
+    assert all(abs(float(v)) <= 1e4 for pair in line.split() for v in pair.split(","))

@@ -3,6 +3,7 @@ only the layout changes; the width is the page's, never the state's."""
 
 import json
 import re
+import types
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -36,13 +37,21 @@ def numbers(markup: str) -> tuple[Counter, Counter]:
     return ticks, others
 
 
-def test_the_worst_figures_on_a_phone_have_a_narrow_layout():
-    assert {"decode", "gqa", "speculative-decoding", "mqa", "rope", "ttft", "beam-search",
-            "continuous-batching", "paged-attention", "kv-cache", "flash-attention", "prefix-caching",
-            "prefill", "sequence-packing", "continual-learning", "experience-replay", "irt",
-            "metr-horizon", "kl-divergence", "knowledge-distillation", "top-k-sampling", "top-p-sampling",
-            "pass-at-k", "greedy-decoding", "reservoir-sampling", "reinforcement-learning",
-            "loss-masking", "ewc", "validation-set"} <= set(NARROW)
+def test_every_figure_has_a_narrow_layout():
+    assert NARROW == list(SLUGS)
+
+
+@pytest.fixture
+def wide_only(monkeypatch):
+    """A concept whose ``view`` knows only the wide layout, as a new page may have at first: every page
+    has a narrow one now, so overfitting stands in, with its view stripped of the layout."""
+    slug, real, concept = "overfitting", api.concept("overfitting"), api.concept
+    plain = types.SimpleNamespace(**vars(real))
+    plain.view = lambda r: real.view(r)
+    monkeypatch.setattr(api, "concept", lambda s: plain if s == slug else concept(s))
+    api.draws_narrow.cache_clear()
+    yield slug
+    api.draws_narrow.cache_clear()
 
 
 @pytest.mark.parametrize("slug", NARROW)
@@ -70,10 +79,11 @@ def test_a_narrow_figure_fits_a_phone(slug):
             assert width <= layout.NARROW_WIDTH, (slug, values, width)
 
 
-def test_a_concept_without_a_narrow_layout_draws_its_wide_figure():
-    slug = next(s for s in SLUGS if not api.draws_narrow(s))
-    out = api.run(slug, layout=layout.NARROW)
-    assert out["layout"] == layout.WIDE and out["figure"] == api.run(slug)["figure"]
+def test_a_concept_without_a_narrow_layout_draws_its_wide_figure(wide_only):
+    assert not api.draws_narrow(wide_only)
+    out = api.run(wide_only, layout=layout.NARROW)
+    assert out["layout"] == layout.WIDE and out["figure"] == api.run(wide_only)["figure"]
+    assert "data-layout" not in out["figure"]
 
 
 def test_the_layout_is_not_part_of_the_state():
@@ -111,8 +121,10 @@ def test_the_page_arrives_with_both_versions_of_the_default_figure():
     assert first["figure"] == (f'<div data-pl-layout="wide">{api.run("gqa")["figure"]}</div>'
                                f'<div data-pl-layout="narrow" data-search-exclude>'
                                f'{api.run("gqa", layout="narrow")["figure"]}</div>')
-    plain = next(s for s in SLUGS if not api.draws_narrow(s))
-    assert experiment_block.first_paint(plain)["figure"] == api.run(plain)["figure"]
+
+
+def test_a_concept_without_a_narrow_layout_arrives_with_its_wide_figure_only(wide_only):
+    assert experiment_block.first_paint(wide_only)["figure"] == api.run(wide_only)["figure"]
 
 
 def test_an_axis_name_in_two_parts_takes_two_lines_on_a_narrow_figure_only():

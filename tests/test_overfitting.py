@@ -176,3 +176,22 @@ def test_workshop_script_recomputes_both_errors():
         assert number(out["stdout"], "Fehler im Heft") == pytest.approx(result["train_rmse"], abs=1e-3)
         assert number(out["stdout"], "Fehler an neuen Tagen") == pytest.approx(result["test_rmse"], abs=1e-3)
         assert number(out["stdout"], "Zufall allein") == pytest.approx(result["noise_floor"], abs=1e-3)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_the_narrow_figure_writes_its_legend_above_the_plot_and_keeps_every_point_grabbable():
+    """On a phone a legend box inside the plot would hide a third of it: the keys stand in two rows
+    above the plot, inside the figure's width; every point keeps its finger-sized target."""
+    out = api.run("overfitting", {"degree": 9, "others": True}, layout="narrow")
+    fig = ET.fromstring(out["figure"])
+    width = float(fig.get("viewBox").split()[2])
+    top = float(fig.get("data-box").split()[1])
+    legend = [t for t in fig.iter(SVG + "text") if t.get("class") == "pl-legend"]
+    assert [t.text for t in legend] == ["Kurve vom Grad 9", "24 andere Hefte", "wahre Regel (unbekannt)"]
+    assert all(float(t.get("y")) < top for t in legend)
+    assert all(float(t.get("x")) + 7 * len(t.text) <= width for t in legend)  # 12-px letters, generously
+    assert not [r for r in fig.iter(SVG + "rect") if r.get("class") == "pl-legend-bg"]
+    hits = [c for c in fig.iter(SVG + "circle") if c.get("class") == "pl-drag-hit"]
+    assert len(hits) == 10 and {c.get("r") for c in hits} == {str(of.HIT_RADIUS)}

@@ -337,9 +337,10 @@
   function paint(root, out, { url = true } = {}) {
     const focused = document.activeElement && root.contains(document.activeElement)
       ? document.activeElement.dataset.drag : undefined;
+    const scrolling = scrollingRegions(root);
     root.querySelector(".pl-figure").innerHTML = out.figure;
     root.querySelector(".pl-extra").innerHTML = out.extra || "";
-    fitFigures(root);
+    fitFigures(root, scrolling);
     updateReadouts(root, out.readouts);
     root.querySelector(".pl-summary").textContent = out.summary;
     setControls(root, out.controls);
@@ -437,11 +438,18 @@
   // kept on the region (each holds at most one figure): the figure's markup stays Python's own.
   const MIN_LABEL_PX = 11;
 
-  function fitFigures(root) {
-    root.querySelectorAll(".pl-figure, .pl-extra").forEach((region) => {
-      // Only a narrow screen's CSS lets the region scroll and reads the width; elsewhere (desktop,
-      // projector, every slider step there) the labels' styles are not asked for at all.
-      if (getComputedStyle(region).overflowX !== "auto") return;
+  // Only a narrow screen's CSS lets a region scroll and reads the width; elsewhere (desktop,
+  // projector, every slider step and drag move there) the labels' styles are not asked for at all.
+  // paint() asks before it puts the new figure in: then the styles are still those of the last frame,
+  // and the answer costs nothing. Asked after, it made the browser work out the styles of the whole
+  // new figure at once, and again after the readouts change: on a desktop, about half of the time a
+  // drag move spent outside Python.
+  function scrollingRegions(root) {
+    return [...root.querySelectorAll(".pl-figure, .pl-extra")].filter((region) => getComputedStyle(region).overflowX === "auto");
+  }
+
+  function fitFigures(root, regions = scrollingRegions(root)) {
+    regions.forEach((region) => {
       // the first paint may hold a wide and a narrow figure, of which the CSS shows one
       const svg = [...region.querySelectorAll("svg.pl-plot")].find((el) => el.getClientRects().length);
       const view = svg && svg.viewBox && svg.viewBox.baseVal;

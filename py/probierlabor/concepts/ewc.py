@@ -121,6 +121,42 @@ def _axis_words(F) -> tuple[str, str]:
     return names[0], names[1]
 
 
+def _narrow_place(plot: svg.Plot, a: float, b: float, lines: tuple[str, ...], wide: tuple) -> list[tuple]:
+    """Where a solution's label goes on a narrow figure, as (text, anchor, dx, dy) per line: the wide
+    figure's place, else up and right of the point, down and left, below, above; the first that stays
+    inside the plot and off the line w₁ + w₂ = 4, on or near which the solutions lie (a small plot
+    leaves a long label little room beside them). Where none does, the name and the numbers of the
+    point take a line each, tried at the same places; the last resort is centred above the point."""
+    x, y = plot.px(a), plot.py(b)
+
+    def line_y(px: float) -> float:  # the constraint line in pixels
+        return plot.py(4 - (plot.x0 + (px - plot.left) / (plot.right - plot.left) * (plot.x1 - plot.x0)))
+
+    def free(text: str, anchor: str, dx: float, dy: float) -> bool:
+        reach = 7.5 * len(text)  # about 7,5 px a character
+        lo, hi = {"start": (x + dx, x + dx + reach), "end": (x + dx - reach, x + dx),
+                  "middle": (x + dx - reach / 2, x + dx + reach / 2)}[anchor]
+        top, bottom = y + dy - 12, y + dy + 3  # a 13-px label around its baseline
+        crossed = min(line_y(lo), line_y(hi)) <= bottom and max(line_y(lo), line_y(hi)) >= top
+        return plot.left <= lo and hi <= plot.w and not crossed
+
+    def centred(text: str) -> float:  # moved inside near an edge
+        reach = 7.5 * len(text)
+        return min(max(x, plot.left + reach / 2), plot.w - 2 - reach / 2) - x
+
+    for texts in (lines, ) if len(lines) == 1 else ((" ".join(lines),), lines):
+        down = 16 * (len(texts) - 1)  # a two-line label grows away from its point
+        widest = max(texts, key=len)
+        for anchor, dx, dy in ((*wide[:2], wide[2]), ("start", 14, -10 - down), ("end", -14, 22),
+                               ("middle", centred(widest), 28), ("middle", centred(widest), -16 - down)):
+            if len(texts) > 1 and (anchor, dx, dy) == (*wide[:2], wide[2]):
+                continue
+            placed = [(t, anchor, dx, dy + 16 * k) for k, t in enumerate(texts)]
+            if all(free(*p) for p in placed):
+                return placed
+    return [(" ".join(lines), "middle", centred(" ".join(lines)), -14)]
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the plot at phone width under its key (one entry a row, the plot is too small to
     # hold it), a point's label above it where it would leave the plot
@@ -165,14 +201,14 @@ def view(r: dict, layout: str = WIDE) -> View:
         current = mode == r["mode"]
         plot.point(a, b, 9 if current else 6, f"pl-sol pl-sol-{mode}" + (" pl-current" if current else ""),
                    title=f"{label}: ({fmt.de(a)}; {fmt.de(b)})")
-        text = f"{short[mode]} ({fmt.de(a)}; {fmt.de(b)})" if current else short[mode]
-        anchor, dx, dy = place[mode]
-        reach = 7.5 * len(text)  # about 7,5 px a character
-        if narrow and (plot.px(a) + dx + reach > plot.w if anchor == "start" else plot.px(a) + dx - reach < plot.left):
-            # where it would leave the plot: centred above its point, near an edge (an own start) moved inside
-            centre = min(max(plot.px(a), plot.left + reach / 2), plot.w - 2 - reach / 2)
-            anchor, dx, dy = "middle", centre - plot.px(a), -14
-        plot.text(a, b, text, "pl-label pl-value" if current else "pl-label pl-faint", anchor, dy=dy, dx=dx)
+        lines = (short[mode], f"({fmt.de(a)}; {fmt.de(b)})") if current else (short[mode],)
+        cls = "pl-label pl-value" if current else "pl-label pl-faint"
+        if narrow:
+            for text, anchor, dx, dy in _narrow_place(plot, a, b, lines, place[mode]):
+                plot.text(a, b, text, cls, anchor, dy=dy, dx=dx)
+        else:
+            anchor, dx, dy = place[mode]
+            plot.text(a, b, " ".join(lines), cls, anchor, dy=dy, dx=dx)
     if narrow:
         for k, entry in enumerate(legend):
             plot.front.append(svg.key_row([entry], plot.left, 18 + 18 * k, w=24, gap=6, lines=[entry[0]]))

@@ -147,12 +147,30 @@ def view(r: dict, layout: str = WIDE) -> View:
     seen = {""} | ({g[0]} if steps >= 1 else set())  # distributions greedy asked the model for
     best = r["best_path"] if show_all else None
 
+    tie1 = steps >= 1 and r["ties"][0]
+    tie2 = steps >= 2 and r["ties"][1]
+    note = None
+    if tie1 and tie2:
+        note = ("Gleichstand in beiden Schritten:", "Die Regel nimmt jeweils A.")
+    elif tie1 or tie2:
+        where = "in Schritt 1" if tie1 else f"nach {g[0]}"
+        note = (f"Gleichstand {where}:", "Die Regel nimmt das erste Token, A.")
+
     xr, x1, x2 = (26, 112, 204) if narrow else (34, 150, 262)
-    t = Tree(width(450, layout), 342 + (48 if narrow else 0), [xr, x1, x2],
+    # A narrow figure puts its key right under the lowest leaf, BB, and under the marks it may carry
+    # there (one under the other), and ends under the key or under a tie's note: no blank band kept
+    # for marks or a note that are mostly absent. The controls stand above the figure: its height may
+    # change without moving them.
+    leaf_y_bb = 256
+    bb_marks = (chosen == "BB") + (best == "BB")
+    lowest = leaf_y_bb + 22 + 14 * (bb_marks - 1) if bb_marks else leaf_y_bb + 5  # baselines, as drawn below
+    key_y = lowest + 22
+    tall = (key_y + (70 if note else 28)) if narrow else 342
+    t = Tree(width(450, layout), tall, [xr, x1, x2],
              "Baum mit zwei Schritten: Greedy und die anderen Pfade", layout=layout)
     root = (xr, 150)
     mid = {"A": (x1, 82), "B": (x1, 218)}
-    leaf = {"AA": (x2, 44), "AB": (x2, 120), "BA": (x2, 180), "BB": (x2, 256)}
+    leaf = {"AA": (x2, 44), "AB": (x2, 120), "BA": (x2, 180), "BB": (x2, leaf_y_bb)}
     t.text(x1, 16, "Schritt 1", "pl-tree-head", "middle")
     t.text(x2, 16, "Schritt 2", "pl-tree-head", "middle")
 
@@ -206,21 +224,13 @@ def view(r: dict, layout: str = WIDE) -> View:
                 t.text(x + 22, y + 22 + 14 * i, text, cls_text)
             else:
                 t.text(x + 22 + 62 * i, y + 22, text, cls_text)
-    tie1 = steps >= 1 and r["ties"][0]
-    tie2 = steps >= 2 and r["ties"][1]
-    note = None
-    if tie1 and tie2:
-        note = ("Gleichstand in beiden Schritten:", "Die Regel nimmt jeweils A.")
-    elif tie1 or tie2:
-        where = "in Schritt 1" if tie1 else f"nach {g[0]}"
-        note = (f"Gleichstand {where}:", "Die Regel nimmt das erste Token, A.")
     if note and narrow:
-        t.text(8, 314, note[0], "pl-tree-note")
-        t.text(8, 330, note[1], "pl-tree-note")
+        t.text(8, key_y + 44, note[0], "pl-tree-note")
+        t.text(8, key_y + 60, note[1], "pl-tree-note")
     elif note:
         t.text(8, 330, " ".join(note), "pl-tree-note")
-    t.legend(352 if narrow else 300, [("pl-tree-greedy", "Greedy-Wahl"), ("pl-tree-best", "bester Pfad"),
-                                      ("pl-tree-hidden", "nie erfragt")], per_row=2 if narrow else 3,
+    t.legend(key_y if narrow else 300, [("pl-tree-greedy", "Greedy-Wahl"), ("pl-tree-best", "bester Pfad"),
+                                               ("pl-tree-hidden", "nie erfragt")], per_row=2 if narrow else 3,
              col=160 if narrow else 146)
 
     done = steps == 2

@@ -24,6 +24,7 @@ from statistics import median
 
 from ..kit import fmt, polyfit, svg
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Prediction, Task
 
 SLUG = "overfitting"
@@ -194,21 +195,38 @@ def compute(degree: int = 1, days: int = 10, lam: float = 0.0, others: bool = Fa
 
 # -- what the page shows -----------------------------------------------------
 
-# A finger needs about 44 px: each point has an invisible circle that wide to grab it by (the figure is
-# drawn at about its own size on a phone, where it scrolls sideways rather than shrink).
+# A finger needs about 44 px: each point has an invisible circle that wide to grab it by (a narrow
+# figure is drawn at about its own size on a phone).
 HIT_RADIUS = 22
 
+# On a narrow figure the legend stands in two rows above the plot: a box inside it would cover a
+# third of the smaller plot, where a degree-9 curve swings. The plot keeps the wide figure's height.
+LEGEND_ROW, LEGEND_TOP = 18, 18
 
-def view(r: dict) -> View:
-    plot = svg.Plot(480, 330, (T_MIN, T_MAX), (Y_MIN, Y_MAX), label="Eisverkauf nach Temperatur")
+
+# Where the curves are drawn; the true rule's curve never changes (every drag move draws it again).
+_CURVE_T = tuple(T_MIN + (T_MAX - T_MIN) * i / 120 for i in range(121))
+_CURVE_X = tuple(map(to_x, _CURVE_T))
+_TRUTH = tuple((t, true_scoops(t)) for t in _CURVE_T)
+
+
+def _curve(coef) -> list[tuple[float, float]]:
+    return [(t, polyfit.evaluate(coef, x)) for t, x in zip(_CURVE_T, _CURVE_X)]
+
+
+def view(r: dict, layout: str = WIDE) -> View:
+    narrow = layout == NARROW
+    above = 2 * LEGEND_ROW + 4 if narrow else 0
+    margin = (16 + above, 22, 46, 52) if narrow else (16, 16, 46, 60)
+    plot = svg.Plot(width(480, layout), 330 + above, (T_MIN, T_MAX), (Y_MIN, Y_MAX),
+                    label="Eisverkauf nach Temperatur", margin=margin, layout=layout)
     plot.grid(xticks=range(15, 36, 5), yticks=range(0, 361, 100),
               xlabel="Temperatur (°C)", ylabel="Kugeln pro Tag", xfmt=lambda v: f"{fmt.tick(v)} °C")
-    grid_t = [T_MIN + (T_MAX - T_MIN) * i / 120 for i in range(121)]
     if "others" in r:
         for coef in r["others"]["coef"]:
-            plot.polyline([(t, polyfit.evaluate(coef, to_x(t))) for t in grid_t], "pl-other")
-    plot.polyline([(t, true_scoops(t)) for t in grid_t], "pl-truth")
-    plot.polyline([(t, polyfit.evaluate(r["coef"], to_x(t))) for t in grid_t], "pl-fit")
+            plot.polyline(_curve(coef), "pl-other")
+    plot.polyline(_TRUTH, "pl-truth")
+    plot.polyline(_curve(r["coef"]), "pl-fit")
     radius = 6 if r["days"] <= 10 else 4
     moved = set(r["moved"])
     for i, (t, y) in enumerate(zip(r["temps"], r["scoops"])):
@@ -217,8 +235,14 @@ def view(r: dict) -> View:
                     "aria-label": f"Tag {i + 1}: {fmt.de(t, 1)} °C",
                     "aria-valuenow": f"{y:.0f}", "aria-valuetext": f"{fmt.de(y, 0)} Kugeln"},
                    hit=HIT_RADIUS)
-    plot.legend([("pl-fit", f"Kurve vom Grad {r['degree']}"), ("pl-truth", "wahre Regel (unbekannt)")]
-                + ([("pl-other", "24 andere Hefte")] if "others" in r else []))
+    fit, truth = ("pl-fit", f"Kurve vom Grad {r['degree']}"), ("pl-truth", "wahre Regel (unbekannt)")
+    other = [("pl-other", "24 andere Hefte")] if "others" in r else []
+    if narrow:
+        lines = ("pl-fit", "pl-truth", "pl-other")
+        plot.front.append(svg.key_row([fit, *other], 14, LEGEND_TOP, w=24, gap=6, lines=lines))
+        plot.front.append(svg.key_row([truth], 14, LEGEND_TOP + LEGEND_ROW, w=24, gap=6, lines=lines))
+    else:
+        plot.legend([fit, truth, *other])
 
     readouts = [
         Readout("train_rmse", "Fehler im Heft", fmt.de(r["train_rmse"], 1) + " Kugeln", r["train_rmse"], True),
@@ -242,16 +266,16 @@ def view(r: dict) -> View:
         + (f" Typisch über 24 andere Hefte: {fmt.de(r['others']['median_test_rmse'], 1)} Kugeln an neuen Tagen."
            if "others" in r else "")
     )
-    return View(plot.render(), readouts, summary, _degree_chart(r))
+    return View(plot.render(), readouts, summary, _degree_chart(r, layout))
 
 
-def _degree_chart(r: dict) -> str:
+def _degree_chart(r: dict, layout: str = WIDE) -> str:
     """Error against degree, the shape of Goodfellow et al., Abb. 5.3 (log scale: the tail is huge)."""
     rows = r["by_degree"]
     top = max(max(row["test_rmse"] for row in rows), 100.0)
     lo, hi = 1.0, 10 ** math.ceil(math.log10(top))
     plot = svg.Plot(320, 220, (0.5, 9.5), (math.log10(lo), math.log10(hi)), label="Fehler nach Grad",
-                    margin=(14, 14, 40, 52))
+                    margin=(14, 14, 40, 52), layout=layout)
     ticks = [10 ** k for k in range(0, int(math.log10(hi)) + 1)]
     plot.grid(xticks=range(1, 10), yticks=[math.log10(t) for t in ticks], xlabel="Grad",
               ylabel="Fehler (log)", yfmt=lambda v: fmt.de(round(10 ** v)), xfmt=fmt.tick)
