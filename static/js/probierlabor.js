@@ -335,8 +335,10 @@
 
   // A view (Python's or a pre-rendered one) on screen, with the controls and the URL it belongs to.
   function paint(root, out, { url = true } = {}) {
-    const focused = document.activeElement && root.contains(document.activeElement)
-      ? document.activeElement.dataset.drag : undefined;
+    const active = document.activeElement;
+    const focused = active && root.contains(active) && active.dataset.drag !== undefined
+      ? `[data-drag="${active.dataset.drag}"]` + (active.dataset.dragField ? `[data-drag-field="${active.dataset.dragField}"]` : "")
+      : undefined;
     const scrolling = scrollingRegions(root);
     root.querySelector(".pl-figure").innerHTML = out.figure;
     root.querySelector(".pl-extra").innerHTML = out.extra || "";
@@ -352,7 +354,7 @@
       if (input) input.setAttribute("aria-valuetext", unit && !text.endsWith(unit) ? `${text} ${unit}` : text);
     }
     if (focused !== undefined) {
-      const again = root.querySelector(`[data-drag="${focused}"]`);
+      const again = root.querySelector(focused);
       if (again) again.focus({ preventScroll: true });
     }
     if (url) writeUrl(root, out.url);
@@ -487,60 +489,103 @@
     }));
   });
 
-  // ---- dragging points in a figure (SVG circles with data-drag) -------------------
+  // ---- dragging handles in a figure (SVG elements with data-drag) ------------------------
+  //
+  // The figure says what a handle edits: data-drag is the entry's index, data-drag-field the
+  // parameter (without it, the experiment's dragged points, [data-moves]); data-drag-y="y0 y1 v0 v1"
+  // maps a height to a value (y0 is where v0 lies, y1 where v1 does; without it the Plot's box and
+  // y range), data-drag-step is an arrow key's step, aria-valuemin/-max bound the value. An invisible
+  // larger target for a finger carries data-drag-hit (the index) and the same data-drag-field.
+  // Whatever a handle writes goes into its field, and from there the one path every change takes
+  // (Python checks it, says what it changed, the URL follows).
 
   function enableDragging(root) {
     const stage = root.querySelector(".pl-figure");
-    const moves = root.querySelector("[data-moves]");
-    if (!stage || !moves) return;
+    if (!stage) return;
 
-    const valueAt = (svg, clientY) => {
+    const fieldOf = (handle) => (handle.dataset.dragField
+      ? root.querySelector(`[data-param="${handle.dataset.dragField}"]`) : root.querySelector("[data-moves]"));
+    // the handle now on screen: Python draws the figure anew at every step of a drag
+    const handleFor = ({ field, index }) => stage.querySelector(
+      `[data-drag="${index}"]` + (field ? `[data-drag-field="${field}"]` : ":not([data-drag-field])"));
+    const mapping = (handle) => {
+      if (handle.dataset.dragY) return handle.dataset.dragY.split(" ").map(Number);
+      const svg = handle.ownerSVGElement;
       const [, top, , bottom] = svg.dataset.box.split(" ").map(Number);
       const [y0, y1] = svg.dataset.yrange.split(" ").map(Number);
-      const pt = svg.createSVGPoint();
-      pt.x = 0; pt.y = clientY;
-      const local = pt.matrixTransform(svg.getScreenCTM().inverse());
-      return y0 + (bottom - local.y) / (bottom - top) * (y1 - y0);
+      return [bottom, top, y0, y1];
     };
-    const setMove = (index, value) => {
+    const clamp = (handle, value) => {
+      const lo = handle.getAttribute("aria-valuemin"), hi = handle.getAttribute("aria-valuemax");
+      return Math.min(Math.max(value, lo === null ? -Infinity : Number(lo)), hi === null ? Infinity : Number(hi));
+    };
+    const valueAt = (handle, clientY) => {
+      const [p0, p1, v0, v1] = mapping(handle);
+      const pt = handle.ownerSVGElement.createSVGPoint();
+      pt.x = 0; pt.y = clientY;
+      const local = pt.matrixTransform(handle.getScreenCTM().inverse());
+      return v0 + (local.y - p0) / (p1 - p0) * (v1 - v0);
+    };
+    const setMove = (moves, handle, value) => {
+      const index = handle.dataset.drag;
       const map = new Map(moves.value ? moves.value.split(",").map((p) => p.split(":")) : []);
       map.set(String(index), value.toFixed(1));
       moves.value = [...map].map(([i, v]) => `${i}:${v}`).join(",");
-      if (!runtime.run) follow(index, value);
+      if (!runtime.run) follow(handle, value);
+    };
+    // A bar of a distribution takes the share under the pointer, and the other bars keep theirs
+    // relative to each other: only the dragged entry changes in the field, to the number that has
+    // that share of the new sum. Python divides by the sum as for typed values (kit/contract.py) and
+    // says so; an entry that holds everything cannot give any away, so it stays.
+    const setShare = (field, handle, share) => {
+      const handles = [...stage.querySelectorAll(`[data-drag][data-drag-field="${handle.dataset.dragField}"]`)];
+      const values = handles.sort((a, b) => a.dataset.drag - b.dataset.drag).map((h) => Number(h.getAttribute("aria-valuenow")));
+      const index = Number(handle.dataset.drag);
+      const rest = values.reduce((sum, v, i) => (i === index ? sum : sum + v), 0);
+      if (!(rest > 0) || !(share < 1)) return false;
+      values[index] = share * rest / (1 - share);
+      field.value = values.map((v) => Number(v.toPrecision(6))).join("_");
+      return true;
+    };
+    const write = (handle, value) => {
+      const field = fieldOf(handle);
+      if (!field) return;
+      value = clamp(handle, value);
+      if ("moves" in field.dataset) setMove(field, handle, value);
+      else if (!setShare(field, handle, value)) return;
       userChange(root);
     };
-    // Until Python redraws the figure, the dragged point at least goes where it was put.
-    const follow = (index, value) => {
-      const svg = stage.querySelector("svg");
-      const circle = stage.querySelector(`circle[data-drag="${index}"]`);
-      if (!svg || !circle || !svg.dataset.box || !svg.dataset.yrange) return;
-      const [, top, , bottom] = svg.dataset.box.split(" ").map(Number);
-      const [y0, y1] = svg.dataset.yrange.split(" ").map(Number);
-      const clamped = Math.min(Math.max(value, y0), y1);
-      const cy = (bottom - (clamped - y0) / (y1 - y0) * (bottom - top)).toFixed(1);
-      stage.querySelectorAll(`[data-drag="${index}"], [data-drag-hit="${index}"]`).forEach((el) => el.setAttribute("cy", cy));
+    // Until Python redraws the figure, a dragged point at least goes where it was put.
+    const follow = (handle, value) => {
+      const [p0, p1, v0, v1] = mapping(handle);
+      const clamped = Math.min(Math.max(value, Math.min(v0, v1)), Math.max(v0, v1));
+      const cy = (p0 + (clamped - v0) / (v1 - v0) * (p1 - p0)).toFixed(1);
+      const index = handle.dataset.drag;
+      stage.querySelectorAll(`circle[data-drag="${index}"], circle[data-drag-hit="${index}"]`).forEach((el) => el.setAttribute("cy", cy));
     };
-    const currentValue = (index) => {
+    const currentValue = (handle) => {
       // a value kept while Python starts is not drawn yet: the field has it
-      const kept = moves.value.split(",").map((p) => p.split(":")).find(([i]) => i === String(index));
-      if (kept && root.plChanged) return Number(kept[1]);
-      const circle = stage.querySelector(`[data-drag="${index}"]`);
-      return circle ? Number(circle.getAttribute("aria-valuenow")) : 0;
+      const field = fieldOf(handle);
+      if (field && "moves" in field.dataset && root.plChanged) {
+        const kept = field.value.split(",").map((p) => p.split(":")).find(([i]) => i === handle.dataset.drag);
+        if (kept) return Number(kept[1]);
+      }
+      return Number(handle.getAttribute("aria-valuenow"));
     };
 
     stage.addEventListener("pointerdown", (e) => {
-      // the point itself or the invisible larger circle under it (svg.py, Plot.point's hit), for a finger
+      // the handle itself or the invisible larger area under it, for a finger
       const target = e.target.closest("[data-drag], [data-drag-hit]");
       if (!target) return;
       e.preventDefault();
-      root.plDragging = target.dataset.drag ?? target.dataset.dragHit;
+      root.plDragging = { field: target.dataset.dragField, index: target.dataset.drag ?? target.dataset.dragHit };
       stage.setPointerCapture(e.pointerId);
       stage.classList.add("pl-dragging");
     });
     stage.addEventListener("pointermove", (e) => {
       if (root.plDragging === undefined || runtime.failure) return;
-      const svg = stage.querySelector("svg");
-      setMove(root.plDragging, valueAt(svg, e.clientY));
+      const handle = handleFor(root.plDragging);
+      if (handle) write(handle, valueAt(handle, e.clientY));
     });
     const stop = () => {
       root.plDragging = undefined;
@@ -551,11 +596,12 @@
     stage.addEventListener("keydown", (e) => {
       const target = e.target.closest("[data-drag]");
       if (!target || runtime.failure) return;
-      const step = e.shiftKey ? 25 : 5;
-      const delta = { ArrowUp: step, ArrowDown: -step, PageUp: 50, PageDown: -50 }[e.key];
+      const base = Number(target.dataset.dragStep || 5);
+      const step = e.shiftKey ? 5 * base : base;
+      const delta = { ArrowUp: step, ArrowDown: -step, PageUp: 10 * base, PageDown: -10 * base }[e.key];
       if (delta === undefined) return;
       e.preventDefault();
-      setMove(target.dataset.drag, currentValue(target.dataset.drag) + delta);
+      write(target, currentValue(target) + delta);
     });
   }
 

@@ -124,3 +124,65 @@ def test_an_old_link_reached_by_instant_navigation_is_renamed_as_well(visit):
     assert dict(v.page.evaluate("[...new URLSearchParams(location.search)]")) == {"s": "0.25", "quote": "80"}
     assert v.page.inner_text(f"{ROOT} .pl-summary") == expected["summary"]
     assert not v.console_errors()
+
+
+# The bars of an own distribution are handles (kit/distribution.py): the dragged bar takes the chance
+# under the pointer, the others keep theirs relative to each other, through the field and Python's
+# one division by the sum.
+BAR = ROOT + ' [data-drag="{}"][data-drag-field="dist"]'
+SCREEN_Y_OF = """([el, value]) => {
+  const [y0, y1, v0, v1] = el.dataset.dragY.split(" ").map(Number);
+  const pt = el.ownerSVGElement.createSVGPoint();
+  pt.x = 0; pt.y = y0 + (value - v0) / (v1 - v0) * (y1 - y0);
+  return pt.matrixTransform(el.getScreenCTM()).y;
+}"""
+
+
+def chances(v) -> list[float]:
+    return v.page.eval_on_selector_all(f'{ROOT} [data-drag][data-drag-field="dist"]',
+                                       "els => els.map(e => Number(e.getAttribute('aria-valuenow')))")
+
+
+def settled_on(v, summary: str) -> dict:
+    v.page.wait_for_function("([sel, text]) => document.querySelector(sel + ' .pl-summary').textContent === text",
+                             arg=[ROOT, summary])
+    return shown(v)
+
+
+def test_a_bar_of_an_own_distribution_is_dragged_by_mouse_and_by_keyboard(visit):
+    v = visit(f"/{SLUG}/?dist=0.5_0.3_0.2")
+    v.wait_state()
+    assert chances(v) == [0.5, 0.3, 0.2]
+    bar = v.page.locator(BAR.format(0))
+    bar.scroll_into_view_if_needed()
+    box = bar.bounding_box()
+    x = box["x"] + box["width"] / 2
+    v.page.mouse.move(x, box["y"] + 2)
+    v.page.mouse.down()
+    for share in (0.55, 0.6, 0.65, 0.7):
+        v.page.mouse.move(x, v.page.evaluate(SCREEN_Y_OF, [v.page.locator(BAR.format(0)).element_handle(), share]))
+    v.page.mouse.up()
+    v.page.wait_for_function("sel => Math.abs(document.querySelector(sel).getAttribute('aria-valuenow') - 0.7) < 0.01",
+                             arg=BAR.format(0))
+    a, b, c = chances(v)
+    assert abs(b / c - 1.5) < 0.01, "the other bars kept their proportion"
+    url = dict(v.page.evaluate("[...new URLSearchParams(location.search)]"))["dist"]
+    expected = api.run(SLUG, {"dist": url})
+    assert expected["notes"] == [] and expected["params"]["dist"] == [a, b, c]  # the link needs no second division
+    now = settled_on(v, expected["summary"])
+    assert now["field"] == expected["controls"]["dist"]
+    assert now["readouts"] == [[r["key"], r["value"]] for r in expected["readouts"]]
+    note = v.page.inner_text(f"{ROOT} .pl-notes")
+    assert "„Eigene Verteilung“: Die Werte ergaben zusammen" in note and "geteilt" in note
+
+    # the keyboard: B one step (0,01) up, and the focus stays on B through the new figure
+    v.page.locator(BAR.format(1)).focus()
+    v.page.keyboard.press("ArrowUp")
+    v.page.wait_for_function("([sel, b]) => Number(document.querySelector(sel).getAttribute('aria-valuenow')) > b + 0.005",
+                             arg=[BAR.format(1), b])
+    a2, b2, c2 = chances(v)
+    assert abs(b2 - (b + 0.01)) < 0.0002 and abs(a2 / c2 - a / c) < 0.01
+    assert v.page.evaluate("document.activeElement.dataset.drag") == "1"
+    url = dict(v.page.evaluate("[...new URLSearchParams(location.search)]"))["dist"]
+    assert settled_on(v, api.run(SLUG, {"dist": url})["summary"])["field"] == api.run(SLUG, {"dist": url})["controls"]["dist"]
+    assert not v.console_errors()

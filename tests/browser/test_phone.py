@@ -334,3 +334,23 @@ def test_a_finger_swipes_a_draggable_figure_sideways_between_its_points(small_ph
     touch(page, [(x, y), (x - 100, y)])
     page.wait_for_function("() => document.querySelector('[data-experiment] .pl-figure').scrollLeft > 0")
     assert "moves=" not in page.evaluate("location.search")
+
+
+def test_a_finger_drags_a_bar_of_an_own_distribution(phone):
+    """Top-p's own distribution on a phone: the finger's target around a bar is at least 24 px on
+    screen, and a finger moved up from it raises the bar instead of scrolling the page."""
+    page = phone("/top-p-sampling/?dist=0.5_0.3_0.2")
+    bar = page.locator('[data-experiment] [data-drag="2"][data-drag-field="dist"]')
+    target = page.locator('[data-experiment] [data-drag-hit="2"][data-drag-field="dist"]')
+    target.evaluate("el => el.scrollIntoView({block: 'center', inline: 'center'})")
+    assert target.bounding_box()["width"] >= 24
+    # the figure fits a phone here (no swipe hint comes), so its place is steady once drawn
+    centre = target.evaluate(STEADY_CENTRE)
+    x, y = centre["x"], centre["y"]
+    scrolled = page.evaluate("window.scrollY")
+    # a finger put on the column takes the bar to it (the middle: a chance of ½) and lifts it from there;
+    # a figure drawn anew under the finger at each step must not end the drag
+    touch(page, [(x, y), (x, y - 20), (x, y - 40)])
+    page.wait_for_function("location.search.includes('dist=') && !location.search.includes('dist=0.5_0.3_0.2')")
+    assert float(bar.get_attribute("aria-valuenow")) > 0.8
+    assert page.evaluate("window.scrollY") == scrolled, "the finger moved the bar, not the page"

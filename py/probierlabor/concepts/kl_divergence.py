@@ -41,6 +41,15 @@ GROUP = "Lernen und Bewerten"
 TEASER = "Wie weit liegt eine Verteilung von einer anderen entfernt – und warum die Richtung zählt."
 
 
+# not "q" and "p": the theme reads ?q= as a search query
+OWN = {
+    "q": distribution.own("q_dist", "Eigene Verteilung q", help="Statt des Reglers für q: 2 bis 8 Wahrscheinlichkeiten, "
+                          "mit Semikolon getrennt; sie werden durch ihre Summe geteilt, falls nötig. Leer: der Regler. "
+                          "Die Balken einer eigenen Verteilung lassen sich im Bild ziehen."),
+    "p": distribution.own("p_dist", "Eigene Verteilung p", help="Ebenso für p. Fehlen p Ereignisse, die q hat, "
+                          "bekommen sie bei p die Wahrscheinlichkeit 0 (und umgekehrt)."),
+}
+
 PARAMS = (
     Param("q1", "q: Wahrscheinlichkeit von A", "float", 0.9, lo=0.0, hi=1.0, step=0.01,
           help="Die Verteilung q; B bekommt den Rest 1 − q(A)."),
@@ -48,11 +57,7 @@ PARAMS = (
           help="Die Verteilung p; B bekommt den Rest 1 − p(A)."),
     Param("swap", "Richtung tauschen: p ist die Referenz", "bool", False,
           help="Aus: q ist die Referenz, p die Näherung, also D(q‖p). An: D(p‖q)."),
-    # not "q" and "p": the theme reads ?q= as a search query
-    distribution.own("q_dist", "Eigene Verteilung q", help="Statt des Reglers für q: 2 bis 8 Wahrscheinlichkeiten, "
-                     "mit Semikolon getrennt; sie werden durch ihre Summe geteilt, falls nötig. Leer: der Regler."),
-    distribution.own("p_dist", "Eigene Verteilung p", help="Ebenso für p. Fehlen p Ereignisse, die q hat, "
-                     "bekommen sie bei p die Wahrscheinlichkeit 0 (und umgekehrt)."),
+    *OWN.values(),
 )
 
 PRESETS = (
@@ -272,17 +277,30 @@ def _figure(r: dict, layout: str) -> str:
     few = len(events) <= 3  # room for the numbers above the bars; with more they are in the bars' titles
     group = (lx1 - lx0) / len(events)
     bar = min(26 if narrow else 32, group / 2 - 3)
+    # an own distribution's bars can be dragged (its events, not the ones it lacks); their targets
+    # lie under all bars, each at most as wide as its bar's distance to the next bar dragged
+    typed = {name: len(events) - r["padded"][name] if r["own"][name] else 0 for name in ("q", "p")}
+    room = min(bar + 4, group - bar - 4) if typed["q"] and typed["p"] else group
+    targets, first = [], len(parts)
     for i, event in enumerate(events):
         cx = lx0 + group * (i + 0.5)
         for j, (name, value, cls) in enumerate(((ref_name, ref[i], "pl-kl-ref"), (approx_name, approx[i], "pl-kl-approx"))):
             x = cx - bar - 2 + j * (bar + 4)
-            parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(value):.1f}" width="{bar:g}" '
-                         f'height="{bottom - py(value):.1f}"><title>{name}({event}) = {fmt.de_auto(value)}</title></rect>')
+            title = f"{name}({event}) = {fmt.de_auto(value)}"
+            if i < typed[name]:
+                target, handle = distribution.bar(OWN[name], i, value, x=x, width=bar, top=top, bottom=bottom,
+                                                  cls=cls, room=room, title=title)
+                targets.append(target)
+                parts.append(handle)
+            else:
+                parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(value):.1f}" width="{bar:g}" '
+                             f'height="{bottom - py(value):.1f}"><title>{title}</title></rect>')
             if few:  # a narrow figure with three events lifts p's numbers a row: neighbours would touch
                 lift = 13 * j if narrow and len(events) == 3 else 0
                 parts.append(f'<text class="pl-kl-value" x="{x + bar / 2:.1f}" y="{py(value) - 5 - lift:.1f}" '
                              f'text-anchor="middle">{fmt.de(value, 2)}</text>')
         parts.append(f'<text class="pl-tick" x="{cx:.1f}" y="{bottom + 18}" text-anchor="middle">{event}</text>')
+    parts[first:first] = targets
     parts.append(f'<line class="pl-frame" x1="{lx0}" y1="{bottom}" x2="{lx1}" y2="{bottom}"/>')
     # legend under the left panel
     ly = H - 26

@@ -30,7 +30,7 @@ import math
 from fractions import Fraction
 from html import escape
 
-from ..kit import distribution, fmt, svg
+from ..kit import distribution, drag, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
 from ..kit.lesson import Lesson, Prediction, Task
@@ -45,6 +45,11 @@ TEACHER = (Fraction(60, 100), Fraction(35, 100), Fraction(5, 100))
 LABEL = (Fraction(1), Fraction(0), Fraction(0))
 T_MIN, T_MAX, T_STEP = 1.0, 5.0, 0.1
 
+OWN = distribution.own("teacher", "Eigener Lehrer",
+                       help="2 bis 8 Chancen des Lehrers für A, B, C …, mit Semikolon getrennt; das Label bleibt A. "
+                            "Ergeben sie nicht 1, wird durch ihre Summe geteilt. Leer: 0,6; 0,35; 0,05. Die Balken "
+                            "eines eigenen Lehrers lassen sich im Bild ziehen.")
+
 PARAMS = (
     Param("T", "Temperatur T", "float", 1.0, lo=T_MIN, hi=T_MAX, step=T_STEP,
           help="Gilt für Lehrer und Schüler gleichermaßen; größer heißt weicher."),
@@ -54,9 +59,7 @@ PARAMS = (
           help="Wie der Schüler den Rest 1 − s(A) auf B und C verteilt (der Lehrer: 0,875)."),
     Param("alpha", "Gewicht α der weichen Ziele", "float", 0.5, lo=0.0, hi=1.0, step=0.05,
           help="0: nur das Label zählt; 1: nur der Lehrer."),
-    distribution.own("teacher", "Eigener Lehrer",
-                     help="2 bis 8 Chancen des Lehrers für A, B, C …, mit Semikolon getrennt; das Label bleibt A. "
-                          "Ergeben sie nicht 1, wird durch ihre Summe geteilt. Leer: 0,6; 0,35; 0,05."),
+    OWN,
 )
 
 PRESETS = (
@@ -210,21 +213,32 @@ def _figure(r: dict, layout: str) -> str:
     few = len(tokens) <= 3  # room for the numbers above the bars; with more they are in the bars' titles
     group = (right - left) / len(tokens)
     bar = min(26 if narrow else 32, group / 3 - 4)
+    # an own teacher can be dragged: its bar at T = 1, else its mark for T = 1 (the chance typed);
+    # the targets span each token's column and lie under all bars
+    targets, first = [], len(parts)
     for i, token in enumerate(tokens):
         cx = left + group * (i + 0.5)
         for j, (name, values, cls) in enumerate(series):
             x = cx + (j - 1.5) * (bar + 4) + 2
             v = values[i]
-            parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(v):.1f}" width="{bar:g}" '
-                         f'height="{bottom - py(v):.1f}"><title>{escape(name)}, {token}: {fmt.de(v, 3)}</title></rect>')
+            dragged = r["own"] and cls == "pl-kd-teacher"
+            if dragged:
+                targets.append(distribution.target(OWN, i, cx, bar, room=group, top=top, bottom=bottom))
+            handle = (drag.markup(distribution.handle(OWN, i, r["teacher"][i], top=top, bottom=bottom))
+                      if dragged else "")
+            parts.append(f'<rect class="{cls}{" pl-bar-handle" if handle and r["T"] == 1 else ""}" x="{x:.1f}" '
+                         f'y="{py(v):.1f}" width="{bar:g}" height="{bottom - py(v):.1f}"'
+                         f'{handle if r["T"] == 1 else ""}><title>{escape(name)}, {token}: {fmt.de(v, 3)}</title></rect>')
             if few:
                 parts.append(f'<text class="pl-kd-value" x="{x + bar / 2:.1f}" y="{py(v) - 5:.1f}" '
                              f'text-anchor="middle">{fmt.de(v, 2)}</text>')
             if cls == "pl-kd-teacher" and r["T"] != 1:
                 t1 = r["teacher"][i]  # where the teacher stood at T = 1
-                parts.append(f'<line class="pl-kd-t1" x1="{x - 3:.1f}" y1="{py(t1):.1f}" x2="{x + bar + 3:.1f}" '
-                             f'y2="{py(t1):.1f}"><title>Lehrer bei T = 1: {fmt.de(t1, 2)}</title></line>')
+                parts.append(f'<line class="pl-kd-t1{" pl-bar-handle" if handle else ""}" x1="{x - 3:.1f}" '
+                             f'y1="{py(t1):.1f}" x2="{x + bar + 3:.1f}" y2="{py(t1):.1f}"{handle}>'
+                             f'<title>Lehrer bei T = 1: {fmt.de(t1, 2)}</title></line>')
         parts.append(f'<text class="pl-axis" x="{cx:.1f}" y="{bottom + 20}" text-anchor="middle">{"Token " if len(tokens) <= 4 else ""}{token}</text>')
+    parts[first:first] = targets
     parts.append(f'<line class="pl-frame" x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}"/>')
     # legend in two rows, so that it stays legible when the figure shrinks to a phone's width
     keys = [(cls, name) for name, _, cls in series]

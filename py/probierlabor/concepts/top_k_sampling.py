@@ -54,6 +54,10 @@ ROW_CHOICES = (
 )
 DRAWS = (10, 100, 1000, 10000)
 
+OWN = distribution.own(help="Statt der gewählten Verteilung: 2 bis 8 Chancen, mit Semikolon getrennt. Ergeben "
+                       "sie nicht 1, wird durch ihre Summe geteilt. Leer: die Auswahl oben. Die Balken "
+                       "einer eigenen Verteilung lassen sich im Bild ziehen.")
+
 PARAMS = (
     Param("k", "k (Zahl der Kandidaten)", "int", 2, lo=1, hi=len(distribution.LETTERS), step=1,
           help="Tokens unterhalb des k-ten Werts fallen weg; Gleichstände an der Grenze bleiben."),
@@ -62,8 +66,7 @@ PARAMS = (
     Param("n", "Züge", "choice", 1000, choices=tuple((n, fmt.de(n)) for n in DRAWS),
           help="Wie oft aus der gefilterten Verteilung gezogen wird."),
     Param("seed", "Neu ziehen", "seed", 1, help="Neue Zufallszahlen; der Link merkt sich die Ziehung."),
-    distribution.own(help="Statt der gewählten Verteilung: 2 bis 8 Chancen, mit Semikolon getrennt. Ergeben sie "
-                          "nicht 1, wird durch ihre Summe geteilt. Leer: die Auswahl oben."),
+    OWN,
 )
 
 PRESETS = (
@@ -164,10 +167,19 @@ def view(r: dict, layout: str = WIDE) -> View:
     plot.grid(xticks=[], yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="", ylabel="Chance",
               yfmt=lambda v: fmt.de(v, 2))
     bars = []
+    own = r["row"] == "eigen"
     for i, token in enumerate(tokens):
         left = i + 0.12
-        # the model's probability before filtering: a dashed outline behind both bars
-        bars.append(_rect(plot, left, i + 0.88, 0, float(probs[i]), "pl-dec-before"))
+        # the model's probability before filtering: a dashed outline behind both bars; the reader's
+        # own distribution can be dragged there
+        if own:
+            target, handle = distribution.bar(
+                OWN, i, r["probs"][i], x=plot.px(left), width=plot.px(i + 0.88) - plot.px(left), top=plot.py(1),
+                bottom=plot.py(0), cls="pl-dec-before", room=plot.px(1) - plot.px(0))
+            plot.hits.append(target)
+            bars.append(handle)
+        else:
+            bars.append(_rect(plot, left, i + 0.88, 0, float(probs[i]), "pl-dec-before"))
         if r["kept"][i]:
             bars.append(_rect(plot, i + 0.2, i + 0.49, 0, float(chances[i]), "pl-dec-exact"))
             bars.append(_rect(plot, i + 0.51, i + 0.8, 0, r["shares"][i], "pl-dec-drawn"))

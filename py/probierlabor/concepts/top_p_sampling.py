@@ -46,13 +46,16 @@ TOKENS = ("A", "B", "C", "D")
 ROWS = (("0.7", "0.15", "0.1", "0.05"), ("0.4", "0.3", "0.2", "0.1"))
 DIGITS = 50
 
+OWN = distribution.own(help="Statt der zwei Zeilen: 2 bis 8 Chancen, mit Semikolon getrennt. Ergeben sie "
+                       "nicht 1, wird durch ihre Summe geteilt. Leer: die Zeilen des Artikels. Die Balken "
+                       "einer eigenen Verteilung lassen sich im Bild ziehen.")
+
 PARAMS = (
     Param("p", "Schwelle p", "float", 0.75, lo=0.05, hi=1.0, step=0.05,
           help="Behalten wird die kleinste Spitzengruppe, deren Summe p erreicht."),
     Param("temperature", "Temperatur T", "float", 1.0, lo=0.1, hi=3.0, step=0.05,
           help="Teilt die Logits ln p durch T, bevor geschnitten wird (T = 1: unverändert)."),
-    distribution.own(help="Statt der zwei Zeilen: 2 bis 8 Chancen, mit Semikolon getrennt. Ergeben sie "
-                          "nicht 1, wird durch ihre Summe geteilt. Leer: die Zeilen des Artikels."),
+    OWN,
 )
 
 PRESETS = (
@@ -201,6 +204,8 @@ def view(r: dict, layout: str = WIDE) -> View:
     foot = line if r["temperature"] != 1.0 else 0
     w, h = width(440, layout), axis_y + 40 + foot
     left, right = 60, width(440, layout) - 14
+    # an own distribution also stands as bars in the order typed, which the reader can drag
+    panel = _own_bars(r, h, left, right) if r["own"] else ""
     scale = right - left
     parts = []
     # cumulative axis
@@ -248,6 +253,9 @@ def view(r: dict, layout: str = WIDE) -> View:
     if r["temperature"] != 1.0:
         parts.append(f'<text class="pl-tick" x="8" y="{h - 6 if foot else 22}">T = {fmt.de_auto(r["temperature"])}'
                      + ("" if r["rows"][0]["exact"] else " (Werte gerundet)") + "</text>")
+    if panel:
+        parts.append(panel)
+        h += OWN_PANEL
     figure = svg.figure(w, h, parts, label=f'Top-p mit p = {fmt.de_auto(r["p"])}: Kern je Zeile', cls="pl-topp",
                         layout=layout)
 
@@ -277,6 +285,30 @@ def view(r: dict, layout: str = WIDE) -> View:
                    f"(Summe {_num(r1['mass'], r1['mass_exact'])}), Zeile 2 behält {r2['kept']} "
                    f"(Summe {_num(r2['mass'], r2['mass_exact'])}).")
     return View(figure, readouts, summary, _table(r))
+
+
+OWN_PANEL = 150  # the height of the own distribution's bars under the figure
+
+
+def _own_bars(r: dict, y: float, left: float, right: float) -> str:
+    """The typed distribution (before temperature) as bars A, B, … from ``y`` down, each draggable."""
+    (row,) = r["rows"]  # sorted by chance; its names A, B, … say the order typed
+    values = [row["values"][row["tokens"].index(token)] for token in sorted(row["tokens"])]
+    top, bottom = y + 28, y + OWN_PANEL - 26
+    group = (right - left) / len(values)
+    bar = min(40, group * 0.6)
+    parts = [f'<text class="pl-axis" x="{left}" y="{y + 14}">Eigene Verteilung (zum Ziehen)</text>',
+             f'<line class="pl-frame" x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}"/>']
+    bars = []
+    for i, value in enumerate(values):
+        cx = left + group * (i + 0.5)
+        target, handle = distribution.bar(OWN, i, value, x=cx - bar / 2, width=bar, top=top, bottom=bottom,
+                                          cls="pl-topp-own", room=group, title=f"{distribution.LETTERS[i]}: {fmt.de_auto(value)}")
+        parts.append(target)
+        bars.append(handle)
+        parts.append(f'<text class="pl-tick" x="{cx:.1f}" y="{bottom + 16}" text-anchor="middle">'
+                     f'{distribution.LETTERS[i]} {fmt.de_auto(value)}</text>')
+    return "".join(parts + bars)
 
 
 def _table(r: dict) -> str:

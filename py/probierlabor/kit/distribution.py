@@ -4,16 +4,27 @@ KL divergence, knowledge distillation), so the range, the count and the wording 
 The values arrive checked by the contract (kind ``values``): 2 to 8 numbers, each between 0 and 100,
 divided by their sum unless they already sum to exactly 1. An empty field means „none typed“, and the
 page shows the article's numbers.
+
+The bars of a typed distribution are handles (``bar``): dragged, a bar takes the chance under the
+pointer and the other bars keep theirs relative to each other. The browser writes only the dragged
+entry into the field, as the number that has that share of the new sum, and the division by the sum
+is the one every typed distribution takes, with its note (static/js/probierlabor.js, ``setShare``).
+So the reader's other numbers are never overwritten by the drag, only divided, as if typed.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from html import escape
 
+from . import drag, fmt
 from .contract import Param
 
 LETTERS = "ABCDEFGH"
 COUNT = (2, len(LETTERS))
+# A dragged bar stops short of 1, so that the others keep a little each and with it their proportions.
+MAX_SHARE = 0.99
+STEP = 0.01  # one arrow key; with Shift five
 
 
 def own(name: str = "dist", label: str = "Eigene Verteilung", help: str = "") -> Param:
@@ -31,3 +42,29 @@ def names(n: int) -> tuple[str, ...]:
 def exact(values) -> tuple[Fraction, ...]:
     """The typed decimals as exact fractions (0,1 is 1/10 here, not the nearest binary float)."""
     return tuple(Fraction(repr(float(v))) for v in values)
+
+
+def handle(param: Param, index: int, value: float, *, top: float, bottom: float) -> dict:
+    """The attributes that make a mark of entry ``index`` of the typed distribution ``param`` (one made
+    by ``own``) a handle, the chance 0 at the height ``bottom`` and 1 at ``top``."""
+    token = LETTERS[index]
+    return drag.attrs(param.name, index, value, at=(bottom, top, 0, 1), lo=0, hi=max(MAX_SHARE, value), step=STEP,
+                      label=f"{param.label}: {token}", valuetext=f"{token}: {fmt.de_auto(value)}")
+
+
+def target(param: Param, index: int, x: float, width: float, *, room: float, top: float, bottom: float) -> str:
+    """A finger's target for a mark centred on ``x`` and ``width`` wide: the mark, and around a thin one
+    up to 44 px of the ``room`` it has, so that targets never overlap each other."""
+    return drag.hit(x, max(width, drag.target_width(room)), top, bottom, param.name, index)
+
+
+def bar(param: Param, index: int, value: float, *, x: float, width: float, top: float, bottom: float, cls: str,
+        room: float, title: str = "") -> tuple[str, str]:
+    """Entry ``index`` as a draggable bar from ``x``, ``width`` wide (see ``handle``); ``room`` is how
+    wide the finger's target may be. Returns (target, bar): a visible bar under a target is grabbed
+    through it."""
+    y = bottom - value * (bottom - top)
+    inner = f"<title>{escape(title)}</title>" if title else ""
+    mark = (f'<rect class="{cls} pl-bar-handle" x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" '
+            f'height="{bottom - y:.1f}"{drag.markup(handle(param, index, value, top=top, bottom=bottom))}>{inner}</rect>')
+    return target(param, index, x + width / 2, width, room=room, top=top, bottom=bottom), mark

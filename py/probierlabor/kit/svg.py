@@ -144,9 +144,9 @@ class Plot:
         self.legend_rows = rows
 
     def render(self) -> str:
-        # A figure with draggable points is a group of controls, not one picture: role="img" would
+        # A figure with draggable points or bars is a group of controls, not one picture: role="img" would
         # hide the points (sliders) from screen readers and keyboards.
-        role = "group" if any("tabindex=" in part for part in self.front) else "img"
+        role = "group" if any("tabindex=" in part for part in self.front + self.body) else "img"
         # data-*: the plot box and ranges, so that dragging in the browser maps pixels back to data
         attrs = {"data-box": f"{self.left} {self.top} {self.right} {self.bottom}",
                  "data-xrange": f"{self.x0:g} {self.x1:g}", "data-yrange": f"{self.y0:g} {self.y1:g}"}
@@ -180,9 +180,11 @@ def figure(width: float, height: float, body: str | Iterable[str], *, label: str
     of the drawing. ``cls`` adds the concept's own class, ``attrs`` further attributes; a figure laid
     out for a narrow screen says so in data-layout (its small text grows to 12 px in the CSS)."""
     names = f"pl-plot {cls}" if cls else "pl-plot"
+    content = body if isinstance(body, str) else "".join(body)
+    # handles one can tab to (kit/drag.py) make a group of controls: role="img" would hide them
+    role = "group" if role == "img" and ' tabindex="' in content else role
     attrs = {**(attrs or {}), **({"data-layout": NARROW} if layout == NARROW else {})}
     extra = "".join(f' {k}="{escape(str(v))}"' for k, v in attrs.items())
-    content = body if isinstance(body, str) else "".join(body)
     return (f'<svg class="{names}" viewBox="0 0 {_size(width)} {_size(height)}" role="{role}" '
             f'aria-label="{escape(label)}"{extra} xmlns="http://www.w3.org/2000/svg">{content}</svg>')
 
