@@ -210,3 +210,61 @@ def test_the_lesson_speaks_of_the_trees_as_they_are():
     assert "wide_enough" in api.run(bs.SLUG, {"width": 3})["lesson"]["solved"]
     assert "wide_enough" not in api.run(bs.SLUG, {"width": 3, "depth": 3})["lesson"]["solved"]
     assert "wide_enough" not in api.run(bs.SLUG, {"width": 3, "after_b": "1; 1; 1"})["lesson"]["solved"]
+
+
+def _font_sizes() -> dict:
+    """The tree's font sizes as the page's CSS sets them (one source for the figure and this test)."""
+    import re
+    from pathlib import Path
+    css = (Path(__file__).parents[1] / "static/css/probierlabor.css").read_text()
+    sizes = {}
+    for names, size in re.findall(r"^([^{}\n]*\.pl-tree-[^{}\n]*)\{[^}]*font-size:\s*([\d.]+)px", css, re.M):
+        for cls in re.findall(r"\.(pl-tree-[\w-]+)", names):
+            sizes.setdefault(cls, float(size))
+    return sizes | {"pl-legend": 12.0}
+
+
+def _boxes(figure: str):
+    """Every text's box (width from font size × characters, 0,75 of the size above the baseline and 0,25
+    below) and every node's box; a token inside its own node is no clash."""
+    from probierlabor.kit.svg import text_width
+    ns, sizes = "{http://www.w3.org/2000/svg}", _font_sizes()
+    root, texts, nodes = ET.fromstring(figure), [], []
+    for t in root.iter(ns + "text"):
+        size = float(t.get("font-size") or max(sizes.get(c, 0) for c in t.get("class").split()))
+        assert size, t.get("class")
+        w, x, y = text_width(t.text, size), float(t.get("x")), float(t.get("y"))
+        left = {"start": x, "end": x - w, "middle": x - w / 2}[t.get("text-anchor")]
+        texts.append((t.text, (left, y - 0.75 * size, left + w, y + 0.25 * size)))
+    for shape in root.iter():
+        if "pl-tree-node" in (shape.get("class") or ""):
+            if shape.tag == ns + "circle":
+                x, y, r = (float(shape.get(k)) for k in ("cx", "cy", "r"))
+            else:
+                r = float(shape.get("width")) / 2
+                x, y = float(shape.get("x")) + r, float(shape.get("y")) + r
+            nodes.append(((x, y), (x - r, y - r, x + r, y + r)))
+    return texts, nodes
+
+
+def _clash(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+OWN = ({}, {"first": "0,5; 0,3; 0,2"}, {"first": "1; 1; 1", "after_a": "0,35; 0,35; 0,3"},
+       {"after_b": "0,1; 0,8; 0,1", "after_c": "0,3333; 0,0001; 0,6666"}, {"first": "0; 1; 2", "after_c": "0; 0; 1"},
+       {"after_a": "7; 0,005; 33", "after_b": "0,0001; 3; 1"})
+
+
+@pytest.mark.parametrize("layout", ["narrow", "wide"])
+@pytest.mark.parametrize("own", OWN)
+def test_no_label_of_a_three_step_tree_overlaps_another_or_a_node(own, layout):
+    """On a phone a third step's labels ran into the nodes (AB over its chance 0,35)."""
+    raw = {"depth": 3, "width": 4} | own
+    texts, nodes = _boxes(api.run(bs.SLUG, raw, layout=layout)["figure"])
+    for i, (a, box) in enumerate(texts):
+        for b, other in texts[i + 1:]:
+            assert not _clash(box, other), (raw, layout, a, b)
+        for centre, node in nodes:
+            inside = node[0] <= (box[0] + box[2]) / 2 <= node[2] and node[1] <= box[3] - 4 <= node[3]
+            assert inside or not _clash(box, node), (raw, layout, a, centre)

@@ -310,7 +310,8 @@ def view(r: dict, layout: str = WIDE) -> View:
         xr, x1, x2, x_p, x_s = (24, 92, 196, 262, 318) if narrow else (30, 130, 250, 334, 400)
         cols = [xr, x1, x2]
     else:
-        cols, (x_p, x_s) = ([20, 72, 130, 188], (262, 318)) if narrow else ([26, 100, 180, 260], (344, 404))
+        # a narrow third step: the chances after step 2 (up to six characters) fit between the columns
+        cols, (x_p, x_s) = ([20, 60, 112, 185], (262, 318)) if narrow else ([26, 100, 180, 260], (344, 404))
     y_of = {seq: top + gap * i for i, seq in enumerate(rows)}
     for level in range(depth - 1, 0, -1):  # an inner node sits in the middle of its children
         for seq in tree:
@@ -360,15 +361,20 @@ def view(r: dict, layout: str = WIDE) -> View:
             for k in range(len(target)):
                 t.edge(at(target[:k]), at(target[:k + 1]), cls)
 
+    def radius(seq) -> float:
+        return 19 if not seq else leaf_r if len(seq) == depth else 15
+
     def edges(seq):
         for tok, q in tree[seq]:
             child = seq + (tok,)
-            t.edge(at(seq), at(child), edge_cls(child), fmt.exact(q), at=(0.58, 0.7, 0.5)[len(seq)])
+            # a third step's rows stand too close for labels placed by a fixed share of the way
+            clear = (radius(seq), radius(child)) if depth > MAX_LEN else None
+            t.edge(at(seq), at(child), edge_cls(child), fmt.exact(q), at=(0.58, 0.7, 0.5)[len(seq)], clear=clear)
             if child in tree:
                 edges(child)
 
     edges(())
-    t.node(*root, "Start", "pl-tree-n pl-tree-n-root", r=19)
+    t.node(*root, "Start", "pl-tree-n pl-tree-n-root", r=radius(()))
     chance = {(): Fraction(1)}
     for seq in tree:
         for tok, q in tree[seq]:

@@ -26,6 +26,9 @@ from .layout import NARROW, WIDE, fewer_ticks
 
 _LIMIT = 1e4  # coordinates beyond the view are pulled in; the clip path hides the rest
 _CHAR_WIDTH = 6.8  # mean width of a legend character (12 px), for laying out entries side by side
+# A character's width in em where a label must keep clear of its neighbours: wider than the mean of
+# digits and letters in the site's fonts, so that an estimate errs on the side of room.
+_EM_WIDTH = 0.6
 
 
 class Plot:
@@ -264,6 +267,11 @@ def text(x: float, y: float, content: str, cls: str = "pl-label", anchor: str = 
     """A text element in pixel coordinates; ``extra`` is raw attribute text."""
     return (f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>'
             f"{escape(content)}</text>")
+
+
+def text_width(content: str, size: float) -> float:
+    """About how wide ``content`` is at font size ``size`` (px): enough to keep two labels apart."""
+    return len(content) * size * _EM_WIDTH
 
 
 def _size(v: float) -> str:
