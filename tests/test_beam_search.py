@@ -212,30 +212,11 @@ def test_the_lesson_speaks_of_the_trees_as_they_are():
     assert "wide_enough" not in api.run(bs.SLUG, {"width": 3, "after_b": "1; 1; 1"})["lesson"]["solved"]
 
 
-def _font_sizes() -> dict:
-    """The tree's font sizes as the page's CSS sets them (one source for the figure and this test)."""
-    import re
-    from pathlib import Path
-    css = (Path(__file__).parents[1] / "static/css/probierlabor.css").read_text()
-    sizes = {}
-    for names, size in re.findall(r"^([^{}\n]*\.pl-tree-[^{}\n]*)\{[^}]*font-size:\s*([\d.]+)px", css, re.M):
-        for cls in re.findall(r"\.(pl-tree-[\w-]+)", names):
-            sizes.setdefault(cls, float(size))
-    return sizes | {"pl-legend": 12.0}
-
-
 def _boxes(figure: str):
-    """Every text's box (width from font size × characters, 0,75 of the size above the baseline and 0,25
-    below) and every node's box; a token inside its own node is no clash."""
-    from probierlabor.kit.svg import text_width
-    ns, sizes = "{http://www.w3.org/2000/svg}", _font_sizes()
-    root, texts, nodes = ET.fromstring(figure), [], []
-    for t in root.iter(ns + "text"):
-        size = float(t.get("font-size") or max(sizes.get(c, 0) for c in t.get("class").split()))
-        assert size, t.get("class")
-        w, x, y = text_width(t.text, size), float(t.get("x")), float(t.get("y"))
-        left = {"start": x, "end": x - w, "middle": x - w / 2}[t.get("text-anchor")]
-        texts.append((t.text, (left, y - 0.75 * size, left + w, y + 0.25 * size)))
+    """Every text's box (tests/figure_text.py) and every node's box; a token inside its own node is no clash."""
+    from figure_text import NS as ns, font_sizes, text_boxes
+    texts = [(text, box) for text, box, _ in text_boxes(figure, font_sizes("pl-tree-"))]
+    root, nodes = ET.fromstring(figure), []
     for shape in root.iter():
         if "pl-tree-node" in (shape.get("class") or ""):
             if shape.tag == ns + "circle":

@@ -184,3 +184,17 @@ def test_one_reused_block_is_named_in_the_singular():
     # block size 4, an own text whose first block alone matches: „1 voller Block“, never „1 volle Block“
     figure = api.run(pc.SLUG, {"cached": "abcdxyzq", "prompt": "abcdefgh", "block_size": 4})["figure"]
     assert "(1 voller Block)" in figure and "1 volle Block" not in figure
+
+
+@pytest.mark.parametrize("layout", ["narrow", "wide"])
+@pytest.mark.parametrize("own", [{}, {"cached": "Hallo Welt", "prompt": "Hallo Wald"},
+                                 {"cached": "ABCDEFGHIJKL", "prompt": "ABCDEFGHIJKX"}])
+def test_no_two_texts_of_the_figure_come_closer_than_two_pixels(own, layout):
+    """On a phone, blocks of 1 stagger their hashes on two lines: the lower line touched the =/≠ row."""
+    from figure_text import font_sizes, gap, text_boxes
+    sizes = font_sizes("pl-pc-", layout)
+    for size in range(1, 9):
+        boxes = text_boxes(api.run(pc.SLUG, own | {"block_size": size}, layout=layout)["figure"], sizes)
+        for i, (a, box, _) in enumerate(boxes):
+            for b, other, _ in boxes[i + 1:]:
+                assert gap(box, other) >= 2, (own, size, a, b)

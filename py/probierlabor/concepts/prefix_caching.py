@@ -214,8 +214,10 @@ def view(r: dict, layout: str = WIDE) -> View:
                 parts.append(svg.arrow(left - gap - 2, y + 48, left + 4, y + 48, "pl-pc-chain", head=5))
 
     row(30, f"Im Cache: Blöcke zu {size}, Hash je Block", stored, r["cached_hashes"], "cache")
+    # the lower line of staggered hashes reaches down to the =/≠ row: it moves into the room above the next row
+    cmp_y = 112 + stagger / 2
     for j, same in enumerate(r["same_hash"]):
-        parts.append(svg.text(bx(j) + size * cell / 2, 112, "=" if same else "≠",
+        parts.append(svg.text(bx(j) + size * cell / 2, cmp_y, "=" if same else "≠",
                               "pl-label pl-pc-cmp" + ("" if same else " pl-pc-diff"), "middle"))
     row(150, "Neue Anfrage", r["tokens"], r["hashes"], "new")
     for j in range(r["full_blocks"]):
