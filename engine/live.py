@@ -136,9 +136,7 @@ def _switch(value, what: str) -> bool:
 def prompt_text(field: str, where: str, rng: np.random.Generator, notes: list[str]) -> str:
     if field.strip().isascii() and field.strip().isdigit():
         length = _clamp(integer(field, f"{where}, Prompt-Länge"), "prompt", f"{where}, Prompt-Länge", notes)
-        # text_of_length comes out one short when its words fill the length exactly (the recorded
-        # workloads keep that behaviour, their traces depend on it); one more, then cut, is exact.
-        return workloads.text_of_length(rng, length + 1)[:length]
+        return workloads.text_of_length(rng, length)
     text = field
     if text != text.lower():
         notes.append(f"{where}: Großbuchstaben klein geschrieben (der Tokenizer kennt nur kleine).")

@@ -85,10 +85,24 @@ def submit(engine, requests: Iterable[RequestSpec]) -> None:
 
 def text_of_length(rng: np.random.Generator, length: int, first: str | None = None) -> str:
     """Random words joined by spaces, cut to exactly ``length`` characters (the cut may split a word)."""
+    return _words(rng, length, first, exact=True)
+
+
+def recorded_text(rng: np.random.Generator, length: int, first: str | None = None) -> str:
+    """The text of the recorded workloads' prompts: ``length`` characters, or ``length − 1`` where the
+    words end exactly there (it counts a space after the last word, too).
+
+    The committed traces (static/traces) were drawn this way: an exact length would draw one more word
+    in those cases and change four of them. So the recorded workloads keep it; new code takes
+    ``text_of_length``."""
+    return _words(rng, length, first, exact=False)
+
+
+def _words(rng: np.random.Generator, length: int, first: str | None, *, exact: bool) -> str:
     if length < 0:
         raise ValueError(f"length must not be negative, got {length}")
     words = [first] if first else []
-    while sum(len(w) + 1 for w in words) < length:
+    while (len(" ".join(words)) if exact else sum(len(w) + 1 for w in words)) < length:
         words.append(WORDS[int(rng.integers(len(WORDS)))])
     return " ".join(words)[:length]
 
@@ -118,7 +132,7 @@ def realistic(seed: int = 0, n: int = 16, vocab: int = 48, *, prompt_len: tuple[
     for i in range(n):
         length = int(rng.integers(prompt_len[0], prompt_len[1] + 1))
         new = int(rng.integers(new_tokens[0], new_tokens[1] + 1))
-        requests.append(RequestSpec(f"r{i}", tuple(TOKENIZER.encode(text_of_length(rng, length))), new, arrival))
+        requests.append(RequestSpec(f"r{i}", tuple(TOKENIZER.encode(recorded_text(rng, length))), new, arrival))
         arrival += int(rng.integers(0, max_gap + 1))
     longest = max(r.max_positions for r in requests)
     engine = {"num_blocks": 4 * -(-longest // 4) + 8, "block_size": 4, "max_num_seqs": 4,
@@ -160,7 +174,7 @@ def shared_prompt(seed: int = 0, n: int = 8, system_len: int = 35, vocab: int = 
         words = by_letter[letter]
         first = words[int(rng.integers(len(words)))]
         length = int(rng.integers(user_len[0], user_len[1] + 1))
-        question = text_of_length(rng, length, first=first)
+        question = recorded_text(rng, length, first=first)
         new = int(rng.integers(new_tokens[0], new_tokens[1] + 1))
         requests.append(RequestSpec(f"u{i}", tuple(TOKENIZER.encode(system + question)), new, i))
     longest = max(r.max_positions for r in requests)
@@ -190,7 +204,7 @@ def memory_pressure(seed: int = 0, n: int = 6, vocab: int = 48) -> Workload:
     for i in range(n):
         length = int(rng.integers(8, 15))
         new = int(rng.integers(14, 21))
-        requests.append(RequestSpec(f"m{i}", tuple(TOKENIZER.encode(text_of_length(rng, length))), new, 0))
+        requests.append(RequestSpec(f"m{i}", tuple(TOKENIZER.encode(recorded_text(rng, length))), new, 0))
     engine = {"num_blocks": 16, "block_size": 4, "max_num_seqs": n, "max_num_batched_tokens": 64,
               "chunked_prefill": True, "prefix_caching": True, "policy": "continuous"}
     return Workload("memory_pressure", tuple(requests), engine, seed)

@@ -72,6 +72,11 @@ def test_same_settings_same_trace():
     assert [len(r["prompt"]) for r in first["workload"]["requests"]] == [7, 12, 5]
 
 
+def test_a_prompt_given_as_a_length_has_that_length():
+    for length in range(1, live.LIMITS["prompt"][1] + 1):
+        (request,) = live.parse(with_requests(f"{length} | 2", num_blocks=32)).requests
+        assert len(request.text) == length
+
 def test_settings_give_the_workload_back_also_for_a_prompt_that_ends_in_a_space():
     w = live.parse(with_requests("heute trinke  | 4 | 1\nwir|3"))
     assert [r.text for r in w.requests] == ["heute trinke ", "wir"]
