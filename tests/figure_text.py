@@ -16,7 +16,7 @@ from probierlabor.kit.svg import text_width
 CSS = Path(__file__).parents[1] / "static/css/probierlabor.css"
 NS = "{http://www.w3.org/2000/svg}"
 # classes every figure's texts may carry; a figure's own classes (the prefix) say more where they set a size
-BASE = ("pl-label", "pl-legend")
+BASE = ("pl-label", "pl-legend", "pl-tick", "pl-axis")
 
 
 def font_sizes(prefix: str, layout: str = "wide") -> dict:
@@ -36,10 +36,12 @@ def font_sizes(prefix: str, layout: str = "wide") -> dict:
 
 
 def text_boxes(figure: str, sizes: dict) -> list[tuple[str, tuple[float, float, float, float], str]]:
-    """(text, (left, top, right, bottom), classes) of every text in the figure; the size of a text is that
-    of its own prefixed class where it has one, else that of a base class."""
+    """(text, (left, top, right, bottom), classes) of every text in the figure but a turned one; the size
+    of a text is that of its own prefixed class where it has one, else that of a base class."""
     out = []
     for t in ET.fromstring(figure).iter(NS + "text"):
+        if t.get("x") is None:  # a turned axis title (placed by a transform) stands apart from the figure
+            continue
         classes = t.get("class").split()
         own = [sizes[c] for c in classes if c in sizes and c not in BASE]
         size = float(t.get("font-size") or max(own or [sizes.get(c, 0) for c in classes]))

@@ -182,13 +182,20 @@ def test_workshop_script_takes_own_importances_and_start():
         assert number(out["stdout"], "Verlust alte Aufgabe") == pytest.approx(result["old_loss"], abs=1e-4)
 
 
+# the article's states and own starts in every corner and along the edges, where the points crowd together
+NARROW_CASES = ([{}] + [api.preset_values("ewc", p.label) for p in ewc.PRESETS]
+                + [{"start": "3; -1"}, {"start": "2; 0"}]
+                + [{"start": start, "mode": mode, "lam": lam, "F": F}
+                   for start in ("0; 0", "4; 4", "0; 4", "4; 0", "0; 3,5", "3,5; 0", "0; 2", "2; 2")
+                   for mode in ("none", "equal", "ewc") for lam in (0.01, 1.0, 100.0)
+                   for F in ("10; 0,1", "0,1; 10")])
+
+
 def test_no_solution_label_crosses_the_constraint_line_on_a_narrow_figure():
     """The solutions lie on w₁ + w₂ = 4: on a phone a long label beside them ran over the line."""
     import xml.etree.ElementTree as ET
     ns = "{http://www.w3.org/2000/svg}"
-    # an own start in a corner (0; 0) can still leave EWC's label no free place: not covered here
-    raws = [{}] + [api.preset_values("ewc", p.label) for p in ewc.PRESETS] + [{"start": "3; -1"}, {"start": "2; 0"}]
-    for raw in raws:
+    for raw in NARROW_CASES:
         fig = ET.fromstring(api.run("ewc", raw, layout="narrow")["figure"])
         left, top, right, bottom = map(float, fig.get("data-box").split())
         x0, x1 = map(float, fig.get("data-xrange").split())
@@ -206,3 +213,25 @@ def test_no_solution_label_crosses_the_constraint_line_on_a_narrow_figure():
                 t.get("text-anchor")]
             ys = [line_y(px) for px in (max(lo, left), min(hi, right))]
             assert not (min(ys) <= y + 3 and max(ys) >= y - 12), (raw, t.text)
+
+
+def test_a_narrow_figures_labels_keep_three_pixels_from_every_point_and_from_each_other():
+    """The „Gleiche Strafe“ preset's numbers lay over the start's circle; with an own start in a corner
+    two labels lay over each other. A label without a free place goes into the key, with its numbers."""
+    import xml.etree.ElementTree as ET
+    from figure_text import NS, font_sizes, gap, text_boxes
+    sizes = font_sizes("pl-faint", "narrow")
+    for raw in NARROW_CASES:
+        figure = api.run("ewc", raw, layout="narrow")["figure"]
+        labels = [(text, box) for text, box, cls in text_boxes(figure, sizes)
+                  if {"pl-value", "pl-faint"} & set(cls.split())]
+        dots = []
+        for c in ET.fromstring(figure).iter(NS + "circle"):
+            if {"pl-sol", "pl-start"} & set(c.get("class").split()):
+                x, y, edge = float(c.get("cx")), float(c.get("cy")), float(c.get("r")) + 1.25  # half the stroke
+                dots.append((x - edge, y - edge, x + edge, y + edge))
+        for i, (text, box) in enumerate(labels):
+            assert all(gap(box, dot) >= 3 for dot in dots), (raw, text)
+            assert all(gap(box, other) >= 3 for _, other in labels[i + 1:]), (raw, text)
+    crowded = api.run("ewc", api.preset_values("ewc", "Gleiche Strafe"), layout="narrow")["figure"]
+    assert ">gleiche Strafe (1,67; 1,67)</text>" in crowded  # a row of the key, name and numbers

@@ -121,54 +121,103 @@ def _axis_words(F) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def _narrow_place(plot: svg.Plot, a: float, b: float, lines: tuple[str, ...], wide: tuple) -> list[tuple]:
-    """Where a solution's label goes on a narrow figure, as (text, anchor, dx, dy) per line: the wide
-    figure's place, else up and right of the point, down and left, below, above; the first that stays
-    inside the plot and off the line w₁ + w₂ = 4, on or near which the solutions lie (a small plot
-    leaves a long label little room beside them). Where none does, the name and the numbers of the
-    point take a line each, tried at the same places; the last resort is centred above the point."""
+LABEL_SIZE = 13  # px, a solution's label on a narrow figure (the faint ones are 12: this errs on the safe side)
+CLEAR = 3  # px kept between a label and a point, another label or the line
+
+
+def _box(x: float, y: float, text: str, anchor: str) -> tuple[float, float, float, float]:
+    """A label's box in pixels around its baseline (left, top, right, bottom)."""
+    reach = svg.text_width(text, LABEL_SIZE)
+    left = {"start": x, "end": x - reach, "middle": x - reach / 2}[anchor]
+    return left, y - 0.75 * LABEL_SIZE, left + reach, y + 0.25 * LABEL_SIZE
+
+
+def _apart(a, b) -> bool:
+    return a[2] + CLEAR <= b[0] or b[2] + CLEAR <= a[0] or a[3] + CLEAR <= b[1] or b[3] + CLEAR <= a[1]
+
+
+def _narrow_place(plot: svg.Plot, a: float, b: float, lines: tuple[str, ...], wide: tuple,
+                  taken: list, others: list) -> list[tuple] | None:
+    """Where a solution's label goes on a narrow figure, as (text, anchor, dx, dy) per line.
+
+    The label must stay inside the plot, off the line w₁ + w₂ = 4 (on or near which the solutions lie,
+    and a small plot leaves a long label little room beside them) and ``CLEAR`` pixels from every box in
+    ``taken`` (the points, the start's label, the labels placed before); ``others`` are the other points
+    (pixels). The usual places come first: the wide figure's, up and right of the point, down and left,
+    below, above. A point in a corner of the plot or among the others may leave none of them free: then
+    the nearest free place around it that is nearer to it than to any other point (else a reader takes
+    the label for a neighbour's), the name and the numbers on one line or on two. Where even that
+    fails: None, and the label goes into the key. The boxes of the placed lines join ``taken``."""
     x, y = plot.px(a), plot.py(b)
 
     def line_y(px: float) -> float:  # the constraint line in pixels
         return plot.py(4 - (plot.x0 + (px - plot.left) / (plot.right - plot.left) * (plot.x1 - plot.x0)))
 
-    def free(text: str, anchor: str, dx: float, dy: float) -> bool:
-        reach = 7.5 * len(text)  # about 7,5 px a character
-        lo, hi = {"start": (x + dx, x + dx + reach), "end": (x + dx - reach, x + dx),
-                  "middle": (x + dx - reach / 2, x + dx + reach / 2)}[anchor]
-        top, bottom = y + dy - 12, y + dy + 3  # a 13-px label around its baseline
-        crossed = min(line_y(lo), line_y(hi)) <= bottom and max(line_y(lo), line_y(hi)) >= top
-        return plot.left <= lo and hi <= plot.w and not crossed
+    def free(box) -> bool:
+        lo, top, hi, bottom = box
+        ys = (line_y(lo), line_y(hi))
+        crossed = min(ys) <= bottom + CLEAR and max(ys) >= top - CLEAR
+        # a label centred near an edge ends on it up to rounding
+        inside = plot.left - 0.5 <= lo and hi <= plot.w + 0.5 and plot.top <= top and bottom <= plot.bottom
+        return inside and not crossed and all(_apart(box, other) for other in taken)
 
     def centred(text: str) -> float:  # moved inside near an edge
-        reach = 7.5 * len(text)
+        reach = svg.text_width(text, LABEL_SIZE)
         return min(max(x, plot.left + reach / 2), plot.w - 2 - reach / 2) - x
 
-    for texts in (lines, ) if len(lines) == 1 else ((" ".join(lines),), lines):
+    def lay(texts, anchor, dx, dy):
+        placed = [(t, anchor, dx, dy + 16 * k) for k, t in enumerate(texts)]
+        return placed, [_box(x + dx, y + ddy, t, anchor) for t, _, _, ddy in placed]
+
+    variants = (lines,) if len(lines) == 1 else ((" ".join(lines),), lines)
+    usual, around = [], []
+    for texts in variants:
         down = 16 * (len(texts) - 1)  # a two-line label grows away from its point
         widest = max(texts, key=len)
-        for anchor, dx, dy in ((*wide[:2], wide[2]), ("start", 14, -10 - down), ("end", -14, 22),
-                               ("middle", centred(widest), 28), ("middle", centred(widest), -16 - down)):
-            if len(texts) > 1 and (anchor, dx, dy) == (*wide[:2], wide[2]):
-                continue
-            placed = [(t, anchor, dx, dy + 16 * k) for k, t in enumerate(texts)]
-            if all(free(*p) for p in placed):
-                return placed
-    return [(" ".join(lines), "middle", centred(" ".join(lines)), -14)]
+        if len(texts) == 1:
+            usual.append((texts, *wide))
+        usual += [(texts, "start", 14, -10 - down), (texts, "end", -14, 22), (texts, "middle", centred(widest), 28),
+                  (texts, "middle", centred(widest), -16 - down)]
+        around += [(texts, anchor, dx, dy) for dy in range(-96 - down, 100, 2)
+                   for anchor, dx in (("start", 12), ("end", -12), ("middle", centred(widest)))]
+
+    def distance(boxes, px: float, py: float) -> float:  # from a point to the nearest edge of the label
+        return min(math.hypot(max(l - px, 0, px - r), max(t - py, 0, py - bt)) for l, t, r, bt in boxes)
+
+    def own(boxes) -> bool:  # a label away from its point must not sit nearer to another one
+        mx = sum(l + r for l, _, r, _ in boxes) / 2 / len(boxes)
+        my = sum(t + b for _, t, _, b in boxes) / 2 / len(boxes)
+        return all(math.dist((mx, my), (x, y)) < math.dist((mx, my), other) for other in others)
+
+    found = [lay(*c) for c in usual]
+    found = next((f for f in found if all(free(box) for box in f[1])), None)
+    if found is None:
+        fits = (f for f in map(lambda c: lay(*c), around) if all(free(box) for box in f[1]) and own(f[1]))
+        found = min(fits, key=lambda f: distance(f[1], x, y), default=None)
+    if found is None:
+        return None
+    taken += found[1]
+    return found[0]
 
 
-def view(r: dict, layout: str = WIDE) -> View:
+SHORT = {"none": "ohne Schutz", "equal": "gleiche Strafe", "ewc": "EWC"}
+
+
+def _draw(r: dict, layout: str, in_key: tuple[str, ...]) -> tuple[svg.Plot, list[str]]:
+    """The plot, and the solutions whose label found no free place (narrow only); the labels of the
+    solutions in ``in_key`` stand in rows of the key above the plot instead."""
     # a narrow figure: the plot at phone width under its key (one entry a row, the plot is too small to
     # hold it), a point's label above it where it would leave the plot
     narrow = layout == NARROW
     legend = [("pl-constraint", "neue Aufgabe erfüllt"), ("pl-contour", "gleicher alter Verlust"),
               ("pl-path", "Weg der Lösung, wenn λ wächst")]
+    rows = len(legend) + len(in_key)
     sx, sy = r["start"]
     seen = [v for pair in r["all_modes"].values() for v in pair] + [sx, sy]
     lo, hi = min(0, math.floor(min(seen))), max(4.2, math.ceil(max(seen)) + 0.2)  # room for every point
-    plot = svg.Plot(width(440, layout), 400 + (18 * len(legend) - 70 if narrow else 0), (lo, hi), (lo, hi),
+    plot = svg.Plot(width(440, layout), 400 + (18 * rows - 70 if narrow else 0), (lo, hi), (lo, hi),
                     label="Die beiden Gewichte und die Lösung", layout=layout,
-                    margin=(16 + 18 * len(legend) if narrow else 16, 16, 50, 60))
+                    margin=(16 + 18 * rows if narrow else 16, 16, 50, 60))
     ticks = list(range(math.ceil(lo), math.floor(hi) + 1))
     xlabel, ylabel = _axis_words(r["F"])
     plot.grid(xticks=ticks, yticks=ticks, xlabel=xlabel, ylabel=ylabel,
@@ -193,18 +242,29 @@ def view(r: dict, layout: str = WIDE) -> View:
     start = f"({fmt.de_auto(sx)}; {fmt.de_auto(sy)})"
     plot.point(sx, sy, 6, "pl-start", title=f"Start nach der alten Aufgabe: {start}")
     plot.text(sx, sy, f"Start {start}", "pl-label", "start", dy=22)
-    short = {"none": "ohne Schutz", "equal": "gleiche Strafe", "ewc": "EWC"}
     # Labels go where the picture is empty: below the line for the first two, left of EWC's point.
     place = {"none": ("start", 12, 18), "equal": ("start", 12, 18), "ewc": ("end", -14, -10)}
-    for mode, label in MODES:
+    # what a narrow figure's labels keep clear of: every point (its stroke included), the start's label
+    taken = [_box(plot.px(sx), plot.py(sy) + 22, f"Start {start}", "start")]
+    dots = [(plot.px(a), plot.py(b)) for a, b in [r["all_modes"][m] for m, _ in MODES] + [(sx, sy)]]
+    for (px, py), size in zip(dots, [9 if m == r["mode"] else 6 for m, _ in MODES] + [6]):
+        edge = size + 1.25  # half of the widest stroke (pl-start, pl-current: 2,5 px)
+        taken.append((px - edge, py - edge, px + edge, py + edge))
+    key, homeless = [], []
+    for k, (mode, label) in enumerate(MODES):
         a, b = r["all_modes"][mode]
         current = mode == r["mode"]
         plot.point(a, b, 9 if current else 6, f"pl-sol pl-sol-{mode}" + (" pl-current" if current else ""),
                    title=f"{label}: ({fmt.de(a)}; {fmt.de(b)})")
-        lines = (short[mode], f"({fmt.de(a)}; {fmt.de(b)})") if current else (short[mode],)
+        lines = (SHORT[mode], f"({fmt.de(a)}; {fmt.de(b)})") if current else (SHORT[mode],)
         cls = "pl-label pl-value" if current else "pl-label pl-faint"
-        if narrow:
-            for text, anchor, dx, dy in _narrow_place(plot, a, b, lines, place[mode]):
+        if mode in in_key:
+            key.append((f"pl-sol pl-sol-{mode}", " ".join(lines)))
+        elif narrow:
+            placed = _narrow_place(plot, a, b, lines, place[mode], taken, dots[:k] + dots[k + 1:])
+            if placed is None:
+                homeless.append(mode)
+            for text, anchor, dx, dy in placed or ():
                 plot.text(a, b, text, cls, anchor, dy=dy, dx=dx)
         else:
             anchor, dx, dy = place[mode]
@@ -212,8 +272,22 @@ def view(r: dict, layout: str = WIDE) -> View:
     if narrow:
         for k, entry in enumerate(legend):
             plot.front.append(svg.key_row([entry], plot.left, 18 + 18 * k, w=24, gap=6, lines=[entry[0]]))
+        for k, (cls, text) in enumerate(key, start=len(legend)):  # a point's mark: a dot in its colour
+            plot.front.append(svg.key(plot.left + 6, 18 + 18 * k, cls, text, w=12, rx=6, gap=12))
     else:
         plot.legend(legend, corner="tr")
+    return plot, homeless
+
+
+def view(r: dict, layout: str = WIDE) -> View:
+    # a narrow figure whose labels find no free place beside their points draws again with those
+    # labels as rows of its key (the plot's inner box stays the same, so the other places do not move)
+    in_key: tuple[str, ...] = ()
+    while True:
+        plot, homeless = _draw(r, layout, in_key)
+        if not homeless:
+            break
+        in_key = tuple(m for m, _ in MODES if m in in_key or m in homeless)
 
     readouts = [
         Readout("w", "Gewichte (w₁; w₂)", f"({fmt.de(r['w'][0])}; {fmt.de(r['w'][1])})", r["w"], True),
