@@ -573,9 +573,21 @@
       return Number(handle.getAttribute("aria-valuenow"));
     };
 
+    // The handle under the pointer, or the invisible larger area around one, for a finger. Where the
+    // areas of neighbouring points overlap, the nearest handle wins, not the one drawn last.
+    const grabbed = (e) => {
+      const distance = (el) => {
+        const r = el.getBoundingClientRect();
+        return Math.hypot(r.x + r.width / 2 - e.clientX, r.y + r.height / 2 - e.clientY);
+      };
+      const under = document.elementsFromPoint(e.clientX, e.clientY)
+        .map((el) => el.closest("[data-drag], [data-drag-hit]")).filter((el) => el && stage.contains(el));
+      if (!under.length) return e.target.closest("[data-drag], [data-drag-hit]");
+      return under.reduce((best, el) => (distance(el) < distance(best) ? el : best));
+    };
+
     stage.addEventListener("pointerdown", (e) => {
-      // the handle itself or the invisible larger area under it, for a finger
-      const target = e.target.closest("[data-drag], [data-drag-hit]");
+      const target = grabbed(e);
       if (!target) return;
       e.preventDefault();
       root.plDragging = { field: target.dataset.dragField, index: target.dataset.drag ?? target.dataset.dragHit };

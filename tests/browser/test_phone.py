@@ -308,6 +308,43 @@ def test_dragging_a_point_by_touch_moves_it(phone):
     assert page.evaluate("window.scrollY") == scrolled, "the finger moved the point, not the page"
 
 
+NEIGHBOURS = """([hit]) => {
+  // the two points farthest apart whose finger areas still overlap (a finger between them is far from
+  // both dots): their centres on screen, the earlier one (drawn first, so under the other) first
+  const dots = [...document.querySelectorAll('[data-experiment] circle[data-drag]')].map(el => {
+    const r = el.getBoundingClientRect();
+    return {index: el.dataset.drag, x: r.x + r.width / 2, y: r.y + r.height / 2, r: r.width / 2};
+  });
+  const scale = dots[0].r / document.querySelector('[data-experiment] circle[data-drag]').r.baseVal.value;
+  let pair = null, widest = 0;
+  for (let i = 0; i < dots.length; i++) for (let j = i + 1; j < dots.length; j++) {
+    const d = Math.hypot(dots[i].x - dots[j].x, dots[i].y - dots[j].y);
+    if (d > widest && d < 2 * hit * scale - 6) [pair, widest] = [[dots[i], dots[j]], d];
+  }
+  return pair;
+}"""
+
+
+def test_a_finger_between_two_points_takes_the_nearer_one(phone):
+    """On a phone the finger areas of neighbouring points overlap; the later point's lies on top, and it
+    took the finger even where the earlier point was nearer. (Chromium moves a touch near a dot onto the
+    dot itself, so the finger goes where both dots are far.)"""
+    from probierlabor.concepts.overfitting import HIT_RADIUS
+    page = phone("/overfitting/")
+    page.locator("[data-experiment] .pl-figure").evaluate("el => el.scrollIntoView({block: 'center'})")
+    steady_centre(page, page.locator('[data-experiment] circle[data-drag="0"]'), scrolls=False)
+    near, far = page.evaluate(NEIGHBOURS, [HIT_RADIUS])
+    # 3 px from the middle towards the earlier point: inside both finger areas, on neither dot
+    d = ((far["x"] - near["x"]) ** 2 + (far["y"] - near["y"]) ** 2) ** 0.5
+    t = 0.5 - 3 / d
+    x, y = near["x"] + t * (far["x"] - near["x"]), near["y"] + t * (far["y"] - near["y"])
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).dataset.dragHit", [x, y]) == far["index"]
+    touch(page, [(x, y), (x, y - 20), (x, y - 50)])
+    page.wait_for_function("location.search.includes('moves=')")
+    moves = page.evaluate("new URLSearchParams(location.search).get('moves')")
+    assert [m.split(":")[0] for m in moves.split(",")] == [near["index"]], moves
+
+
 def touch(page, points):
     """A finger put down at the first point, moved through the others, lifted: real touch events
     through the DevTools protocol (Playwright's touchscreen only taps)."""
