@@ -130,6 +130,8 @@ def test_nothing_the_site_does_breaks_its_policy_online_or_offline(browser):
         # offline: every file from the service worker's cache, the policy from the stored pages
         page.goto(origin + "/")
         page.wait_for_selector('.pl-offline-chip[data-offline-state="ready"]', timeout=180_000)
+        # the snapshot worker (static/js/python-snapshot-worker.js) runs under the policy too; offline pages restore it
+        page.wait_for_function("window.probierlaborConfig.snapshot.state === 'stored'", timeout=180_000)
         stop_server(server)
         context.set_offline(True)
         for path in ("/ewc/", "/kv-cache/", "/systemcheck/"):

@@ -236,6 +236,9 @@ def test_the_workshop_runs_offline_from_the_stored_site(browser):
         slug = WITH_SCRIPT[0]
         page.goto(f"{server.origin}/{slug}/")
         page.wait_for_selector('.pl-offline-chip[data-offline-state="ready"]', timeout=FIRST_RUN_MS)
+        # a stored site then keeps Python's start-up too (static/js/runtime-boot.js); a reload while that worker
+        # still loads Pyodide would cut its requests short
+        page.wait_for_function("['stored', 'off'].includes(window.probierlaborConfig.snapshot.state)", timeout=FIRST_RUN_MS)
         stop_server(server)
         context.set_offline(True)
         failed = []
