@@ -103,6 +103,11 @@
         snapshot.state = event.data.stored ? "stored" : "off";
         worker.terminate();
       };
+      // a worker that cannot start (its file missing, a policy that blocks it) reports nothing else
+      worker.onerror = function () {
+        snapshot.state = "off";
+        worker.terminate();
+      };
       worker.postMessage({ indexURL: indexURL, cache: SNAPSHOTS, key: SNAPSHOT_KEY, header: VERSION_HEADER });
     };
     if (window.requestIdleCallback) window.requestIdleCallback(make, { timeout: 10000 });

@@ -438,3 +438,20 @@ def test_a_bad_python_snapshot_is_dropped_and_python_starts_as_usual(browser, or
         assert v.page_errors == []
     finally:
         context.close()
+
+
+def test_a_snapshot_worker_that_cannot_start_turns_the_snapshot_off(browser, origin):
+    """Its file missing (a half-copied USB stick) or blocked: the state must settle, not stay „making“ for ever."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        v = record(page, origin)
+        page.route("**/python-snapshot-worker.js", lambda route: route.fulfill(status=404, body="fehlt"))
+        page.goto(origin + "/ewc/")
+        _assert_everything_ready(page, "first visit")
+        page.evaluate("window.probierlaborConfig.makeSnapshot()")
+        page.wait_for_function("window.probierlaborConfig.snapshot.state === 'off'", timeout=30_000)
+        assert not page.evaluate("caches.has('probierlabor-python /')")
+        assert v.page_errors == []
+    finally:
+        context.close()
