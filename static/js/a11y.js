@@ -63,6 +63,5 @@
   // Experiments and replays redraw their figures; a new figure may overflow where the old did not.
   document.addEventListener("pl:rendered", later, true);
   document.addEventListener("pl:replay-step", later, true);
-  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(later);
-  else document.addEventListener("DOMContentLoaded", later);
+  window.probierlaborPages.subscribe(later);
 })();

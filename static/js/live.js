@@ -152,6 +152,5 @@
   }
 
   const mountAll = () => document.querySelectorAll("[data-live]").forEach(mount);
-  if (window.document$ && window.document$.subscribe) window.document$.subscribe(mountAll);
-  else document.addEventListener("DOMContentLoaded", mountAll);
+  window.probierlaborPages.subscribe(mountAll);
 })();

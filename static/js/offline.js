@@ -362,6 +362,5 @@
     checkForUpdate(false);
     if (quiet && !started) soon();  // the reader is moving on: wait for the next pause
   };
-  if (window.document$ && window.document$.subscribe) window.document$.subscribe(onPage);
-  else document.addEventListener("DOMContentLoaded", onPage);
+  window.probierlaborPages.subscribe(onPage);
 })();

@@ -345,7 +345,5 @@
     build, fmt, ReplayError, play,
   };
 
-  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(() => setTimeout(mountAll, 0));
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
-  else mountAll();
+  window.probierlaborPages.subscribe(() => setTimeout(mountAll, 0));
 })();

@@ -53,6 +53,5 @@
       button.disabled = false;
     });
   }
-  if (window.document$ && window.document$.subscribe) window.document$.subscribe(mount);
-  else document.addEventListener("DOMContentLoaded", mount);
+  window.probierlaborPages.subscribe(mount);
 })();

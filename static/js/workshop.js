@@ -220,6 +220,5 @@
   });
 
   const mountAll = () => document.querySelectorAll("[data-workshop]").forEach(mount);
-  if (window.document$ && window.document$.subscribe) window.document$.subscribe(mountAll);
-  else document.addEventListener("DOMContentLoaded", mountAll);
+  window.probierlaborPages.subscribe(mountAll);
 })();
