@@ -10,12 +10,16 @@
   if (typeof RealWorker !== "function") return;
   var FALLBACK_MS = 15000;
   var waiting = [];
+  // Once started, a search worker the theme creates later starts at once: the theme itself loads only
+  // after Python is ready (static/js/theme-later.js), so its worker comes after the moment it waited for.
+  var released = false;
 
   function isSearchWorker(url) {
     return /\/assets\/javascripts\/workers\/search\.[^/]*\.js(\?|$)/.test(new URL(String(url), document.baseURI).pathname);
   }
 
   function startAll() {
+    released = true;
     var list = waiting;
     waiting = [];
     list.forEach(function (start) { start(); });
@@ -52,7 +56,7 @@
   }
 
   window.Worker = function (url, options) {
-    if (!isSearchWorker(url) || !waiting) return new RealWorker(url, options);
+    if (!isSearchWorker(url) || released) return new RealWorker(url, options);
     return new Deferred(url, options);
   };
   window.Worker.prototype = RealWorker.prototype;
