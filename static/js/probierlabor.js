@@ -15,6 +15,7 @@
   "use strict";
 
   const runtime = { run: null, failure: null, started: performance.now() };
+  const morph = window.probierlaborMorph;  // static/js/morph.js
   const SLOW_MS = 45000;
 
   const TEXT = {
@@ -344,8 +345,8 @@
       ? `[data-drag="${active.dataset.drag}"]` + (active.dataset.dragField ? `[data-drag-field="${active.dataset.dragField}"]` : "")
       : undefined;
     const scrolling = scrollingRegions(root);
-    root.querySelector(".pl-figure").innerHTML = out.figure;
-    root.querySelector(".pl-extra").innerHTML = out.extra || "";
+    morph(root.querySelector(".pl-figure"), out.figure);
+    morph(root.querySelector(".pl-extra"), out.extra || "");
     fitFigures(root, scrolling);
     updateReadouts(root, out.readouts);
     root.querySelector(".pl-summary").textContent = out.summary;
