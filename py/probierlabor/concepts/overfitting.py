@@ -144,9 +144,12 @@ def errors(xs, ys, degree: int, lam: float) -> tuple[list[float], float, float]:
 
 
 @lru_cache(maxsize=256)
-def _by_degree(xs: tuple, ys: tuple, lam: float) -> tuple[tuple[float, float], ...]:
-    # The error-versus-degree chart does not change when only the degree moves: cache it.
-    return tuple(errors(xs, ys, d, lam)[1:] for d in range(1, 10))
+def _by_degree(xs: tuple, ys: tuple, lam: float) -> tuple[tuple[tuple[float, ...], float, float], ...]:
+    """(coefficients, RMSE in the notebook, on the new days) for degrees 1–9, as ``errors`` gives them.
+    The error-versus-degree chart does not change when only the degree moves: cached. A dragged point
+    changes it on every move: one QR for all degrees (polyfit.fits), not nine."""
+    fits = polyfit.fits(xs, ys, 9, lam)[1:]
+    return tuple((tuple(coef), polyfit.rmse(coef, xs, ys), new_days_rmse(coef)) for coef in fits)
 
 
 @lru_cache(maxsize=64)
@@ -166,7 +169,8 @@ def compute(degree: int = 1, days: int = 10, lam: float = 0.0, others: bool = Fa
             scoops[index] = float(value)
             moved.append(index)
     xs, ys = tuple(map(to_x, temps)), tuple(scoops)
-    coef, train, test = errors(xs, ys, degree, lam)
+    by_degree = _by_degree(xs, ys, lam)
+    coef, train, test = by_degree[degree - 1]
     _, _, floor = _new_days_x()
     result = {
         "degree": degree,
@@ -176,12 +180,12 @@ def compute(degree: int = 1, days: int = 10, lam: float = 0.0, others: bool = Fa
         "temps": list(temps),
         "scoops": list(scoops),
         "moved": moved,
-        "coef": coef,
+        "coef": list(coef),
         "train_rmse": train,
         "test_rmse": test,
         "noise_floor": floor,
         "by_degree": [{"degree": d, "train_rmse": tr, "test_rmse": te}
-                      for d, (tr, te) in enumerate(_by_degree(xs, ys, lam), start=1)],
+                      for d, (_, tr, te) in enumerate(by_degree, start=1)],
     }
     if others:
         fits = _others(days, degree, lam)
