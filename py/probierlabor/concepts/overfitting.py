@@ -208,7 +208,7 @@ HIT_RADIUS = 22
 LEGEND_ROW, LEGEND_TOP = 18, 18
 
 
-# Where the curves are drawn; the true rule's curve never changes (every drag move draws it again).
+# Where the curves are drawn.
 _CURVE_T = tuple(T_MIN + (T_MAX - T_MIN) * i / 120 for i in range(121))
 _CURVE_X = tuple(map(to_x, _CURVE_T))
 _TRUTH = tuple((t, true_scoops(t)) for t in _CURVE_T)
@@ -218,18 +218,33 @@ def _curve(coef) -> list[tuple[float, float]]:
     return [(t, polyfit.evaluate(coef, x)) for t, x in zip(_CURVE_T, _CURVE_X)]
 
 
-def view(r: dict, layout: str = WIDE) -> View:
-    narrow = layout == NARROW
-    above = 2 * LEGEND_ROW + 4 if narrow else 0
-    margin = (16 + above, 22, 46, 52) if narrow else (16, 16, 46, 60)
-    plot = svg.Plot(width(480, layout), 330 + above, (T_MIN, T_MAX), (Y_MIN, Y_MAX),
+def _scoops_plot(layout: str) -> svg.Plot:
+    above = 2 * LEGEND_ROW + 4 if layout == NARROW else 0
+    margin = (16 + above, 22, 46, 52) if layout == NARROW else (16, 16, 46, 60)
+    return svg.Plot(width(480, layout), 330 + above, (T_MIN, T_MAX), (Y_MIN, Y_MAX),
                     label="Eisverkauf nach Temperatur", margin=margin, layout=layout)
+
+
+@lru_cache(maxsize=None)
+def _unchanging(layout: str) -> tuple[tuple[str, ...], str]:
+    """The axes and the true rule's curve: the same in every view of a layout, so drawn once, not on
+    every drag move."""
+    plot = _scoops_plot(layout)
     plot.grid(xticks=range(15, 36, 5), yticks=range(0, 361, 100),
               xlabel="Temperatur (°C)", ylabel="Kugeln pro Tag", xfmt=lambda v: f"{fmt.tick(v)} °C")
+    plot.polyline(_TRUTH, "pl-truth")
+    return tuple(plot.back), plot.body[-1]
+
+
+def view(r: dict, layout: str = WIDE) -> View:
+    narrow = layout == NARROW
+    plot = _scoops_plot(layout)
+    axes, truth = _unchanging(layout)
+    plot.back.extend(axes)
     if "others" in r:
         for coef in r["others"]["coef"]:
             plot.polyline(_curve(coef), "pl-other")
-    plot.polyline(_TRUTH, "pl-truth")
+    plot.body.append(truth)
     plot.polyline(_curve(r["coef"]), "pl-fit")
     radius = 6 if r["days"] <= 10 else 4
     moved = set(r["moved"])
