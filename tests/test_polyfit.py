@@ -63,3 +63,17 @@ def test_too_few_distinct_x_values_are_refused_in_general_terms():
     with pytest.raises(ValueError) as caught:
         polyfit.fit([0.5, 0.5, 0.5, -0.2], [1.0, 2.0, 3.0, 4.0], 2)
     assert "x-Werte" in str(caught.value) and "Temperatur" not in str(caught.value)
+
+
+@given(st.lists(st.floats(min_value=-1, max_value=1), min_size=10, max_size=40, unique=True),
+       st.data(), st.sampled_from([0.0, 1e-4, 1e-2, 1.0]))
+def test_fits_of_every_degree_are_fit_digit_for_digit(xs, data, ridge):
+    ys = data.draw(st.lists(st.floats(min_value=-300, max_value=300), min_size=len(xs), max_size=len(xs)))
+    top = data.draw(st.integers(0, 9))
+    try:
+        want = [polyfit.fit(xs, ys, d, ridge) for d in range(top + 1)]
+    except ValueError:  # x values too close for this degree: fits refuses as fit does
+        with pytest.raises(ValueError):
+            polyfit.fits(xs, ys, top, ridge)
+        return
+    assert polyfit.fits(xs, ys, top, ridge) == want

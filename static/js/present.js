@@ -194,14 +194,15 @@
       else article.prepend(line);
     }
     const url = location.href.replace(/#.*$/, "");
-    line.textContent = `Stand: ${url}`;
+    if (line.textContent !== `Stand: ${url}`) line.textContent = `Stand: ${url}`;  // unchanged while a point is dragged
   }
 
   // A second figure or table that does not fit the narrow column next to the figure gets the
   // whole width (present.css); measured in the narrow layout, after every render and resize.
   function fitExtras(scope = document) {
     scope.querySelectorAll(".pl-stage").forEach((stage) => {
-      stage.classList.remove("pl-present-wide");
+      // asked first: removing an absent class still writes the attribute, on every drag move
+      if (stage.classList.contains("pl-present-wide")) stage.classList.remove("pl-present-wide");
       const extra = stage.querySelector(".pl-extra");
       if (!isOn() || !extra || !extra.firstElementChild) return;
       const boxes = [extra, ...extra.querySelectorAll("div, table")];

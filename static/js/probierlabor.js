@@ -15,6 +15,7 @@
   "use strict";
 
   const runtime = { run: null, failure: null, started: performance.now() };
+  const morph = window.probierlaborMorph;  // static/js/morph.js
   const SLOW_MS = 45000;
 
   const TEXT = {
@@ -278,7 +279,7 @@
       if (el.type === "radio") el.checked = el.value === v;
       else if (el.type === "checkbox") el.checked = v === "1";
       else if (el.type === "range" && "log" in el.dataset) el.value = String(Math.log10(Number(v)));
-      else el.value = v;
+      else if (el.value !== v) el.value = v;
     });
   }
 
@@ -325,7 +326,7 @@
     if (fromUrl) showNotes(root, out.notes, "pl-note", TEXT.linkNotes);
     else showNotes(root, typedNotes(root, out), "pl-note", TEXT.typedNotes);
     status(root, "");
-    root.dataset.state = "ready";
+    if (root.dataset.state !== "ready") root.dataset.state = "ready";
     root.plLastMs = performance.now() - t0;
     announceRun(root, { ms: root.plLastMs, lesson: out.lesson });
   }
@@ -345,18 +346,18 @@
       ? `[data-drag="${active.dataset.drag}"]` + (active.dataset.dragField ? `[data-drag-field="${active.dataset.dragField}"]` : "")
       : undefined;
     const scrolling = scrollingRegions(root);
-    root.querySelector(".pl-figure").innerHTML = out.figure;
-    root.querySelector(".pl-extra").innerHTML = out.extra || "";
+    morph(root.querySelector(".pl-figure"), out.figure);
+    morph(root.querySelector(".pl-extra"), out.extra || "");
     fitFigures(root, scrolling);
     updateReadouts(root, out.readouts);
-    root.querySelector(".pl-summary").textContent = out.summary;
+    setText(root.querySelector(".pl-summary"), out.summary);
     setControls(root, out.controls);
     for (const [name, text] of Object.entries(out.display)) {
       const output = root.querySelector(`[data-output="${name}"]`);
-      if (output) output.textContent = text;
+      if (output) setText(output, text);
       const input = root.querySelector(`input[type="range"][data-param="${name}"]`);
       const unit = input && input.dataset.unit;  // experiment_block.py: the unit a screen reader says with the value
-      if (input) input.setAttribute("aria-valuetext", unit && !text.endsWith(unit) ? `${text} ${unit}` : text);
+      if (input) setAttr(input, "aria-valuetext", unit && !text.endsWith(unit) ? `${text} ${unit}` : text);
     }
     if (focused !== undefined) {
       const again = root.querySelector(focused);
@@ -370,11 +371,22 @@
     const shown = [...root.querySelectorAll("[data-readout]")];
     if (shown.length === readouts.length && shown.every((el, i) => el.dataset.readout === readouts[i].key)) {
       readouts.forEach((r, i) => {
-        shown[i].querySelector("dt").textContent = r.label;
-        shown[i].querySelector("dd").textContent = r.value;
+        setText(shown[i].querySelector("dt"), r.label);
+        setText(shown[i].querySelector("dd"), r.value);
         shown[i].classList.toggle("pl-em", Boolean(r.emphasis));
       });
     } else rebuildReadouts(root, readouts);
+  }
+
+  // Most texts and attributes stay the same from one drag move or slider step to the next. Written
+  // anyway, each text replaced its node: the browser laid the block out again, and a live region
+  // (the summary) may say it again.
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  function setAttr(el, name, value) {
+    if (el.getAttribute(name) !== value) el.setAttribute(name, value);
   }
 
   function rebuildReadouts(root, readouts) {
@@ -392,7 +404,7 @@
 
   function status(root, text) {
     const p = root.querySelector(".pl-status");
-    p.hidden = !text;
+    if (p.hidden !== !text) p.hidden = !text;
     if (text) p.querySelector(".pl-status-text").textContent = text;
   }
 
@@ -407,6 +419,7 @@
 
   function showNotes(root, notes, cls, lead) {
     const box = root.querySelector(".pl-notes");
+    if (!notes.length && box.hidden && !box.firstChild) return;  // nothing shown, nothing to show
     box.className = "pl-notes " + cls;
     box.hidden = notes.length === 0;
     box.replaceChildren(...notes.map((n) => {

@@ -149,6 +149,53 @@ def test_dragging_a_point_refits_and_lands_in_the_url(reader):
     assert v.console_errors() == []
 
 
+# Python's figure and extra for what the controls hold now, as the browser writes that markup back.
+PYTHONS_MARKUP = """() => { const root = document.querySelector('[data-experiment]');
+    const out = JSON.parse(window.probierlabor.runtime.run(root.plSlug,
+        JSON.stringify(window.probierlabor.values(root)), root.plLayout));
+    const as = (html) => { const box = document.createElement('div'); box.innerHTML = html; return box.innerHTML; };
+    return [as(out.figure), as(out.extra || '')]; }"""
+
+
+def test_a_redrawn_figure_keeps_its_elements_and_reads_as_python_drew_it(reader):
+    """Only what changed is written into the figure (static/js/morph.js): a dragged point stays the same
+    element, a handle stepped by keyboard keeps the focus, and the figure reads exactly as Python drew
+    it, also after its elements change in number."""
+    v = reader("/overfitting/?degree=9")
+    v.wait_state()
+    shown = """() => { const root = document.querySelector('[data-experiment]');
+        return [root.querySelector('.pl-figure').innerHTML, root.querySelector('.pl-extra').innerHTML]; }"""
+    point = v.page.locator('circle[data-drag="4"]')
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    v.page.evaluate("""() => { const f = document.querySelector('[data-experiment] .pl-figure');
+        window.__kept = [f.querySelector('circle[data-drag="4"]'), f.querySelector('polyline.pl-fit'), f.querySelector('text')]; }""")
+    v.page.mouse.move(x, y)
+    v.page.mouse.down()
+    for step in range(1, 4):
+        v.page.mouse.move(x, y - 15 * step)
+    v.page.mouse.up()
+    v.page.wait_for_function("location.search.includes('moves=4%3A')")
+    assert v.page.evaluate("window.__kept.every((el) => el.isConnected)")
+    assert v.page.evaluate(shown) == v.page.evaluate(PYTHONS_MARKUP)
+    v.page.locator('circle[data-drag="2"]').focus()
+    for _ in range(3):
+        v.page.keyboard.press("ArrowUp")
+    v.page.wait_for_function("decodeURIComponent(location.search).includes('2:')")
+    assert v.page.evaluate("document.activeElement.dataset.drag") == "2"
+    v.page.evaluate("document.activeElement.blur()")  # focus marks (focus-visible) are not Python's
+    assert v.page.evaluate(shown) == v.page.evaluate(PYTHONS_MARKUP)
+    # 24 more curves, then 80 points instead of 10: other elements, the markup still Python's
+    v.page.locator('input[data-param="others"]').click()
+    v.page.wait_for_function("document.querySelectorAll('[data-experiment] polyline.pl-other').length === 24")
+    assert v.page.evaluate(shown) == v.page.evaluate(PYTHONS_MARKUP)
+    v.page.get_by_role("button", name="Experiment 4", exact=True).click()
+    v.page.wait_for_function("document.querySelectorAll('[data-experiment] circle[data-drag]').length === 80")
+    assert v.page.evaluate(shown) == v.page.evaluate(PYTHONS_MARKUP)
+    assert v.console_errors() == []
+
+
 def test_a_python_error_shows_a_friendly_box_and_the_page_keeps_working(reader):
     v = reader("/ewc/")
     v.wait_state()

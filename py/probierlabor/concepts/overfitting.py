@@ -144,9 +144,12 @@ def errors(xs, ys, degree: int, lam: float) -> tuple[list[float], float, float]:
 
 
 @lru_cache(maxsize=256)
-def _by_degree(xs: tuple, ys: tuple, lam: float) -> tuple[tuple[float, float], ...]:
-    # The error-versus-degree chart does not change when only the degree moves: cache it.
-    return tuple(errors(xs, ys, d, lam)[1:] for d in range(1, 10))
+def _by_degree(xs: tuple, ys: tuple, lam: float) -> tuple[tuple[tuple[float, ...], float, float], ...]:
+    """(coefficients, RMSE in the notebook, on the new days) for degrees 1–9, as ``errors`` gives them.
+    The error-versus-degree chart does not change when only the degree moves: cached. A dragged point
+    changes it on every move: one QR for all degrees (polyfit.fits), not nine."""
+    fits = polyfit.fits(xs, ys, 9, lam)[1:]
+    return tuple((tuple(coef), polyfit.rmse(coef, xs, ys), new_days_rmse(coef)) for coef in fits)
 
 
 @lru_cache(maxsize=64)
@@ -166,7 +169,8 @@ def compute(degree: int = 1, days: int = 10, lam: float = 0.0, others: bool = Fa
             scoops[index] = float(value)
             moved.append(index)
     xs, ys = tuple(map(to_x, temps)), tuple(scoops)
-    coef, train, test = errors(xs, ys, degree, lam)
+    by_degree = _by_degree(xs, ys, lam)
+    coef, train, test = by_degree[degree - 1]
     _, _, floor = _new_days_x()
     result = {
         "degree": degree,
@@ -176,12 +180,12 @@ def compute(degree: int = 1, days: int = 10, lam: float = 0.0, others: bool = Fa
         "temps": list(temps),
         "scoops": list(scoops),
         "moved": moved,
-        "coef": coef,
+        "coef": list(coef),
         "train_rmse": train,
         "test_rmse": test,
         "noise_floor": floor,
         "by_degree": [{"degree": d, "train_rmse": tr, "test_rmse": te}
-                      for d, (tr, te) in enumerate(_by_degree(xs, ys, lam), start=1)],
+                      for d, (_, tr, te) in enumerate(by_degree, start=1)],
     }
     if others:
         fits = _others(days, degree, lam)
@@ -204,7 +208,7 @@ HIT_RADIUS = 22
 LEGEND_ROW, LEGEND_TOP = 18, 18
 
 
-# Where the curves are drawn; the true rule's curve never changes (every drag move draws it again).
+# Where the curves are drawn.
 _CURVE_T = tuple(T_MIN + (T_MAX - T_MIN) * i / 120 for i in range(121))
 _CURVE_X = tuple(map(to_x, _CURVE_T))
 _TRUTH = tuple((t, true_scoops(t)) for t in _CURVE_T)
@@ -214,18 +218,33 @@ def _curve(coef) -> list[tuple[float, float]]:
     return [(t, polyfit.evaluate(coef, x)) for t, x in zip(_CURVE_T, _CURVE_X)]
 
 
-def view(r: dict, layout: str = WIDE) -> View:
-    narrow = layout == NARROW
-    above = 2 * LEGEND_ROW + 4 if narrow else 0
-    margin = (16 + above, 22, 46, 52) if narrow else (16, 16, 46, 60)
-    plot = svg.Plot(width(480, layout), 330 + above, (T_MIN, T_MAX), (Y_MIN, Y_MAX),
+def _scoops_plot(layout: str) -> svg.Plot:
+    above = 2 * LEGEND_ROW + 4 if layout == NARROW else 0
+    margin = (16 + above, 22, 46, 52) if layout == NARROW else (16, 16, 46, 60)
+    return svg.Plot(width(480, layout), 330 + above, (T_MIN, T_MAX), (Y_MIN, Y_MAX),
                     label="Eisverkauf nach Temperatur", margin=margin, layout=layout)
+
+
+@lru_cache(maxsize=None)
+def _unchanging(layout: str) -> tuple[tuple[str, ...], str]:
+    """The axes and the true rule's curve: the same in every view of a layout, so drawn once, not on
+    every drag move."""
+    plot = _scoops_plot(layout)
     plot.grid(xticks=range(15, 36, 5), yticks=range(0, 361, 100),
               xlabel="Temperatur (°C)", ylabel="Kugeln pro Tag", xfmt=lambda v: f"{fmt.tick(v)} °C")
+    plot.polyline(_TRUTH, "pl-truth")
+    return tuple(plot.back), plot.body[-1]
+
+
+def view(r: dict, layout: str = WIDE) -> View:
+    narrow = layout == NARROW
+    plot = _scoops_plot(layout)
+    axes, truth = _unchanging(layout)
+    plot.back.extend(axes)
     if "others" in r:
         for coef in r["others"]["coef"]:
             plot.polyline(_curve(coef), "pl-other")
-    plot.polyline(_TRUTH, "pl-truth")
+    plot.body.append(truth)
     plot.polyline(_curve(r["coef"]), "pl-fit")
     radius = 6 if r["days"] <= 10 else 4
     moved = set(r["moved"])

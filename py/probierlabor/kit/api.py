@@ -88,6 +88,10 @@ def run(slug: str, raw: Mapping[str, Any] | None = None, layout: str = layouts.W
 
     ``layout`` is the width the page reports for the figure (kit/layout.py); it changes how the
     figure is laid out, never a number, and it is not part of the state in the URL."""
+    return _run(slug, raw, layout, with_result=True)
+
+
+def _run(slug: str, raw: Mapping[str, Any] | None, layout: str, with_result: bool) -> dict:
     module = concept(slug)
     layouts.check(layout)
     values, noted = checked(slug, raw or {})
@@ -105,7 +109,7 @@ def run(slug: str, raw: Mapping[str, Any] | None = None, layout: str = layouts.W
         "display": {name: declared[name].format(v) for name, v in values.items()},
         "notes": list(noted.values()),
         "noted": list(noted),  # whose note each one is: the page tells a reader what it changed in a typed value
-        "result": jsonable(result),
+        **({"result": jsonable(result)} if with_result else {}),
         "figure": view.figure,
         "extra": view.extra,
         "readouts": [dataclasses.asdict(r) | {"raw": jsonable(r.raw)} for r in view.readouts],
@@ -118,10 +122,9 @@ def run_json(slug: str, raw_json: str, layout: str = layouts.WIDE) -> str:
     """Browser entry point: JSON in, JSON out; an exception becomes a German message.
 
     The raw results stay behind: the page shows only the view, and every slider step would
-    otherwise serialise and parse them again."""
+    otherwise convert, serialise and parse them again."""
     try:
-        out = run(slug, json.loads(raw_json or "{}"), layout)
-        del out["result"]
+        out = _run(slug, json.loads(raw_json or "{}"), layout, with_result=False)
         return json.dumps(out, ensure_ascii=False)
     except Exception as error:  # noqa: BLE001 - the page must show a message, not a traceback
         return json.dumps({"slug": slug, "error": f"{type(error).__name__}: {error}"}, ensure_ascii=False)

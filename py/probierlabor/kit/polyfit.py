@@ -34,6 +34,24 @@ def fit(xs: Sequence[float], ys: Sequence[float], degree: int, ridge: float = 0.
     The intercept is not penalised, so a penalty pulls the curve towards a flat
     line at the mean, not towards zero scoops.
     """
+    r, qb = _triangular(*_system(xs, ys, degree, ridge))
+    return _solve(r, qb, degree + 1)
+
+
+def fits(xs: Sequence[float], ys: Sequence[float], top: int, ridge: float = 0.0) -> list[list[float]]:
+    """``fit`` for every degree 0…top, with the same digits, from one QR instead of top + 1.
+
+    Householder QR works column by column, and a column is only changed by the reflections of the
+    columns before it: the first d + 1 columns of the degree-``top`` system go through exactly the
+    operations of the degree-d system. Its extra penalty rows (for c_{d+1}…) are zero in those
+    columns and add only exact zeros. Raises like ``fit(…, top, …)``.
+    """
+    r, qb = _triangular(*_system(xs, ys, top, ridge))
+    return [_solve(r, qb, d + 1) for d in range(top + 1)]
+
+
+def _system(xs, ys, degree: int, ridge: float) -> tuple[list[list[float]], list[float]]:
+    """The least-squares rows: the design, then a row √ridge·c_j = 0 for each j ≥ 1."""
     rows = design(xs, degree)
     rhs = [float(y) for y in ys]
     if ridge > 0:
@@ -43,7 +61,7 @@ def fit(xs: Sequence[float], ys: Sequence[float], degree: int, ridge: float = 0.
             row[j] = root
             rows.append(row)
             rhs.append(0.0)
-    return _lstsq(rows, rhs)
+    return rows, rhs
 
 
 def evaluate(coef: Sequence[float], x: float) -> float:
@@ -61,8 +79,8 @@ def rmse(coef: Sequence[float], xs: Sequence[float], ys: Sequence[float]) -> flo
     return math.sqrt(total / len(xs))
 
 
-def _lstsq(a: list[list[float]], b: list[float]) -> list[float]:
-    """Least squares by Householder QR; a is m × n with m ≥ n and full column rank."""
+def _triangular(a: list[list[float]], b: list[float]) -> tuple[list[list[float]], list[float]]:
+    """Householder QR of a (m × n, m ≥ n): R in the upper triangle of the returned rows, and Qᵀb."""
     m, n = len(a), len(a[0])
     a = [row[:] for row in a]
     b = b[:]
@@ -85,9 +103,14 @@ def _lstsq(a: list[list[float]], b: list[float]) -> list[float]:
         s = 2.0 * sum(v[i] * b[i] for i in range(k, m)) / vnorm2
         for i in range(k, m):
             b[i] -= s * v[i]
+    return a, b
+
+
+def _solve(r: list[list[float]], qb: list[float], n: int) -> list[float]:
+    """The least-squares solution for the first n columns, by back substitution (needs full column rank)."""
     coef = [0.0] * n
     for k in range(n - 1, -1, -1):
-        if abs(a[k][k]) < 1e-13 * max(1.0, abs(a[0][0])):
+        if abs(r[k][k]) < 1e-13 * max(1.0, abs(r[0][0])):
             raise ValueError(UNDETERMINED)
-        coef[k] = (b[k] - sum(a[k][j] * coef[j] for j in range(k + 1, n))) / a[k][k]
+        coef[k] = (qb[k] - sum(r[k][j] * coef[j] for j in range(k + 1, n))) / r[k][k]
     return coef
