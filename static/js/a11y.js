@@ -63,5 +63,6 @@
   // Experiments and replays redraw their figures; a new figure may overflow where the old did not.
   document.addEventListener("pl:rendered", later, true);
   document.addEventListener("pl:replay-step", later, true);
-  window.probierlaborPages.subscribe(later);
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(later);
+  else document.addEventListener("DOMContentLoaded", later);
 })();

@@ -251,6 +251,8 @@
     document.querySelectorAll(".pl-tasks[data-lesson]").forEach((tasks) => { if (tasks.plLesson) paint(tasks.plLesson); });
   }).observe(html, { attributes: true, attributeFilter: ["class"] });
 
-  // every page (first load and instant navigation), announced by static/js/theme-later.js
-  window.probierlaborPages.subscribe(mountAll);
+  // mkdocs-material announces every page (first load and instant navigation) on document$.
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(mountAll);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
+  else mountAll();
 })();

@@ -152,5 +152,6 @@
   }
 
   const mountAll = () => document.querySelectorAll("[data-live]").forEach(mount);
-  window.probierlaborPages.subscribe(mountAll);
+  if (window.document$ && window.document$.subscribe) window.document$.subscribe(mountAll);
+  else document.addEventListener("DOMContentLoaded", mountAll);
 })();

@@ -362,5 +362,6 @@
     checkForUpdate(false);
     if (quiet && !started) soon();  // the reader is moving on: wait for the next pause
   };
-  window.probierlaborPages.subscribe(onPage);
+  if (window.document$ && window.document$.subscribe) window.document$.subscribe(onPage);
+  else document.addEventListener("DOMContentLoaded", onPage);
 })();

@@ -478,5 +478,7 @@
   // before the first paint of the page body where possible, so a reload does not flash
   if (takeHash() || remembered()) setMode(true, { announce: false });
 
-  window.probierlaborPages.subscribe(onPage);
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(onPage);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", onPage);
+  else onPage();
 })();

@@ -45,7 +45,6 @@
       if (runtime.run || runtime.failure) return;
       runtime.failure = message;
       document.querySelectorAll("[data-experiment]").forEach(showFailure);
-      document.dispatchEvent(new CustomEvent("pl:runtime-failed"));
     },
     mountAll,
     runtime,
@@ -639,6 +638,8 @@
 
   // ---- start ---------------------------------------------------------------------------
 
-  // every page (first load and instant navigation), announced by static/js/theme-later.js
-  window.probierlaborPages.subscribe(mountAll);
+  // mkdocs-material announces every page (first load and instant navigation) on document$.
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(mountAll);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
+  else mountAll();
 })();

@@ -345,5 +345,7 @@
     build, fmt, ReplayError, play,
   };
 
-  window.probierlaborPages.subscribe(() => setTimeout(mountAll, 0));
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(() => setTimeout(mountAll, 0));
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
+  else mountAll();
 })();

@@ -317,5 +317,7 @@
   // ---- start ---------------------------------------------------------------------------------
 
   // After probierlabor.js (registered before this file), on every page change of the theme.
-  window.probierlaborPages.subscribe(setup);
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(setup);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
+  else setup();
 })();

@@ -53,5 +53,6 @@
       button.disabled = false;
     });
   }
-  window.probierlaborPages.subscribe(mount);
+  if (window.document$ && window.document$.subscribe) window.document$.subscribe(mount);
+  else document.addEventListener("DOMContentLoaded", mount);
 })();

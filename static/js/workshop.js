@@ -220,5 +220,6 @@
   });
 
   const mountAll = () => document.querySelectorAll("[data-workshop]").forEach(mount);
-  window.probierlaborPages.subscribe(mountAll);
+  if (window.document$ && window.document$.subscribe) window.document$.subscribe(mountAll);
+  else document.addEventListener("DOMContentLoaded", mountAll);
 })();

@@ -224,10 +224,8 @@ def visit(browser, origin):
 
 # Clicks a link to ``url`` as a reader would; mkdocs-material's click handler on the document
 # (navigation.instant) turns it into a page change without a reload. The link is added for the
-# click, so that any address works, also one with a query string or #praesentation. The theme comes
-# once Python is ready (static/js/theme-later.js): a click before that would be a full reload.
-FOLLOW = """async url => { await window.probierlaborPages.theme();
-  const a = document.createElement('a'); a.href = url; a.textContent = url;
+# click, so that any address works, also one with a query string or #praesentation.
+FOLLOW = """url => { const a = document.createElement('a'); a.href = url; a.textContent = url;
   document.body.append(a); document.querySelector('[data-md-component=container]').plLeft = true;
   a.click(); a.remove(); }"""
 # The new page is there once its content replaced the old (the address may be rewritten at once:
