@@ -10,8 +10,8 @@
   if (typeof RealWorker !== "function") return;
   var FALLBACK_MS = 15000;
   var waiting = [];
-  // Once started, a search worker the theme creates later starts at once: the theme itself loads only
-  // after Python is ready (static/js/theme-later.js), so its worker comes after the moment it waited for.
+  // Once started, a search worker the theme creates later starts at once: it comes after the moment
+  // this file waits for, and would otherwise sit until FALLBACK_MS or the reader's search.
   var released = false;
 
   function isSearchWorker(url) {

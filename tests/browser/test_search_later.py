@@ -37,7 +37,7 @@ def test_the_search_worker_waits_for_python_and_starts_when_the_reader_searches(
     assert v.foreign_requests() == [] and v.console_errors() == []
 
 
-# The fallback timers of the page (search-later.js, theme-later.js: 15 s) never fire: what starts the
+# The page's 15 s fallback timer (search-later.js) never fires: what starts the
 # worker must be Python being ready, also on a slow machine where that takes longer than 15 s.
 NO_FALLBACK = """(() => { const later = window.setTimeout;
   window.setTimeout = (fn, ms, ...rest) => (ms === 15000 ? 0 : later(fn, ms, ...rest)); })();"""
