@@ -338,11 +338,16 @@
     root.dispatchEvent(new CustomEvent("pl:rendered", { detail }));
   }
 
+  // One drag handle in every figure Python draws: a point of the moves (no field) or a bar of a field.
+  function handleSelector({ field, index }) {
+    return `[data-drag="${index}"]` + (field ? `[data-drag-field="${field}"]` : ":not([data-drag-field])");
+  }
+
   // A view (Python's or a pre-rendered one) on screen, with the controls and the URL it belongs to.
   function paint(root, out, { url = true } = {}) {
     const active = document.activeElement;
     const focused = active && root.contains(active) && active.dataset.drag !== undefined
-      ? `[data-drag="${active.dataset.drag}"]` + (active.dataset.dragField ? `[data-drag-field="${active.dataset.dragField}"]` : "")
+      ? handleSelector({ field: active.dataset.dragField, index: active.dataset.drag })
       : undefined;
     const scrolling = scrollingRegions(root);
     morph(root.querySelector(".pl-figure"), out.figure);
@@ -523,8 +528,7 @@
     const fieldOf = (handle) => (handle.dataset.dragField
       ? root.querySelector(`[data-param="${handle.dataset.dragField}"]`) : root.querySelector("[data-moves]"));
     // the handle now on screen: Python draws the figure anew at every step of a drag
-    const handleFor = ({ field, index }) => stage.querySelector(
-      `[data-drag="${index}"]` + (field ? `[data-drag-field="${field}"]` : ":not([data-drag-field])"));
+    const handleFor = (dragged) => stage.querySelector(handleSelector(dragged));
     const mapping = (handle) => {
       if (handle.dataset.dragY) return handle.dataset.dragY.split(" ").map(Number);
       const svg = handle.ownerSVGElement;
