@@ -10,7 +10,7 @@ import re
 import urllib.request
 
 import pytest
-from conftest import ARRIVED, FOLLOW, READY_MS, ROOT, SITE, record, start_server, stop_server
+from conftest import ARRIVED, FOLLOW, READY_MS, ROOT, SITE, SNAPSHOT_SETTLED, record, start_server, stop_server
 
 from probierlabor import SLUGS
 from probierlabor.kit import api
@@ -132,8 +132,7 @@ def test_nothing_the_site_does_breaks_its_policy_online_or_offline(browser):
         page.wait_for_selector('.pl-offline-chip[data-offline-state="ready"]', timeout=180_000)
         # the snapshot worker (static/js/python-snapshot-worker.js) runs under the policy too; offline pages restore it
         # (made during the tour, it is already restored here: "restored" is as good as "stored")
-        page.wait_for_function("['stored', 'restored', 'off'].includes(window.probierlaborConfig.snapshot.state)",
-                               timeout=180_000)
+        page.wait_for_function(SNAPSHOT_SETTLED, timeout=180_000)
         assert page.evaluate("window.probierlaborConfig.snapshot.state") in ("stored", "restored")
         stop_server(server)
         context.set_offline(True)
