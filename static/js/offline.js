@@ -264,7 +264,7 @@
 
   function soon() {
     clearTimeout(quiet);
-    if (!started) quiet = setTimeout(go, QUIET_MS);
+    if (!started) quiet = setTimeout(() => window.probierlaborConfig.afterPause(go), QUIET_MS);
   }
 
   async function preloadAll() {
@@ -338,13 +338,13 @@
       return refresh();
     });
     // The experiment first, then the reader's next clicks: the whole site (~30 MB) loads once Python
-    // is ready and no page has changed for QUIET_MS (measured here: a page change during the download
-    // takes 300–470 ms instead of ≈ 200), at the latest 20 s after the page has loaded; „Alles
-    // vorladen“ starts it at once.
+    // is ready, no page has changed for QUIET_MS (measured here: a page change during the download
+    // takes 300–470 ms instead of ≈ 200) and the reader has paused (runtime-boot.js: afterPause); at
+    // the latest 20 s after the page has loaded and a pause; „Alles vorladen“ starts it at once.
     const runtime = window.probierlabor && window.probierlabor.runtime;
     if (runtime && (runtime.run || runtime.failure)) soon();
     document.addEventListener("pl:runtime-ready", soon, { once: true });
-    const later = () => setTimeout(go, 20000);
+    const later = () => setTimeout(() => window.probierlaborConfig.afterPause(go), 20000);
     if (document.readyState === "complete") later();
     else window.addEventListener("load", later, { once: true });
   }

@@ -93,7 +93,29 @@
   function dropSnapshot() {
     return store.delete(SNAPSHOTS).catch(function () {});
   }
-  // Once per page at most, in the browser's idle time: it costs one core about as long as a cold start.
+  // ---- background work waits for the reader to pause -------------------------------------
+  // The offline copy (static/js/offline.js) and the snapshot below each take a core for seconds; a
+  // drag or a slider meanwhile stutters (overfitting's drag: about 11 ms a move on a quiet page, 17 ms
+  // while they ran). So they start only once the reader has not pressed, dragged, typed or scrolled
+  // for PAUSE_MS; what runs already runs on.
+  var PAUSE_MS = 3000;
+  var lastInput = -Infinity;
+  var activity = function () { lastInput = performance.now(); };
+  ["pointerdown", "keydown", "input", "wheel", "touchstart"].forEach(function (type) {
+    window.addEventListener(type, activity, { capture: true, passive: true });
+  });
+  window.addEventListener("pointermove", function (event) { if (event.buttons) activity(); },
+    { capture: true, passive: true });
+  window.probierlaborConfig.afterPause = function (work) {
+    (function check() {
+      var left = lastInput + PAUSE_MS - performance.now();
+      if (left > 0) setTimeout(check, left);
+      else work();
+    })();
+  };
+
+  // Once per page at most, after a pause and in the browser's idle time: it costs one core about as
+  // long as a cold start.
   window.probierlaborConfig.makeSnapshot = function () {
     if (snapshot.state !== "none") return;
     snapshot.state = "making";
@@ -110,8 +132,10 @@
       };
       worker.postMessage({ indexURL: indexURL, cache: SNAPSHOTS, key: SNAPSHOT_KEY, header: VERSION_HEADER });
     };
-    if (window.requestIdleCallback) window.requestIdleCallback(make, { timeout: 10000 });
-    else setTimeout(make, 2000);
+    window.probierlaborConfig.afterPause(function () {
+      if (window.requestIdleCallback) window.requestIdleCallback(make, { timeout: 10000 });
+      else setTimeout(make, 2000);
+    });
   };
 
   // Not before the first paint, though: Pyodide's 1,2 MB of JavaScript and the WebAssembly compile

@@ -63,6 +63,15 @@ def _assert_everything_ready(page, where):
     return states
 
 
+def _first_visit(context, origin, path):
+    """A page of the site in a context that has never seen it, with Python ready."""
+    page = context.new_page()
+    v = record(page, origin)
+    page.goto(origin + path)
+    _assert_everything_ready(page, "first visit")
+    return page, v
+
+
 def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path):
     # served from a sub-folder, as on a school server next to other things
     shutil.copytree(SITE, tmp_path / "schule" / "probierlabor")  # a copy: tools/serve.py follows no link out of its folder
@@ -416,10 +425,7 @@ def test_a_bad_python_snapshot_is_dropped_and_python_starts_as_usual(browser, or
     """A snapshot that does not load (a damaged cache, a Pyodide update) must never keep Python from starting."""
     context = browser.new_context()
     try:
-        page = context.new_page()
-        v = record(page, origin)
-        page.goto(origin + "/ewc/")
-        _assert_everything_ready(page, "first visit")
+        page, v = _first_visit(context, origin, "/ewc/")
         assert page.evaluate("window.probierlaborConfig.snapshot") == {"state": "none"}
         version = page.evaluate("window.pyodide ? pyodide.version : window.probierlaborConfig.pyodide.then(p => p.version)")
         plant = """([bytes, version]) => caches.open('probierlabor-python /').then(c => c.put(
@@ -453,5 +459,26 @@ def test_a_snapshot_worker_that_cannot_start_turns_the_snapshot_off(browser, ori
         page.wait_for_function("window.probierlaborConfig.snapshot.state === 'off'", timeout=30_000)
         assert not page.evaluate("caches.has('probierlabor-python /')")
         assert v.page_errors == []
+    finally:
+        context.close()
+
+
+def test_the_offline_copy_and_the_snapshot_wait_while_the_reader_works(browser, origin):
+    """Each takes a core for seconds (a drag on overfitting: about 11 ms a move on a quiet page, 17 ms
+    while they ran), so they start once the reader pauses, not 3 s after Python is ready mid-drag."""
+    context = browser.new_context()
+    try:
+        page, v = _first_visit(context, origin, "/overfitting/")
+        slider = page.locator('[data-experiment] input[type="range"]').first
+        slider.focus()
+        for i in range(40):  # 8 s of slider steps: well past offline.js's QUIET_MS (3 s) after ready
+            slider.press("ArrowRight" if i % 4 < 2 else "ArrowLeft")
+            page.wait_for_timeout(200)
+        assert _chip(page)["offlineState"] == "idle"
+        assert page.evaluate("window.probierlaborConfig.snapshot.state") == "none"
+        # the pause: storing starts by itself, and Python's snapshot follows it
+        _wait_offline_ready(page)
+        page.wait_for_function("window.probierlaborConfig.snapshot.state === 'stored'", timeout=PRECACHE_MS)
+        assert v.page_errors == [] and v.foreign_requests() == []
     finally:
         context.close()
