@@ -471,14 +471,14 @@ def test_the_offline_copy_and_the_snapshot_wait_while_the_reader_works(browser, 
         page, v = _first_visit(context, origin, "/overfitting/")
         slider = page.locator('[data-experiment] input[type="range"]').first
         slider.focus()
-        for i in range(40):  # 8 s of slider steps: well past offline.js's QUIET_MS (3 s) after ready
+        for i in range(28):  # 5,6 s of slider steps: past offline.js's QUIET_MS (3 s) after ready
             slider.press("ArrowRight" if i % 4 < 2 else "ArrowLeft")
             page.wait_for_timeout(200)
         assert _chip(page)["offlineState"] == "idle"
         assert page.evaluate("window.probierlaborConfig.snapshot.state") == "none"
-        # the pause: storing starts by itself, and Python's snapshot follows it
+        # the pause: storing starts by itself, and Python's snapshot is under way once it is done
         _wait_offline_ready(page)
-        page.wait_for_function("window.probierlaborConfig.snapshot.state === 'stored'", timeout=PRECACHE_MS)
+        assert page.evaluate("window.probierlaborConfig.snapshot.state") in ("making", "stored")
         assert v.page_errors == [] and v.foreign_requests() == []
     finally:
         context.close()
