@@ -94,10 +94,11 @@
     return store.delete(SNAPSHOTS).catch(function () {});
   }
   // ---- background work waits for the reader to pause -------------------------------------
-  // The offline copy (static/js/offline.js) and the snapshot below each take a core for seconds; a
-  // drag or a slider meanwhile stutters (overfitting's drag: about 11 ms a move on a quiet page, 17 ms
-  // while they ran). So they start only once the reader has not pressed, dragged, typed or scrolled
-  // for PAUSE_MS; what runs already runs on.
+  // The offline copy (static/js/offline.js), the snapshot below and the search index
+  // (static/js/search-later.js) each take a core for a while; a drag or a slider meanwhile stutters
+  // (overfitting's drag: about 11 ms a move on a quiet page, 17 ms while the first two ran). So they
+  // start only once the reader has not pressed, dragged, typed or scrolled for PAUSE_MS, and then in
+  // the browser's idle time; what runs already runs on.
   var PAUSE_MS = 3000;
   var lastInput = -Infinity;
   var activity = function () { lastInput = performance.now(); };
@@ -110,12 +111,12 @@
     (function check() {
       var left = lastInput + PAUSE_MS - performance.now();
       if (left > 0) setTimeout(check, left);
-      else work();
+      else if (window.requestIdleCallback) window.requestIdleCallback(function () { work(); }, { timeout: 2000 });
+      else setTimeout(work, 0);
     })();
   };
 
-  // Once per page at most, after a pause and in the browser's idle time: it costs one core about as
-  // long as a cold start.
+  // Once per page at most, after a pause: it costs one core about as long as a cold start.
   window.probierlaborConfig.makeSnapshot = function () {
     if (snapshot.state !== "none") return;
     snapshot.state = "making";
@@ -132,10 +133,7 @@
       };
       worker.postMessage({ indexURL: indexURL, cache: SNAPSHOTS, key: SNAPSHOT_KEY, header: VERSION_HEADER });
     };
-    window.probierlaborConfig.afterPause(function () {
-      if (window.requestIdleCallback) window.requestIdleCallback(make, { timeout: 10000 });
-      else setTimeout(make, 2000);
-    });
+    window.probierlaborConfig.afterPause(make);
   };
 
   // Not before the first paint, though: Pyodide's 1,2 MB of JavaScript and the WebAssembly compile

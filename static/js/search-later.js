@@ -1,7 +1,7 @@
 // The theme builds its search index (lunr, in a Web Worker) as soon as a page loads. On a 2-core
 // school laptop that competes with Pyodide's WebAssembly compile for the second core, so the search
 // worker is started later: when the reader goes to the search box, or once Python is ready and the
-// browser is idle (or after FALLBACK_MS, should Python never start). Until then the theme talks to a
+// reader pauses (or after FALLBACK_MS, should Python never start). Until then the theme talks to a
 // stand-in that keeps its listeners and messages and hands them to the real worker.
 // Loaded from <head> (overrides/main.html), before the theme's bundle creates the worker.
 (function () {
@@ -61,11 +61,10 @@
   };
   window.Worker.prototype = RealWorker.prototype;
 
-  function whenIdle() {
-    if (window.requestIdleCallback) window.requestIdleCallback(startAll, { timeout: 2000 });
-    else setTimeout(startAll, 0);
-  }
-  document.addEventListener("pl:runtime-ready", whenIdle, { once: true });
+  // once the reader pauses (static/js/runtime-boot.js, loaded just before this file)
+  document.addEventListener("pl:runtime-ready", function () {
+    window.probierlaborConfig.afterPause(startAll);
+  }, { once: true });
   setTimeout(startAll, FALLBACK_MS);
   // The reader wants to search: the search box gets focus (click, or the theme's keys f, s, /), or the
   // search toggle opens it on a small screen.
