@@ -127,7 +127,7 @@ def on_post_build(config):
         source_map.unlink()
     # The theme ships the search's word stemmers and splitters for 30 languages (1 MB); the search reads
     # only those of its own languages (mkdocs.yml, plugins: search: lang), the support file and the one
-    # that combines several. The site stays under its 35 MB.
+    # that combines several. The site stays under its 42 MB.
     search = config["plugins"]["material/search"].config
     needed = {f"lunr.{lang}.min.js" for lang in search["lang"]} | {"lunr.stemmer.support.min.js", "lunr.multi.min.js"}
     for script in Path(config["site_dir"], "assets", "javascripts", "lunr").rglob("*.js"):

@@ -9,7 +9,7 @@ bare page are interleaved (a bare load after every two pages), and each page's r
 loads divided by the bare loads just around them, so every ratio compares loads made under the same conditions. Targets:
 
     ready ≤ 1.15 × bare runtime (every page) · first content ≤ 0.5 s · slider → repaint median ≤ 33 ms
-    dragging ≤ 16 ms · repeat visit ≤ 0.5 × cold · whole site ≤ 35 MB · replay step → next frame ≤ 33 ms
+    dragging ≤ 16 ms · repeat visit ≤ 0.5 × cold · whole site ≤ 42 MB · replay step → next frame ≤ 33 ms
 
     python tools/bench.py [--runs 3] [--steps 30] [--json out/bench.json]
     python tools/bench.py --workshop-only      just the „Im Code nachrechnen“ measurement
@@ -236,8 +236,6 @@ def repeat_visits(browser, url: str, reloads: int) -> list:
     page.add_init_script(PROBE)
     page.goto(url)
     page.wait_for_selector('[data-offline-state="ready"]', state="attached", timeout=300_000)
-    # then Python's start-up is kept too (static/js/runtime-boot.js, a memory snapshot made in a worker)
-    page.wait_for_function("['stored', 'off'].includes(window.probierlaborConfig.snapshot.state)", timeout=300_000)
     times = []
     for _ in range(reloads):
         page.reload()
@@ -481,7 +479,8 @@ def main(argv=None) -> int:
     cold_ms = median([x["ready"] for x in loads[repeat_page]])
     repeat_ratio = median(repeat) / cold_ms
     print(f"repeat visit of {repeat_page} (site stored offline, full reload, {len(repeat)} reloads): "
-          f"median {median(repeat) / 1000:.2f} s = {repeat_ratio:.2f} × its cold start ({cold_ms / 1000:.2f} s)")
+          f"median {median(repeat) / 1000:.2f} s = {repeat_ratio:.2f} × its cold start ({cold_ms / 1000:.2f} s), "
+          f"{median(repeat) / bare_ready:.2f} × the bare runtime's cold start")
     print_workshop(workshop)
     print_live(lives)
     print(f"\nwhole site: {site_mb:.1f} MB")
@@ -504,7 +503,7 @@ def main(argv=None) -> int:
                        r["second"]["longest_task_ms"] / 100))
     checks.append(("continual learning: one variant trained vs 50 ms", train / 50))
     checks.append((f"repeat visit of {repeat_page} vs 0.5 × cold", repeat_ratio / 0.5))
-    checks.append(("whole site vs 35 MB", site_mb / 35))
+    checks.append(("whole site vs 42 MB", site_mb / 42))
     for label, ratio in checks:
         print(f"  {'ok  ' if ratio <= 1 else 'MISS'} {ratio:5.2f}  {label}")
     if args.json:

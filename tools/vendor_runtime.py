@@ -10,6 +10,8 @@ Everything the browser needs at runtime is shipped from here, never from a CDN:
 * PyScript (node_modules/@pyscript/core/dist) and KaTeX's stylesheet and fonts (node_modules/katex; the
   formulas themselves are typeset at build time by mkdocs_hooks/math.py)
 * qrcode-generator (node_modules/qrcode-generator/dist/qrcode.js), for QR codes drawn in the page
+* python-snapshot.bin.gz: Pyodide's memory right after its start-up, made by tools/python_snapshot.mjs
+  in Node from the Pyodide copied here; every page starts Python from it (static/js/runtime-boot.js)
 * MANIFEST.json with versions, wheel source and sha256/size of every file
 
 Usage:
@@ -47,6 +49,8 @@ PYODIDE_NPM = NODE_MODULES / "pyodide"
 PYSCRIPT_DIST = NODE_MODULES / "@pyscript" / "core" / "dist"
 KATEX_DIST = NODE_MODULES / "katex" / "dist"
 QRCODE_DIST = NODE_MODULES / "qrcode-generator" / "dist"
+SNAPSHOT_SCRIPT = ROOT / "tools" / "python_snapshot.mjs"
+SNAPSHOT_NAME = "python-snapshot.bin.gz"
 PACKAGE_LOCK = ROOT / "package-lock.json"
 TARGET = ROOT / "static" / "vendor"
 MANIFEST_NAME = "MANIFEST.json"
@@ -322,6 +326,13 @@ def vendor_pyodide_core(out: Path) -> None:
         require_sha256(out / "pyodide" / name, want, "node_modules löschen und `npm ci` ausführen.")
 
 
+def make_python_snapshot(out: Path) -> None:
+    result = subprocess.run(["node", str(SNAPSHOT_SCRIPT), str(out / "pyodide")], capture_output=True, text=True)
+    if result.returncode != 0 or not (out / "pyodide" / SNAPSHOT_NAME).is_file():
+        tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
+        raise VendorError(f"Python-Snapshot nicht erstellt (node exit {result.returncode}):\n    " + "\n    ".join(tail))
+
+
 def vendor_wheels(out: Path, lock: dict, names: list[str], source) -> None:
     expected = {lock["packages"][n]["file_name"]: lock["packages"][n]["sha256"] for n in names}
     actual: dict[str, str] = {}
@@ -402,6 +413,7 @@ def compute_stamp() -> str:
     """Changes whenever this script, the npm lock or the wheel source changes."""
     parts = {
         "script": sha256_file(Path(__file__).resolve()),
+        "snapshot_script": sha256_file(SNAPSHOT_SCRIPT),
         "package_lock": sha256_file(PACKAGE_LOCK) if PACKAGE_LOCK.is_file() else None,
         "pyodide_dist": pyodide_dist_env(),
     }
@@ -500,6 +512,7 @@ def build(stamp: str) -> dict:
         vendor_pyodide_core(tmp)
         vendor_wheels(tmp, lock, names, source)
         write_trimmed_lock(tmp, lock, names)
+        make_python_snapshot(tmp)  # Pyodide reads the lock while it starts
         vendor_pyscript(tmp)
         vendor_katex(tmp)
         vendor_qrcode(tmp)

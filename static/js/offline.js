@@ -149,8 +149,6 @@
   function set(changes) {
     Object.assign(state, changes);
     render();
-    // the whole site is kept: keep Python's start-up too (static/js/runtime-boot.js)
-    if (state.name === "ready" && window.probierlaborConfig.makeSnapshot) window.probierlaborConfig.makeSnapshot();
   }
 
   // ---- talking to the service worker ----------------------------------------------------

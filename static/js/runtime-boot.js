@@ -33,8 +33,8 @@
     },
   });
 
-  // While a kept memory snapshot loads (below), a link error of the WebAssembly module means that
-  // snapshot does not fit (damaged, or a different build): Pyodide would only log it and wait forever.
+  // While the snapshot loads (below), a link error of the WebAssembly module means that snapshot does
+  // not fit (damaged, or a different build): Pyodide would only log it and wait forever.
   var restoreFailed = null;
 
   // A corrupt pyodide.asm.wasm only makes Pyodide log a warning and wait forever, so the
@@ -60,11 +60,12 @@
   // theme's bundle, which put Pyodide's download and compile about 0,6 s later than on a bare page.
   // PyScript gets this interpreter through static/js/pyodide-early.mjs, named in its config below.
   //
-  // A repeat visit starts from a memory snapshot of the interpreter right after its own start-up
-  // (Pyodide's _loadSnapshot), kept in the browser's Cache Storage: that skips Python's start-up, the
-  // largest part of the time to ready. static/js/python-snapshot-worker.js makes it once the site is
-  // stored offline (static/js/offline.js calls makeSnapshot). It is only used with the Pyodide version
-  // that made it; one that fails to load is dropped and Python starts the usual way.
+  // Every start, the first visit's too, begins from a memory snapshot of the interpreter right after
+  // its own start-up (Pyodide's _loadSnapshot). tools/python_snapshot.mjs makes it at build time from
+  // the pyodide.asm.wasm shipped beside it (21 MB, 5,3 MB gzipped). It skips Python's start-up, the
+  // largest part of the time to ready, and on plain http too; offline, the service worker serves it like
+  // any other file. Without DecompressionStream, without the file, or with one that does not fit,
+  // Python starts the usual way.
   var indexURL = new URL("static/vendor/pyodide/", base).href;
   var stdio = { stdout: null, stderr: null };
   var options = {
@@ -73,32 +74,21 @@
     stdout: function (text) { (stdio.stdout || console.log)(text); },
     stderr: function (text) { (stdio.stderr || console.warn)(text); },
   };
-  // Cache Storage exists only in secure contexts (https, localhost): elsewhere Python starts as usual.
-  var store = window.caches && window.isSecureContext ? window.caches : null;
-  var SNAPSHOTS = "probierlabor-python " + new URL(base).pathname;  // two copies of the site on one server stay apart
-  var SNAPSHOT_KEY = new URL("python-snapshot", base).href;
-  var VERSION_HEADER = "X-Pyodide-Version";
-  // For tests and the bench: "none", "restored", "making", "stored" or "off"; dropped: a kept one failed.
-  var snapshot = (window.probierlaborConfig.snapshot = { state: store ? "none" : "off" });
-
-  // caches.match with a cacheName reads without creating the cache: a first visit leaves no trace
-  function storedSnapshot() {
-    if (!store) return Promise.resolve(null);
-    return store.match(SNAPSHOT_KEY, { cacheName: SNAPSHOTS }).then(function (response) {
-      return response ? response.arrayBuffer().then(function (bytes) {
-        return { version: response.headers.get(VERSION_HEADER), bytes: bytes };
-      }) : null;
-    }).catch(function () { return null; });
-  }
-  function dropSnapshot() {
-    return store.delete(SNAPSHOTS).catch(function () {});
+  // For tests and the bench: "none" while Python starts, then "restored" or "off" (the usual start).
+  var snapshot = (window.probierlaborConfig.snapshot = { state: "none" });
+  function shippedSnapshot() {
+    if (!window.DecompressionStream) return Promise.reject(new Error("DecompressionStream"));
+    return fetch(indexURL + "python-snapshot.bin.gz").then(function (response) {
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    });
   }
   // ---- background work waits for the reader to pause -------------------------------------
-  // The offline copy (static/js/offline.js), the snapshot below and the search index
-  // (static/js/search-later.js) each take a core for a while; a drag or a slider meanwhile stutters
-  // (overfitting's drag: about 11 ms a move on a quiet page, 17 ms while the first two ran). So they
-  // start only once the reader has not pressed, dragged, typed or scrolled for PAUSE_MS, and then in
-  // the browser's idle time; what runs already runs on.
+  // The offline copy (static/js/offline.js) and the search index (static/js/search-later.js) each take
+  // a core for a while; a drag or a slider meanwhile stutters (overfitting's drag: about 11 ms a move on
+  // a quiet page, 17 ms while the offline copy and a snapshot were made). So they start only once the
+  // reader has not pressed, dragged, typed or scrolled for PAUSE_MS, and then in the browser's idle
+  // time; what runs already runs on.
   var PAUSE_MS = 3000;
   var lastInput = -Infinity;
   var activity = function () { lastInput = performance.now(); };
@@ -116,25 +106,12 @@
     })();
   };
 
-  // Once per page at most, after a pause: it costs one core about as long as a cold start.
-  window.probierlaborConfig.makeSnapshot = function () {
-    if (snapshot.state !== "none") return;
-    snapshot.state = "making";
-    var make = function () {
-      var worker = new Worker(new URL("static/js/python-snapshot-worker.js", base).href);
-      worker.onmessage = function (event) {
-        snapshot.state = event.data.stored ? "stored" : "off";
-        worker.terminate();
-      };
-      // a worker that cannot start (its file missing, a policy that blocks it) reports nothing else
-      worker.onerror = function () {
-        snapshot.state = "off";
-        worker.terminate();
-      };
-      worker.postMessage({ indexURL: indexURL, cache: SNAPSHOTS, key: SNAPSHOT_KEY, header: VERSION_HEADER });
-    };
-    window.probierlaborConfig.afterPause(make);
-  };
+  // Earlier versions kept a snapshot of their own in Cache Storage (21 MB): gone with the shipped one.
+  if (window.caches && window.isSecureContext) {
+    window.probierlaborConfig.afterPause(function () {
+      window.caches.delete("probierlabor-python " + new URL(base).pathname).catch(function () {});
+    });
+  }
 
   // Not before the first paint, though: Pyodide's 1,2 MB of JavaScript and the WebAssembly compile
   // would take the cores the first paint needs (the bench's first content went from ≤ 0,54 s to 0,8 s).
@@ -149,27 +126,29 @@
     } catch (_) { /* no paint timing: the timer above */ }
   });
 
-  window.probierlaborConfig.pyodide = Promise.all([
-    firstPaint.then(function () { return import(indexURL + "pyodide.mjs"); }).catch(function () {
+  window.probierlaborConfig.pyodide = firstPaint.then(function () {
+    // the snapshot downloads while pyodide.mjs and, inside loadPyodide, pyodide.asm.js do
+    var bytes = shippedSnapshot();
+    bytes.catch(function () {});  // handled below, where loadPyodide awaits it
+    return import(indexURL + "pyodide.mjs").then(function (module) {
+      return { module: module, bytes: bytes };
+    }, function () {
       throw { german: "Die Datei pyodide.mjs konnte nicht geladen werden." };
-    }),
-    storedSnapshot(),
-  ]).then(function (got) {
-    var module = got[0], kept = got[1];
-    if (!kept) return module.loadPyodide(options);
-    if (kept.version !== module.version) {
-      return dropSnapshot().then(function () { return module.loadPyodide(options); });
-    }
+    });
+  }).then(function (got) {
     var unfit = new Promise(function (resolve, reject) { restoreFailed = reject; });
-    return Promise.race([module.loadPyodide(Object.assign({ _loadSnapshot: kept.bytes }, options)), unfit]).then(function (py) {
+    var restored = got.module.loadPyodide(Object.assign({ _loadSnapshot: got.bytes }, options));
+    return Promise.race([restored, unfit]).then(function (py) {
       restoreFailed = null;
-      if (py.runPython("6 * 7") !== 42) throw new Error("snapshot");
+      // The snapshot holds the state of Python's random module as it was at build time: without a new
+      // seed every visit would draw the same numbers.
+      if (py.runPython("import random; random.seed(); 6 * 7") !== 42) throw new Error("snapshot");
       snapshot.state = "restored";
       return py;
     }).catch(function () {
       restoreFailed = null;
-      snapshot.dropped = true;
-      return dropSnapshot().then(function () { return module.loadPyodide(options); });
+      snapshot.state = "off";
+      return got.module.loadPyodide(options);
     });
   });
   window.probierlaborConfig.pyodideStdio = function (stdout, stderr) {

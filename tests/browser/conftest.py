@@ -222,11 +222,6 @@ def visit(browser, origin):
         context.close()
 
 
-# Python's memory snapshot (static/js/runtime-boot.js) has settled: made now, made on an earlier page and
-# restored here, or switched off. A reload or a stopped server before that cuts the snapshot worker short.
-SNAPSHOT_SETTLED = "['stored', 'restored', 'off'].includes(window.probierlaborConfig.snapshot.state)"
-
-
 # Clicks a link to ``url`` as a reader would; mkdocs-material's click handler on the document
 # (navigation.instant) turns it into a page change without a reload. The link is added for the
 # click, so that any address works, also one with a query string or #praesentation.

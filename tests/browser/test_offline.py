@@ -7,6 +7,7 @@ These tests start their own server (``start_server``) because they switch it off
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import os
 import shutil
@@ -22,15 +23,13 @@ from probierlabor.kit import api
 pytestmark = pytest.mark.browser
 
 CHIP = ".pl-offline-chip"
+# Python's memory snapshot, made by the build (tools/python_snapshot.mjs); every page starts from it
+SNAPSHOT = "static/vendor/pyodide/python-snapshot.bin.gz"
 PRECACHE_MS = 180_000
 ALL_READY = """() => {
   const roots = [...document.querySelectorAll('[data-experiment], [data-replay]')];
   return roots.length > 0 && roots.every(r => r.dataset.state !== 'loading');
 }"""
-
-
-# static/js/runtime-boot.js keeps Python's memory snapshot in a cache of its own, per site folder
-SNAPSHOTS = "probierlabor-python /probierlabor/"
 
 
 def _site_files(site: Path) -> list[str]:
@@ -50,7 +49,7 @@ def _wait_offline_ready(page, version=None):
 
 
 def _cache_names(page) -> list[str]:
-    """The service worker's caches (Python's memory snapshot has one of its own, SNAPSHOTS)."""
+    """The service worker's caches."""
     return [name for name in page.evaluate("caches.keys()") if name.startswith("probierlabor ")]
 
 
@@ -88,9 +87,6 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
         names = _cache_names(page)
         assert names == [f"probierlabor /probierlabor/ {chip['offlineVersion']}"]
         assert page.evaluate("n => caches.open(n).then(c => c.keys()).then(k => k.length)", names[0]) == len(expected)
-        # with the site kept, Python's start-up is kept too: a memory snapshot, made in a worker
-        page.wait_for_function(f"window.probierlaborConfig.snapshot.state === 'stored'", timeout=PRECACHE_MS)
-        assert page.evaluate("n => caches.has(n)", SNAPSHOTS)
 
         # the server is switched off and the browser is told it is offline: everything comes from the cache
         stop_server(server)
@@ -102,7 +98,7 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
         page.wait_for_selector(".pl-map")
         _wait_offline_ready(page)
 
-        # a shared link, loaded in full: Python starts from the stored runtime
+        # a shared link, loaded in full: Python starts from the stored runtime and its memory snapshot
         first = SLUGS[0]
         preset = api.concept(first).PRESETS[-1]
         expected_run = api.run(first, api.preset_values(first, preset.label))
@@ -420,24 +416,34 @@ def test_a_file_planted_in_the_offline_cache_is_neither_served_nor_copied_into_a
         stop_server(server)
 
 
-@pytest.mark.parametrize("kind", ["damaged", "from another Pyodide"])
-def test_a_bad_python_snapshot_is_dropped_and_python_starts_as_usual(browser, origin, kind):
-    """A snapshot that does not load (a damaged cache, a Pyodide update) must never keep Python from starting."""
+def _snapshot_bytes(kind: str) -> bytes:
+    """What a server could send instead of the built python-snapshot.bin.gz."""
+    raw = gzip.decompress((SITE / SNAPSHOT).read_bytes())
+    if kind == "damaged":
+        return gzip.compress(bytes([7]) * len(raw))
+    if kind == "cut off":
+        return (SITE / SNAPSHOT).read_bytes()[:1_000_000]
+    if kind == "from another Pyodide":  # the build id Pyodide checks, words 4-11 of the header
+        return gzip.compress(raw[:16] + bytes(32) + raw[48:])
+    raise ValueError(kind)
+
+
+@pytest.mark.parametrize("kind", ["damaged", "cut off", "from another Pyodide", "missing"])
+def test_a_bad_python_snapshot_is_left_aside_and_python_starts_as_usual(browser, origin, kind):
+    """A snapshot that does not load (a half-copied USB stick, a server with another build) must never keep
+    Python from starting."""
     context = browser.new_context()
     try:
-        page, v = _first_visit(context, origin, "/ewc/")
-        assert page.evaluate("window.probierlaborConfig.snapshot") == {"state": "none"}
-        version = page.evaluate("window.pyodide ? pyodide.version : window.probierlaborConfig.pyodide.then(p => p.version)")
-        plant = """([bytes, version]) => caches.open('probierlabor-python /').then(c => c.put(
-            new URL('python-snapshot', location.origin + '/').href,
-            new Response(new Uint8Array(bytes), {headers: {'X-Pyodide-Version': version}})))"""
-        page.evaluate(plant, [[7] * 65536, version if kind == "damaged" else "0.0.1"])
-        page.reload()
-        _assert_everything_ready(page, "after the bad snapshot")
-        snapshot = page.evaluate("window.probierlaborConfig.snapshot")
-        assert snapshot["state"] == "none"
-        assert snapshot.get("dropped") is (True if kind == "damaged" else None)
-        assert not page.evaluate("caches.has('probierlabor-python /')")
+        page = context.new_page()
+        v = record(page, origin)
+        if kind == "missing":
+            page.route(f"**/{SNAPSHOT}", lambda route: route.fulfill(status=404, body="fehlt"))
+        else:
+            body = _snapshot_bytes(kind)
+            page.route(f"**/{SNAPSHOT}", lambda route: route.fulfill(body=body, content_type="application/gzip"))
+        page.goto(origin + "/ewc/")
+        _assert_everything_ready(page, "with the bad snapshot")
+        assert page.evaluate("window.probierlaborConfig.snapshot") == {"state": "off"}
         page.get_by_role("button", name="EWC", exact=True).click()
         expected = api.run("ewc", api.preset_values("ewc", "EWC"))
         page.wait_for_function("s => document.querySelector('.pl-summary').innerText === s", arg=expected["summary"])
@@ -446,26 +452,25 @@ def test_a_bad_python_snapshot_is_dropped_and_python_starts_as_usual(browser, or
         context.close()
 
 
-def test_a_snapshot_worker_that_cannot_start_turns_the_snapshot_off(browser, origin):
-    """Its file missing (a half-copied USB stick) or blocked: the state must settle, not stay „making“ for ever."""
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        v = record(page, origin)
-        page.route("**/python-snapshot-worker.js", lambda route: route.fulfill(status=404, body="fehlt"))
-        page.goto(origin + "/ewc/")
-        _assert_everything_ready(page, "first visit")
-        page.evaluate("window.probierlaborConfig.makeSnapshot()")
-        page.wait_for_function("window.probierlaborConfig.snapshot.state === 'off'", timeout=30_000)
-        assert not page.evaluate("caches.has('probierlabor-python /')")
-        assert v.page_errors == []
-    finally:
-        context.close()
+def test_every_visit_draws_its_own_random_numbers(browser, origin):
+    """The snapshot was made once, at build time, with Python's random module already seeded: every visit
+    would draw the same „random“ numbers (in the Werkstatt's own code, say) unless it is seeded anew."""
+    drawn = []
+    for _ in range(2):
+        context = browser.new_context()
+        try:
+            page, v = _first_visit(context, origin, "/ewc/")
+            assert page.evaluate("window.probierlaborConfig.snapshot") == {"state": "restored"}
+            drawn.append(page.evaluate(
+                "window.probierlaborConfig.pyodide.then(py => py.runPython('import random; random.random()'))"))
+        finally:
+            context.close()
+    assert drawn[0] != drawn[1]
 
 
-def test_the_offline_copy_and_the_snapshot_wait_while_the_reader_works(browser, origin):
-    """Each takes a core for seconds (a drag on overfitting: about 11 ms a move on a quiet page, 17 ms
-    while they ran), so they start once the reader pauses, not 3 s after Python is ready mid-drag."""
+def test_the_offline_copy_waits_while_the_reader_works(browser, origin):
+    """Storing 39 MB takes a core for seconds (a drag on overfitting: about 11 ms a move on a quiet page,
+    17 ms while it ran), so it starts once the reader pauses, not 3 s after Python is ready mid-drag."""
     context = browser.new_context()
     try:
         page, v = _first_visit(context, origin, "/overfitting/")
@@ -475,10 +480,7 @@ def test_the_offline_copy_and_the_snapshot_wait_while_the_reader_works(browser, 
             slider.press("ArrowRight" if i % 4 < 2 else "ArrowLeft")
             page.wait_for_timeout(200)
         assert _chip(page)["offlineState"] == "idle"
-        assert page.evaluate("window.probierlaborConfig.snapshot.state") == "none"
-        # the pause: storing starts by itself, and Python's snapshot is under way once it is done
-        _wait_offline_ready(page)
-        assert page.evaluate("window.probierlaborConfig.snapshot.state") in ("making", "stored")
+        _wait_offline_ready(page)  # the pause: storing starts by itself
         assert v.page_errors == [] and v.foreign_requests() == []
     finally:
         context.close()

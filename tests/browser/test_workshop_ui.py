@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SITE, SNAPSHOT_SETTLED, describe, record, scan, start_server, stop_server
+from conftest import SITE, describe, record, scan, start_server, stop_server
 
 from probierlabor import SLUGS
 from probierlabor.build import workshop_block
@@ -236,9 +236,6 @@ def test_the_workshop_runs_offline_from_the_stored_site(browser):
         slug = WITH_SCRIPT[0]
         page.goto(f"{server.origin}/{slug}/")
         page.wait_for_selector('.pl-offline-chip[data-offline-state="ready"]', timeout=FIRST_RUN_MS)
-        # a stored site then keeps Python's start-up too (static/js/runtime-boot.js); a reload while that worker
-        # still loads Pyodide would cut its requests short
-        page.wait_for_function(SNAPSHOT_SETTLED, timeout=FIRST_RUN_MS)
         stop_server(server)
         context.set_offline(True)
         failed = []
