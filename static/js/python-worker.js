@@ -3,7 +3,7 @@
 // Lauf“ (static/py/engine_run.py). In a worker a long or endless run never freezes the page, and
 // ending the worker ends the run (static/js/pyworker.js). Everything loads from this site (offline),
 // and nothing needs cross-origin isolation. A module worker: pyodide.mjs is an ES module.
-import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+import { startPython } from "./python-start.mjs";
 
 // What a task needs on top of Python: Pyodide packages, a zip of our code (its URL comes with the
 // message: the page knows the built names) and a runner script that defines run(*args, tell).
@@ -21,11 +21,11 @@ const runners = {};  // task -> Promise<run>
 function python(tell) {
   if (!pyodide) {
     tell({ type: "status", stage: "python" });
-    pyodide = loadPyodide({
+    pyodide = startPython({
       indexURL: new URL("../vendor/pyodide/", import.meta.url).href,
       stdout: (line) => console.log("[python]", line),
       stderr: (line) => console.warn("[python]", line),
-    });
+    }).then((started) => started.py);
   }
   return pyodide;
 }

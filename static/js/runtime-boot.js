@@ -33,39 +33,15 @@
     },
   });
 
-  // While the snapshot loads (below), a link error of the WebAssembly module means that snapshot does
-  // not fit (damaged, or a different build): Pyodide would only log it and wait forever.
-  var restoreFailed = null;
-
-  // A corrupt pyodide.asm.wasm only makes Pyodide log a warning and wait forever, so the
-  // compile step itself is watched: a CompileError or LinkError there is final.
-  ["instantiateStreaming", "instantiate", "compileStreaming", "compile"].forEach(function (name) {
-    var original = WebAssembly[name];
-    if (typeof original !== "function") return;
-    WebAssembly[name] = function (source) {
-      return original.apply(this, arguments).catch(function (error) {
-        if (error instanceof WebAssembly.CompileError || error instanceof WebAssembly.LinkError) {
-          var file = source && source.url ? source.url.split("/").pop() : "pyodide.asm.wasm";
-          if (restoreFailed) restoreFailed(error);  // a kept snapshot that does not fit: Python starts anew
-          else boot.fail("Die Datei " + file + " ist beschädigt (" + String(error.message).slice(0, 120) + ").");
-        }
-        throw error;
-      });
-    };
-  });
-
   // ---- Python itself ----------------------------------------------------------------------
   // Pyodide starts here, from <head>, and not when PyScript asks for it: PyScript's own chain (its
   // module, its plugins, then the interpreter's module) waits behind the page's parsing, layout and the
   // theme's bundle, which put Pyodide's download and compile about 0,6 s later than on a bare page.
   // PyScript gets this interpreter through static/js/pyodide-early.mjs, named in its config below.
   //
-  // Every start, the first visit's too, begins from a memory snapshot of the interpreter right after
-  // its own start-up (Pyodide's _loadSnapshot). tools/python_snapshot.mjs makes it at build time from
-  // the pyodide.asm.wasm shipped beside it (21 MB, 5,3 MB gzipped). It skips Python's start-up, the
-  // largest part of the time to ready, and on plain http too; offline, the service worker serves it like
-  // any other file. Without DecompressionStream, without the file, or with one that does not fit,
-  // Python starts the usual way.
+  // Every start, the first visit's too, begins from the memory snapshot the build ships (see
+  // static/js/python-start.mjs, shared with the Python worker): on plain http too, and offline the
+  // service worker serves it like any other file.
   var indexURL = new URL("static/vendor/pyodide/", base).href;
   var stdio = { stdout: null, stderr: null };
   var options = {
@@ -76,13 +52,7 @@
   };
   // For tests and the bench: "none" while Python starts, then "restored" or "off" (the usual start).
   var snapshot = (window.probierlaborConfig.snapshot = { state: "none" });
-  function shippedSnapshot() {
-    if (!window.DecompressionStream) return Promise.reject(new Error("DecompressionStream"));
-    return fetch(indexURL + "python-snapshot.bin.gz").then(function (response) {
-      if (!response.ok) throw new Error("HTTP " + response.status);
-      return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
-    });
-  }
+
   // ---- background work waits for the reader to pause -------------------------------------
   // The offline copy (static/js/offline.js) and the search index (static/js/search-later.js) each take
   // a core for a while; a drag or a slider meanwhile stutters (overfitting's drag: about 11 ms a move on
@@ -127,29 +97,16 @@
   });
 
   window.probierlaborConfig.pyodide = firstPaint.then(function () {
-    // the snapshot downloads while pyodide.mjs and, inside loadPyodide, pyodide.asm.js do
-    var bytes = shippedSnapshot();
-    bytes.catch(function () {});  // handled below, where loadPyodide awaits it
-    return import(indexURL + "pyodide.mjs").then(function (module) {
-      return { module: module, bytes: bytes };
-    }, function () {
+    return import(new URL("static/js/python-start.mjs", base).href).catch(function () {
       throw { german: "Die Datei pyodide.mjs konnte nicht geladen werden." };
     });
-  }).then(function (got) {
-    var unfit = new Promise(function (resolve, reject) { restoreFailed = reject; });
-    var restored = got.module.loadPyodide(Object.assign({ _loadSnapshot: got.bytes }, options));
-    return Promise.race([restored, unfit]).then(function (py) {
-      restoreFailed = null;
-      // The snapshot holds the state of Python's random module as it was at build time: without a new
-      // seed every visit would draw the same numbers.
-      if (py.runPython("import random; random.seed(); 6 * 7") !== 42) throw new Error("snapshot");
-      snapshot.state = "restored";
-      return py;
-    }).catch(function () {
-      restoreFailed = null;
-      snapshot.state = "off";
-      return got.module.loadPyodide(options);
+  }).then(function (start) {
+    return start.startPython(options, function (file, error) {
+      boot.fail("Die Datei " + file + " ist beschädigt (" + String(error.message).slice(0, 120) + ").");
     });
+  }).then(function (started) {
+    snapshot.state = started.restored ? "restored" : "off";
+    return started.py;
   });
   window.probierlaborConfig.pyodideStdio = function (stdout, stderr) {
     stdio.stdout = stdout;

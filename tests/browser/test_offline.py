@@ -421,14 +421,16 @@ def _snapshot_bytes(kind: str) -> bytes:
     raw = gzip.decompress((SITE / SNAPSHOT).read_bytes())
     if kind == "damaged":
         return gzip.compress(bytes([7]) * len(raw))
-    if kind == "cut off":
+    if kind == "cut off":  # a half-copied file: the unpacking fails
         return (SITE / SNAPSHOT).read_bytes()[:1_000_000]
+    if kind == "too small":  # whole, but too little memory for Pyodide's module: it fails to link
+        return gzip.compress(raw[:4 * 2**20])
     if kind == "from another Pyodide":  # the build id Pyodide checks, words 4-11 of the header
         return gzip.compress(raw[:16] + bytes(32) + raw[48:])
     raise ValueError(kind)
 
 
-@pytest.mark.parametrize("kind", ["damaged", "cut off", "from another Pyodide", "missing"])
+@pytest.mark.parametrize("kind", ["damaged", "cut off", "too small", "from another Pyodide", "missing"])
 def test_a_bad_python_snapshot_is_left_aside_and_python_starts_as_usual(browser, origin, kind):
     """A snapshot that does not load (a half-copied USB stick, a server with another build) must never keep
     Python from starting."""
