@@ -59,7 +59,7 @@ START_FROM_SNAPSHOT = """
 import { loadPyodide } from "%(folder)s/pyodide.mjs";
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-const bytes = gunzipSync(readFileSync("%(folder)s/python-snapshot.bin.gz"));
+const bytes = gunzipSync(readFileSync("%(folder)s/%(snapshot)s"));
 const py = await loadPyodide({ indexURL: "%(folder)s/", _loadSnapshot: bytes });
 console.log(py.runPython("import json, os, sys; json.dumps([6 * 7, os.environ['_'], 'random' in sys.modules])"));
 """
@@ -71,7 +71,7 @@ def test_the_shipped_python_snapshot_starts_the_shipped_pyodide_and_names_no_bui
     gives it and no path of the machine that built it (Node's script name went into os.environ)."""
     folder = (VENDOR / "pyodide").as_posix()
     script = tmp_path / "start.mjs"
-    script.write_text(START_FROM_SNAPSHOT % {"folder": folder}, encoding="utf-8")
+    script.write_text(START_FROM_SNAPSHOT % {"folder": folder, "snapshot": vr.SNAPSHOT_NAME}, encoding="utf-8")
     result = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     # random is in it, seeded at build time: static/js/runtime-boot.js seeds it anew on every start

@@ -11,7 +11,7 @@ Everything the browser needs at runtime is shipped from here, never from a CDN:
   formulas themselves are typeset at build time by mkdocs_hooks/math.py)
 * qrcode-generator (node_modules/qrcode-generator/dist/qrcode.js), for QR codes drawn in the page
 * python-snapshot.bin.gz: Pyodide's memory right after its start-up, made by tools/python_snapshot.mjs
-  in Node from the Pyodide copied here; every page starts Python from it (static/js/runtime-boot.js)
+  in Node from the Pyodide copied here; every start of Python begins from it (static/js/python-start.mjs)
 * MANIFEST.json with versions, wheel source and sha256/size of every file
 
 Usage:
@@ -327,8 +327,9 @@ def vendor_pyodide_core(out: Path) -> None:
 
 
 def make_python_snapshot(out: Path) -> None:
-    result = subprocess.run(["node", str(SNAPSHOT_SCRIPT), str(out / "pyodide")], capture_output=True, text=True)
-    if result.returncode != 0 or not (out / "pyodide" / SNAPSHOT_NAME).is_file():
+    target = out / "pyodide" / SNAPSHOT_NAME
+    result = subprocess.run(["node", str(SNAPSHOT_SCRIPT), str(out / "pyodide"), str(target)], capture_output=True, text=True)
+    if result.returncode != 0 or not target.is_file():
         tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
         raise VendorError(f"Python-Snapshot nicht erstellt (node exit {result.returncode}):\n    " + "\n    ".join(tail))
 

@@ -3,10 +3,6 @@
 // largest part of the time to ready. One way for the page (static/js/runtime-boot.js) and for the
 // Python worker (static/js/python-worker.js). Without DecompressionStream, without the file, or with
 // one that does not fit, Python starts the usual way.
-import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
-
-export { version } from "../vendor/pyodide/pyodide.mjs";
-
 // A corrupt pyodide.asm.wasm, or a snapshot whose memory the module cannot link to, only makes Pyodide
 // log a warning and wait forever, so its compile step is watched: a CompileError or LinkError while a
 // snapshot is tried ends that try; otherwise it is final, and `broken` says which file it was.
@@ -37,8 +33,14 @@ function snapshotBytes(indexURL) {
 // → { py, restored }; onBroken(file, error): pyodide.asm.wasm (or another module) cannot be compiled.
 export async function startPython(options, onBroken = () => {}) {
   broken = onBroken;
-  const bytes = snapshotBytes(options.indexURL);  // downloads while pyodide.asm.js does
+  // The snapshot downloads while pyodide.mjs and, inside loadPyodide, pyodide.asm.js do: imported
+  // here and not at the top, so that its request does not wait for Pyodide's module.
+  const bytes = snapshotBytes(options.indexURL);
   bytes.catch(() => {});  // answered below, where loadPyodide awaits it
+  const { loadPyodide } = await import("../vendor/pyodide/pyodide.mjs").catch(() => {
+    const message = "Die Datei pyodide.mjs konnte nicht geladen werden.";
+    throw Object.assign(new Error(message), { german: message });  // the page shows .german, the worker .message
+  });
   const unfit = new Promise((_, reject) => { attempt = reject; });
   try {
     const py = await Promise.race([loadPyodide({ ...options, _loadSnapshot: bytes }), unfit]);

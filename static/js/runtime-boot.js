@@ -98,7 +98,7 @@
 
   window.probierlaborConfig.pyodide = firstPaint.then(function () {
     return import(new URL("static/js/python-start.mjs", base).href).catch(function () {
-      throw { german: "Die Datei pyodide.mjs konnte nicht geladen werden." };
+      throw { german: "Die Datei python-start.mjs konnte nicht geladen werden." };
     });
   }).then(function (start) {
     return start.startPython(options, function (file, error) {
