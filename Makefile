@@ -10,13 +10,18 @@ HOST   ?= 127.0.0.1
 # pytest workers (pytest-xdist), one per core of the 2-core CI machine; `make test JOBS=0` runs in one process
 JOBS   ?= 2
 
-.PHONY: serve test site bench setup vendor browser clean bundle
+.PHONY: serve test site bench setup vendor browser clean bundle lint
 
 serve: site
 	$(BIN)/python tools/serve.py site --host $(HOST) --port $(PORT)
 
-test: site browser
+test: lint site browser
 	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=15
+
+# ruff (rules in pyproject.toml) for Python, eslint (eslint.config.mjs) for the browser side and the Node tools
+lint: setup
+	$(BIN)/ruff check --quiet .
+	npx --no-install eslint --max-warnings 0 .
 
 site: setup
 	$(BIN)/mkdocs build --quiet
