@@ -6,6 +6,7 @@ import copy
 import importlib.util
 import json
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -386,7 +387,9 @@ def _hostile(tmp_path, change):
     lambda t: t["workload"]["requests"][0].update(id="x" * 65),
     lambda t: t["steps"][0]["events"].append({"type": "block", "seq": "A", "op": "allocate", "block": 10**7,
                                               "hash": "-"}),
-], ids=["2**40 blocks", "1e9 blocks", "4097 blocks", "markup k", "markup heads", "long id", "huge block"])
+    lambda t: t["steps"][0].update(wall_time_s=1e300),  # was an infinite time in the Chrome export
+], ids=["2**40 blocks", "1e9 blocks", "4097 blocks", "markup k", "markup heads", "long id", "huge block",
+        "1e300 s step"])
 def test_cli_refuses_a_hostile_trace_in_one_line(tmp_path, capsys, change):
     assert cli.main(["validate", str(_hostile(tmp_path, change))]) == 2
     err = capsys.readouterr().err
@@ -403,6 +406,30 @@ def test_cli_answers_every_bad_file_with_one_line_and_status_2(tmp_path, capsys,
         err = capsys.readouterr().err
         assert err.startswith("Fehler: ") and err.count("\n") == 1 and len(err) < 400
     assert not (tmp_path / "c.json").exists()
+
+
+@pytest.mark.parametrize("number, words", [
+    ("NaN", "enthält NaN, das ist keine Zahl"), ("Infinity", "enthält Infinity, das ist keine Zahl"),
+    ("-Infinity", "enthält -Infinity, das ist keine Zahl"), ("1e999", "die Zahl 1e999 ist zu groß"),
+    ("9" * 5001, "eine ganze Zahl mit 5001 Ziffern"),  # was Python's English ValueError
+], ids=["NaN", "Infinity", "-Infinity", "1e999", "5001 digits"])
+def test_cli_refuses_numbers_json_does_not_have_in_german(tmp_path, capsys, number, words):
+    """Python's parser reads NaN and Infinity (they passed validate and reached the Chrome file)."""
+    text = tracer.dumps(scenarios.get("paged-attention-blocks").record())
+    path = tmp_path / "zahlen.json"
+    path.write_text(re.sub(r'"wall_time_s":[0-9.e-]+', f'"wall_time_s":{number}', text, count=1))
+    for command in (["validate", str(path)], ["export-chrome", str(path), "-o", str(tmp_path / "c.json")]):
+        assert cli.main(command) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("Fehler: ") and err.count("\n") == 1 and "zahlen.json" in err and words in err, err
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_a_trace_with_nan_is_never_written():
+    trace = scenarios.get("decode-toy").record()
+    trace["steps"][0]["wall_time_s"] = math.nan
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        tracer.dumps(trace)
 
 
 def test_a_trace_file_beyond_the_schemas_size_bound_is_refused_before_parsing(tmp_path, monkeypatch):
