@@ -148,6 +148,35 @@ def test_the_largest_capped_workload_runs():
     assert all(len(o["tokens"]) == most["max_new_tokens"][1] for o in trace["result"]["outputs"].values())
 
 
+LONGEST = f"{live.LIMITS['prompt'][1]} | {live.LIMITS['max_new_tokens'][1]}"  # a request at the upper bounds
+SLOWEST = {"max_num_seqs": 1, "max_num_batched_tokens": 1}  # one token per step
+
+
+@pytest.mark.parametrize("count, changes", [
+    (live.LIMITS["requests"][1], {"block_size": 1, "num_blocks": 96}),
+    (live.TILE_REQUESTS, {"num_blocks": 256, "tile_size": 1}),  # every key a tile of its own
+], ids=["a token per step", "tiles of one key"])
+def test_the_total_work_of_a_run_is_capped_and_the_note_says_so(count, changes):
+    """Within the form's bounds these took 0,5–0,9 s of CPU (6–7 s in a browser): now the first
+    requests that fit MAX_WORK run, and a note says how many of how many."""
+    lines = [LONGEST] * count
+    w = live.parse(with_requests("\n".join(lines), **SLOWEST, **changes))
+    kept = len(w.requests)
+    assert 1 <= kept < count and w.work <= live.MAX_WORK
+    assert any(f"Alle {count} Anfragen zusammen wären" in n and f"erlaubt sind {live.MAX_WORK}. Gerechnet werden "
+               f"die ersten {kept}." in n for n in w.notes), w.notes
+    one_more = live.parse(with_requests("\n".join(lines[:kept + 1]), **SLOWEST, **changes))
+    assert len(one_more.requests) == kept  # the longest first part that fits
+    assert live.parse(w.settings()).notes == ()  # the settings as they ran are within the cap
+
+
+@pytest.mark.parametrize("changes", [{"block_size": 1, "num_blocks": 96}, {"num_blocks": 256, "tile_size": 1}],
+                         ids=["a token per step", "tiles of one key"])
+def test_one_request_at_every_upper_bound_fits_the_cap(changes):
+    w = live.parse(with_requests(LONGEST, **SLOWEST, **changes))
+    assert w.notes == () and w.work <= live.MAX_WORK
+
+
 # Any text in any field: a workload within the limits, or a WorkloadError; never another exception.
 _text = st.text(max_size=12) | st.integers(-10**6, 10**6).map(str) | st.sampled_from(["", " ", "1", "0", "²", "٣", "9" * 5000])
 _lines = st.lists(st.tuples(st.text(alphabet=" abcäß|09?Z@\t", max_size=10), _text, _text), max_size=20).map(
@@ -174,7 +203,7 @@ def test_any_settings_give_a_workload_within_the_limits_or_a_german_refusal(requ
     for key in live.NUMBERS:
         low, high = live.LIMITS[key]
         assert low <= w.engine[key] <= high
-    assert w.expected_steps >= 1
+    assert w.expected_steps >= 1 and w.work <= live.MAX_WORK
     if tiles is not None:
         assert live.LIMITS["tile_size"][0] <= w.tile_size <= live.LIMITS["tile_size"][1]
         assert len(w.requests) <= live.TILE_REQUESTS
