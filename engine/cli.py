@@ -88,6 +88,6 @@ def _run(args) -> int:
         tracer.validate(trace)  # to_chrome trusts the layout, as the replay does
         chrome = tracer.to_chrome(trace)
         out = args.output or args.file.with_suffix(".chrome.json")
-        out.write_text(json.dumps(chrome, ensure_ascii=False), encoding="utf-8")
+        out.write_text(json.dumps(chrome, ensure_ascii=False, allow_nan=False), encoding="utf-8")
         print(f"{out}  ({len(chrome['traceEvents'])} Ereignisse) – öffnen mit https://ui.perfetto.dev oder chrome://tracing")
     return 0

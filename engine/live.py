@@ -11,8 +11,9 @@ through the engine's tokenizer, or a bare number for a prompt of that many chara
 words. A trace of a live run depends only on the settings: the same settings give the same trace in
 CPython and in Pyodide, event for event (``tests/engine/test_engine_live_pyodide.py``).
 
-Sizes are capped (``LIMITS``) so that a run stays a few seconds in a browser; anything capped is said
-in a note, anything that can never run is an error naming the request and the numbers.
+Sizes are capped (``LIMITS``), and so is a run's total work (``MAX_WORK``), so that a run stays short
+in a browser; anything capped is said in a note, anything that can never run is an error naming the
+request and the numbers.
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ SEPARATOR = "|"
 MODELS = ("MHA", "GQA", "MQA")
 
 # (lowest, highest) per number: the form's bounds (build/live_block.py renders them) and the caps.
-# A run at every upper bound (16 requests of 64 + 32 tokens) takes about a second, in CPython and in
-# the browser's Pyodide alike.
+# Within them a run can still be long: 16 requests of 64 + 32 tokens one token per step, or four with
+# FlashAttention's tiles of one key, took 0,5–0,9 s of CPU in CPython here (6–7 s in a browser).
+# MAX_WORK caps the whole run.
 LIMITS = {
     "requests": (1, 16),
     "prompt": (1, 64),
@@ -58,6 +60,14 @@ NUMBERS = ("block_size", "num_blocks", "max_num_seqs", "max_num_batched_tokens")
 SWITCHES = ("chunked_prefill", "prefix_caching")
 # A finished run of any capped workload takes far fewer steps; more means something is stuck.
 MAX_STEPS = 5000
+# What a run costs, counted on its dry run, in rounds of the tiled kernel's loop: a step is one pass of
+# the whole model (6 rounds), a scheduled chunk its attention calls (2), a token its rows (1/2), a tile
+# one round (and one event in the trace the page replays). Fitted by least squares to eight extreme
+# workloads, CPython on one core here: one round ≈ 0,04 ms.
+WORK = {"steps": 6, "chunks": 2, "tokens": 0.5, "tiles": 1}
+# The worst capped runs take 0,2–0,3 s of CPU in CPython, about a second on this shared 2-core machine;
+# one request at every upper bound (5368 with tiles of one key) always fits.
+MAX_WORK = 6000
 # Prompts given as a length are drawn from this seed, so a link reproduces them.
 SEED = 0
 
@@ -83,6 +93,7 @@ class LiveWorkload:
     model: str  # MHA, GQA or MQA
     notes: tuple[str, ...] = ()  # German: what was capped or adjusted
     expected_steps: int = 0  # of a dry run: the progress bar's length
+    work: int = 0  # of the dry run (``WORK``), at most MAX_WORK
     tile_size: int | None = None  # FlashAttention's tiled kernel, its tiles in the trace; None: dense
 
     def settings(self) -> dict:
@@ -216,7 +227,14 @@ def parse(settings: Mapping) -> LiveWorkload:
             notes.append(f"Mit Kacheln werden nur die ersten {TILE_REQUESTS} von {len(requests)} Anfragen gerechnet.")
             requests = requests[:TILE_REQUESTS]
     _check_fits(requests, engine)
-    return LiveWorkload(requests, engine, model, tuple(notes), _dry_steps(requests, engine), tile_size)
+    steps, work = _dry_run(requests, engine, tile_size)
+    if work > MAX_WORK:
+        kept = _most_requests_within(requests, engine, tile_size)
+        notes.append(f"Zu viel Rechnung für einen Lauf: Alle {len(requests)} Anfragen zusammen wären {work} "
+                     f"Rechenschritte, erlaubt sind {MAX_WORK}. Gerechnet werden die ersten {len(kept)}.")
+        requests = kept
+        steps, work = _dry_run(requests, engine, tile_size)
+    return LiveWorkload(requests, engine, model, tuple(notes), steps, work, tile_size)
 
 
 def _check_fits(requests, engine: dict) -> None:
@@ -280,8 +298,9 @@ def run(workload: LiveWorkload, *, concept: str = "eigener-lauf", on_step: Calla
                               revision=REVISION)
 
 
-def _dry_steps(requests, engine_settings: dict) -> int:
-    """The schedule without numbers (cheap): a workload that would not finish is refused here."""
+def _dry_run(requests, engine_settings: dict, tile_size: int | None) -> tuple[int, int]:
+    """The schedule without numbers (cheap): its steps and its work (``WORK``). A workload that would
+    not finish is refused here."""
     engine = LLMEngine(None, **engine_settings)
     workloads.submit(engine, requests)
     try:
@@ -289,7 +308,25 @@ def _dry_steps(requests, engine_settings: dict) -> int:
     except RuntimeError:
         raise WorkloadError(f"Dieser Lauf würde mehr als {MAX_STEPS} Schritte brauchen. "
                             "Nimm weniger oder kürzere Anfragen.") from None
-    return len(engine.steps)
+    chunks = [c for record in engine.steps for c in record["scheduled"]]
+    # the tiled kernel walks each chunk's keys (0 … its last position) in tiles
+    tiles = 0 if tile_size is None else sum(-(-c["positions"][1] // tile_size) for c in chunks)
+    work = (WORK["steps"] * len(engine.steps) + WORK["chunks"] * len(chunks)
+            + WORK["tokens"] * sum(c["num_tokens"] for c in chunks) + WORK["tiles"] * tiles)
+    return len(engine.steps), round(work)
+
+
+def _most_requests_within(requests, engine_settings: dict, tile_size: int | None) -> tuple:
+    """The longest first part of the requests whose run stays within MAX_WORK (bisection on the dry
+    run; one request always fits, tests/engine/test_engine_live.py checks the worst)."""
+    low, high = 1, len(requests) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _dry_run(requests[:middle], engine_settings, tile_size)[1] <= MAX_WORK:
+            low = middle
+        else:
+            high = middle - 1
+    return requests[:low]
 
 
 def run_settings(settings: Mapping, **kwargs) -> dict:

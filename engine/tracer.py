@@ -26,8 +26,10 @@ prefill scenario), ``verify`` (speculative decoding), ``emit``, ``finish``.
 from __future__ import annotations
 
 import json
+import math
 import platform
 import subprocess
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -226,16 +228,44 @@ def from_speculative(run, *, target, draft, prompt, max_new_tokens: int, k: int,
 
 # ----------------------------------------------------------------------------- files
 def dumps(trace: dict) -> str:
-    """Compact JSON, one step per line: small files with readable diffs."""
+    """Compact JSON, one step per line: small files with readable diffs. A NaN or an infinity is
+    refused (``ValueError``): JSON has no such numbers and the browser's parser rejects them."""
     head = {k: v for k, v in trace.items() if k != "steps"}
-    lines = [json.dumps(s, ensure_ascii=False, separators=(",", ":")) for s in trace["steps"]]
-    text = json.dumps(head, ensure_ascii=False, separators=(",", ":"))
+    lines = [json.dumps(s, ensure_ascii=False, separators=(",", ":"), allow_nan=False) for s in trace["steps"]]
+    text = json.dumps(head, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text[:-1] + ',"steps":[\n' + ",\n".join(lines) + "\n]}\n"
 
 
+def parse(text: str | bytes) -> dict:
+    """JSON text as a trace may hold it: Python's parser also reads NaN, Infinity and 1e999 (which JSON
+    does not have; a replay's arithmetic would turn them into nonsense) and stops at an integer of
+    more than ``sys.int_info.default_max_str_digits`` digits with an English message; both become a
+    ``TraceError`` here. A syntax error stays a ``json.JSONDecodeError``."""
+    return json.loads(text, parse_constant=_not_a_number, parse_float=_finite, parse_int=_integer)
+
+
+def _not_a_number(word: str):
+    raise TraceError(f"enthält {word}, das ist keine Zahl: Eine Aufzeichnung hat nur endliche Zahlen")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise TraceError(f"die Zahl {text[:20]} ist zu groß für eine Gleitkommazahl, das ist keine Aufzeichnung der Engine")
+    return value
+
+
+def _integer(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > sys.int_info.default_max_str_digits:  # also where the interpreter's own limit is lifted
+        raise TraceError(f"eine ganze Zahl mit {digits} Ziffern, das ist keine Aufzeichnung der Engine")
+    return int(text)
+
+
 def load(path: str | Path) -> dict:
-    """A trace file, parsed; refused with a ``TraceError`` before parsing when it is larger than the
-    schema's ``x-max-bytes`` (the browser's loader uses the same bound), or nested too deep to parse."""
+    """A trace file, parsed (``parse``); refused with a ``TraceError`` before parsing when it is larger
+    than the schema's ``x-max-bytes`` (the browser's loader uses the same bound), or nested too deep to
+    parse."""
     path = Path(path)
     limit = schema()["x-max-bytes"]
     with path.open("rb") as f:
@@ -243,7 +273,9 @@ def load(path: str | Path) -> dict:
     if len(data) > limit:
         raise TraceError(f"{path}: größer als {limit} Bytes, das ist keine Aufzeichnung der Engine")
     try:
-        return json.loads(data.decode("utf-8"))
+        return parse(data.decode("utf-8"))
+    except TraceError as e:
+        raise TraceError(f"{path}: {e}") from None
     except UnicodeDecodeError:
         raise TraceError(f"{path}: kein UTF-8-Text") from None
     except json.JSONDecodeError as e:

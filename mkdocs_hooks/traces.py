@@ -34,7 +34,7 @@ def check(path: Path) -> None:
         return
     where = f"static/traces/{path.name}"
     try:
-        tracer.validate(json.loads(data))
+        tracer.validate(tracer.parse(data))  # NaN, Infinity: refused as the CLI refuses them
     except json.JSONDecodeError as error:
         raise PluginError(f"Aufzeichnung {where} ist kein gültiges JSON: {error}") from None
     except (tracer.TraceError, KeyError, TypeError, IndexError) as error:

@@ -74,6 +74,13 @@ def test_a_broken_trace_stops_the_build_naming_trace_and_step(tmp_path, breakage
     assert f"python -m engine record {NAME}" in message
 
 
+def test_a_number_json_does_not_have_stops_the_build(tmp_path):
+    trace = tracer.dumps(json.loads((hook.TRACES / f"{NAME}.json").read_text(encoding="utf-8")))
+    (tmp_path / f"{NAME}.json").write_text(re.sub(r'"wall_time_s":[0-9.e-]+', '"wall_time_s":NaN', trace, count=1))
+    with pytest.raises(PluginError, match=rf"static/traces/{NAME}\.json ist ungültig: enthält NaN, das ist keine Zahl"):
+        hook.check_all(tmp_path)
+
+
 def test_not_json_is_named_too(tmp_path):
     (tmp_path / "kaputt.json").write_text('{"schema": ', encoding="utf-8")
     with pytest.raises(PluginError, match=r"static/traces/kaputt\.json ist kein gültiges JSON"):

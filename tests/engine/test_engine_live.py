@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import live, scenarios, tracer
+from trace_equal import same
 
 BASE = {"model": "GQA", "block_size": "4", "num_blocks": "16", "max_num_seqs": "2", "max_num_batched_tokens": "8",
         "chunked_prefill": "1", "prefix_caching": "1", "policy": "continuous"}
@@ -36,7 +37,7 @@ def renamed(trace: dict, names: dict) -> dict:
 
 
 # Every recorded run of the tiny GQA model is a preset: run live from the settings its header holds,
-# it must be the same run, event for event.
+# it must be the same run, event for event (floats to their last bits: the file may come from another CPU).
 PRESETS = ["continuous-batching-article", "continuous-batching-article-static", "continuous-batching-realistic",
            "continuous-batching-realistic-static", "paged-attention-blocks", "paged-attention-pressure",
            "prefix-caching-shared", "prefill-interleaved", "kv-cache-growth", "flash-attention-tiles"]
@@ -48,7 +49,7 @@ def test_a_recorded_run_as_settings_runs_again_event_for_event(name):
     out = live.run_settings(live.settings_of_trace(recorded))
     assert out["notes"] == []
     names = {r["id"]: live.NAMES[i] for i, r in enumerate(recorded["workload"]["requests"])}
-    assert renamed(out["trace"], {n: n for n in names.values()}) == renamed(recorded, names)
+    same(renamed(out["trace"], {n: n for n in names.values()}), renamed(recorded, names), name)
 
 
 def test_a_live_trace_passes_the_full_check_and_names_no_git_revision():
@@ -147,6 +148,35 @@ def test_the_largest_capped_workload_runs():
     assert all(len(o["tokens"]) == most["max_new_tokens"][1] for o in trace["result"]["outputs"].values())
 
 
+LONGEST = f"{live.LIMITS['prompt'][1]} | {live.LIMITS['max_new_tokens'][1]}"  # a request at the upper bounds
+SLOWEST = {"max_num_seqs": 1, "max_num_batched_tokens": 1}  # one token per step
+
+
+@pytest.mark.parametrize("count, changes", [
+    (live.LIMITS["requests"][1], {"block_size": 1, "num_blocks": 96}),
+    (live.TILE_REQUESTS, {"num_blocks": 256, "tile_size": 1}),  # every key a tile of its own
+], ids=["a token per step", "tiles of one key"])
+def test_the_total_work_of_a_run_is_capped_and_the_note_says_so(count, changes):
+    """Within the form's bounds these took 0,5–0,9 s of CPU (6–7 s in a browser): now the first
+    requests that fit MAX_WORK run, and a note says how many of how many."""
+    lines = [LONGEST] * count
+    w = live.parse(with_requests("\n".join(lines), **SLOWEST, **changes))
+    kept = len(w.requests)
+    assert 1 <= kept < count and w.work <= live.MAX_WORK
+    assert any(f"Alle {count} Anfragen zusammen wären" in n and f"erlaubt sind {live.MAX_WORK}. Gerechnet werden "
+               f"die ersten {kept}." in n for n in w.notes), w.notes
+    one_more = live.parse(with_requests("\n".join(lines[:kept + 1]), **SLOWEST, **changes))
+    assert len(one_more.requests) == kept  # the longest first part that fits
+    assert live.parse(w.settings()).notes == ()  # the settings as they ran are within the cap
+
+
+@pytest.mark.parametrize("changes", [{"block_size": 1, "num_blocks": 96}, {"num_blocks": 256, "tile_size": 1}],
+                         ids=["a token per step", "tiles of one key"])
+def test_one_request_at_every_upper_bound_fits_the_cap(changes):
+    w = live.parse(with_requests(LONGEST, **SLOWEST, **changes))
+    assert w.notes == () and w.work <= live.MAX_WORK
+
+
 # Any text in any field: a workload within the limits, or a WorkloadError; never another exception.
 _text = st.text(max_size=12) | st.integers(-10**6, 10**6).map(str) | st.sampled_from(["", " ", "1", "0", "²", "٣", "9" * 5000])
 _lines = st.lists(st.tuples(st.text(alphabet=" abcäß|09?Z@\t", max_size=10), _text, _text), max_size=20).map(
@@ -173,7 +203,7 @@ def test_any_settings_give_a_workload_within_the_limits_or_a_german_refusal(requ
     for key in live.NUMBERS:
         low, high = live.LIMITS[key]
         assert low <= w.engine[key] <= high
-    assert w.expected_steps >= 1
+    assert w.expected_steps >= 1 and w.work <= live.MAX_WORK
     if tiles is not None:
         assert live.LIMITS["tile_size"][0] <= w.tile_size <= live.LIMITS["tile_size"][1]
         assert len(w.requests) <= live.TILE_REQUESTS
@@ -221,7 +251,7 @@ def test_a_recorded_speculative_run_as_settings_runs_again_event_for_event(name)
     out = live.run_settings(live.settings_of_trace(recorded))
     assert out["notes"] == []
     strip = lambda t: {k: v for k, v in tracer.without_measurements(t).items() if k not in ("scenario", "recorded")}  # noqa: E731
-    assert strip(out["trace"]) == strip(recorded)
+    same(strip(out["trace"]), strip(recorded), name)
 
 
 def test_an_own_greedy_speculative_run_is_the_target_models_own_text():

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -16,6 +18,7 @@ from engine import backends, cli, scenarios, tracer
 from engine.engine import LLMEngine
 from engine.generate import greedy_recompute
 from engine.model import LlamaModel, tiny_config
+from trace_equal import same
 
 COMMITTED = sorted(scenarios.TRACES_DIR.glob("*.json"))
 
@@ -39,19 +42,61 @@ def test_committed_trace_validates(path):
     tracer.validate(tracer.load(path))
 
 
-@pytest.mark.parametrize("name", sorted(scenarios.SCENARIOS))
-def test_committed_trace_is_what_the_engine_records_now(name, fresh):
-    """Same scenario, same seed, same code → the same trace except measured times (and the machine)."""
-    committed = tracer.load(scenarios.path_of(name))
-    now = fresh[name]
+def check_current(name: str, committed: dict, now: dict) -> None:
+    """The committed trace is the run the engine records now: the same except measured times, the
+    machine, and floats within the last bits (another CPU's BLAS kernel, ``trace_equal``)."""
     if committed["recorded"]["backend"] != "numpy":
         # recorded on PyTorch (a GPU machine): the run itself must still be what numpy computes here
         now = {**now, "recorded": {**now["recorded"], "backend": committed["recorded"]["backend"]}}
-    assert tracer.without_measurements(committed) == tracer.without_measurements(now), (
-        f"static/traces/{name}.json is stale: run `python -m engine record-all`")
+    try:
+        same(tracer.without_measurements(committed), tracer.without_measurements(now), name)
+    except AssertionError as change:
+        raise AssertionError(f"static/traces/{name}.json is stale: {change}. "
+                             "Run `python -m engine record-all`") from None
+
+
+@pytest.mark.parametrize("name", sorted(scenarios.SCENARIOS))
+def test_committed_trace_is_what_the_engine_records_now(name, fresh):
+    """Same scenario, same seed, same code → the same trace, on any CPU."""
+    check_current(name, tracer.load(scenarios.path_of(name)), fresh[name])
+
+
+def _floats_moved(value, ulps: int):
+    """Every float of a trace moved by a few units in the last place: another CPU's result."""
+    if isinstance(value, float):
+        return value + ulps * math.ulp(value)
+    if isinstance(value, dict):
+        return {k: _floats_moved(v, ulps) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_floats_moved(v, ulps) for v in value]
+    return value
+
+
+def test_the_stale_check_tells_a_real_change_from_last_bit_noise(fresh):
+    name = "flash-attention-tiles"
+    committed = tracer.load(scenarios.path_of(name))
+    noisy = _floats_moved(fresh[name], 3)
+    assert tracer.without_measurements(noisy) != tracer.without_measurements(committed)  # the bits did move
+    check_current(name, committed, noisy)
+    tile = next(e for e in noisy["steps"][2]["events"] if e["type"] == "tile")
+    tile["m"] *= 1 + 1e-9
+    with pytest.raises(AssertionError, match=r"is stale: flash-attention-tiles\.steps\[2\]\.events\[\d+\]\.m: .*"
+                                             r"a float off by 1\.0e-09 .*a real change, not last-bit noise"):
+        check_current(name, committed, noisy)
+    tile["m"] = next(e for e in committed["steps"][2]["events"] if e["type"] == "tile")["m"]
+    emit = next(e for e in noisy["steps"][2]["events"] if e["type"] == "emit")
+    emit["token"] += 1
+    with pytest.raises(AssertionError, match=r"events\[\d+\]\.token: \d+ != \d+ \(a different token"):
+        check_current(name, committed, noisy)
+    emit["token"] -= 1
+    noisy["steps"][2]["events"].pop()
+    with pytest.raises(AssertionError, match=r"steps\[2\]\.events: \d+ != \d+ items"):
+        check_current(name, committed, noisy)
 
 
 def test_recording_twice_gives_the_same_trace(fresh):
+    """On one machine a run is bit for bit the same (same BLAS kernel, same order of sums): the file
+    written twice is the same file."""
     for name in ("continuous-batching-realistic", "speculative-decoding-pq", "flash-attention-tiles"):
         again = scenarios.get(name).record()
         assert tracer.without_measurements(again) == tracer.without_measurements(fresh[name])
@@ -342,7 +387,9 @@ def _hostile(tmp_path, change):
     lambda t: t["workload"]["requests"][0].update(id="x" * 65),
     lambda t: t["steps"][0]["events"].append({"type": "block", "seq": "A", "op": "allocate", "block": 10**7,
                                               "hash": "-"}),
-], ids=["2**40 blocks", "1e9 blocks", "4097 blocks", "markup k", "markup heads", "long id", "huge block"])
+    lambda t: t["steps"][0].update(wall_time_s=1e300),  # was an infinite time in the Chrome export
+], ids=["2**40 blocks", "1e9 blocks", "4097 blocks", "markup k", "markup heads", "long id", "huge block",
+        "1e300 s step"])
 def test_cli_refuses_a_hostile_trace_in_one_line(tmp_path, capsys, change):
     assert cli.main(["validate", str(_hostile(tmp_path, change))]) == 2
     err = capsys.readouterr().err
@@ -359,6 +406,30 @@ def test_cli_answers_every_bad_file_with_one_line_and_status_2(tmp_path, capsys,
         err = capsys.readouterr().err
         assert err.startswith("Fehler: ") and err.count("\n") == 1 and len(err) < 400
     assert not (tmp_path / "c.json").exists()
+
+
+@pytest.mark.parametrize("number, words", [
+    ("NaN", "enthält NaN, das ist keine Zahl"), ("Infinity", "enthält Infinity, das ist keine Zahl"),
+    ("-Infinity", "enthält -Infinity, das ist keine Zahl"), ("1e999", "die Zahl 1e999 ist zu groß"),
+    ("9" * 5001, "eine ganze Zahl mit 5001 Ziffern"),  # was Python's English ValueError
+], ids=["NaN", "Infinity", "-Infinity", "1e999", "5001 digits"])
+def test_cli_refuses_numbers_json_does_not_have_in_german(tmp_path, capsys, number, words):
+    """Python's parser reads NaN and Infinity (they passed validate and reached the Chrome file)."""
+    text = tracer.dumps(scenarios.get("paged-attention-blocks").record())
+    path = tmp_path / "zahlen.json"
+    path.write_text(re.sub(r'"wall_time_s":[0-9.e-]+', f'"wall_time_s":{number}', text, count=1))
+    for command in (["validate", str(path)], ["export-chrome", str(path), "-o", str(tmp_path / "c.json")]):
+        assert cli.main(command) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("Fehler: ") and err.count("\n") == 1 and "zahlen.json" in err and words in err, err
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_a_trace_with_nan_is_never_written():
+    trace = scenarios.get("decode-toy").record()
+    trace["steps"][0]["wall_time_s"] = math.nan
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        tracer.dumps(trace)
 
 
 def test_a_trace_file_beyond_the_schemas_size_bound_is_refused_before_parsing(tmp_path, monkeypatch):
