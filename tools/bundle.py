@@ -11,8 +11,10 @@ mkdocs_hooks/offline.py) with the site, start scripts for Windows (start.bat), L
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import re
+import stat
 import sys
 import zipfile
 from pathlib import Path
@@ -84,9 +86,11 @@ einem anderen Anschluss beginnt das Vorladen neu.
 Auf einem Schulserver
 ---------------------
 Den Ordner site/ auf einen beliebigen Webserver kopieren (nginx, Apache, IIS, NAS), in jeden Unterordner.
-Der Server sollte .wasm als application/wasm und .mjs als text/javascript ausliefern. Den Offline-Speicher
-erlauben Browser nur über https:// oder auf dem Rechner selbst (127.0.0.1); über http:// mit einer
-Netzwerkadresse funktioniert die Seite, solange der Server erreichbar ist.
+Der Server sollte .wasm als application/wasm und .mjs als text/javascript ausliefern und zu jeder Antwort
+die Kopfzeilen Content-Security-Policy (der Wert steht in site/content-security-policy.txt) und
+X-Content-Type-Options: nosniff senden; Beispiele für nginx, Apache und IIS stehen in der README.md des
+Projekts. Den Offline-Speicher erlauben Browser nur über https:// oder auf dem Rechner selbst (127.0.0.1);
+über http:// mit einer Netzwerkadresse funktioniert die Seite, solange der Server erreichbar ist.
 Am besten bekommt Probierlabor eine eigene Adresse: einen eigenen Hostnamen oder Port. Ein Unterordner
 neben anderen Apps reicht nicht. Der Browser trennt den Offline-Speicher nach Adresse, nicht nach Ordner.
 Eine fremde App unter derselben Adresse könnte sonst Dateien hineinlegen.
@@ -104,17 +108,48 @@ def site_version(site: Path) -> str:
 
 
 def site_files(site: Path) -> list[Path]:
-    """Every file of the site, in a fixed order; a link is refused, never followed: a link to /etc
-    would put the packing computer's files into the zip, and a built site holds none."""
-    files = []
+    """Every file of the site, in a fixed order.
+
+    Left out, with a note: names with a leading dot at any depth (.env, .git: never part of a built site,
+    and tools/serve.py does not serve them either) and whatever is no regular file (reading a FIFO would
+    wait forever). Refused, never followed: a symlink (a link to /etc would put the packing computer's
+    files into the zip), and likewise a hard link whose other name lies outside the site (a link to a
+    private file looks like any file; only its link count gives it away). Hard links within the site
+    are packed under each name: each is an address the site may ask for.
+    """
+    files, names_of = [], collections.Counter()
     for folder, subfolders, names in os.walk(site):
-        for name in sorted(subfolders + names):
+        subfolders[:] = sorted(name for name in subfolders if _kept(site, Path(folder, name)))
+        for name in sorted(names):
             path = Path(folder, name)
-            if path.is_symlink():
-                raise SystemExit(f"{path.relative_to(site).as_posix()} ist eine Verknüpfung (Symlink); "
-                                 "das Paket nimmt nur echte Dateien auf. Verknüpfung entfernen oder `make site` neu bauen.")
-        files += [Path(folder, name) for name in names]
+            if not _kept(site, path):
+                continue
+            info = path.lstat()
+            if not stat.S_ISREG(info.st_mode):
+                _note(site, path, "keine normale Datei, etwa eine FIFO")
+                continue
+            files.append(path)
+            names_of[info.st_dev, info.st_ino] += 1
+    for path in files:
+        info = path.lstat()
+        if info.st_nlink > names_of[info.st_dev, info.st_ino]:
+            raise SystemExit(f"{path.relative_to(site).as_posix()} ist ein harter Link: dieselbe Datei hat einen "
+                             "Namen außerhalb der Website. Das Paket nimmt nur Dateien der Website auf; `make site` neu bauen.")
     return sorted(files)
+
+
+def _kept(site: Path, path: Path) -> bool:
+    if path.name.startswith("."):
+        _note(site, path, "Name mit Punkt, gehört nicht zur Website")
+        return False
+    if path.is_symlink():
+        raise SystemExit(f"{path.relative_to(site).as_posix()} ist eine Verknüpfung (Symlink); das Paket nimmt nur "
+                         "echte Dateien auf. Verknüpfung entfernen oder `make site` neu bauen.")
+    return True
+
+
+def _note(site: Path, path: Path, why: str) -> None:
+    print(f"bundle: ausgelassen: {path.relative_to(site).as_posix()} ({why})", file=sys.stderr)
 
 
 def _add(bundle: zipfile.ZipFile, name: str, data: bytes, *, executable: bool = False, packed: bool = False) -> None:

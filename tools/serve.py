@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import argparse
 import functools
-import html
 import http.server
+import io
 import os
 import re
+import socket
 import sys
+import threading
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -29,27 +32,72 @@ TYPES = {
     ".svg": "image/svg+xml",
     ".webmanifest": "application/manifest+json",
 }
-# The build writes the site's Content-Security-Policy into every page (mkdocs_hooks/csp.py); the
-# server repeats it as a header, which also covers workers and sw.js, read from the page so that the
-# bundle, which has no build code, sends the very same policy.
-POLICY_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
-# Seconds a connection may stay silent; a browser sends its request at once, so only a stalled or
-# hostile client meets it, and each such connection would otherwise keep a thread forever.
-REQUEST_TIMEOUT_S = 30
+# The site's Content-Security-Policy as a header: the build writes it into this file of the site
+# (mkdocs_hooks/csp.py, which also puts it into every page as a meta tag, less what only a header can
+# say); read from there, the bundle, which has no build code, sends the very same policy.
+POLICY_FILE = "content-security-policy.txt"
+# Seconds a client has to send its whole request (line and headers): a browser sends it at once, in
+# one packet, so only a stalled or hostile client meets the limit. It counts from the connection's
+# start, not per read: a client dripping one byte every few seconds is cut off all the same.
+REQUEST_TIMEOUT_S = 10
+# Seconds one write of the answer may wait for a client that does not read (a 64 KiB piece of the
+# runtime: 2 KiB/s would still pass).
+SEND_TIMEOUT_S = 30
+# Connections served at once. Chromium opens at most 6 per host (Firefox likewise), so the page and its
+# service worker, in a few browsers on the same computer, stay far below; every connection holds a
+# thread, and without a cap 1 000 stalled ones would hold 1 000. Beyond the cap a connection waits
+# (at most REQUEST_TIMEOUT_S, by which time a stalled one has been cut off) and then gets a 503.
+MAX_CONNECTIONS = 64
+BUSY = ("HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n"
+        "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+        "Der Server ist gerade ausgelastet. Bitte die Seite gleich noch einmal laden.\n").encode()
+
+
+class _Deadline(io.RawIOBase):
+    """The socket's reading side, with one deadline for everything read through it."""
+
+    def __init__(self, connection: socket.socket, seconds: float, send_timeout: float):
+        self._connection, self._send_timeout = connection, send_timeout
+        self._end = time.monotonic() + seconds
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        left = self._end - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("Anfrage nicht rechtzeitig vollständig")
+        self._connection.settimeout(left)
+        try:
+            return self._connection.recv_into(buffer)
+        finally:
+            self._connection.settimeout(self._send_timeout)
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+    timeout = SEND_TIMEOUT_S  # set on the socket by StreamRequestHandler.setup; reading has its deadline
 
     def setup(self):
-        self.timeout = self.server.request_timeout  # read by StreamRequestHandler.setup
         super().setup()
+        # http.server answers one request per connection (HTTP/1.0), so all that is ever read is the
+        # request line and the headers: one deadline for them.
+        self.rfile.close()  # the socket stays open; only this reader of it goes
+        self.rfile = io.BufferedReader(_Deadline(self.connection, self.server.request_timeout, self.timeout))
 
     def send_head(self):
-        path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path, errors="surrogatepass")
-        # http.server would pass the NUL on to open(), which raises ValueError (a traceback, no answer).
-        if "\0" in path:
+        try:
+            path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path, errors="strict")
+        except UnicodeDecodeError:
+            path = None
+        # "/%ff" is no UTF-8, and a NUL would go on to open(): http.server raises on both (a traceback, no answer).
+        if path is None or "\0" in path:
             self.send_error(400, "Ungültige Adresse")
+            return None
+        # A name with a leading dot is never part of the site (.env, .git, .htaccess of a copied folder);
+        # split at the backslash too, which Windows reads as a separator.
+        if any(part.startswith(".") for part in re.split(r"[/\\]", path)):
+            self.send_error(404)
             return None
         if not self._inside(self.translate_path(self.path)):
             self.send_error(404)
@@ -78,6 +126,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         # under the same name within a build, so it may be reused for a day without asking.
         if self.server.policy:
             self.send_header("Content-Security-Policy", self.server.policy)
+        # a browser must never guess another type than the one sent (a text file run as a script)
+        self.send_header("X-Content-Type-Options", "nosniff")
         if "/static/vendor/" in self.path or "/static/py/probierlabor-" in self.path:
             self.send_header("Cache-Control", "public, max-age=86400")
         else:
@@ -103,6 +153,32 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
 
 class Server(http.server.ThreadingHTTPServer):
+    request_queue_size = MAX_CONNECTIONS  # while every slot is taken, the next ones wait in the kernel
+
+    def process_request(self, request, client_address):
+        if not self.slots.acquire(timeout=self.request_timeout):
+            self._refuse(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread started: nobody else gives the slot back
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def _refuse(self, request):
+        try:
+            request.settimeout(1)
+            request.sendall(BUSY)
+        except OSError:
+            pass
+        self.shutdown_request(request)
+
     def handle_error(self, request, client_address):
         # A browser that closes a connection early (a page change, a cancelled download) is normal use,
         # not a server fault worth a traceback in the teacher's terminal.
@@ -112,17 +188,17 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 def site_policy(folder: Path) -> str | None:
-    start = Path(folder) / "index.html"
-    found = POLICY_META.search(start.read_text(encoding="utf-8")) if start.is_file() else None
-    return html.unescape(found.group(1)) if found else None
+    found = Path(folder) / POLICY_FILE
+    return found.read_text(encoding="utf-8").strip() if found.is_file() else None
 
 
 def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False,
-                timeout: float = REQUEST_TIMEOUT_S):
+                timeout: float = REQUEST_TIMEOUT_S, max_connections: int = MAX_CONNECTIONS):
     handler = functools.partial(Handler, directory=str(folder))
     server = Server((host, port), handler)
     server.verbose = verbose
     server.request_timeout = timeout
+    server.slots = threading.BoundedSemaphore(max_connections)
     server.policy = site_policy(folder)
     server.daemon_threads = True
     return server

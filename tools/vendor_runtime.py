@@ -14,10 +14,17 @@ Everything the browser needs at runtime is shipped from here, never from a CDN:
   in Node from the Pyodide copied here; every start of Python begins from it (static/js/python-start.mjs)
 * MANIFEST.json with versions, wheel source and sha256/size of every file
 
+Every file of static/vendor has a sha256 known before it is made: the files from npm are pinned in
+tools/vendor.sha256 (with the official pyodide-lock.json, which pins every wheel), the trimmed lock is
+derived, and the snapshot (not reproducible: Pyodide's memory differs run to run) is recorded when it is
+made from the pinned runtime. Every run hashes all of static/vendor (34 MB, a fraction of a second) and
+rebuilds on any deviation; a file from node_modules that does not match its pin stops the build.
+
 Usage:
     python3 tools/vendor_runtime.py            # build, or "vendor: aktuell"
     python3 tools/vendor_runtime.py --force    # rebuild unconditionally
     python3 tools/vendor_runtime.py --check    # verify static/vendor only
+    python3 tools/vendor_runtime.py --pin      # after a deliberate npm update: pin node_modules' files
 
 Wheel source, first match wins:
     PYODIDE_DIST=<folder>    official Pyodide "full" distribution (wheels in it)
@@ -51,6 +58,14 @@ KATEX_DIST = NODE_MODULES / "katex" / "dist"
 QRCODE_DIST = NODE_MODULES / "qrcode-generator" / "dist"
 SNAPSHOT_SCRIPT = ROOT / "tools" / "python_snapshot.mjs"
 SNAPSHOT_NAME = "python-snapshot.bin.gz"
+PINS = ROOT / "tools" / "vendor.sha256"
+PINS_HEADER = """\
+# sha256 of every file tools/vendor_runtime.py takes from node_modules (the paths where it puts them),
+# and of the official pyodide-lock.json, which pins every wheel. `npm ci` checks each tarball against
+# package-lock.json, but not what lies in node_modules afterwards. Written by
+# `python3 tools/vendor_runtime.py --pin` after a deliberate update; `sha256sum -c` reads it too.
+"""
+VENDOR_PREFIX = "static/vendor/"  # the pinned paths are relative to the repository
 PACKAGE_LOCK = ROOT / "package-lock.json"
 TARGET = ROOT / "static" / "vendor"
 MANIFEST_NAME = "MANIFEST.json"
@@ -59,19 +74,9 @@ CACHE_DIR = ROOT / ".cache" / "downloads"
 # Packages the pages import; everything else is left out of the trimmed lock.
 ROOT_PACKAGES = ("numpy", "matplotlib", "micropip")
 
-# The Pyodide 0.27.7 core as published on npm, with its sha256: `npm ci` checks the tarball against
-# package-lock.json, but a tampered node_modules (or a lock bumped by mistake) would pass unseen, and
-# these files run every experiment. pyodide-lock.json in turn pins every wheel's sha256.
-PYODIDE_CORE_SHA256 = {
-    "pyodide.mjs": "04c052c815abb0bf2981fa38c2dfa58e3120ee5288c956df2b2a15e301782c5f",
-    "pyodide.js": "b4cb23a53aba19c221659b9fb40a2f18281d685691dc06647fb0afd0681baf98",
-    "pyodide.asm.js": "6b4c90de5b7172873f04f21884d0e9d2274e305fe32116558fe3e4fbe3618d51",
-    "pyodide.asm.wasm": "a50dd1843f805a0b7c45b61037ee0d7b26dfe85efe0e18ef95a34ad24e401f5f",
-    "python_stdlib.zip": "16611534726e5d8ac2bd8f926410b2dcb8d6f49aa24913463533b457a2115c16",
-}
 OFFICIAL_LOCK_NAME = "pyodide-lock.json"
-OFFICIAL_LOCK_SHA256 = "9c45b916001a750f4102fc287494f3eab215909c7535c626a20db80fd6333e2c"
-PYODIDE_CORE_FILES = tuple(PYODIDE_CORE_SHA256)
+OFFICIAL_LOCK_PIN = "node_modules/pyodide/" + OFFICIAL_LOCK_NAME
+PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
 KATEX_FILES = ("katex.min.css",)  # the formulas are typeset at build time (mkdocs_hooks/math.py)
 QRCODE_FILES = ("qrcode.js",)  # carries its MIT licence header
 
@@ -180,10 +185,22 @@ def check_node_modules_match_lock(versions: dict[str, str]) -> None:
             )
 
 
+def pins() -> dict[str, str]:
+    """tools/vendor.sha256 as {path from the repository root: sha256}."""
+    if not PINS.is_file():
+        raise VendorError(f"{PINS.relative_to(ROOT)} fehlt – die Datei gehört zum Repository (git checkout).")
+    found = {}
+    for line in PINS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            digest, path = line.split(maxsplit=1)
+            found[path.removeprefix("*")] = digest  # "*": sha256sum's mark for binary mode
+    return found
+
+
 def official_lock() -> dict:
     path = PYODIDE_NPM / OFFICIAL_LOCK_NAME
     if path.is_file():
-        require_sha256(path, OFFICIAL_LOCK_SHA256, "node_modules löschen und `npm ci` ausführen.")
+        require_sha256(path, pins()[OFFICIAL_LOCK_PIN], "node_modules löschen und `npm ci` ausführen.")
     lock = load_json(path)
     if "packages" not in lock or "info" not in lock:
         raise VendorError(f"{PYODIDE_NPM / 'pyodide-lock.json'}: kein gültiges Pyodide-Lock")
@@ -320,10 +337,33 @@ def carrier_wheel() -> Path:
 # build steps (all write into the temp folder `out`)
 
 
-def vendor_pyodide_core(out: Path) -> None:
-    for name, want in PYODIDE_CORE_SHA256.items():
-        copy_file(PYODIDE_NPM / name, out / "pyodide" / name)
-        require_sha256(out / "pyodide" / name, want, "node_modules löschen und `npm ci` ausführen.")
+def npm_files() -> dict[str, Path]:
+    """Every file taken from node_modules, by its path in static/vendor."""
+    files = {f"pyodide/{name}": PYODIDE_NPM / name for name in PYODIDE_CORE_FILES}
+    files |= {f"pyscript/{src.relative_to(PYSCRIPT_DIST).as_posix()}": src for src in sorted(PYSCRIPT_DIST.rglob("*"))
+              if src.is_file() and not src.name.endswith(".map")}
+    files |= {f"katex/{rel}": KATEX_DIST / rel for rel in (*KATEX_FILES, *katex_woff2_fonts())}
+    files |= {f"qrcode/{name}": QRCODE_DIST / name for name in QRCODE_FILES}
+    return files
+
+
+def vendor_npm(out: Path) -> None:
+    pinned = pins()
+    for rel, src in npm_files().items():
+        want = pinned.get(VENDOR_PREFIX + rel)
+        if want is None:
+            raise VendorError(f"{VENDOR_PREFIX}{rel}: kein sha256 in {PINS.relative_to(ROOT)} – nach einem gewollten "
+                              "Update `python3 tools/vendor_runtime.py --pin`, sonst node_modules löschen und `npm ci`.")
+        copy_file(src, out / rel)
+        require_sha256(out / rel, want, "node_modules löschen und `npm ci` ausführen.")
+
+
+def write_pins() -> None:
+    require_node_modules()
+    npm_versions()  # only what package-lock.json names gets pinned
+    lines = [f"{sha256_file(PYODIDE_NPM / OFFICIAL_LOCK_NAME)}  {OFFICIAL_LOCK_PIN}"]
+    lines += [f"{sha256_file(src)}  {VENDOR_PREFIX}{rel}" for rel, src in sorted(npm_files().items())]
+    PINS.write_text(PINS_HEADER + "\n".join(lines) + "\n", encoding="utf-8")
 
 
 def make_python_snapshot(out: Path) -> None:
@@ -357,17 +397,12 @@ def vendor_wheels(out: Path, lock: dict, names: list[str], source) -> None:
         )
 
 
+def trimmed_lock_text(lock: dict, names: list[str]) -> str:
+    return json.dumps(trimmed_lock(lock, names), separators=(",", ":"), ensure_ascii=False)
+
+
 def write_trimmed_lock(out: Path, lock: dict, names: list[str]) -> None:
-    text = json.dumps(trimmed_lock(lock, names), separators=(",", ":"), ensure_ascii=False)
-    (out / "pyodide" / "pyodide-lock.json").write_text(text, encoding="utf-8")
-
-
-def vendor_pyscript(out: Path) -> None:
-    if not PYSCRIPT_DIST.is_dir():
-        raise VendorError(f"{PYSCRIPT_DIST.relative_to(ROOT)} fehlt – bitte `npm ci` ausführen.")
-    for src in sorted(PYSCRIPT_DIST.rglob("*")):
-        if src.is_file() and not src.name.endswith(".map"):
-            copy_file(src, out / "pyscript" / src.relative_to(PYSCRIPT_DIST))
+    (out / "pyodide" / "pyodide-lock.json").write_text(trimmed_lock_text(lock, names), encoding="utf-8")
 
 
 def katex_woff2_fonts() -> list[str]:
@@ -388,22 +423,12 @@ def katex_woff2_fonts() -> list[str]:
     return sorted(set(fonts))
 
 
-def vendor_katex(out: Path) -> None:
-    for name in KATEX_FILES:
-        copy_file(KATEX_DIST / name, out / "katex" / name)
+def check_katex_fonts() -> None:
+    # Fonts present on disk but not referenced would be dead weight, or a sign that the CSS changed shape.
     referenced = katex_woff2_fonts()
-    for rel in referenced:
-        copy_file(KATEX_DIST / rel, out / "katex" / rel)
-    # Also catch fonts present on disk but not referenced (would be dead weight,
-    # or a sign that the CSS changed shape).
     on_disk = sorted(f"fonts/{p.name}" for p in (KATEX_DIST / "fonts").glob("*.woff2"))
     if on_disk != referenced:
         raise VendorError(f"katex: woff2 in fonts/ {on_disk} ≠ in katex.min.css referenziert {referenced}")
-
-
-def vendor_qrcode(out: Path) -> None:
-    for name in QRCODE_FILES:
-        copy_file(QRCODE_DIST / name, out / "qrcode" / name)
 
 
 # --------------------------------------------------------------------------
@@ -415,6 +440,7 @@ def compute_stamp() -> str:
     parts = {
         "script": sha256_file(Path(__file__).resolve()),
         "snapshot_script": sha256_file(SNAPSHOT_SCRIPT),
+        "pins": sha256_file(PINS) if PINS.is_file() else None,
         "package_lock": sha256_file(PACKAGE_LOCK) if PACKAGE_LOCK.is_file() else None,
         "pyodide_dist": pyodide_dist_env(),
     }
@@ -455,16 +481,32 @@ def read_manifest(folder: Path) -> dict | None:
         return None
 
 
-def is_up_to_date(stamp: str) -> bool:
-    # Cheap check only (sizes, no hashing) so an unchanged build costs milliseconds.
-    manifest = read_manifest(TARGET)
-    if not manifest or manifest.get("stamp") != stamp:
-        return False
-    for rel, info in manifest.get("files", {}).items():
-        path = TARGET / rel
-        if not path.is_file() or path.stat().st_size != info.get("size"):
-            return False
-    return bool(manifest.get("files"))
+def expected_sha256(lock: dict, names: list[str], snapshot_sha256: str | None) -> dict[str, str]:
+    """The sha256 of every file static/vendor must hold, by its path there."""
+    want = {path.removeprefix(VENDOR_PREFIX): digest for path, digest in pins().items() if path.startswith(VENDOR_PREFIX)}
+    want |= {f"pyodide/{lock['packages'][n]['file_name']}": lock["packages"][n]["sha256"] for n in names}
+    want["pyodide/pyodide-lock.json"] = hashlib.sha256(trimmed_lock_text(lock, names).encode("utf-8")).hexdigest()
+    want[f"pyodide/{SNAPSHOT_NAME}"] = snapshot_sha256 or "(nicht gebaut)"
+    return want
+
+
+def deviations(folder: Path, want: dict[str, str]) -> list[str]:
+    """Every file of ``folder`` that is missing, changed or not expected, in German."""
+    problems = []
+    present = set(list_files(folder))
+    for rel, digest in sorted(want.items()):
+        got = sha256_file(folder / rel) if rel in present else "(keine Datei)"
+        if got != digest:
+            problems.append(f"{rel}: sha256 weicht ab\n    erwartet: {digest}\n    erhalten: {got}")
+    problems += [f"{rel}: gehört nicht dazu" for rel in sorted(present - set(want))]
+    return problems
+
+
+def target_deviations(manifest: dict) -> list[str]:
+    """static/vendor against the pins, the official lock and the snapshot as recorded when it was made."""
+    lock = official_lock()
+    snapshot = manifest.get("files", {}).get(f"pyodide/{SNAPSHOT_NAME}", {}).get("sha256")
+    return deviations(TARGET, expected_sha256(lock, closure(lock), snapshot))
 
 
 # --------------------------------------------------------------------------
@@ -510,13 +552,14 @@ def build(stamp: str) -> dict:
     remove_stale_temp_dirs()
     tmp = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=TARGET.parent))
     try:
-        vendor_pyodide_core(tmp)
+        check_katex_fonts()
+        vendor_npm(tmp)
         vendor_wheels(tmp, lock, names, source)
         write_trimmed_lock(tmp, lock, names)
         make_python_snapshot(tmp)  # Pyodide reads the lock while it starts
-        vendor_pyscript(tmp)
-        vendor_katex(tmp)
-        vendor_qrcode(tmp)
+        problems = deviations(tmp, expected_sha256(lock, names, sha256_file(tmp / "pyodide" / SNAPSHOT_NAME)))
+        if problems:
+            raise VendorError(f"{PINS.relative_to(ROOT)} passt nicht zu node_modules:\n  " + "\n  ".join(problems))
         manifest = build_manifest(tmp, stamp, versions, source.label, names)
         (tmp / MANIFEST_NAME).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
         swap_into_place(tmp)
@@ -532,43 +575,7 @@ def check(stamp: str) -> list[str]:
     if manifest is None:
         return [f"{TARGET.relative_to(ROOT)}/{MANIFEST_NAME} fehlt oder ist ungültig – erst bauen."]
     require_node_modules()
-    problems = []
-
-    listed = manifest.get("files", {})
-    for rel, info in sorted(listed.items()):
-        path = TARGET / rel
-        if not path.is_file():
-            problems.append(f"{rel}: fehlt")
-            continue
-        size, digest = path.stat().st_size, sha256_file(path)
-        if size != info.get("size") or digest != info.get("sha256"):
-            problems.append(
-                f"{rel}: weicht vom Manifest ab\n    erwartet: {info.get('sha256')} ({info.get('size')} B)\n"
-                f"    erhalten: {digest} ({size} B)"
-            )
-    for rel in sorted(set(list_files(TARGET)) - set(listed)):
-        problems.append(f"{rel}: nicht im Manifest")
-
-    lock = official_lock()
-    names = closure(lock)
-    for name in names:
-        entry = lock["packages"][name]
-        rel = f"pyodide/{entry['file_name']}"
-        path = TARGET / rel
-        got = sha256_file(path) if path.is_file() else "(keine Datei)"
-        if got != entry["sha256"]:
-            problems.append(
-                f"{rel}: passt nicht zum offiziellen pyodide-lock.json\n"
-                f"    erwartet: {entry['sha256']}\n    erhalten: {got}"
-            )
-    for name, want in PYODIDE_CORE_SHA256.items():
-        path = TARGET / "pyodide" / name
-        got = sha256_file(path) if path.is_file() else "(keine Datei)"
-        if got != want:
-            problems.append(f"pyodide/{name}: ist nicht der Pyodide-Kern von npm\n    erwartet: {want}\n    erhalten: {got}")
-    shipped_lock = TARGET / "pyodide" / "pyodide-lock.json"
-    if not shipped_lock.is_file() or load_json(shipped_lock) != trimmed_lock(lock, names):
-        problems.append("pyodide/pyodide-lock.json: ist nicht das auf die ausgelieferten Pakete gekürzte offizielle Lock")
+    problems = target_deviations(manifest)
 
     try:
         versions = npm_versions()
@@ -594,6 +601,7 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--force", action="store_true", help="neu bauen, auch wenn aktuell")
     mode.add_argument("--check", action="store_true", help="nur static/vendor prüfen (exit 1 bei Abweichung)")
+    mode.add_argument("--pin", action="store_true", help=f"sha256 der Dateien aus node_modules in {PINS.name} festlegen")
     args = parser.parse_args(argv)
 
     try:
@@ -607,9 +615,17 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             print(f"vendor: Prüfung ok – {summary(read_manifest(TARGET))}")
             return 0
-        if not args.force and is_up_to_date(stamp):
-            print("vendor: aktuell")
+        if args.pin:
+            write_pins()
+            print(f"vendor: {PINS.relative_to(ROOT)} geschrieben – prüfen und mit dem Update committen.")
             return 0
+        manifest = read_manifest(TARGET)
+        if not args.force and manifest and manifest.get("stamp") == stamp:
+            problems = target_deviations(manifest)
+            if not problems:
+                print("vendor: aktuell")
+                return 0
+            print("vendor: static/vendor wurde verändert und wird neu gebaut:\n  " + "\n  ".join(problems), file=sys.stderr)
         manifest = build(stamp)
         print(f"vendor: gebaut – {summary(manifest)}")
         return 0
