@@ -4,7 +4,9 @@ After every other build step (the search index, the Python package zip) it write
 - ``manifest.webmanifest``: German name, relative start_url and scope, the icons from static/icons/;
 - ``sw.js``: the service worker (template ``offline_sw.js``) with the list of every built file, its
   size and SHA-256 prefix; its version is the hash of that list, so any changed file makes a new
-  version and an unchanged build keeps the old one.
+  version and an unchanged build keeps the old one. It also carries the headers every answer of the
+  worker needs: the site's Content-Security-Policy, taken from the built pages exactly as
+  tools/serve.py sends it (without it a Web Worker served from the offline copy runs unconfined).
 
 The service worker must sit at the site root to control every page (scope ``./``).
 Under ``mkdocs serve`` a cache-first worker would hide every edit, so there sw.js only removes itself
@@ -14,6 +16,7 @@ and its caches.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 from pathlib import Path
 from urllib.parse import urlparse
@@ -21,6 +24,7 @@ from urllib.parse import urlparse
 from mkdocs.plugins import event_priority
 
 TEMPLATE = Path(__file__).with_name("offline_sw.js")
+SERVE = Path(__file__).resolve().parent.parent / "tools" / "serve.py"
 SW_NAME = "sw.js"
 MANIFEST_NAME = "manifest.webmanifest"
 THEME_COLOUR = "#4051b5"  # mkdocs-material's indigo, the colour of the header
@@ -72,6 +76,15 @@ def version_of(entries: list[list]) -> str:
     return hashlib.sha256(json.dumps(entries, separators=(",", ":")).encode()).hexdigest()[:12]
 
 
+def _serve():
+    """tools/serve.py, by path: the build runs without tools/ on sys.path, and the worker must answer
+    with the very headers the server sends."""
+    spec = importlib.util.spec_from_file_location("probierlabor_serve", SERVE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def write_service_worker(site: Path, built_root: str = "/") -> str:
     """Writes sw.js for the files now in ``site``; returns the version. ``built_root`` is the path of
     site_url, from which MkDocs writes 404.html's links (the worker moves them to where it is served)."""
@@ -79,7 +92,8 @@ def write_service_worker(site: Path, built_root: str = "/") -> str:
     version = version_of(entries)
     head = (f"const VERSION = {json.dumps(version)};\n"
             f"const FILES = {json.dumps(entries, separators=(',', ':'))};\n"
-            f"const BUILT_ROOT = {json.dumps(built_root)};\n")
+            f"const BUILT_ROOT = {json.dumps(built_root)};\n"
+            f"const POLICY = {json.dumps(_serve().site_policy(site))};\n")
     (site / SW_NAME).write_text(head + TEMPLATE.read_text(encoding="utf-8"), encoding="utf-8")
     return version
 

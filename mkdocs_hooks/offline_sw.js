@@ -1,6 +1,7 @@
 // Probierlabor's service worker. mkdocs_hooks/offline.py writes it to the site root as sw.js and puts
-// VERSION (a hash of every built file) and FILES ([path, bytes, sha256 prefix] for every file of the
-// built site) in front of this text.
+// VERSION (a hash of every built file), FILES ([path, bytes, sha256 prefix] for every file of the
+// built site), BUILT_ROOT and POLICY (the site's Content-Security-Policy, as tools/serve.py sends it)
+// in front of this text.
 //
 // All addresses are resolved against the registration scope, so the same file works on any host, port
 // or sub-folder. Each version has its own cache: a new version installs next to the old one (copying
@@ -184,7 +185,19 @@ self.addEventListener("fetch", (event) => {
 });
 
 async function fromCache(entry, request) {
-  return (await checkedHit(entry)) || fetch(request);
+  const hit = await checkedHit(entry);
+  return hit ? answer(hit, entry, 200) : fetch(request);
+}
+
+// A stored copy's headers are never served: a response built here carries no header of the server's
+// unless it is set again, and without the policy a Web Worker (static/js/python-worker.js, which runs
+// the reader's own code) could reach any other origin.
+function answer(stored, entry, status) {
+  const headers = { "x-content-type-options": "nosniff" };
+  if (POLICY) headers["content-security-policy"] = POLICY;
+  const type = stored.headers.get("content-type");
+  if (type) headers["content-type"] = type;
+  return new Response(stored.body, { status, statusText: status === 200 ? "OK" : "Not Found", headers });
 }
 
 // Every hit is hashed before it is served: a file planted in this cache by another app of the same
@@ -207,7 +220,7 @@ async function navigateElsewhere(request) {
     if (BY_URL.has(folder.href)) return Response.redirect(folder.href + url.search, 301);
     const notFound = BY_URL.get(keyOf(new URL("404.html", SCOPE).href));
     const missing = notFound && await checkedHit(notFound);
-    if (missing) return new Response(await rooted(await missing.text()), { status: 404, statusText: "Not Found", headers: missing.headers });
+    if (missing) return answer(new Response(rooted(await missing.text()), { headers: missing.headers }), notFound, 404);
     throw error;
   }
 }
