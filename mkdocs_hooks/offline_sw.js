@@ -1,7 +1,7 @@
 // Probierlabor's service worker. mkdocs_hooks/offline.py writes it to the site root as sw.js and puts
 // VERSION (a hash of every built file), FILES ([path, bytes, sha256 prefix] for every file of the
-// built site), BUILT_ROOT and POLICY (the site's Content-Security-Policy, as tools/serve.py sends it)
-// in front of this text.
+// built site), BUILT_ROOT, POLICY (the site's Content-Security-Policy) and TYPES (the content type
+// of each file-name ending), the last two as tools/serve.py sends them, in front of this text.
 //
 // All addresses are resolved against the registration scope, so the same file works on any host, port
 // or sub-folder. Each version has its own cache: a new version installs next to the old one (copying
@@ -104,12 +104,10 @@ async function download(entry, mode) {
   if (!response.ok) throw new Error(`${entry.path} fehlt auf dem Server (HTTP ${response.status})`);
   const body = await response.arrayBuffer();
   if (!(await hashOf(body)).startsWith(entry.hash)) return null;
-  // Only the type is kept: length and encoding headers describe the transfer, not the stored body, and
-  // a fresh response is never marked as redirected (a redirected response cannot answer a navigation).
-  const headers = { [HASH_HEADER]: entry.hash };
-  const type = response.headers.get("content-type");
-  if (type) headers["content-type"] = type;
-  return new Response(body, { status: 200, statusText: "OK", headers });
+  // No header of the server's is kept (answer() sets them): length and encoding headers describe the
+  // transfer, not the stored body, and a fresh response is never marked as redirected (a redirected
+  // response cannot answer a navigation).
+  return new Response(body, { status: 200, statusText: "OK", headers: { [HASH_HEADER]: entry.hash } });
 }
 
 async function hashOf(body) {
@@ -186,18 +184,21 @@ self.addEventListener("fetch", (event) => {
 
 async function fromCache(entry, request) {
   const hit = await checkedHit(entry);
-  return hit ? answer(hit, entry, 200) : fetch(request);
+  return hit ? answer(hit.body, entry, 200) : fetch(request);
 }
 
-// A stored copy's headers are never served: a response built here carries no header of the server's
-// unless it is set again, and without the policy a Web Worker (static/js/python-worker.js, which runs
-// the reader's own code) could reach any other origin.
-function answer(stored, entry, status) {
-  const headers = { "x-content-type-options": "nosniff" };
+// A stored copy's headers are never served: the hash covers the body only, and any script of this
+// origin can store the right body as text/html. The headers come from the build: the type of the
+// file's name, and the policy, without which a Web Worker (static/js/python-worker.js, which runs the
+// reader's own code) could reach any other origin.
+function answer(body, entry, status) {
+  const ending = /\.[^./]*$/.exec(entry.path);
+  const headers = {
+    "content-type": TYPES[ending ? ending[0].toLowerCase() : ""],
+    "x-content-type-options": "nosniff",
+  };
   if (POLICY) headers["content-security-policy"] = POLICY;
-  const type = stored.headers.get("content-type");
-  if (type) headers["content-type"] = type;
-  return new Response(stored.body, { status, statusText: status === 200 ? "OK" : "Not Found", headers });
+  return new Response(body, { status, statusText: status === 200 ? "OK" : "Not Found", headers });
 }
 
 // Every hit is hashed before it is served: a file planted in this cache by another app of the same
@@ -220,7 +221,7 @@ async function navigateElsewhere(request) {
     if (BY_URL.has(folder.href)) return Response.redirect(folder.href + url.search, 301);
     const notFound = BY_URL.get(keyOf(new URL("404.html", SCOPE).href));
     const missing = notFound && await checkedHit(notFound);
-    if (missing) return answer(new Response(rooted(await missing.text()), { headers: missing.headers }), notFound, 404);
+    if (missing) return answer(rooted(await missing.text()), notFound, 404);
     throw error;
   }
 }

@@ -61,6 +61,16 @@ def test_the_worker_answers_with_the_policy_the_server_sends(site):
     assert f"const POLICY = {json.dumps(policy)};" in (site / "sw.js").read_text(encoding="utf-8")
 
 
+def test_the_worker_serves_each_file_with_the_type_of_its_name(site):
+    """The type the server sends, for every ending the site has; never a stored copy's own header."""
+    (site / "static" / "x.WASM").write_bytes(b"\0asm")
+    (site / "static" / "snapshot.bin.gz").write_bytes(b"\x1f\x8b")
+    offline.write_service_worker(site)
+    types = json.loads(re.search(r"^const TYPES = (.*);$", (site / "sw.js").read_text(encoding="utf-8"), re.M).group(1))
+    assert types == {".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
+                     ".gz": "application/gzip"}
+
+
 def test_the_version_changes_with_any_file_and_only_then(site, tmp_path):
     first = offline.write_service_worker(site)
     assert offline.write_service_worker(site) == first
