@@ -164,6 +164,7 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("message", (event) => {
+  if (left) return;
   const data = event.data || {};
   const reply = (message) => (event.ports[0] || event.source).postMessage(message);
   if (data.type === "status") event.waitUntil(currentStatus().then(reply));
@@ -175,12 +176,39 @@ self.addEventListener("message", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET" || request.headers.has("range") || !request.url.startsWith(SCOPE)) return;
+  if (left || request.method !== "GET" || request.headers.has("range") || !request.url.startsWith(SCOPE)) return;
   const entry = BY_URL.get(keyOf(request.url));
+  if (request.mode === "navigate") event.waitUntil(leaveIfGone());
   if (entry) event.respondWith(fromCache(entry, request));
   else if (request.mode === "navigate") event.respondWith(navigateElsewhere(request));
   // Anything else (a file this version does not have) goes to the network untouched, 404s included.
 });
+
+// The browser keeps a worker whose script now answers 404 (its update check just fails), and it would
+// go on answering for another app started later on the same port. So each full page load asks for
+// sw.js as well; a 404 ends this copy: its caches go, the registration goes, and the next load comes
+// from the server. Offline (no answer at all) the copy of course stays.
+let leaving = null;
+let left = false;  // then nothing here opens a cache again (caches.open would make it anew)
+
+function leaveIfGone() {
+  if (!leaving) leaving = leaveNow().finally(() => { leaving = null; });
+  return leaving;
+}
+
+async function leaveNow() {
+  let response;
+  try {
+    response = await fetch(new URL("sw.js", SCOPE), { method: "HEAD", cache: "no-store" });
+  } catch (_) {
+    return;
+  }
+  if (response.status !== 404) return;
+  left = true;
+  const names = await caches.keys();
+  await Promise.all(names.filter((name) => name.startsWith(PREFIX)).map((name) => caches.delete(name)));
+  await self.registration.unregister();
+}
 
 async function fromCache(entry, request) {
   const hit = await checkedHit(entry);

@@ -378,7 +378,7 @@ def test_a_file_planted_in_the_offline_cache_is_neither_served_nor_copied_into_a
     """Caches belong to the origin, not to the site: another app on the same host and port can write into
     Probierlabor's cache, the hash header included. A stored body that does not match the build is never
     shown, a stored type is never served, and a new version does not take a planted body over from the
-    old cache."""
+    old cache. Once another app answers at the address (sw.js: 404), the copy removes itself."""
     shown, copied = [slug for slug in SLUGS if slug != "ewc"][:2]
     new, version_b = _version_b(tmp_path)
     live = tmp_path / "live"
@@ -428,6 +428,22 @@ def test_a_file_planted_in_the_offline_cache_is_neither_served_nor_copied_into_a
             return r && r.text();
         }""", [next(n for n in _cache_names(page) if n.endswith(version_b)), f"{copied}/"])
         assert stored == (new / copied / "index.html").read_text(encoding="utf-8")
+
+        # Probierlabor is gone, another app answers on this port: its sw.js answers 404, and the first
+        # full page load ends the stored copy, so that the next one shows the other app
+        other = tmp_path / "andere"
+        other.mkdir()
+        (other / "index.html").write_text("<!doctype html><title>Andere App</title><p>hallo</p>", encoding="utf-8")
+        _switch(live, other)
+        page.goto(server.origin + "/")
+        gone = """async () => [Boolean(await navigator.serviceWorker.getRegistration()), await caches.keys()]"""
+        for _ in range(150):  # the copy ends itself after answering the load (a request to sw.js)
+            if page.evaluate(gone) == [False, []]:
+                break
+            page.wait_for_timeout(200)
+        assert page.evaluate(gone) == [False, []]
+        page.goto(server.origin + "/")
+        assert page.title() == "Andere App"
     finally:
         context.close()
         stop_server(server)
