@@ -4,7 +4,10 @@ After every other build step (the search index, the Python package zip) it write
 - ``manifest.webmanifest``: German name, relative start_url and scope, the icons from static/icons/;
 - ``sw.js``: the service worker (template ``offline_sw.js``) with the list of every built file, its
   size and SHA-256 prefix; its version is the hash of that list, so any changed file makes a new
-  version and an unchanged build keeps the old one.
+  version and an unchanged build keeps the old one. It also carries the headers every answer of the
+  worker needs, as tools/serve.py sends them: the site's Content-Security-Policy, taken from the built
+  pages (without it a Web Worker served from the offline copy runs unconfined), and the content type
+  of each file name's ending (a stored copy's own type could be forged by any script of the origin).
 
 The service worker must sit at the site root to control every page (scope ``./``).
 Under ``mkdocs serve`` a cache-first worker would hide every edit, so there sw.js only removes itself
@@ -14,13 +17,17 @@ and its caches.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
+import mimetypes
 from pathlib import Path
+from posixpath import splitext
 from urllib.parse import urlparse
 
 from mkdocs.plugins import event_priority
 
 TEMPLATE = Path(__file__).with_name("offline_sw.js")
+SERVE = Path(__file__).resolve().parent.parent / "tools" / "serve.py"
 SW_NAME = "sw.js"
 MANIFEST_NAME = "manifest.webmanifest"
 THEME_COLOUR = "#4051b5"  # mkdocs-material's indigo, the colour of the header
@@ -72,14 +79,36 @@ def version_of(entries: list[list]) -> str:
     return hashlib.sha256(json.dumps(entries, separators=(",", ":")).encode()).hexdigest()[:12]
 
 
+def _serve():
+    """tools/serve.py, by path: the build runs without tools/ on sys.path, and the worker must answer
+    with the very headers the server sends."""
+    spec = importlib.util.spec_from_file_location("probierlabor_serve", SERVE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def content_types(entries: list[list], serve) -> dict[str, str]:
+    """The type tools/serve.py sends (http.server's choice) for each file-name ending in ``entries``."""
+    types = {}
+    for path, *_ in entries:
+        ending = splitext(path)[1].lower()
+        types[ending] = (serve.Handler.extensions_map.get(ending) or mimetypes.guess_type("file" + ending)[0]
+                         or "application/octet-stream")
+    return types
+
+
 def write_service_worker(site: Path, built_root: str = "/") -> str:
     """Writes sw.js for the files now in ``site``; returns the version. ``built_root`` is the path of
     site_url, from which MkDocs writes 404.html's links (the worker moves them to where it is served)."""
     entries = precache_list(site)
     version = version_of(entries)
+    serve = _serve()
     head = (f"const VERSION = {json.dumps(version)};\n"
             f"const FILES = {json.dumps(entries, separators=(',', ':'))};\n"
-            f"const BUILT_ROOT = {json.dumps(built_root)};\n")
+            f"const BUILT_ROOT = {json.dumps(built_root)};\n"
+            f"const POLICY = {json.dumps(serve.site_policy(site))};\n"
+            f"const TYPES = {json.dumps(content_types(entries, serve), sort_keys=True)};\n")
     (site / SW_NAME).write_text(head + TEMPLATE.read_text(encoding="utf-8"), encoding="utf-8")
     return version
 

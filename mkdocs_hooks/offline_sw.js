@@ -1,6 +1,7 @@
 // Probierlabor's service worker. mkdocs_hooks/offline.py writes it to the site root as sw.js and puts
-// VERSION (a hash of every built file) and FILES ([path, bytes, sha256 prefix] for every file of the
-// built site) in front of this text.
+// VERSION (a hash of every built file), FILES ([path, bytes, sha256 prefix] for every file of the
+// built site), BUILT_ROOT, POLICY (the site's Content-Security-Policy) and TYPES (the content type
+// of each file-name ending), the last two as tools/serve.py sends them, in front of this text.
 //
 // All addresses are resolved against the registration scope, so the same file works on any host, port
 // or sub-folder. Each version has its own cache: a new version installs next to the old one (copying
@@ -103,12 +104,10 @@ async function download(entry, mode) {
   if (!response.ok) throw new Error(`${entry.path} fehlt auf dem Server (HTTP ${response.status})`);
   const body = await response.arrayBuffer();
   if (!(await hashOf(body)).startsWith(entry.hash)) return null;
-  // Only the type is kept: length and encoding headers describe the transfer, not the stored body, and
-  // a fresh response is never marked as redirected (a redirected response cannot answer a navigation).
-  const headers = { [HASH_HEADER]: entry.hash };
-  const type = response.headers.get("content-type");
-  if (type) headers["content-type"] = type;
-  return new Response(body, { status: 200, statusText: "OK", headers });
+  // No header of the server's is kept (answer() sets them): length and encoding headers describe the
+  // transfer, not the stored body, and a fresh response is never marked as redirected (a redirected
+  // response cannot answer a navigation).
+  return new Response(body, { status: 200, statusText: "OK", headers: { [HASH_HEADER]: entry.hash } });
 }
 
 async function hashOf(body) {
@@ -165,6 +164,7 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("message", (event) => {
+  if (left) return;
   const data = event.data || {};
   const reply = (message) => (event.ports[0] || event.source).postMessage(message);
   if (data.type === "status") event.waitUntil(currentStatus().then(reply));
@@ -176,15 +176,57 @@ self.addEventListener("message", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET" || request.headers.has("range") || !request.url.startsWith(SCOPE)) return;
+  if (left || request.method !== "GET" || request.headers.has("range") || !request.url.startsWith(SCOPE)) return;
   const entry = BY_URL.get(keyOf(request.url));
+  if (request.mode === "navigate") event.waitUntil(leaveIfGone());
   if (entry) event.respondWith(fromCache(entry, request));
   else if (request.mode === "navigate") event.respondWith(navigateElsewhere(request));
   // Anything else (a file this version does not have) goes to the network untouched, 404s included.
 });
 
+// The browser keeps a worker whose script now answers 404 (its update check just fails), and it would
+// go on answering for another app started later on the same port. So each full page load asks for
+// sw.js as well; a 404 ends this copy: its caches go, the registration goes, and the next load comes
+// from the server. Offline (no answer at all) the copy of course stays.
+let leaving = null;
+let left = false;  // then nothing here opens a cache again (caches.open would make it anew)
+
+function leaveIfGone() {
+  if (!leaving) leaving = leaveNow().finally(() => { leaving = null; });
+  return leaving;
+}
+
+async function leaveNow() {
+  let response;
+  try {
+    response = await fetch(new URL("sw.js", SCOPE), { method: "HEAD", cache: "no-store" });
+  } catch (_) {
+    return;
+  }
+  if (response.status !== 404) return;
+  left = true;
+  const names = await caches.keys();
+  await Promise.all(names.filter((name) => name.startsWith(PREFIX)).map((name) => caches.delete(name)));
+  await self.registration.unregister();
+}
+
 async function fromCache(entry, request) {
-  return (await checkedHit(entry)) || fetch(request);
+  const hit = await checkedHit(entry);
+  return hit ? answer(hit.body, entry, 200) : fetch(request);
+}
+
+// A stored copy's headers are never served: the hash covers the body only, and any script of this
+// origin can store the right body as text/html. The headers come from the build: the type of the
+// file's name, and the policy, without which a Web Worker (static/js/python-worker.js, which runs the
+// reader's own code) could reach any other origin.
+function answer(body, entry, status) {
+  const ending = /\.[^./]*$/.exec(entry.path);
+  const headers = {
+    "content-type": TYPES[ending ? ending[0].toLowerCase() : ""],
+    "x-content-type-options": "nosniff",
+  };
+  if (POLICY) headers["content-security-policy"] = POLICY;
+  return new Response(body, { status, statusText: status === 200 ? "OK" : "Not Found", headers });
 }
 
 // Every hit is hashed before it is served: a file planted in this cache by another app of the same
@@ -207,7 +249,7 @@ async function navigateElsewhere(request) {
     if (BY_URL.has(folder.href)) return Response.redirect(folder.href + url.search, 301);
     const notFound = BY_URL.get(keyOf(new URL("404.html", SCOPE).href));
     const missing = notFound && await checkedHit(notFound);
-    if (missing) return new Response(await rooted(await missing.text()), { status: 404, statusText: "Not Found", headers: missing.headers });
+    if (missing) return answer(rooted(await missing.text()), notFound, 404);
     throw error;
   }
 }

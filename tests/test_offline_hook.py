@@ -46,6 +46,31 @@ def test_the_worker_lists_every_file_with_size_and_hash(site):
     assert version == offline.version_of(files)
 
 
+def test_the_worker_answers_with_the_policy_the_server_sends(site):
+    """Every answer of the offline copy carries the site's Content-Security-Policy (a Web Worker from the
+    cache would run unconfined without it): the same text tools/serve.py reads from the built pages."""
+    from tools import serve
+
+    offline.write_service_worker(site)
+    assert "const POLICY = null;" in (site / "sw.js").read_text(encoding="utf-8")  # a page without one
+    (site / "index.html").write_text('<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" '
+                                     'content="default-src &#x27;self&#x27;; connect-src &#x27;self&#x27;">')
+    offline.write_service_worker(site)
+    policy = serve.site_policy(site)
+    assert policy == "default-src 'self'; connect-src 'self'"
+    assert f"const POLICY = {json.dumps(policy)};" in (site / "sw.js").read_text(encoding="utf-8")
+
+
+def test_the_worker_serves_each_file_with_the_type_of_its_name(site):
+    """The type the server sends, for every ending the site has; never a stored copy's own header."""
+    (site / "static" / "x.WASM").write_bytes(b"\0asm")
+    (site / "static" / "snapshot.bin.gz").write_bytes(b"\x1f\x8b")
+    offline.write_service_worker(site)
+    types = json.loads(re.search(r"^const TYPES = (.*);$", (site / "sw.js").read_text(encoding="utf-8"), re.M).group(1))
+    assert types == {".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
+                     ".gz": "application/gzip"}
+
+
 def test_the_version_changes_with_any_file_and_only_then(site, tmp_path):
     first = offline.write_service_worker(site)
     assert offline.write_service_worker(site) == first

@@ -18,12 +18,22 @@
 
   // ---- progress ----------------------------------------------------------------------------
 
-  function load(slug) {
+  // Only what this lesson offers is taken from the storage (any script of the origin, or an older
+  // version of the site, may have written there): a guess among its choices, tasks it has.
+  function load({ slug, predict, tasks }) {
+    let data = null;
     try {
-      const data = JSON.parse(localStorage.getItem(STORE + slug) || "null");
-      if (data && Array.isArray(data.solved)) return { guess: null, judged: false, ...data };
+      data = JSON.parse(localStorage.getItem(STORE + slug) || "null");
     } catch (_) { /* blocked or damaged: start afresh */ }
-    return { guess: null, judged: false, solved: [] };
+    if (!data || typeof data !== "object") data = {};
+    const choices = [...predict.querySelectorAll(".pl-guess input")].map((input) => Number(input.value));
+    const guess = choices.includes(data.guess) ? data.guess : null;
+    const solved = Array.isArray(data.solved) ? data.solved : [];
+    return {
+      guess,
+      judged: guess !== null && data.judged === true,
+      solved: [...tasks.querySelectorAll(".pl-task")].map((li) => li.dataset.task).filter((key) => solved.includes(key)),
+    };
   }
 
   function save(slug, state) {
@@ -56,7 +66,8 @@
   function mount(slug) {
     const { predict, tasks } = parts(slug);
     if (!predict || !tasks || tasks.plLesson) return tasks && tasks.plLesson;
-    const lesson = { slug, predict, tasks, state: load(slug), current: 0 };
+    const lesson = { slug, predict, tasks, current: 0 };
+    lesson.state = load(lesson);
     tasks.plLesson = lesson;
     lesson.step = (delta) => step(lesson, delta);
     lesson.reveal = () => reveal(lesson, currentTask(lesson));
@@ -82,8 +93,7 @@
 
     const guess = lesson.state.guess;
     if (guess !== null) {
-      const input = predict.querySelector(`input[value="${guess}"]`);
-      if (input) input.checked = true;
+      predict.querySelector(`input[value="${CSS.escape(String(guess))}"]`).checked = true;
     }
     paint(lesson);
     // a view the experiment showed before this script mounted
@@ -103,7 +113,7 @@
   }
 
   function choiceText(predict, index) {
-    const input = predict.querySelector(`input[value="${index}"]`);
+    const input = predict.querySelector(`input[value="${CSS.escape(String(index))}"]`);
     return input ? input.nextElementSibling.textContent : "";
   }
 
@@ -161,7 +171,7 @@
 
   function reset(lesson) {
     forget(lesson.slug);
-    lesson.state = load(lesson.slug);
+    lesson.state = load(lesson);
     lesson.predict.querySelectorAll("input").forEach((input) => { input.checked = false; });
     lesson.predict.plRevealed = false;
     lesson.tasks.querySelectorAll(".pl-task").forEach((li) => { li.plRevealed = false; });

@@ -8,6 +8,7 @@ probierlabor.js). New lessons are covered as soon as their module declares ``LES
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -194,6 +195,21 @@ def test_progress_survives_page_changes_and_a_reload_and_reset_clears_it(reader,
     assert not any(part.locator(".pl-guess-choice input").nth(i).is_checked() for i in range(len(lesson.prediction.choices)))
     assert v.page.evaluate("k => localStorage.getItem(k)", STORE + slug) is None
     assert "Gelöst: 0 von" in v.page.locator(f'.pl-tasks[data-lesson="{slug}"] .pl-progress-text').inner_text()
+
+    # progress another script wrote: only a guess among the choices and tasks of this lesson count
+    hostile = {"guess": '"]', "judged": True, "solved": [task.key, '"]', 5, {}], "__proto__": {"x": 1}}
+    v.page.evaluate("([k, s]) => localStorage.setItem(k, s)", [STORE + slug, json.dumps(hostile)])
+    v.page.goto(f"{v.origin}/{slug}/")
+    item.locator(".pl-task-done").wait_for(state="visible")
+    assert not part.locator(".pl-guess-choice input").first.is_disabled()
+    assert part.locator(".pl-guess-choice input:checked").count() == 0
+    assert part.locator(".pl-verdict").is_hidden() and part.get_by_role("button", name="Festlegen").is_visible()
+    assert "Gelöst: 1 von" in v.page.locator(f'.pl-tasks[data-lesson="{slug}"] .pl-progress-text').inner_text()
+    v.page.evaluate("([k, s]) => localStorage.setItem(k, s)",
+                    [STORE + slug, json.dumps({"guess": len(lesson.prediction.choices), "judged": True, "solved": []})])
+    v.page.goto(f"{v.origin}/{slug}/")
+    v.wait_state()
+    assert not part.locator(".pl-guess-choice input").first.is_disabled() and part.locator(".pl-verdict").is_hidden()
     clean(v)
 
 

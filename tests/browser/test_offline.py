@@ -377,7 +377,8 @@ def test_plain_http_from_a_network_address_explains_why_there_is_no_offline_copy
 def test_a_file_planted_in_the_offline_cache_is_neither_served_nor_copied_into_a_new_version(browser, tmp_path):
     """Caches belong to the origin, not to the site: another app on the same host and port can write into
     Probierlabor's cache, the hash header included. A stored body that does not match the build is never
-    shown, and a new version does not take it over from the old cache."""
+    shown, a stored type is never served, and a new version does not take a planted body over from the
+    old cache. Once another app answers at the address (sw.js: 404), the copy removes itself."""
     shown, copied = [slug for slug in SLUGS if slug != "ewc"][:2]
     new, version_b = _version_b(tmp_path)
     live = tmp_path / "live"
@@ -402,6 +403,22 @@ def test_a_file_planted_in_the_offline_cache_is_neither_served_nor_copied_into_a
         assert page.title() != "Untergeschoben" and page.locator("#pl-planted").count() == 0
         assert page.locator("[data-experiment]").count() == 1
 
+        # the right body with a document's type: still served as what its name says
+        script = "static/js/fmt.js"
+        page.evaluate("""async (path) => {
+            const cache = await caches.open((await caches.keys())[0]);
+            const url = new URL(path, location.origin + '/').href;
+            const stored = await cache.match(url);
+            const headers = new Headers(stored.headers);
+            headers.set('content-type', 'text/html');
+            await cache.put(url, new Response(await stored.arrayBuffer(), { headers }));
+        }""", script)
+        served = page.evaluate("""async (path) => { const r = await fetch(path);
+            return [r.headers.get("content-type"), r.headers.get("x-content-type-options"),
+                    (await r.arrayBuffer()).byteLength]; }""",
+                               "/" + script)
+        assert served == ["text/javascript", "nosniff", (SITE / script).stat().st_size]
+
         _switch(live, new)
         page.evaluate("window.probierlaborOffline.checkForUpdate()")
         page.wait_for_selector(f'{CHIP}[data-offline-state="update"]', timeout=PRECACHE_MS)
@@ -411,6 +428,22 @@ def test_a_file_planted_in_the_offline_cache_is_neither_served_nor_copied_into_a
             return r && r.text();
         }""", [next(n for n in _cache_names(page) if n.endswith(version_b)), f"{copied}/"])
         assert stored == (new / copied / "index.html").read_text(encoding="utf-8")
+
+        # Probierlabor is gone, another app answers on this port: its sw.js answers 404, and the first
+        # full page load ends the stored copy, so that the next one shows the other app
+        other = tmp_path / "andere"
+        other.mkdir()
+        (other / "index.html").write_text("<!doctype html><title>Andere App</title><p>hallo</p>", encoding="utf-8")
+        _switch(live, other)
+        page.goto(server.origin + "/")
+        gone = """async () => [Boolean(await navigator.serviceWorker.getRegistration()), await caches.keys()]"""
+        for _ in range(150):  # the copy ends itself after answering the load (a request to sw.js)
+            if page.evaluate(gone) == [False, []]:
+                break
+            page.wait_for_timeout(200)
+        assert page.evaluate(gone) == [False, []]
+        page.goto(server.origin + "/")
+        assert page.title() == "Andere App"
     finally:
         context.close()
         stop_server(server)

@@ -8,6 +8,9 @@ compute what the tests check against the concept module.
 
 from __future__ import annotations
 
+import http.server
+import threading
+
 import pytest
 
 from conftest import SITE, describe, record, scan, start_server, stop_server
@@ -225,10 +228,55 @@ def test_the_open_section_is_accessible(visit, axe_source, scheme):
     assert not violations, describe(violations)
 
 
-def test_the_workshop_runs_offline_from_the_stored_site(browser):
+# The reader's code tries every way out of the worker to another origin: a server on this machine that
+# would answer each of them (CORS allowed), so only the site's policy can stop them.
+ESCAPE = """import builtins
+import js
+from pyodide.ffi import create_proxy
+url = {url!r}
+seen = builtins.__dict__.setdefault("seen", [])  # kept in the worker for the next run, which reads it
+try:
+    request = js.XMLHttpRequest.new()
+    request.open("GET", url + "/xhr", False)
+    request.send()
+    print("xhr", request.status)
+except Exception:
+    print("xhr blockiert")
+js.fetch(url + "/fetch").then(create_proxy(lambda r: seen.append(f"fetch {{r.status}}")),
+                              create_proxy(lambda e: seen.append("fetch blockiert")))
+try:
+    socket = js.WebSocket.new(url.replace("http:", "ws:") + "/ws")
+    socket.onopen = create_proxy(lambda e: seen.append("websocket offen"))
+    socket.onerror = create_proxy(lambda e: seen.append("websocket zu"))
+except Exception:
+    seen.append("websocket zu")
+"""
+SEEN = "import builtins\nprint(sorted(builtins.seen))\n"
+
+
+class Elsewhere(http.server.BaseHTTPRequestHandler):
+    """Another origin that answers everyone, and notes what reached it."""
+
+    def do_GET(self):  # noqa: N802 - http.server's name
+        self.server.reached.append(self.path)
+        self.send_response(200)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args):
+        pass
+
+
+def test_the_workshop_runs_offline_from_the_stored_site_under_the_sites_policy(browser):
     """The editor's modules, the worker, its Pyodide and the wheels all come from the service worker's
-    copy (mkdocs_hooks/offline.py stores every built file) with the server gone."""
+    copy (mkdocs_hooks/offline.py stores every built file) with the server gone. The worker served from
+    that copy keeps the site's policy: the reader's code reaches no other origin."""
     server = start_server(SITE)
+    elsewhere = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Elsewhere)
+    elsewhere.reached = []
+    threading.Thread(target=elsewhere.serve_forever, daemon=True).start()
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
@@ -236,6 +284,27 @@ def test_the_workshop_runs_offline_from_the_stored_site(browser):
         slug = WITH_SCRIPT[0]
         page.goto(f"{server.origin}/{slug}/")
         page.wait_for_selector('.pl-offline-chip[data-offline-state="ready"]', timeout=FIRST_RUN_MS)
+
+        page.reload()  # now every file, the worker's script included, comes from the offline copy
+        assert page.evaluate("navigator.serviceWorker.controller !== null")
+        v.wait_state()
+        open_section(page)
+        type_code(page, ESCAPE.format(url=f"http://127.0.0.1:{elsewhere.server_port}"))
+        assert run_and_wait(page).startswith("Fertig")
+        assert page.text_content(f"{SECTION} [data-workshop-output]") == "xhr blockiert\n"
+        # fetch and WebSocket answer later: the next runs in the same worker read what came back
+        type_code(page, SEEN)
+        for _ in range(20):
+            assert run_and_wait(page).startswith("Fertig")
+            answers = page.text_content(f"{SECTION} [data-workshop-output]")
+            if answers.count("'") == 4:
+                break
+        assert answers == "['fetch blockiert', 'websocket zu']\n"
+        assert elsewhere.reached == []
+        page.click(f"{SECTION} [data-workshop-reset]")  # the script of the page again, for the run offline
+        v.stop()  # the refused attempts count as requests of the page; the run offline must make none
+        v = record(page, server.origin)
+
         stop_server(server)
         context.set_offline(True)
         failed = []
@@ -249,3 +318,4 @@ def test_the_workshop_runs_offline_from_the_stored_site(browser):
     finally:
         context.close()
         stop_server(server)
+        stop_server(elsewhere)
