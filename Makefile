@@ -10,13 +10,24 @@ HOST   ?= 127.0.0.1
 # pytest workers (pytest-xdist), one per core of the 2-core CI machine; `make test JOBS=0` runs in one process
 JOBS   ?= 2
 
-.PHONY: serve test site bench setup vendor browser clean bundle lint
+.PHONY: serve test test-unit test-browser lint site bench setup vendor browser clean bundle
 
 serve: site
 	$(BIN)/python tools/serve.py site --host $(HOST) --port $(PORT)
 
+PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=15
+
+# Both kinds in one session: the workers take tests from one queue, so unit tests fill the time a long
+# browser test holds the other worker, where two sessions in a row would each end with one worker idle.
 test: lint site browser
-	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=15
+	$(PYTEST)
+
+# Without Chromium (the tests marked browser: tests/browser/ and any test that opens a page)
+test-unit: lint site
+	$(PYTEST) -m "not browser"
+
+test-browser: site browser
+	$(PYTEST) -m browser
 
 # ruff (rules in pyproject.toml) for Python, eslint (eslint.config.mjs) for the browser side and the Node tools
 lint: setup

@@ -1,10 +1,6 @@
 """tools/bench.py's cold-start ratio: each page against the bare loads just around it."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))  # bench.py imports serve.py beside it
-import bench  # noqa: E402
+from tools import bench
 
 
 def test_every_page_sits_between_two_bare_loads_and_runs_alternate_direction():

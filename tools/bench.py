@@ -35,7 +35,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "site"
 from probierlabor import SLUGS
 from probierlabor.kit import api
-from serve import make_server  # bench.py runs as a script: serve.py lies beside it
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
@@ -109,6 +108,7 @@ def paired_ratios(ready: list[tuple[str, float]]) -> list[tuple[str, float]]:
 
 
 def serve(folder: Path):
+    from serve import make_server  # bench.py runs as a script, serve.py beside it; tests import the rest
     server = make_server(folder, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_port}"
@@ -177,16 +177,32 @@ def replay_step_latency(page, name: str, steps: int = 20) -> list:
     return page.evaluate(REPLAY_STEPS, [panel, steps])
 
 
-def training_ms(runs: int = 5) -> float:
-    """One continual-learning variant (EWC, 100 %, 20 rounds) trained in CPython, best of ``runs``: the
-    page retrains on every change, so this bounds its slider latency in the browser as well."""
-    from probierlabor.concepts import continual_learning as cl
+def best_ms(work, runs: int = 5) -> float:
     best = float("inf")
     for _ in range(runs):
         start = time.perf_counter()
-        cl.train("ewc", 100, 20, 3)
+        work()
         best = min(best, time.perf_counter() - start)
     return best * 1000
+
+
+def training_ms() -> float:
+    """One continual-learning variant (EWC, 100 %, 20 rounds) trained in CPython, best of 5: the
+    page retrains on every change, so this bounds its slider latency in the browser as well."""
+    from probierlabor.concepts import continual_learning as cl
+    return best_ms(lambda: cl.train("ewc", 100, 20, 3))
+
+
+def speculative_ms() -> float:
+    """Speculative decoding's compute and view at its most trials (10 000 draws), in CPython, best of 5:
+    the page runs both on every change."""
+    from probierlabor.concepts import speculative_decoding as sd
+    return best_ms(lambda: sd.view(sd.compute(trials=10000)))
+
+
+def metr_horizon_ms() -> float:
+    """METR's horizon page for a slider change at its most tasks (160), in CPython, best of 5."""
+    return best_ms(lambda: api.run("metr-horizon", {"s": 1.0, "tasks": 160, "seed": 3}))
 
 
 def drag_latency(page, steps: int) -> list:
@@ -465,8 +481,10 @@ def main(argv=None) -> int:
         print(f"\nreplay step on {slug} ({REPLAY_PANELS[slug]}, {len(replay)} steps): repaint median "
               f"{median([a for a, _ in replay]):.1f} ms, slowest {max(a for a, _ in replay):.1f} ms, "
               f"next frame median {median([b for _, b in replay]):.1f} ms")
-    train = training_ms()
+    train, speculative, horizon = training_ms(), speculative_ms(), metr_horizon_ms()
     print(f"\ncontinual learning, one variant trained in CPython: {train:.1f} ms (best of 5)")
+    print(f"speculative decoding, compute and view at 10 000 trials in CPython: {speculative:.1f} ms (best of 5)")
+    print(f"METR horizon, a run at 160 tasks in CPython: {horizon:.1f} ms (best of 5)")
     warm, reload = changes["warm_ms"], changes["reload_ms"]
     if warm:
         print(f"\npage change by nav link, one runtime ({len(warm)} changes): median {median(warm):.0f} ms, "
@@ -502,6 +520,8 @@ def main(argv=None) -> int:
         checks.append((f"{r['slug']}: Eigener Lauf, longest main-thread task on a second run vs 100 ms",
                        r["second"]["longest_task_ms"] / 100))
     checks.append(("continual learning: one variant trained vs 50 ms", train / 50))
+    checks.append(("speculative decoding: compute and view at 10 000 trials vs 100 ms", speculative / 100))
+    checks.append(("METR horizon: a run at 160 tasks vs 50 ms", horizon / 50))
     checks.append((f"repeat visit of {repeat_page} vs 0.5 × cold", repeat_ratio / 0.5))
     checks.append(("whole site vs 42 MB", site_mb / 42))
     for label, ratio in checks:
@@ -509,7 +529,7 @@ def main(argv=None) -> int:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({"rows": rows, "site_mb": site_mb, "page_changes": changes, "repeat_visit_ms": repeat,
-                                                   "replay_step_ms": replays, "training_ms": train, "workshop": workshop, "live": lives,
+                                                   "replay_step_ms": replays, "training_ms": train, "speculative_ms": speculative, "metr_horizon_ms": horizon, "workshop": workshop, "live": lives,
                                                    "checks": checks}, indent=1))
     return 0
 

@@ -18,10 +18,9 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "py"))
+from probierlabor import SLUGS
 
-from probierlabor import SLUGS  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 TARGET = 20
 LONG = 25  # a sentence over this many words is worth a second look

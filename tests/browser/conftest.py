@@ -167,6 +167,58 @@ def header_hidden(page):
         page.evaluate("document.querySelector('.md-header').style.removeProperty('visibility')")
 
 
+class Checks:
+    """Several checks on one visit of a page, each with a name: a failed one is noted and the visit goes on,
+    and ``done`` fails the test once, naming every check that failed. A check that breaks otherwise (a
+    timeout, an error in the page) ends the test at once, its name added to the error."""
+
+    def __init__(self):
+        self.failed = []
+
+    @contextmanager
+    def __call__(self, name):
+        try:
+            yield
+        except AssertionError as failure:
+            self.failed.append(f"{name}: {failure}")
+        except Exception as error:
+            error.add_note(f"in the check „{name}“")
+            raise
+
+    def report(self):
+        return f"{len(self.failed)} check(s) failed:\n" + "\n".join(self.failed)
+
+
+@pytest.fixture
+def check():
+    """``with check("name"): assert ...`` for each check of a visit; the test fails at its end, listing them."""
+    return Checks()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    # The checks noted by ``check`` fail the test itself (not its teardown), so the reader's tab is discarded.
+    checks = getattr(item, "funcargs", {}).get("check")
+    try:
+        result = yield
+    except BaseException as error:
+        if checks is not None and checks.failed:
+            error.add_note(checks.report())
+        raise
+    if checks is not None and checks.failed:
+        pytest.fail(checks.report(), pytrace=False)
+    return result
+
+
+def switch_scheme(page, scheme):
+    """The colour scheme, switched in the open page as a reader does it: the theme's palette toggle (the theme
+    reads the reader's preference on a first load only), with the preference emulated to match."""
+    page.emulate_media(color_scheme=scheme)
+    palette = "slate" if scheme == "dark" else "default"
+    page.evaluate(PALETTE, palette)
+    page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=palette)
+
+
 def record(page, origin) -> Visit:
     """Watches a page: every request, console message and uncaught error."""
     v = Visit(page, origin)
@@ -290,9 +342,7 @@ class Reader:
         self.context.clear_permissions()
         if page.url.startswith(self.origin):
             page.evaluate(CLOSE)
-            scheme = "slate" if color_scheme == "dark" else "default"
-            page.evaluate(PALETTE, scheme)
-            page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=scheme)
+            switch_scheme(page, color_scheme)
             for _ in range(3):  # Esc closes the key help first, then leaves presentation mode
                 if not page.evaluate("document.documentElement.classList.contains('pl-present')"):
                     break

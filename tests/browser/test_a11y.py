@@ -9,25 +9,29 @@ have their own tests.
 from __future__ import annotations
 
 import pytest
-from conftest import describe, scan, settle
+from conftest import describe, scan, settle, switch_scheme
 
 from probierlabor import SLUGS
 
 PAGES = ["", *SLUGS, "systemcheck"]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("slug", PAGES, ids=lambda s: s or "start")
-def test_no_serious_accessibility_violations(reader, axe_source, slug, scheme):
-    v = reader(f"/{slug}/" if slug else "/", color_scheme=scheme)
+def test_no_serious_accessibility_violations(reader, axe_source, check, slug):
+    """One visit per page, light first, then dark by the theme's toggle."""
+    v = reader(f"/{slug}/" if slug else "/")
     if v.page.locator("[data-experiment]").count():
         v.wait_state()
     if v.page.locator("section.pl-replay").count():
         v.page.wait_for_selector("section.pl-replay:not([data-state='loading'])", timeout=30_000)
     v.page.wait_for_timeout(300)  # a11y.js marks scrollable regions shortly after rendering
-    settle(v.page)  # colours as shown, not halfway through a fade-in
-    violations = scan(v.page, axe_source)
-    assert not violations, describe(violations)
+    for scheme in ("light", "dark"):
+        if scheme == "dark":
+            switch_scheme(v.page, scheme)
+        settle(v.page)  # colours as shown, not halfway through a fade-in or the change of scheme
+        with check(scheme):
+            violations = scan(v.page, axe_source)
+            assert not violations, describe(violations)
 
 
 def test_the_scan_finds_a_real_violation(reader, axe_source):

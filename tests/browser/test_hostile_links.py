@@ -8,16 +8,13 @@ in turn so that every kind is used across the 30 pages; plus a fixed list on thr
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
 from probierlabor import SLUGS
 from probierlabor.kit import api
+from tests.hostile_urls import KINDS, attacked, draws
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from hostile_urls import KINDS, attacked, draws  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

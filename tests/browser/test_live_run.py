@@ -99,11 +99,11 @@ SPECULATIVE = {"prompt": "es war einmal", "model": "MHA", "max_new_tokens": "24"
                "top_k": "0", "top_p": "0.95", "seed": "11", "block_size": "2"}
 
 
-def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blocks_back(visit):
+def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blocks_back(reader):
     """Sampled, so the page must draw what CPython draws; the target cache's blocks of rejected
-    proposals go back in the round that rejects them."""
+    proposals go back in the round that rejects them. In the shared tab: its worker may have run before."""
     query = urlencode({f"lauf.{k}": v for k, v in SPECULATIVE.items()})
-    v = visit(f"/speculative-decoding/?{query}", service_workers="block")
+    v = reader(f"/speculative-decoding/?{query}")
     v.wait_state()
     page = v.page
     assert page.input_value(f"{SECTION} [data-live-field=prompt]") == SPECULATIVE["prompt"]

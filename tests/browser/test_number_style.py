@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import re
 from html.parser import HTMLParser
+from urllib.parse import urlsplit
 
 import pytest
+from conftest import ARRIVED, FOLLOW
 
 from probierlabor import SLUGS
 from replay_helpers import ROOT, SITE, go
@@ -156,15 +158,20 @@ def _replay_pages() -> list[tuple[str, str]]:
 STEPS_PER_PANEL = 16  # spread over the recording: a few hundred repaints would add nothing but time
 
 
-@pytest.mark.parametrize("slug, name", _replay_pages())
-def test_replay_panels_write_numbers_one_way_at_every_stage(visit, slug, name):
-    v = visit(f"/{slug}/", routes=[("**/static/vendor/pyodide/**", NO_PYTHON)])
-    selector = f'section.pl-replay[data-replay="{name}"]'
-    v.page.wait_for_selector(f'{selector}[data-state="ready"]', timeout=30_000)
-    panel = v.page.locator(selector).first
-    length = panel.evaluate("el => el.plReplay.length")
-    found = {}
-    for index in sorted({1 + (length - 1) * k // STEPS_PER_PANEL for k in range(STEPS_PER_PANEL + 1)}):
-        go(panel, index)
-        found[index] = second_style(live_text(v, selector))
-    assert {i: f for i, f in found.items() if f} == {}
+def test_replay_panels_write_numbers_one_way_at_every_stage(visit, check):
+    """Every replay panel of the site, in one tab that moves from page to page."""
+    v = visit("/", routes=[("**/static/vendor/pyodide/**", NO_PYTHON)])
+    for slug, name in _replay_pages():
+        if urlsplit(v.page.url).path != f"/{slug}/":
+            v.page.evaluate(FOLLOW, f"{v.origin}/{slug}/")
+            v.page.wait_for_function(ARRIVED, arg=f"/{slug}/", timeout=30_000)
+        selector = f'section.pl-replay[data-replay="{name}"]'
+        v.page.wait_for_selector(f'{selector}[data-state="ready"]', timeout=30_000)
+        panel = v.page.locator(selector).first
+        length = panel.evaluate("el => el.plReplay.length")
+        found = {}
+        for index in sorted({1 + (length - 1) * k // STEPS_PER_PANEL for k in range(STEPS_PER_PANEL + 1)}):
+            go(panel, index)
+            found[index] = second_style(live_text(v, selector))
+        with check(f"{slug}, {name}"):
+            assert {i: f for i, f in found.items() if f} == {}

@@ -10,6 +10,8 @@ import pytest
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
+from conftest import switch_scheme
+
 pytestmark = pytest.mark.browser
 
 
@@ -52,68 +54,77 @@ def change(v, param):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_page_is_offline_ready_and_interactive(reader, slug):
+def test_page_is_offline_ready_and_interactive(reader, check, slug):
+    """One visit of the page as it opens: ready, light and dark, a control and every preset."""
     v = reader(f"/{slug}/")
-    assert v.wait_state() == "ready"
-    before, before_url = figure(v), query(v)
-    assert "<svg" in before and before_url == ""
+    with check("ready"):
+        assert v.wait_state() == "ready"
+        assert "<svg" in figure(v) and query(v) == ""
 
-    param = first_control(slug)
-    value = change(v, param)  # a real keyboard or pointer event, as a reader would cause it
-    v.page.wait_for_function(f"location.search.includes('{param.name}=')")
-    assert figure(v) != before
-    assert api.run(slug, {param.name: value})["summary"] == v.page.inner_text(".pl-summary")
+    switch_scheme(v.page, "dark")
+    v.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-dark")))
+    # text in the figure and the readouts must be light on the dark background
+    for selector in (".pl-figure svg text", "[data-readout] dd"):
+        with check(f"dark: {selector}"):
+            colour = v.page.eval_on_selector(
+                selector, "el => el.tagName.toLowerCase() === 'text' ? getComputedStyle(el).fill : getComputedStyle(el).color")
+            assert _luminance(colour) > 0.5, (selector, colour)
+    switch_scheme(v.page, "light")
 
+    with check("a control"):
+        before = figure(v)
+        param = first_control(slug)
+        value = change(v, param)  # a real keyboard or pointer event, as a reader would cause it
+        v.page.wait_for_function(f"location.search.includes('{param.name}=')")
+        assert figure(v) != before
+        assert api.run(slug, {param.name: value})["summary"] == v.page.inner_text(".pl-summary")
     v.screenshot(f"{slug}-1280")
-    assert v.foreign_requests() == [], "the page must not leave its origin"
-    assert v.console_errors() == []
 
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_every_preset_shows_what_python_computes_here(reader, slug):
-    v = reader(f"/{slug}/")
-    v.wait_state()
     for preset in api.concept(slug).PRESETS:
-        v.page.get_by_role("button", name=preset.label, exact=True).click()
-        expected = api.run(slug, api.preset_values(slug, preset.label))
-        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
-                                 arg=expected["summary"])
-        shown = {el.get_attribute("data-readout"): el.query_selector("dd").inner_text()
-                 for el in v.page.query_selector_all("[data-readout]")}
-        assert shown == {r["key"]: r["value"] for r in expected["readouts"]}, preset.label
-    assert v.console_errors() == []
+        with check(f"preset {preset.label}"):
+            v.page.get_by_role("button", name=preset.label, exact=True).click()
+            expected = api.run(slug, api.preset_values(slug, preset.label))
+            v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                                     arg=expected["summary"])
+            shown = {el.get_attribute("data-readout"): el.query_selector("dd").inner_text()
+                     for el in v.page.query_selector_all("[data-readout]")}
+            assert shown == {r["key"]: r["value"] for r in expected["readouts"]}
+    with check("offline"):
+        assert v.foreign_requests() == [], "the page must not leave its origin"
+    with check("console"):
+        assert v.console_errors() == []
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_a_shared_link_restores_the_experiment(reader, slug):
+def test_a_shared_link_restores_the_experiment_and_a_tampered_one_is_clamped_with_a_visible_note(reader, check, slug):
     preset = api.concept(slug).PRESETS[-1]
     expected = api.run(slug, api.preset_values(slug, preset.label))
     link = "&".join(f"{k}={v}" for k, v in expected["url"].items())
     v = reader(f"/{slug}/?{link}")
     v.wait_state()
-    assert v.page.inner_text(".pl-summary") == expected["summary"]
-    assert v.page.is_hidden(".pl-notes")
+    with check("shared link"):
+        assert v.page.inner_text(".pl-summary") == expected["summary"]
+        assert v.page.is_hidden(".pl-notes")
 
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_a_tampered_link_is_clamped_with_a_visible_note(reader, slug):
     param = first_control(slug)
     bad = "999999" if param.kind in ("int", "float") else "unsinn"
     v = reader(f"/{slug}/?{param.name}={bad}&unsinn=1")
     assert v.wait_state() == "ready"
-    notes = v.page.locator(".pl-notes")
-    assert notes.is_visible()
-    text = notes.inner_text()
-    assert "verwendet wird" in text and param.label in text
-    if param.kind in ("int", "float"):
-        assert f"{param.name}=" in query(v)  # the URL now carries the clamped value
-    assert f"{param.name}={bad}" not in query(v)
-    assert api.run(slug, {param.name: bad})["summary"] == v.page.inner_text(".pl-summary")
+    with check("tampered link"):
+        notes = v.page.locator(".pl-notes")
+        assert notes.is_visible()
+        text = notes.inner_text()
+        assert "verwendet wird" in text and param.label in text
+        if param.kind in ("int", "float"):
+            assert f"{param.name}=" in query(v)  # the URL now carries the clamped value
+        assert f"{param.name}={bad}" not in query(v)
+        assert api.run(slug, {param.name: bad})["summary"] == v.page.inner_text(".pl-summary")
     # and the experiment keeps working
     v.page.get_by_role("button", name=api.concept(slug).PRESETS[0].label, exact=True).click()
     v.page.wait_for_function("() => document.querySelector('.pl-notes').hidden")
     v.screenshot(f"{slug}-tampered")
-    assert v.console_errors() == []
+    with check("console"):
+        assert v.console_errors() == []
 
 
 def test_dragging_a_point_refits_and_lands_in_the_url(reader):
@@ -264,20 +275,12 @@ def test_without_javascript_the_default_figure_and_numbers_are_there(visit, slug
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_phone_and_dark_mode_screenshots(reader, slug):
+def test_phone_screenshots(reader, slug):
     v = reader(f"/{slug}/", width=390, height=844)
     v.wait_state()
     width = v.page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "nothing may overflow sideways on a phone"
     v.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-390")))
-    d = reader(f"/{slug}/", color_scheme="dark")
-    d.wait_state()
-    d.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-dark")))
-    # text in the figure and the readouts must be light on the dark background
-    for selector in (".pl-figure svg text", "[data-readout] dd"):
-        colour = d.page.eval_on_selector(
-            selector, "el => el.tagName.toLowerCase() === 'text' ? getComputedStyle(el).fill : getComputedStyle(el).color")
-        assert _luminance(colour) > 0.5, (selector, colour)
 
 
 def _luminance(css_colour: str) -> float:

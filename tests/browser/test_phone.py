@@ -18,7 +18,7 @@ import pytest
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
-from conftest import READY_MS, ROOT, Reader, settle
+from conftest import READY_MS, ROOT, Reader, settle, switch_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -117,27 +117,6 @@ def sizes():
         path.write_text(json.dumps({**known, **found}, indent=1, sort_keys=True))
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_phone_page_is_readable_and_fits(phone, sizes, slug):
-    page = phone(f"/{slug}/")
-    settle(page)
-    smallest = page.evaluate(SMALLEST_LABEL)
-    sizes[slug] = round(smallest["size"], 1)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{slug}-390.png"), full_page=True)
-    page.locator("[data-experiment]").screenshot(path=str(SHOTS / f"{slug}-390-experiment.png"))
-    assert smallest["size"] >= MIN_LABEL_PX, f"„{smallest['text']}“ erscheint mit {smallest['size']:.1f} px"
-
-    small = [t for t in page.evaluate(TARGETS) if t["w"] < MIN_TARGET_PX or t["h"] < MIN_TARGET_PX]
-    assert small == [], "Bedienelemente unter 24 × 24 px"
-
-    for scheme in ("light", "dark"):
-        if scheme == "dark":
-            page = phone(f"/{slug}/", color_scheme="dark")
-        wide = page.evaluate("document.documentElement.scrollWidth")
-        assert wide <= PHONE["width"], f"{scheme}: die Seite ist {wide} px breit"
-
-
 # The figures laid out for a narrow screen (kit/layout.py): their layout, whether their region still
 # scrolls, and the smallest effective size of their main texts. The CSS sets those (labels, values,
 # headings) at 13 px or more and small print (ticks, legends, notes, labels inside bars) at 12 px,
@@ -181,11 +160,30 @@ def assert_fits(info, slug, when):
     assert info["main"] >= MAIN_VALUE_PX, f"{slug}, {when}: „{info['text']}“ erscheint mit {info['main']:.1f} px"
 
 
-@pytest.mark.parametrize("slug", NARROW_SLUGS)
-def test_a_figure_drawn_for_the_phone_fits_it_without_scrolling(phone, slug):
+@pytest.mark.parametrize("slug", SLUGS)
+def test_phone_page_is_readable_and_fits(phone, sizes, check, slug):
     page = phone(f"/{slug}/")
     settle(page)
-    assert_fits(fit(page), slug, "Python")
+    smallest = page.evaluate(SMALLEST_LABEL)
+    sizes[slug] = round(smallest["size"], 1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{slug}-390.png"), full_page=True)
+    page.locator("[data-experiment]").screenshot(path=str(SHOTS / f"{slug}-390-experiment.png"))
+    with check("labels"):
+        assert smallest["size"] >= MIN_LABEL_PX, f"„{smallest['text']}“ erscheint mit {smallest['size']:.1f} px"
+    with check("targets"):
+        small = [t for t in page.evaluate(TARGETS) if t["w"] < MIN_TARGET_PX or t["h"] < MIN_TARGET_PX]
+        assert small == [], "Bedienelemente unter 24 × 24 px"
+    if slug in NARROW_SLUGS:
+        with check("narrow figure"):
+            assert_fits(fit(page), slug, "Python")
+
+    for scheme in ("light", "dark"):
+        if scheme == "dark":
+            switch_scheme(page, scheme)
+        with check(f"width, {scheme}"):
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= PHONE["width"], f"{scheme}: die Seite ist {wide} px breit"
 
 
 @pytest.mark.parametrize("slug", NARROW_SLUGS[:2])
@@ -195,16 +193,16 @@ def test_the_first_paint_already_fits_the_phone(visit, slug):
     assert_fits(fit(v.page), slug, "ohne JavaScript")
 
 
-def test_the_desktop_keeps_the_wide_figure(visit):
-    v = visit(f"/{NARROW_SLUGS[0]}/")
+def test_the_desktop_keeps_the_wide_figure(reader):
+    v = reader(f"/{NARROW_SLUGS[0]}/")
     v.wait_state()
     layouts = fit(v.page)["layouts"]
     assert layouts and set(layouts) == {"wide"}
     assert "layout" not in v.page.evaluate("location.search")
 
 
-def test_turning_a_tablet_into_a_phone_draws_the_narrow_figure(visit):
-    v = visit(f"/{NARROW_SLUGS[0]}/", width=700, height=844)
+def test_turning_a_tablet_into_a_phone_draws_the_narrow_figure(reader):
+    v = reader(f"/{NARROW_SLUGS[0]}/", width=700, height=844)
     v.wait_state()
     assert set(fit(v.page)["layouts"]) == {"wide"}
     v.page.set_viewport_size(PHONE)
@@ -228,9 +226,9 @@ def test_a_figure_wider_than_the_screen_scrolls_in_its_own_labelled_region(small
     assert page.evaluate(SMALLEST_LABEL)["size"] >= MIN_LABEL_PX, "it scrolls rather than shrink"
 
 
-def test_the_swipe_hint_goes_when_the_figure_fits(visit):
-    # a tab of its own: resizing the shared phone tab would leave its touch coordinates off scale
-    v = visit("/top-p-sampling/", width=620, height=844)  # still narrow, but wide enough for top-p's figure
+def test_the_swipe_hint_goes_when_the_figure_fits(reader):
+    # not the phone's tab: resizing it would leave its touch coordinates off scale
+    v = reader("/top-p-sampling/", width=620, height=844)  # still narrow, but wide enough for top-p's figure
     v.wait_state()
     region = v.page.locator("[data-experiment] .pl-figure")
     assert region.evaluate("el => el.style.getPropertyValue('--pl-fit-width')"), "the figure learnt its width"
