@@ -5,6 +5,7 @@ import math
 import subprocess
 import sys
 import time
+import unicodedata
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from probierlabor import SLUGS, module_name
+from probierlabor.__main__ import main
 from probierlabor.kit import api, distribution, fmt
 from probierlabor.kit.contract import Param
 
@@ -409,3 +411,26 @@ def test_what_lies_beyond_the_first_thousand_entries_is_not_read_and_said_so(par
     assert "nur die ersten" not in (param.coerce(raw)[1] or "")
     assert "nur die ersten 1000" in param.coerce(raw + ("B" if param is TEXT else "1"))[1]
 
+
+# ---- the command line writes no control character of the reader's --------------------------------------
+
+def test_the_cli_escapes_control_characters_from_the_input_and_says_so():
+    out = _cli("show", "overfitting", "degree=\x1b[2J\x1b[31m9", "\u202etxt.exe=1", "moves=\x9b31m")
+    assert out.returncode == 0
+    for stream in (out.stdout, out.stderr):
+        assert not [ch for ch in stream if ch != "\n" and unicodedata.category(ch) in ("Cc", "Cf")], stream
+    assert "„\\u001b[2J\\u001b[31m9“ ist kein gültiger Wert" in out.stderr and "„\\u202etxt.exe“" in out.stderr
+    assert out.stderr.count("Steuerzeichen") == 1
+    data = _cli("show", "overfitting", "degree=\x1b[31m9", "--json")
+    assert "„\x1b[31m9“ ist kein gültiger Wert" in json.loads(data.stdout)["notes"][0]  # escaped as JSON: the same text
+    assert "\x1b" not in data.stdout
+    assert "\x1b" not in _cli("show", "\x1b[2Jnope").stderr
+    assert "\x1b" not in _cli("show", "overfitting", "--\x1b[2J").stderr  # argparse's own message
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_cli_writes_its_own_texts_unescaped(slug, capsys):
+    """No label, summary or readout of ours holds a control or format character (a note would blame the reader)."""
+    assert main(["show", slug]) == 0 and main(["show", slug, "--json"]) == 0
+    out = capsys.readouterr()
+    assert "\\u" not in out.out and out.err == ""
