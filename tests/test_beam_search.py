@@ -184,7 +184,7 @@ def test_own_chances_and_a_third_step_match_an_independent_beam():
         assert (out["result"]["result"], F(out["result"]["result_prob_exact"])) == (seq, p), (width, depth)
     out = api.run(bs.SLUG, {"first": "1; 1; 2", "after_c": "0,2; 0,3; 0,5"})
     assert out["notes"] == ["„Eigene Chancen am Start“: Die Werte ergaben zusammen 4; sie wurden durch 4 geteilt."]
-    assert out["url"] == {"first": "0.25_0.25_0.5", "after_c": "0.2_0.3_0.5"}
+    assert out["url"] == {"first": "1_1_2", "after_c": "0.2_0.3_0.5"}  # the typed numbers: the link divides again
     assert out["summary"].endswith("Eigene Chancen am Start, nach C.")
 
 
@@ -234,7 +234,7 @@ def _clash(a, b) -> bool:
 
 OWN = ({}, {"first": "0,5; 0,3; 0,2"}, {"first": "1; 1; 1", "after_a": "0,35; 0,35; 0,3"},
        {"after_b": "0,1; 0,8; 0,1", "after_c": "0,3333; 0,0001; 0,6666"}, {"first": "0; 1; 2", "after_c": "0; 0; 1"},
-       {"after_a": "7; 0,005; 33", "after_b": "0,0001; 3; 1"})
+       {"after_a": "7; 0,005; 33", "after_b": "0,0001; 3; 1"}, {"after_b": "0,0025; 99,9975; 0", "after_c": "1; 1; 1"})
 
 
 @pytest.mark.parametrize("layout", ["narrow", "wide"])
@@ -249,3 +249,41 @@ def test_no_label_of_a_three_step_tree_overlaps_another_or_a_node(own, layout):
         for centre, node in nodes:
             inside = node[0] <= (box[0] + box[2]) / 2 <= node[2] and node[1] <= box[3] - 4 <= node[3]
             assert inside or not _clash(box, node), (raw, layout, a, centre)
+
+
+# -- a tie with the best of the tree ------------------------------------------------------------------
+
+TIE = {"width": 1, "first": "0,4; 0,5; 0,1", "after_a": "0,5; 0,25; 0,25", "after_b": "0,4; 0,3; 0,3"}
+
+
+def test_a_beam_answer_as_good_as_the_best_of_the_tree_is_a_tie_not_a_miss():
+    """Greedy goes to B and ends at BA 0,2; AA 0,2 comes first in the tree's listing."""
+    out = api.run(bs.SLUG, TIE)
+    r = out["result"]
+    assert (r["result"], r["result_prob_exact"], r["found_optimum"], r["tied"]) == ("BA", "1/5", True, ["AA"])
+    assert out["summary"].endswith("Ergebnis BA mit 0,2; das ist auch das Beste im ganzen Baum, gleichauf mit AA: "
+                                   "beide haben denselben Score. Eigene Chancen am Start, nach A, nach B.")
+    assert {x["key"]: x["value"] for x in out["readouts"]}["optimum"] == "BA: 0,2"
+
+
+ROW = st.lists(st.integers(0, 3), min_size=3, max_size=3).filter(any)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 3), st.sampled_from([2, 3]), ROW, ROW, ROW, ROW)
+def test_the_beam_misses_the_best_only_when_a_sequence_scores_strictly_higher(width, depth, first, after_a, after_b, after_c):
+    """At α = 0 the score is the exact probability: ties between typed chances are frequent here."""
+    typed = {"first": first, "after_a": after_a, "after_b": after_b, "after_c": after_c}
+    out = api.run(bs.SLUG, {"width": width, "depth": depth} | {k: "; ".join(map(str, v)) for k, v in typed.items()})
+    r = out["result"]
+    chances = {k: {t: F(x, sum(v)) for t, x in zip("ABC", v) if x} for k, v in typed.items()}
+    after = {"": chances["first"], "A": chances["after_a"], "B": chances["after_b"], "C": chances["after_c"]}
+    probs = {"": F(1)}
+    for _ in range(depth):
+        probs = {s + t: p * q for s, p in probs.items() for t, q in after[s[-1:]].items()}
+    best = max(probs.values())
+    answer = F(r["result_prob_exact"])
+    assert r["found_optimum"] == (answer == best)
+    assert set(r["tied"]) == ({s for s, p in probs.items() if p == answer and s != r["result"]} if answer == best else set())
+    assert ("das Beste im ganzen Baum wäre" in out["summary"]) == (answer < best)
+    assert ("gleichauf mit" in out["summary"]) == bool(r["tied"])

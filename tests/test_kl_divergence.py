@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from probierlabor.kit import api
 from probierlabor.concepts import kl_divergence as kl
@@ -203,8 +203,8 @@ def test_own_distributions_give_the_divergence_of_the_plain_formula(qs, ps, swap
     out = api.run("kl-divergence", {"q_dist": " ".join(map(str, qs)), "p_dist": " ".join(map(str, ps)), "swap": swap})
     r = out["result"]
     n = max(len(qs), len(ps))
-    q = list(out["params"]["q_dist"]) + [0.0] * (n - len(qs))
-    p = list(out["params"]["p_dist"]) + [0.0] * (n - len(ps))
+    q = [x / sum(qs) for x in qs] + [0.0] * (n - len(qs))
+    p = [x / sum(ps) for x in ps] + [0.0] * (n - len(ps))
     assert r["q"] == q and r["p"] == p and r["events"] == list("ABCDEFGH"[:n])
     for key, (a, b) in (("d_qp", (q, p)), ("d_pq", (p, q))):
         want = plain_kl(a, b)
@@ -239,6 +239,20 @@ def test_own_distributions_that_do_not_sum_to_1_are_divided_with_a_note():
     assert out["notes"] == ["„Eigene Verteilung q“: Die Werte ergaben zusammen 10; sie wurden durch 10 geteilt.",
                             "„Eigene Verteilung p“: Die Werte ergaben zusammen 2; sie wurden durch 2 geteilt."]
     assert round(out["result"]["d_qp"], 3) == 0.368  # the article's example again
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["0", "0,0001", "0,001", "1", "100"]), min_size=2, max_size=8).filter(lambda xs: set(xs) - {"0"}),
+       st.lists(st.sampled_from(["0", "0,0001", "1", "100"]), min_size=2, max_size=8).filter(lambda xs: set(xs) - {"0"}))
+@example(["100", "0,001"], ["1", "0"])  # p(B) = 1/100 001 was rounded to 0, and D(p‖q) showed 0 instead of ∞
+def test_a_divergence_is_infinite_exactly_where_the_reference_has_an_event_the_other_lacks(ps, qs):
+    """Tiny typed chances are chances: only a typed 0 (or a missing event) is 0."""
+    r = api.run("kl-divergence", {"q_dist": "; ".join(qs), "p_dist": "; ".join(ps)})["result"]
+    n = max(len(ps), len(qs))
+    has = {name: [x != "0" for x in xs] + [False] * (n - len(xs)) for name, xs in (("p", ps), ("q", qs))}
+    assert r["d_pq_infinite"] == any(a and not b for a, b in zip(has["p"], has["q"]))
+    assert r["d_qp_infinite"] == any(a and not b for a, b in zip(has["q"], has["p"]))
+    assert [x > 0 for x in r["p"]] == has["p"] and [x > 0 for x in r["q"]] == has["q"]
 
 
 def test_a_too_long_own_distribution_keeps_the_first_eight():

@@ -221,8 +221,8 @@ def plain_losses(teacher, s, T, alpha):
 def test_an_own_teacher_gives_the_losses_of_the_plain_formula(weights, T, a, split):
     out = run(teacher=" ".join(map(str, weights)), T=T, s_a=a, split=split, alpha=0.3)
     r = out["result"]
-    teacher = list(out["params"]["teacher"])
-    assert all(abs(t - w / sum(weights)) <= 1e-4 for t, w in zip(teacher, weights))
+    teacher = [w / sum(weights) for w in weights]
+    assert r["teacher"] == [float(Fraction(w, sum(weights))) for w in weights]  # divided by the sum, exactly
     n = len(weights)
     # the student: A s_A, B the share r of the rest, C… the remainder as the teacher splits it among them
     if n == 2:

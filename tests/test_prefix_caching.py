@@ -5,7 +5,7 @@ import struct
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from probierlabor.kit import api
 from probierlabor.concepts import prefix_caching as pc
@@ -198,3 +198,15 @@ def test_no_two_texts_of_the_figure_come_closer_than_two_pixels(own, layout):
         for i, (a, box, _) in enumerate(boxes):
             for b, other, _ in boxes[i + 1:]:
                 assert gap(box, other) >= 2, (own, size, a, b)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(alphabet=pc.TYPABLE, min_size=1, max_size=pc.LONGEST), st.text(alphabet=pc.TYPABLE, min_size=1, max_size=pc.LONGEST))
+@example(" Hallo", "Hallo ")  # the spaces around a text were stripped without a note
+def test_every_typed_character_is_a_token_a_space_around_the_text_too(cached, prompt):
+    out = api.run(pc.SLUG, {"cached": cached, "prompt": prompt, "block_size": 1})
+    r = out["result"]
+    assert out["notes"] == [] and (out["params"]["cached"], out["params"]["prompt"]) == (cached, prompt)
+    assert "".join(r["tokens"]) == prompt and r["common_prefix"] == next(
+        (i for i, (a, b) in enumerate(zip(cached, prompt)) if a != b), min(len(cached), len(prompt)))
+    assert api.run(pc.SLUG, out["url"])["params"] == out["params"]  # the link keeps the spaces

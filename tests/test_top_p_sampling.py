@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from probierlabor.kit import api
 from probierlabor.concepts import top_p_sampling as tp
@@ -161,9 +161,8 @@ def test_an_own_distribution_is_cut_like_the_independent_rule(weights, twentieth
     chances = {"ABCDEFGH"[i]: F(w, sum(weights)) for i, w in enumerate(weights)}
     out = api.run("top-p-sampling", {"dist": "; ".join(str(w) for w in weights), "p": p})
     (row,) = out["result"]["rows"]
-    own = dict(zip("ABCDEFGH", (F(repr(v)) for v in out["params"]["dist"])))
-    assert all(abs(own[t] - chances[t]) <= F(1, 10**4) for t in chances)  # divided by the sum, 4 decimals
-    expected = smallest_prefix(own, F(repr(p)))
+    assert dict(zip(row["tokens"], map(F, row["chances_exact"]))) == chances  # divided by the sum, exactly
+    expected = smallest_prefix(chances, F(repr(p)))
     assert row["kept_tokens"] == [t for t, _ in expected]
     mass = sum(c for _, c in expected)
     assert F(row["mass_exact"]) == mass
@@ -187,7 +186,37 @@ def test_an_own_distribution_that_does_not_sum_to_1_is_divided_with_a_note():
     assert out["notes"] == ["„Eigene Verteilung“: Die Werte ergaben zusammen 4; sie wurden durch 4 geteilt."]
     (row,) = out["result"]["rows"]
     assert row["values"] == [0.75, 0.25] and row["kept_tokens"] == ["A"] and row["mass_exact"] == "3/4"
-    assert api.run("top-p-sampling", out["url"])["notes"] == []  # the link holds the divided values
+    # the link holds the typed numbers: it divides the same way and says so the same way
+    assert out["url"] == {"dist": "3_1"} and out["controls"]["dist"] == "3; 1"
+    again = api.run("top-p-sampling", out["url"])
+    assert (again["result"], again["notes"], again["summary"]) == (out["result"], out["notes"], out["summary"])
+
+
+WEIGHTS = st.lists(st.integers(0, 9), min_size=2, max_size=8).filter(lambda xs: sum(xs) > 0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(WEIGHTS, st.integers(1, 8))
+@example([1, 1, 1], 2)  # p = 0,6667: 2/3 stays below it; rounded shares 0,3334 + 0,3333 reached it
+def test_a_p_at_the_fourth_decimal_of_a_running_sum_is_cut_on_the_exact_shares(weights, m):
+    """p at the sum of the first m chances rounded to 4 decimals, where rounded shares would land on p or cross it."""
+    chances = {"ABCDEFGH"[i]: F(w, sum(weights)) for i, w in enumerate(weights)}
+    ranked = sorted(chances.values(), reverse=True)
+    p = min(max(round(float(sum(ranked[:m])), 4), 0.05), 1.0)
+    (row,) = api.run("top-p-sampling", {"dist": "; ".join(map(str, weights)), "p": p})["result"]["rows"]
+    assert row["kept_tokens"] == [t for t, _ in smallest_prefix(chances, F(repr(p)))]
+
+
+@settings(max_examples=80, deadline=None)
+@given(WEIGHTS.filter(lambda xs: 0 in xs), st.integers(1, 20), st.sampled_from([0.1, 0.3, 0.5, 0.7, 1.0, 1.3, 2.0, 3.0]))
+@example([5, 3, 2, 0], 20, 0.7)  # 50-digit chances summed to just under 1: D (chance 0) was kept at p = 1
+def test_a_token_of_chance_0_is_never_in_the_nucleus(weights, twentieths, temperature):
+    out = api.run("top-p-sampling", {"dist": "; ".join(map(str, weights)), "p": twentieths / 20, "temperature": temperature})
+    (row,) = out["result"]["rows"]
+    zero = {"ABCDEFGH"[i] for i, w in enumerate(weights) if w == 0}
+    assert not zero & set(row["kept_tokens"]), (row["kept_tokens"], zero)
+    if twentieths == 20:  # p = 1 keeps every token with a chance above 0
+        assert len(row["kept_tokens"]) == len(weights) - len(zero)
 
 
 def test_a_too_long_own_distribution_keeps_the_first_eight():

@@ -4,6 +4,10 @@
     python -m probierlabor show overfitting degree=9 [--json]
     python -m probierlabor show overfitting --preset "Experiment 2"
     python -m probierlabor tasks top-p-sampling p=0.7   the page's tasks, ✓ where this state solves them
+
+What the reader typed comes back in notes, in argparse's messages and in the JSON. A character there
+that the terminal may act on instead of showing it (an escape sequence that recolours or clears the
+screen, a right-to-left override) is written as its JSON escape, e.g. \\u001b, and a note says so once.
 """
 
 from __future__ import annotations
@@ -11,13 +15,48 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 
 from . import SLUGS
 from .kit import api
 
 
+_HIDDEN = {"Cc", "Cf"}  # control and invisible format characters
+_escaped = False  # whether a line written since main() started had one
+
+
+def _safe(text: str, keep: str = "") -> str:
+    global _escaped
+    safe = "".join(json.dumps(ch)[1:-1] if ch not in keep and unicodedata.category(ch) in _HIDDEN else ch
+                   for ch in text)
+    _escaped = _escaped or safe != text
+    return safe
+
+
+def say(text: str = "", file=None) -> None:
+    """Print one line; a line break inside it came from the reader and is escaped too."""
+    print(_safe(text), file=file)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse echoes a wrong argument in its message (its own line breaks stay)."""
+
+    def _print_message(self, message, file=None):
+        super()._print_message(_safe(message, keep="\n"), file)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m probierlabor", description="Probierlabor: Experimente ohne Browser.")
+    global _escaped
+    _escaped = False
+    try:
+        return _main(argv)
+    finally:
+        if _escaped:
+            say("Hinweis: Steuerzeichen aus der Eingabe stehen hier als Escape-Folge, etwa \\u001b.", file=sys.stderr)
+
+
+def _main(argv: list[str] | None) -> int:
+    parser = _Parser(prog="python -m probierlabor", description="Probierlabor: Experimente ohne Browser.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="alle Konzepte, ein Slug pro Zeile")
     show = sub.add_parser("show", help="ein Experiment berechnen")
@@ -32,11 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "list":
-        print("\n".join(SLUGS))
+        for slug in SLUGS:
+            say(slug)
         return 0
 
     if args.slug not in SLUGS:
-        print(f"Unbekanntes Konzept „{args.slug}“. `python -m probierlabor list` zeigt alle.", file=sys.stderr)
+        say(f"Unbekanntes Konzept „{args.slug}“. `python -m probierlabor list` zeigt alle.", file=sys.stderr)
         return 2
     raw: dict = {}
     if args.preset:
@@ -44,53 +84,54 @@ def main(argv: list[str] | None = None) -> int:
             raw.update(api.preset_values(args.slug, args.preset))
         except KeyError as error:
             labels = ", ".join(p.label for p in api.concept(args.slug).PRESETS)
-            print(f"{error.args[0]} Möglich: {labels}.", file=sys.stderr)
+            say(f"{error.args[0]} Möglich: {labels}.", file=sys.stderr)
             return 2
     for item in args.assignments:
         name, sep, value = item.partition("=")
         if not sep:
-            print(f"„{item}“: erwartet wird name=wert.", file=sys.stderr)
+            say(f"„{item}“: erwartet wird name=wert.", file=sys.stderr)
             return 2
-        raw[name.strip()] = value.strip()
+        param = api.params_of(args.slug).get(name.strip())
+        raw[name.strip()] = value if param and param.kind == "text" else value.strip()  # there a space is a character
     out = api.run(args.slug, raw)
     for note in out["notes"]:
-        print("Hinweis: " + note, file=sys.stderr)
+        say("Hinweis: " + note, file=sys.stderr)
     if args.command == "tasks":
         return _print_tasks(args.slug, out)
     if args.json:
-        print(json.dumps({k: out[k] for k in ("slug", "params", "notes", "result", "readouts", "summary")},
+        say(json.dumps({k: out[k] for k in ("slug", "params", "notes", "result", "readouts", "summary")},
                          ensure_ascii=False))
         return 0
     module = api.concept(args.slug)
-    print(f"{module.TITLE}")
+    say(f"{module.TITLE}")
     for name, text in out["display"].items():
-        print(f"  {api.params_of(args.slug)[name].label}: {text}")
-    print()
+        say(f"  {api.params_of(args.slug)[name].label}: {text}")
+    say()
     for r in out["readouts"]:
-        print(f"  {r['label']}: {r['value']}")
-    print()
-    print(out["summary"])
+        say(f"  {r['label']}: {r['value']}")
+    say()
+    say(out["summary"])
     return 0
 
 
 def _print_tasks(slug: str, out: dict) -> int:
     lesson = getattr(api.concept(slug), "LESSON", None)
     if lesson is None:
-        print(f"„{slug}“ hat noch keine Aufgaben.", file=sys.stderr)
+        say(f"„{slug}“ hat noch keine Aufgaben.", file=sys.stderr)
         return 2
     guess = lesson.prediction
-    print("Erst vermuten: " + guess.question)
+    say("Erst vermuten: " + guess.question)
     for i, choice in enumerate(guess.choices):
-        print(f"  {'abcd'[i]}) {choice}")
+        say(f"  {'abcd'[i]}) {choice}")
     if out["lesson"]["shown"]:
-        print(f"  Dieser Zustand beantwortet die Frage: {guess.choices[guess.answer]}. {guess.explain}")
-    print()
-    print("Aufgaben:")
+        say(f"  Dieser Zustand beantwortet die Frage: {guess.choices[guess.answer]}. {guess.explain}")
+    say()
+    say("Aufgaben:")
     for task in lesson.tasks:
         solved = task.key in out["lesson"]["solved"]
-        print(f"  {'✓' if solved else '☐'} {task.text}")
+        say(f"  {'✓' if solved else '☐'} {task.text}")
         if solved:
-            print(f"    {task.explain}")
+            say(f"    {task.explain}")
     return 0
 
 

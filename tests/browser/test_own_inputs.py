@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import ARRIVED, FOLLOW
 
-from probierlabor.kit import api
+from probierlabor.kit import api, distribution
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ def shown(v) -> dict:
 
 def test_an_own_distribution_is_divided_with_a_note_and_the_link_brings_it_back(visit):
     expected = api.run(SLUG, {"dist": TYPED})
-    assert expected["params"]["dist"] == [0.6, 0.2, 0.1, 0.1]
+    assert expected["params"]["dist"] == [3, 1, 0.5, 0.5]  # kept as typed, divided exactly when computed
     v = visit(f"/{SLUG}/")
     v.wait_state()
     v.page.fill(FIELD, TYPED)
@@ -37,20 +37,20 @@ def test_an_own_distribution_is_divided_with_a_note_and_the_link_brings_it_back(
                              arg=[ROOT, expected["summary"]])
     notes = v.page.locator(f"{ROOT} .pl-notes")
     assert notes.is_visible()
+    division = "„Eigene Verteilung“: Die Werte ergaben zusammen 5; sie wurden durch 5 geteilt."
     assert [line for line in notes.inner_text().splitlines() if line] == ["Deine Eingabe passte nicht ganz. Angepasst:",
-                                               "„Eigene Verteilung“: Die Werte ergaben zusammen 5; "
-                                               "sie wurden durch 5 geteilt."]
+                                                                         division]
     now = shown(v)
-    assert now["field"] == "0,6; 0,2; 0,1; 0,1"  # the divided values, in German
-    assert now["search"] == {"dist": "0.6_0.2_0.1_0.1"}
+    assert now["field"] == "3; 1; 0,5; 0,5"  # the typed values stay, in German
+    assert now["search"] == {"dist": "3_1_0.5_0.5"}
     assert now["readouts"] == [[r["key"], r["value"]] for r in expected["readouts"]]
     assert expected["summary"] == "p = 0,75: Die eigene Verteilung behält 2 Tokens (A, B, Summe 0,8)."
 
-    # reloading the page's link shows the same result, without a note (nothing left to change)
+    # reloading the page's link shows the same result, and says again that it divides
     v.page.reload()
     v.wait_state()
     assert shown(v) == now
-    assert v.page.locator(f"{ROOT} .pl-notes").is_hidden()
+    assert division in v.page.inner_text(f"{ROOT} .pl-notes")
 
     # a typed value that fits needs no note either, and an emptied field brings the article's rows back
     v.page.fill(FIELD, "1; 2")
@@ -168,7 +168,7 @@ def test_a_bar_of_an_own_distribution_is_dragged_by_mouse_and_by_keyboard(visit)
     assert abs(b / c - 1.5) < 0.01, "the other bars kept their proportion"
     url = dict(v.page.evaluate("[...new URLSearchParams(location.search)]"))["dist"]
     expected = api.run(SLUG, {"dist": url})
-    assert expected["notes"] == [] and expected["params"]["dist"] == [a, b, c]  # the link needs no second division
+    assert [float(x) for x in distribution.shares(expected["params"]["dist"])] == [a, b, c]  # the link gives the bars
     now = settled_on(v, expected["summary"])
     assert now["field"] == expected["controls"]["dist"]
     assert now["readouts"] == [[r["key"], r["value"]] for r in expected["readouts"]]

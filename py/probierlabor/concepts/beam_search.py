@@ -122,7 +122,7 @@ def rows_of(tree: str, own: dict | None = None) -> dict:
     for prefix, values in (own or {}).items():
         if prefix in rows and values:
             # a token of chance 0 is never a candidate (its log would be −∞); the row keeps at least one
-            rows[prefix] = tuple((tok, q) for (tok, _), q in zip(rows[prefix], distribution.exact(values)) if q)
+            rows[prefix] = tuple((tok, q) for (tok, _), q in zip(rows[prefix], distribution.shares(values)) if q)
     return rows
 
 
@@ -146,7 +146,7 @@ def judged(prob: Fraction, length: int, alpha: float) -> float:
     """Σ ln p / L^α, the criterion for finished sequences."""
     if prob == 0:
         return -math.inf
-    return math.log(prob) / length ** alpha
+    return distribution.ln(prob) / length ** alpha
 
 
 def better(a, b, alpha: float) -> bool:
@@ -220,14 +220,19 @@ def compute(width: int = 2, tree: str = "artikel", alpha: float = 0.0, step: int
     for s in run["steps"]:
         steps_out.append({
             "candidates": [{"seq": name(seq), "prob": float(p), "prob_exact": str(p),
-                            "ln": math.log(p) if p else None, "fate": s["fates"][seq]}
+                            "ln": distribution.ln(p) if p else None, "fate": s["fates"][seq]}
                            for seq, p in s["ranked"]],
             "kept": [name(seq) for seq, _ in s["ranked"] if s["fates"][seq] == "behalten"],
             "finished": [name(seq) for seq, _ in s["ranked"] if s["fates"][seq] == "fertig"],
             "dropped": [name(seq) for seq, _ in s["ranked"] if s["fates"][seq] == "verworfen"],
         })
     seq, p = result
-    oseq, op = optimum
+    # the beam found a best sequence when none in the tree is strictly better; one of the same score
+    # listed earlier is a tie, not a miss
+    found = not better(optimum, result, alpha)
+    tied = [name(s) for s, q in complete
+            if s != seq and not better((s, q), result, alpha) and not better(result, (s, q), alpha)] if found else []
+    oseq, op = result if found else optimum
     return {
         "width": width,
         "tree": tree,
@@ -246,16 +251,17 @@ def compute(width: int = 2, tree: str = "artikel", alpha: float = 0.0, step: int
         "result_len": len(seq),
         "result_prob": float(p),
         "result_prob_exact": str(p),
-        "result_ln": math.log(p),
+        "result_ln": distribution.ln(p),
         "result_score": judged(p, len(seq), alpha),
         "optimum": name(oseq),
         "optimum_prob": float(op),
         "optimum_prob_exact": str(op),
-        "optimum_ln": math.log(op),
+        "optimum_ln": distribution.ln(op),
         "optimum_score": judged(op, len(oseq), alpha),
-        "found_optimum": seq == oseq,
+        "found_optimum": found,
+        "tied": tied,
         "sequences": [{"seq": name(s), "prob": float(q), "prob_exact": str(q), "len": len(s),
-                       "ln": math.log(q), "score": judged(q, len(s), alpha)} for s, q in complete],
+                       "ln": distribution.ln(q), "score": judged(q, len(s), alpha)} for s, q in complete],
     }
 
 
@@ -364,12 +370,17 @@ def view(r: dict, layout: str = WIDE) -> View:
     def radius(seq) -> float:
         return 19 if not seq else leaf_r if len(seq) == depth else 15
 
+    # a typed chance is an exact fraction (1/3 ≈ 0,333, 1/40 000 = 0,000025); between a third step's
+    # close columns it is written with up to four decimals exactly, else rounded after „≈“ (to two on a phone)
+    edge_places = (6, 3) if depth == MAX_LEN else (4, 2) if narrow else (4, 3)
+
     def edges(seq):
         for tok, q in tree[seq]:
             child = seq + (tok,)
             # a third step's rows stand too close for labels placed by a fixed share of the way
             clear = (radius(seq), radius(child)) if depth > MAX_LEN else None
-            t.edge(at(seq), at(child), edge_cls(child), fmt.exact(q), at=(0.58, 0.7, 0.5)[len(seq)], clear=clear)
+            t.edge(at(seq), at(child), edge_cls(child), fmt.exact(q, *edge_places),
+                   at=(0.58, 0.7, 0.5)[len(seq)], clear=clear)
             if child in tree:
                 edges(child)
 
@@ -444,7 +455,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     if done:
         crit = f" (Σ ln P / L^α mit α = {fmt.de_auto(r['alpha'])})" if penal else ""
         summary += (f" Ergebnis {r['result']} mit {fmt.exact(Fraction(r['result_prob_exact']))}{crit}; "
-                    + ("das ist auch das Beste im ganzen Baum." if r["found_optimum"] else
+                    + ("das ist auch das Beste im ganzen Baum" + _tie(r["tied"]) + "." if r["found_optimum"] else
                        f"das Beste im ganzen Baum wäre {r['optimum']} mit {fmt.exact(Fraction(r['optimum_prob_exact']))}."))
     if r["own"]:
         summary += f" Eigene Chancen {', '.join(r['own'])}" + (
@@ -455,6 +466,12 @@ def view(r: dict, layout: str = WIDE) -> View:
                     f"{', '.join(r['unused_rows'])} bleiben unbenutzt.")
     extra = _table(r)
     return View(t.render(), readouts, summary, extra)
+
+
+def _tie(tied: list[str]) -> str:
+    if not tied:
+        return ""
+    return f", gleichauf mit {' und '.join(tied)}: {'beide haben' if len(tied) == 1 else 'alle haben'} denselben Score"
 
 
 def _table(r: dict) -> str:

@@ -90,13 +90,6 @@ def padded(dist: tuple, n: int) -> tuple:
     return tuple(dist) + (Fraction(0),) * (n - len(dist))
 
 
-def ln(x) -> float:
-    """Natural log of a positive Fraction without going through a float that could under- or overflow."""
-    if isinstance(x, Fraction):
-        return math.log(x.numerator) - math.log(x.denominator)
-    return math.log(x)
-
-
 def term(r, a) -> float:
     """rᵢ·ln(rᵢ/aᵢ) with SciPy's edge cases: 0 for rᵢ = 0, +∞ for aᵢ = 0 < rᵢ."""
     if r == 0:
@@ -109,14 +102,9 @@ def term(r, a) -> float:
 def ln_ratio(r, a) -> float:
     """ln(r/a), accurate near 1 (log1p) and without overflow for extreme ratios."""
     x = r / a
-    if isinstance(x, Fraction):
-        if abs(x - 1) < Fraction(1, 2):
-            return math.log1p(float(x - 1))
-        try:
-            return math.log(float(x))
-        except (OverflowError, ValueError):
-            return ln(x)
-    return math.log(x)
+    if isinstance(x, Fraction) and abs(x - 1) < Fraction(1, 2):
+        return math.log1p(float(x - 1))
+    return distribution.ln(x)
 
 
 def kl(ref, approx) -> float:
@@ -130,11 +118,11 @@ def cross_entropy(ref, approx) -> float:
     """H(ref, approx) = −Σ refᵢ·ln approxᵢ (terms with refᵢ = 0 are 0)."""
     if any(r > 0 and a == 0 for r, a in zip(ref, approx)):
         return math.inf
-    return -math.fsum(float(r) * ln(a) for r, a in zip(ref, approx) if r > 0)
+    return -math.fsum(float(r) * distribution.ln(a) for r, a in zip(ref, approx) if r > 0)
 
 
 def entropy(dist) -> float:
-    return -math.fsum(float(r) * ln(r) for r in dist if r > 0)
+    return -math.fsum(float(r) * distribution.ln(r) for r in dist if r > 0)
 
 
 def kl_div_loss(inputs, targets, reduction: str) -> float:
@@ -150,7 +138,7 @@ def kl_div_loss(inputs, targets, reduction: str) -> float:
             elif x == -math.inf:
                 terms.append(math.inf)
             else:
-                terms.append(float(t) * (ln(t) - x))
+                terms.append(float(t) * (distribution.ln(t) - x))
     total = math.inf if math.inf in terms else math.fsum(terms)
     if reduction == "sum":
         return total
@@ -162,7 +150,7 @@ def kl_div_loss(inputs, targets, reduction: str) -> float:
 
 
 def _log(x: Fraction) -> float:
-    return ln(x) if x > 0 else -math.inf
+    return distribution.ln(x) if x > 0 else -math.inf
 
 
 def _json(x: float):
@@ -173,8 +161,8 @@ def _json(x: float):
 
 def compute(q1: float = 0.9, p1: float = 0.5, swap: bool = False, q_dist: tuple = (), p_dist: tuple = ()) -> dict:
     own_q, own_p = q_dist, p_dist
-    q = distribution.exact(own_q) if own_q else two(q1)
-    p = distribution.exact(own_p) if own_p else two(p1)
+    q = distribution.shares(own_q) if own_q else two(q1)
+    p = distribution.shares(own_p) if own_p else two(p1)
     n = max(len(q), len(p))
     added = {"q": n - len(q), "p": n - len(p)}
     q, p = padded(q, n), padded(p, n)

@@ -100,15 +100,15 @@ def soften(dist, T: float):
 
 
 def cross_entropy(target, pred) -> float:
-    return -math.fsum(float(t) * math.log(p) for t, p in zip(target, pred) if t > 0)
+    return -math.fsum(float(t) * distribution.ln(p) for t, p in zip(target, pred) if t > 0)
 
 
 def entropy(dist) -> float:
-    return -math.fsum(float(t) * math.log(t) for t in dist if t > 0)
+    return -math.fsum(float(t) * distribution.ln(t) for t in dist if t > 0)
 
 
 def kl(target, pred) -> float:
-    return math.fsum(float(t) * math.log(t / p) for t, p in zip(target, pred) if t > 0)
+    return math.fsum(float(t) * distribution.ln(t / p) for t, p in zip(target, pred) if t > 0)
 
 
 def _norm(values) -> float:
@@ -128,7 +128,7 @@ def hard_gradient(s) -> float:
 
 def losses(s, T: float, alpha: float, teacher=TEACHER) -> dict:
     q, st = soften(teacher, T), soften(s, T)
-    hard = -math.log(s[0])
+    hard = -distribution.ln(s[0])
     soft_kl = max(0.0, kl(q, st))  # ≥ 0 in exact arithmetic; clip −1e-17 rounding
     return {
         "hard": hard,
@@ -144,7 +144,7 @@ def losses(s, T: float, alpha: float, teacher=TEACHER) -> dict:
 
 def compute(T: float = 1.0, s_a: float = 0.9, split: float = 0.5, alpha: float = 0.5, teacher: tuple = ()) -> dict:
     own = bool(teacher)
-    teacher = distribution.exact(teacher) if own else TEACHER
+    teacher = distribution.shares(teacher) if own else TEACHER
     s = student(s_a, split, teacher)
     q, st = soften(teacher, T), soften(s, T)
     ts = [round(T_MIN + i * T_STEP, 1) for i in range(int(round((T_MAX - T_MIN) / T_STEP)) + 1)]

@@ -113,7 +113,7 @@ def draw(chances, n: int, seed: int) -> tuple[list[int], list[tuple[int, list[in
 
 
 def compute(k: int = 2, row: str = "artikel", n: int = 1000, seed: int = 1, dist: tuple = ()) -> dict:
-    probs = distribution.exact(dist) if dist else ROWS[row]
+    probs = distribution.shares(dist) if dist else ROWS[row]
     tokens = distribution.names(len(probs))
     kept = top_k(probs, k)
     chances = renormalise(probs, kept)

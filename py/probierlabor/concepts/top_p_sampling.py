@@ -93,12 +93,14 @@ def _as_fraction(x) -> Fraction:
 
 
 def nucleus(chances, p) -> int:
-    """How many leading tokens the exact rule keeps: token j stays iff the sum before it is < p."""
+    """How many leading tokens the exact rule keeps: token j stays iff the sum before it is < p, and
+    a token of chance 0 never does (50-digit chances after a temperature can sum to just under 1, so
+    at p = 1 the sum alone would let it in)."""
     p = Fraction(repr(float(p))) if not isinstance(p, Fraction) else p
     before = Fraction(0)
     kept = 0
     for c in chances:
-        if before >= p:
+        if before >= p or c == 0:
             break
         kept += 1
         before += _as_fraction(c)
@@ -131,7 +133,7 @@ def rows_of(dist=()) -> list[tuple[str, tuple[str, ...], tuple[Fraction, ...]]]:
     """(name, tokens, chances) of each row, sorted by chance: the article's two, or the reader's own."""
     if not dist:
         return [(f"Zeile {k}", TOKENS, tuple(Fraction(x) for x in row)) for k, row in enumerate(ROWS, start=1)]
-    values, names = distribution.exact(dist), distribution.names(len(dist))
+    values, names = distribution.shares(dist), distribution.names(len(dist))
     order = sorted(range(len(values)), key=lambda i: -values[i])
     return [("Eigene", tuple(names[i] for i in order), tuple(values[i] for i in order))]
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 import re
+import reprlib
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping
@@ -36,7 +38,9 @@ class Param:
     separated by commas; ``lo``/``hi`` bound the value and ``max_index`` the index), and
     ``values`` (a short list of numbers the reader types, e.g. an own distribution: written
     ``0.5_0.3_0.2`` in the URL, shown and typed as „0,5; 0,3; 0,2“; ``lo``/``hi`` bound each value,
-    ``count`` the number of values; ``normalise`` divides by the sum when it is not exactly 1;
+    ``count`` the number of values; ``normalise`` says that the concept divides them by their sum, exactly
+    (``distribution.shares``): the value, the field and the URL keep the typed numbers, so that typed ties
+    stay ties, a tiny share stays above 0 and a shared link gives what the typed input gave;
     ``whole`` asks for different whole numbers, e.g. positions, and with ``repeats`` for whole numbers
     that may repeat, e.g. lengths; an empty default means „none typed“,
     and the concept falls back to its own numbers), and
@@ -75,8 +79,7 @@ class Param:
         if self.kind == "values":
             low, high = self.count
             assert 1 <= low <= high and self.lo is not None and self.hi is not None, self.name
-            # rounding after the division may bring a small share down to 0, which must stay allowed
-            assert not self.normalise or self.lo == 0, self.name
+            assert not self.normalise or self.lo >= 0, self.name  # shares of a sum are never negative
             assert not (self.normalise and self.whole), self.name
             assert self.whole or not self.repeats, self.name
             assert self.default == () or self._coerce_values(self.default) == (self.default, None), self.name
@@ -161,7 +164,7 @@ class Param:
         raise ValueError
 
     def _coerce_moves(self, raw):
-        items = raw if isinstance(raw, (list, tuple)) else _split_moves(str(raw))
+        items, unread = _first_items(raw if isinstance(raw, (list, tuple)) else str(raw), _MOVES_SEPARATOR)
         moves: dict[int, float] = {}
         notes = []
         for item in items:
@@ -178,6 +181,7 @@ class Param:
                 value = min(max(value, self.lo), self.hi)
             moves[index] = round(value, 1)
         result = tuple(sorted(moves.items()))
+        notes = _capped(notes) + ([_unread("Einträge")] if unread else [])
         if notes:
             return result, f"„{self.label}“: " + "; ".join(notes) + "."
         return result, None
@@ -186,13 +190,8 @@ class Param:
         """Whatever arrives (text, a JSON list, a bare number, null, an object) ends as a valid tuple;
         everything that had to change is said in one note."""
         if raw is None:
-            items = []
-        elif isinstance(raw, str):
-            items = [part for part in _VALUES_SEPARATOR.split(raw.strip()) if part]
-        elif isinstance(raw, (list, tuple)):
-            items = list(raw)
-        else:
-            items = [raw]
+            raw = []
+        items, unread = _first_items(raw if isinstance(raw, (str, list, tuple)) else [raw], _VALUES_SEPARATOR)
         values, bad, outside = [], [], []
         for item in items:
             value = _typed_number(item)
@@ -218,7 +217,7 @@ class Param:
                             f"und wurde{'n' if len(outside) > 1 else ''} begrenzt")
         low, high = self.count
         values, cut = _cut(values, high, "Werte", "der letzte")
-        problems += cut
+        problems += cut + ([_unread("Einträge")] if unread else [])
         fallback = "die Eingabe bleibt unbenutzt" if self.default == () else f"verwendet wird {self.format(self.default)}"
         if not values and self.default == ():
             return (), self._values_note(problems)
@@ -231,29 +230,28 @@ class Param:
                 problems.append(f"die Werte ergeben zusammen 0; {fallback}")
                 return self.default, self._values_note(problems)
             if total != 1:
-                values, rounded = _shares(values, total)
                 text = fmt.de_auto(float(total), 6)
-                problems.append(f"die Werte ergaben zusammen {text}; sie wurden durch {text} geteilt"
-                                + (f" und auf {_SHARE_DIGITS} Nachkommastellen gerundet" if rounded else ""))
+                problems.append(f"die Werte ergaben zusammen {text}; sie wurden durch {text} geteilt")
         return tuple(values), self._values_note(problems)
 
     def _coerce_text(self, raw):
-        """Typed text: characters outside ``allowed`` are left out and a too long text is cut, each said once."""
+        """Typed text: characters outside ``allowed`` are left out and a too long text is cut, each said once.
+        Every character counts, a space too where ``allowed`` has it: nothing is stripped unsaid."""
         if raw is None:
             raw = ""
         if not isinstance(raw, str):
             raise ValueError(raw)
-        text = raw.strip()
+        text, unread = raw[:_READ_AT_MOST], len(raw) > _READ_AT_MOST
         bad = list(dict.fromkeys(ch for ch in text if ch not in self.allowed))
         text = "".join(ch for ch in text if ch in self.allowed)
         problems = []
         if bad:
-            shown = ", ".join(f"„{_shorten(ch)}“" for ch in bad[:3]) + (" …" if len(bad) > 3 else "")
+            shown = ", ".join(_character(ch) for ch in bad[:3]) + (" …" if len(bad) > 3 else "")
             problems.append(f"{'das Zeichen' if len(bad) == 1 else 'die Zeichen'} {shown} "
                             f"{'geht' if len(bad) == 1 else 'gehen'} hier nicht und wurde{'n' if len(bad) > 1 else ''} weggelassen")
         low, high = self.count
         text, cut = _cut(text, high, "Zeichen", "das letzte")
-        problems += cut
+        problems += cut + ([_unread("Zeichen")] if unread else [])
         if text and len(text) < low:
             fallback = "die Eingabe bleibt unbenutzt" if self.default == "" else f"verwendet wird „{self.default}“"
             problems.append(f"es braucht mindestens {low} Zeichen; {fallback}")
@@ -366,14 +364,45 @@ def _move(item) -> tuple[int, float]:
     return int(index), value
 
 
-def _split_moves(text: str):
-    return [part for part in text.replace(";", ",").split(",") if part.strip()]
-
-
 # Typed lists: „0,5; 0,3“ (German), "0.5_0.3" (the URL), "0.5 0.3", "0,5 / 0,3" (as the pages print
 # rows); a comma is a decimal comma unless a space follows it ("0.5, 0.3").
 _VALUES_SEPARATOR = re.compile(r"[;_/\s]+|,(?=\s)")
-_SHARE_DIGITS = 4
+_MOVES_SEPARATOR = re.compile(r"[,;]")
+# A link can carry a million entries (the service worker has no request limit), and the page's
+# main thread reads them: only this many entries or characters are read at all, far more than any
+# control takes, so that the work per value stays small and linear whatever arrives.
+_READ_AT_MOST = 1000
+_NOTE_ITEMS = 3  # a note lists this many problems of a list, then says how many more there were
+
+
+def _first_items(raw, separator: re.Pattern) -> tuple[list, bool]:
+    """The first _READ_AT_MOST non-empty entries of a typed text or a list, and whether more followed.
+    The text is split no further than that."""
+    if isinstance(raw, str):
+        parts = separator.split(raw, maxsplit=_READ_AT_MOST)
+        rest = parts.pop() if len(parts) > _READ_AT_MOST else ""
+        return [part for part in parts if part.strip()], bool(rest.strip())
+    return list(raw[:_READ_AT_MOST]), len(raw) > _READ_AT_MOST
+
+
+def _unread(plural: str) -> str:
+    return f"nur die ersten {fmt.de(_READ_AT_MOST)} {plural} wurden gelesen, der Rest nicht"
+
+
+def _capped(problems: list[str]) -> list[str]:
+    """At most _NOTE_ITEMS problems, and once how many more there were (40 000 bad points are one line)."""
+    more = len(problems) - _NOTE_ITEMS
+    if more <= 0:
+        return problems
+    return problems[:_NOTE_ITEMS] + [f"{fmt.count(more, 'weiterer Eintrag', 'weitere Einträge')} "
+                                     f"{'wurde' if more == 1 else 'wurden'} ebenso ignoriert oder begrenzt"]
+
+
+def _character(ch: str) -> str:
+    """A left-out character as a note shows it: a space or an invisible one by name, not as a blank."""
+    if ch == " ":
+        return "„ “ (Leerzeichen)"
+    return f"„{ch}“" if ch.isprintable() else f"U+{ord(ch):04X}"
 
 
 def _cut(items, high: int, plural: str, last: str):
@@ -400,7 +429,7 @@ def _whole_and_different(values, repeats: bool = False) -> tuple[list[int], list
                         if len(broken) == 1 else f"{len(broken)} Werte waren keine ganzen Zahlen und wurden gerundet")
     kept = rounded if repeats else list(dict.fromkeys(rounded))
     if len(kept) < len(rounded):
-        twice = sorted({r for r in rounded if rounded.count(r) > 1})
+        twice = sorted(r for r, n in Counter(rounded).items() if n > 1)
         problems.append(f"{', '.join(map(str, twice))} kam mehrfach vor und zählt einmal" if len(twice) == 1
                         else f"{', '.join(map(str, twice))} kamen mehrfach vor und zählen je einmal")
     return kept, problems
@@ -417,20 +446,6 @@ def _typed_number(item) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _shares(values, total: Fraction) -> tuple[list[float], bool]:
-    """values / total on a grid of _SHARE_DIGITS decimals that sums to exactly 1 (and whether that
-    grid rounded anything): each share is rounded down, and the grid steps left over go to the largest
-    remainders (earlier values first on a tie). A shared link then carries a distribution that needs
-    no second division."""
-    grid = 10**_SHARE_DIGITS
-    exact = [_decimal(v) / total * grid for v in values]
-    steps = [math.floor(x) for x in exact]
-    order = sorted(range(len(values)), key=lambda i: (-(exact[i] - steps[i]), i))
-    for i in order[: grid - sum(steps)]:
-        steps[i] += 1
-    return [s / grid for s in steps], any(x != s for x, s in zip(exact, steps))
-
-
 def _url_text(value) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -439,6 +454,10 @@ def _url_text(value) -> str:
     return str(value)
 
 
+_SHORT = reprlib.Repr()  # a million-entry list is not written out whole to be shortened
+_SHORT.maxstring = _SHORT.maxother = 32
+
+
 def _shorten(raw, limit=24) -> str:
-    text = str(raw)
+    text = raw[: limit + 1] if isinstance(raw, str) else _SHORT.repr(raw)
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,9 +1,11 @@
 """A distribution the reader types in: one declaration for every page that lets them (top-k, top-p,
 KL divergence, knowledge distillation), so the range, the count and the wording are the same on all.
 
-The values arrive checked by the contract (kind ``values``): 2 to 8 numbers, each between 0 and 100,
-divided by their sum unless they already sum to exactly 1. An empty field means „none typed“, and the
-page shows the article's numbers.
+The values arrive checked by the contract (kind ``values``): 2 to 8 numbers as typed, each between 0
+and 100, with a note when they do not sum to exactly 1; ``shares`` divides them by their sum, exactly,
+so that „1; 1; 1“ gives three equal thirds (a tie stays a tie) and a tiny share stays above 0. The
+field and the link keep the typed numbers. An empty field means „none typed“, and the page shows the
+article's numbers.
 
 The bars of a typed distribution are handles (``bar``): dragged, a bar takes the chance under the
 pointer and the other bars keep theirs relative to each other. The browser writes only the dragged
@@ -14,6 +16,7 @@ So the reader's other numbers are never overwritten by the drag, only divided, a
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from html import escape
 
@@ -42,6 +45,23 @@ def names(n: int) -> tuple[str, ...]:
 def exact(values) -> tuple[Fraction, ...]:
     """The typed decimals as exact fractions (0,1 is 1/10 here, not the nearest binary float)."""
     return tuple(Fraction(repr(float(v))) for v in values)
+
+
+def shares(values) -> tuple[Fraction, ...]:
+    """The typed values divided by their sum, as exact fractions (the division ``normalise`` promises)."""
+    typed = exact(values)
+    total = sum(typed)
+    return tuple(x / total for x in typed)
+
+
+def ln(x) -> float:
+    """The natural log of a positive chance or ratio of chances. A typed 5e-324 among 100 has a share
+    below the smallest float, so an exact fraction that a float would turn into 0 (or ∞) takes the logs
+    of its numerator and denominator."""
+    try:
+        return math.log(x)
+    except (ValueError, OverflowError):
+        return math.log(x.numerator) - math.log(x.denominator)
 
 
 def handle(param: Param, index: int, value: float, *, top: float, bottom: float) -> dict:

@@ -18,7 +18,7 @@ import pkgutil
 import re
 
 from .. import module_name
-from . import api
+from . import api, distribution
 
 
 def template(slug: str) -> str:
@@ -40,10 +40,14 @@ def settings(text: str, slug: str) -> list[str]:
 def fill(slug: str, raw=None) -> str:
     """The script with the checked values of ``raw`` (URL or CLI values, like ``api.run`` takes)."""
     values, _ = api.check(slug, raw or {})
+    declared = api.params_of(slug)
     text = template(slug)
     for name in settings(text, slug):
+        value = values[name]
+        if declared[name].normalise and value:  # the script takes chances: the typed numbers divided by their sum
+            value = tuple(float(share) for share in distribution.shares(value))
         pattern = re.compile(rf"^{re.escape(name)} = .*$", re.M)
-        text = pattern.sub(lambda _: f"{name} = {literal(values[name])}", text, count=1)
+        text = pattern.sub(lambda _: f"{name} = {literal(value)}", text, count=1)
     return text
 
 
