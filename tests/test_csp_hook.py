@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 
-from tools import serve
+from tools import bundle, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("csp_hook", ROOT / "mkdocs_hooks" / "csp.py")
@@ -77,3 +77,8 @@ def test_the_header_forbids_framing_by_other_sites_and_the_server_sends_it(tmp_p
     assert serve.site_policy(site) == header
     page = (site / "index.html").read_text(encoding="utf-8")
     assert "frame-ancestors" not in page and _without_header_only(header) in page
+
+
+def test_the_readme_and_the_bundles_readme_point_admins_to_the_file_the_build_writes():
+    path = f"site/{csp.POLICY_FILE}"
+    assert path in (ROOT / "README.md").read_text(encoding="utf-8") and path in bundle.LIESMICH

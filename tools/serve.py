@@ -40,8 +40,8 @@ POLICY_FILE = "content-security-policy.txt"
 # one packet, so only a stalled or hostile client meets the limit. It counts from the connection's
 # start, not per read: a client dripping one byte every few seconds is cut off all the same.
 REQUEST_TIMEOUT_S = 10
-# Seconds one write of the answer may wait for a client that does not read (a 64 KiB piece of the
-# runtime: 2 KiB/s would still pass).
+# Seconds one write of the answer (64 KiB) may wait for a client that stopped reading; a browser that
+# reads meets it only on a network slower than about 2 KiB/s.
 SEND_TIMEOUT_S = 30
 # Connections served at once. Chromium opens at most 6 per host (Firefox likewise), so the page and its
 # service worker, in a few browsers on the same computer, stay far below; every connection holds a
