@@ -58,7 +58,8 @@ node_modules/.package-lock.json: package-lock.json package.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Verifies every wheel against the official Pyodide lock; prints one line when already up to date.
+# Checks every vendored file by sha256 (tools/vendor.sha256, wheels against the official Pyodide lock);
+# prints one line when already up to date.
 vendor: node_modules/.package-lock.json
 	$(BIN)/python tools/vendor_runtime.py
 

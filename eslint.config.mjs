@@ -31,7 +31,10 @@ export default [
     // a template: mkdocs_hooks/offline.py writes these constants in front of it
     languageOptions: {
       sourceType: "script",
-      globals: { ...globals.serviceworker, VERSION: "readonly", FILES: "readonly", BUILT_ROOT: "readonly" },
+      globals: {
+        ...globals.serviceworker,
+        VERSION: "readonly", FILES: "readonly", BUILT_ROOT: "readonly", TYPES: "readonly", POLICY: "readonly",
+      },
     },
   },
   {

@@ -6,7 +6,6 @@ concepts import and a fresh interpreter has not loaded yet are compiled from Pyo
 python_stdlib.zip into stdlib/. Importing every concept and running its default state finds them,
 lazy imports inside functions included."""
 
-import importlib
 import py_compile
 import sys
 import zipfile

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
 from tools import bundle
+
+ROOT = Path(__file__).resolve().parent.parent
 
 WASM = b"\0asm\x01\0\0\0" + bytes(range(256)) * 40
 

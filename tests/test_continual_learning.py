@@ -297,7 +297,8 @@ def test_the_summary_names_every_setting_that_changes_the_picture():
 
 
 def test_the_neighbouring_lambdas_miss_the_ewc_balance():
-    solved = lambda **raw: "ewc_balance" in api.run(SLUG, raw)["lesson"]["solved"]
+    def solved(**raw):
+        return "ewc_balance" in api.run(SLUG, raw)["lesson"]["solved"]
     assert solved(variant="ewc", lam=30)  # 71 old, 92 new
     assert not solved(variant="ewc", lam=100)  # 83 old, but only 44 Reklamationen
     assert not solved(variant="ewc", lam=10)  # 100 Reklamationen, but only 54 old

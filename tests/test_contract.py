@@ -1,7 +1,6 @@
 """The generic parameter contract: every bad value is replaced, and the reader is told in German."""
 
 import json
-import math
 import subprocess
 import sys
 import time

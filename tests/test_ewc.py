@@ -91,7 +91,8 @@ def test_readouts_use_german_decimals():
 
 
 def test_the_next_larger_lambda_on_the_slider_misses_the_sum_of_3_9():
-    solved = lambda **raw: "learn_new" in api.run("ewc", raw)["lesson"]["solved"]
+    def solved(**raw):
+        return "learn_new" in api.run("ewc", raw)["lesson"]["solved"]
     assert solved(lam=0.501)  # 10^-0.3 on the slider: sum 3,906
     assert not solved(lam=0.562)  # 10^-0.25: sum 3,895
     assert not solved(mode="equal", lam=0.1)  # the sum is reached, but not by EWC

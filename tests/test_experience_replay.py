@@ -113,7 +113,8 @@ def test_any_setting_gives_valid_results_and_figures(replay, swap, take, seed):
 
 
 def test_the_same_replayed_share_without_the_swap_or_a_random_half_does_not_cover_both_for_sure():
-    solved = lambda **raw: "cover_both" in api.run(SLUG, raw)["lesson"]["solved"]
+    def solved(**raw):
+        return "cover_both" in api.run(SLUG, raw)["lesson"]["solved"]
     assert solved(replay=True, swap=True)
     assert not solved(replay=True)  # 4/8 replayed, but only Lieferung
     assert not solved(replay=True, swap=True, take=2)  # both are in this draw, but only with chance 2/3

@@ -175,7 +175,8 @@ def test_a_tampered_cell_is_clamped_with_a_note():
 
 
 def test_one_success_short_of_equal_totals_does_not_make_the_agents_equal():
-    solved = lambda **raw: "same_ability" in api.run(SLUG, raw)["lesson"]["solved"]
+    def solved(**raw):
+        return "same_ability" in api.run(SLUG, raw)["lesson"]["solved"]
     assert solved(k1c=4)  # 12 of 15 each
     assert not solved(k1c=3)  # 11 against 12: θ₂ − θ₁ = 0,38
     assert not solved(k1c=5)  # 13 against 12: now agent 1 leads

@@ -91,7 +91,8 @@ def test_cells_carry_class_span_header_and_markup():
 
 @given(st.lists(st.lists(st.text(), min_size=2, max_size=2), max_size=4), st.text(), st.text())
 def test_any_text_is_escaped_and_comes_back_unchanged(rows, caption, head):
-    clean = lambda s: "".join(ch for ch in s if ch.isprintable())  # XML forbids control characters
+    def clean(s):
+        return "".join(ch for ch in s if ch.isprintable())  # XML forbids control characters
     rows = [[clean(c) for c in r] for r in rows]
     t = the_table(table([clean(head), "b"], rows, caption=clean(caption)))
     assert [texts(r) for r in t.findall("tbody/tr")] == rows

@@ -101,8 +101,9 @@ def test_the_soft_gradient_matches_a_finite_difference():
         h = 1e-6
         grad = []
         for i in range(3):
-            up = list(logits); up[i] += h
-            dn = list(logits); dn[i] -= h
+            up, dn = list(logits), list(logits)
+            up[i] += h
+            dn[i] -= h
             grad.append((loss(up) - loss(dn)) / (2 * h))
         assert math.sqrt(sum(g * g for g in grad)) == pytest.approx(kd.soft_gradient(s, T), rel=1e-5)
 

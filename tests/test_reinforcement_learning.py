@@ -94,7 +94,8 @@ def test_api_run_never_fails(raw):
 
 
 def test_only_the_last_gamma_on_the_slider_before_the_tie_is_the_largest_for_a():
-    solved = lambda **raw: "last_for_a" in api.run("reinforcement-learning", raw)["lesson"]["solved"]
+    def solved(**raw):
+        return "last_for_a" in api.run("reinforcement-learning", raw)["lesson"]["solved"]
     assert solved(gamma=0.35, reveal="both")  # 2 against 1.75
     assert not solved(gamma=0.3, reveal="both")  # A still wins, but 0.35 is larger
     assert not solved(gamma=0.4, reveal="both")  # a tie, not a win for A

@@ -199,7 +199,8 @@ def test_presets_are_the_described_cases():
 
 
 def test_neither_five_places_nor_a_larger_memory_than_needed_is_the_smallest_that_keeps_a_return():
-    solved = lambda **raw: "keep_a_return" in api.run(SLUG, raw)["lesson"]["solved"]
+    def solved(**raw):
+        return "keep_a_return" in api.run(SLUG, raw)["lesson"]["solved"]
     assert solved(k=6)  # none kept 47.9 %
     assert not solved(k=5)  # none kept 55.3 %: still more than half
     assert not solved(k=7)  # more than half keeps a return, but 7 is not the smallest

@@ -190,7 +190,8 @@ def test_presets_show_what_they_promise():
 
 
 def test_packing_that_saves_some_slots_does_not_solve_no_gain():
-    solved = lambda **raw: "no_gain" in api.run("sequence-packing", raw)["lesson"]["solved"]
+    def solved(**raw):
+        return "no_gain" in api.run("sequence-packing", raw)["lesson"]["solved"]
     assert solved(variant="voll")
     assert not solved(variant="kurz", packing=False)  # 9 slots against 8 packed: one saved
     assert not solved(variant="lang", strategy="wrapped")  # 24 against 32

@@ -88,9 +88,9 @@ def test_readouts_are_german():
 
 def test_lesson_halve_needs_the_whole_queue():
     # a queue of 10 ms leaves 210 ms; a prefill of 0 ms (the other big phase) leaves 280 ms
-    for near, ttft in (({"queue": 10}, 210), ({"prefill": 0}, 280)):
+    for near, expected in (({"queue": 10}, 210), ({"prefill": 0}, 280)):
         out = api.run("ttft", near)
-        assert out["result"]["client_ttft"] == ttft
+        assert out["result"]["client_ttft"] == expected
         assert "halve" not in out["lesson"]["solved"]
     assert "halve" in api.run("ttft", {"queue": 0})["lesson"]["solved"]
 

@@ -171,7 +171,8 @@ def test_any_input_gives_a_valid_figure_and_table(rule, fixed):
 
 
 def test_fixing_the_notebook_winner_or_switching_after_the_test_is_not_the_honest_choice():
-    solved = lambda **raw: "honest" in run(**raw)["lesson"]["solved"]
+    def solved(**raw):
+        return "honest" in run(**raw)["lesson"]["solved"]
     assert solved(rule="line", fixed="line")
     assert not solved(rule="curve", fixed="curve")  # fixed and honest, but chosen by the notebook
     assert not solved(rule="curve", fixed="line")  # the validation's pick, abandoned after the test

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 from tools import vendor_runtime as vr
+
+ROOT = Path(__file__).resolve().parent.parent
 
 VENDOR = ROOT / "static" / "vendor"
 needs_vendor = pytest.mark.skipif(not (VENDOR / "MANIFEST.json").exists(), reason="run `make site` first")

@@ -31,11 +31,11 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-SITE = ROOT / "site"
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "site"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 

@@ -14,8 +14,9 @@ import threading
 import webbrowser
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
 from serve import make_server  # start.py runs as a script: serve.py lies beside it
+
+HERE = Path(__file__).resolve().parent
 
 TRIES = 10
 

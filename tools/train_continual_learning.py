@@ -12,8 +12,9 @@ so a change to the messages or the training fails the tests until this script is
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 from probierlabor.concepts import continual_learning as cl
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:

@@ -73,7 +73,8 @@ def test_rope_uses_the_rotate_half_pairing():
 def test_rope_scores_depend_only_on_the_distance():
     rng = np.random.default_rng(0)
     q, k = rng.standard_normal((2, 1, 1, 8))
-    dot = lambda m, n: float(rope(q, np.array([m]), 1e4).ravel() @ rope(k, np.array([n]), 1e4).ravel())
+    def dot(m, n):
+        return float(rope(q, np.array([m]), 1e4).ravel() @ rope(k, np.array([n]), 1e4).ravel())
     assert dot(3, 7) == pytest.approx(dot(10, 14), abs=1e-12)
     assert dot(3, 7) == pytest.approx(dot(0, 4), abs=1e-12)
     assert dot(3, 7) != pytest.approx(dot(3, 8), abs=1e-6)

@@ -247,12 +247,12 @@ def _figure(r: dict, layout: str) -> str:
     approx = r["q"] if r["swap"] else r["p"]
     W, H = (340, 316) if narrow else (440, 316)
     top, bottom = 56, 246
-    parts = [f'<text class="pl-axis" x="12" y="20">Verteilungen</text>']
+    parts = ['<text class="pl-axis" x="12" y="20">Verteilungen</text>']
     if narrow:
-        parts += [f'<text class="pl-axis" x="176" y="20">Beitrag jedes</text>',
-                  f'<text class="pl-axis" x="176" y="38">Ereignisses</text>']
+        parts += ['<text class="pl-axis" x="176" y="20">Beitrag jedes</text>',
+                  '<text class="pl-axis" x="176" y="38">Ereignisses</text>']
     else:
-        parts.append(f'<text class="pl-axis" x="236" y="20">Beitrag jedes Ereignisses</text>')
+        parts.append('<text class="pl-axis" x="236" y="20">Beitrag jedes Ereignisses</text>')
 
     # left panel: probabilities 0 … 1
     lx0, lx1 = (34, 156) if narrow else (40, 200)

@@ -256,7 +256,8 @@ def view(r: dict, layout: str = WIDE) -> View:
                   caption=f"Alle Positionen von X bei Blöcken zu {size}", row_heads=True, numeric=True,
                   highlight=[] if r["own_prompt"] else [i for i, c in enumerate(r["table"]) if c["x"] == r["x"]])
     if r["own_cached"] or r["own_prompt"]:
-        text = lambda tokens: "„" + "".join(tokens) + "“"
+        def text(tokens):
+            return "„" + "".join(tokens) + "“"
         what = (f"Im Cache {text(stored)}, neue Anfrage {text(r['tokens'])}"
                 + (" (der Text hat keine Stelle für X)" if r["x_outside"] else ""))
     else:

@@ -139,10 +139,10 @@ def simulate(k: int, runs: int, seed: int, n: int = N,
     slot: list[int] = []
     for _ in range(runs):
         slot = list(range(1, k + 1))
-        for t, width in steps:  # one_pass, inlined
-            j = bits(width)
+        for t, length in steps:  # one_pass, inlined
+            j = bits(length)
             while j >= t:
-                j = bits(width)
+                j = bits(length)
             if j < k:
                 slot[j] = t
         for s in slot:

@@ -207,7 +207,8 @@ def formula(rule: str, coef=None) -> str:
     if rule == "curve" and coef is not None:
         c0, c1, c2 = coef
         a, b = c0 + CENTRE * c1 + CENTRE ** 2 * c2, c1 + 2 * CENTRE * c2
-        term = lambda x, what: f" {'−' if x < 0 else '+'} {fmt.de_auto(abs(x), 3)}·{what}"
+        def term(x, what):
+            return f" {'−' if x < 0 else '+'} {fmt.de_auto(abs(x), 3)}·{what}"
         return f"{fmt.de_auto(a, 3)}{term(b, '(T − 23)')}{term(c2, '(T − 23)²')}"
     return {
         "line": "2·T − 20",
