@@ -148,7 +148,7 @@ def test_the_largest_capped_workload_runs():
     assert all(len(o["tokens"]) == most["max_new_tokens"][1] for o in trace["result"]["outputs"].values())
 
 
-LONGEST = f"{live.LIMITS['prompt'][1]} | {live.LIMITS['max_new_tokens'][1]}"  # a request at the upper bounds
+LONGEST = " | ".join(str(live.LIMITS[key][1]) for key in ("prompt", "max_new_tokens", "arrival_step"))  # all at the top
 SLOWEST = {"max_num_seqs": 1, "max_num_batched_tokens": 1}  # one token per step
 
 
