@@ -48,13 +48,12 @@ def test_the_worker_lists_every_file_with_size_and_hash(site):
 
 def test_the_worker_answers_with_the_policy_the_server_sends(site):
     """Every answer of the offline copy carries the site's Content-Security-Policy (a Web Worker from the
-    cache would run unconfined without it): the same text tools/serve.py reads from the built pages."""
+    cache would run unconfined without it): the same text tools/serve.py reads from the file the build writes."""
     from tools import serve
 
     offline.write_service_worker(site)
     assert "const POLICY = null;" in (site / "sw.js").read_text(encoding="utf-8")  # a page without one
-    (site / "index.html").write_text('<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" '
-                                     'content="default-src &#x27;self&#x27;; connect-src &#x27;self&#x27;">')
+    (site / serve.POLICY_FILE).write_text("default-src 'self'; connect-src 'self'\n", encoding="utf-8")
     offline.write_service_worker(site)
     policy = serve.site_policy(site)
     assert policy == "default-src 'self'; connect-src 'self'"
