@@ -10,7 +10,7 @@ import pytest
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
-from conftest import switch_scheme
+from conftest import Visit, switch_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -261,9 +261,23 @@ def test_a_missing_python_bundle_gives_a_clear_message(visit):
     assert not v.page_errors
 
 
+@pytest.fixture(scope="module")
+def without_javascript(browser, origin):
+    """One tab with JavaScript switched off for this module's tests: ``without_javascript(path)``."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, java_script_enabled=False)
+    page = context.new_page()
+
+    def open_(path):
+        page.goto(origin + path)
+        return Visit(page, origin)  # nothing to record: without JavaScript the page sends nothing itself
+
+    yield open_
+    context.close()
+
+
 @pytest.mark.parametrize("slug", SLUGS)
-def test_without_javascript_the_default_figure_and_numbers_are_there(visit, slug):
-    v = visit(f"/{slug}/", javascript=False)
+def test_without_javascript_the_default_figure_and_numbers_are_there(without_javascript, slug):
+    v = without_javascript(f"/{slug}/")
     expected = api.run(slug)
     # one figure on screen (a concept with a narrow layout sends a second one, for phones, hidden here)
     assert v.page.locator(".pl-figure svg:visible").count() == 1
@@ -288,8 +302,8 @@ def _luminance(css_colour: str) -> float:
     return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
 
 
-def test_prose_numbers_come_from_the_code(visit):
-    v = visit("/ewc/", javascript=False)
+def test_prose_numbers_come_from_the_code(without_javascript):
+    v = without_javascript("/ewc/")
     text = v.page.inner_text("article")
     for mode, values in (("none", ("2,00", "5,05")), ("equal", ("1,67", "3,33")), ("ewc", ("1,02", "2,80", "0,16"))):
         for value in values:

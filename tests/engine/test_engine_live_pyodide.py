@@ -20,7 +20,8 @@ _spec = importlib.util.spec_from_file_location("site_hook", ROOT / "mkdocs_hooks
 site_hook = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(site_hook)
 
-# As static/js/python-worker.js does it: Pyodide, numpy from the vendored wheel, the engine zip in place.
+# One Pyodide with numpy (Node.js) for both checks below, as static/js/python-worker.js starts it.
+# First a live run: the engine zip in place, as the worker runs one.
 NODE_RUN = """
 import { loadPyodide } from %(mjs)s;
 import { readFileSync, writeFileSync } from "node:fs";
@@ -37,6 +38,14 @@ json.dumps({"traces": [live.run_settings(s, device="Pyodide")["trace"] for s in 
             "live": live.__file__, "numpy": sys.modules["numpy"].__version__})
 `);
 writeFileSync(%(out)s, out);
+// Then Python as fresh as the worker starts it (no engine imported, no zip on the path) for NODE_RUNNER.
+py.runPython(`
+import importlib, sys
+sys.path.remove("/home/pyodide/engine.zip")
+for name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")]:
+    del sys.modules[name]
+importlib.invalidate_caches()
+`);
 """
 
 WORKLOADS = [
@@ -67,18 +76,8 @@ def test_same_fails_on_a_changed_token_and_on_a_float_beyond_rounding():
             same(trace, {"steps": [{"events": [changed]}]})
 
 
-@pytest.mark.skipif(shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").exists(),
-                    reason="needs Node.js and the vendored Pyodide (make setup)")
-def test_pyodide_and_cpython_write_the_same_trace(tmp_path):
-    bundle, settings, out, script = (tmp_path / name for name in ("engine.zip", "settings.json", "out.json", "run.mjs"))
-    site_hook.write_engine_zip(bundle)
-    settings.write_text(json.dumps(WORKLOADS), encoding="utf-8")
-    script.write_text(NODE_RUN % {k: json.dumps(v) for k, v in {
-        "mjs": (PYODIDE / "pyodide.mjs").as_uri(), "dir": str(PYODIDE) + "/", "zip": str(bundle),
-        "settings": str(settings), "out": str(out)}.items()})
-    done = subprocess.run(["node", str(script)], timeout=300, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-1500:]  # the Python traceback is at the end
-    seen = json.loads(out.read_text(encoding="utf-8"))
+def test_pyodide_and_cpython_write_the_same_trace(pyodide_runs):
+    seen = pyodide_runs["live"]
     assert seen["live"] == "/home/pyodide/engine.zip/engine/live.py"  # the shipped zip, not this checkout
     for workload, browser in zip(WORKLOADS, seen["traces"], strict=True):
         here = live.run_settings(workload, device="CPython")["trace"]
@@ -91,50 +90,54 @@ def test_pyodide_and_cpython_write_the_same_trace(tmp_path):
 # As the worker meets it after a workshop run: the page's zip first, its two-module engine imported,
 # then the engine's zip ahead of it and static/py/engine_run.py, called as python-worker.js calls it.
 NODE_RUNNER = """
-import { loadPyodide } from %(mjs)s;
-import { readFileSync, writeFileSync } from "node:fs";
-const py = await loadPyodide({ indexURL: %(dir)s });
-await py.loadPackage(["numpy"], { messageCallback: () => {} });
 py.FS.writeFile("/home/pyodide/page.zip", new Uint8Array(readFileSync(%(page)s)));
 py.runPython("import sys; sys.path.insert(0, '/home/pyodide/page.zip'); import engine.acceptance");
-py.FS.writeFile("/home/pyodide/engine.zip", new Uint8Array(readFileSync(%(zip)s)));
 py.runPython("import sys; sys.path.insert(0, '/home/pyodide/engine.zip')");
 const scope = py.globals.get("dict")();
 py.runPython(readFileSync(%(runner)s, "utf8"), { globals: scope });
 const told = [];
 const runs = [%(good)s, %(bad)s, "[1]"].map((s) => JSON.parse(scope.get("run")(s, "ttft", (m) => told.push(JSON.parse(m)))));
-writeFileSync(%(out)s, JSON.stringify({ runs, told, acceptance: py.runPython("import engine.acceptance as a; a.__file__") }));
+writeFileSync(%(runner_out)s, JSON.stringify({ runs, told, acceptance: py.runPython("import engine.acceptance as a; a.__file__") }));
 """
+GOOD = WORKLOADS[0]
+BAD = GOOD | {"num_blocks": "0"}
 
 
-@pytest.mark.skipif(shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").exists(),
-                    reason="needs Node.js and the vendored Pyodide (make setup)")
-def test_the_worker_runner_replaces_the_page_zips_engine_and_reports_every_step(tmp_path):
+@pytest.fixture(scope="module")
+def pyodide_runs(tmp_path_factory):
+    """Both scripts in one Node process: Pyodide and numpy start once."""
     import zipfile
 
-    page, bundle, out, script = (tmp_path / n for n in ("page.zip", "engine.zip", "out.json", "runner.mjs"))
+    if shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").exists():
+        pytest.skip("needs Node.js and the vendored Pyodide (make setup)")
+    tmp = tmp_path_factory.mktemp("pyodide")
+    page, bundle, settings, out, runner_out, script = (
+        tmp / n for n in ("page.zip", "engine.zip", "settings.json", "out.json", "runner.json", "run.mjs"))
     with zipfile.ZipFile(page, "w") as z:
         for path, name in site_hook.bundle_files():
             z.write(path, name)
     site_hook.write_engine_zip(bundle)
-    good = WORKLOADS[0]
-    bad = good | {"num_blocks": "0"}
-    script.write_text(NODE_RUNNER % {k: json.dumps(v) for k, v in {
+    settings.write_text(json.dumps(WORKLOADS), encoding="utf-8")
+    script.write_text((NODE_RUN + NODE_RUNNER) % {k: json.dumps(v) for k, v in {
         "mjs": (PYODIDE / "pyodide.mjs").as_uri(), "dir": str(PYODIDE) + "/", "page": str(page), "zip": str(bundle),
-        "runner": str(ROOT / "static" / "py" / "engine_run.py"), "good": json.dumps(good), "bad": json.dumps(bad),
-        "out": str(out)}.items()})
+        "settings": str(settings), "out": str(out), "runner": str(ROOT / "static" / "py" / "engine_run.py"),
+        "good": json.dumps(GOOD), "bad": json.dumps(BAD), "runner_out": str(runner_out)}.items()})
     done = subprocess.run(["node", str(script)], timeout=300, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-1500:]
-    seen = json.loads(out.read_text(encoding="utf-8"))
+    assert done.returncode == 0, done.stderr[-1500:]  # the Python traceback is at the end
+    return {"live": json.loads(out.read_text(encoding="utf-8")), "runner": json.loads(runner_out.read_text(encoding="utf-8"))}
+
+
+def test_the_worker_runner_replaces_the_page_zips_engine_and_reports_every_step(pyodide_runs):
+    seen = pyodide_runs["runner"]
     assert seen["acceptance"] == "/home/pyodide/engine.zip/engine/acceptance.py"
     ran, refused, broken = seen["runs"]
-    here = live.run_settings(good, concept="ttft")
+    here = live.run_settings(GOOD, concept="ttft")
     assert tracer.without_measurements(ran["trace"]) == tracer.without_measurements(here["trace"])
     assert ran["trace"]["scenario"]["concepts"] == ["ttft"] and ran["notes"] == [] and ran["settings"] == here["settings"]
     n = here["trace"]["result"]["num_steps"]
     assert seen["told"] == [{"type": "progress", "done": i, "total": n} for i in range(1, n + 1)]
     with pytest.raises(live.WorkloadError) as caught:
-        live.parse(bad)
+        live.parse(BAD)
     assert refused == {"error": str(caught.value)}
     # not settings at all (a bug of the page): a message instead of a run that never ends
     assert broken["error"].startswith("Die Engine ist unerwartet abgebrochen (AttributeError: ")
