@@ -5,9 +5,9 @@
 (function () {
   "use strict";
 
-  // From the site's root (static/js/runtime-boot.js), not from document.currentScript: while the page's
-  // Python starts, PyScript answers that with its own <script type="py"> (static/py/boot.py), and
-  // this file, run at that moment, looked for the worker in static/py/ (one cold load in eight here).
+  // From the site's root (static/js/runtime-boot.js), not from document.currentScript: PyScript, which
+  // the pages loaded until boot.py ran without it, answered that with its own <script type="py">, and
+  // this file then looked for the worker in static/py/ (one cold load in eight).
   const url = () => new URL("static/js/python-worker.js", window.probierlaborConfig.base);
   let worker = null;
   let port = null;
