@@ -4,11 +4,8 @@ The policy allows only what the site itself serves. Scripts come from the site's
 few inline scripts of the theme shell (overrides/main.html and mkdocs-material's), allowed by their
 SHA-256, which is computed here from the built HTML, so an edited script can never slip through.
 What is loosened, each found necessary in Chromium (tests/browser/test_csp.py records every violation):
-- 'wasm-unsafe-eval': Pyodide compiles its WebAssembly ('unsafe-eval' implies it; named so that
-  Pyodide keeps working the day PyScript no longer needs that).
-- 'unsafe-eval': PyScript (vendored @pyscript/core) builds its worker hooks with Function() while it
-  starts, even when no worker is used, and its Python module defines js_import via window.Function;
-  without it Python never starts. Only dropping PyScript for a direct Pyodide start would remove it.
+- 'wasm-unsafe-eval': Pyodide compiles its WebAssembly. No 'unsafe-eval': the pages start Pyodide
+  directly (static/js/runtime-boot.js), without PyScript, which needed Function().
 - connect-src blob:: overrides/main.html answers the theme's request for sitemap.xml with a blob: URL
   (pages under the address in use); the blob is made by that script, nothing from outside.
 - style-src-attr 'unsafe-inline': KaTeX's typeset formulas place every glyph with style attributes;
@@ -36,7 +33,7 @@ from mkdocs.plugins import event_priority
 # (directive, sources); "{scripts}" is replaced by the hashes of the inline scripts.
 DIRECTIVES = (
     ("default-src", "'self'"),
-    ("script-src", "'self' 'wasm-unsafe-eval' 'unsafe-eval' {scripts}"),
+    ("script-src", "'self' 'wasm-unsafe-eval' {scripts}"),
     ("style-src", "'self'"),
     ("style-src-attr", "'unsafe-inline'"),
     ("img-src", "'self' data:"),

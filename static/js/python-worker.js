@@ -9,10 +9,24 @@ import { startPython } from "./python-start.mjs";
 // message: the page knows the built names) and a runner script that defines run(*args, tell).
 // Each is loaded on the first run of a task that needs it, so a live engine run never pays for
 // matplotlib.
+// tells: the runner gets the function that sends to the page (the engine's progress). The workshop
+// runs the reader's own code, which could reach that function through Python's frames: it gets none.
 const TASKS = {
-  workshop: { stage: "packages", packages: ["numpy", "matplotlib"], script: "workshop_run.py" },
-  engine: { stage: "engine", packages: ["numpy"], script: "engine_run.py" },
+  workshop: { stage: "packages", packages: ["numpy", "matplotlib"], script: "workshop_run.py", tells: false },
+  engine: { stage: "engine", packages: ["numpy"], script: "engine_run.py", tells: true },
 };
+// Messages one run may send (the engine reports each of its at most 5000 steps); more are dropped and
+// counted, so that nothing floods the page's main thread.
+const MESSAGES_PER_RUN = 6000;
+
+// The page listens only on the MessagePort it sends first (static/js/pyworker.js), kept here out of
+// reach of the reader's code; the worker's global postMessage, which that code could use, is removed
+// (Pyodide then schedules with a MessageChannel of its own). Taken now, before any code of a run
+// could replace them.
+const post = MessagePort.prototype.postMessage;
+const apply = Reflect.apply;
+let port = null;
+delete DedicatedWorkerGlobalScope.prototype.postMessage;
 
 let pyodide = null;
 const zips = {};  // bundle URL -> Promise, one download per worker
@@ -65,24 +79,40 @@ async function runner(name, bundleUrl, tell) {
   return runners[name];
 }
 
-self.addEventListener("message", async (event) => {
+self.addEventListener("message", (event) => {
+  if (port || !event.ports.length) return;
+  port = event.ports[0];
+  port.addEventListener("message", serve);
+  port.start();
+});
+
+async function serve(event) {
   const { id, task, args, bundle: bundleUrl } = event.data;
-  const tell = (message) => self.postMessage({ id, ...(typeof message === "string" ? JSON.parse(message) : message) });
+  let sent = 0;
+  let dropped = 0;
+  const send = (message) => apply(post, port, [{ id, ...message }]);
+  const tell = (message) => {
+    if (sent >= MESSAGES_PER_RUN) dropped += 1;
+    else {
+      sent += 1;
+      send(typeof message === "string" ? JSON.parse(message) : message);
+    }
+  };
   let run;
   try {
     run = await runner(task, bundleUrl, tell);
   } catch (error) {
-    tell({ type: "failed", message: String((error && error.message) || error).split("\n")[0] });
+    send({ type: "failed", message: String((error && error.message) || error).split("\n")[0] });
     return;
   }
-  tell({ type: "running" });  // from here on, the page's time limit counts
+  send({ type: "running" });  // from here on, the page's time limit counts
   const started = performance.now();
   let result;
   try {
-    result = JSON.parse(run(...args, tell));
+    result = JSON.parse(TASKS[task].tells ? run(...args, tell) : run(...args));
   } catch (error) {  // the runners answer every error themselves; this is one of ours
-    tell({ type: "failed", message: String((error && error.message) || error).trim().split("\n").pop() });
+    send({ type: "failed", message: String((error && error.message) || error).trim().split("\n").pop() });
     return;
   }
-  tell({ type: "done", seconds: (performance.now() - started) / 1000, ...result });
-});
+  send({ type: "done", seconds: (performance.now() - started) / 1000, dropped, ...result });
+}

@@ -5,24 +5,39 @@
 (function () {
   "use strict";
 
-  // From the site's root (static/js/runtime-boot.js), not from document.currentScript: while the page's
-  // Python starts, PyScript answers that with its own <script type="py"> (static/py/boot.py), and
-  // this file, run at that moment, looked for the worker in static/py/ (one cold load in eight here).
+  // From the site's root (static/js/runtime-boot.js), not from document.currentScript: PyScript, which
+  // the pages loaded until boot.py ran without it, answered that with its own <script type="py">, and
+  // this file then looked for the worker in static/py/ (one cold load in eight).
   const url = () => new URL("static/js/python-worker.js", window.probierlaborConfig.base);
   let worker = null;
+  let port = null;
   let runs = 0;
+
+  // The reader's code runs inside the worker and could post to the page as the worker does: so the
+  // worker's own messages are not listened to. Its first message from here is a MessagePort, which only
+  // the worker's script keeps (static/js/python-worker.js); every run is asked and answered on it.
+  function start() {
+    worker = new Worker(url(), { type: "module" });
+    const channel = new MessageChannel();
+    worker.postMessage({ type: "port" }, [channel.port2]);
+    port = channel.port1;
+    port.start();
+  }
 
   function end() {
     if (worker) worker.terminate();
+    if (port) port.close();
     worker = null;
+    port = null;
   }
 
   // Runs task with args (strings) and the zip at bundle; listen(message) gets this run's messages
   // (status, running, progress, done, failed) until detach(). A worker that breaks down reports
   // "failed" and is ended.
   function run(task, args, bundle, listen) {
-    if (!worker) worker = new Worker(url(), { type: "module" });
+    if (!worker) start();
     const mine = worker;
+    const channel = port;
     const id = (runs += 1);  // a worker's messages name their run: one worker serves every page
     const message = (event) => { if (event.data.id === id) listen(event.data); };
     const broken = (event) => {
@@ -30,16 +45,19 @@
       end();
       listen({ type: "failed", message: event.message || "Web Worker" });
     };
-    mine.addEventListener("message", message);
+    channel.addEventListener("message", message);
     mine.addEventListener("error", broken);
-    mine.postMessage({ id, task, args, bundle });
+    channel.postMessage({ id, task, args, bundle });
     return {
       detach() {
-        mine.removeEventListener("message", message);
+        channel.removeEventListener("message", message);
         mine.removeEventListener("error", broken);
       },
     };
   }
+
+  // The worker caps the messages of a run (python-worker.js) and says how many it left out.
+  const dropped = (count) => `${window.probierlaborFmt.de(count, 0)} Meldungen des Laufs wurden verworfen: zu viele auf einmal.`;
 
   // A run with the course both sections share: status lines while Python and the packages load, a
   // time limit from the moment Python runs, „Abbrechen“ and a breakdown end the worker. o: limit
@@ -67,7 +85,7 @@
       } else if (data.type === "progress") {
         if (o.progress) o.progress(data);
       } else if (data.type === "failed") halt(o.text.failed(data.message));
-      else if (data.type === "done") o.done(data, finish);
+      else if (data.type === "done") o.done(data, data.dropped ? (text, kind) => finish(`${text} ${dropped(data.dropped)}`, kind) : finish);
     };
     o.say(o.text.running);
     job = run(task, args, bundle, listen);

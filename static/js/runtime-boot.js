@@ -34,22 +34,16 @@
   });
 
   // ---- Python itself ----------------------------------------------------------------------
-  // Pyodide starts here, from <head>, and not when PyScript asks for it: PyScript's own chain (its
-  // module, its plugins, then the interpreter's module) waits behind the page's parsing, layout and the
-  // theme's bundle, which put Pyodide's download and compile about 0,6 s later than on a bare page.
-  // PyScript gets this interpreter through static/js/pyodide-early.mjs, named in its config below.
+  // Pyodide starts here, from <head>, and runs static/py/boot.py itself. PyScript is not loaded: it
+  // started the same Pyodide later (its module and plugins waited behind the page's parsing) and, once
+  // there, ran as Python every <script type="py"> or <py-script> added to the page at any time, so one
+  // missed escape in the page's HTML would have been Python; and it needed 'unsafe-eval'.
   //
   // Every start, the first visit's too, begins from the memory snapshot the build ships (see
   // static/js/python-start.mjs, shared with the Python worker): on plain http too, and offline the
   // service worker serves it like any other file.
   var indexURL = new URL("static/vendor/pyodide/", base).href;
-  var stdio = { stdout: null, stderr: null };
-  var options = {
-    indexURL: indexURL,
-    // PyScript's own handlers, once it has asked for the interpreter (nothing is printed before that)
-    stdout: function (text) { (stdio.stdout || console.log)(text); },
-    stderr: function (text) { (stdio.stderr || console.warn)(text); },
-  };
+  var bootURL = new URL("static/py/boot.py", base).href;
   // For tests and the bench: "none" while Python starts, then "restored" or "off" (the usual start).
   var snapshot = (window.probierlaborConfig.snapshot = { state: "none" });
 
@@ -101,36 +95,29 @@
       throw { german: "Die Datei python-start.mjs konnte nicht geladen werden." };
     });
   }).then(function (start) {
-    return start.startPython(options, function (file, error) {
+    return start.startPython({ indexURL: indexURL }, function (file, error) {
       boot.fail("Die Datei " + file + " ist beschädigt (" + String(error.message).slice(0, 120) + ").");
     });
   }).then(function (started) {
     snapshot.state = started.restored ? "restored" : "off";
     return started.py;
   });
-  window.probierlaborConfig.pyodideStdio = function (stdout, stderr) {
-    stdio.stdout = stdout;
-    stdio.stderr = stderr;
-  };
   window.probierlaborConfig.pyodide.catch(function (error) {
     boot.fail(error && error.german || "Fehler beim Start: " + String(error && error.message || error).split("\n")[0].slice(0, 200));
   });
 
-  var py = document.createElement("script");
-  py.type = "py";
-  py.src = new URL("static/py/boot.py", base).href;
-  py.setAttribute("config", JSON.stringify({
-    interpreter: new URL("static/js/pyodide-early.mjs", base).href,
-    // PyScript loads and awaits every plugin before it starts Python; the site uses none of them
-    // (its own error box is replaced by the page's German messages), and skipping them saves
-    // main-thread time before Pyodide's download even begins.
-    plugins: ["!error", "!codemirror", "!deprecations-manager", "!donkey", "!py-editor", "!py-game", "!py-terminal"],
-  }));
-  document.head.appendChild(py);
-  var core = document.createElement("script");
-  core.type = "module";
-  core.async = true;  // run as soon as it arrives, not after the whole page is parsed
-  core.src = new URL("static/vendor/pyscript/core.js", base).href;
-  core.onerror = function () { boot.fail("Die Datei pyscript/core.js konnte nicht geladen werden."); };
-  document.head.appendChild(core);
+  // boot.py reports to probierlaborBoot itself; what it cannot catch (a file that does not come, an
+  // error before its own try) is reported here. Fetched at once: it waits for Python, not Python for it.
+  var bootCode = fetch(bootURL).then(function (response) {
+    if (!response.ok) throw new Error("HTTP " + response.status);
+    return response.text();
+  });
+  bootCode.catch(function (error) {
+    boot.fail("Die Datei boot.py konnte nicht geladen werden (" + String(error && error.message || error) + ").");
+  });
+  Promise.all([window.probierlaborConfig.pyodide, bootCode]).then(function (both) {
+    return both[0].runPythonAsync(both[1], { filename: bootURL }).catch(function (error) {
+      boot.fail("Fehler beim Start: " + String(error && error.message || error).trim().split("\n").pop().slice(0, 200));
+    });
+  }, function () { /* reported above */ });
 })();

@@ -9,9 +9,9 @@
 (function () {
   "use strict";
 
-  // Not document.currentScript: once PyScript has run a <script type="py">, it redefines that getter
-  // on the document to return the Python script for good, so a script that runs later (this one, on
-  // a slow or busy machine) would resolve its neighbours against static/py/ (issue 16's lost editor).
+  // Not document.currentScript: PyScript, which the pages loaded until boot.py ran without it, redefined
+  // that getter to return its Python script, and this file then looked for the editor in static/py/
+  // (issue 16); the site's scripts find their neighbours from the base (tests/test_script_base.py).
   const here = new URL("static/js/", window.probierlaborConfig.base);
   const STORE = "probierlabor.werkstatt.";  // + slug: the reader's edits, per page
   const TEXT = {

@@ -1,9 +1,10 @@
-# The browser side of Probierlabor, started once per tab by the theme shell.
+# The browser side of Probierlabor, run once per tab by static/js/runtime-boot.js in the page's Pyodide.
 # It loads the probierlabor package (the same code the tests and the build run) and hands
 # api.run_json to static/js/probierlabor.js, which mounts every experiment on every page.
 import sys
 
-from pyscript import ffi, window
+import js as window
+from pyodide import ffi
 
 
 class _ConsoleStream:
@@ -90,7 +91,7 @@ try:
     # The zip carries bytecode (mkdocs_hooks/bytecode.py) and is imported in place: nothing to unpack,
     # nothing to compile. Its stdlib/ folder holds bytecode of the few standard modules the bare runtime
     # has not loaded; they come from Pyodide's own sources, compiled by the same Pyodide at build time.
-    data = await window.probierlaborConfig.bundleData  # noqa: F704 - PyScript allows top-level await
+    data = await window.probierlaborConfig.bundleData  # noqa: F704 - runPythonAsync allows top-level await
     if getattr(data, "error", None):
         raise RuntimeError(f"{window.probierlaborConfig.bundle} antwortet mit {data.error}")
     BUNDLE = "/home/pyodide/probierlabor.zip"

@@ -1,6 +1,6 @@
 # „Im Code nachrechnen“: runs a reader's script inside the tab's Python Web Worker
 # (static/js/python-worker.js), never in the page's own runtime, so an endless loop can be ended by
-# ending the worker. Defines run(code, style_json, tell) -> JSON {output, figures, error}.
+# ending the worker. Defines run(code, style_json) -> JSON {output, figures, error}.
 import base64
 import contextlib
 import io
@@ -56,9 +56,9 @@ def _png(figure):
     return base64.b64encode(buffer.getvalue()).decode()
 
 
-def run(code, style_json, tell=None):
-    """``tell`` (the worker's message function, given to every task's runner) stays unused: a script
-    reports nothing before it has finished."""
+def run(code, style_json):
+    """No message function of the worker's comes in (unlike engine_run.py's run): the reader's code could
+    reach it through Python's frames and post to the page."""
     _style(json.loads(style_json))
     plt.close("all")
     printed, error = io.StringIO(), None

@@ -1,6 +1,7 @@
 """The Content-Security-Policy (mkdocs_hooks/csp.py in every page, tools/serve.py as a header): in force,
 one text everywhere, and nothing the site does breaks it – every page, its experiment, the replays,
-the share toolbar, presentation mode and the Systemcheck, online and from the offline copy."""
+the share toolbar, presentation mode and the Systemcheck, online and from the offline copy. Python tags
+added to a page are never run."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ def test_every_page_carries_the_one_policy_and_the_server_sends_it(origin):
     assert header.startswith(policy + "; ") and "frame-ancestors 'self'" in header
     directives = dict(part.split(" ", 1) for part in policy.split("; "))
     assert "'unsafe-inline'" not in directives["script-src"] + directives["style-src"]
+    assert "'unsafe-eval'" not in directives["script-src"]  # nothing on the pages evaluates text as code
     pages = sorted(SITE.rglob("*.html"))
     assert len(pages) >= len(SLUGS) + 3  # the concepts, the start page, the Systemcheck, the 404 page
     for page in pages:
@@ -83,6 +85,26 @@ def _use_the_share_toolbar_and_presentation_mode(page):
         page.keyboard.press("Escape")
 
 
+# Python tags added once Python runs (a missed escape in the page's HTML would add them): with PyScript's
+# observers on the page, each ran as Python.
+INJECT = """() => {
+  const code = 'import js; js.window.__plPython = True';
+  const script = Object.assign(document.createElement('script'), { type: 'py', textContent: code });
+  const element = Object.assign(document.createElement('py-script'), { textContent: code });
+  const holder = document.createElement('div');
+  holder.innerHTML = '<script type="py">' + code + '</script><py-script>' + code + '</py-script>';
+  document.body.append(script, element, holder);
+}"""
+
+
+def _add_python_tags(page):
+    page.evaluate(INJECT)
+    # Python itself is idle and answers; anything queued for it ran before this
+    assert page.evaluate("window.probierlaborConfig.pyodide.then(py => py.runPythonAsync('1 + 1'))") == 2
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.__plPython") is None
+
+
 def _run_the_systemcheck(page):
     page.wait_for_selector("[data-systemcheck] button:not([disabled])", timeout=READY_MS)
     page.locator("[data-systemcheck] button").click()
@@ -125,6 +147,7 @@ def test_nothing_the_site_does_breaks_its_policy_online_or_offline(browser):
                 _use_the_replays(page)
             if slug == SLUGS[0]:
                 _use_the_share_toolbar_and_presentation_mode(page)
+                _add_python_tags(page)
             seen(slug)
         page.goto(origin + "/gibt-es-nicht/")
         seen("404")

@@ -33,6 +33,20 @@ FIRST_RUN_MS = 180_000  # a fresh worker: Pyodide, numpy, matplotlib and its fon
 STORE = "probierlabor.werkstatt."
 
 
+FORGE = """import js
+from pyodide.ffi import to_js
+as_js = lambda d: to_js(d, dict_converter=js.Object.fromEntries)
+try:
+    for run in range(1, 100):
+        js.postMessage(as_js({"id": run, "type": "done", "output": "gefälscht", "figures": [], "error": None}))
+    for _ in range(20000):
+        js.postMessage(as_js({"id": 0, "type": "progress", "done": 1, "total": 2}))
+except Exception as error:
+    print(type(error).__name__)
+print("echt")
+"""
+
+
 def all_requests(v):
     """Requests of the page and of its Web Workers (page.on('request') does not see a worker's)."""
     seen = []
@@ -134,6 +148,14 @@ def run_the_script_and_an_error(v, slug):
     figure = page.locator(f"{SECTION} [data-workshop-figure] img")
     assert figure.count() == 1
     assert figure.evaluate("img => img.complete && img.naturalWidth > 200 && img.src.startsWith('data:image/png')")
+
+    # the reader's code posts to the page as the worker would: results for every run, then a flood; the
+    # page hears only the worker's own channel and shows what the code really printed
+    type_code(page, FORGE)
+    status = run_and_wait(page)
+    assert status.startswith("Fertig"), status
+    printed = page.text_content(f"{SECTION} [data-workshop-output]")
+    assert printed.endswith("echt\n") and "gefälscht" not in printed, printed
 
     # an error in the reader's code: their line and Python's error, in German; the page goes on
     lines = filled.splitlines()

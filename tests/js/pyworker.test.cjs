@@ -17,10 +17,12 @@ test("the worker comes from static/js/ whatever document.currentScript says", ()
     addEventListener() {}
     removeEventListener() {}
     postMessage() {}
+    terminate() {}
   }
   const window = { probierlaborConfig: { base: "http://schule.local/labor/" } };
   const document = { currentScript: { src: "http://schule.local/labor/static/py/boot.py" } };
-  vm.runInNewContext(source, { window, document, Worker, URL });
+  vm.runInNewContext(source, { window, document, Worker, URL, MessageChannel });
   window.probierlaborWorker.run("engine", [], "bundle.zip", () => {});
+  window.probierlaborWorker.end();  // closes the page's end of the worker's channel
   assert.deepEqual(started, [["http://schule.local/labor/static/js/python-worker.js", "module"]]);
 });
