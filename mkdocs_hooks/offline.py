@@ -5,8 +5,8 @@ After every other build step (the search index, the Python package zip) it write
 - ``sw.js``: the service worker (template ``offline_sw.js``) with the list of every built file, its
   size and SHA-256 prefix; its version is the hash of that list, so any changed file makes a new
   version and an unchanged build keeps the old one. It also carries the headers every answer of the
-  worker needs, as tools/serve.py sends them: the site's Content-Security-Policy, taken from the built
-  pages (without it a Web Worker served from the offline copy runs unconfined), and the content type
+  worker needs, as tools/serve.py sends them: the site's Content-Security-Policy, from the file csp.py writes
+  (without it a Web Worker served from the offline copy runs unconfined), and the content type
   of each file name's ending (a stored copy's own type could be forged by any script of the origin).
 
 The service worker must sit at the site root to control every page (scope ``./``).
