@@ -119,7 +119,7 @@ def cold_load(browser, url: str, wait_ms: int = 120_000) -> dict:
     page = context.new_page()
     page.add_init_script(PROBE)
     page.goto(url)
-    page.wait_for_function("window.__bench && window.__bench.ready !== null", timeout=wait_ms)
+    page.wait_for_function("() => window.__bench && window.__bench.ready !== null", timeout=wait_ms)
     result = page.evaluate("""() => ({
         ready: window.__bench.ready,
         fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || null,
@@ -255,7 +255,7 @@ def repeat_visits(browser, url: str, reloads: int) -> list:
     times = []
     for _ in range(reloads):
         page.reload()
-        page.wait_for_function("window.__bench && window.__bench.ready !== null", timeout=120_000)
+        page.wait_for_function("() => window.__bench && window.__bench.ready !== null", timeout=120_000)
         times.append(page.evaluate("window.__bench.ready"))
         restored = page.evaluate("window.probierlaborConfig.snapshot.state") == "restored"
         print(f"  repeat visit: ready {times[-1] / 1000:.2f} s, Python {'from its snapshot' if restored else 'started anew'}")
@@ -270,7 +270,7 @@ def workshop_times(browser, site_url: str, slug: str) -> dict:
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     page.goto(f"{site_url}/systemcheck/")
-    page.wait_for_function("!!(window.probierlabor && window.probierlabor.runtime.systemcheck)", timeout=120_000)
+    page.wait_for_function("() => !!(window.probierlabor && window.probierlabor.runtime.systemcheck)", timeout=120_000)
     check = json.loads(page.evaluate("window.probierlabor.runtime.systemcheck()"))
     context.close()
     context = browser.new_context(viewport={"width": 1280, "height": 720})

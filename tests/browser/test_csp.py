@@ -78,7 +78,7 @@ def _use_the_share_toolbar_and_presentation_mode(page):
     page.locator(".pl-ab").wait_for()
     ab.click()
     page.keyboard.press("p")
-    page.wait_for_function("document.documentElement.classList.contains('pl-present')")
+    page.wait_for_function("() => document.documentElement.classList.contains('pl-present')")
     for _ in range(3):
         if not page.evaluate("document.documentElement.classList.contains('pl-present')"):
             break
@@ -131,7 +131,7 @@ def test_nothing_the_site_does_breaks_its_policy_online_or_offline(browser):
             s.textContent = 'window.__plRan = true'; document.head.append(s); }""")
         assert page.evaluate("window.__plRan") is None
         # reported twice: the policy of the meta tag and the same one of the header are both in force
-        page.wait_for_function("window.__plCsp.length === 2")
+        page.wait_for_function("() => window.__plCsp.length === 2")
         assert [found[0] for found in page.evaluate("window.__plCsp.splice(0)")] == ["script-src-elem"] * 2
         page.wait_for_function("() => true")  # a round trip: the console has reported the two blocks too
         planted = sum("Content Security Policy" in m[1] for m in v.console)

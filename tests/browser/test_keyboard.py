@@ -541,12 +541,12 @@ def act_on_experiment_and_replay(v, slug):
     v.page.keyboard.press("End")
     if v.page.locator("section.pl-replay").count():
         first = "document.querySelector('section.pl-replay')"
-        v.page.wait_for_function(f"{first}.dataset.state === 'ready'", timeout=30_000)
+        v.page.wait_for_function(f"() => {first}.dataset.state === 'ready'", timeout=30_000)
         tab_to(v, "section.pl-replay .pl-r-next", scope="section.pl-replay")
         v.page.keyboard.press("Enter")
         v.page.keyboard.press("Shift+Tab")  # the play button: plays to the end and stops there
         v.page.keyboard.press(" ")
-        v.page.wait_for_function(f"{first}.plReplay.index === {first}.plReplay.length && !{first}.plReplay.playing",
+        v.page.wait_for_function(f"() => {first}.plReplay.index === {first}.plReplay.length && !{first}.plReplay.playing",
                                  timeout=30_000)
 
 

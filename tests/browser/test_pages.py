@@ -75,7 +75,7 @@ def test_page_is_offline_ready_and_interactive(reader, check, slug):
         before = figure(v)
         param = first_control(slug)
         value = change(v, param)  # a real keyboard or pointer event, as a reader would cause it
-        v.page.wait_for_function(f"location.search.includes('{param.name}=')")
+        v.page.wait_for_function(f"() => location.search.includes('{param.name}=')")
         assert figure(v) != before
         assert api.run(slug, {param.name: value})["summary"] == v.page.inner_text(".pl-summary")
     v.screenshot(f"{slug}-1280")
@@ -144,10 +144,10 @@ def test_dragging_a_point_refits_and_lands_in_the_url(reader):
     v.page.mouse.down()
     for step in range(1, 6):
         v.page.mouse.move(x, y - 20 * step)
-    v.page.wait_for_function("document.querySelector('circle[data-drag=\"4\"]').classList.contains('pl-moved')")
+    v.page.wait_for_function("() => document.querySelector('circle[data-drag=\"4\"]').classList.contains('pl-moved')")
     assert v.page.evaluate("window.__addresses") == []
     v.page.mouse.up()
-    v.page.wait_for_function("location.search.includes('moves=4%3A')")
+    v.page.wait_for_function("() => location.search.includes('moves=4%3A')")
     addresses = v.page.evaluate("window.__addresses")
     assert len(addresses) == 1 and "moves=4%3A" in addresses[0]
     assert v.page.evaluate("location.search") == "?" + addresses[0].split("?")[1]
@@ -156,7 +156,7 @@ def test_dragging_a_point_refits_and_lands_in_the_url(reader):
     # the keyboard does the same for readers without a mouse
     v.page.locator('circle[data-drag="2"]').focus()
     v.page.keyboard.press("ArrowUp")
-    v.page.wait_for_function("decodeURIComponent(location.search).includes('2:')")
+    v.page.wait_for_function("() => decodeURIComponent(location.search).includes('2:')")
     assert v.console_errors() == []
 
 
@@ -187,22 +187,22 @@ def test_a_redrawn_figure_keeps_its_elements_and_reads_as_python_drew_it(reader)
     for step in range(1, 4):
         v.page.mouse.move(x, y - 15 * step)
     v.page.mouse.up()
-    v.page.wait_for_function("location.search.includes('moves=4%3A')")
+    v.page.wait_for_function("() => location.search.includes('moves=4%3A')")
     assert v.page.evaluate("window.__kept.every((el) => el.isConnected)")
     assert v.page.evaluate(shown) == v.page.evaluate(PYTHONS_MARKUP)
     v.page.locator('circle[data-drag="2"]').focus()
     for _ in range(3):
         v.page.keyboard.press("ArrowUp")
-    v.page.wait_for_function("decodeURIComponent(location.search).includes('2:')")
+    v.page.wait_for_function("() => decodeURIComponent(location.search).includes('2:')")
     assert v.page.evaluate("document.activeElement.dataset.drag") == "2"
     v.page.evaluate("document.activeElement.blur()")  # focus marks (focus-visible) are not Python's
     assert v.page.evaluate(shown) == v.page.evaluate(PYTHONS_MARKUP)
     # 24 more curves, then 80 points instead of 10: other elements, the markup still Python's
     v.page.locator('input[data-param="others"]').click()
-    v.page.wait_for_function("document.querySelectorAll('[data-experiment] polyline.pl-other').length === 24")
+    v.page.wait_for_function("() => document.querySelectorAll('[data-experiment] polyline.pl-other').length === 24")
     assert v.page.evaluate(shown) == v.page.evaluate(PYTHONS_MARKUP)
     v.page.get_by_role("button", name="Experiment 4", exact=True).click()
-    v.page.wait_for_function("document.querySelectorAll('[data-experiment] circle[data-drag]').length === 80")
+    v.page.wait_for_function("() => document.querySelectorAll('[data-experiment] circle[data-drag]').length === 80")
     assert v.page.evaluate(shown) == v.page.evaluate(PYTHONS_MARKUP)
     assert v.console_errors() == []
 
@@ -329,7 +329,7 @@ def test_a_new_random_run_is_announced_and_reproducible_from_the_url(reader, slu
         new MutationObserver(() => { if (s.textContent.includes('Rechnet')) window.__busy = true; })
           .observe(s, {childList: true, characterData: true, subtree: true}); }""")
     v.page.locator(f'[data-seed-for="{param.name}"]').click()
-    v.page.wait_for_function(f"new URLSearchParams(location.search).has('{param.name}')")
+    v.page.wait_for_function(f"() => new URLSearchParams(location.search).has('{param.name}')")
     v.wait_state()
     seed = v.page.evaluate(f"new URLSearchParams(location.search).get('{param.name}')")
     assert v.page.evaluate("window.__busy"), "the heavy work was not announced"

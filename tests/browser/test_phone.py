@@ -255,7 +255,7 @@ def test_dragging_a_slider_by_touch_changes_the_experiment(phone):
     y = box["y"] + box["height"] / 2
     touch(page, [(box["x"] + box["width"] / 2, y), (box["x"] + box["width"] * 0.8, y),
                  (box["x"] + box["width"] - 2, y)])
-    page.wait_for_function(f"location.search.includes('{param.name}=')")
+    page.wait_for_function(f"() => location.search.includes('{param.name}=')")
     raw = page.evaluate(f"new URLSearchParams(location.search).get('{param.name}')")
     assert api.run(slug, {param.name: raw})["summary"] == page.inner_text(".pl-summary")
 
@@ -300,7 +300,7 @@ def test_dragging_a_point_by_touch_moves_it(phone):
     x -= 12 * page.evaluate("el => el.getBoundingClientRect().width / (2 * el.r.baseVal.value)", point.element_handle())
     scrolled = page.evaluate("window.scrollY")
     touch(page, [(x, y), (x, y - 20), (x, y - 60)])
-    page.wait_for_function("location.search.includes('moves=')")
+    page.wait_for_function("() => location.search.includes('moves=')")
     after = float(page.locator('[data-experiment] circle[data-drag="0"]').get_attribute("aria-valuenow"))
     assert after > before + 5, (before, after)
     assert page.evaluate("window.scrollY") == scrolled, "the finger moved the point, not the page"
@@ -338,7 +338,7 @@ def test_a_finger_between_two_points_takes_the_nearer_one(phone):
     x, y = near["x"] + t * (far["x"] - near["x"]), near["y"] + t * (far["y"] - near["y"])
     assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).dataset.dragHit", [x, y]) == far["index"]
     touch(page, [(x, y), (x, y - 20), (x, y - 50)])
-    page.wait_for_function("location.search.includes('moves=')")
+    page.wait_for_function("() => location.search.includes('moves=')")
     moves = page.evaluate("new URLSearchParams(location.search).get('moves')")
     assert [m.split(":")[0] for m in moves.split(",")] == [near["index"]], moves
 
@@ -386,6 +386,6 @@ def test_a_finger_drags_a_bar_of_an_own_distribution(phone):
     # a finger put on the column takes the bar to it (the middle: a chance of ½) and lifts it from there;
     # a figure drawn anew under the finger at each step must not end the drag
     touch(page, [(x, y), (x, y - 20), (x, y - 40)])
-    page.wait_for_function("location.search.includes('dist=') && !location.search.includes('dist=0.5_0.3_0.2')")
+    page.wait_for_function("() => location.search.includes('dist=') && !location.search.includes('dist=0.5_0.3_0.2')")
     assert float(bar.get_attribute("aria-valuenow")) > 0.8
     assert page.evaluate("window.scrollY") == scrolled, "the finger moved the bar, not the page"

@@ -144,7 +144,7 @@ def test_keyboard_alone_chooses_steps_and_resets_presets(reader):
     slider = v.page.locator('input[data-param="lam"]')
     slider.focus()
     slider.press("ArrowLeft")  # the slider keeps its arrow keys
-    v.page.wait_for_function("location.search.includes('lam=')")
+    v.page.wait_for_function("() => location.search.includes('lam=')")
     assert v.page.locator(".pl-preset.pl-present-current").count() == 0
     v.page.evaluate("document.activeElement.blur()")
     v.page.keyboard.press("ArrowRight")
@@ -174,7 +174,7 @@ def test_keys_do_nothing_while_typing_in_a_number_input(reader):
     assert state(v) == {} and v.page.inner_html(".pl-figure") == before
     assert field.input_value() == "11", "the digit went into the field"
     field.press("Enter")  # and the field itself still works
-    v.page.wait_for_function("location.search.includes('layers=11')")
+    v.page.wait_for_function("() => location.search.includes('layers=11')")
 
 
 def test_presentation_mode_survives_instant_navigation_and_reload(visit):
@@ -184,7 +184,7 @@ def test_presentation_mode_survives_instant_navigation_and_reload(visit):
     assert v.page.evaluate("location.hash") == "", "the mode must not stay in links the reader shares"
     v.page.evaluate("window.plSamePage = true")
     v.page.locator('.md-content__inner a[href$="/ewc/"]').first.click()  # material made it absolute
-    v.page.wait_for_function("location.pathname === '/ewc/'")
+    v.page.wait_for_function("() => location.pathname === '/ewc/'")
     v.wait_state(selector='[data-experiment="ewc"]')  # not the old page's, which may still be there
     assert v.page.evaluate("window.plSamePage === true"), "instant navigation, no reload"
     assert presenting(v)
@@ -194,7 +194,7 @@ def test_presentation_mode_survives_instant_navigation_and_reload(visit):
     v.page.keyboard.press("2")  # the keys act on the new page's experiment
     shows(v, "ewc", "Gleiche Strafe")
     v.page.keyboard.press(".")  # the theme's "next page" key still works (its "p" is ours now)
-    v.page.wait_for_function("location.pathname === '/reservoir-sampling/'")
+    v.page.wait_for_function("() => location.pathname === '/reservoir-sampling/'")
     v.wait_state(selector='[data-experiment="reservoir-sampling"]')
     assert presenting(v) and v.page.evaluate("window.plSamePage === true")
 

@@ -58,7 +58,7 @@ def test_panel_replays_offline(reader, slug, name, view):
     assert panel.locator(".pl-replay-summary").inner_text().strip()
     # play from the start at 4×, pause, reset
     panel.evaluate("el => { el.plReplay.reset(); el.plReplay.setSpeed(4); el.plReplay.play(); }")
-    v.page.wait_for_function(f"document.querySelector('section.pl-replay[data-replay=\"{name}\"]').plReplay.index >= 2",
+    v.page.wait_for_function(f"() => document.querySelector('section.pl-replay[data-replay=\"{name}\"]').plReplay.index >= 2",
                              timeout=5_000)
     panel.evaluate("el => el.plReplay.pause()")
     assert not panel.evaluate("el => el.plReplay.playing")
@@ -103,5 +103,5 @@ def test_a_bad_trace_gives_a_german_message_and_the_page_keeps_working(visit, fa
     root = v.page.locator("[data-experiment]")
     before = root.locator(".pl-figure").inner_html()
     root.locator("[data-preset]").last.click()
-    v.page.wait_for_function("document.querySelector('[data-experiment]').dataset.state === 'ready'")
+    v.page.wait_for_function("() => document.querySelector('[data-experiment]').dataset.state === 'ready'")
     assert root.locator(".pl-figure").inner_html() != before or root.locator("[data-preset]").count() == 1

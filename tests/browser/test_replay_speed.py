@@ -30,7 +30,7 @@ def press(v, panel, key):
     panel.evaluate("el => { el.plReplay.reset(); el.plReplay.play(); }")
     v.page.evaluate("document.getElementById('pl-present-live').textContent = ''")
     v.page.keyboard.press(key)
-    v.page.wait_for_function("document.getElementById('pl-present-live').textContent !== ''")
+    v.page.wait_for_function("() => document.getElementById('pl-present-live').textContent !== ''")
     return {"speed": panel.evaluate("el => el.plReplay.speed"),
             "select": panel.locator("select").input_value(),
             "said": announced(v),

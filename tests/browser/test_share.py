@@ -91,9 +91,9 @@ def test_link_kopieren_puts_the_current_setting_on_the_clipboard(reader, origin)
     v.page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
     v.wait_state()
     v.page.get_by_role("button", name="Gleiche Strafe", exact=True).click()
-    v.page.wait_for_function("location.search.includes('mode=equal')")
+    v.page.wait_for_function("() => location.search.includes('mode=equal')")
     v.page.get_by_role("button", name="Link kopieren", exact=True).click()
-    v.page.wait_for_function("document.querySelector('.pl-share-status').textContent === 'Link kopiert'")
+    v.page.wait_for_function("() => document.querySelector('.pl-share-status').textContent === 'Link kopiert'")
     assert v.page.get_attribute(".pl-share-status", "role") == "status"
     assert v.page.evaluate("navigator.clipboard.readText()") == v.page.evaluate("location.href")
     assert v.page.evaluate("location.href").endswith("/ewc/?mode=equal")
@@ -126,7 +126,7 @@ def test_on_a_school_server_over_http_the_link_is_copied_from_a_field_and_the_qr
         assert field.input_value() == address
         selection = page.evaluate("[document.activeElement.selectionStart, document.activeElement.selectionEnd]")
         assert selection == [0, len(address)]
-        page.wait_for_function("document.querySelector('.pl-share-status').textContent !== ''")
+        page.wait_for_function("() => document.querySelector('.pl-share-status').textContent !== ''")
         assert page.inner_text(".pl-share-status") == "Link kopiert"
         # the copy command really reached the clipboard: read it back from a page that may read it
         reader = context.new_page()
@@ -169,7 +169,7 @@ def test_a_b_compares_two_settings_side_by_side_and_one_link_restores_both(reade
         r["value"] for r in nine["readouts"] if r["key"] == "test_rmse")
     # each side has its own controls: B's radio buttons are not A's
     v.page.locator(f'{B} input[data-param="days"][value="80"]').check(force=True)
-    v.page.wait_for_function("new URLSearchParams(location.search).get('b.days') === '80'")
+    v.page.wait_for_function("() => new URLSearchParams(location.search).get('b.days') === '80'")
     assert v.page.locator(f'{A} input[data-param="days"][value="10"]').is_checked()
     assert "days" not in search(v)
     nine80 = api.run("overfitting", {"degree": 9, "days": 80})
