@@ -3,7 +3,6 @@
 import json
 import math
 import random
-import time
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -143,17 +142,6 @@ def test_the_spread_is_not_a_fraction_of_a_percent_for_every_bar():
     assert study["median_max_dev_pp"] > 1.3  # the largest bar is typically off by about 2 points
     assert study["share_starts_over_1pp"] > 0.9  # in nearly every start some bar deviates by > 1 point
     assert study["median_median_dev_pp"] < 1.0  # the typical bar does stay within a fraction of a percent
-
-
-def test_a_start_stays_well_under_20_ms_in_cpython():
-    best = min(_timed(lambda s=s: rs.simulate.__wrapped__(4, 2000, s)) for s in range(5))
-    assert best < 0.020
-
-
-def _timed(fn):
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
 
 
 # -- the page ------------------------------------------------------------------------

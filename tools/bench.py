@@ -200,6 +200,14 @@ def speculative_ms() -> float:
     return best_ms(lambda: sd.view(sd.compute(trials=10000)))
 
 
+def reservoir_ms() -> float:
+    """Reservoir sampling's simulation behind a slider change (k = 4, 2000 runs), uncached, in CPython,
+    best of 5 seeds: the page reruns it on every new seed."""
+    from probierlabor.concepts import reservoir_sampling as rs
+    seeds = iter(range(5))
+    return best_ms(lambda: rs.simulate.__wrapped__(4, 2000, next(seeds)))
+
+
 def metr_horizon_ms() -> float:
     """METR's horizon page for a slider change at its most tasks (160), in CPython, best of 5."""
     return best_ms(lambda: api.run("metr-horizon", {"s": 1.0, "tasks": 160, "seed": 3}))
@@ -481,10 +489,11 @@ def main(argv=None) -> int:
         print(f"\nreplay step on {slug} ({REPLAY_PANELS[slug]}, {len(replay)} steps): repaint median "
               f"{median([a for a, _ in replay]):.1f} ms, slowest {max(a for a, _ in replay):.1f} ms, "
               f"next frame median {median([b for _, b in replay]):.1f} ms")
-    train, speculative, horizon = training_ms(), speculative_ms(), metr_horizon_ms()
+    train, speculative, horizon, reservoir = training_ms(), speculative_ms(), metr_horizon_ms(), reservoir_ms()
     print(f"\ncontinual learning, one variant trained in CPython: {train:.1f} ms (best of 5)")
     print(f"speculative decoding, compute and view at 10 000 trials in CPython: {speculative:.1f} ms (best of 5)")
     print(f"METR horizon, a run at 160 tasks in CPython: {horizon:.1f} ms (best of 5)")
+    print(f"reservoir sampling, 2000 runs at k = 4 in CPython: {reservoir:.1f} ms (best of 5)")
     warm, reload = changes["warm_ms"], changes["reload_ms"]
     if warm:
         print(f"\npage change by nav link, one runtime ({len(warm)} changes): median {median(warm):.0f} ms, "
@@ -522,6 +531,7 @@ def main(argv=None) -> int:
     checks.append(("continual learning: one variant trained vs 50 ms", train / 50))
     checks.append(("speculative decoding: compute and view at 10 000 trials vs 100 ms", speculative / 100))
     checks.append(("METR horizon: a run at 160 tasks vs 50 ms", horizon / 50))
+    checks.append(("reservoir sampling: 2000 runs at k = 4 vs 20 ms", reservoir / 20))
     checks.append((f"repeat visit of {repeat_page} vs 0.5 × cold", repeat_ratio / 0.5))
     checks.append(("whole site vs 42 MB", site_mb / 42))
     for label, ratio in checks:
@@ -529,7 +539,7 @@ def main(argv=None) -> int:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({"rows": rows, "site_mb": site_mb, "page_changes": changes, "repeat_visit_ms": repeat,
-                                                   "replay_step_ms": replays, "training_ms": train, "speculative_ms": speculative, "metr_horizon_ms": horizon, "workshop": workshop, "live": lives,
+                                                   "replay_step_ms": replays, "training_ms": train, "speculative_ms": speculative, "metr_horizon_ms": horizon, "reservoir_ms": reservoir, "workshop": workshop, "live": lives,
                                                    "checks": checks}, indent=1))
     return 0
 
