@@ -196,6 +196,28 @@ def test_a_redrawn_figure_keeps_its_elements_and_reads_as_python_drew_it(reader)
     assert v.console_errors() == []
 
 
+def test_a_figure_whose_elements_change_in_number_enters_the_page_as_one_node(reader):
+    """Pass-at-k's grid from 1 to 20 tries (15 → 125 children of the SVG): the new SVG goes in whole,
+    not child by child. Every node added to the page costs its observers (PyScript searches each one
+    for Python tags), so the figure adds no more nodes than innerHTML would."""
+    v = reader("/pass-at-k/?n=1")
+    v.wait_state()
+    v.page.evaluate("""() => { const root = document.querySelector('[data-experiment]');
+        window.__added = 0;
+        new MutationObserver((records) => records.forEach((r) => { window.__added += r.addedNodes.length; }))
+            .observe(root.querySelector('.pl-figure'), {childList: true, subtree: true}); }""")
+    slider = v.page.locator('input[type="range"][data-param="n"]')
+    slider.focus()
+    slider.press("End")
+    v.page.wait_for_function("location.search.includes('n=20')")
+    v.page.wait_for_function("window.__added > 0")
+    assert v.page.evaluate("window.__added") == 1
+    assert v.page.evaluate("document.querySelectorAll('[data-experiment] .pl-figure svg > *').length") > 100
+    assert v.page.evaluate("document.querySelector('[data-experiment] .pl-figure').innerHTML") \
+        == v.page.evaluate(PYTHONS_MARKUP)[0]
+    assert v.console_errors() == []
+
+
 def test_a_python_error_shows_a_friendly_box_and_the_page_keeps_working(reader):
     v = reader("/ewc/")
     v.wait_state()
