@@ -206,15 +206,29 @@ def test_a_figure_whose_elements_change_in_number_enters_the_page_as_one_node(re
         window.__added = 0;
         new MutationObserver((records) => records.forEach((r) => { window.__added += r.addedNodes.length; }))
             .observe(root.querySelector('.pl-figure'), {childList: true, subtree: true}); }""")
-    slider = v.page.locator('input[type="range"][data-param="n"]')
-    slider.focus()
-    slider.press("End")
+    change(v, api.params_of("pass-at-k")["n"])  # End: 20 tries
     v.page.wait_for_function("location.search.includes('n=20')")
     v.page.wait_for_function("window.__added > 0")
     assert v.page.evaluate("window.__added") == 1
     assert v.page.evaluate("document.querySelectorAll('[data-experiment] .pl-figure svg > *').length") > 100
     assert v.page.evaluate("document.querySelector('[data-experiment] .pl-figure').innerHTML") \
         == v.page.evaluate(PYTHONS_MARKUP)[0]
+    assert v.console_errors() == []
+
+
+def test_a_slider_step_asks_the_css_nothing_before_the_new_view_is_in(reader):
+    """The layout and the scrolling regions change with the experiment's size only: a render takes them
+    as read after the browser's last layout (probierlabor.js, sizes), not from getComputedStyle, which
+    just after the slider moved makes the browser work out styles before Python even starts."""
+    v = reader("/gqa/")
+    v.wait_state()
+    v.page.evaluate("""() => { window.__asked = 0; const real = window.getComputedStyle;
+        window.getComputedStyle = function (...args) { window.__asked++; return real.apply(this, args); }; }""")
+    change(v, api.params_of("gqa")["groups"])
+    v.page.wait_for_function("location.search.includes('groups=')")
+    v.page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert v.page.evaluate("window.__asked") == 0
+    assert v.page.evaluate("document.querySelector('[data-experiment]').plLayout") == "wide"
     assert v.console_errors() == []
 
 
