@@ -511,7 +511,7 @@ def main(argv=None) -> int:
             browser.close()
         for server, _ in servers.values():
             server.shutdown()
-        compared = side_by_side(samples)
+        compared = {**side_by_side(samples), "samples": samples}  # every jump, for another statistic later
         print_side_by_side(compared, reference, args.rounds, args.jumps)
         if args.slider_only:
             checks = [(f"{r['page']}: slider → next frame median vs 33 ms", r["frame"][CURRENT] / 33)
