@@ -40,6 +40,7 @@
       document.dispatchEvent(new CustomEvent("pl:runtime-ready"));
       runtime.readyAt = performance.now();
       document.querySelectorAll("[data-experiment]").forEach(start);
+      warmUp(document.querySelector("[data-experiment]"));
     },
     fail(message) {
       if (runtime.run || runtime.failure) return;
@@ -298,6 +299,7 @@
   // ---- rendering ---------------------------------------------------------------------
 
   function userChange(root) {
+    runtime.changes = (runtime.changes || 0) + 1;
     // Synchronous on purpose: Chromium already delivers pointer-driven input at most once per
     // frame, and computing at once leaves the whole rest of the frame for layout and paint.
     if (runtime.run) render(root, fromControls(root), { fromUrl: false });
@@ -329,6 +331,32 @@
     if (root.dataset.state !== "ready") root.dataset.state = "ready";
     root.plLastMs = performance.now() - t0;
     announceRun(root, { ms: root.plLastMs, lesson: out.lesson });
+  }
+
+  // Python started from the build's memory snapshot has run next to nothing when it is ready, and its
+  // first runs are slow: prefill's first ten took 7,2 ms each (median of three cold loads), from the
+  // twentieth on 1,5 ms; Python started the usual way (bcf8981), which ran for seconds before, 1,3 and
+  // 1,2 ms. So while the browser is idle after the start, the experiment is computed again (its result
+  // dropped) until WARM_MS of Python have run, so that the reader's first slider steps are not the
+  // slow ones; a change of the reader's ends it (their own runs warm it up just as well).
+  const WARM_MS = 150;
+
+  function warmUp(root) {
+    if (!root || !window.requestIdleCallback) return;
+    runtime.warmMs = 0;
+    const changes = runtime.changes;
+    const step = (idle) => {
+      if (runtime.warmMs >= WARM_MS || runtime.changes !== changes || !root.isConnected || root.dataset.state !== "ready") return;
+      if (idle.timeRemaining() > 10) {
+        const t = performance.now();
+        try {
+          runtime.run(root.plSlug, JSON.stringify(fromControls(root)), root.plLayout);
+        } catch (_) { return; }  // the page's own render says what went wrong
+        runtime.warmMs += performance.now() - t;
+      }
+      requestIdleCallback(step);
+    };
+    requestIdleCallback(step);
   }
 
   // Other scripts follow every view put on screen: present.js marks the preset, lesson.js checks

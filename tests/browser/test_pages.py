@@ -232,6 +232,22 @@ def test_a_slider_step_asks_the_css_nothing_before_the_new_view_is_in(reader):
     assert v.console_errors() == []
 
 
+def test_python_warms_up_while_the_page_is_idle_and_nothing_on_screen_changes(reader):
+    """Python started from the snapshot is slow on its first runs: after the start the page computes
+    its experiment again in idle time (probierlabor.js, warmUp) for a while, then stops; the figure,
+    the state and the address stay as they were."""
+    v = reader("/prefill/")
+    v.wait_state()
+    before = figure(v)
+    v.page.wait_for_function("window.probierlabor.runtime.warmMs > 0", timeout=30_000)
+    v.page.wait_for_timeout(1500)
+    warmed = v.page.evaluate("window.probierlabor.runtime.warmMs")
+    v.page.wait_for_timeout(1000)
+    assert v.page.evaluate("window.probierlabor.runtime.warmMs") == warmed  # it has ended
+    assert figure(v) == before and query(v) == "" and v.wait_state() == "ready"
+    assert v.console_errors() == []
+
+
 def test_a_python_error_shows_a_friendly_box_and_the_page_keeps_working(reader):
     v = reader("/ewc/")
     v.wait_state()
