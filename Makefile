@@ -41,8 +41,9 @@ site: setup
 bundle: site
 	$(BIN)/python tools/bundle.py site --out dist
 
+# `make bench REFERENCE=../old/site`: slider → repaint of every page side by side with another build
 bench: site browser
-	$(BIN)/python tools/bench.py
+	$(BIN)/python tools/bench.py $(if $(REFERENCE),--reference $(REFERENCE))
 	$(BIN)/python -m engine.bench
 
 setup: $(VENV)/.installed node_modules/.package-lock.json vendor

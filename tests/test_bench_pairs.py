@@ -24,3 +24,44 @@ def test_a_slowing_machine_does_not_show_as_a_slow_page():
     # against the run's median bare load, as before, the last page looked 1.5 × slower than the first
     median_bare = 1400
     assert ready[5][1] / median_bare > 1.5 * ready[1][1] / median_bare
+
+
+def test_side_by_side_loads_both_builds_of_each_page_in_turn_and_neither_always_first():
+    for slugs in (["a", "b", "c"], ["a", "b", "c", "d"]):
+        check_ab_order(slugs, bench.ab_order(slugs, rounds=2))
+
+
+def check_ab_order(slugs, order):
+    assert len(order) == 2 * 2 * len(slugs)
+    for run in range(2):
+        loads = order[run * 2 * len(slugs):(run + 1) * 2 * len(slugs)]
+        pairs = [loads[i:i + 2] for i in range(0, len(loads), 2)]
+        # page by page, both builds one after the other; every other round backwards
+        assert [p[0][0] for p in pairs] == (slugs if run == 0 else slugs[::-1])
+        assert all(p[0][0] == p[1][0] and {p[0][1], p[1][1]} == {bench.CURRENT, bench.REFERENCE} for p in pairs)
+        # A B, B A, A B: the build that went second goes first on the next page
+        assert all(pairs[i][1][1] == pairs[i + 1][0][1] for i in range(len(pairs) - 1))
+    firsts = [order[i][1] for i in range(0, len(order), 2)]
+    assert firsts.count(bench.CURRENT) == firsts.count(bench.REFERENCE)
+    for slug in slugs:  # over the two rounds, each page has each build first once
+        assert {order[i][1] for i in range(0, len(order), 2) if order[i][0] == slug} == {bench.CURRENT, bench.REFERENCE}
+
+
+def test_side_by_side_names_the_ratio_per_page_the_median_and_the_worst_page():
+    ms = lambda *values: [(v, v + 10) for v in values]  # noqa: E731 - (repainted, next frame)
+    samples = {"fast": {bench.REFERENCE: ms(10, 12, 11), bench.CURRENT: ms(5, 6, 100)},
+               "slow": {bench.REFERENCE: ms(40, 40, 40), bench.CURRENT: ms(60, 60, 61)},
+               "mid": {bench.REFERENCE: ms(20, 20, 20), bench.CURRENT: ms(20, 20, 20)},
+               "no slider": {bench.REFERENCE: [], bench.CURRENT: []}}
+    compared = bench.side_by_side(samples)
+    rows = {r["page"]: r for r in compared["rows"]}
+    assert set(rows) == {"fast", "slow", "mid"}  # a page without samples is left out, not a zero
+    assert rows["fast"]["repaint"][bench.CURRENT] == 6 and rows["fast"]["repaint"]["ratio"] == 6 / 11  # medians
+    assert rows["slow"]["frame"]["ratio"] == 70 / 50
+    summary = compared["summary"]["repaint"]
+    assert summary[bench.REFERENCE]["median"] == 20 and summary[bench.CURRENT]["median"] == 20
+    assert summary[bench.CURRENT]["worst"] == "slow" and summary[bench.CURRENT]["worst_ms"] == 60
+    assert summary["slower"] == 1
+    checks = dict(bench.reference_checks(compared))
+    assert checks["slow: slider → next frame vs the reference"] == 70 / 50
+    assert checks["slider → next frame, worst page vs the reference's worst"] == 70 / 50

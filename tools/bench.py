@@ -8,10 +8,14 @@ first use and on a second run, beside the Systemcheck's numpy and matplotlib loa
 bare page are interleaved (a bare load after every two pages), and each page's ratio is the median of its
 loads divided by the bare loads just around them, so every ratio compares loads made under the same conditions. Targets:
 
-    ready ≤ 1.15 × bare runtime (every page) · first content ≤ 0.5 s · slider → repaint median ≤ 33 ms
+    ready ≤ 1.15 × bare runtime (every page) · first content ≤ 0.5 s · slider → next frame median ≤ 33 ms
     dragging ≤ 16 ms · repeat visit ≤ 0.5 × cold · whole site ≤ 42 MB · replay step → next frame ≤ 33 ms
 
     python tools/bench.py [--runs 3] [--steps 30] [--json out/bench.json]
+    python tools/bench.py --reference ../old/site [--slider-only] [--pages gqa,pass-at-k]
+                                               slider → repaint of every page side by side with another
+                                               build (make bench REFERENCE=…): both served, loaded in
+                                               turn page by page (A B, then B A), the ratio per page
     python tools/bench.py --workshop-only      just the „Im Code nachrechnen“ measurement
     python tools/bench.py --live-only          just „Eigener Lauf“: each engine page's first preset run in
                                                the browser and in CPython, their ratio, the longest
@@ -51,16 +55,18 @@ for (const type of ['input', 'pointermove']) {
 }
 """
 
-# After each render: the figure is in the DOM and laid out (forced layout) → "repainted";
-# the frame after that has been presented → "next frame".
+# After each render: the experiment's DOM has changed and is laid out (forced layout) → "repainted";
+# the frame after that has been presented → "next frame". The change is seen by a MutationObserver, not
+# by an event of the page script, so that any build is measured the same way, an older one as well
+# (--reference). Its callback runs once the input's handlers have returned: the whole render is in.
 MEASURE = """
 () => { const root = document.querySelector('[data-experiment]');
-  root.addEventListener('pl:rendered', () => {
+  new MutationObserver(() => {
     const b = window.__bench; if (b.pending === null) return;
     root.offsetHeight;  // force style and layout of the new figure
     const laid = performance.now(), start = b.pending; b.pending = null;
     requestAnimationFrame(() => requestAnimationFrame(() => b.lat.push([laid - start, performance.now() - start])));
-  });
+  }).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
 }
 """
 
@@ -128,23 +134,96 @@ def cold_load(browser, url: str, wait_ms: int = 120_000) -> dict:
     return {"context": context, "page": page, **result}
 
 
-def slider_latency(page, steps: int) -> list:
-    """Trusted keyboard steps on the first slider (or, on pages without one, the first radio group)."""
+def slider_latency(page, jumps: int) -> list:
+    """The first slider jumped between its ends by trusted keys (End, Home, End, …: the largest change a
+    slider makes, often a figure with many more or fewer elements); on pages without a slider, the first
+    radio group (← from its first choice wraps to the last, → back). [(repainted ms, next frame ms)], one
+    per jump; the next jump comes once the last one's frame is measured."""
     page.evaluate(MEASURE)
-    slider = page.locator('[data-experiment] input[type="range"]').first
+    control = page.locator('[data-experiment] input[type="range"]').first
+    keys = ("End", "Home")
     if page.locator('[data-experiment] input[type="range"]').count() == 0:
-        slider = page.locator('[data-experiment] input[type="radio"]:checked').first
+        control = page.locator('[data-experiment] input[type="radio"]').first
+        keys = ("ArrowLeft", "ArrowRight")
         if page.locator('[data-experiment] input[type="radio"]').count() == 0:
             return []
-    slider.focus()
-    slider.press("Home")
-    page.wait_for_timeout(100)
+        control.check()
+    control.focus()
+    if keys[0] == "End":
+        control.press("Home")
+    page.wait_for_timeout(300)  # a render that the start caused is over
     page.evaluate("window.__bench.lat = []")
-    for i in range(steps):
-        slider.press("ArrowRight" if (i // 4) % 2 == 0 else "ArrowLeft")
-        page.wait_for_timeout(60)
-    page.wait_for_timeout(200)
+    for i in range(jumps):
+        control.press(keys[i % 2])
+        page.wait_for_function(f"window.__bench.lat.length > {i}", timeout=30_000)
+        page.wait_for_timeout(50)
     return page.evaluate("window.__bench.lat")
+
+
+REFERENCE, CURRENT = "reference", "this build"
+
+
+def ab_order(slugs: list[str], rounds: int) -> list[tuple[str, str]]:
+    """(page, build) in the order the side-by-side slider loads them: page by page both builds, the one
+    that went second going first on the next page (A B, B A, A B, …), every other round backwards, so
+    neither build nor any page always has the first or the quieter turn."""
+    order = []
+    for run in range(rounds):
+        pages = list(enumerate(slugs))
+        for i, slug in pages if run % 2 == 0 else reversed(pages):
+            pair = (CURRENT, REFERENCE) if (i + run) % 2 == 0 else (REFERENCE, CURRENT)
+            order += [(slug, build) for build in pair]
+    return order
+
+
+def side_by_side(samples: dict[str, dict[str, list]]) -> dict:
+    """Per page the medians of both builds' (repainted, next frame) samples and their ratio (this build ÷
+    the reference); over the pages measured on both: the median, the worst page and how many got slower."""
+    rows = []
+    for slug, builds in samples.items():
+        if not builds[REFERENCE] or not builds[CURRENT]:
+            continue
+        row = {"page": slug}
+        for key, column in (("repaint", 0), ("frame", 1)):
+            ref = median([s[column] for s in builds[REFERENCE]])
+            now = median([s[column] for s in builds[CURRENT]])
+            row[key] = {REFERENCE: ref, CURRENT: now, "ratio": now / ref}
+        rows.append(row)
+    summary = {}
+    for key in ("repaint", "frame"):
+        summary[key] = {build: {"median": median([r[key][build] for r in rows]),
+                                "worst": max(rows, key=lambda r: r[key][build])["page"] if rows else None,
+                                "worst_ms": max((r[key][build] for r in rows), default=float("nan"))}
+                        for build in (REFERENCE, CURRENT)}
+        summary[key]["slower"] = sum(r[key]["ratio"] > 1 for r in rows)
+        summary[key]["ratio_median"] = median([r[key]["ratio"] for r in rows])
+    return {"rows": rows, "summary": summary}
+
+
+def slider_side_by_side(browser, urls: dict[str, str], slugs: list[str], rounds: int, jumps: int) -> dict:
+    """Slider jumps on every page in both builds, loaded cold in ab_order: {page: {build: samples}}."""
+    samples = {slug: {REFERENCE: [], CURRENT: []} for slug in slugs}
+    for slug, build in ab_order(slugs, rounds):
+        load = cold_load(browser, f"{urls[build]}/{slug}/")
+        samples[slug][build] += slider_latency(load["page"], jumps)
+        load["context"].close()
+    return samples
+
+
+def print_side_by_side(compared: dict, reference: Path, rounds: int, jumps: int) -> None:
+    print(f"\nslider → repaint side by side with the reference {reference}\n({jumps} jumps between a slider's "
+          f"ends per page, build and round, {rounds} rounds, loaded in turn A B, B A; median ms)")
+    print(f"{'page':<24}{'reference':>11}{'this build':>12}{'×':>7}   {'next frame: ref':>16}{'this':>8}{'×':>7}")
+    for r in compared["rows"]:
+        p, f = r["repaint"], r["frame"]
+        print(f"{r['page']:<24}{p[REFERENCE]:>11.1f}{p[CURRENT]:>12.1f}{p['ratio']:>7.2f}   "
+              f"{f[REFERENCE]:>16.1f}{f[CURRENT]:>8.1f}{f['ratio']:>7.2f}")
+    for key, label in (("repaint", "repainted"), ("frame", "next frame")):
+        s = compared["summary"][key]
+        ref, now = s[REFERENCE], s[CURRENT]
+        print(f"{label}: median over pages {ref['median']:.1f} → {now['median']:.1f} ms, worst page "
+              f"{ref['worst_ms']:.1f} ({ref['worst']}) → {now['worst_ms']:.1f} ms ({now['worst']}); "
+              f"ratio median {s['ratio_median']:.2f}, {s['slower']} of {len(compared['rows'])} pages slower")
 
 
 # Recorded runs stepped on their pages (the 16-request schedule with its twin, the two busiest memory
@@ -361,6 +440,25 @@ def print_workshop(times: dict) -> None:
           f"{times['systemcheck_numpy_s']:.2f} s, matplotlib (load and draw) {times['systemcheck_matplotlib_s']:.2f} s")
 
 
+def reference_checks(compared: dict | None) -> list[tuple[str, float]]:
+    """This build's slider against the reference's: per page, and the median and worst page over all."""
+    if not compared:
+        return []
+    checks = [(f"{r['page']}: slider → next frame vs the reference", r["frame"]["ratio"]) for r in compared["rows"]]
+    s = compared["summary"]["frame"]
+    checks.append(("slider → next frame, median over pages vs the reference",
+                   s[CURRENT]["median"] / s[REFERENCE]["median"]))
+    checks.append(("slider → next frame, worst page vs the reference's worst",
+                   s[CURRENT]["worst_ms"] / s[REFERENCE]["worst_ms"]))
+    return checks
+
+
+def print_checks(checks: list[tuple[str, float]]) -> None:
+    print("\ntargets (measured / target = ratio; ≤ 1 meets the target):")
+    for label, ratio in checks:
+        print(f"  {'ok  ' if ratio <= 1 else 'MISS'} {ratio:5.2f}  {label}")
+
+
 def median(values):
     return statistics.median(values) if values else float("nan")
 
@@ -372,7 +470,7 @@ def folder_bytes(folder: Path) -> int:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="cold loads per page (median reported)")
-    parser.add_argument("--steps", type=int, default=30, help="slider steps and drag moves per page")
+    parser.add_argument("--steps", type=int, default=30, help="drag moves per page")
     parser.add_argument("--json", help="also write the measurements to this file")
     parser.add_argument("--repeat-page", default="overfitting",
                         help="the page whose repeat visit (site stored offline, full reload) is measured")
@@ -384,11 +482,22 @@ def main(argv=None) -> int:
                         help="measure only „Eigener Lauf“ on the engine pages (browser vs CPython, long tasks)")
     parser.add_argument("--site", type=Path, default=SITE,
                         help="another build to measure (e.g. an older revision's, for an A/B comparison)")
+    parser.add_argument("--reference", type=Path,
+                        help="a built site/ (e.g. of an older revision, in a git worktree) whose slider → repaint "
+                             "is measured side by side with this build's, page by page")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of the side-by-side slider comparison (--reference)")
+    parser.add_argument("--jumps", type=int, default=9, help="slider jumps per page (and build and round)")
+    parser.add_argument("--slider-only", action="store_true", help="measure only slider → repaint (with --reference: "
+                                                                   "only the side-by-side table)")
     args = parser.parse_args(argv)
+    if args.slider_only and not args.reference:
+        parser.error("--slider-only misst den Regler neben einem Vergleichsbau: --reference fehlt")
     site = args.site.resolve()
-    if not (site / "index.html").exists():
-        print("site/ fehlt: erst `make site`.", file=sys.stderr)
-        return 1
+    reference = args.reference.resolve() if args.reference else None
+    for folder in (site, reference):
+        if folder and not (folder / "index.html").exists():
+            print(f"{folder} enthält keine gebaute Website: erst `make site` (dort).", file=sys.stderr)
+            return 1
 
     from playwright.sync_api import sync_playwright
 
@@ -413,6 +522,30 @@ def main(argv=None) -> int:
             Path(args.json).write_text(json.dumps({key: measured}, indent=1))
         return 0
 
+    slugs = [s for s in args.pages.split(",") if s in SLUGS] if args.pages else list(SLUGS)
+    compared = None
+    if reference:
+        servers = {CURRENT: serve(site), REFERENCE: serve(reference)}
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
+            # Chromium's own first start is no page's cost
+            cold_load(browser, f"{servers[CURRENT][1]}/{slugs[0]}/")["context"].close()
+            samples = slider_side_by_side(browser, {b: url for b, (_, url) in servers.items()}, slugs,
+                                          args.rounds, args.jumps)
+            browser.close()
+        for server, _ in servers.values():
+            server.shutdown()
+        compared = {**side_by_side(samples), "samples": samples}  # every jump, for another statistic later
+        print_side_by_side(compared, reference, args.rounds, args.jumps)
+        if args.slider_only:
+            checks = [(f"{r['page']}: slider → next frame median vs 33 ms", r["frame"][CURRENT] / 33)
+                      for r in compared["rows"]] + reference_checks(compared)
+            print_checks(checks)
+            if args.json:
+                Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+                Path(args.json).write_text(json.dumps({"slider_side_by_side": compared, "checks": checks}, indent=1))
+            return 0
+
     bare_root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))
     # a copy, not a link: tools/serve.py refuses any path that resolves outside the folder it serves
     shutil.copytree(site / "static", bare_root / "static")
@@ -422,7 +555,6 @@ def main(argv=None) -> int:
     bare_server, bare_url = serve(bare_root)
 
     targets = {name: f"{bare_url}/{name}.html" for name in BARE_PAGES}
-    slugs = [s for s in args.pages.split(",") if s in SLUGS] if args.pages else list(SLUGS)
     targets.update({slug: f"{site_url}/{slug}/" for slug in slugs})
     loads = {name: [] for name in targets}
     latency = {slug: {"slider": [], "drag": [], "replay": []} for slug in slugs}
@@ -440,7 +572,8 @@ def main(argv=None) -> int:
                 loads[name].append({k: load[k] for k in ("ready", "fcp", "bytes")})
                 ready.append((name, load["ready"]))
                 if name in latency and run == 0:
-                    latency[name]["slider"] = slider_latency(load["page"], args.steps)
+                    latency[name]["slider"] = (samples[name][CURRENT] if compared else
+                                               slider_latency(load["page"], args.jumps))
                     if name in REPLAY_PANELS:
                         latency[name]["replay"] = replay_step_latency(load["page"], REPLAY_PANELS[name])
                 # a drag in every run: one run's 30 moves scattered from 14 to 25 ms between otherwise equal runs
@@ -511,13 +644,12 @@ def main(argv=None) -> int:
     print_workshop(workshop)
     print_live(lives)
     print(f"\nwhole site: {site_mb:.1f} MB")
-    print("\ntargets (measured / target = ratio; ≤ 1 meets the target):")
     checks = []
     for row in rows:
         if row["page"] in SLUGS:
             checks.append((f"{row['page']}: ready vs 1.15 × bare", row["ratio_to_bare"] / 1.15))
             checks.append((f"{row['page']}: first content vs 0.5 s", row["first_content_s"] / 0.5))
-            checks.append((f"{row['page']}: slider → repaint median vs 33 ms", row["slider_ms"] / 33))
+            checks.append((f"{row['page']}: slider → next frame median vs 33 ms", row["slider_next_frame_ms"] / 33))
             if row["drag_samples"]:
                 checks.append((f"{row['page']}: dragging median vs 16 ms", row["drag_ms"] / 16))
     if warm:
@@ -534,13 +666,13 @@ def main(argv=None) -> int:
     checks.append(("reservoir sampling: 2000 runs at k = 4 vs 20 ms", reservoir / 20))
     checks.append((f"repeat visit of {repeat_page} vs 0.5 × cold", repeat_ratio / 0.5))
     checks.append(("whole site vs 42 MB", site_mb / 42))
-    for label, ratio in checks:
-        print(f"  {'ok  ' if ratio <= 1 else 'MISS'} {ratio:5.2f}  {label}")
+    checks += reference_checks(compared)
+    print_checks(checks)
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({"rows": rows, "site_mb": site_mb, "page_changes": changes, "repeat_visit_ms": repeat,
                                                    "replay_step_ms": replays, "training_ms": train, "speculative_ms": speculative, "metr_horizon_ms": horizon, "reservoir_ms": reservoir, "workshop": workshop, "live": lives,
-                                                   "checks": checks}, indent=1))
+                                                   "slider_side_by_side": compared, "checks": checks}, indent=1))
     return 0
 
 

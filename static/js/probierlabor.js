@@ -40,6 +40,7 @@
       document.dispatchEvent(new CustomEvent("pl:runtime-ready"));
       runtime.readyAt = performance.now();
       document.querySelectorAll("[data-experiment]").forEach(start);
+      warmUp(document.querySelector("[data-experiment]"));
     },
     fail(message) {
       if (runtime.run || runtime.failure) return;
@@ -120,6 +121,7 @@
       });
     });
     enableDragging(root);
+    sized.observe(root);
     fitFigures(root);
     // an old link's former parameter names (Param.alias) under the new ones, also after instant navigation
     window.probierlaborOldLinks.rename(root);
@@ -297,6 +299,7 @@
   // ---- rendering ---------------------------------------------------------------------
 
   function userChange(root) {
+    runtime.changes = (runtime.changes || 0) + 1;
     // Synchronous on purpose: Chromium already delivers pointer-driven input at most once per
     // frame, and computing at once leaves the whole rest of the frame for layout and paint.
     if (runtime.run) render(root, fromControls(root), { fromUrl: false });
@@ -307,7 +310,7 @@
     const t0 = performance.now();
     let out;
     try {
-      root.plLayout = layoutOf(root);
+      root.plLayout = sizes(root).layout;
       out = JSON.parse(runtime.run(root.plSlug, JSON.stringify(raw), root.plLayout));
     } catch (error) {
       out = { error: String(error) };
@@ -330,6 +333,32 @@
     announceRun(root, { ms: root.plLastMs, lesson: out.lesson });
   }
 
+  // Python started from the build's memory snapshot has run next to nothing when it is ready, and its
+  // first runs are slow: prefill's first ten took 7,2 ms each (median of three cold loads), from the
+  // twentieth on 1,5 ms; Python started the usual way (bcf8981), which ran for seconds before, 1,3 and
+  // 1,2 ms. So while the browser is idle after the start, the experiment is computed again (its result
+  // dropped) until WARM_MS of Python have run, so that the reader's first slider steps are not the
+  // slow ones; a change of the reader's ends it (their own runs warm it up just as well).
+  const WARM_MS = 150;
+
+  function warmUp(root) {
+    if (!root || !window.requestIdleCallback) return;
+    runtime.warmMs = 0;
+    const changes = runtime.changes;
+    const step = (idle) => {
+      if (runtime.warmMs >= WARM_MS || runtime.changes !== changes || !root.isConnected || root.dataset.state !== "ready") return;
+      if (idle.timeRemaining() > 10) {
+        const t = performance.now();
+        try {
+          runtime.run(root.plSlug, JSON.stringify(fromControls(root)), root.plLayout);
+        } catch (_) { return; }  // the page's own render says what went wrong
+        runtime.warmMs += performance.now() - t;
+      }
+      requestIdleCallback(step);
+    };
+    requestIdleCallback(step);
+  }
+
   // Other scripts follow every view put on screen: present.js marks the preset, lesson.js checks
   // the tasks (detail.lesson: kit/lesson.status of this state). The last detail stays on the root
   // for a script that mounts after the event.
@@ -349,7 +378,7 @@
     const focused = active && root.contains(active) && active.dataset.drag !== undefined
       ? handleSelector({ field: active.dataset.dragField, index: active.dataset.drag })
       : undefined;
-    const scrolling = scrollingRegions(root);
+    const scrolling = sizes(root).scrolling;
     morph(root.querySelector(".pl-figure"), out.figure);
     morph(root.querySelector(".pl-extra"), out.extra || "");
     fitFigures(root, scrolling);
@@ -464,10 +493,9 @@
 
   // Only a narrow screen's CSS lets a region scroll and reads the width; elsewhere (desktop,
   // projector, every slider step and drag move there) the labels' styles are not asked for at all.
-  // paint() asks before it puts the new figure in: then the styles are still those of the last frame,
-  // and the answer costs nothing. Asked after, it made the browser work out the styles of the whole
-  // new figure at once, and again after the readouts change: on a desktop, about half of the time a
-  // drag move spent outside Python.
+  // A render takes the regions from sizes(), read before the new figure is in: asked after, it made
+  // the browser work out the styles of the whole new figure at once, and again after the readouts
+  // change: on a desktop, about half of the time a drag move spent outside Python.
   function scrollingRegions(root) {
     return [...root.querySelectorAll(".pl-figure, .pl-extra")].filter((region) => getComputedStyle(region).overflowX === "auto");
   }
@@ -497,13 +525,28 @@
     return (stage && getComputedStyle(stage).getPropertyValue("--pl-layout").trim()) || "wide";
   }
 
+  // What a render asks the CSS (the layout, the regions that scroll) changes only with the experiment's
+  // width. Asked at every render, just after the reader moved the slider, it made the browser work out
+  // styles before Python even started (0,6 ms of every step, timed in the page); a ResizeObserver asks
+  // after the browser's own layout instead, when the answer costs nothing, and only for a new width
+  // (a taller figure changes neither).
+  function measure(root, width) {
+    root.plSized = { width, layout: layoutOf(root), scrolling: scrollingRegions(root) };
+    return root.plSized;
+  }
+  const sizes = (root) => root.plSized || measure(root);  // before the observer's first answer
+  const sized = new ResizeObserver((entries) => entries.forEach(({ target, contentRect }) => {
+    if (!target.plSized || target.plSized.width !== contentRect.width) measure(target, contentRect.width);
+  }));
+
   // A window turned or resized into the narrow layout fits the figures already on screen, and
   // Python draws a figure again where the experiment has crossed to the other width.
   let refit = 0;
   addEventListener("resize", () => {
     cancelAnimationFrame(refit);
     refit = requestAnimationFrame(() => document.querySelectorAll("[data-experiment]").forEach((root) => {
-      if (root.plStarted && root.plLayout && root.plLayout !== layoutOf(root) && root.dataset.state === "ready"
+      // asked now: the observer answers only after this frame's layout
+      if (root.plStarted && root.plLayout && root.plLayout !== measure(root).layout && root.dataset.state === "ready"
           && root.plDragging === undefined) {
         render(root, fromControls(root), { fromUrl: false });
       }

@@ -207,6 +207,58 @@ def test_a_redrawn_figure_keeps_its_elements_and_reads_as_python_drew_it(reader)
     assert v.console_errors() == []
 
 
+def test_a_figure_whose_elements_change_in_number_enters_the_page_as_one_node(reader):
+    """Pass-at-k's grid from 1 to 20 tries (15 → 125 children of the SVG): the new SVG goes in whole,
+    not child by child. Every node added to the page costs its observers (PyScript searches each one
+    for Python tags), so the figure adds no more nodes than innerHTML would."""
+    v = reader("/pass-at-k/?n=1")
+    v.wait_state()
+    v.page.evaluate("""() => { const root = document.querySelector('[data-experiment]');
+        window.__added = 0;
+        new MutationObserver((records) => records.forEach((r) => { window.__added += r.addedNodes.length; }))
+            .observe(root.querySelector('.pl-figure'), {childList: true, subtree: true}); }""")
+    change(v, api.params_of("pass-at-k")["n"])  # End: 20 tries
+    v.page.wait_for_function("location.search.includes('n=20')")
+    v.page.wait_for_function("window.__added > 0")
+    assert v.page.evaluate("window.__added") == 1
+    assert v.page.evaluate("document.querySelectorAll('[data-experiment] .pl-figure svg > *').length") > 100
+    assert v.page.evaluate("document.querySelector('[data-experiment] .pl-figure').innerHTML") \
+        == v.page.evaluate(PYTHONS_MARKUP)[0]
+    assert v.console_errors() == []
+
+
+def test_a_slider_step_asks_the_css_nothing_before_the_new_view_is_in(reader):
+    """The layout and the scrolling regions change with the experiment's size only: a render takes them
+    as read after the browser's last layout (probierlabor.js, sizes), not from getComputedStyle, which
+    just after the slider moved makes the browser work out styles before Python even starts."""
+    v = reader("/gqa/")
+    v.wait_state()
+    v.page.evaluate("""() => { window.__asked = 0; const real = window.getComputedStyle;
+        window.getComputedStyle = function (...args) { window.__asked++; return real.apply(this, args); }; }""")
+    change(v, api.params_of("gqa")["groups"])
+    v.page.wait_for_function("location.search.includes('groups=')")
+    v.page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert v.page.evaluate("window.__asked") == 0
+    assert v.page.evaluate("document.querySelector('[data-experiment]').plLayout") == "wide"
+    assert v.console_errors() == []
+
+
+def test_python_warms_up_while_the_page_is_idle_and_nothing_on_screen_changes(reader):
+    """Python started from the snapshot is slow on its first runs: after the start the page computes
+    its experiment again in idle time (probierlabor.js, warmUp) for a while, then stops; the figure,
+    the state and the address stay as they were."""
+    v = reader("/prefill/")
+    v.wait_state()
+    before = figure(v)
+    v.page.wait_for_function("window.probierlabor.runtime.warmMs > 0", timeout=30_000)
+    v.page.wait_for_timeout(1500)
+    warmed = v.page.evaluate("window.probierlabor.runtime.warmMs")
+    v.page.wait_for_timeout(1000)
+    assert v.page.evaluate("window.probierlabor.runtime.warmMs") == warmed  # it has ended
+    assert figure(v) == before and query(v) == "" and v.wait_state() == "ready"
+    assert v.console_errors() == []
+
+
 def test_a_python_error_shows_a_friendly_box_and_the_page_keeps_working(reader):
     v = reader("/ewc/")
     v.wait_state()
