@@ -150,7 +150,7 @@ def settled_on(v, summary: str) -> dict:
 
 
 def test_a_bar_of_an_own_distribution_is_dragged_by_mouse_and_by_keyboard(visit):
-    v = visit(f"/{SLUG}/?dist=0.5_0.3_0.2")
+    v = visit(f"/{SLUG}/?dist=5_3_2")  # the reader's own units: five, three and two parts
     v.wait_state()
     assert chances(v) == [0.5, 0.3, 0.2]
     bar = v.page.locator(BAR.format(0))
@@ -167,6 +167,7 @@ def test_a_bar_of_an_own_distribution_is_dragged_by_mouse_and_by_keyboard(visit)
     a, b, c = chances(v)
     assert abs(b / c - 1.5) < 0.01, "the other bars kept their proportion"
     url = dict(v.page.evaluate("[...new URLSearchParams(location.search)]"))["dist"]
+    assert url.split("_")[1:] == ["3", "2"], "the bars not dragged keep the numbers the reader typed"
     expected = api.run(SLUG, {"dist": url})
     assert [float(x) for x in distribution.shares(expected["params"]["dist"])] == [a, b, c]  # the link gives the bars
     now = settled_on(v, expected["summary"])
