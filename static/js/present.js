@@ -361,10 +361,18 @@
     try { return document.querySelector("dialog:modal") !== null; } catch (_) { return false; }
   }
 
+  // The element that really has the focus: in a shadow root (the Werkstatt's code editor) the document
+  // sees only the host, and a key's target is the host too.
+  function deepFocus() {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    return el;
+  }
+
   function onKey(e) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
-    const focus = document.activeElement;
-    if (typing(focus) || typing(e.target)) return;
+    const focus = deepFocus();
+    if (typing(focus) || e.composedPath().some(typing)) return;
     const searchOpen = document.getElementById("__search");
     if (searchOpen && searchOpen.checked) return;
     const help = document.getElementById("pl-keys");

@@ -360,3 +360,26 @@ def test_the_workshop_runs_offline_from_the_stored_site_under_the_sites_policy(b
         context.close()
         stop_server(server)
         stop_server(elsewhere)
+
+
+TYPED_LINE = "probe = 3 * 0.5 + 1  # 9 Tokens, p = 0.9; R? L! A/V .\n"
+
+
+def test_typing_in_the_code_editor_fires_no_shortcut_of_the_page(reader, check):
+    """The editor lives in a shadow root: „3“ chose preset 3, „p“ started presentation mode and „.“
+    jumped presets while the reader typed code (issue 28). Every key of a whole line stays with the editor."""
+    for slug in [s for s in ("top-p-sampling", "overfitting", "beam-search") if s in WITH_SCRIPT]:
+        v = reader(f"/{slug}/")
+        v.wait_state()
+        page = v.page
+        open_section(page)
+        before = (page.url, state_text(page), code(page))
+        page.click(f"{SECTION} .cm-content")
+        page.keyboard.press("Control+End")
+        page.keyboard.type(TYPED_LINE)  # key by key, as a reader types
+        with check(f"{slug}: the line arrives intact"):
+            assert code(page) == before[2] + TYPED_LINE
+        with check(f"{slug}: nothing else changed"):
+            assert not page.evaluate("document.documentElement.classList.contains('pl-present')")
+            assert (page.url, state_text(page)) == before[:2]
+        page.click(f"{SECTION} [data-workshop-reset]")
