@@ -155,7 +155,7 @@ def slider_latency(page, jumps: int) -> list:
     page.evaluate("window.__bench.lat = []")
     for i in range(jumps):
         control.press(keys[i % 2])
-        page.wait_for_function(f"window.__bench.lat.length > {i}", timeout=30_000)
+        page.wait_for_function(f"() => window.__bench.lat.length > {i}", timeout=30_000)
         page.wait_for_timeout(50)
     return page.evaluate("window.__bench.lat")
 

@@ -218,8 +218,8 @@ def test_a_figure_whose_elements_change_in_number_enters_the_page_as_one_node(re
         new MutationObserver((records) => records.forEach((r) => { window.__added += r.addedNodes.length; }))
             .observe(root.querySelector('.pl-figure'), {childList: true, subtree: true}); }""")
     change(v, api.params_of("pass-at-k")["n"])  # End: 20 tries
-    v.page.wait_for_function("location.search.includes('n=20')")
-    v.page.wait_for_function("window.__added > 0")
+    v.page.wait_for_function("() => location.search.includes('n=20')")
+    v.page.wait_for_function("() => window.__added > 0")
     assert v.page.evaluate("window.__added") == 1
     assert v.page.evaluate("document.querySelectorAll('[data-experiment] .pl-figure svg > *').length") > 100
     assert v.page.evaluate("document.querySelector('[data-experiment] .pl-figure').innerHTML") \
@@ -236,7 +236,7 @@ def test_a_slider_step_asks_the_css_nothing_before_the_new_view_is_in(reader):
     v.page.evaluate("""() => { window.__asked = 0; const real = window.getComputedStyle;
         window.getComputedStyle = function (...args) { window.__asked++; return real.apply(this, args); }; }""")
     change(v, api.params_of("gqa")["groups"])
-    v.page.wait_for_function("location.search.includes('groups=')")
+    v.page.wait_for_function("() => location.search.includes('groups=')")
     v.page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert v.page.evaluate("window.__asked") == 0
     assert v.page.evaluate("document.querySelector('[data-experiment]').plLayout") == "wide"
@@ -250,7 +250,7 @@ def test_python_warms_up_while_the_page_is_idle_and_nothing_on_screen_changes(re
     v = reader("/prefill/")
     v.wait_state()
     before = figure(v)
-    v.page.wait_for_function("window.probierlabor.runtime.warmMs > 0", timeout=30_000)
+    v.page.wait_for_function("() => window.probierlabor.runtime.warmMs > 0", timeout=30_000)
     v.page.wait_for_timeout(1500)
     warmed = v.page.evaluate("window.probierlabor.runtime.warmMs")
     v.page.wait_for_timeout(1000)
