@@ -137,8 +137,10 @@ def cold_load(browser, url: str, wait_ms: int = 120_000) -> dict:
 def slider_latency(page, jumps: int) -> list:
     """The first slider jumped between its ends by trusted keys (End, Home, End, …: the largest change a
     slider makes, often a figure with many more or fewer elements); on pages without a slider, the first
-    radio group (← from its first choice wraps to the last, → back). [(repainted ms, next frame ms)], one
-    per jump; the next jump comes once the last one's frame is measured."""
+    radio group (← from its first choice wraps to the last, → back), with the experiment's switches on:
+    a choice may count only under a switch (experience-replay's „take“ only with replay on; with it off
+    the figure stays as it is and the bench timed a toolbar's late update, 154 ms). [(repainted ms, next
+    frame ms)], one per jump; the next jump comes once the last one's frame is measured."""
     page.evaluate(MEASURE)
     control = page.locator('[data-experiment] input[type="range"]').first
     keys = ("End", "Home")
@@ -147,6 +149,9 @@ def slider_latency(page, jumps: int) -> list:
         keys = ("ArrowLeft", "ArrowRight")
         if page.locator('[data-experiment] input[type="radio"]').count() == 0:
             return []
+        switches = page.locator('[data-experiment] input[type="checkbox"][data-param]')
+        for i in range(switches.count()):
+            switches.nth(i).check()
         control.check()
     control.focus()
     if keys[0] == "End":
