@@ -602,14 +602,13 @@
     // that share of the new sum. Python divides by the sum as for typed values (kit/contract.py) and
     // says so; an entry that holds everything cannot give any away, so it stays.
     // The reader's own numbers (kit/contract.py to_field: „5; 3; 2“, or the link's 5_3_2), one per bar,
-    // or null when the field holds something else (empty: the figure shows the article's numbers).
+    // so the others stay as typed; the drawn shares when the field holds something else (empty: the
+    // figure shows the article's numbers).
     const typedNumbers = (field, count) => {
       const parts = field.value.trim().split(/\s*[;_]\s*/);
       const numbers = parts.map((p) => (/^[0-9.,e+-]+$/i.test(p) ? Number(p.replace(",", ".")) : NaN));
       return numbers.length === count && numbers.every((n) => Number.isFinite(n) && n >= 0) ? numbers : null;
     };
-    // Only the dragged entry changes, in the reader's own units: the number that has `share` of the new
-    // sum. The others stay as typed, and Python's one division by the sum does the rest.
     const setShare = (field, handle, share) => {
       const handles = [...stage.querySelectorAll(`[data-drag][data-drag-field="${handle.dataset.dragField}"]`)];
       const drawn = handles.sort((a, b) => a.dataset.drag - b.dataset.drag).map((h) => Number(h.getAttribute("aria-valuenow")));
