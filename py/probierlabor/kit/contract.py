@@ -15,7 +15,6 @@ import re
 import reprlib
 from collections import Counter
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Mapping
 
 from . import fmt
@@ -225,7 +224,7 @@ class Param:
             problems.append(f"es braucht mindestens {low} Wert{'e' if low > 1 else ''}; {fallback}")
             return self.default, self._values_note(problems)
         if self.normalise:
-            total = sum(_decimal(v) for v in values)
+            total = sum(fmt.as_fraction(v) for v in values)
             if total == 0:
                 problems.append(f"die Werte ergeben zusammen 0; {fallback}")
                 return self.default, self._values_note(problems)
@@ -412,11 +411,6 @@ def _cut(items, high: int, plural: str, last: str):
         return items, []
     return items[:high], [f"es gehen höchstens {high} {plural}, "
                           + (f"{last} wurde weggelassen" if extra == 1 else f"die letzten {extra} wurden weggelassen")]
-
-
-def _decimal(value: float) -> Fraction:
-    """The decimal the reader typed, exactly (0.1 is 1/10 here, not the binary float)."""
-    return Fraction(repr(float(value)))
 
 
 def _whole_and_different(values, repeats: bool = False) -> tuple[list[int], list[str]]:

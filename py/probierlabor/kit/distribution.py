@@ -44,7 +44,7 @@ def names(n: int) -> tuple[str, ...]:
 
 def exact(values) -> tuple[Fraction, ...]:
     """The typed decimals as exact fractions (0,1 is 1/10 here, not the nearest binary float)."""
-    return tuple(Fraction(repr(float(v))) for v in values)
+    return tuple(fmt.as_fraction(v) for v in values)
 
 
 def shares(values) -> tuple[Fraction, ...]:
