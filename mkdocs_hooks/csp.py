@@ -11,6 +11,9 @@ What is loosened, each found necessary in Chromium (tests/browser/test_csp.py re
 - style-src-attr 'unsafe-inline': KaTeX's typeset formulas place every glyph with style attributes;
   <style> elements stay forbidden.
 - img-src data:: the theme draws its icons as data: SVGs in its stylesheet.
+And tightened, in the pages only (PAGE_ONLY): require-trusted-types-for 'script' sends every string that
+becomes markup, script or a script's address through static/js/trusted.js (loaded first, in <head>),
+which cleans it; trusted-types names that file's two policies, so no script can make a third.
 
 The policy as a header, with what only a header can say (frame-ancestors: no other site may frame
 these pages), goes into the file content-security-policy.txt of the site: tools/serve.py sends it from
@@ -44,6 +47,10 @@ DIRECTIVES = (
 )
 # In a meta tag the browser ignores these (and says so in the console): header only.
 HEADER_ONLY = (("frame-ancestors", "'self'"),)
+# Trusted Types guard a document's DOM, so the pages carry them (meta tag) and the header does not: a
+# header covers the Web Workers too, which have no DOM and no gate, and the theme's search worker loads
+# its index code with importScripts, which the rule would refuse there.
+PAGE_ONLY = (("require-trusted-types-for", "'script'"), ("trusted-types", "default probierlabor-parse"))
 POLICY_FILE = "content-security-policy.txt"  # tools/serve.py reads it under the same name
 META = '<meta http-equiv="Content-Security-Policy" content="{}">'
 # Inline scripts the browser runs: no src, and no type or a JavaScript one (the theme's JSON config is data).
@@ -75,8 +82,14 @@ def script_hash(body: str) -> str:
 
 def policy(scripts: list[str], header: bool = False) -> str:
     hashes = " ".join(sorted({script_hash(body) for body in scripts}))
-    directives = DIRECTIVES + (HEADER_ONLY if header else ())
+    directives = DIRECTIVES + (HEADER_ONLY if header else PAGE_ONLY)
     return "; ".join(f"{name} {sources.format(scripts=hashes)}".strip() for name, sources in directives)
+
+
+def shared(text: str) -> str:
+    """What a page's and the header's policy have in common: ``text`` without the directives of either alone."""
+    alone = dict(HEADER_ONLY + PAGE_ONLY)
+    return "; ".join(part for part in text.split("; ") if part.split(" ", 1)[0] not in alone)
 
 
 def protect(site: Path) -> str:

@@ -20,8 +20,9 @@ ALERT = "alert('Hello, world.');"
 ALERT_HASH = "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='"  # the example in the CSP specification
 
 
-def _without_header_only(header: str) -> str:
-    return "; ".join(part for part in header.split("; ") if part.split(" ", 1)[0] not in dict(csp.HEADER_ONLY))
+def _page_policy(header: str) -> str:
+    """The meta tag's policy: the header's without what only a header can say, with the pages' own part."""
+    return "; ".join([csp.shared(header), *(f"{name} {sources}" for name, sources in csp.PAGE_ONLY)])
 
 
 def _site(tmp_path, pages):
@@ -39,7 +40,7 @@ def test_every_page_gets_the_one_policy_before_its_first_script(tmp_path):
         "404.html": '<head><meta charset="utf-8"><title>weg</title></head>',
     })
     header = csp.protect(site)
-    policy = _without_header_only(header)
+    policy = _page_policy(header)
     directives = dict(part.split(" ", 1) for part in policy.split("; "))
     scripts = directives["script-src"].split()
     assert scripts[0] == "'self'" and ALERT_HASH in scripts and "'unsafe-inline'" not in scripts
@@ -76,7 +77,9 @@ def test_the_header_forbids_framing_by_other_sites_and_the_server_sends_it(tmp_p
     assert dict(part.split(" ", 1) for part in header.split("; "))["frame-ancestors"] == "'self'"
     assert serve.site_policy(site) == header
     page = (site / "index.html").read_text(encoding="utf-8")
-    assert "frame-ancestors" not in page and _without_header_only(header) in page
+    assert "frame-ancestors" not in page and _page_policy(header) in page
+    # Trusted Types in the pages only: the header covers Web Workers too, which have no DOM to guard
+    assert "require-trusted-types-for 'script'" in page and "trusted-types" not in header
 
 
 def test_the_readme_and_the_bundles_readme_point_admins_to_the_file_the_build_writes():
