@@ -1,9 +1,9 @@
 """The site's scripts find their neighbours from the base runtime-boot.js sets, not from currentScript.
 
-PyScript redefines ``document.currentScript`` while a ``<script type="py">`` runs, and boot.py
-awaits the page's package, so a classic script that runs in that pause reads boot.py's address.
-workshop.js did, and on busy machines looked for its editor in static/py/ (issue 16). Only
-runtime-boot.js, loaded from <head> before PyScript, may read it.
+``document.currentScript`` names the running script only during a classic script's first synchronous
+run; read later (after an await, or while another script runs) it names some other script or none.
+workshop.js once read it and, on busy machines, looked for its editor in static/py/ (issue 16, while
+PyScript ran the page's Python). Only runtime-boot.js, loaded from <head>, reads it, at once.
 """
 
 import re

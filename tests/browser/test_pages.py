@@ -209,8 +209,8 @@ def test_a_redrawn_figure_keeps_its_elements_and_reads_as_python_drew_it(reader)
 
 def test_a_figure_whose_elements_change_in_number_enters_the_page_as_one_node(reader):
     """Pass-at-k's grid from 1 to 20 tries (15 → 125 children of the SVG): the new SVG goes in whole,
-    not child by child. Every node added to the page costs its observers (PyScript searches each one
-    for Python tags), so the figure adds no more nodes than innerHTML would."""
+    not child by child. Every node added to the page costs its mutation observers (the theme's and the
+    page's), so the figure adds no more nodes than innerHTML would."""
     v = reader("/pass-at-k/?n=1")
     v.wait_state()
     v.page.evaluate("""() => { const root = document.querySelector('[data-experiment]');
@@ -295,7 +295,7 @@ def test_a_broken_runtime_file_gives_a_clear_message(visit, kind):
 
 
 def test_a_missing_interpreter_module_gives_a_clear_message(visit):
-    """Pyodide is started from <head> (static/js/runtime-boot.js), before PyScript asks for it."""
+    """Pyodide is started from <head> (static/js/runtime-boot.js); a missing module is said in German."""
     v = visit("/overfitting/", routes=[("**/pyodide/pyodide.mjs", lambda route: route.fulfill(status=404))])
     assert v.wait_state(("error",), timeout=60_000) == "error"
     text = v.page.inner_text(".pl-notes")

@@ -1,5 +1,5 @@
-// static/js/pyworker.js finds the Python worker from the site's root, also when it runs while PyScript
-// answers document.currentScript with the page's <script type="py"> (static/py/boot.py).
+// static/js/pyworker.js finds the Python worker from the site's root, also when document.currentScript
+// names another script (as it named static/py/boot.py while PyScript ran the page's Python).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
