@@ -1,7 +1,9 @@
 """FlashAttention's online softmax: every figure of CONCEPTS.md §18 and online = dense for any block size."""
 
 import math
+import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings, strategies as st
@@ -50,7 +52,7 @@ def test_correct_merge_weights_are_the_block_sums_2_and_6():
     assert close(r["block_share"][0], 0.25) and close(r["block_share"][1], 0.75)
 
 
-@pytest.mark.parametrize("block, naive", [(1, 0.5), (2, 0.5), (4, 0.75)])
+@pytest.mark.parametrize("block, naive", [(1, 0.5), (2, 0.5), (3, 0.8), (4, 0.75)])
 def test_any_block_size_gives_075_online_but_the_plain_mean_depends_on_it(block, naive):
     r = fa.compute(block=block)
     assert close(r["online"], 0.75) and close(r["naive"], naive)
@@ -199,3 +201,22 @@ def test_any_own_lists_give_the_dense_result_and_a_valid_figure(scores, values, 
     assert len(r["scores"]) == len(r["values"]) and 2 <= len(r["scores"]) <= 8 or not (scores or values)
     assert math.isclose(r["rows"][-1]["result"], r["dense"], rel_tol=1e-9, abs_tol=1e-9)
     ET.fromstring(out["figure"])
+
+
+def test_lesson_equal_mass_is_solved_with_the_scores_the_page_shows():
+    # the page writes ln 3 ≈ 1,0986; typed into the first block's fields, the two blocks weigh the same
+    # up to a step of the fields, and the plain mean is right at the digits shown (issue 30 §4)
+    shown = api.run("flash-attention", {"block": 2, "s1": "1,0986", "s2": "1,0986"})
+    assert shown["params"]["s1"] == 1.0986 and abs(shown["result"]["naive_error"]) < 1e-5
+    assert "equal_mass" in shown["lesson"]["solved"]
+    assert "equal_mass" in api.run("flash-attention", {"s3": 0.0, "s4": 0.0})["lesson"]["solved"]
+    for off in ({"s1": 1.0, "s2": 1.0}, {"s3": 0.1, "s4": 0.0}, {}):
+        assert "equal_mass" not in api.run("flash-attention", off)["lesson"]["solved"], off
+
+
+def test_the_page_shows_the_plain_mean_depend_on_the_split_with_two_different_values():
+    # the page once showed blocks of 1 and 2 (0,5 both) as proof that the mean depends on the split
+    page = (Path(__file__).resolve().parents[1] / "pages" / "flash-attention.md").read_text(encoding="utf-8")
+    blocks = [int(b) for b in re.findall(r'value\("flash-attention", "naive", 1, block=(\d)\)', page)]
+    assert len(blocks) == 2
+    assert len({round(fa.compute(block=b)["naive"], 1) for b in blocks}) == 2

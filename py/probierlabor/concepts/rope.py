@@ -336,7 +336,8 @@ LESSON = Lesson(
         Task("neighbours_opposite", "Stelle θ so ein, dass schon direkte Nachbarn in entgegengesetzte Richtungen zeigen.",
              solved=_article(lambda params, result: abs(result["distance"]) == 1 and abs(result["score"] + 1) < EPS),
              explain="Bei 180° pro Position ist der Abstand 2 schon wieder eine volle Umdrehung. "
-                     "Ein so großer Winkel kann nur ganz nahe Abstände auseinanderhalten.",
+                     "Ein Paar mit diesem Winkel unterscheidet nur noch gerade von ungeraden Abständen: "
+                     "1, 3 und 5 sehen gleich aus, 0, 2 und 4 auch.",
              example={"theta": 180}),
         Task("few_pairs", f"Wähle d = {FEW_PAIRS_DIM}. Finde einen Abstand größer als 1, bei dem das Mittel der "
                           f"echten Frequenzen wieder über {fmt.de(COMES_BACK, 1)} liegt.",
