@@ -216,13 +216,21 @@ def test_own_distributions_give_the_divergence_of_the_plain_formula(qs, ps, swap
     ET.fromstring("<div>" + out["extra"] + "</div>")
 
 
+def test_the_mirror_task_takes_any_two_distributions_with_equal_divergence_both_ways():
+    def solved(**raw):
+        return "mirror" in api.run("kl-divergence", raw)["lesson"]["solved"]
+    assert solved(q_dist="0,2; 0,3; 0,5", p_dist="0,5; 0,3; 0,2") and solved(q_dist="1; 2; 3; 4", p_dist="4; 2; 3; 1")
+    assert not solved(q_dist="0,2; 0,3; 0,5", p_dist="0,3; 0,5; 0,2")  # a rotation is not a mirror
+    assert not solved(q_dist="0,2; 0,3; 0,5", p_dist="0,2; 0,3; 0,5")  # the same distribution twice
+
+
 def test_own_distributions_of_three_events():
     out = api.run("kl-divergence", {"q_dist": "0,5; 0,3; 0,2", "p_dist": "0,2; 0,3; 0,5"})
     assert out["notes"] == [] and out["url"] == {"q_dist": "0.5_0.3_0.2", "p_dist": "0.2_0.3_0.5"}
     r = out["result"]
     assert math.isclose(r["d_qp"], 0.3 * math.log(2.5), rel_tol=1e-12)  # 0,5·ln 2,5 + 0 + 0,2·ln 0,4
     assert math.isclose(r["d_pq"], 0.3 * math.log(2.5), rel_tol=1e-12)  # the mirror: both ways equal
-    assert "mirror" not in out["lesson"]["solved"]  # the task is about the sliders' two events
+    assert "mirror" in out["lesson"]["solved"]  # a swap of two entries: both ways equal, a right answer
     assert out["summary"].startswith("q = (0,5; 0,3; 0,2), p = (0,2; 0,3; 0,5). D(q‖p) = 0,275")
     assert "1 × 3" in out["extra"] and "pl-kl-forward" not in out["extra"]  # no curve for three events
 

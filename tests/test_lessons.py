@@ -38,6 +38,14 @@ def test_the_prediction_is_answered_by_its_example(slug):
 
 
 @pytest.mark.parametrize("slug", WITH_LESSON)
+def test_checking_the_guess_solves_no_task(slug):
+    # A reader who tries the prediction's own example has not yet tried a task (issue 30 §4: pass-at-k,
+    # reinforcement-learning, kl-divergence, knowledge-distillation and kv-cache each solved one so).
+    guess = api.concept(slug).LESSON.prediction
+    assert _status(slug, dict(guess.example))["solved"] == [], slug
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
 def test_lesson_text_is_german_du_form_and_complete(slug):
     item = api.concept(slug).LESSON
     assert item.prediction.question.endswith("?")

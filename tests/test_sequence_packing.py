@@ -215,3 +215,11 @@ def test_workshop_script_recounts_rows_links_and_scored_tokens():
                            ("Durch Trennung gesperrt", "blocked_by_separation"),
                            ("Bewertete Tokens", "scored_count"), ("Über Grenzen gelernt", "leak_count")):
             assert number(out["stdout"], label) == result[key], label
+
+
+def test_choosing_the_long_example_alone_solves_no_task():
+    # the task once asked for text to be lost, which choosing the long example did by itself (issue 30 §4)
+    assert api.run("sequence-packing", {"variant": "lang"})["lesson"]["solved"] == []
+    out = api.run("sequence-packing", {"variant": "lang", "strategy": "wrapped"})
+    assert out["result"]["lost_count"] == 0 and "nothing_lost" in out["lesson"]["solved"]
+    assert "nothing_lost" not in api.run("sequence-packing", {"strategy": "wrapped"})["lesson"]["solved"]

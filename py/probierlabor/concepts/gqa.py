@@ -222,7 +222,8 @@ def _table(r: dict) -> str:
 
 DEFAULTS = {p.name: p.default for p in PARAMS}
 LONG_TEXT = 4 * DEFAULTS["tokens"]
-BUDGET = 128 * fmt.MIB
+# 256 MiB: the largest G within it is 4, not the default 2, so typing the long text alone solves nothing
+BUDGET = 256 * fmt.MIB
 
 
 def _as_example_except(result, **changed) -> bool:
@@ -238,7 +239,7 @@ def _largest_g_within_budget(params, result) -> bool:
 
 
 _SWAP = compute(groups=1, tokens=2 * DEFAULTS["tokens"])
-_LONG = compute(groups=2, tokens=LONG_TEXT)
+_LONG = compute(groups=4, tokens=LONG_TEXT)
 
 LESSON = Lesson(
     prediction=Prediction(
@@ -257,7 +258,7 @@ LESSON = Lesson(
              solved=_largest_g_within_budget,
              explain=f"Viermal so viele Tokens brauchen viermal so viel Speicher. Mit G = {_LONG['groups']} "
                      f"bleibst du bei {mib_text(_LONG['bytes'])}, MHA bräuchte {mib_text(_LONG['bytes_mha'])}.",
-             example={"tokens": LONG_TEXT, "groups": 2}),
+             example={"tokens": LONG_TEXT, "groups": 4}),
         Task("third", "Stelle H = 12 ein. Finde die Gruppenzahl, bei der der Cache ein Drittel von MHA braucht.",
              solved=lambda params, result: (result["heads"] == 12 and result["note"] is None
                                             and result["factor_vs_mha"] == 3),

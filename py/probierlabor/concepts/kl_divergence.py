@@ -412,16 +412,18 @@ def _torch_table(r: dict) -> str:
 
 SAME = 1e-12  # both directions are float sums of two terms; equal ones agree to rounding
 SMALL = 0.2
+VERY_NEGATIVE = 0.3  # below −0,3 needs both sliders moved: q·ln(q/p) ≥ q·ln q ≥ −1/e
 
 
 def _both_ways_equal(params, result) -> bool:
-    a, b = result["d_qp"], result["d_pq"]  # the task (and its answer) is about the two sliders
-    return not any(result["own"].values()) and not result["equal"] and a is not None and b is not None and abs(a - b) < SAME
+    # with own distributions too: there a swap of two entries is another right answer (issue 30 §4)
+    a, b = result["d_qp"], result["d_pq"]
+    return not result["equal"] and a is not None and b is not None and abs(a - b) < SAME
 
 
 def _one_way_infinite(params, result) -> bool:
-    finite = [d for d in (result["d_qp"], result["d_pq"]) if d is not None]
-    return len(finite) == 1 and finite[0] < SMALL
+    # D(p‖q) infinite, not either one: the prediction's own example (p gives B 0) makes D(q‖p) infinite
+    return result["d_pq"] is None and result["d_qp"] is not None and result["d_qp"] < SMALL
 
 
 _DEFAULT_Q1 = next(p.default for p in PARAMS if p.name == "q1")
@@ -442,20 +444,23 @@ LESSON = Lesson(
     tasks=(
         Task("mirror", "Finde zwei verschiedene Verteilungen, bei denen D(q‖p) und D(p‖q) gleich groß sind.",
              solved=_both_ways_equal,
-             explain="Das klappt hier nur, wenn p das Spiegelbild von q ist, etwa (0,1; 0,9) gegen (0,9; 0,1). "
-                     "Sonst hängt das Ergebnis von der Richtung ab.",
+             explain="Mit zwei Ereignissen klappt das nur, wenn p das Spiegelbild von q ist, etwa (0,1; 0,9) "
+                     "gegen (0,9; 0,1). Mit mehr Ereignissen reicht es auch, zwei Werte zu vertauschen. "
+                     "Sonst hängt das Ergebnis fast immer von der Richtung ab.",
              example={"p1": 0.1}),
-        Task("one_way", f"Finde Einstellungen, bei denen eine Richtung unendlich ist und die andere kleiner als "
+        Task("one_way", f"Finde Einstellungen, bei denen D(p‖q) unendlich ist und D(q‖p) kleiner als "
                         f"{fmt.de(SMALL, 1)}.",
              solved=_one_way_infinite,
-             explain="Fehlt in der Näherung ein Ereignis der Referenz, wird es unendlich. Fehlt es in der Referenz, "
-                     "zählt es gar nicht.",
-             example={"q1": 0.95, "p1": 1.0}),
-        Task("negative_a", "Mache den Beitrag von A negativ. Fällt dann auch die Summe unter 0?",
-             solved=lambda params, result: result["terms"][0] is not None and result["terms"][0] < 0,
+             explain="Gibt q einem Ereignis 0, dem p etwas zutraut, wird D(p‖q) unendlich. In D(q‖p) zählt "
+                     "dieses Ereignis dagegen gar nicht, weil q es nie erwartet.",
+             example={"q1": 1.0, "p1": 0.95}),
+        # below −0,3, not just below 0: the prediction's own example (p gives A 1) made it −0,09 unasked
+        Task("negative_a", f"Mache den Beitrag von A kleiner als {fmt.de(-VERY_NEGATIVE, 1)}. Fällt dann auch die "
+                           f"Summe unter 0?",
+             solved=lambda params, result: result["terms"][0] is not None and result["terms"][0] < -VERY_NEGATIVE,
              explain="Ein Beitrag ist negativ, wenn die Näherung dem Ereignis mehr zutraut als die Referenz. "
                      "Der andere Beitrag gleicht das immer aus: Die Summe bleibt mindestens 0.",
-             example={"q1": 0.3}),
+             example={"q1": 0.4, "p1": 0.9}),
     ),
     discussion=(
         "Ein Schüler sagt: „KL ist der Abstand zwischen zwei Verteilungen.“ Was stimmt daran, was nicht?",

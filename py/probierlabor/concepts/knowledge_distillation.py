@@ -318,12 +318,13 @@ LESSON = Lesson(
              explain="Jetzt sagt der Schüler genau 0,6, 0,35 und 0,05 wie der Lehrer. "
                      "Der harte Verlust bleibt trotzdem über 0, weil das Label 1 für A verlangt.",
              example={"s_a": 0.6, "split": 0.875}),
+        # over 1, not 0,5: the prediction's own example (B and C swapped, 0,584) passed 0,5 unasked
         Task("blind_label", "Lass A bei 0,6 und finde eine Aufteilung des Rests, bei der der weiche Verlust "
-                            "über 0,5 steigt.",
-             solved=_article(lambda params, result: _near(params["s_a"], 0.6) and result["soft_kl"] > 0.5),
-             explain="Der harte Verlust bleibt bei 0,511, denn A hat sich nicht verändert. "
-                     "Nur der weiche Verlust merkt, dass der Schüler B und C verwechselt.",
-             example={"s_a": 0.6, "split": 0.125}),
+                            "über 1 steigt.",
+             solved=_article(lambda params, result: _near(params["s_a"], 0.6) and result["soft_kl"] > 1),
+             explain="Der harte Verlust bleibt bei 0,511, denn A hat sich nicht verändert. Nur der weiche "
+                     "Verlust merkt, dass der Schüler fast den ganzen Rest C gibt, dem der Lehrer nur 0,05 zutraut.",
+             example={"s_a": 0.6, "split": 0.02}),
         Task("why_t_squared", "Erhöhe T, bis die KL-Divergenz weniger als ein Zehntel ihres Werts bei T = 1 hat.",
              solved=_article(lambda params, result: 0 < result["soft_kl"] < 0.1 * _kl_at_1(params)),
              explain="Die weichen Ziele ziehen bei hoher Temperatur viel schwächer am Schüler. "

@@ -354,8 +354,10 @@ LESSON = Lesson(
              explain="Aus n Versuchen gibt es keine Gruppe mit mehr als n Versuchen. "
                      "Für dieses k musst du mehr Versuche sammeln.",
              example={"k": 5}),
-        Task("naive_gap", "Finde einen Zustand, in dem die naive Formel um mehr als 0,1 unter der Schätzung liegt.",
-             solved=_naive_far_below,
+        # with two successes: at one, the prediction's own example (k = 3) already showed such a gap
+        Task("naive_gap", "Stelle zwei Erfolge ein. Finde einen Zustand, in dem die naive Formel um mehr als 0,1 "
+                          "unter der Schätzung liegt.",
+             solved=lambda params, result: result["c"] == 2 and _naive_far_below(params, result),
              explain="Die naive Formel tut so, als könnte derselbe Versuch mehrmals gezogen werden. "
                      "Eine Gruppe enthält aber verschiedene Versuche, darum liegt sie zu tief.",
              example={"c": 2, "k": 3}),

@@ -254,6 +254,13 @@ def _last_gamma_for_a(params, result) -> bool:
             and return_of("A", nxt) <= return_of("B", nxt))
 
 
+def _first_gamma_for_b(params, result) -> bool:
+    """B wins at this γ, and one slider step lower it does not."""
+    before = Fraction(result["gamma_exact"]) - GAMMA_STEP
+    return (_both_known(result) and result["better"] == "B" and before >= 0
+            and return_of("B", before) <= return_of("A", before))
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question="Weg A bringt in Runde 1 zwei Münzen, Weg B keine. Runde 2 ist noch verdeckt. "
@@ -271,12 +278,14 @@ LESSON = Lesson(
              explain="Bei γ = 0,35 zählen die 5 späteren Münzen nur 1,75. Bei 0,4 zieht Weg B gleich, "
                      "darüber gewinnt er: Je mehr die Zukunft zählt, desto eher lohnt sich das Warten.",
              example={"gamma": 0.35, "reveal": "both"}),
-        Task("leader_loses", "Finde ein γ, bei dem der Weg, der nach Runde 1 vorn liegt, am Ende der schlechtere ist.",
-             solved=lambda params, result: (_both_known(result)
-                                            and result["better"] not in (result["round1_leader"], "gleich")),
-             explain="Nach Runde 1 führt Weg A mit 2 zu 0 Münzen. Zählt die Zukunft mehr als 0,4, gewinnt trotzdem "
-                     "Weg B: Wer nur auf die nächste Belohnung schaut, verpasst die große.",
-             example={"gamma": 0.5, "reveal": "both"}),
+        # Not „find a γ where the leader after round 1 loses“: the prediction's own example (γ = 0,9)
+        # solved that before the reader tried anything; nor the tie, which a preset shows.
+        Task("first_for_b", "Finde das kleinste γ, bei dem Weg B am Ende vorn liegt, obwohl er nach Runde 1 "
+                            "hinten liegt.",
+             solved=_first_gamma_for_b,
+             explain="Bis γ = 0,4 zählen die fünf Münzen aus Runde 2 höchstens so viel wie die 2 Münzen von Weg A. "
+                     "Erst darüber gewinnt Weg B: Wer nur auf die nächste Belohnung schaut, verpasst die große.",
+             example={"gamma": 0.45, "reveal": "both"}),
         Task("explore", "Lass γ bei 0,9 und decke nur deinen eigenen Weg auf. Wähle den Weg mit dem größeren Return.",
              solved=lambda params, result: (result["reveal"] == "own" and result["gamma_exact"] == "9/10"
                                             and result["path"] == result["better"] and not result["own"]),

@@ -458,12 +458,13 @@ LESSON = Lesson(
              explain="Jetzt soll das Modell den Anfang eines Beispiels aus dem Ende des vorigen vorhersagen. "
                      "Zwischen beiden gibt es keinen Zusammenhang, also lernt es Unsinn.",
              example={"start_loss": False}),
-        Task("lost", "Wähle „Ein zu langes Beispiel“. Finde eine Einstellung, bei der Text "
-                     "verloren geht.",
-             solved=lambda params, result: result["lost_count"] > 0,
+        # Not „find a setting that loses text“: choosing the long example, as the task said first, did.
+        Task("nothing_lost", "Wähle „Ein zu langes Beispiel“. Finde eine Einstellung, bei der kein Text "
+                             "verloren geht.",
+             solved=lambda params, result: params["variant"] == "lang" and result["lost_count"] == 0,
              explain="D hat 10 Tokens, eine Zeile nur 8. Wer ganze Beispiele behält, muss D kürzen. "
-                     "Nur wrapped behält alles, teilt D dafür aber auf.",
-             example={"variant": "lang"}),
+                     "Nur wrapped mit Packing behält alles, teilt D dafür aber auf zwei Zeilen.",
+             example={"variant": "lang", "strategy": "wrapped"}),
     ),
     discussion=(
         "Packing spart leere Plätze. Warum braucht es trotzdem die Trennung der Zugriffe und die Anfangs-Maske?",
