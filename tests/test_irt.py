@@ -199,3 +199,10 @@ def test_workshop_script_recomputes_abilities_and_difficulties():
         assert number(out["stdout"], "Abstand θ₂ − θ₁") == pytest.approx(result["gap"], abs=1e-4)
         rates = ", ".join(f"{round(100 * r)} %" for r in result["agent_rate"])
         assert f"Erfolgsquote: {rates}\n" in out["stdout"]
+
+
+def test_same_ability_is_solved_by_agent_one_only():
+    # editing Agent 2 made both equal too, though the task says to change Agent 1 (issue 30 §4)
+    def solved(**raw):
+        return "same_ability" in api.run("irt", raw)["lesson"]["solved"]
+    assert solved(k1c=4) and not solved(k2c=0) and not solved(k2a=3)

@@ -179,3 +179,15 @@ def test_workshop_script_recomputes_the_horizon_and_the_refit():
             assert number(out["stdout"], "Angepasster Horizont") == pytest.approx(result["fit_horizon_min"], rel=1e-6)
         else:
             assert "Gelöst" not in out["stdout"]
+
+
+def test_the_tasks_name_every_setting_their_check_needs():
+    # eighty_short needed the 80 % threshold and wobbly_dice a flat curve, both unsaid (issue 30 §4)
+    tasks = {t.key: t for t in mh.LESSON.tasks}
+    assert "80 %" in tasks["eighty_short"].text.split(".")[0]
+    assert "flache Kurve" in tasks["wobbly_dice"].text and mh.fmt.de(mh.FLAT, 2) in tasks["wobbly_dice"].text
+    def solved(**raw):
+        return "wobbly_dice" in api.run("metr-horizon", raw)["lesson"]["solved"]
+    flat = [seed for seed in range(1, 21) if solved(s=0.25, tasks=40, seed=seed)]
+    assert len(flat) >= 5  # findable by rolling a few times
+    assert not any(solved(s=1.0, tasks=40, seed=seed) for seed in range(1, 41))

@@ -243,3 +243,10 @@ def test_workshop_script_cuts_an_own_distribution_like_the_page():
         assert number(out["stdout"], "Zeile 1: Anzahl") == row["kept"]
         assert number(out["stdout"], "Zeile 1: Summe") == pytest.approx(row["mass"], abs=5e-4)
         assert f"Zeile 1: Kern: {', '.join(row['kept_tokens'])}" in out["stdout"]
+
+
+def test_one_token_is_solved_by_p_and_not_by_the_temperature():
+    # a cooler T left one token too, and passed a task about p (issue 30 §4)
+    def solved(**raw):
+        return "one_token" in api.run("top-p-sampling", raw)["lesson"]["solved"]
+    assert solved(p=0.7) and not solved(temperature=0.5) and not solved(temperature=0.5, p=0.7)

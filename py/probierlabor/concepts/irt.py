@@ -371,6 +371,10 @@ def _path_chart(r: dict, layout: str) -> str:
 
 # -- the lesson ---------------------------------------------------------------------------
 
+def _agent_two_untouched(params) -> bool:
+    return all(params[f"k2{t.lower()}"] == P_TABLE[1][j] for j, t in enumerate(TASKS))
+
+
 def _abilities(result):
     """Both θ, or None while one of them runs off (no finite estimate to compare)."""
     theta = result["theta"]
@@ -396,8 +400,9 @@ LESSON = Lesson(
         example={"c1": False},
     ),
     tasks=(
+        # Agent 2 as in the table: editing Agent 2 instead also made them equal
         Task("same_ability", "Ändere eine Zahl von Agent 1 so, dass das Modell beide Agenten gleich fähig schätzt.",
-             solved=lambda params, result: (_abilities(result) is not None
+             solved=lambda params, result: (_abilities(result) is not None and _agent_two_untouched(params)
                                             and abs(result["theta"][0] - result["theta"][1]) < 1e-9),
              explain="Wenn beide dieselben Aufgaben gleich oft versuchen, zählt im Rasch-Modell nur die Summe "
                      "der Erfolge. Bei gleicher Summe ist auch die Fähigkeit gleich.",

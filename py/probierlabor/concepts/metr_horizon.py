@@ -357,6 +357,8 @@ def _sensitivity(r: dict, layout: str) -> str:
 
 # -- the lesson ---------------------------------------------------------------------------
 
+FLAT = 0.3  # the slope up to which wobbly_dice counts: a flat curve, where few tasks mislead
+
 def _far_off(result) -> bool:
     """The refit from the dice misses the curve's own 50-% horizon by more than a factor of two."""
     fitted = result.get("fit_horizon_min")
@@ -382,17 +384,19 @@ LESSON = Lesson(
              explain="Bei so flachen Kurven sind 5 Prozentpunkte schon eine ganze Verdopplung der Länge oder mehr. "
                      "Bei s = 0,2 fällt der Horizont von 120 auf 59,9 min.",
              example={"s": 0.2, "c": 45}),
-        Task("eighty_short", "Lass den 50-%-Horizont bei 2 Stunden. Finde eine Kurve, deren 80-%-Horizont "
-                             "kürzer als 5 Minuten ist.",
+        Task("eighty_short", "Stelle die Schwelle auf 80 % und lass den 50-%-Horizont bei 2 Stunden. Finde eine "
+                             "Kurve, deren 80-%-Horizont kürzer als 5 Minuten ist.",
              solved=lambda params, result: (result["q"] == 80 and result["c"] == 50
                                             and result["horizon_min"] < 5),
              explain="Bei einer flachen Kurve liegen 50 % und 80 % viele Verdopplungen auseinander. "
                      "Bei s = 0,25 sind es 2 Stunden gegen 2,6 Minuten.",
              example={"s": 0.25, "quote": 80}),
-        Task("wobbly_dice", "Würfle Aufgaben bei 50 % an der 2-Stunden-Marke. Finde einen Wurf, dessen Schätzung "
-                            "mehr als doppelt oder weniger als halb so lang ist wie 2 Stunden.",
+        # a flat curve, said in the text: at the default s = 1 two seeds in forty get there (s = 0,25: half)
+        Task("wobbly_dice", f"Stelle eine flache Kurve ein (s höchstens {fmt.de(FLAT, 2)}) und würfle 40 Aufgaben "
+                            "bei 50 % an der 2-Stunden-Marke. Finde einen Wurf, dessen Schätzung mehr als doppelt "
+                            "oder weniger als halb so lang ist wie 2 Stunden.",
              solved=lambda params, result: (result["q"] == 50 and result["c"] == 50 and result["tasks"] > 0
-                                            and _far_off(result)),
+                                            and params["s"] <= FLAT and _far_off(result)),
              explain="Aus wenigen Aufgaben lässt sich eine flache Kurve kaum festlegen. "
                      "Die Schätzung kann um ein Vielfaches neben der wahren Kurve liegen.",
              example={"s": 0.25, "tasks": 40, "seed": 7}),

@@ -355,8 +355,9 @@ LESSON = Lesson(
         example={"temperature": 2.0},
     ),
     tasks=(
-        Task("one_token", "Stelle p so ein, dass in Zeile 1 nur noch ein Token übrig bleibt.",
-             solved=lambda params, result: _kept(0)(params, result) == 1,
+        # at T = 1: a lower temperature also leaves one token, without p doing it
+        Task("one_token", "Lass T bei 1 und stelle p so ein, dass in Zeile 1 nur noch ein Token übrig bleibt.",
+             solved=lambda params, result: params["temperature"] == 1 and _kept(0)(params, result) == 1,
              explain="A allein hat 0,7. Sobald p höchstens 0,7 ist, reicht A schon aus.",
              example={"p": 0.7}),
         Task("float_trap", "Finde ein p, bei dem eine Rechnung mit Gleitkommazahlen anders schneidet als die exakte.",

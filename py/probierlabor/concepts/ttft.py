@@ -187,6 +187,11 @@ def view(r: dict, layout: str = WIDE) -> View:
     return View(figure, readouts, summary, extra)
 
 
+# The server's own times (between arrival and the first result); slow_net leaves them alone.
+SERVER_SIDE = ("prep", "queue", "prefill", "first")
+DEFAULTS = {p.name: p.default for p in PARAMS}
+
+
 # -- the lesson ---------------------------------------------------------------------------
 
 def _changed_phases(params) -> list[str]:
@@ -210,8 +215,11 @@ LESSON = Lesson(
              explain="Das schafft nur die Warteschlange: Ohne sie sind es 200 ms. Ein Prefill von 0 ms brächte "
                      "nur 280 ms, denn hier wartet die Anfrage länger, als das Modell rechnet.",
              example={"queue": 0}),
-        Task("slow_net", "Mache die Serverzeit kleiner als die Hälfte der TTFT beim Client.",
-             solved=lambda params, result: 2 * result["server_interval"] < result["client_ttft"],
+        # with the server's own times left alone: queue = prefill = 0 shrank the server time instead
+        Task("slow_net", "Ändere nur die beiden Netzzeiten, bis die Serverzeit kleiner ist als die Hälfte "
+                         "der TTFT beim Client.",
+             solved=lambda params, result: (all(params[k] == DEFAULTS[k] for k in SERVER_SIDE)
+                                            and 2 * result["server_interval"] < result["client_ttft"]),
              explain="Die Serverzeit beginnt erst bei der Ankunft und endet vor dem Rückweg. "
                      "Ein langsames Netz sieht nur der Client.",
              example={"up": 200, "down": 200}),
