@@ -115,8 +115,8 @@ TERMS: tuple[Term, ...] = (
          "Attention mit mehreren Köpfen; jeder Kopf hat eigene Queries, Keys und Values. Kurz MHA.",
          page="gqa"),
     Term("Newton-Verfahren", "das", "",
-         "Ein Rechenverfahren, das sich Schritt für Schritt der Nullstelle einer Funktion nähert, mithilfe "
-         "ihrer Steigung und Krümmung."),
+         "Ein Rechenverfahren, das sich Schritt für Schritt dem höchsten oder tiefsten Punkt einer Funktion "
+         "nähert. Jeder Schritt nutzt die Steigung und die Krümmung an der Stelle, an der er gerade ist."),
     Term("Nucleus Sampling", "das", "", "Ein anderer Name für Top-p-Sampling.", page="top-p-sampling"),
     Term("On-Policy-Selbstdestillation", "die", "",
          "Ein Modell lernt von sich selbst, an Antworten, die es gerade selbst erzeugt."),
@@ -126,7 +126,7 @@ TERMS: tuple[Term, ...] = (
     Term("Padding", "das", "",
          "Leere Füllplätze, die kurze Beispiele auf die Länge der längsten bringen.", page="sequence-packing"),
     Term("Positional Encoding", "das", "",
-         "Die ursprüngliche Art, Positionen mitzugeben: Ein Positionsvektor wird zum Token addiert.",
+         "Die ursprüngliche Art, Positionen mitzugeben: Ein Positionsvektor wird zum Embedding des Tokens addiert.",
          page="rope"),
     Term("Prefill", "das", "",
          "Der erste Durchlauf, in dem das Modell den ganzen Prompt auf einmal liest und den KV-Cache füllt.",

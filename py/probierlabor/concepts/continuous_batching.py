@@ -276,8 +276,9 @@ LESSON = Lesson(
         "Anfragen kürzer, und die mittlere Zeit bis zur fertigen Antwort sinkt.",
     ),
     misconceptions=(
-        "„Continuous Batching rechnet jede Anfrage schneller.“ Jede Anfrage braucht gleich viele Runden; "
-        "nur die Wartezeit wird kürzer.",
+        "„Continuous Batching rechnet jede Anfrage schneller.“ Jede Anfrage braucht gleich viele Runden. "
+        "Gewonnen wird Durchsatz: Frei gewordene Plätze werden sofort belegt. Eine wartende Anfrage kann "
+        "dadurch früher starten, muss aber nicht.",
         "„Eine feste Gruppe ist immer langsamer.“ Bei gleich langen Anfragen sind beide Zeitpläne gleich.",
     ),
 )

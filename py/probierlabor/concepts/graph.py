@@ -317,7 +317,7 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     "knowledge-distillation": (
         ("Kreuzentropie", ""),
         ("Softmax", ""),
-        ("Temperatur", "beim Sampling"),
+        ("Temperatur", "macht Lehrer und Schüler weicher"),
         ("On-Policy-Selbstdestillation", ""),
     ),
     "prefill": (

@@ -316,13 +316,14 @@ LESSON = Lesson(
     teacher=(
         "Die Anleitung ist bei jeder Anfrage der gleiche Anfang. Die Blöcke der Anleitung liegen schon im Cache, "
         "also muss nur die neue Frage gerechnet werden.",
-        "Keys und Values einer Position hängen vom ganzen Text davor ab. Gleiche Tokens nach einer Änderung "
-        "haben deshalb andere K/V und dürfen nicht wiederverwendet werden.",
+        "Ab der zweiten Schicht hängen Keys und Values einer Position vom ganzen Text davor ab; in der ersten "
+        "nur vom Token und seiner Position. Gleiche Tokens nach einer Änderung haben deshalb andere K/V und "
+        "dürfen nicht wiederverwendet werden.",
     ),
     misconceptions=(
         "„Gleiche Tokens irgendwo im Text werden wiederverwendet.“ Es zählt nur der gleiche Anfang; "
         "nach der ersten Änderung ist Schluss.",
-        "„Prefix Caching macht auch die Antwort schneller.“ Es spart nur Prefill. Jedes Token der Antwort "
-        "muss weiterhin erzeugt werden.",
+        "„Prefix Caching macht jedes Token der Antwort schneller.“ Es spart Prefill, darum kommt das erste "
+        "Token früher. Die weiteren Tokens der Antwort brauchen so lange wie vorher.",
     ),
 )
