@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import math
+from io import BytesIO
 
 import pytest
+from PIL import Image
 from conftest import ARRIVED, FOLLOW, Gate, describe, scan, settle
 
 from probierlabor import SLUGS
@@ -302,6 +304,9 @@ def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
     lines = v.page.locator(".pl-answer-lines")
     assert lines.count() == len(lesson.tasks)
     assert all(lines.nth(i).bounding_box()["height"] > 30 for i in range(lines.count()))
+    # room for handwriting (issue 28: they were 4 mm apart): the lines as drawn, 96 CSS px to the inch
+    drawn = ruled(lines.first.screenshot())
+    assert len(drawn) >= 3 and min(b - a for a, b in zip(drawn, drawn[1:])) * 25.4 / 96 >= 8, drawn
     assert v.page.locator(".pl-guess-choice input").first.is_visible()  # a box to tick
     for hidden in (".pl-explain", ".pl-verdict", ".pl-teacher", ".pl-lesson .md-button", ".pl-task-done"):
         items = v.page.locator(hidden)
@@ -310,6 +315,13 @@ def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
     assert line.is_visible() and line.inner_text() == "Stand: " + v.page.evaluate("location.href")
     assert "?" in line.inner_text()  # the state that solved the task, not just the page
     clean(v)
+
+
+def ruled(png: bytes) -> list[int]:
+    """The rows (px from the top) where a drawn line starts, down the middle of a screenshot."""
+    image = Image.open(BytesIO(png)).convert("L")
+    dark = [image.getpixel((image.width // 2, y)) < 200 for y in range(image.height)]
+    return [y for y in range(image.height) if dark[y] and (y == 0 or not dark[y - 1])]
 
 
 def _preset_that_solves():
