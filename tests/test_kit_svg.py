@@ -118,3 +118,14 @@ def test_a_curve_lies_where_its_points_would_and_far_values_are_pulled_in(points
     line = wrap(plot.body[0])[0].get("points")
     assert line == " ".join(f"{plot._cx(x):.1f},{plot._cy(y):.1f}" for x, y in points)
     assert all(abs(float(v)) <= 1e4 for pair in line.split() for v in pair.split(","))
+
+
+def test_a_vertical_line_leaves_gaps_for_the_boxes_it_would_cross_and_only_for_those():
+    label = svg.text_box(100, 50, "0,15", 12, "middle")
+    far = svg.text_box(300, 80, "weit weg", 12)
+    pieces = [(float(e.get("y1")), float(e.get("y2"))) for e in wrap(svg.vline(100, 0, 200, "pl-x", avoid=[label, far]))]
+    assert pieces == [(0.0, round(label[1], 1)), (round(label[3], 1), 200.0)]
+    assert label[0] < 100 - 12 and label[2] > 100 + 12 and label[1] <= 50 - 12 < 50 < label[3]
+    # two boxes on top of each other make one gap; a box that reaches the end leaves no dot behind
+    lower = (90, 150, 110, 198)
+    assert len(wrap(svg.vline(100, 0, 200, "pl-x", avoid=[label, (95, 40, 105, 70), lower]))) == 2

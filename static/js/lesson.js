@@ -105,7 +105,16 @@
   // on the block; a comparison copy of share.js counts as well).
   function shownNow(slug) {
     return [...document.querySelectorAll(`[data-experiment="${CSS.escape(slug)}"]`)]
-      .map((root) => root.plLastRun && root.plLastRun.lesson).filter(Boolean);
+      .filter((root) => root.plLastRun && root.plLastRun.lesson).map((root) => counted(root, root.plLastRun.lesson));
+  }
+
+  // In presentation mode a preset the teacher chose (keys 1–9, ←/→, Bild↑/↓ or its button) shows the
+  // class an example; it solves no task before the students have tried it (issue 28). A state the teacher
+  // sets by hand counts as always.
+  function counted(root, status) {
+    const present = window.probierlaborPresent;  // static/js/present.js
+    if (!presenting() || !present || !present.showsChosenPreset(root)) return status;
+    return Object.assign({}, status, { solved: [] });
   }
 
   function taskText(li) {
@@ -253,7 +262,7 @@
     const status = e.detail && e.detail.lesson;
     if (!root.dataset || !root.dataset.experiment || !status) return;
     const lesson = mount(root.dataset.experiment);
-    if (lesson) apply(lesson, status);
+    if (lesson) apply(lesson, counted(root, status));
   }, true);
 
   // present.js switches the mode with a class on <html>

@@ -274,6 +274,12 @@
     return root.plPresetIndex !== undefined ? root.plPresetIndex : -1;
   }
 
+  // Whether the experiment still shows the preset chosen last (by key or button), unchanged since:
+  // lesson.js then counts no task solved in presentation mode (the teacher's demonstration is not the class's answer).
+  function showsChosenPreset(root) {
+    return root.plPresetIndex !== undefined && same(presetUrls(root)[root.plPresetIndex], currentUrl(root));
+  }
+
   function markPreset(root) {
     const urls = presetUrls(root);
     const now = currentUrl(root);
@@ -463,6 +469,8 @@
     });
     fitExtras();
   }
+
+  window.probierlaborPresent = { showsChosenPreset };
 
   // capture phase on window: before mkdocs-material's own key handler on window
   window.addEventListener("keydown", onKey, true);

@@ -75,8 +75,8 @@
 
   function show(section, text) {
     section.plText = text;
-    section.querySelector("[data-workshop-code] code").textContent = text;  // print shows this copy
     if (section.plEditor) editorModule.setText(section.plEditor, text);
+    laterForPrint(section);
   }
 
   // ---- opening -------------------------------------------------------------------------------
@@ -96,7 +96,6 @@
       const box = section.querySelector("[data-workshop-editor]");
       section.plText = text;
       section.plEditor = editorModule.createEditor(box, text, (now) => edited(section, now));
-      section.querySelector("[data-workshop-code] code").textContent = text;
       box.hidden = false;
       section.querySelector("[data-workshop-code]").hidden = true;
     } else if (section.plEditor.state.doc.toString() !== text) {
@@ -117,8 +116,45 @@
 
   function edited(section, text) {
     section.plText = text;
-    section.querySelector("[data-workshop-code] code").textContent = text;
     if (text !== section.plFilled) store(section.dataset.workshop, text);
+    laterForPrint(section);
+  }
+
+  // ---- print ---------------------------------------------------------------------------------
+
+  // The printed sheet carries the code on its own last page, which the print dialog's page range can
+  // leave out (print.css; the section itself does not print): a copy at the end of the page with the
+  // reader's own version of the code if there is one, else the script filled with the values the
+  // experiment shows now. Without it a sheet at T = 2 printed the default's T = 1 (issue 28).
+  function printCopy(section) {
+    if (!section.plPrint) {
+      const copy = document.createElement("section");
+      copy.className = "pl-print-code";
+      const title = document.createElement("h2");
+      title.textContent = section.querySelector("summary").textContent;
+      const pre = document.createElement("pre");
+      pre.append(document.createElement("code"));
+      copy.append(title, pre);
+      (section.closest(".md-content__inner") || section.parentElement).append(copy);
+      section.plPrint = copy;
+    }
+    return section.plPrint.querySelector("code");
+  }
+
+  function forPrint(section) {
+    section.plPrintLater = 0;
+    const mine = stored(section.dataset.workshop);
+    const text = mine !== null ? mine : filled(section);
+    const code = printCopy(section);
+    if (code.textContent !== text) code.textContent = text;
+  }
+
+  // After a change, once the browser is idle: a dragged slider asks Python for the script once, not at
+  // every step. Printing itself (beforeprint) brings every copy up to date at once.
+  function laterForPrint(section) {
+    if (section.plPrintLater) return;
+    const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 200));
+    section.plPrintLater = idle(() => { if (section.plPrintLater) forPrint(section); });
   }
 
   // ---- running -------------------------------------------------------------------------------
@@ -202,22 +238,21 @@
       show(section, section.plFilled);
       status(section, TEXT.reset);
     });
+    forPrint(section);
     if (section.open) open(section);
   }
 
-  // Print carries the code: a closed <details> hides its content, so every section opens for print.
   window.addEventListener("beforeprint", () => {
-    document.querySelectorAll(".pl-workshop:not([open])").forEach((section) => {
-      section.plPrintOpened = true;
-      section.open = true;
-    });
+    document.querySelectorAll(".pl-workshop").forEach((section) => { if (section.plMounted) forPrint(section); });
   });
-  window.addEventListener("afterprint", () => {
-    document.querySelectorAll(".pl-workshop").forEach((section) => {
-      if (section.plPrintOpened) section.open = false;
-      section.plPrintOpened = false;
+  // pl:rendered (probierlabor.js) does not bubble; capturing on document still sees it
+  document.addEventListener("pl:rendered", (e) => {
+    const root = e.target;
+    if (!root.dataset || root.dataset.urlPrefix) return;  // a comparison copy (share.js) is not the sheet's state
+    document.querySelectorAll("[data-workshop]").forEach((section) => {
+      if (section.plMounted && section.dataset.workshop === root.dataset.experiment) laterForPrint(section);
     });
-  });
+  }, true);
 
   const mountAll = () => document.querySelectorAll("[data-workshop]").forEach(mount);
   if (window.document$ && window.document$.subscribe) window.document$.subscribe(mountAll);

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import math
+from io import BytesIO
 
 import pytest
+from PIL import Image
 from conftest import ARRIVED, FOLLOW, Gate, describe, scan, settle
 
 from probierlabor import SLUGS
@@ -251,6 +253,48 @@ def test_presentation_mode_shows_one_task_at_a_time_with_hidden_answers(reader, 
     clean(v)
 
 
+def test_presets_the_teacher_chooses_in_presentation_mode_solve_no_task(reader):
+    """Issue 28: on top-p, the keys 2 and 3 marked two of three tasks „✓ gelöst“ before the class had
+    tried them. A preset chosen by key or by its button solves nothing while presenting; a state set by
+    hand still does."""
+    slug = "top-p-sampling"
+    lesson, presets = api.concept(slug).LESSON, api.concept(slug).PRESETS
+    solving = [i for i, preset in enumerate(presets)
+               if api.run(slug, api.preset_values(slug, preset.label))["lesson"]["solved"]]
+    assert len(solving) >= 2
+    v = fresh(reader, slug)
+    tasks = v.page.locator(f'.pl-tasks[data-lesson="{slug}"]')
+    v.page.evaluate("document.activeElement && document.activeElement.blur()")
+    v.page.keyboard.press("p")
+
+    def choose(index, by_key):
+        if by_key:
+            v.page.keyboard.press(str(index + 1))
+        else:
+            v.page.locator(f"{MAIN} .pl-presets [data-preset]").nth(index).click()
+        summary = api.run(slug, api.preset_values(slug, presets[index].label))["summary"]
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=summary)
+
+    for index in solving:
+        choose(index, by_key=True)
+    choose(solving[0], by_key=False)
+    assert tasks.locator(".pl-progress-text").inner_text() == f"Gelöst: 0 von {len(lesson.tasks)} Aufgaben."
+    assert tasks.locator(".pl-solved").count() == 0
+    stored = v.page.evaluate("k => JSON.parse(localStorage.getItem(k) || '{}')", STORE + slug)
+    assert not stored.get("solved"), stored
+
+    # by hand, in presentation mode too: a task whose example is no preset's state
+    preset_states = [api.run(slug, api.preset_values(slug, preset.label))["url"] for preset in presets]
+    task = next(t for t in lesson.tasks if api.run(slug, t.example)["url"] not in preset_states)
+    assert preset_states[0] == {}
+    choose(0, by_key=True)  # back to the default state, from which the example is meant
+    operate(v.page, slug, task.example)
+    tasks.locator(f'.pl-task[data-task="{task.key}"].pl-solved').wait_for(state="attached")
+    v.page.keyboard.press("Escape")
+    assert tasks.locator(f'.pl-task[data-task="{task.key}"] .pl-task-done').is_visible()
+    clean(v)
+
+
 @pytest.mark.parametrize("slug", SAMPLE)
 def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
     lesson = api.concept(slug).LESSON
@@ -260,6 +304,9 @@ def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
     lines = v.page.locator(".pl-answer-lines")
     assert lines.count() == len(lesson.tasks)
     assert all(lines.nth(i).bounding_box()["height"] > 30 for i in range(lines.count()))
+    # room for handwriting (issue 28: they were 4 mm apart): the lines as drawn, 96 CSS px to the inch
+    drawn = ruled(lines.first.screenshot())
+    assert len(drawn) >= 3 and min(b - a for a, b in zip(drawn, drawn[1:])) * 25.4 / 96 >= 8, drawn
     assert v.page.locator(".pl-guess-choice input").first.is_visible()  # a box to tick
     for hidden in (".pl-explain", ".pl-verdict", ".pl-teacher", ".pl-lesson .md-button", ".pl-task-done"):
         items = v.page.locator(hidden)
@@ -268,6 +315,13 @@ def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
     assert line.is_visible() and line.inner_text() == "Stand: " + v.page.evaluate("location.href")
     assert "?" in line.inner_text()  # the state that solved the task, not just the page
     clean(v)
+
+
+def ruled(png: bytes) -> list[int]:
+    """The rows (px from the top) where a drawn line starts, down the middle of a screenshot."""
+    image = Image.open(BytesIO(png)).convert("L")
+    dark = [image.getpixel((image.width // 2, y)) < 200 for y in range(image.height)]
+    return [y for y in range(image.height) if dark[y] and (y == 0 or not dark[y - 1])]
 
 
 def _preset_that_solves():

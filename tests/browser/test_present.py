@@ -295,3 +295,45 @@ def test_presentation_screenshots(reader, slug, scheme):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     v.page.screenshot(path=str(SCREENSHOTS / f"present-{slug}-{scheme}.png"))
     assert v.console_errors() == [] and v.foreign_requests() == []
+
+
+# Every text of top-p's figure that a piece of the red threshold line runs through, by the boxes the
+# browser lays out with its own fonts (getBBox, in the figure's units) and the line's drawn width.
+CROSSED = """() => {
+  const svg = document.querySelector('.pl-figure svg');
+  const lines = [...svg.querySelectorAll('line.pl-dec-threshold')].map((l) => {
+    const half = parseFloat(getComputedStyle(l).strokeWidth) / 2, x = Number(l.getAttribute('x1'));
+    return { x0: x - half, x1: x + half, y0: Number(l.getAttribute('y1')), y1: Number(l.getAttribute('y2')) };
+  });
+  const crossed = [...svg.querySelectorAll('text')].filter((t) => {
+    const b = t.getBBox();
+    return lines.some((l) => l.x0 < b.x + b.width && b.x < l.x1 && l.y0 < b.y + b.height && b.y < l.y1);
+  }).map((t) => t.textContent);
+  return { pieces: lines.length, crossed };
+}"""
+
+
+@pytest.mark.parametrize("start", ["", "&temperature=2", "&dist=0.3_0.05_0.2_0.1_0.05_0.15_0.1_0.05"])
+def test_top_p_threshold_line_never_crosses_a_label_in_presentation_mode(reader, start):
+    """Issue 28: the red p-line ran through the values over the bars (and could run through the kernel's
+    line and the tokens' letters). Every p the slider offers, on the article's rows, at T = 2 and on eight
+    own tokens."""
+    slug = "top-p-sampling"
+    v = reader(f"/{slug}/?p=0.05{start}#praesentation")
+    v.wait_state()
+    assert presenting(v)
+    raw = dict(parse_qsl(start.lstrip("&")))
+    slider = v.page.locator('input[type="range"][data-param="p"]')
+    found = {}
+    for step in range(20):
+        p = round(0.05 * (step + 1), 2)
+        if step:
+            slider.press("ArrowRight")
+        summary = api.run(slug, {**raw, "p": p})["summary"]
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=summary)
+        seen = v.page.evaluate(CROSSED)
+        assert seen["pieces"] >= 1, p  # the line is there
+        if seen["crossed"]:
+            found[p] = seen["crossed"]
+    assert found == {}
+    assert v.console_errors() == []

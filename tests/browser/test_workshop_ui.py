@@ -194,6 +194,8 @@ def test_edits_survive_a_reload_and_zuruecksetzen_restores_the_experiments_value
     open_section(page)
     assert code(page) == edited
     assert "letzte Fassung" in page.text_content(f"{SECTION} [data-workshop-status]")
+    assert printed(page) == edited  # the sheet prints the reader's own version
+    page.emulate_media(media="screen")
 
     page.click(f"{SECTION} [data-workshop-reset]")
     assert code(page) == filled
@@ -202,10 +204,7 @@ def test_edits_survive_a_reload_and_zuruecksetzen_restores_the_experiments_value
     v.wait_state()
     open_section(page)
     assert code(page) == filled
-    # printing shows the code as text, also the reader's edit
-    page.emulate_media(media="print")
-    assert page.is_visible(f"{SECTION} [data-workshop-code]") and not page.is_visible(f"{SECTION} .cm-editor")
-    assert page.text_content(f"{SECTION} [data-workshop-code]") == filled
+    assert printed(page) == filled
     assert not v.console_errors(), v.console_errors()
     assert p in filled
 
@@ -226,13 +225,18 @@ def test_the_script_starts_from_the_state_the_experiment_shows(reader):
     assert v.page.evaluate(size) >= 1.5 * normal
 
 
+def printed(page) -> str:
+    """The code as the printed sheet shows it: workshop.js's copy at the end of the page (print.css), not
+    the section with its editor and buttons."""
+    page.emulate_media(media="print")
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # as the browser does when printing
+    assert page.is_hidden(SECTION) and page.is_visible(".pl-print-code")
+    return page.text_content(".pl-print-code code")
+
+
 def test_a_closed_section_prints_its_code(reader):
     v = reader(f"/{WITH_SCRIPT[0]}/")
-    page = v.page
-    page.emulate_media(media="print")
-    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
-    assert page.is_visible(f"{SECTION} [data-workshop-code]")
-    assert page.text_content(f"{SECTION} [data-workshop-code]") == workshop.template(WITH_SCRIPT[0])
+    assert printed(v.page) == workshop.template(WITH_SCRIPT[0])
 
 
 # document.currentScript names whatever runs when it is read: when PyScript ran the page's Python, it

@@ -197,19 +197,32 @@ def _renorm_texts(row: dict, digits: int, max_den: int = 999) -> list[str]:
     return [fmt.de(x, digits) for x in row["renorm"]]
 
 
+# font sizes (px) of the figure's texts, as static/css/probierlabor.css sets them: the threshold's line
+# keeps clear of each text's box
+TICK, TOKEN, KERN, THRESHOLD = 12, 13, 14, 13
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the bars at phone width, each row's kernel and its new chances in two lines
     narrow = layout == NARROW
     line = 18 if narrow else 0
     axis_y = 46 + (100 + line) * len(r["rows"])
-    # a narrow figure's threshold label can reach the temperature's note on its line: the note goes below
-    foot = line if r["temperature"] != 1.0 else 0
-    w, h = width(440, layout), axis_y + 40 + foot
     left, right = 60, width(440, layout) - 14
+    scale = right - left
+    # the threshold's label beside its line; where it would reach the temperature's note (always on a
+    # narrow figure), the note goes below the axis
+    xp = left + scale * r["p"]
+    anchor = "end" if r["p"] > 0.8 else "start"
+    p_text, p_x = f'p = {fmt.de_auto(r["p"])}', xp + (-5 if anchor == "end" else 5)
+    note = (f'T = {fmt.de_auto(r["temperature"])}' + ("" if r["rows"][0]["exact"] else " (Werte gerundet)")
+            if r["temperature"] != 1.0 else "")
+    foot = 18 if note and (narrow or _overlap(svg.text_box(8, 22, note, TICK),
+                                               svg.text_box(p_x, 22, p_text, THRESHOLD, anchor))) else 0
+    w, h = width(440, layout), axis_y + 40 + foot
     # an own distribution also stands as bars in the order typed, which the reader can drag
     panel = _own_bars(r, h, left, right) if r["own"] else ""
-    scale = right - left
     parts = []
+    labels = []  # the boxes of the texts over the bars, which the threshold's line leaves clear
     # cumulative axis
     parts.append(f'<line class="pl-frame" x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}"/>')
     for i in range(0, 11):
@@ -231,30 +244,31 @@ def view(r: dict, layout: str = WIDE) -> View:
             cls = ("pl-dec-seg-kept" if j % 2 == 0 else "pl-dec-seg-kept2") if kept else "pl-dec-seg-cut"
             parts.append(f'<rect class="pl-dec-seg {cls}" x="{x0:.1f}" y="{y}" width="{max(x1 - x0, 0):.1f}" '
                          f'height="34"><title>{token}: {fmt.de(c, 3)}</title></rect>')
+            cx = (x0 + x1) / 2
             if x1 - x0 >= 14:
                 tcls = "pl-dec-seg-text" if kept else "pl-dec-seg-text-cut"
-                parts.append(f'<text class="{tcls}" x="{(x0 + x1) / 2:.1f}" y="{y + 22}" text-anchor="middle">'
-                             f'{token}</text>')
+                parts.append(f'<text class="{tcls}" x="{cx:.1f}" y="{y + 22}" text-anchor="middle">{token}</text>')
+                labels.append(svg.text_box(cx, y + 22, token, TOKEN, "middle"))
             if x1 - x0 >= 34:
                 label = fmt.exact(Fraction(row["chances_exact"][j]), 6, 3) if row["chances_exact"] else fmt.de(c, 3)
-                parts.append(f'<text class="pl-tick" x="{(x0 + x1) / 2:.1f}" y="{y - 5}" text-anchor="middle">'
-                             f'{label.replace("≈ ", "")}</text>')
+                label = label.replace("≈ ", "")
+                parts.append(f'<text class="pl-tick" x="{cx:.1f}" y="{y - 5}" text-anchor="middle">{label}</text>')
+                labels.append(svg.text_box(cx, y - 5, label, TICK, "middle"))
             start += c
         kept_text = ", ".join(row["kept_tokens"])
         mass = _num(row["mass"], row["mass_exact"])
         renorm = " · ".join(_renorm_texts(row, 2, 99))
         kern = (f"Kern {kept_text} (Summe {mass})", f"→ {renorm}")
-        for n, text in enumerate(kern if narrow else [" ".join(kern)]):
+        kern_lines = kern if narrow else [" ".join(kern)]
+        for n, text in enumerate(kern_lines):
             parts.append(f'<text class="pl-label pl-dec-kern" x="4" y="{y + 56 + line * n}">{text}</text>')
-    xp = left + scale * r["p"]
-    parts.append(f'<line class="pl-dec-threshold" x1="{xp:.1f}" y1="30" x2="{xp:.1f}" y2="{axis_y}"/>')
-    anchor = "end" if r["p"] > 0.8 else "start"
-    dx = -5 if anchor == "end" else 5
-    parts.append(f'<text class="pl-dec-threshold-text" x="{xp + dx:.1f}" y="22" text-anchor="{anchor}">'
-                 f'p = {fmt.de_auto(r["p"])}</text>')
-    if r["temperature"] != 1.0:
-        parts.append(f'<text class="pl-tick" x="8" y="{h - 6 if foot else 22}">T = {fmt.de_auto(r["temperature"])}'
-                     + ("" if r["rows"][0]["exact"] else " (Werte gerundet)") + "</text>")
+        # where a line this long ends depends on the reader's font: the threshold pauses across its band
+        band = [svg.text_box(4, y + 56 + line * n, text, KERN) for n, text in enumerate(kern_lines)]
+        labels.append((0, band[0][1], w, band[-1][3]))
+    parts.append(svg.vline(xp, 30, axis_y, "pl-dec-threshold", avoid=labels))
+    parts.append(f'<text class="pl-dec-threshold-text" x="{p_x:.1f}" y="22" text-anchor="{anchor}">{p_text}</text>')
+    if note:
+        parts.append(f'<text class="pl-tick" x="8" y="{h - 6 if foot else 22}">{note}</text>')
     if panel:
         parts.append(panel)
         h += OWN_PANEL
@@ -287,6 +301,10 @@ def view(r: dict, layout: str = WIDE) -> View:
                    f"(Summe {_num(r1['mass'], r1['mass_exact'])}), Zeile 2 behält {r2['kept']} "
                    f"(Summe {_num(r2['mass'], r2['mass_exact'])}).")
     return View(figure, readouts, summary, _table(r))
+
+
+def _overlap(a: svg.Box, b: svg.Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 OWN_PANEL = 150  # the height of the own distribution's bars under the figure

@@ -274,6 +274,31 @@ def text_width(content: str, size: float) -> float:
     return len(content) * size * _EM_WIDTH
 
 
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+def text_box(x: float, y: float, content: str, size: float, anchor: str = "start", pad: float = 2.0) -> Box:
+    """About the box a text with baseline ``y`` takes, ``pad`` wider on every side: room a line keeps clear of.
+    Estimated like ``text_width`` (wide rather than narrow), from the ascent of capitals down to a comma's tail."""
+    w = text_width(content, size)
+    x0 = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
+    return x0 - pad, y - size - pad, x0 + w + pad, y + 0.3 * size + pad
+
+
+def vline(x: float, y0: float, y1: float, cls: str, *, avoid: Iterable[Box] = (), width: float = 3.0) -> str:
+    """A vertical line from ``y0`` down to ``y1`` that leaves a gap wherever it would cross a box of ``avoid``
+    (a line ``width`` wide): a threshold drawn across a figure never runs through its labels."""
+    gaps = sorted((b[1], b[3]) for b in avoid if b[0] - width / 2 <= x <= b[2] + width / 2)
+    pieces, top = [], y0
+    for g0, g1 in gaps:
+        if g0 > top:
+            pieces.append((top, min(g0, y1)))
+        top = max(top, g1)
+    pieces.append((top, y1))
+    return "".join(f'<line class="{cls}" x1="{x:.1f}" y1="{a:.1f}" x2="{x:.1f}" y2="{b:.1f}"/>'
+                   for a, b in pieces if b - a >= 4)  # no dot of a line between two gaps
+
+
 def _size(v: float) -> str:
     """A viewBox size: whole pixels stay whole (400, not 400.0)."""
     return f"{round(v, 1):g}"
