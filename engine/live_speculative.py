@@ -102,7 +102,7 @@ def _german(x) -> str:
 def _article_prompt(text: str) -> str:
     prompt = text.strip().upper()
     if not prompt or any(ch not in ALPHABET for ch in prompt):
-        raise live.WorkloadError(f"Prompt: Das Modellpaar des Artikels kennt nur die Tokens {', '.join(ALPHABET)}. "
+        raise live.WorkloadError(f"Prompt: Das Beispielpaar p und q kennt nur die Tokens {', '.join(ALPHABET)}. "
                                  "Schreibe zum Beispiel „A“ oder „ABBA“.")
     high = LIMITS["prompt"][1]
     return prompt[:high]

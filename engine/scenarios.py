@@ -100,7 +100,7 @@ def text_request(req_id, text: str, max_new_tokens: int, arrival_step: int = 0) 
 
 
 # --------------------------------------------------------------------------- the articles' examples
-@scenario("decode-toy", "Decode mit dem Spielzeugmodell des Artikels",
+@scenario("decode-toy", "Decode mit dem Spielzeugmodell",
           "Prompt A B, dann greedy: A, B, A, … Jeder Schritt rechnet K/V nur für die neue Position; "
           "der Cache wächst um genau eine Position pro Schritt.", ["decode", "kv-cache"])
 def _decode_toy(meta):
@@ -230,7 +230,7 @@ def speculative_trace(meta, target, draft, prompt, max_new_tokens, *, k, params,
                                    k=k, params=params, seed=seed, tokenizer=tokenizer, scenario=meta)
 
 
-@scenario("speculative-decoding-pq", "Speculative Decoding mit p und q des Artikels",
+@scenario("speculative-decoding-pq", "Speculative Decoding mit dem Beispielpaar p und q",
           "Zielmodell p = [0,2; 0,5; 0,3], Entwurf q = [0,6; 0,3; 0,1] an jeder Position, k = 2 Vorschläge "
           "pro Runde. A wird nur mit Wahrscheinlichkeit 1/3 angenommen; nach einer Ablehnung kommt die "
           "Korrektur aus max(0, p − q), also B oder C.", ["speculative-decoding"])

@@ -158,7 +158,7 @@ def test_workshop_script_recomputes_the_beam():
         assert out["figures"] == 1
         for label, key in (("Beam-Antwort", "result"), ("Beste Antwort", "optimum")):
             assert f"{label}: {r[key]}\n" in out["stdout"]
-            assert number(out["stdout"], f"{label}, Chance") == pytest.approx(r[f"{key}_prob"], abs=5e-5)
+            assert number(out["stdout"], f"{label}, Wahrscheinlichkeit") == pytest.approx(r[f"{key}_prob"], abs=5e-5)
             assert number(out["stdout"], f"{label}, Wertung") == pytest.approx(r[f"{key}_score"], abs=5e-5)
 
 
@@ -183,9 +183,9 @@ def test_own_chances_and_a_third_step_match_an_independent_beam():
         seq, p = own_beam(first, rows, width, depth)
         assert (out["result"]["result"], F(out["result"]["result_prob_exact"])) == (seq, p), (width, depth)
     out = api.run(bs.SLUG, {"first": "1; 1; 2", "after_c": "0,2; 0,3; 0,5"})
-    assert out["notes"] == ["„Eigene Chancen am Start“: Die Werte ergaben zusammen 4; sie wurden durch 4 geteilt."]
+    assert out["notes"] == ["„Eigene Verteilung am Start“: Die Werte ergaben zusammen 4; sie wurden durch 4 geteilt."]
     assert out["url"] == {"first": "1_1_2", "after_c": "0.2_0.3_0.5"}  # the typed numbers: the link divides again
-    assert out["summary"].endswith("Eigene Chancen am Start, nach C.")
+    assert out["summary"].endswith("Eigene Verteilung am Start, nach C.")
 
 
 def test_width_4_on_three_steps_keeps_four_and_draws_every_leaf():
@@ -198,11 +198,11 @@ def test_width_4_on_three_steps_keeps_four_and_draws_every_leaf():
 
 def test_zero_chances_drop_out_a_fourth_value_is_cut_and_a_row_the_tree_lacks_is_said():
     out = api.run(bs.SLUG, {"first": "1; 0; 0; 5", "tree": "artikel"})
-    assert out["notes"] == ["„Eigene Chancen am Start“: Es gehen höchstens 3 Werte, der letzte wurde weggelassen."]
+    assert out["notes"] == ["„Eigene Verteilung am Start“: Es gehen höchstens 3 Werte, der letzte wurde weggelassen."]
     assert out["result"]["result"] == "AA" and out["result"]["n_candidates"] == [1, 3]
-    assert "2 Tokens mit Chance 0 fallen weg" in out["summary"]
+    assert "2 Tokens mit Wahrscheinlichkeit 0 fallen weg" in out["summary"]
     ende = api.run(bs.SLUG, {"tree": "ende", "after_c": "1; 1; 1"})
-    assert "Im Baum mit Ende-Token gibt es kein C; die Chancen nach C bleiben unbenutzt." in ende["summary"]
+    assert "Im Baum mit Ende-Token gibt es kein C; die Wahrscheinlichkeiten nach C bleiben unbenutzt." in ende["summary"]
     assert ende["result"]["result"] == "‹Ende›"
 
 
@@ -262,7 +262,7 @@ def test_a_beam_answer_as_good_as_the_best_of_the_tree_is_a_tie_not_a_miss():
     r = out["result"]
     assert (r["result"], r["result_prob_exact"], r["found_optimum"], r["tied"]) == ("BA", "1/5", True, ["AA"])
     assert out["summary"].endswith("Ergebnis BA mit 0,2; das ist auch das Beste im ganzen Baum, gleichauf mit AA: "
-                                   "beide haben denselben Score. Eigene Chancen am Start, nach A, nach B.")
+                                   "beide haben denselben Score. Eigene Verteilung am Start, nach A, nach B.")
     assert {x["key"]: x["value"] for x in out["readouts"]}["optimum"] == "BA: 0,2"
 
 

@@ -319,3 +319,15 @@ def test_workshop_script_retrains_and_gets_the_same_test_results():
         assert number(out["stdout"], "Alte Nachrichten richtig") == now["old"]
         assert number(out["stdout"], "Reklamationen richtig") == now["new"]
         assert number(out["stdout"], "Alte als Reklamation") == now["old_as_new"]
+
+
+def test_the_lesson_counts_epochs_and_says_once_what_one_is():
+    """Issue 30 §4: a pass over the training data is an Epoche (glossary), not a Runde, and the lesson
+    explains the word where it first uses it."""
+    item = cl.LESSON
+    texts = [item.prediction.question, item.prediction.explain, *item.prediction.choices,
+             *(t.text for t in item.tasks), *(t.explain for t in item.tasks),
+             *item.discussion, *item.teacher, *item.misconceptions]
+    assert not [t for t in texts if "Runde" in t]
+    first = next(t for t in texts if "Epoche" in t)
+    assert "Eine Epoche ist ein Durchgang durch alle Trainingsbeispiele." in first

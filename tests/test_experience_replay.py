@@ -135,5 +135,5 @@ def test_workshop_script_recounts_the_portion():
         assert number(out["stdout"], "Anteil wiederholt") == pytest.approx(result["share"], abs=1e-4)
         for department, count in result["counts"].items():
             assert number(out["stdout"], department) == count
-        assert number(out["stdout"], "Chance auf beide alten Abteilungen") == pytest.approx(
+        assert number(out["stdout"], "Wahrscheinlichkeit für beide alten Abteilungen") == pytest.approx(
             result["chance_all_old"], abs=1e-4)

@@ -18,6 +18,7 @@ PAGES = [p.stem for p in sorted((ROOT / "pages").glob("*.md")) if p.stem != "glo
 
 def _rules():
     rules = [(re.compile(rx), t.term) for t in glossary.TERMS for rx in t.avoid]
+    rules += [(re.compile(rx), instead) for rx, instead in glossary.PHRASES]
     return rules + [(glossary.IMPERATIVE, "Imperativ in der e-Form (Stelle, Schiebe, Wähle …)")]
 
 
@@ -57,6 +58,18 @@ def test_page_uses_the_glossary_spelling(slug):
     ("Erst kommt der Prefill.", "Prefill"),
     ("Wie Top-p Sampling schneidet.", "Top-p-Sampling"),
     ("Nach fünf Trainingsrunden.", "Runde"),
+    ("Die Chance bei zwei Stunden ist 50 %.", "Wahrscheinlichkeit"),
+    ("Die Log-Chance fällt.", "Wahrscheinlichkeit"),
+    ("Die Erfolgschancen steigen.", "Wahrscheinlichkeit"),
+    ("Mit den richtigen Labelen.", "Label"),
+    ("Die Zahlen der Gerade bleiben.", "Gerade"),
+    ("Dann doch zur Gerade wechseln.", "Gerade"),
+    ("Maskierte Token bleiben sichtbar.", "Token"),
+    ("Welche Token jede Vorhersage liest.", "Token"),
+    ("Im Lehrtext steht nur A.", "Vorlage"),
+    ("Im Artikelbeispiel verschenkt Greedy viel.", "Vorlage"),
+    ("Leer: die Zahlen des Artikels.", "Vorlage"),
+    ("Jede K/V wird einmal berechnet.", "K/V-Paar"),
     ("Gut. Stell den Regler auf 3.", "Imperativ"),
     ("Dann schieb ihn nach rechts.", "Imperativ"),
 ])
@@ -71,6 +84,9 @@ def test_a_planted_variant_is_found(planted, rule):
     "Die Kreuzentropie (englisch cross-entropy) ist ein Verlust.",
     "Stelle den Regler. Schiebe ihn. Wähle, vergleiche. Der Vergleich zeigt es. Lies, sieh, nimm.",
     "Top-p-Sampling und Top-k-Sampling; die Labels, das Label.",
+    "Die Wahrscheinlichkeit, ihre Odds und Log-Odds; im Code heißt sie greedy_chance oder chance_all_old.",
+    "Die Gerade, der Geraden, zur Geraden; gerade Linien. Jedes K/V-Paar, die K/V-Köpfe, Sale-Artikel.",
+    "Maskierte Tokens, jedes eigene Token, welche Tokens.",
 ])
 def test_correct_text_is_not_flagged(fine):
     assert findings([fine]) == []
@@ -105,3 +121,11 @@ def test_one_heading_for_the_observations(slug):
     headings = re.findall(r"^## (.+?)\s*$", (ROOT / "pages" / f"{slug}.md").read_text(encoding="utf-8"), re.M)
     assert headings.count(glossary.FINDINGS) == 1, (slug, headings)
     assert not [h for h in headings if re.match(r"Was (man|du) entdeck|Beobachtung", h) and h != glossary.FINDINGS]
+
+
+@pytest.mark.parametrize("slug", PAGES)
+def test_the_page_source_has_none_of_the_wrong_phrases(slug):
+    """The built pages leave out the sources, so the phrases are checked in the Markdown as well: a
+    remark about the text a page was written from is as wrong in „Quellen“ as anywhere else."""
+    text = (ROOT / "pages" / f"{slug}.md").read_text(encoding="utf-8")
+    assert [m.group(0) for rx, _ in glossary.PHRASES for m in re.finditer(rx, text)] == [], slug

@@ -146,8 +146,8 @@ def test_workshop_script_recomputes_both_paths():
         assert out["figures"] == 1
         assert f"Greedy-Pfad: {r['greedy_path']}\n" in out["stdout"]
         assert f"Bester Pfad: {r['best_path']}\n" in out["stdout"]
-        assert number(out["stdout"], "Greedy-Chance") == pytest.approx(r["greedy_prob"], abs=5e-5)
-        assert number(out["stdout"], "Beste Chance") == pytest.approx(r["best_prob"], abs=5e-5)
+        assert number(out["stdout"], "Wahrscheinlichkeit des Greedy-Pfads") == pytest.approx(r["greedy_prob"], abs=5e-5)
+        assert number(out["stdout"], "Wahrscheinlichkeit des besten Pfads") == pytest.approx(r["best_prob"], abs=5e-5)
         assert number(out["stdout"], "Abstand") == pytest.approx(r["gap"], abs=5e-5)
 
 

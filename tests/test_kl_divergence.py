@@ -17,13 +17,13 @@ P = (Fraction(1, 2), Fraction(1, 2))
 
 # -- the article's figures (CONCEPTS.md §26 checklist) ------------------------------------
 
-def test_d_q_p_is_0_368():
+def test_d_p_q_is_0_368():
     assert round(kl.kl(Q, P), 3) == 0.368
     assert math.isclose(kl.kl(Q, P), 0.9 * math.log(1.8) + 0.1 * math.log(0.2), rel_tol=1e-12)
     assert round(kl.kl(Q, P), 6) == 0.368064
 
 
-def test_d_p_q_is_0_511():
+def test_d_q_p_is_0_511():
     assert round(kl.kl(P, Q), 3) == 0.511
     assert math.isclose(kl.kl(P, Q), 0.5 * math.log(5 / 9) + 0.5 * math.log(5), rel_tol=1e-12)
     assert round(kl.kl(P, Q), 6) == 0.510826
@@ -43,8 +43,8 @@ def test_scipy_edge_cases_infinity_and_zero():
 
 
 def test_pytorch_kldivloss_on_one_1x2_example():
-    inputs = [[math.log(0.5), math.log(0.5)]]  # log p, the model
-    target = [[0.9, 0.1]]  # q, the reference
+    inputs = [[math.log(0.5), math.log(0.5)]]  # log q, the model
+    target = [[0.9, 0.1]]  # p, the reference
     assert round(kl.kl_div_loss(inputs, target, "batchmean"), 6) == 0.368064
     assert round(kl.kl_div_loss(inputs, target, "mean"), 6) == 0.184032
     assert round(kl.kl_div_loss(inputs, target, "sum"), 6) == 0.368064
@@ -53,9 +53,9 @@ def test_pytorch_kldivloss_on_one_1x2_example():
 def test_the_default_experiment_is_the_articles_example():
     out = api.run("kl-divergence")
     r = out["result"]
-    assert r["q_exact"] == ["9/10", "1/10"] and r["p_exact"] == ["1/2", "1/2"]
-    assert round(r["d_qp"], 3) == 0.368 and round(r["d_pq"], 3) == 0.511
-    assert r["direction"] == "qp" and round(r["d"], 6) == 0.368064
+    assert r["p_exact"] == ["9/10", "1/10"] and r["q_exact"] == ["1/2", "1/2"]
+    assert round(r["d_pq"], 3) == 0.368 and round(r["d_qp"], 3) == 0.511
+    assert r["direction"] == "pq" and round(r["d"], 6) == 0.368064
     assert round(r["terms"][0], 6) == round(0.9 * math.log(1.8), 6) and r["terms"][1] < 0
     t = r["torch"]
     assert round(t["batchmean"]["single"], 6) == 0.368064 and round(t["mean"]["single"], 6) == 0.184032
@@ -64,10 +64,10 @@ def test_the_default_experiment_is_the_articles_example():
     assert math.isclose(t["batchmean"]["batch"], t["sum"]["single"] / 2)
     assert math.isclose(t["mean"]["batch"], t["sum"]["single"] / 4)
     values = {x["key"]: x["value"] for x in out["readouts"]}
-    assert values == {"d_qp": "0,368", "d_pq": "0,511", "cross_entropy": "H(q, p) = 0,693", "entropy": "H(q) = 0,325"}
+    assert values == {"d_pq": "0,368", "d_qp": "0,511", "cross_entropy": "H(p, q) = 0,693", "entropy": "H(p) = 0,325"}
 
 
-@pytest.mark.parametrize("raw", [{"swap": True}, {"p1": 1.0}, {"q1": 0.0, "p1": 1.0, "swap": True}])
+@pytest.mark.parametrize("raw", [{"swap": True}, {"q1": 1.0}, {"p1": 0.0, "q1": 1.0, "swap": True}])
 def test_readout_labels_and_emphasis_never_change(raw):
     # the page only swaps readout values, so labels must not depend on the parameters
     fixed = lambda out: [(r["key"], r["label"], r["emphasis"]) for r in out["readouts"]]  # noqa: E731
@@ -76,7 +76,7 @@ def test_readout_labels_and_emphasis_never_change(raw):
 
 def test_the_swap_exchanges_reference_and_approximation():
     r = api.run("kl-divergence", {"swap": True})["result"]
-    assert r["direction"] == "pq" and round(r["d"], 3) == 0.511
+    assert r["direction"] == "qp" and round(r["d"], 3) == 0.511
     assert round(r["torch"]["batchmean"]["single"], 6) == 0.510826
     assert math.isclose(r["cross_entropy"] - r["entropy"], r["d"], rel_tol=1e-12)
 
@@ -84,19 +84,19 @@ def test_the_swap_exchanges_reference_and_approximation():
 def test_a_zero_in_the_approximation_is_infinite_and_json_safe():
     out = api.run("kl-divergence", api.preset_values("kl-divergence", "Null in der Näherung"))
     r = out["result"]
-    assert r["d_qp"] is None and r["d_qp_infinite"] is True
+    assert r["d_pq"] is None and r["d_pq_infinite"] is True
     assert r["d"] is None and r["terms_infinite"] == [False, True]
-    assert math.isclose(r["d_pq"], math.log(1 / 0.9), rel_tol=1e-12)  # the other way round stays finite
+    assert math.isclose(r["d_qp"], math.log(1 / 0.9), rel_tol=1e-12)  # the other way round stays finite
     assert r["torch"]["batchmean"]["single"] is None
     json.dumps(out, allow_nan=False)
     shown = {x["key"]: x["value"] for x in out["readouts"]}
-    assert shown["d_qp"] == "∞" and shown["d_pq"] == "0,105"
+    assert shown["d_pq"] == "∞" and shown["d_qp"] == "0,105"
     assert "∞" in out["figure"] and "∞" in out["summary"]
 
 
 def test_equal_distributions_give_zero():
     r = api.run("kl-divergence", api.preset_values("kl-divergence", "Gleiche Verteilungen"))["result"]
-    assert r["d_qp"] == 0 and r["d_pq"] == 0 and r["equal"]
+    assert r["d_pq"] == 0 and r["d_qp"] == 0 and r["equal"]
 
 
 def test_probabilities_into_input_give_a_meaningless_negative_number():
@@ -119,35 +119,35 @@ grid = st.integers(0, 100).map(lambda i: Fraction(i, 100))
 @settings(max_examples=300, deadline=None)
 @given(grid, grid)
 def test_gibbs_inequality_kl_is_nonnegative_and_zero_only_for_equal(a, b):
-    q, p = kl.two(a), kl.two(b)
-    d = kl.kl(q, p)
+    p, q = kl.two(a), kl.two(b)
+    d = kl.kl(p, q)
     assert d >= 0
-    assert (d == 0) == (q == p)
-    assert math.isinf(d) == any(x > 0 and y == 0 for x, y in zip(q, p))
+    assert (d == 0) == (p == q)
+    assert math.isinf(d) == any(x > 0 and y == 0 for x, y in zip(p, q))
     if math.isfinite(d):
-        assert math.isclose(kl.cross_entropy(q, p) - kl.entropy(q), d, rel_tol=1e-9, abs_tol=1e-12)
+        assert math.isclose(kl.cross_entropy(p, q) - kl.entropy(p), d, rel_tol=1e-9, abs_tol=1e-12)
 
 
 @settings(max_examples=200, deadline=None)
 @given(grid, grid)
 def test_kldivloss_batchmean_on_one_row_is_the_divergence(a, b):
-    q, p = kl.two(a), kl.two(b)
-    inputs = [[math.log(x) if x > 0 else -math.inf for x in p]]
-    got = kl.kl_div_loss(inputs, [list(q)], "batchmean")
-    want = kl.kl(q, p)
+    p, q = kl.two(a), kl.two(b)
+    inputs = [[math.log(x) if x > 0 else -math.inf for x in q]]
+    got = kl.kl_div_loss(inputs, [list(p)], "batchmean")
+    want = kl.kl(p, q)
     assert (math.isinf(got) and math.isinf(want)) or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12)
     if math.isfinite(want):
-        assert math.isclose(kl.kl_div_loss(inputs, [list(q)], "mean"), want / 2, rel_tol=1e-9, abs_tol=1e-12)
+        assert math.isclose(kl.kl_div_loss(inputs, [list(p)], "mean"), want / 2, rel_tol=1e-9, abs_tol=1e-12)
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.floats(0, 1), st.floats(0, 1), st.booleans())
-def test_any_setting_runs_and_gives_valid_json_and_svg(q1, p1, swap):
-    out = api.run("kl-divergence", {"q1": q1, "p1": p1, "swap": swap})
+def test_any_setting_runs_and_gives_valid_json_and_svg(p1, q1, swap):
+    out = api.run("kl-divergence", {"p1": p1, "q1": q1, "swap": swap})
     assert out["notes"] == []
     json.loads(json.dumps(out, allow_nan=False))
     r = out["result"]
-    for key in ("d_qp", "d_pq", "d"):
+    for key in ("d_pq", "d_qp", "d"):
         assert (r[key] is None) == r[key + "_infinite"]
         assert r[key] is None or r[key] >= 0
     assert math.isfinite(r["entropy"]) and math.isfinite(r["torch_wrong_input"])
@@ -155,7 +155,7 @@ def test_any_setting_runs_and_gives_valid_json_and_svg(q1, p1, swap):
     ET.fromstring("<div>" + out["extra"] + "</div>")
 
 
-@pytest.mark.parametrize("raw", [{"q1": "2"}, {"p1": "-1"}, {"q1": "nan"}, {"swap": "vielleicht"}])
+@pytest.mark.parametrize("raw", [{"p1": "2"}, {"q1": "-1"}, {"p1": "nan"}, {"swap": "vielleicht"}])
 def test_tampered_values_are_clamped_with_a_note(raw):
     out = api.run("kl-divergence", raw)
     assert len(out["notes"]) == 1 and "verwendet wird" in out["notes"][0]
@@ -163,9 +163,9 @@ def test_tampered_values_are_clamped_with_a_note(raw):
 
 
 def test_one_step_past_the_mirror_the_two_directions_differ():
-    """Near miss of the first task: p = (0,11; 0,89) is next to the mirror of q, but D(q‖p) ≠ D(p‖q)."""
-    out = api.run("kl-divergence", {"p1": 0.11})
-    assert abs(out["result"]["d_qp"] - out["result"]["d_pq"]) > 0.01
+    """Near miss of the first task: q = (0,11; 0,89) is next to the mirror of p, but D(p‖q) ≠ D(q‖p)."""
+    out = api.run("kl-divergence", {"q1": 0.11})
+    assert abs(out["result"]["d_pq"] - out["result"]["d_qp"]) > 0.01
     assert "mirror" not in out["lesson"]["solved"]
 
 
@@ -174,12 +174,12 @@ def test_workshop_script_recomputes_both_directions():
     (∞ included), same cross-entropy and entropy of the reference."""
     from workshop_check import run_states, number
 
-    states = [{}] + [api.preset_values(kl.SLUG, p) for p in ("Richtung getauscht", "Null in der Näherung",
+    states = [{}] + [api.preset_values(kl.SLUG, q) for q in ("Richtung getauscht", "Null in der Näherung",
                                                              "Gleiche Verteilungen")]
     for state, out in zip(states, run_states(kl.SLUG, states)):
         r = api.run(kl.SLUG, state)["result"]
         assert out["figures"] == 1
-        for label, key in (("D(q‖p)", "d_qp"), ("D(p‖q)", "d_pq"), ("Kreuzentropie", "cross_entropy"),
+        for label, key in (("D(p‖q)", "d_pq"), ("D(q‖p)", "d_qp"), ("Kreuzentropie", "cross_entropy"),
                            ("Entropie der Referenz", "entropy")):
             if r[key] is None:
                 assert f"{label}: ∞ nat\n" in out["stdout"]
@@ -199,14 +199,14 @@ def plain_kl(r, a):
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.integers(0, 9), min_size=2, max_size=8).filter(any),
        st.lists(st.integers(0, 9), min_size=2, max_size=8).filter(any), st.booleans())
-def test_own_distributions_give_the_divergence_of_the_plain_formula(qs, ps, swap):
-    out = api.run("kl-divergence", {"q_dist": " ".join(map(str, qs)), "p_dist": " ".join(map(str, ps)), "swap": swap})
+def test_own_distributions_give_the_divergence_of_the_plain_formula(ps, qs, swap):
+    out = api.run("kl-divergence", {"p_dist": " ".join(map(str, ps)), "q_dist": " ".join(map(str, qs)), "swap": swap})
     r = out["result"]
-    n = max(len(qs), len(ps))
-    q = [x / sum(qs) for x in qs] + [0.0] * (n - len(qs))
+    n = max(len(ps), len(qs))
     p = [x / sum(ps) for x in ps] + [0.0] * (n - len(ps))
-    assert r["q"] == q and r["p"] == p and r["events"] == list("ABCDEFGH"[:n])
-    for key, (a, b) in (("d_qp", (q, p)), ("d_pq", (p, q))):
+    q = [x / sum(qs) for x in qs] + [0.0] * (n - len(qs))
+    assert r["p"] == p and r["q"] == q and r["events"] == list("ABCDEFGH"[:n])
+    for key, (a, b) in (("d_pq", (p, q)), ("d_qp", (q, p))):
         want = plain_kl(a, b)
         assert (r[key] is None) == (want is None), key
         if want is not None:
@@ -225,61 +225,76 @@ def test_the_mirror_task_takes_any_two_distributions_with_equal_divergence_both_
 
 
 def test_own_distributions_of_three_events():
-    out = api.run("kl-divergence", {"q_dist": "0,5; 0,3; 0,2", "p_dist": "0,2; 0,3; 0,5"})
-    assert out["notes"] == [] and out["url"] == {"q_dist": "0.5_0.3_0.2", "p_dist": "0.2_0.3_0.5"}
+    out = api.run("kl-divergence", {"p_dist": "0,5; 0,3; 0,2", "q_dist": "0,2; 0,3; 0,5"})
+    assert out["notes"] == [] and out["url"] == {"p_dist": "0.5_0.3_0.2", "q_dist": "0.2_0.3_0.5"}
     r = out["result"]
-    assert math.isclose(r["d_qp"], 0.3 * math.log(2.5), rel_tol=1e-12)  # 0,5·ln 2,5 + 0 + 0,2·ln 0,4
-    assert math.isclose(r["d_pq"], 0.3 * math.log(2.5), rel_tol=1e-12)  # the mirror: both ways equal
+    assert math.isclose(r["d_pq"], 0.3 * math.log(2.5), rel_tol=1e-12)  # 0,5·ln 2,5 + 0 + 0,2·ln 0,4
+    assert math.isclose(r["d_qp"], 0.3 * math.log(2.5), rel_tol=1e-12)  # the mirror: both ways equal
     assert "mirror" in out["lesson"]["solved"]  # a swap of two entries: both ways equal, a right answer
-    assert out["summary"].startswith("q = (0,5; 0,3; 0,2), p = (0,2; 0,3; 0,5). D(q‖p) = 0,275")
+    assert out["summary"].startswith("p = (0,5; 0,3; 0,2), q = (0,2; 0,3; 0,5). D(p‖q) = 0,275")
     assert "1 × 3" in out["extra"] and "pl-kl-forward" not in out["extra"]  # no curve for three events
 
 
 def test_a_shorter_distribution_gives_the_missing_events_0():
-    out = api.run("kl-divergence", {"q_dist": "0,5; 0,3; 0,2"})  # p is still the slider's (0,5; 0,5)
+    out = api.run("kl-divergence", {"p_dist": "0,5; 0,3; 0,2"})  # q is still the slider's (0,5; 0,5)
     r = out["result"]
-    assert r["p"] == [0.5, 0.5, 0.0] and r["d_qp"] is None and r["terms_infinite"] == [False, False, True]
-    assert "p hat weniger Ereignisse; C bekommt bei p die Wahrscheinlichkeit 0." in out["summary"]
+    assert r["q"] == [0.5, 0.5, 0.0] and r["d_pq"] is None and r["terms_infinite"] == [False, False, True]
+    assert "q hat weniger Ereignisse; C bekommt bei q die Wahrscheinlichkeit 0." in out["summary"]
 
 
 def test_own_distributions_that_do_not_sum_to_1_are_divided_with_a_note():
-    out = api.run("kl-divergence", {"q_dist": "9; 1", "p_dist": "1; 1"})
-    assert out["notes"] == ["„Eigene Verteilung q“: Die Werte ergaben zusammen 10; sie wurden durch 10 geteilt.",
-                            "„Eigene Verteilung p“: Die Werte ergaben zusammen 2; sie wurden durch 2 geteilt."]
-    assert round(out["result"]["d_qp"], 3) == 0.368  # the article's example again
+    out = api.run("kl-divergence", {"p_dist": "9; 1", "q_dist": "1; 1"})
+    assert out["notes"] == ["„Eigene Verteilung p“: Die Werte ergaben zusammen 10; sie wurden durch 10 geteilt.",
+                            "„Eigene Verteilung q“: Die Werte ergaben zusammen 2; sie wurden durch 2 geteilt."]
+    assert round(out["result"]["d_pq"], 3) == 0.368  # the article's example again
 
 
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.sampled_from(["0", "0,0001", "0,001", "1", "100"]), min_size=2, max_size=8).filter(lambda xs: set(xs) - {"0"}),
        st.lists(st.sampled_from(["0", "0,0001", "1", "100"]), min_size=2, max_size=8).filter(lambda xs: set(xs) - {"0"}))
-@example(["100", "0,001"], ["1", "0"])  # p(B) = 1/100 001 was rounded to 0, and D(p‖q) showed 0 instead of ∞
-def test_a_divergence_is_infinite_exactly_where_the_reference_has_an_event_the_other_lacks(ps, qs):
+@example(["100", "0,001"], ["1", "0"])  # q(B) = 1/100 001 was rounded to 0, and D(q‖p) showed 0 instead of ∞
+def test_a_divergence_is_infinite_exactly_where_the_reference_has_an_event_the_other_lacks(qs, ps):
     """Tiny typed chances are chances: only a typed 0 (or a missing event) is 0."""
-    r = api.run("kl-divergence", {"q_dist": "; ".join(qs), "p_dist": "; ".join(ps)})["result"]
-    n = max(len(ps), len(qs))
-    has = {name: [x != "0" for x in xs] + [False] * (n - len(xs)) for name, xs in (("p", ps), ("q", qs))}
-    assert r["d_pq_infinite"] == any(a and not b for a, b in zip(has["p"], has["q"]))
+    r = api.run("kl-divergence", {"p_dist": "; ".join(ps), "q_dist": "; ".join(qs)})["result"]
+    n = max(len(qs), len(ps))
+    has = {name: [x != "0" for x in xs] + [False] * (n - len(xs)) for name, xs in (("q", qs), ("p", ps))}
     assert r["d_qp_infinite"] == any(a and not b for a, b in zip(has["q"], has["p"]))
-    assert [x > 0 for x in r["p"]] == has["p"] and [x > 0 for x in r["q"]] == has["q"]
+    assert r["d_pq_infinite"] == any(a and not b for a, b in zip(has["p"], has["q"]))
+    assert [x > 0 for x in r["q"]] == has["q"] and [x > 0 for x in r["p"]] == has["p"]
 
 
 def test_a_too_long_own_distribution_keeps_the_first_eight():
-    out = api.run("kl-divergence", {"p_dist": "1;1;1;1;1;1;1;1;1"})
+    out = api.run("kl-divergence", {"q_dist": "1;1;1;1;1;1;1;1;1"})
     (note,) = out["notes"]
-    assert note.startswith("„Eigene Verteilung p“: Es gehen höchstens 8 Werte, der letzte wurde weggelassen")
-    assert out["result"]["p"] == [0.125] * 8 and out["result"]["q"] == [0.9, 0.1] + [0.0] * 6
+    assert note.startswith("„Eigene Verteilung q“: Es gehen höchstens 8 Werte, der letzte wurde weggelassen")
+    assert out["result"]["q"] == [0.125] * 8 and out["result"]["p"] == [0.9, 0.1] + [0.0] * 6
 
 
 def test_workshop_script_recomputes_own_distributions():
     from workshop_check import run_states, number
 
-    states = [{"q_dist": "0,5; 0,3; 0,2", "p_dist": "0,2; 0,3; 0,5", "swap": True}, {"q_dist": "0,5; 0,3; 0,2"},
-              {"p_dist": "0,7; 0,1; 0,1; 0,1"}]
+    states = [{"p_dist": "0,5; 0,3; 0,2", "q_dist": "0,2; 0,3; 0,5", "swap": True}, {"p_dist": "0,5; 0,3; 0,2"},
+              {"q_dist": "0,7; 0,1; 0,1; 0,1"}]
     for state, out in zip(states, run_states(kl.SLUG, states)):
         r = api.run(kl.SLUG, state)["result"]
         assert out["figures"] == 1
-        for label, key in (("D(q‖p)", "d_qp"), ("D(p‖q)", "d_pq"), ("Entropie der Referenz", "entropy")):
+        for label, key in (("D(p‖q)", "d_pq"), ("D(q‖p)", "d_qp"), ("Entropie der Referenz", "entropy")):
             if r[key] is None:
                 assert f"{label}: ∞ nat\n" in out["stdout"]
             else:
                 assert number(out["stdout"], label) == pytest.approx(r[key], abs=5e-5)
+
+
+def test_p_is_the_reference_as_on_the_speculative_decoding_page():
+    """Issue 30 §4: kl-divergence and speculative-decoding use p and q alike (p the reference, q the
+    approximation), and each page says so."""
+    from pathlib import Path
+    pages = Path(__file__).resolve().parent.parent / "pages"
+    r = api.run(kl.SLUG, {})["result"]
+    assert kl.names(r) == ("p", "q") and r["p"] == [0.9, 0.1] and r["d_pq"] == pytest.approx(0.368, abs=5e-4)
+    here = (pages / "kl-divergence.md").read_text(encoding="utf-8")
+    assert "die **Referenz** \\(p\\), die andere die **Näherung** \\(q\\)" in here
+    assert "\\(p\\) ist die\nReferenz, \\(q\\) die Näherung." in here
+    there = (pages / "speculative-decoding.md").read_text(encoding="utf-8")
+    assert "\\(p\\) sind dort die Wahrscheinlichkeiten des Zielmodells, \\(q\\) die des Entwurfs." in there
+    assert "ist also \\(p\\) die Referenz, \\(q\\) die Näherung." in there

@@ -124,7 +124,7 @@ def test_readouts_and_summary():
     shown = {r["key"]: r["value"] for r in out["readouts"]}
     assert shown["horizon"] == "68,8 min" and shown["base"] == "120,0 min" and shown["ratio"] == "57\u202f%"
     assert shown["fit"] == "nicht gewürfelt"
-    assert out["summary"] == ("Steilheit 0,25, Chance bei 2 h 45 %: Die Kurve kreuzt 50 % bei 68,8 min "
+    assert out["summary"] == ("Steilheit 0,25, Wahrscheinlichkeit bei 2 h 45 %: Die Kurve kreuzt 50 % bei 68,8 min "
                               "statt bei 120,0 min.")
 
 

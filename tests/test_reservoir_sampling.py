@@ -217,7 +217,7 @@ def test_workshop_script_recomputes_the_shares():
 # -- an own stream: its length and where the Rücksendungen are (Param kinds int and „values“) ----------
 
 def keep_none_by_counting(n, returns, k):
-    """Chance that none of the returns is among k of n positions, by counting every memory there can be."""
+    """Probability that none of the returns is among k of n positions, by counting every memory there can be."""
     from itertools import combinations
     memories = list(combinations(range(1, n + 1), k))
     return Fraction(sum(1 for m in memories if not set(returns) & set(m)), len(memories))

@@ -1,5 +1,6 @@
 """Validation set: every figure of CONCEPTS.md §1 in exact fractions, the fitting, the test-day protocol."""
 
+import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -148,8 +149,8 @@ def test_readouts_and_table_show_exact_fractions():
     shown = {x["key"]: x["value"] for x in out["readouts"]}
     assert shown["notebook"] == "0" and shown["validation"] == "35/6 ≈ 5,83"
     assert "35/6<br>≈ 5,83" in out["extra"] and "3,5" in out["extra"] and "8,5" in out["extra"]
-    assert run(rule="line")["summary"].startswith("Gerade: mittlerer absoluter Fehler im Notizbuch 2 Portionen, "
-                                                   "bei der Validierung 1 Portion.")
+    assert run(rule="line")["summary"].startswith("Gerade: mittlerer absoluter Fehler im Heft 2 Kugeln, "
+                                                   "bei der Validierung 1 Kugel.")
 
 
 def test_the_exact_values_are_serialised_as_floats_and_strings():
@@ -187,7 +188,7 @@ def test_workshop_script_recomputes_the_errors():
     for state, out in zip(states, run_states(SLUG, states)):
         result = api.run(SLUG, state)["result"]
         assert out["figures"] == 1
-        for split, label in (("notebook", "Notizbuch"), ("validation", "Validierung"), ("test", "Test")):
+        for split, label in (("notebook", "Heft"), ("validation", "Validierung"), ("test", "Test")):
             expected = result["mae"][result["rule"]][split]
             if expected is None:
                 assert f"Fehler {label}:" not in out["stdout"]
@@ -243,3 +244,17 @@ def test_an_unknown_damping_falls_back_with_a_note_and_the_lesson_keeps_its_numb
     assert out["params"]["lam"] == 0 and out["notes"][0].startswith("„Dämpfung der Kurve λ“: „7“ ist keine")
     assert "notebook_pick" in api.run(SLUG, {"rule": "curve", "fixed": "curve"})["lesson"]["solved"]
     assert "notebook_pick" not in api.run(SLUG, {"rule": "curve", "fixed": "curve", "lam": 1})["lesson"]["solved"]
+
+
+@pytest.mark.parametrize("slug", ["validation-set", "overfitting"])
+def test_the_ice_cream_stand_has_one_vocabulary(slug):
+    """Issue 30 §4: the same ice-cream stand appears on two pages; both write in a Heft and sell Kugeln."""
+    from pathlib import Path
+    import inspect
+    from probierlabor.concepts import overfitting
+    root = Path(__file__).resolve().parent.parent
+    module = {"validation-set": vs, "overfitting": overfitting}[slug]
+    for text in ((root / "pages" / f"{slug}.md").read_text(encoding="utf-8"), inspect.getsource(module),
+                 (root / "py" / "probierlabor" / "workshop" / f"{slug.replace('-', '_')}.py").read_text(encoding="utf-8")):
+        assert "Heft" in text and "Kugeln" in text
+        assert not re.search(r"Notizbuch|Portion", text)

@@ -25,7 +25,7 @@ SITE = Path(os.environ.get("PROBIERLABOR_SITE", Path(__file__).resolve().parents
 ROOT = "[data-experiment]:not([data-url-prefix])"  # the page's experiment, not an A/B copy of it
 MAX_TABS = 40  # presets, tools and every control of the largest experiment (irt) fit well within this
 # A unit the reader hears with the value: the declared one, else one named at the end of the label
-# ("Netz hin (ms)", "Richtung von q₁ (Grad)", "Chance bei 2 Stunden (in %)").
+# ("Netz hin (ms)", "Richtung von q₁ (Grad)", "Wahrscheinlichkeit bei 2 Stunden (in %)").
 LABEL_UNIT = re.compile(r"\((?:in )?(ms|s|%|Grad)\)\s*$")
 GERMAN = re.compile(r"\b(der|die|das|und|ist|mit|bei|von|nach|ein|eine|im|auf|für|nicht|liegt|wird)\b|[äöüß]",
                     re.IGNORECASE)

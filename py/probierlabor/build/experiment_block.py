@@ -185,7 +185,7 @@ def _readouts(readouts: list[dict]) -> str:
 
 # The output next to a slider shows the bare number (its label names the unit), but a screen reader
 # announces only aria-valuetext while the slider moves: "30 ms", not "30". The unit is the declared one
-# or one named at the end of the label: "Netz hin (ms)", "Richtung (Grad)", "Chance (in %)".
+# or one named at the end of the label: "Netz hin (ms)", "Richtung (Grad)", "Anteil (in %)".
 _LABEL_UNIT = re.compile(r"\((?:in )?(ms|s|%|Grad)\)\s*$")
 
 

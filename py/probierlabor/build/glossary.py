@@ -44,7 +44,10 @@ class Term:
 
 # Words after which a noun stands in the plural ("1 Token" is singular, so 1 is left out).
 _NUMBER_WORDS = (r"(?:(?!1\b)\d+|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|hundert|tausend"
-                 r"|viele|wenige|mehrere|alle|beide|einige|keine)")
+                 r"|viele|wenige|mehrere|alle|beide|einige|keine|[Ww]elche)")
+# German statistics reads „Chance“ as odds, p/(1 − p), so a probability is never called that; any noun
+# with „Chance“ in it counts (Erfolgschance, Log-Chance), identifiers in code (greedy_chance) do not.
+_CHANCE = r"\b(?=[A-ZÄÖÜ])[\w-]*[Cc]hance\w*"
 
 TERMS: tuple[Term, ...] = (
     Term("Batch", "der", "die Batches",
@@ -81,6 +84,9 @@ TERMS: tuple[Term, ...] = (
     Term("FlashAttention 2", "", "",
          "Die zweite Fassung von FlashAttention; sie verteilt die Arbeit besser auf die Recheneinheiten.",
          page="flash-attention"),
+    Term("Gerade", "die", "die Geraden",
+         "Eine Linie ohne Krümmung; als Regel sagt sie y = a · x + b voraus. Gebeugt: der Geraden, zur Geraden.",
+         avoid={r"\b(?:zur|der|einer|dieser|jeder) Gerade\b(?![n\w-])": "der Gerade, zur Gerade"}),
     Term("Grokking", "das", "",
          "Ein Modell scheint lange nur auswendig zu lernen und verallgemeinert nach viel mehr Training "
          "plötzlich doch."),
@@ -104,7 +110,7 @@ TERMS: tuple[Term, ...] = (
          avoid={r"\bEtikett\w*": "Etikett",
                 r"\b(?:der|den|einen|jeden|keinen)(?: \w+(?:en|er|es))? Label\b(?![s\w-])": "der Label",
                 r"\bdie(?: \w+en)? Label\b(?![s\w-])": "die Label (Plural)",
-                r"\bLabeln\b": "Labeln"}),
+                r"\bLabeln\b": "Labeln", r"\bLabelen\b": "Labelen"}),
     Term("logistische Regression", "die", "",
          "Passt eine S-förmige Kurve an Ja-nein-Ergebnisse an, etwa Erfolg oder Misserfolg."),
     Term("LoRA", "", "",
@@ -120,6 +126,9 @@ TERMS: tuple[Term, ...] = (
     Term("Nucleus Sampling", "das", "", "Ein anderer Name für Top-p-Sampling.", page="top-p-sampling"),
     Term("On-Policy-Selbstdestillation", "die", "",
          "Ein Modell lernt von sich selbst, an Antworten, die es gerade selbst erzeugt."),
+    Term("Odds", "die", "",
+         "Das Verhältnis p/(1 − p) einer Wahrscheinlichkeit p zu ihrer Gegenwahrscheinlichkeit, etwa 3 zu 1 bei "
+         "p = 0,75. Ihr Logarithmus heißt Log-Odds."),
     Term("Online-Softmax", "die", "",
          "Berechnet die Softmax Stück für Stück, ohne alle Werte vorher zu kennen. FlashAttention nutzt das.",
          page="flash-attention"),
@@ -167,7 +176,8 @@ TERMS: tuple[Term, ...] = (
          avoid={r"\b(?:der|den|einen|jeden|keinen|welchen|diesen)(?: \w+e[nrs]?)? (?:\w+-)?Token\b(?![s\w-])":
                 "der Token, den Token, einen Token",
                 r"\bdie(?: \w+en?)? Token\b(?![s\w-])": "die Token (Plural)",
-                r"\b" + _NUMBER_WORDS + r"(?: \w+e)? Token\b(?![s\w-])": "zwei Token"}),
+                r"\b" + _NUMBER_WORDS + r"(?: \w+e)? Token\b(?![s\w-])": "zwei Token",
+                r"\b(?:[Mm]askierte|[Bb]ewertete|[Ss]ichtbare) Token\b(?![s\w-])": "maskierte Token"}),
     Term("Tokenizer", "der", "die Tokenizer", "Zerlegt Text in Tokens und übersetzt sie in Nummern."),
     Term("Top-k-Sampling", "das", "",
          "Lost das nächste Token nur unter den k wahrscheinlichsten aus.", page="top-k-sampling",
@@ -183,9 +193,22 @@ TERMS: tuple[Term, ...] = (
          "Ein Modell nutzt den KV-Cache weiter, den ein anderes Modell berechnet hat."),
     Term("Unit-Test", "der", "die Unit-Tests",
          "Ein kleines Programm, das prüft, ob ein Stück Code das Richtige liefert."),
+    Term("Wahrscheinlichkeit", "die", "die Wahrscheinlichkeiten",
+         "Eine Zahl von 0 bis 1 (oder 0 bis 100 %), die sagt, wie sicher etwas eintritt. In der Statistik "
+         "meint „Chance“ dagegen die Odds.",
+         avoid={_CHANCE: "Chance, Erfolgschance"}),
     Term("Weight Decay", "der", "",
          "Eine Strafe auf große Gewichte beim Training neuronaler Netze.", page="overfitting",
          avoid={r"\bweight decay\b": "weight decay"}),
+)
+
+# Wordings that are no term's variant but still wrong on a page: (pattern, what it should say instead).
+PHRASES: tuple[tuple[str, str], ...] = (
+    # a page stands on its own: it says what it means, not which source text it was written from
+    (r"\bLehrtext\w*|\bArtikelbeispiel\w*|\b(?:des|im|der|dem) Artikels?\b(?!-)",
+     "keine Bemerkung über die Vorlage der Seite (Lehrtext, Artikel); sag, was gemeint ist"),
+    # K/V names two vectors, so it takes no singular article; the pair is „das K/V-Paar“
+    (r"\b[Jj]ede[rs]? K/V\b(?!-)", "jedes K/V-Paar"),
 )
 
 # Weak verbs whose short imperative the pages do not use (the e-form: Stelle, Schiebe …).

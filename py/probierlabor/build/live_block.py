@@ -65,7 +65,7 @@ SPECULATIVE_HINTS = {
     "block_size": "Positionen pro Block des KV-Caches",
 }
 SPECULATIVE_CHOICES = {
-    "model": ((live_speculative.ARTICLE, "p und q des Artikels (A, B, C)"),
+    "model": ((live_speculative.ARTICLE, "Beispielpaar p und q (A, B, C)"),
               *((kind, f"kleines Llama-Modell ({kind}), Entwurf: seine erste Schicht") for kind in live.MODELS)),
 }
 CHOICES = {
@@ -76,7 +76,7 @@ CHOICES = {
 INTRO = ("Hier rechnest du deine eigenen Anfragen mit derselben kleinen Engine, die die Aufzeichnungen "
          "oben geschrieben hat. Sie läuft in deinem Browser auf numpy. Beim ersten Start lädt die Seite "
          "Python und numpy nach, das dauert ein paar Sekunden.")
-SPECULATIVE_HELP = ("Ein Prompt aus kleinen Buchstaben, Ziffern und Satzzeichen. Beim Modellpaar des Artikels "
+SPECULATIVE_HELP = ("Ein Prompt aus kleinen Buchstaben, Ziffern und Satzzeichen. Beim Beispielpaar p und q "
                     "besteht er aus A, B und C. Temperatur 0 rechnet greedy, dann ist die Antwort genau die des "
                     "Zielmodells allein.")
 HELP = (f"Eine Anfrage pro Zeile, höchstens {live.LIMITS['requests'][1]}: Prompt | neue Tokens | Ankunftsschritt. "

@@ -77,9 +77,9 @@ DEEPEST = 3
 
 
 def _row(name_: str, where: str) -> Param:
-    return Param(name_, f"Eigene Chancen {where}", "values", (), lo=0.0, hi=100.0, count=(3, 3), normalise=True,
+    return Param(name_, f"Eigene Verteilung {where}", "values", (), lo=0.0, hi=100.0, count=(3, 3), normalise=True,
                  widget="z. B. 0,5; 0,3; 0,2",
-                 help=f"Drei Chancen {where}, in der Reihenfolge des Baums. Ergeben sie nicht 1, wird durch ihre "
+                 help=f"Drei Wahrscheinlichkeiten {where}, in der Reihenfolge des Baums. Ergeben sie nicht 1, wird durch ihre "
                       "Summe geteilt. Leer: die Zahlen des Baums.")
 
 
@@ -458,11 +458,11 @@ def view(r: dict, layout: str = WIDE) -> View:
                     + ("das ist auch das Beste im ganzen Baum" + _tie(r["tied"]) + "." if r["found_optimum"] else
                        f"das Beste im ganzen Baum wäre {r['optimum']} mit {fmt.exact(Fraction(r['optimum_prob_exact']))}."))
     if r["own"]:
-        summary += f" Eigene Chancen {', '.join(r['own'])}" + (
-            f"; {r['zero']} Token{'s' if r['zero'] > 1 else ''} mit Chance 0 {'fallen' if r['zero'] > 1 else 'fällt'} weg."
+        summary += f" Eigene Verteilung {', '.join(r['own'])}" + (
+            f"; {r['zero']} Token{'s' if r['zero'] > 1 else ''} mit Wahrscheinlichkeit 0 {'fallen' if r['zero'] > 1 else 'fällt'} weg."
             if r["zero"] else ".")
     if r["unused_rows"]:
-        summary += (" Im Baum mit Ende-Token gibt es kein C; die Chancen "
+        summary += (" Im Baum mit Ende-Token gibt es kein C; die Wahrscheinlichkeiten "
                     f"{', '.join(r['unused_rows'])} bleiben unbenutzt.")
     extra = _table(r)
     return View(t.render(), readouts, summary, extra)

@@ -412,7 +412,8 @@ def _measured(variant: str, least_epochs: int):
 
 LESSON = Lesson(
     prediction=Prediction(
-        question="Das Modell lernt 20 Runden nur Reklamationen dazu, ganz ohne Schutz. Vorher erkannte es 86 von "
+        question="Das Modell lernt 20 Epochen lang nur Reklamationen dazu, ganz ohne Schutz. Eine Epoche ist ein "
+                 "Durchgang durch alle Trainingsbeispiele. Vorher erkannte es 86 von "
                  "100 alten Nachrichten. Wie viele sind es danach?",
         choices=("noch etwa 80", "etwa die Hälfte", "weniger als 10"),
         answer=2,
@@ -436,7 +437,7 @@ LESSON = Lesson(
              explain="Mit Hinweis stimmen über 80 alte Nachrichten. Das Modell kann Lieferung und Rücksendungen "
                      "noch trennen. Ohne Hinweis landen die meisten davon fälschlich bei den Reklamationen.",
              example={"variant": "none", "hint": True}),
-        Task("replay_more", "Finde mit Wiederholungen nach mindestens 20 Runden eine Einstellung, bei der "
+        Task("replay_more", "Finde mit Wiederholungen nach mindestens 20 Epochen eine Einstellung, bei der "
                             "mindestens 70 alte Nachrichten richtig bleiben.",
              solved=lambda params, result: _measured("replay", 20)(params, result) and result["now"]["old"] >= 70,
              explain="Dafür braucht es sehr viele aufbewahrte Nachrichten. "

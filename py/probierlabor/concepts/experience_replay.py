@@ -197,7 +197,7 @@ def view(r: dict, layout: str = WIDE) -> View:
                 f"{r['share_exact']} = {fmt.pct(r['share'], 0)}", r["share"], True),
         Readout("old_covered", "Alte Abteilungen vertreten", f"{r['old_covered']} von 2", r["old_covered"], True),
         Readout("composition", "Zusammensetzung", composition, c),
-        Readout("chance_all_old", "Chance, dass beide alten Abteilungen dabei sind", chance_text, chance),
+        Readout("chance_all_old", "Wahrscheinlichkeit, dass beide alten Abteilungen dabei sind", chance_text, chance),
     ]
     if not r["replay"]:
         summary = (f"Ohne Wiederholungen besteht die Portion aus {r['size']} neuen Reklamationen; "
@@ -238,13 +238,13 @@ LESSON = Lesson(
                              "alten Abteilungen vertreten sind.",
              solved=lambda params, result: result["size"] == 3 * result["replayed"] and _both_old(result),
              explain="Zwei gut gemischte Wiederholungen reichen hier schon. Bei zufälliger Auswahl ist das aber "
-                     "Glück: Die Chance dafür ist 2/3.",
+                     "Glück: Die Wahrscheinlichkeit dafür ist 2/3.",
              example={"replay": True, "swap": True, "take": 2}),
         Task("unlucky_draw", "Lass 2 Nachrichten zufällig aus dem Puffer mit Rücksendungen ziehen. Ziehe neu, bis "
                              "eine alte Abteilung fehlt.",
              solved=lambda params, result: (result["swap"] and result["random_part"] and result["take"] == 2
                                             and not _both_old(result)),
-             explain="Zwei aus vier zu ziehen erwischt beide Abteilungen nur mit der Chance 4/6. "
+             explain="Zwei aus vier zu ziehen erwischt beide Abteilungen nur mit Wahrscheinlichkeit 4/6. "
                      "In einem Drittel der Ziehungen fehlt eine ganz.",
              example={"replay": True, "swap": True, "take": 2, "seed": 5}),
     ),

@@ -47,7 +47,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
 
 SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "validation-set": (
-        ("overfitting", "warum die Kurve das Notizbuch perfekt trifft und trotzdem schlecht schätzt."),
+        ("overfitting", "warum die Kurve das Heft perfekt trifft und trotzdem schlecht schätzt."),
         ("pass-at-k", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
     ),
     "overfitting": (
@@ -78,7 +78,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "experience-replay": (
         ("reservoir-sampling", "entscheidet, welche Beispiele aus einem Strom in einen Puffer fester Größe "
-                               "kommen, mit gleicher Chance für jedes."),
+                               "kommen, jedes gleich wahrscheinlich."),
         ("continual-learning", "das Ziel, weiterzulernen und Früheres zu behalten; Replay ist ein Weg dorthin, "
                                "und dort wird gemessen, wie viel er bringt."),
         ("ewc", "schützt alte Fähigkeiten ohne gespeicherte Beispiele, über eine Strafe auf wichtige Gewichte."),

@@ -41,11 +41,11 @@ PATHS = ("AA", "AB", "BA", "BB")
 STEPS = ((0, "noch nicht"), (1, "1. Schritt"), (2, "beide Schritte"))
 
 PARAMS = (
-    Param("p_a", "Schritt 1: Chance von A", "float", 0.6, lo=0.0, hi=1.0, step=0.01,
+    Param("p_a", "Schritt 1: Wahrscheinlichkeit von A", "float", 0.6, lo=0.0, hi=1.0, step=0.01,
           help="B bekommt den Rest, 1 − P(A)."),
-    Param("p_aa", "Nach A: Chance von A", "float", 0.51, lo=0.0, hi=1.0, step=0.01,
+    Param("p_aa", "Nach A: Wahrscheinlichkeit von A", "float", 0.51, lo=0.0, hi=1.0, step=0.01,
           help="Wahrscheinlichkeit von A als zweites Token, wenn das erste A war; B bekommt den Rest."),
-    Param("p_ba", "Nach B: Chance von A", "float", 0.99, lo=0.0, hi=1.0, step=0.01,
+    Param("p_ba", "Nach B: Wahrscheinlichkeit von A", "float", 0.99, lo=0.0, hi=1.0, step=0.01,
           help="Wahrscheinlichkeit von A als zweites Token, wenn das erste B war; B bekommt den Rest."),
     Param("steps", "Greedy ausführen", "choice", 2, choices=STEPS,
           help="Wie viele Entscheidungen Greedy schon getroffen hat."),
@@ -237,7 +237,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     readouts = [
         Readout("greedy_path", "Greedy wählt",
                 _seq(chosen) + ("" if done else (", dann …" if chosen else "– noch nichts"))),
-        Readout("greedy_prob", "Chance des Greedy-Pfads", fmt.exact(paths[g]) if done else "–",
+        Readout("greedy_prob", "Wahrscheinlichkeit des Greedy-Pfads", fmt.exact(paths[g]) if done else "–",
                 r["greedy_prob"] if done else None, True),
     ]
     if show_all:
@@ -301,7 +301,7 @@ LESSON = Lesson(
         example={"show_all": True},
     ),
     tasks=(
-        Task("last_best", "Finde den größten Wert für „Nach B: Chance von A“, bei dem Greedy noch den besten Pfad findet.",
+        Task("last_best", "Finde den größten Wert für „Nach B: Wahrscheinlichkeit von A“, bei dem Greedy noch den besten Pfad findet.",
              solved=_last_p_ba_where_greedy_is_best,
              explain="Einen Schritt darüber wäre der Weg über B wahrscheinlicher. "
                      "Sein schwacher erster Schritt wird dann durch den starken zweiten mehr als ausgeglichen.",

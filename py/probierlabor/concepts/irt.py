@@ -261,10 +261,10 @@ def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the plot at phone width, the axis's name in two lines
     narrow = layout == NARROW
     plot = svg.Plot(width(480, layout), 340 + (18 if narrow else 0), (X_LO, X_HI), (0, 1),
-                    label="Erfolgschance nach Fähigkeit und Schwierigkeit",
+                    label="Erfolgswahrscheinlichkeit nach Fähigkeit und Schwierigkeit",
                     margin=(34, 16, 64 if narrow else 46, 56), layout=layout)
     plot.grid(xticks=range(-6, 7, 2), yticks=[0, 0.2, 0.4, 0.6, 0.8, 1.0],
-              xlabel=("Fähigkeit θ bzw. Schwierigkeit b", "(Logit-Skala)"), ylabel="Erfolgschance",
+              xlabel=("Fähigkeit θ bzw. Schwierigkeit b", "(Logit-Skala)"), ylabel="Erfolgswahrscheinlichkeit",
               xfmt=lambda v: fmt.de(int(v)), yfmt=lambda v: fmt.de(round(100 * v)) + " %")
     est = r["estimate"]
     grid = [X_LO + (X_HI - X_LO) * i / 120 for i in range(121)]
@@ -339,7 +339,7 @@ def _table(r: dict) -> str:
     rows.append(["Quote", *(fmt.pct(v, 0) for v in r["task_rate"]), "", ""])
     rows.append(["b", *(Cell(f"<strong>{_values([v], [NAMES[2 + j]], r)[1:-1]}</strong>", html=True)
                         for j, v in enumerate(r["b"])), "", ""])
-    caption = f"Gelöst von {ATTEMPTS} Versuchen, darunter die Chance im Modell; b = Schwierigkeit"
+    caption = f"Gelöst von {ATTEMPTS} Versuchen, darunter die Wahrscheinlichkeit im Modell; b = Schwierigkeit"
     return table(head, rows, caption=caption,
                  row_classes=[""] * len(AGENTS) + ["pl-irt-sum", ""], row_heads=True, wide=True, cls="pl-irt-table")
 
@@ -431,11 +431,11 @@ LESSON = Lesson(
         "Man weiß nur, dass er über allen Aufgaben liegt, aber nicht, wie weit. "
         "Erst schwerere Aufgaben, die er manchmal nicht schafft, zeigen eine obere Grenze.",
         "Für sich allein nichts. Man kann alle Fähigkeiten und Schwierigkeiten um dieselbe Zahl verschieben, "
-        "ohne dass sich eine Chance ändert. Erst der Vergleich mit anderen Zahlen hat eine Bedeutung.",
+        "ohne dass sich eine Wahrscheinlichkeit ändert. Erst der Vergleich mit anderen Zahlen hat eine Bedeutung.",
     ),
     misconceptions=(
         "„θ ist eine Erfolgsquote in Prozent.“ Falsch: θ ist eine Zahl auf einer eigenen Skala. "
-        "Erst zusammen mit der Schwierigkeit b ergibt sich eine Chance.",
+        "Erst zusammen mit der Schwierigkeit b ergibt sich eine Wahrscheinlichkeit.",
         "„Alles gelöst heißt unendlich fähig.“ Falsch: Die Daten geben nur keine obere Grenze her. "
         "Die Strafe κ hält die Schätzung deshalb endlich.",
     ),

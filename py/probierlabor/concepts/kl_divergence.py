@@ -1,7 +1,7 @@
 """KL divergence of two distributions over two events, in both directions.
 
-The article's example (CONCEPTS.md §26): q = [0.9, 0.1], p = [0.5, 0.5];
-D(q‖p) = 0.9·ln 1.8 + 0.1·ln 0.2 ≈ 0.368 and D(p‖q) ≈ 0.511 nats.
+The article's example (CONCEPTS.md §26): p = [0.9, 0.1], q = [0.5, 0.5];
+D(p‖q) = 0.9·ln 1.8 + 0.1·ln 0.2 ≈ 0.368 and D(q‖p) ≈ 0.511 nats.
 
 D(r‖a) = Σ rᵢ·ln(rᵢ/aᵢ) with the reference r and the approximation a, and the edge cases of
 SciPy's ``rel_entr``: a term with rᵢ = 0 is 0; a term with rᵢ > 0 and aᵢ = 0 is +∞. An infinite
@@ -41,31 +41,31 @@ GROUP = "Lernen und Bewerten"
 TEASER = "Wie weit liegt eine Verteilung von einer anderen entfernt – und warum die Richtung zählt."
 
 
-# not "q" and "p": the theme reads ?q= as a search query
+# not "p" and "q": the theme reads ?q= as a search query
 OWN = {
-    "q": distribution.own("q_dist", "Eigene Verteilung q", help="Statt des Reglers für q: 2 bis 8 Wahrscheinlichkeiten, "
+    "p": distribution.own("p_dist", "Eigene Verteilung p", help="Statt des Reglers für p: 2 bis 8 Wahrscheinlichkeiten, "
                           "mit Semikolon getrennt; sie werden durch ihre Summe geteilt, falls nötig. Leer: der Regler. "
                           "Die Balken einer eigenen Verteilung lassen sich im Bild ziehen."),
-    "p": distribution.own("p_dist", "Eigene Verteilung p", help="Ebenso für p. Fehlen p Ereignisse, die q hat, "
-                          "bekommen sie bei p die Wahrscheinlichkeit 0 (und umgekehrt)."),
+    "q": distribution.own("q_dist", "Eigene Verteilung q", help="Ebenso für q. Fehlen q Ereignisse, die p hat, "
+                          "bekommen sie bei q die Wahrscheinlichkeit 0 (und umgekehrt)."),
 }
 
 PARAMS = (
-    Param("q1", "q: Wahrscheinlichkeit von A", "float", 0.9, lo=0.0, hi=1.0, step=0.01,
-          help="Die Verteilung q; B bekommt den Rest 1 − q(A)."),
-    Param("p1", "p: Wahrscheinlichkeit von A", "float", 0.5, lo=0.0, hi=1.0, step=0.01,
+    Param("p1", "p: Wahrscheinlichkeit von A", "float", 0.9, lo=0.0, hi=1.0, step=0.01,
           help="Die Verteilung p; B bekommt den Rest 1 − p(A)."),
-    Param("swap", "Richtung tauschen: p ist die Referenz", "bool", False,
-          help="Aus: q ist die Referenz, p die Näherung, also D(q‖p). An: D(p‖q)."),
+    Param("q1", "q: Wahrscheinlichkeit von A", "float", 0.5, lo=0.0, hi=1.0, step=0.01,
+          help="Die Verteilung q; B bekommt den Rest 1 − q(A)."),
+    Param("swap", "Richtung tauschen: q ist die Referenz", "bool", False,
+          help="Aus: p ist die Referenz, q die Näherung, also D(p‖q). An: D(q‖p)."),
     *OWN.values(),
 )
 
 PRESETS = (
-    Preset("Von vorn", {}, "q = (0,9; 0,1) ist die Referenz, p = (0,5; 0,5) die Näherung."),
+    Preset("Von vorn", {}, "p = (0,9; 0,1) ist die Referenz, q = (0,5; 0,5) die Näherung."),
     Preset("Richtung getauscht", {"swap": True}, "Dieselben Zahlen, die Rollen vertauscht."),
-    Preset("Gleiche Verteilungen", {"q1": 0.7, "p1": 0.7}, "Stimmen beide überein, ist KL genau 0."),
-    Preset("Null in der Näherung", {"p1": 1.0},
-           "p gibt B die Wahrscheinlichkeit 0, obwohl q ihm 0,1 gibt."),
+    Preset("Gleiche Verteilungen", {"p1": 0.7, "q1": 0.7}, "Stimmen beide überein, ist KL genau 0."),
+    Preset("Null in der Näherung", {"q1": 1.0},
+           "q gibt B die Wahrscheinlichkeit 0, obwohl p ihm 0,1 gibt."),
 )
 
 
@@ -159,15 +159,15 @@ def _json(x: float):
 
 # -- the experiment -------------------------------------------------------------------
 
-def compute(q1: float = 0.9, p1: float = 0.5, swap: bool = False, q_dist: tuple = (), p_dist: tuple = ()) -> dict:
-    own_q, own_p = q_dist, p_dist
-    q = distribution.shares(own_q) if own_q else two(q1)
+def compute(p1: float = 0.9, q1: float = 0.5, swap: bool = False, p_dist: tuple = (), q_dist: tuple = ()) -> dict:
+    own_p, own_q = p_dist, q_dist
     p = distribution.shares(own_p) if own_p else two(p1)
-    n = max(len(q), len(p))
-    added = {"q": n - len(q), "p": n - len(p)}
-    q, p = padded(q, n), padded(p, n)
-    ref, approx = (p, q) if swap else (q, p)
-    d_qp, d_pq = kl(q, p), kl(p, q)
+    q = distribution.shares(own_q) if own_q else two(q1)
+    n = max(len(p), len(q))
+    added = {"p": n - len(p), "q": n - len(q)}
+    p, q = padded(p, n), padded(q, n)
+    ref, approx = (q, p) if swap else (p, q)
+    d_pq, d_qp = kl(p, q), kl(q, p)
     d, h_cross, h_ref = kl(ref, approx), cross_entropy(ref, approx), entropy(ref)
     terms = [term(r, a) for r, a in zip(ref, approx)]
     one = ([[_log(a) for a in approx]], [list(ref)])
@@ -178,25 +178,25 @@ def compute(q1: float = 0.9, p1: float = 0.5, swap: bool = False, q_dist: tuple 
     wrong = kl_div_loss([[float(a) for a in approx]], [list(ref)], "batchmean")
     return {
         "events": list(distribution.names(n)),
-        "own": {"q": bool(own_q), "p": bool(own_p)},
+        "own": {"p": bool(own_p), "q": bool(own_q)},
         "padded": added,
-        "q": [float(x) for x in q],
         "p": [float(x) for x in p],
-        "q_exact": [str(x) for x in q],
+        "q": [float(x) for x in q],
         "p_exact": [str(x) for x in p],
+        "q_exact": [str(x) for x in q],
         "swap": swap,
-        "direction": "pq" if swap else "qp",
-        "d_qp": _json(d_qp),
-        "d_qp_infinite": math.isinf(d_qp),
+        "direction": "qp" if swap else "pq",
         "d_pq": _json(d_pq),
         "d_pq_infinite": math.isinf(d_pq),
+        "d_qp": _json(d_qp),
+        "d_qp_infinite": math.isinf(d_qp),
         "d": _json(d),
         "d_infinite": math.isinf(d),
         "terms": [_json(t) for t in terms],
         "terms_infinite": [math.isinf(t) for t in terms],
         "cross_entropy": _json(h_cross),
         "entropy": h_ref,
-        "equal": q == p,
+        "equal": p == q,
         "torch": torch,
         "torch_wrong_input": wrong,
     }
@@ -209,23 +209,23 @@ def show(x: float | None, digits: int = 3) -> str:
 
 def names(r: dict) -> tuple[str, str]:
     """(reference, approximation) as letters."""
-    return ("p", "q") if r["swap"] else ("q", "p")
+    return ("q", "p") if r["swap"] else ("p", "q")
 
 
 def view(r: dict, layout: str = WIDE) -> View:
     ref, approx = names(r)
     readouts = [
         # labels are fixed text (the page swaps only the values); the roles go into the values
-        Readout("d_qp", "D(q‖p) in nat", show(r["d_qp"]), r["d_qp"], True),
         Readout("d_pq", "D(p‖q) in nat", show(r["d_pq"]), r["d_pq"], True),
+        Readout("d_qp", "D(q‖p) in nat", show(r["d_qp"]), r["d_qp"], True),
         Readout("cross_entropy", "Kreuzentropie H(Referenz, Näherung)",
                 f"H({ref}, {approx}) = {show(r['cross_entropy'])}", r["cross_entropy"]),
         Readout("entropy", "Entropie H(Referenz)", f"H({ref}) = {show(r['entropy'])}", r["entropy"]),
     ]
     listed = lambda values: "; ".join(fmt.de_auto(v) for v in values)  # noqa: E731
     summary = (
-        f"q = ({listed(r['q'])}), p = ({listed(r['p'])}). "
-        f"D(q‖p) = {show(r['d_qp'])}, D(p‖q) = {show(r['d_pq'])} (in nat); "
+        f"p = ({listed(r['p'])}), q = ({listed(r['q'])}). "
+        f"D(p‖q) = {show(r['d_pq'])}, D(q‖p) = {show(r['d_qp'])} (in nat); "
         f"Referenz ist {ref}."
     )
     for name, count in r["padded"].items():
@@ -243,8 +243,8 @@ def _figure(r: dict, layout: str) -> str:
     A narrow figure keeps the two panels side by side, narrower, the right one's heading in two lines."""
     narrow = layout == NARROW
     ref_name, approx_name = names(r)
-    ref = r["p"] if r["swap"] else r["q"]
-    approx = r["q"] if r["swap"] else r["p"]
+    ref = r["q"] if r["swap"] else r["p"]
+    approx = r["p"] if r["swap"] else r["q"]
     W, H = (340, 316) if narrow else (440, 316)
     top, bottom = 56, 246
     parts = ['<text class="pl-axis" x="12" y="20">Verteilungen</text>']
@@ -267,8 +267,8 @@ def _figure(r: dict, layout: str) -> str:
     bar = min(26 if narrow else 32, group / 2 - 3)
     # an own distribution's bars can be dragged (its events, not the ones it lacks); their targets
     # lie under all bars, each at most as wide as its bar's distance to the next bar dragged
-    typed = {name: len(events) - r["padded"][name] if r["own"][name] else 0 for name in ("q", "p")}
-    room = min(bar + 4, group - bar - 4) if typed["q"] and typed["p"] else group
+    typed = {name: len(events) - r["padded"][name] if r["own"][name] else 0 for name in ("p", "q")}
+    room = min(bar + 4, group - bar - 4) if typed["p"] and typed["q"] else group
     targets, first = [], len(parts)
     for i, event in enumerate(events):
         cx = lx0 + group * (i + 0.5)
@@ -283,7 +283,7 @@ def _figure(r: dict, layout: str) -> str:
             else:
                 parts.append(f'<rect class="{cls}" x="{x:.1f}" y="{py(value):.1f}" width="{bar:g}" '
                              f'height="{bottom - py(value):.1f}"><title>{title}</title></rect>')
-            if few:  # a narrow figure with three events lifts p's numbers a row: neighbours would touch
+            if few:  # a narrow figure with three events lifts q's numbers a row: neighbours would touch
                 lift = 13 * j if narrow and len(events) == 3 else 0
                 parts.append(f'<text class="pl-kl-value" x="{x + bar / 2:.1f}" y="{py(value) - 5 - lift:.1f}" '
                              f'text-anchor="middle">{fmt.de(value, 2)}</text>')
@@ -346,8 +346,8 @@ CURVE_TOP = 3.0
 def _curve(r: dict, layout: str) -> str:
     """Both directions as the approximation's share of A moves, the reference fixed."""
     ref_name, approx_name = names(r)
-    ref = two(Fraction(r["p_exact"][0] if r["swap"] else r["q_exact"][0]))
-    now = Fraction(r["q_exact"][0] if r["swap"] else r["p_exact"][0])
+    ref = two(Fraction(r["q_exact"][0] if r["swap"] else r["p_exact"][0]))
+    now = Fraction(r["p_exact"][0] if r["swap"] else r["q_exact"][0])
     plot = svg.Plot(320, 248, (0, 1), (0, CURVE_TOP), label=f"KL in beiden Richtungen, {ref_name} fest",
                     margin=(22, 14, 42, 44), layout=layout)
     plot.grid(xticks=[0, 0.25, 0.5, 0.75, 1], yticks=[0, 1, 2, 3], xlabel=f"{approx_name}(A)",
@@ -412,55 +412,55 @@ def _torch_table(r: dict) -> str:
 
 SAME = 1e-12  # both directions are float sums of two terms; equal ones agree to rounding
 SMALL = 0.2
-VERY_NEGATIVE = 0.3  # below −0,3 needs both sliders moved: q·ln(q/p) ≥ q·ln q ≥ −1/e
+VERY_NEGATIVE = 0.3  # below −0,3 needs both sliders moved: p·ln(p/q) ≥ p·ln p ≥ −1/e
 
 
 def _both_ways_equal(params, result) -> bool:
     # with own distributions too: there a swap of two entries is another right answer (issue 30 §4)
-    a, b = result["d_qp"], result["d_pq"]
+    a, b = result["d_pq"], result["d_qp"]
     return not result["equal"] and a is not None and b is not None and abs(a - b) < SAME
 
 
 def _one_way_infinite(params, result) -> bool:
-    # D(p‖q) infinite, not either one: the prediction's own example (p gives B 0) makes D(q‖p) infinite
-    return result["d_pq"] is None and result["d_qp"] is not None and result["d_qp"] < SMALL
+    # D(q‖p) infinite, not either one: the prediction's own example (q gives B 0) makes D(p‖q) infinite
+    return result["d_qp"] is None and result["d_pq"] is not None and result["d_pq"] < SMALL
 
 
-_DEFAULT_Q1 = next(p.default for p in PARAMS if p.name == "q1")
+_DEFAULT_P1 = next(q.default for q in PARAMS if q.name == "p1")
 _EXAMPLE = compute()
 
 LESSON = Lesson(
     prediction=Prediction(
-        question=f"q gibt B die Wahrscheinlichkeit {fmt.de(1 - _DEFAULT_Q1, 1)}. Jetzt gibt p dem Ereignis B die "
-                 "Wahrscheinlichkeit 0. Wie groß wird D(q‖p)?",
+        question=f"p gibt B die Wahrscheinlichkeit {fmt.de(1 - _DEFAULT_P1, 1)}. Jetzt gibt q dem Ereignis B die "
+                 "Wahrscheinlichkeit 0. Wie groß wird D(p‖q)?",
         choices=("etwa 0,1", "etwa 2,3", "unendlich groß"),
         answer=2,
-        shown=lambda params, result: (result["p_exact"][1] == "0" and params["q1"] == _DEFAULT_Q1
+        shown=lambda params, result: (result["q_exact"][1] == "0" and params["p1"] == _DEFAULT_P1
                                       and not any(result["own"].values())),
-        explain=f"Im Beitrag von B steht ln({fmt.de(1 - _DEFAULT_Q1, 1)} / 0). Wer ein Ereignis ausschließt, das die Referenz erwartet, "
+        explain=f"Im Beitrag von B steht ln({fmt.de(1 - _DEFAULT_P1, 1)} / 0). Wer ein Ereignis ausschließt, das die Referenz erwartet, "
                 "liegt unendlich weit daneben.",
-        example={"p1": 1.0},
+        example={"q1": 1.0},
     ),
     tasks=(
-        Task("mirror", "Finde zwei verschiedene Verteilungen, bei denen D(q‖p) und D(p‖q) gleich groß sind.",
+        Task("mirror", "Finde zwei verschiedene Verteilungen, bei denen D(p‖q) und D(q‖p) gleich groß sind.",
              solved=_both_ways_equal,
-             explain="Mit zwei Ereignissen klappt das nur, wenn p das Spiegelbild von q ist, etwa (0,1; 0,9) "
+             explain="Mit zwei Ereignissen klappt das nur, wenn q das Spiegelbild von p ist, etwa (0,1; 0,9) "
                      "gegen (0,9; 0,1). Mit mehr Ereignissen reicht es auch, zwei Werte zu vertauschen. "
                      "Sonst hängt das Ergebnis fast immer von der Richtung ab.",
-             example={"p1": 0.1}),
-        Task("one_way", f"Finde Einstellungen, bei denen D(p‖q) unendlich ist und D(q‖p) kleiner als "
+             example={"q1": 0.1}),
+        Task("one_way", f"Finde Einstellungen, bei denen D(q‖p) unendlich ist und D(p‖q) kleiner als "
                         f"{fmt.de(SMALL, 1)}.",
              solved=_one_way_infinite,
-             explain="Gibt q einem Ereignis 0, dem p etwas zutraut, wird D(p‖q) unendlich. In D(q‖p) zählt "
-                     "dieses Ereignis dagegen gar nicht, weil q es nie erwartet.",
-             example={"q1": 1.0, "p1": 0.95}),
-        # below −0,3, not just below 0: the prediction's own example (p gives A 1) made it −0,09 unasked
+             explain="Gibt p einem Ereignis 0, dem q etwas zutraut, wird D(q‖p) unendlich. In D(p‖q) zählt "
+                     "dieses Ereignis dagegen gar nicht, weil p es nie erwartet.",
+             example={"p1": 1.0, "q1": 0.95}),
+        # below −0,3, not just below 0: the prediction's own example (q gives A 1) made it −0,09 unasked
         Task("negative_a", f"Mache den Beitrag von A kleiner als {fmt.de(-VERY_NEGATIVE, 1)}. Fällt dann auch die "
                            f"Summe unter 0?",
              solved=lambda params, result: result["terms"][0] is not None and result["terms"][0] < -VERY_NEGATIVE,
              explain="Ein Beitrag ist negativ, wenn die Näherung dem Ereignis mehr zutraut als die Referenz. "
                      "Der andere Beitrag gleicht das immer aus: Die Summe bleibt mindestens 0.",
-             example={"q1": 0.4, "p1": 0.9}),
+             example={"p1": 0.4, "q1": 0.9}),
     ),
     discussion=(
         "Ein Schüler sagt: „KL ist der Abstand zwischen zwei Verteilungen.“ Was stimmt daran, was nicht?",
@@ -474,8 +474,8 @@ LESSON = Lesson(
         "ein Token aus, das das große erwartet, wird die KL-Divergenz unendlich groß.",
     ),
     misconceptions=(
-        f"„D(q‖p) und D(p‖q) sind gleich.“ – Nein, nur in Sonderfällen; im Beispiel {show(_EXAMPLE['d_qp'])} "
-        f"gegen {show(_EXAMPLE['d_pq'])}.",
+        f"„D(p‖q) und D(q‖p) sind gleich.“ – Nein, nur in Sonderfällen; im Beispiel {show(_EXAMPLE['d_pq'])} "
+        f"gegen {show(_EXAMPLE['d_qp'])}.",
         "„Ein negativer Beitrag macht die Summe negativ.“ – Nein, die Summe ist immer mindestens 0.",
     ),
 )

@@ -46,7 +46,7 @@ LABEL = (Fraction(1), Fraction(0), Fraction(0))
 T_MIN, T_MAX, T_STEP = 1.0, 5.0, 0.1
 
 OWN = distribution.own("teacher", "Eigener Lehrer",
-                       help="2 bis 8 Chancen des Lehrers für A, B, C …, mit Semikolon getrennt; das Label bleibt A. "
+                       help="2 bis 8 Wahrscheinlichkeiten des Lehrers für A, B, C …, mit Semikolon getrennt; das Label bleibt A. "
                             "Ergeben sie nicht 1, wird durch ihre Summe geteilt. Leer: 0,6; 0,35; 0,05. Die Balken "
                             "eines eigenen Lehrers lassen sich im Bild ziehen.")
 

@@ -27,7 +27,7 @@ from ..kit.lesson import Lesson, Prediction, Task
 SLUG = "loss-masking"
 TITLE = "Loss Masking"
 GROUP = "Lernen und Bewerten"
-TEASER = "Was zählt im Verlust? Maskierte Token bleiben sichtbar – sie werden nur nicht bewertet."
+TEASER = "Was zählt im Verlust? Maskierte Tokens bleiben sichtbar – sie werden nur nicht bewertet."
 
 ROLES = {"user": "Nutzer", "agent": "Agent", "tool": "Werkzeugergebnis"}
 SEGMENTS = (
@@ -48,7 +48,7 @@ PARAMS = (
 )
 
 PRESETS = (
-    Preset("Von vorn", {}, "Nur die Token des Agenten zählen."),
+    Preset("Von vorn", {}, "Nur die Tokens des Agenten zählen."),
     Preset("Alles bewerten", {"user": True, "agent": True, "tool": True}, "Jede Position ab Token 2 zählt."),
     Preset("Agent und Werkzeug", {"tool": True}, "Das Modell soll auch das Werkzeugergebnis vorhersagen."),
     Preset("Nichts bewerten", {"agent": False}, "Kein Token zählt – es gibt kein Lernsignal."),
@@ -203,7 +203,7 @@ def _grid(r: dict, layout: str) -> str:
     y = top + size + 18
     out.append(svg.text(left, y, f"{r['links']} Verbindungen, mit jeder Verlust-Maske", "pl-legend"))
     out.append(svg.text(left, y + 16, "Punkt links: Vorhersage im Verlust", "pl-legend"))
-    return svg.figure(left + size + 10, y + 24, out, label="Welche Token jede Vorhersage lesen darf", cls="pl-lm",
+    return svg.figure(left + size + 10, y + 24, out, label="Welche Tokens jede Vorhersage lesen darf", cls="pl-lm",
                       layout=layout)
 
 
@@ -215,7 +215,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         weight = f"1/{r['scored_count']} {'=' if exact else '≈'} {fmt.de(r['weight'], 3)}"
     reads = f"{fmt.count(r['focus_reads_count'], 'Token', 'Tokens')}, {r['focus_reads_unscored']} davon ohne eigenen Verlust"
     readouts = [
-        Readout("visible", "Token in der Eingabe", f"{r['visible']} (alle sichtbar)", r["visible"]),
+        Readout("visible", "Tokens in der Eingabe", f"{r['visible']} (alle sichtbar)", r["visible"]),
         Readout("scored_count", "Bewertete Positionen", str(r["scored_count"]), r["scored_count"], True),
         Readout("weight", "Gewicht je bewertete Position", weight, r["weight"]),
         Readout("links", "Verbindungen (Vorhersage liest Token)", f"{r['links']} (immer gleich)", r["links"], True),

@@ -44,14 +44,14 @@ MAX_DOUBLINGS = 60.0  # beyond 2^60 min a horizon is no time any more
 
 PARAMS = (
     Param("s", "Steilheit s", "float", 1.0, lo=0.1, hi=3.0, step=0.05,
-          help="Um wie viel die Log-Chance je Verdopplung der Aufgabenlänge fällt. Klein heißt flach."),
-    Param("c", "Chance bei 2 Stunden (in %)", "int", 50, lo=30, hi=70, step=1,
+          help="Um wie viel die Log-Odds je Verdopplung der Aufgabenlänge fallen. Klein heißt flach."),
+    Param("c", "Wahrscheinlichkeit bei 2 Stunden (in %)", "int", 50, lo=30, hi=70, step=1,
           help="Verschiebt die ganze Kurve, bis sie bei 2 h diesen Wert hat. 50 heißt: Horizont 2 h."),
     # was "q" until the theme's search claimed ?q= for itself; old links still carry it
     Param("quote", "Schwelle", "choice", 50, choices=((50, "50 %"), (80, "80 %")), alias="q",
           help="Wo die Kurve abgelesen wird: 50-%- oder 80-%-Horizont."),
     Param("tasks", "Gewürfelte Aufgaben", "choice", 0, choices=((0, "keine"), (40, "40"), (160, "160")),
-          help="Aufgaben mit zufälliger Länge; jede gelingt mit der Chance der Kurve. Dann neu angepasst."),
+          help="Aufgaben mit zufälliger Länge; jede gelingt so wahrscheinlich, wie die Kurve sagt. Dann neu angepasst."),
     Param("seed", "Neu würfeln", "seed", 1, help="Andere Würfe, gleiche Kurve."),
 )
 
@@ -241,10 +241,10 @@ def view(r: dict, layout: str = WIDE) -> View:
     s, cc, qq = r["s"], r["c"] / 100, r["q"] / 100
     key_rows = 1 + (r["c"] != 50) + ("data" in r) if narrow else 1  # the key's entries, see below
     plot = svg.Plot(width(480, layout), 350 + (18 * key_rows if narrow else 0), (X_MIN, X_MAX), (0, 1),
-                    label="Erfolgschance nach Aufgabenlänge", layout=layout,
+                    label="Erfolgswahrscheinlichkeit nach Aufgabenlänge", layout=layout,
                     margin=(34 + 18 * (key_rows - 1), 16, 64 if narrow else 46, 56))
     plot.grid(xticks=[math.log2(t) for t, _ in TICKS], yticks=[0, 0.2, 0.5, 0.8, 1.0],
-              xlabel=("Bearbeitungszeit eines Menschen", "(log. Skala)"), ylabel="Erfolgschance",
+              xlabel=("Bearbeitungszeit eines Menschen", "(log. Skala)"), ylabel="Erfolgswahrscheinlichkeit",
               xfmt=lambda v: dict((round(math.log2(t), 6), label) for t, label in TICKS)[round(v, 6)],
               yfmt=lambda v: fmt.de(round(100 * v)) + " %")
     xs = [X_MIN + (X_MAX - X_MIN) * i / 160 for i in range(161)]
@@ -293,7 +293,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     if "data" in r:
         crossing(r["fit_horizon_min"], "pl-mh-fit-cross", f"geschätzt {duration(r['fit_horizon_min'])}", 0.17,
                  1 if (r["fit_horizon_min"] or 0) >= now else -1)
-    plot.point(math.log2(ANCHOR_MIN), cc, 4, "pl-mh-anchor", title=f"Chance bei 2 h: {r['c']} %")
+    plot.point(math.log2(ANCHOR_MIN), cc, 4, "pl-mh-anchor", title=f"Wahrscheinlichkeit bei 2 h: {r['c']} %")
     entries = [("pl-mh-curve", f"Kurve: {r['c']} % bei 2 h")]
     if changed:
         entries.append(("pl-mh-base", "vorher: 50 % bei 2 h"))
@@ -313,13 +313,13 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("base", "Vor der Änderung (50 % bei 2 h)", duration(r["base_min"]), r["base_min"]),
         Readout("ratio", "Verschoben auf", fmt.pct(r["ratio"], 0) if 0.01 <= r["ratio"] <= 100
                 else "Faktor " + fmt.de_auto(r["ratio"]), r["ratio"], True),
-        Readout("span", "Längen von 80 % bis 20 % Chance", "Faktor " + span_de(r["span"]), r["span"]),
+        Readout("span", "Längen von 80 % bis 20 % Erfolg", "Faktor " + span_de(r["span"]), r["span"]),
         Readout("fit", "Aus gewürfelten Aufgaben geschätzt",
                 duration(r["fit_horizon_min"]) if "data" in r else "nicht gewürfelt",
                 r.get("fit_horizon_min"), "data" in r),
     ]
     summary = (
-        f"Steilheit {fmt.de_auto(s)}, Chance bei 2 h {r['c']} %: Die Kurve kreuzt {r['q']} % bei "
+        f"Steilheit {fmt.de_auto(s)}, Wahrscheinlichkeit bei 2 h {r['c']} %: Die Kurve kreuzt {r['q']} % bei "
         f"{duration(r['horizon_min'], True)}"
         + (f" statt bei {duration(r['base_min'], True)}." if changed else ".")
         + (f" Aus {r['tasks']} gewürfelten Aufgaben ({r['solved']} gelöst) geschätzt: "
@@ -336,7 +336,7 @@ def _sensitivity(r: dict, layout: str) -> str:
     plot = svg.Plot(320, 250, (30, 70), (X_MIN, X_MAX), label="Wie weit der Schnittpunkt wandert",
                     margin=(14, 20, 42, 72), layout=layout)
     plot.grid(xticks=range(30, 71, 10), yticks=[math.log2(t) for t, _ in TICKS],
-              xlabel="Chance bei 2 h", ylabel="Horizont",
+              xlabel="Wahrscheinlichkeit bei 2 h", ylabel="Horizont",
               xfmt=lambda v: f"{fmt.tick(v)} %", yfmt=lambda v: dict((round(math.log2(t), 6), label)
                                                            for t, label in TICKS)[round(v, 6)])
     cs = [lo_c + (hi_c - lo_c) * i / 80 for i in range(81)]
@@ -367,7 +367,7 @@ def _far_off(result) -> bool:
 
 LESSON = Lesson(
     prediction=Prediction(
-        question="Die Chance bei 2 Stunden sinkt von 50 % auf 45 %. Bei welcher Kurve rückt der 50-%-Horizont "
+        question="Die Wahrscheinlichkeit bei 2 Stunden sinkt von 50 % auf 45 %. Bei welcher Kurve rückt der 50-%-Horizont "
                  "am weitesten nach vorn?",
         choices=("bei der steilen Kurve (s = 1)", "bei der flachen Kurve (s = 0,25)", "bei beiden gleich weit"),
         answer=1,
@@ -377,7 +377,7 @@ LESSON = Lesson(
         example={"s": 0.25, "c": 45},
     ),
     tasks=(
-        Task("halved", "Lass die Chance bei 2 Stunden mindestens bei 45 %. "
+        Task("halved", "Lass die Wahrscheinlichkeit bei 2 Stunden mindestens bei 45 %. "
                        "Finde eine Steilheit, bei der sich der 50-%-Horizont trotzdem mindestens halbiert.",
              solved=lambda params, result: (result["q"] == 50 and result["c"] >= 45
                                             and result["ratio"] <= 0.5),

@@ -38,7 +38,7 @@ from ..kit.lesson import Lesson, Prediction, Task
 SLUG = "reservoir-sampling"
 TITLE = "Reservoir Sampling"
 GROUP = "Lernen und Bewerten"
-TEASER = "Vier Plätze, ein Strom unbekannter Länge: Jede Nachricht bekommt dieselbe Chance – jede Kategorie nicht."
+TEASER = "Vier Plätze, ein Strom unbekannter Länge: Jede Nachricht ist gleich wahrscheinlich dabei – jede Kategorie nicht."
 
 N = 20                     # messages in the stream
 RETURNS = (9, 15)          # positions (1-based) of the two Rücksendungen
@@ -79,17 +79,17 @@ PRESETS = (
 # -- exact values ----------------------------------------------------------------
 
 def entry_chance(t: int, k: int = K_ARTICLE) -> Fraction:
-    """Chance that item t gets into memory when it arrives."""
+    """Probability that item t gets into memory when it arrives."""
     return Fraction(1) if t <= k else Fraction(k, t)
 
 
 def stay_chance(t: int, k: int = K_ARTICLE) -> Fraction:
-    """Chance that an item already in memory survives the arrival of item t: 1 − (k/t)·(1/k)."""
+    """Probability that an item already in memory survives the arrival of item t: 1 − (k/t)·(1/k)."""
     return Fraction(1) if t <= k else 1 - entry_chance(t, k) * Fraction(1, k)
 
 
 def inclusion(i: int, t: int, k: int = K_ARTICLE) -> Fraction:
-    """Chance that item i is in memory after t items, as the product of entering and surviving."""
+    """Probability that item i is in memory after t items, as the product of entering and surviving."""
     p = entry_chance(i, k)
     for s in range(i + 1, t + 1):
         p *= stay_chance(s, k)
@@ -403,8 +403,8 @@ LESSON = Lesson(
                                  "Ist es fair zu allen Positionen?",
              solved=_article(lambda params, result: (result["strategy"] != "reservoir" and result["k"] == 6
                                                      and result["exact_none"] == 0)),
-             explain="Die letzten sechs enthalten Position 15 immer. Dafür haben die Positionen 1 bis 14 gar "
-                     "keine Chance: Das Ergebnis hängt nur davon ab, wo die Rücksendung steht.",
+             explain="Die letzten sechs enthalten Position 15 immer. Die Positionen 1 bis 14 sind dafür nie "
+                     "dabei: Das Ergebnis hängt nur davon ab, wo die Rücksendung steht.",
              example={"strategy": "last", "k": 6}),
         Task("few_runs", "Wähle weniger Durchläufe, bis ein Balken mehr als 5 Prozentpunkte vom exakten Wert "
                          "abweicht.",
@@ -416,7 +416,7 @@ LESSON = Lesson(
     ),
     discussion=(
         "Warum reicht es nicht, einfach die ersten oder die letzten Nachrichten zu behalten?",
-        "Jede Nachricht hat dieselbe Chance. Warum gehen seltene Kategorien trotzdem oft verloren, "
+        "Jede Nachricht ist gleich wahrscheinlich dabei. Warum gehen seltene Kategorien trotzdem oft verloren, "
         "und was könnte man dagegen tun?",
     ),
     teacher=(
@@ -426,7 +426,7 @@ LESSON = Lesson(
         "Helfen würden mehr Plätze oder ein eigener kleiner Speicher je Kategorie.",
     ),
     misconceptions=(
-        "„Die späten Nachrichten haben schlechtere Chancen, weil sie mit 4/t eintreten.“ Falsch: "
+        "„Die späten Nachrichten sind seltener dabei, weil sie nur mit 4/t eintreten.“ Falsch: "
         "Frühe Nachrichten werden dafür öfter verdrängt. Am Ende liegt jede Position bei k/20.",
         "„Eine Abweichung der Balken heißt, das Verfahren ist unfair.“ Falsch: Bei endlich vielen Durchläufen "
         "schwanken die Balken um den exakten Wert.",

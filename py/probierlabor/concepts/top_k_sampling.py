@@ -36,7 +36,7 @@ from ..kit.table import table
 SLUG = "top-k-sampling"
 TITLE = "Top-k-Sampling"
 GROUP = "Decodieren und Sampling"
-TEASER = "Nur die k besten Tokens dürfen gezogen werden – mit ungleichen Chancen."
+TEASER = "Nur die k besten Tokens dürfen gezogen werden – unterschiedlich wahrscheinlich."
 
 TOKENS = ("A", "B", "C", "D")
 F = Fraction
@@ -54,7 +54,7 @@ ROW_CHOICES = (
 )
 DRAWS = (10, 100, 1000, 10000)
 
-OWN = distribution.own(help="Statt der gewählten Verteilung: 2 bis 8 Chancen, mit Semikolon getrennt. Ergeben "
+OWN = distribution.own(help="Statt der gewählten Verteilung: 2 bis 8 Wahrscheinlichkeiten, mit Semikolon getrennt. Ergeben "
                        "sie nicht 1, wird durch ihre Summe geteilt. Leer: die Auswahl oben. Die Balken "
                        "einer eigenen Verteilung lassen sich im Bild ziehen.")
 
@@ -164,7 +164,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     plot = svg.Plot(width(440, layout), 300 + (14 if narrow else 0), (0, len(tokens)), (0, 1.08),
                     label=f"Top-k mit k = {r['k']}: vorher, exakt danach, gezogen",
                     margin=(16, 12, 58 if narrow else 44, 46), layout=layout)
-    plot.grid(xticks=[], yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="", ylabel="Chance",
+    plot.grid(xticks=[], yticks=[0, 0.25, 0.5, 0.75, 1], xlabel="", ylabel="Wahrscheinlichkeit",
               yfmt=lambda v: fmt.de(v, 2))
     bars = []
     own = r["row"] == "eigen"
@@ -208,7 +208,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("kept", "Behalten", kept_text + (f" (Gleichstand: {r['n_kept']} statt {r['k']})" if r["tie_extra"] else ""),
                 r["kept_tokens"], True),
         Readout("mass", "Summe vor dem Umrechnen", fmt.exact(Fraction(r["mass_exact"])), r["mass"]),
-        Readout("chances", "Chancen danach (exakt)", " · ".join(f"{t} {f}" for t, f in zip(r["kept_tokens"], fr)),
+        Readout("chances", "Wahrscheinlichkeiten danach (exakt)", " · ".join(f"{t} {f}" for t, f in zip(r["kept_tokens"], fr)),
                 r["chances"], True),
         Readout("top_drawn", f"A gezogen (von {fmt.de(r['n'])})", f"{fmt.de(r['counts'][0])}-mal = {fmt.de(r['shares'][0], 3)}",
                 r["shares"][0]),

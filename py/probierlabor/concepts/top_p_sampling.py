@@ -46,8 +46,8 @@ TOKENS = ("A", "B", "C", "D")
 ROWS = (("0.7", "0.15", "0.1", "0.05"), ("0.4", "0.3", "0.2", "0.1"))
 DIGITS = 50
 
-OWN = distribution.own(help="Statt der zwei Zeilen: 2 bis 8 Chancen, mit Semikolon getrennt. Ergeben sie "
-                       "nicht 1, wird durch ihre Summe geteilt. Leer: die Zeilen des Artikels. Die Balken "
+OWN = distribution.own(help="Statt der zwei Zeilen: 2 bis 8 Wahrscheinlichkeiten, mit Semikolon getrennt. Ergeben sie "
+                       "nicht 1, wird durch ihre Summe geteilt. Leer: die beiden Zeilen von oben. Die Balken "
                        "einer eigenen Verteilung lassen sich im Bild ziehen.")
 
 PARAMS = (
@@ -70,7 +70,7 @@ PRESETS = (
 # -- the cut ----------------------------------------------------------------------------
 
 def tempered(row, temperature) -> tuple[list, bool]:
-    """Chances after temperature: exact fractions when 1/T is whole, else 50-digit decimals."""
+    """Probabilities after temperature: exact fractions when 1/T is whole, else 50-digit decimals."""
     probs = [Fraction(x) for x in row]
     t = Fraction(repr(float(temperature))) if not isinstance(temperature, Fraction) else temperature
     inv = 1 / t
@@ -232,7 +232,7 @@ def view(r: dict, layout: str = WIDE) -> View:
             parts.append(f'<text class="pl-tick" x="{x:.1f}" y="{axis_y + 16}" text-anchor="middle">'
                          f'{fmt.de(i / 10, 1)}</text>')
     parts.append(f'<text class="pl-axis" x="{(left + right) / 2:.0f}" y="{h - 6 - foot}" text-anchor="middle">'
-                 f'Summe der Chancen von links (sortiert)</text>')
+                 f'Aufsummierte Wahrscheinlichkeit (sortiert)</text>')
     for k, row in enumerate(r["rows"]):
         y = 52 + (100 + line) * k
         parts.append(f'<text class="pl-label" x="4" y="{y + 22}" font-weight="700">{row["name"]}</text>')
@@ -344,12 +344,12 @@ def _table(r: dict) -> str:
             rows.append([f"{k}{token}" if not r["own"] else token, _num(row["chances"][j], exact), _num(row["cum"][j], cum_exact),
                          next(renorm) if kept else "–"])
             classes.append("" if kept else "pl-dec-out")
-    head = ["Token", "Chance" + (" (nach T)" if r["temperature"] != 1.0 else ""), "Summe bis hier", "im Kern"]
+    head = ["Token", "Wahrscheinlichkeit" + (" (nach T)" if r["temperature"] != 1.0 else ""), "Summe bis hier", "im Kern"]
     checks = []
     for row in r["rows"]:
         checks.append([row["name"], str(row["kept"]), str(row["float_desc"]), str(row["float_hf"])])
     check_classes = ["pl-dec-warn" if c[1] != c[2] or c[1] != c[3] else "" for c in checks]
-    return (table(head, rows, caption=f"p = {fmt.de_auto(r['p'])}: Kern und umgerechnete Chancen",
+    return (table(head, rows, caption=f"p = {fmt.de_auto(r['p'])}: Kern und umgerechnete Wahrscheinlichkeiten",
                   row_classes=classes, numeric=True)
             + table(["", "exakt", "Gleitkomma ≥ p", "wie Transformers"], checks,
                     caption="Wie viele Tokens behalten werden", row_classes=check_classes, numeric=True))
@@ -401,6 +401,6 @@ LESSON = Lesson(
     ),
     misconceptions=(
         "p ist keine Anzahl von Tokens, sondern eine Schwelle für die Summe ihrer Wahrscheinlichkeiten.",
-        "Nach dem Schnitt werden die übrigen Chancen neu verteilt, sodass sie wieder 1 ergeben.",
+        "Nach dem Schnitt werden die übrigen Wahrscheinlichkeiten neu verteilt, sodass sie wieder 1 ergeben.",
     ),
 )

@@ -41,12 +41,12 @@ from ..kit.table import Cell, table
 SLUG = "validation-set"
 TITLE = "Validation Set"
 GROUP = "Lernen und Bewerten"
-TEASER = "Im Notizbuch gewinnt die Kurve, an beiseitegelegten Tagen die Gerade – und der Test kommt zuletzt."
+TEASER = "Im Heft gewinnt die Kurve, an beiseitegelegten Tagen die Gerade – und der Test kommt zuletzt."
 
 NOTEBOOK = ((20, 20), (22, 30), (24, 28))
 VALIDATION = ((21, 23), (23, 25), (25, 31))
 TEST = ((19, 19), (26, 31))
-SPLITS = (("notebook", "Notizbuch", NOTEBOOK), ("validation", "Validierung", VALIDATION), ("test", "Test", TEST))
+SPLITS = (("notebook", "Heft", NOTEBOOK), ("validation", "Validierung", VALIDATION), ("test", "Test", TEST))
 
 RULES = (("line", "Gerade"), ("curve", "Kurve"), ("mean", "Mittelwert"))
 RULE_LABEL = dict(RULES)
@@ -62,16 +62,16 @@ PARAMS = (
                "hat die Testtage zur Auswahl benutzt."),
     Param("lam", "Dämpfung der Kurve λ", "choice", 0, choices=DAMPING, widget="select",
           help="Ein Hyperparameter der Kurve: Je größer λ, desto weniger darf sie sich biegen. "
-               "0 heißt: genau durch die drei Tage im Notizbuch."),
+               "0 heißt: genau durch die drei Tage im Heft."),
 )
 
 PRESETS = (
-    Preset("Von vorn", {}, "Die Kurve, die das Notizbuch fehlerfrei trifft; Testtage verdeckt."),
+    Preset("Von vorn", {}, "Die Kurve, die das Heft fehlerfrei trifft; Testtage verdeckt."),
     Preset("Gerade", {"rule": "line"}, "Die Gerade, Testtage verdeckt."),
     Preset("Gerade festlegen", {"rule": "line", "fixed": "line"},
            "Die Validierung hat die Gerade gewählt: festlegen und einmal testen."),
     Preset("Kurve festlegen", {"rule": "curve", "fixed": "curve"},
-           "Wer nach dem Notizbuch wählt, legt die Kurve fest."),
+           "Wer nach dem Heft wählt, legt die Kurve fest."),
     Preset("Nach dem Test gewechselt", {"rule": "line", "fixed": "curve"},
            "Die Kurve war festgelegt, der Test fiel schlecht aus, jetzt soll es die Gerade sein."),
 )
@@ -199,7 +199,7 @@ exact_de = partial(fmt.exact, most=None, approx=2, fraction=True)
 
 
 def portions(value) -> str:
-    return exact_de(value) + (" Portion" if Fraction(value) == 1 else " Portionen")
+    return exact_de(value) + (" Kugel" if Fraction(value) == 1 else " Kugeln")
 
 
 def formula(rule: str, coef=None) -> str:
@@ -253,9 +253,9 @@ def view(r: dict, layout: str = WIDE) -> View:
     extra = (66 + (18 if split_curve else 0)) if narrow else 0
     rule, state = r["rule"], r["state"]
     plot = svg.Plot(width(480, layout), 350 + extra, (T_LO, T_HI), (Y_LO, Y_HI), layout=layout,
-                    label="Verkaufte Portionen nach Temperatur", margin=(34 + extra, 14, 46, 52))
+                    label="Verkaufte Kugeln nach Temperatur", margin=(34 + extra, 14, 46, 52))
     plot.grid(xticks=range(18, 28), yticks=range(0, 41, 10), xlabel="Temperatur (°C)",
-              ylabel="Portionen", xfmt=lambda v: f"{v:g}")
+              ylabel="Kugeln", xfmt=lambda v: f"{v:g}")
     grid_t = [T_LO + (T_HI - T_LO) * i / 90 for i in range(91)]
     for name, _ in RULES:
         if name != rule:
@@ -283,7 +283,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     for day in r["days"]:
         if day["y"] is not None:
             _shape(plot, day["split"], day["T"], day["y"],
-                   title=f"{names[day['split']]}: {day['T']} °C, {day['y']} Portionen")
+                   title=f"{names[day['split']]}: {day['T']} °C, {day['y']} Kugeln")
     damped = r["coef"]["curve"] if r["lam"] else None
     legend = [(f"pl-vs-rule pl-vs-{n}" + (" pl-vs-current" if n == rule else ""),
                f"{label}: {formula(n, damped if n == 'curve' else None)}") for n, label in RULES]
@@ -301,9 +301,9 @@ def view(r: dict, layout: str = WIDE) -> View:
         plot.legend(legend, corner="tl")
     # key of the three kinds of days, above the plot
     key_y = 16
-    keys = [("notebook", "Notizbuch", 60), ("validation", "Validierung", 168), ("test", "Test", 290)]
+    keys = [("notebook", "Heft", 60), ("validation", "Validierung", 168), ("test", "Test", 290)]
     if narrow:
-        keys = [("notebook", "Notizbuch", 20), ("validation", "Validierung", 120), ("test", "Test", 230)]
+        keys = [("notebook", "Heft", 20), ("validation", "Validierung", 120), ("test", "Test", 230)]
     for split, label, x in keys:
         plot.front.append(_marker(split, x, key_y, 5))
         plot.front.append(f'<text class="pl-legend" x="{x + 10}" y="{key_y + 4}">{label}</text>')
@@ -319,16 +319,16 @@ def view(r: dict, layout: str = WIDE) -> View:
     label = RULE_LABEL[rule]
     test_value = "verdeckt" if me["test"] is None else exact_de(me["test"])
     readouts = [
-        Readout("notebook", "Fehler im Notizbuch (MAE)", exact_de(me["notebook"]), m["notebook"], True),
+        Readout("notebook", "Fehler im Heft (MAE)", exact_de(me["notebook"]), m["notebook"], True),
         Readout("validation", "Fehler bei der Validierung", exact_de(me["validation"]), m["validation"], True),
         Readout("test", "Fehler an den Testtagen", test_value, m["test"], True),
-        Readout("winner", "Beste Regel: Notizbuch / Validierung",
+        Readout("winner", "Beste Regel: Heft / Validierung",
                 f"{RULE_LABEL[r['winner']['notebook']]} / {RULE_LABEL[r['winner']['validation']]}",
                 [r["winner"]["notebook"], r["winner"]["validation"]]),
         Readout("state", "Testtage", STATE_TEXT[state], state, state == "used"),
     ]
     summary = (
-        f"{label}: mittlerer absoluter Fehler im Notizbuch {portions(me['notebook'])}, "
+        f"{label}: mittlerer absoluter Fehler im Heft {portions(me['notebook'])}, "
         f"bei der Validierung {portions(me['validation'])}. "
     )
     if r["lam"]:
@@ -391,7 +391,7 @@ def _table(r: dict) -> str:
             mae_cells.append(Cell(text, _col(n, rule), html=True))
         rows.append([Cell("Mittel", colspan=2)] + mae_cells)
         classes.append("pl-vs-mae")
-    caption = "Abweichung je Tag in Portionen (ohne Vorzeichen) und ihr Mittel (MAE), exakt"
+    caption = "Abweichung je Tag in Kugeln (ohne Vorzeichen) und ihr Mittel (MAE), exakt"
     parts.append(table(head, rows, caption=caption, row_classes=classes, row_heads=True, numeric=True, wide=True))
     return "".join(parts)
 
@@ -405,26 +405,26 @@ def _fixed_winner_of(split: str):
 
 LESSON = Lesson(
     prediction=Prediction(
-        question="Die Kurve trifft alle drei Tage im Notizbuch genau. Welche Regel liegt an den Validierungstagen "
+        question="Die Kurve trifft alle drei Tage im Heft genau. Welche Regel liegt an den Validierungstagen "
                  "am wenigsten daneben?",
         choices=("die Kurve", "die Gerade", "der Mittelwert"),
         answer=1,
         shown=lambda params, result: params["rule"] == "line" and not params["lam"],
-        explain="Die Gerade liegt an jedem Validierungstag nur 1 Portion daneben, die Kurve im Mittel 35/6, "
+        explain="Die Gerade liegt an jedem Validierungstag nur 1 Kugel daneben, die Kurve im Mittel 35/6, "
                 "also etwa 5,83. Die Kurve hat sich nach der Reisegruppe gebogen.",
         example={"rule": "line"},
     ),
     tasks=(
         Task("honest", "Lege die Regel fest, die an den Validierungstagen gewinnt, und öffne so die Testtage.",
              solved=_fixed_winner_of("validation"),
-             explain="Die Gerade liegt auch an den zwei Testtagen im Mittel nur 1 Portion daneben. "
+             explain="Die Gerade liegt auch an den zwei Testtagen im Mittel nur 1 Kugel daneben. "
                      "Die Validierung hat also gut gewählt.",
              example={"rule": "line", "fixed": "line"}),
-        Task("notebook_pick", "Lege stattdessen die Regel fest, die im Notizbuch gewinnt. "
+        Task("notebook_pick", "Lege stattdessen die Regel fest, die im Heft gewinnt. "
                              "Wie schlägt sie sich im Test?",
              solved=lambda params, result: _fixed_winner_of("notebook")(params, result) and not params["lam"],
-             explain="Die Kurve hat im Notizbuch den Fehler 0, an den Testtagen aber 12,75 Portionen. "
-                     "Ein Fehler von 0 im Notizbuch sagt nichts über neue Tage.",
+             explain="Die Kurve hat im Heft den Fehler 0, an den Testtagen aber 12,75 Kugeln. "
+                     "Ein Fehler von 0 im Heft sagt nichts über neue Tage.",
              example={"rule": "curve", "fixed": "curve"}),
         Task("peeked", "Wechsle die Regel, nachdem du die Testtage gesehen hast. Was meldet das Experiment?",
              solved=lambda params, result: result["state"] == "used",
@@ -433,21 +433,21 @@ LESSON = Lesson(
              example={"rule": "line", "fixed": "curve"}),
     ),
     discussion=(
-        "Warum darf man die Regel nicht einfach nach dem Notizbuch auswählen?",
+        "Warum darf man die Regel nicht einfach nach dem Heft auswählen?",
         "Der Test fiel schlecht aus, und du willst eine andere Regel nehmen. Was brauchst du dann, "
         "um sie wieder ehrlich zu bewerten?",
         "Hier gibt es nur drei Validierungstage. Wie sehr würdest du dem Sieger trauen?",
     ),
     teacher=(
-        "Das Notizbuch hat die Zahlen der Regeln festgelegt. Eine biegsame Regel passt sich dabei auch an Zufälle an, "
-        "etwa an die Reisegruppe. Deshalb gewinnt im Notizbuch fast immer die biegsamste Regel.",
+        "Das Heft hat die Zahlen der Regeln festgelegt. Eine biegsame Regel passt sich dabei auch an Zufälle an, "
+        "etwa an die Reisegruppe. Deshalb gewinnt im Heft fast immer die biegsamste Regel.",
         "Man braucht neue, bisher ungesehene Testdaten. Die alten Testtage haben schon bei der Wahl geholfen "
         "und schätzen den Fehler deshalb zu günstig.",
         "Wenig. Bei drei Tagen kann ein einziger ungewöhnlicher Tag den Sieger ändern. "
         "Mit mehr Validierungsdaten wird die Wahl sicherer.",
     ),
     misconceptions=(
-        "„Fehler 0 im Notizbuch heißt, die Regel ist perfekt.“ Falsch: Die Kurve hat sich die Daten gemerkt, "
+        "„Fehler 0 im Heft heißt, die Regel ist perfekt.“ Falsch: Die Kurve hat sich die Daten gemerkt, "
         "auch den Zufall, und liegt an neuen Tagen weit daneben.",
         "„Validierung und Test sind dasselbe.“ Falsch: Mit der Validierung wählt man aus. "
         "Der Test bewertet die gewählte Regel nur ein einziges Mal.",

@@ -28,10 +28,10 @@ print(f"Wiederholt: {len(wiederholt)}")
 print(f"Anteil wiederholt: {len(wiederholt) / len(portion):.4f}".replace(".", ","))
 for abteilung, n in zip(abteilungen, anzahl):
     print(f"{abteilung}: {n}")
-# exakte Chance: welcher Teil aller gleich wahrscheinlichen Auswahlen enthält beide alten Abteilungen?
+# exakte Wahrscheinlichkeit: welcher Teil aller gleich wahrscheinlichen Auswahlen enthält beide alten Abteilungen?
 auswahlen = list(itertools.combinations(puffer, min(take, len(puffer))))
 gute = sum({"Lieferung", "Rücksendungen"} <= set(a) for a in auswahlen)
-print(f"Chance auf beide alten Abteilungen: {gute / len(auswahlen) if replay else 0:.4f}".replace(".", ","))
+print(f"Wahrscheinlichkeit für beide alten Abteilungen: {gute / len(auswahlen) if replay else 0:.4f}".replace(".", ","))
 
 fig, ax = plt.subplots(figsize=(6, 3.5))
 ax.bar(abteilungen, anzahl, color=["#0066a1", "#bbbbbb", "#d0021b"])

@@ -14,7 +14,7 @@ kappa = 0.1
 
 erfolge = np.array([[k1a, k1b, k1c], [k2a, k2b, k2c]])   # Erfolge von je 5 Versuchen
 versuche = np.array([[5, 5, 5 if c1 else 0], [5, 5, 5]])  # ohne c1 zählt die Zelle nicht
-# unbekannt: x = (θ₁, θ₂, b_A, b_B, b_C); Chance = σ(θ − b); D bildet x auf alle θ − b ab
+# unbekannt: x = (θ₁, θ₂, b_A, b_B, b_C); Wahrscheinlichkeit = σ(θ − b); D bildet x auf alle θ − b ab
 D = np.hstack([np.repeat(np.eye(2), 3, axis=0), -np.tile(np.eye(3), (2, 1))])  # Zeile: Agent a, Aufgabe j
 n, k, x = versuche.ravel(), erfolge.ravel(), np.zeros(5)
 for schritt in range(100):  # Newton: Log-Likelihood minus Strafe κ/2·Σx², plus ½(Σx)² als Nullpunkt
@@ -32,14 +32,14 @@ else:
     print(f"Abstand θ₂ − θ₁: {x[1] - x[0]:.4f}".replace(".", ","))
 print("Erfolgsquote:", ", ".join(f"{100 * q:.0f} %" for q in erfolge.sum(1) / versuche.sum(1)))
 
-fig, ax = plt.subplots(figsize=(6, 4))  # Chance je Aufgabe über der Fähigkeit
+fig, ax = plt.subplots(figsize=(6, 4))  # Wahrscheinlichkeit je Aufgabe über der Fähigkeit
 theta = np.linspace(-6, 6, 200)
 for b, name, farbe in zip(x[2:], "ABC", ["#0066a1", "#d0021b", "#bbbbbb"]):
     ax.plot(theta, 1 / (1 + np.exp(b - theta)), color=farbe, label=f"Aufgabe {name}")
 for agent in (0, 1):
     ax.axvline(x[agent], color="black", ls=":")
     ax.text(x[agent], 1.02, f"Agent {agent + 1}", ha="center")
-ax.set(xlabel="Fähigkeit θ", ylabel="Chance zu lösen", xlim=(-6, 6))
+ax.set(xlabel="Fähigkeit θ", ylabel="Wahrscheinlichkeit zu lösen", xlim=(-6, 6))
 ax.yaxis.set_major_formatter(lambda v, _: f"{v:g}".replace(".", ","))
 ax.legend()
 plt.show()

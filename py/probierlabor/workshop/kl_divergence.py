@@ -2,12 +2,12 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-# Einstellungen aus dem Experiment (ändere sie ruhig; eigene Verteilungen q_dist, p_dist ersetzen q1, p1):
-q1 = 0.9
-p1 = 0.5
+# Einstellungen aus dem Experiment (ändere sie ruhig; eigene Verteilungen p_dist, q_dist ersetzen p1, q1):
+p1 = 0.9
+q1 = 0.5
 swap = False
-q_dist = []
 p_dist = []
+q_dist = []
 
 def kl(r, a):
     # Σ r·ln(r/a), Referenz r, Näherung a: r = 0 zählt nicht, a = 0 < r macht sie unendlich
@@ -20,26 +20,26 @@ def zeige(wert):
     return "∞" if np.isinf(wert) else f"{wert:.4f}".replace(".", ",")
 
 
-q, p = np.array(q_dist if q_dist else [q1, 1 - q1]), np.array(p_dist if p_dist else [p1, 1 - p1])
-n = max(len(q), len(p))  # fehlende Ereignisse bekommen die Wahrscheinlichkeit 0
-q, p = np.pad(q, (0, n - len(q))), np.pad(p, (0, n - len(p)))
-referenz, naeherung = (p, q) if swap else (q, p)
-print(f"D(q‖p): {zeige(kl(q, p))} nat")
+p, q = np.array(p_dist if p_dist else [p1, 1 - p1]), np.array(q_dist if q_dist else [q1, 1 - q1])
+n = max(len(p), len(q))  # fehlende Ereignisse bekommen die Wahrscheinlichkeit 0
+p, q = np.pad(p, (0, n - len(p))), np.pad(q, (0, n - len(q)))
+referenz, naeherung = (q, p) if swap else (p, q)
 print(f"D(p‖q): {zeige(kl(p, q))} nat")
+print(f"D(q‖p): {zeige(kl(q, p))} nat")
 entropie = sum(-r * np.log(r) for r in referenz if r > 0)
 print(f"Kreuzentropie: {zeige(entropie + kl(referenz, naeherung))} nat")  # = Entropie + KL
 print(f"Entropie der Referenz: {zeige(entropie)} nat")
 figur, achse = plt.subplots(figsize=(6, 3.5))
-if n == 2:  # beide Richtungen, während p(A) von 0 bis 1 läuft und q fest bleibt
+if n == 2:  # beide Richtungen, während q(A) von 0 bis 1 läuft und p fest bleibt
     pa = np.linspace(0.001, 0.999, 500)
-    achse.plot(pa, kl(q[:, None], np.array([pa, 1 - pa])), color="#0066a1", label="D(q‖p)")
-    achse.plot(pa, kl(np.array([pa, 1 - pa]), q[:, None]), color="#d0021b", label="D(p‖q)")
-    achse.axvline(p[0], color="#bbbbbb", linestyle="--", label="dein p(A)")
-    achse.set(ylim=(0, 3), xlabel="p(A)", ylabel="KL-Divergenz in nat")
+    achse.plot(pa, kl(p[:, None], np.array([pa, 1 - pa])), color="#0066a1", label="D(p‖q)")
+    achse.plot(pa, kl(np.array([pa, 1 - pa]), p[:, None]), color="#d0021b", label="D(q‖p)")
+    achse.axvline(q[0], color="#bbbbbb", linestyle="--", label="dein q(A)")
+    achse.set(ylim=(0, 3), xlabel="q(A)", ylabel="KL-Divergenz in nat")
     achse.xaxis.set_major_formatter(lambda x, _: f"{x:g}".replace(".", ","))
 else:  # mehr Ereignisse: die beiden Verteilungen nebeneinander
-    achse.bar(np.arange(n) - 0.2, q, 0.4, color="#0066a1", label="q")
-    achse.bar(np.arange(n) + 0.2, p, 0.4, color="#d0021b", label="p", tick_label=list("ABCDEFGH"[:n]))
+    achse.bar(np.arange(n) - 0.2, p, 0.4, color="#0066a1", label="p")
+    achse.bar(np.arange(n) + 0.2, q, 0.4, color="#d0021b", label="q", tick_label=list("ABCDEFGH"[:n]))
 achse.yaxis.set_major_formatter(lambda y, _: f"{y:g}".replace(".", ","))
 achse.legend()
 plt.show()

@@ -9,16 +9,16 @@ split = 0.5
 alpha = 0.5
 teacher = []
 
-lehrer = np.array(teacher if teacher else [0.60, 0.35, 0.05])  # ein eigener Lehrer ersetzt den des Artikels
+lehrer = np.array(teacher if teacher else [0.60, 0.35, 0.05])  # ein eigener Lehrer ersetzt den des Beispiels
 tokens, label = list("ABCDEFGH"[:len(lehrer)]), np.eye(len(lehrer))[0]  # das Label ist immer A
 # der Schüler: A bekommt s_a, B den Anteil split vom Rest (bei zwei Tokens alles), C, D, … den Rest wie beim Lehrer
 b = split if len(lehrer) > 2 else 1.0
 rest = lehrer[2:] if lehrer[2:].sum() > 0 else np.ones(len(lehrer) - 2)  # gibt der Lehrer ihnen nichts: gleich viel
 schueler = np.concatenate([[s_a, b * (1 - s_a)], (1 - b) * (1 - s_a) * rest / rest.sum()])
 
-def weich(chancen):
+def weich(wahrsch):
     with np.errstate(divide="ignore"):  # Logits ln p durch T teilen (ln 0 = −∞ wird 0); größeres T: flacher
-        logits = np.log(chancen) / T
+        logits = np.log(wahrsch) / T
     e = np.exp(logits - logits.max())
     return e / e.sum()
 

@@ -13,7 +13,7 @@ seed = 1
 
 def logit(p):
     return np.log(p / (1 - p))
-# Kurve p(t) = σ(s·(log₂ h − log₂ t)); sie hat bei 120 min die Chance c
+# Kurve p(t) = σ(s·(log₂ h − log₂ t)); bei 120 min hat sie die Wahrscheinlichkeit c
 mitte = np.log2(120) + logit(c / 100) / s              # log₂ h, dort liegt 50 %
 horizont = 2 ** (mitte - logit(quote / 100) / s)
 print(f"Horizont bei {quote} %: {horizont:.4f} min".replace(".", ","))
@@ -21,7 +21,7 @@ print(f"Horizont bei {quote} %: {horizont:.4f} min".replace(".", ","))
 fig, ax = plt.subplots(figsize=(6, 4))
 x = np.linspace(0, np.log2(960), 200)                  # 1 min bis 16 h, als log₂ Minuten
 ax.plot(x, 1 / (1 + np.exp(-s * (mitte - x))), color="#0066a1", label="Erfolgskurve")
-if tasks:  # Aufgaben würfeln: Länge log-gleichverteilt, gelöst mit der Chance der Kurve
+if tasks:  # Aufgaben würfeln: Länge log-gleichverteilt, gelöst mit der Wahrscheinlichkeit der Kurve
     zufall, u, y = random.Random(seed), np.zeros(tasks), np.zeros(tasks)
     for i in range(tasks):
         u[i] = np.log2(960) * zufall.random()
@@ -39,7 +39,7 @@ if tasks:  # Aufgaben würfeln: Länge log-gleichverteilt, gelöst mit der Chanc
     ax.plot(u, y, "o", color="#bbbbbb", label="gewürfelt")
     ax.plot(x, 1 / (1 + np.exp(-(a + b * (x - np.log2(120))))), color="#d0021b", label="neu angepasst")
 ax.plot([0, np.log2(horizont), np.log2(horizont)], [quote / 100, quote / 100, 0], color="#bbbbbb", ls=":")
-ax.set(xlabel="Aufgabenlänge (log₂ Minuten)", ylabel="Erfolgschance")
+ax.set(xlabel="Aufgabenlänge (log₂ Minuten)", ylabel="Erfolgswahrscheinlichkeit")
 ax.yaxis.set_major_formatter(lambda v, _: f"{v:g}".replace(".", ","))
 ax.legend()
 plt.show()

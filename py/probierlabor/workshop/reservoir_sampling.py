@@ -22,7 +22,7 @@ def speicher():  # die Positionen (1 bis n), die am Ende im Speicher liegen
         return list(range(n - k + 1, n + 1))
     plaetze = list(range(1, k + 1))  # die ersten k kommen ohne Losen hinein
     for t in range(k + 1, n + 1):
-        j = zufall.randrange(t)      # Nachricht t kommt mit Chance k/t hinein ...
+        j = zufall.randrange(t)      # Nachricht t kommt mit Wahrscheinlichkeit k/t hinein ...
         if j < k:
             plaetze[j] = t           # ... und verdrängt einen zufälligen Platz
     return plaetze

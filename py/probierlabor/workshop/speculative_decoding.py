@@ -23,7 +23,7 @@ print(f"Annahmequote: {angenommen.sum():.4f}".replace(".", ","))
 print(f"Abstand zu p: {np.abs(ergebnis - p).sum() / 2:.4f}".replace(".", ","))
 # der Algorithmus wirklich ausgeführt: vorschlagen, prüfen, nach Ablehnung ersetzen
 zufall, kum_q, kum_e = random.Random(seed), np.cumsum(q), np.cumsum(ersatz)
-annahme = np.minimum(1, p / np.where(q > 0, q, 1))  # Chance, einen Vorschlag zu behalten
+annahme = np.minimum(1, p / np.where(q > 0, q, 1))  # Wahrscheinlichkeit, einen Vorschlag zu behalten
 anzahl, behalten = np.zeros(3, dtype=int), 0
 for _ in range(trials):
     x = min(np.searchsorted(kum_q, zufall.random(), side="right"), 2)

@@ -13,15 +13,15 @@ dist = []
 
 zeilen = {"artikel": [0.5, 0.3, 0.12, 0.08], "steil": [0.9, 0.05, 0.03, 0.02],
           "flach": [0.28, 0.26, 0.24, 0.22], "gleichstand": [0.35, 0.35, 0.15, 0.15]}
-chancen = np.array(dist if dist else zeilen[row])  # eine eigene Verteilung ersetzt die Zeile
-tokens = list("ABCDEFGH"[:len(chancen)])
+wahrsch = np.array(dist if dist else zeilen[row])  # eine eigene Verteilung ersetzt die Zeile
+tokens = list("ABCDEFGH"[:len(wahrsch)])
 
 # raus fliegt nur, wer echt unter dem k-ten Wert liegt: Gleichstände an der Grenze bleiben
-kte = np.sort(chancen)[::-1][min(k, len(chancen)) - 1]
-behalten = chancen >= kte
-neu = np.where(behalten, chancen, 0) / chancen[behalten].sum()
+kte = np.sort(wahrsch)[::-1][min(k, len(wahrsch)) - 1]
+behalten = wahrsch >= kte
+neu = np.where(behalten, wahrsch, 0) / wahrsch[behalten].sum()
 print(f"Behalten: {behalten.sum()}")
-print(f"Abgedeckte Masse: {chancen[behalten].sum():.4f}".replace(".", ","))
+print(f"Abgedeckte Masse: {wahrsch[behalten].sum():.4f}".replace(".", ","))
 for token, wert in zip(tokens, neu):
     print(f"Neu {token}: {wert:.4f}".replace(".", ","))
 
@@ -35,7 +35,7 @@ for token, zahl in zip(tokens, anzahl):
 
 x = np.arange(len(tokens))
 figur, achse = plt.subplots(figsize=(6, 3.5))
-achse.bar(x - 0.27, chancen, 0.27, color="#bbbbbb", label="vorher")
+achse.bar(x - 0.27, wahrsch, 0.27, color="#bbbbbb", label="vorher")
 achse.bar(x, neu, 0.27, color="#0066a1", label=f"nach Top-{k}")
 achse.bar(x + 0.27, anzahl / n, 0.27, color="#d0021b", label=f"Anteil in {n} Zügen")
 achse.set_xticks(x, tokens)
