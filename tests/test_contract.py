@@ -354,7 +354,7 @@ CHANCE = st.one_of(st.just(0.0), st.integers(0, 9).map(float), st.floats(0, 100)
 @example(("knowledge-distillation", "teacher"), [5e-324, 100.0])
 @example(("top-k-sampling", "dist"), [5e-324, 100.0])
 @example(("top-p-sampling", "dist"), [5e-324, 100.0])
-@example(("kl-divergence", "q_dist"), [5e-324, 100.0])
+@example(("kl-divergence", "q_eigen"), [5e-324, 100.0])
 def test_any_typed_distribution_gives_a_result_on_every_page_and_its_link_the_same(where, numbers):
     slug, name = where
     out = api.run(slug, {name: "; ".join(repr(x) for x in numbers)})

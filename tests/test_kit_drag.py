@@ -16,8 +16,8 @@ CASES = [
     ("top-k-sampling", {"dist": "_".join(["0.125"] * 8)}, {"dist": [0.125] * 8}),
     ("top-p-sampling", {"dist": "0.1_0.6_0.3", "temperature": 2}, {"dist": [0.1, 0.6, 0.3]}),
     ("top-p-sampling", {"dist": "1_0"}, {"dist": [1.0, 0.0]}),
-    ("kl-divergence", {"p_dist": "0.2_0.3_0.5", "q_dist": "0.6_0.4"}, {"p_dist": [0.2, 0.3, 0.5], "q_dist": [0.6, 0.4]}),
-    ("kl-divergence", {"q_dist": "0.25_0.75", "swap": 1}, {"q_dist": [0.25, 0.75]}),
+    ("kl-divergence", {"p_eigen": "0.2_0.3_0.5", "q_eigen": "0.6_0.4"}, {"p_eigen": [0.2, 0.3, 0.5], "q_eigen": [0.6, 0.4]}),
+    ("kl-divergence", {"q_eigen": "0.25_0.75", "swap": 1}, {"q_eigen": [0.25, 0.75]}),
     ("knowledge-distillation", {"teacher": "0.5_0.25_0.25"}, {"teacher": [0.5, 0.25, 0.25]}),
     ("knowledge-distillation", {"teacher": "0.5_0.25_0.25", "T": 2}, {"teacher": [0.5, 0.25, 0.25]}),
 ]

@@ -67,7 +67,7 @@ def test_the_default_experiment_is_the_articles_example():
     assert values == {"d_pq": "0,368", "d_qp": "0,511", "cross_entropy": "H(p, q) = 0,693", "entropy": "H(p) = 0,325"}
 
 
-@pytest.mark.parametrize("raw", [{"swap": True}, {"q1": 1.0}, {"p1": 0.0, "q1": 1.0, "swap": True}])
+@pytest.mark.parametrize("raw", [{"swap": True}, {"q_a": 1.0}, {"p_a": 0.0, "q_a": 1.0, "swap": True}])
 def test_readout_labels_and_emphasis_never_change(raw):
     # the page only swaps readout values, so labels must not depend on the parameters
     fixed = lambda out: [(r["key"], r["label"], r["emphasis"]) for r in out["readouts"]]  # noqa: E731
@@ -142,8 +142,8 @@ def test_kldivloss_batchmean_on_one_row_is_the_divergence(a, b):
 
 @settings(max_examples=150, deadline=None)
 @given(st.floats(0, 1), st.floats(0, 1), st.booleans())
-def test_any_setting_runs_and_gives_valid_json_and_svg(p1, q1, swap):
-    out = api.run("kl-divergence", {"p1": p1, "q1": q1, "swap": swap})
+def test_any_setting_runs_and_gives_valid_json_and_svg(p_a, q_a, swap):
+    out = api.run("kl-divergence", {"p_a": p_a, "q_a": q_a, "swap": swap})
     assert out["notes"] == []
     json.loads(json.dumps(out, allow_nan=False))
     r = out["result"]
@@ -155,7 +155,7 @@ def test_any_setting_runs_and_gives_valid_json_and_svg(p1, q1, swap):
     ET.fromstring("<div>" + out["extra"] + "</div>")
 
 
-@pytest.mark.parametrize("raw", [{"p1": "2"}, {"q1": "-1"}, {"p1": "nan"}, {"swap": "vielleicht"}])
+@pytest.mark.parametrize("raw", [{"p_a": "2"}, {"q_a": "-1"}, {"p_a": "nan"}, {"swap": "vielleicht"}])
 def test_tampered_values_are_clamped_with_a_note(raw):
     out = api.run("kl-divergence", raw)
     assert len(out["notes"]) == 1 and "verwendet wird" in out["notes"][0]
@@ -164,7 +164,7 @@ def test_tampered_values_are_clamped_with_a_note(raw):
 
 def test_one_step_past_the_mirror_the_two_directions_differ():
     """Near miss of the first task: q = (0,11; 0,89) is next to the mirror of p, but D(p‖q) ≠ D(q‖p)."""
-    out = api.run("kl-divergence", {"q1": 0.11})
+    out = api.run("kl-divergence", {"q_a": 0.11})
     assert abs(out["result"]["d_pq"] - out["result"]["d_qp"]) > 0.01
     assert "mirror" not in out["lesson"]["solved"]
 
@@ -200,7 +200,7 @@ def plain_kl(r, a):
 @given(st.lists(st.integers(0, 9), min_size=2, max_size=8).filter(any),
        st.lists(st.integers(0, 9), min_size=2, max_size=8).filter(any), st.booleans())
 def test_own_distributions_give_the_divergence_of_the_plain_formula(ps, qs, swap):
-    out = api.run("kl-divergence", {"p_dist": " ".join(map(str, ps)), "q_dist": " ".join(map(str, qs)), "swap": swap})
+    out = api.run("kl-divergence", {"p_eigen": " ".join(map(str, ps)), "q_eigen": " ".join(map(str, qs)), "swap": swap})
     r = out["result"]
     n = max(len(ps), len(qs))
     p = [x / sum(ps) for x in ps] + [0.0] * (n - len(ps))
@@ -219,14 +219,14 @@ def test_own_distributions_give_the_divergence_of_the_plain_formula(ps, qs, swap
 def test_the_mirror_task_takes_any_two_distributions_with_equal_divergence_both_ways():
     def solved(**raw):
         return "mirror" in api.run("kl-divergence", raw)["lesson"]["solved"]
-    assert solved(q_dist="0,2; 0,3; 0,5", p_dist="0,5; 0,3; 0,2") and solved(q_dist="1; 2; 3; 4", p_dist="4; 2; 3; 1")
-    assert not solved(q_dist="0,2; 0,3; 0,5", p_dist="0,3; 0,5; 0,2")  # a rotation is not a mirror
-    assert not solved(q_dist="0,2; 0,3; 0,5", p_dist="0,2; 0,3; 0,5")  # the same distribution twice
+    assert solved(q_eigen="0,2; 0,3; 0,5", p_eigen="0,5; 0,3; 0,2") and solved(q_eigen="1; 2; 3; 4", p_eigen="4; 2; 3; 1")
+    assert not solved(q_eigen="0,2; 0,3; 0,5", p_eigen="0,3; 0,5; 0,2")  # a rotation is not a mirror
+    assert not solved(q_eigen="0,2; 0,3; 0,5", p_eigen="0,2; 0,3; 0,5")  # the same distribution twice
 
 
 def test_own_distributions_of_three_events():
-    out = api.run("kl-divergence", {"p_dist": "0,5; 0,3; 0,2", "q_dist": "0,2; 0,3; 0,5"})
-    assert out["notes"] == [] and out["url"] == {"p_dist": "0.5_0.3_0.2", "q_dist": "0.2_0.3_0.5"}
+    out = api.run("kl-divergence", {"p_eigen": "0,5; 0,3; 0,2", "q_eigen": "0,2; 0,3; 0,5"})
+    assert out["notes"] == [] and out["url"] == {"p_eigen": "0.5_0.3_0.2", "q_eigen": "0.2_0.3_0.5"}
     r = out["result"]
     assert math.isclose(r["d_pq"], 0.3 * math.log(2.5), rel_tol=1e-12)  # 0,5·ln 2,5 + 0 + 0,2·ln 0,4
     assert math.isclose(r["d_qp"], 0.3 * math.log(2.5), rel_tol=1e-12)  # the mirror: both ways equal
@@ -236,14 +236,14 @@ def test_own_distributions_of_three_events():
 
 
 def test_a_shorter_distribution_gives_the_missing_events_0():
-    out = api.run("kl-divergence", {"p_dist": "0,5; 0,3; 0,2"})  # q is still the slider's (0,5; 0,5)
+    out = api.run("kl-divergence", {"p_eigen": "0,5; 0,3; 0,2"})  # q is still the slider's (0,5; 0,5)
     r = out["result"]
     assert r["q"] == [0.5, 0.5, 0.0] and r["d_pq"] is None and r["terms_infinite"] == [False, False, True]
     assert "q hat weniger Ereignisse; C bekommt bei q die Wahrscheinlichkeit 0." in out["summary"]
 
 
 def test_own_distributions_that_do_not_sum_to_1_are_divided_with_a_note():
-    out = api.run("kl-divergence", {"p_dist": "9; 1", "q_dist": "1; 1"})
+    out = api.run("kl-divergence", {"p_eigen": "9; 1", "q_eigen": "1; 1"})
     assert out["notes"] == ["„Eigene Verteilung p“: Die Werte ergaben zusammen 10; sie wurden durch 10 geteilt.",
                             "„Eigene Verteilung q“: Die Werte ergaben zusammen 2; sie wurden durch 2 geteilt."]
     assert round(out["result"]["d_pq"], 3) == 0.368  # the article's example again
@@ -255,7 +255,7 @@ def test_own_distributions_that_do_not_sum_to_1_are_divided_with_a_note():
 @example(["100", "0,001"], ["1", "0"])  # q(B) = 1/100 001 was rounded to 0, and D(q‖p) showed 0 instead of ∞
 def test_a_divergence_is_infinite_exactly_where_the_reference_has_an_event_the_other_lacks(qs, ps):
     """Tiny typed chances are chances: only a typed 0 (or a missing event) is 0."""
-    r = api.run("kl-divergence", {"p_dist": "; ".join(ps), "q_dist": "; ".join(qs)})["result"]
+    r = api.run("kl-divergence", {"p_eigen": "; ".join(ps), "q_eigen": "; ".join(qs)})["result"]
     n = max(len(qs), len(ps))
     has = {name: [x != "0" for x in xs] + [False] * (n - len(xs)) for name, xs in (("q", qs), ("p", ps))}
     assert r["d_qp_infinite"] == any(a and not b for a, b in zip(has["q"], has["p"]))
@@ -264,7 +264,7 @@ def test_a_divergence_is_infinite_exactly_where_the_reference_has_an_event_the_o
 
 
 def test_a_too_long_own_distribution_keeps_the_first_eight():
-    out = api.run("kl-divergence", {"q_dist": "1;1;1;1;1;1;1;1;1"})
+    out = api.run("kl-divergence", {"q_eigen": "1;1;1;1;1;1;1;1;1"})
     (note,) = out["notes"]
     assert note.startswith("„Eigene Verteilung q“: Es gehen höchstens 8 Werte, der letzte wurde weggelassen")
     assert out["result"]["q"] == [0.125] * 8 and out["result"]["p"] == [0.9, 0.1] + [0.0] * 6
@@ -273,8 +273,8 @@ def test_a_too_long_own_distribution_keeps_the_first_eight():
 def test_workshop_script_recomputes_own_distributions():
     from workshop_check import run_states, number
 
-    states = [{"p_dist": "0,5; 0,3; 0,2", "q_dist": "0,2; 0,3; 0,5", "swap": True}, {"p_dist": "0,5; 0,3; 0,2"},
-              {"q_dist": "0,7; 0,1; 0,1; 0,1"}]
+    states = [{"p_eigen": "0,5; 0,3; 0,2", "q_eigen": "0,2; 0,3; 0,5", "swap": True}, {"p_eigen": "0,5; 0,3; 0,2"},
+              {"q_eigen": "0,7; 0,1; 0,1; 0,1"}]
     for state, out in zip(states, run_states(kl.SLUG, states)):
         r = api.run(kl.SLUG, state)["result"]
         assert out["figures"] == 1
@@ -298,3 +298,11 @@ def test_p_is_the_reference_as_on_the_speculative_decoding_page():
     there = (pages / "speculative-decoding.md").read_text(encoding="utf-8")
     assert "\\(p\\) sind dort die Wahrscheinlichkeiten des Zielmodells, \\(q\\) die des Entwurfs." in there
     assert "ist also \\(p\\) die Referenz, \\(q\\) die Näherung." in there
+
+
+def test_an_old_link_keeps_its_meaning_after_p_and_q_changed_roles():
+    # Until issue 30 q was the reference: an old link's q1 and q_dist set the reference, now called p
+    old = api.run("kl-divergence", {"q1": 0.8, "p1": 0.3, "q_dist": "0,25; 0,75"})
+    new = api.run("kl-divergence", {"p_a": 0.8, "q_a": 0.3, "p_eigen": "0,25; 0,75"})
+    assert old["notes"] == [] and old["result"] == new["result"] and old["url"] == new["url"]
+    assert new["result"]["p"] == [0.25, 0.75] and new["result"]["q"] == [0.3, 0.7]

@@ -217,10 +217,10 @@ def test_an_own_ewc_start_near_the_edge_keeps_every_label_inside_the_narrow_figu
 
 
 def test_own_kl_distributions_keep_their_numbers_apart_and_inside_the_narrow_figure():
-    three = api.run("kl-divergence", {"p_dist": "0,5; 0,3; 0,2"}, layout.NARROW)["figure"]
+    three = api.run("kl-divergence", {"p_eigen": "0,5; 0,3; 0,2"}, layout.NARROW)["figure"]
     values = [t for t in texts(three, "pl-kl-value") if t[0] < 170]  # the left panel's bars
     assert len(values) == 6 and touching_in_a_row(values, 30) == []  # "0,50" at 12 px
-    eight = api.run("kl-divergence", {"p_dist": "1; 2; 3; 4; 5; 6; 7; 8", "q_dist": "8; 7; 6; 5; 4; 3; 2; 1"},
+    eight = api.run("kl-divergence", {"p_eigen": "1; 2; 3; 4; 5; 6; 7; 8", "q_eigen": "8; 7; 6; 5; 4; 3; 2; 1"},
                     layout.NARROW)["figure"]
     (total,) = texts(eight, "pl-kl-value")  # with eight events only the sum is written
     assert extent(total[0], total[2], total[3])[1] <= layout.NARROW_WIDTH

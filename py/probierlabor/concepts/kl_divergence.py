@@ -43,17 +43,19 @@ TEASER = "Wie weit liegt eine Verteilung von einer anderen entfernt – und waru
 
 # not "p" and "q": the theme reads ?q= as a search query
 OWN = {
-    "p": distribution.own("p_dist", "Eigene Verteilung p", help="Statt des Reglers für p: 2 bis 8 Wahrscheinlichkeiten, "
+    "p": distribution.own("p_eigen", "Eigene Verteilung p", help="Statt des Reglers für p: 2 bis 8 Wahrscheinlichkeiten, "
                           "mit Semikolon getrennt; sie werden durch ihre Summe geteilt, falls nötig. Leer: der Regler. "
-                          "Die Balken einer eigenen Verteilung lassen sich im Bild ziehen."),
-    "q": distribution.own("q_dist", "Eigene Verteilung q", help="Ebenso für q. Fehlen q Ereignisse, die p hat, "
-                          "bekommen sie bei q die Wahrscheinlichkeit 0 (und umgekehrt)."),
+                          "Die Balken einer eigenen Verteilung lassen sich im Bild ziehen.", alias="q_dist"),
+    "q": distribution.own("q_eigen", "Eigene Verteilung q", help="Ebenso für q. Fehlen q Ereignisse, die p hat, "
+                          "bekommen sie bei q die Wahrscheinlichkeit 0 (und umgekehrt).", alias="p_dist"),
 }
 
 PARAMS = (
-    Param("p1", "p: Wahrscheinlichkeit von A", "float", 0.9, lo=0.0, hi=1.0, step=0.01,
+    # Until issue 30 q was the reference and p the approximation; the names changed with the letters, so
+    # that an old link's q1 = 0,9 still sets the reference (alias) and no link changes its meaning.
+    Param("p_a", "p: Wahrscheinlichkeit von A", "float", 0.9, lo=0.0, hi=1.0, step=0.01, alias="q1",
           help="Die Verteilung p; B bekommt den Rest 1 − p(A)."),
-    Param("q1", "q: Wahrscheinlichkeit von A", "float", 0.5, lo=0.0, hi=1.0, step=0.01,
+    Param("q_a", "q: Wahrscheinlichkeit von A", "float", 0.5, lo=0.0, hi=1.0, step=0.01, alias="p1",
           help="Die Verteilung q; B bekommt den Rest 1 − q(A)."),
     Param("swap", "Richtung tauschen: q ist die Referenz", "bool", False,
           help="Aus: p ist die Referenz, q die Näherung, also D(p‖q). An: D(q‖p)."),
@@ -63,8 +65,8 @@ PARAMS = (
 PRESETS = (
     Preset("Von vorn", {}, "p = (0,9; 0,1) ist die Referenz, q = (0,5; 0,5) die Näherung."),
     Preset("Richtung getauscht", {"swap": True}, "Dieselben Zahlen, die Rollen vertauscht."),
-    Preset("Gleiche Verteilungen", {"p1": 0.7, "q1": 0.7}, "Stimmen beide überein, ist KL genau 0."),
-    Preset("Null in der Näherung", {"q1": 1.0},
+    Preset("Gleiche Verteilungen", {"p_a": 0.7, "q_a": 0.7}, "Stimmen beide überein, ist KL genau 0."),
+    Preset("Null in der Näherung", {"q_a": 1.0},
            "q gibt B die Wahrscheinlichkeit 0, obwohl p ihm 0,1 gibt."),
 )
 
@@ -159,10 +161,10 @@ def _json(x: float):
 
 # -- the experiment -------------------------------------------------------------------
 
-def compute(p1: float = 0.9, q1: float = 0.5, swap: bool = False, p_dist: tuple = (), q_dist: tuple = ()) -> dict:
-    own_p, own_q = p_dist, q_dist
-    p = distribution.shares(own_p) if own_p else two(p1)
-    q = distribution.shares(own_q) if own_q else two(q1)
+def compute(p_a: float = 0.9, q_a: float = 0.5, swap: bool = False, p_eigen: tuple = (), q_eigen: tuple = ()) -> dict:
+    own_p, own_q = p_eigen, q_eigen
+    p = distribution.shares(own_p) if own_p else two(p_a)
+    q = distribution.shares(own_q) if own_q else two(q_a)
     n = max(len(p), len(q))
     added = {"p": n - len(p), "q": n - len(q)}
     p, q = padded(p, n), padded(q, n)
@@ -426,7 +428,7 @@ def _one_way_infinite(params, result) -> bool:
     return result["d_qp"] is None and result["d_pq"] is not None and result["d_pq"] < SMALL
 
 
-_DEFAULT_P1 = next(q.default for q in PARAMS if q.name == "p1")
+_DEFAULT_P1 = next(q.default for q in PARAMS if q.name == "p_a")
 _EXAMPLE = compute()
 
 LESSON = Lesson(
@@ -435,11 +437,11 @@ LESSON = Lesson(
                  "Wahrscheinlichkeit 0. Wie groß wird D(p‖q)?",
         choices=("etwa 0,1", "etwa 2,3", "unendlich groß"),
         answer=2,
-        shown=lambda params, result: (result["q_exact"][1] == "0" and params["p1"] == _DEFAULT_P1
+        shown=lambda params, result: (result["q_exact"][1] == "0" and params["p_a"] == _DEFAULT_P1
                                       and not any(result["own"].values())),
         explain=f"Im Beitrag von B steht ln({fmt.de(1 - _DEFAULT_P1, 1)} / 0). Wer ein Ereignis ausschließt, das die Referenz erwartet, "
                 "liegt unendlich weit daneben.",
-        example={"q1": 1.0},
+        example={"q_a": 1.0},
     ),
     tasks=(
         Task("mirror", "Finde zwei verschiedene Verteilungen, bei denen D(p‖q) und D(q‖p) gleich groß sind.",
@@ -447,20 +449,20 @@ LESSON = Lesson(
              explain="Mit zwei Ereignissen klappt das nur, wenn q das Spiegelbild von p ist, etwa (0,1; 0,9) "
                      "gegen (0,9; 0,1). Mit mehr Ereignissen reicht es auch, zwei Werte zu vertauschen. "
                      "Sonst hängt das Ergebnis fast immer von der Richtung ab.",
-             example={"q1": 0.1}),
+             example={"q_a": 0.1}),
         Task("one_way", f"Finde Einstellungen, bei denen D(q‖p) unendlich ist und D(p‖q) kleiner als "
                         f"{fmt.de(SMALL, 1)}.",
              solved=_one_way_infinite,
              explain="Gibt p einem Ereignis 0, dem q etwas zutraut, wird D(q‖p) unendlich. In D(p‖q) zählt "
                      "dieses Ereignis dagegen gar nicht, weil p es nie erwartet.",
-             example={"p1": 1.0, "q1": 0.95}),
+             example={"p_a": 1.0, "q_a": 0.95}),
         # below −0,3, not just below 0: the prediction's own example (q gives A 1) made it −0,09 unasked
         Task("negative_a", f"Mache den Beitrag von A kleiner als {fmt.de(-VERY_NEGATIVE, 1)}. Fällt dann auch die "
                            f"Summe unter 0?",
              solved=lambda params, result: result["terms"][0] is not None and result["terms"][0] < -VERY_NEGATIVE,
              explain="Ein Beitrag ist negativ, wenn die Näherung dem Ereignis mehr zutraut als die Referenz. "
                      "Der andere Beitrag gleicht das immer aus: Die Summe bleibt mindestens 0.",
-             example={"p1": 0.4, "q1": 0.9}),
+             example={"p_a": 0.4, "q_a": 0.9}),
     ),
     discussion=(
         "Ein Schüler sagt: „KL ist der Abstand zwischen zwei Verteilungen.“ Was stimmt daran, was nicht?",

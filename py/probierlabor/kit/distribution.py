@@ -30,8 +30,8 @@ MAX_SHARE = 0.99
 STEP = 0.01  # one arrow key; with Shift five
 
 
-def own(name: str = "dist", label: str = "Eigene Verteilung", help: str = "") -> Param:
-    return Param(name, label, "values", (), lo=0.0, hi=100.0, count=COUNT, normalise=True,
+def own(name: str = "dist", label: str = "Eigene Verteilung", help: str = "", alias: str = "") -> Param:
+    return Param(name, label, "values", (), lo=0.0, hi=100.0, count=COUNT, normalise=True, alias=alias,
                  widget="z. B. 0,5; 0,25; 0,15; 0,1",
                  help=help or "2 bis 8 Wahrscheinlichkeiten, mit Semikolon getrennt. Ergeben sie nicht 1, "
                               "wird durch ihre Summe geteilt. Leer: die Zahlen des Beispiels.")

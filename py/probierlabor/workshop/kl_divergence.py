@@ -2,12 +2,12 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-# Einstellungen aus dem Experiment (ändere sie ruhig; eigene Verteilungen p_dist, q_dist ersetzen p1, q1):
-p1 = 0.9
-q1 = 0.5
+# Einstellungen aus dem Experiment (ändere sie ruhig; eigene Verteilungen p_eigen, q_eigen ersetzen p_a, q_a):
+p_a = 0.9
+q_a = 0.5
 swap = False
-p_dist = []
-q_dist = []
+p_eigen = []
+q_eigen = []
 
 def kl(r, a):
     # Σ r·ln(r/a), Referenz r, Näherung a: r = 0 zählt nicht, a = 0 < r macht sie unendlich
@@ -20,7 +20,7 @@ def zeige(wert):
     return "∞" if np.isinf(wert) else f"{wert:.4f}".replace(".", ",")
 
 
-p, q = np.array(p_dist if p_dist else [p1, 1 - p1]), np.array(q_dist if q_dist else [q1, 1 - q1])
+p, q = np.array(p_eigen if p_eigen else [p_a, 1 - p_a]), np.array(q_eigen if q_eigen else [q_a, 1 - q_a])
 n = max(len(p), len(q))  # fehlende Ereignisse bekommen die Wahrscheinlichkeit 0
 p, q = np.pad(p, (0, n - len(p))), np.pad(q, (0, n - len(q)))
 referenz, naeherung = (q, p) if swap else (p, q)
