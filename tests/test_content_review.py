@@ -34,6 +34,8 @@ CLAIMS = [
     (page("experience-replay"), "", "Long-Ji Lin"),
     (page("prefill"), "und damit das Ergebnis ändern sich nicht", "das mathematische Ergebnis"),
     (page("pass-at-k"), "", "nur eine einzige Gruppe"),
+    # p is the reference on every page (kl-divergence, speculative-decoding): here the teacher
+    (page("knowledge-distillation"), r"D_{\mathrm{KL}}\bigl(q(T)", r"D_{\mathrm{KL}}\bigl(p(T)"),
 ]
 
 

@@ -12,10 +12,10 @@ The student's logits are v = ln s, so its softened prediction is sᵢ(T) ∝ s�
 
 Losses (natural log, nats):
 * hard: cross-entropy with the label at T = 1, −ln s_A;
-* soft: KL(q(T)‖s(T)); the cross-entropy H(q(T), s(T)) differs only by the teacher's entropy
-  H(q(T)), a constant for the student, so both have the same gradient;
+* soft: KL(p(T)‖s(T)); the cross-entropy H(p(T), s(T)) differs only by the teacher's entropy
+  H(p(T)), a constant for the student, so both have the same gradient;
 * total: (1 − α)·hard + α·T²·KL. The T² (Hinton §2) compensates that the soft gradient
-  ∂H(q(T), s(T))/∂v = (s(T) − q(T))/T shrinks roughly as 1/T² when T grows.
+  ∂H(p(T), s(T))/∂v = (s(T) − p(T))/T shrinks roughly as 1/T² when T grows.
 
 An own teacher (2–8 typed chances, kit/distribution.py) replaces the article's; the label stays the
 first token, A. The student keeps its two sliders: A gets s_A, B the share r of the rest, and the
@@ -116,7 +116,7 @@ def _norm(values) -> float:
 
 
 def soft_gradient(s, T: float, teacher=TEACHER) -> float:
-    """|∂H(q(T), s(T))/∂v| for the student's logits v = ln s: |s(T) − q(T)| / T."""
+    """|∂H(p(T), s(T))/∂v| for the student's logits v = ln s: |s(T) − p(T)| / T."""
     q, st = soften(teacher, T), soften(s, T)
     return _norm(float(a) - float(b) for a, b in zip(st, q)) / T
 
