@@ -1,6 +1,6 @@
 """`make bench`: Probierlabor's speed, measured side by side in one run (not a test).
 
-In headless Chromium on loopback, for every concept page and for bare PyScript + Pyodide pages:
+In headless Chromium on loopback, for every concept page and for bare Pyodide pages:
 cold time to ready (fresh browser context, empty cache), time to first content, the time from a
 trusted input event to the repainted figure (slider; dragging a point), a repeat visit (the site
 stored offline, then a full reload), the site's size, and „Im Code nachrechnen“ (Ausführen → figure on
@@ -70,17 +70,19 @@ MEASURE = """
 }
 """
 
-BARE = """<!doctype html><html lang="de"><head><meta charset="utf-8"><title>bare</title>
-<script type="module" src="/static/vendor/pyscript/core.js"></script></head><body>
-<script type="py" config='{{"interpreter": "/static/vendor/pyodide/pyodide.mjs", "plugins": ["!error"]}}'>
+# The reference start: Pyodide itself, loaded and started the plain way from its own module (the pages
+# start the same Pyodide from the build's memory snapshot, static/js/runtime-boot.js).
+BARE = """<!doctype html><html lang="de"><head><meta charset="utf-8"><title>bare</title></head><body>
+<script type="module">
+import {{ loadPyodide }} from "/static/vendor/pyodide/pyodide.mjs";
+const py = await loadPyodide({{ indexURL: "/static/vendor/pyodide/" }});
 {imports}
-from pyscript import document
-document.body.dataset.state = "ready"
+document.body.dataset.state = "ready";
 </script></body></html>"""
 
 BARE_PAGES = {
     "bare": "",
-    "bare+numpy": "import pyodide_js\nawait pyodide_js.loadPackage('numpy')\nimport numpy",
+    "bare+numpy": "await py.loadPackage('numpy'); py.runPython('import numpy');",
 }
 
 
