@@ -180,8 +180,9 @@ def run_the_script_and_an_error(v, slug, check=None):
                 assert line in lines, lines
             assert lines.index("numpy wird geladen (Paket 1 von 2) …") < lines.index("Dein Code läuft …")
         with check("the time shown runs from the press to the result"):
-            # the page's own clock: the status said „Fertig“ this long after the press (to the tenth, rounded)
-            assert abs(seconds_shown(status) - (seen[-1][1] - pressed) / 1000) <= 0.1, (status, seen[-1][1] - pressed)
+            # the page's own clock: the status said „Fertig“ this long after the press (shown to the tenth;
+            # the result is drawn between the measurement and the status line)
+            assert abs(seconds_shown(status) - (seen[-1][1] - pressed) / 1000) <= 0.5, (status, seen[-1][1] - pressed)
             assert "Python mit seinen Paketen zum Starten gebraucht" in status, status
     expected = run_scripts([filled])[0]["stdout"]
     assert page.text_content(f"{SECTION} [data-workshop-output]") == expected
