@@ -18,13 +18,12 @@ request and the numbers.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from engine import tracer, workloads
+from engine import live_form, tracer, workloads
 from engine.block_pool import BlockPool
 from engine.engine import LLMEngine
 from engine.model import LlamaModel, tiny_config
@@ -33,31 +32,15 @@ from engine.tile_trace import TileRecorder
 from engine.tokenizer import CharTokenizer
 
 TOKENIZER = CharTokenizer()
-SEPARATOR = "|"
-MODELS = ("MHA", "GQA", "MQA")
-
-# (lowest, highest) per number: the form's bounds (build/live_block.py renders them) and the caps.
-# Within them a run can still be long: 16 requests of 64 + 32 tokens one token per step, or four with
-# FlashAttention's tiles of one key, took 0,5–0,9 s of CPU in CPython here (6–7 s in a browser).
-# MAX_WORK caps the whole run.
-LIMITS = {
-    "requests": (1, 16),
-    "prompt": (1, 64),
-    "max_new_tokens": (1, 32),
-    "arrival_step": (0, 64),
-    "block_size": (1, 16),
-    "num_blocks": (1, 256),
-    "max_num_seqs": (1, 16),
-    "max_num_batched_tokens": (1, 256),
-    "tile_size": (1, 16),
-}
+# The form's rules (bounds, names, how a number or a prompt is read) are live_form's, numpy-free, so that
+# the page can check a workload before the engine loads.
+SEPARATOR, MODELS, NAMES, LIMITS, LABELS = live_form.SEPARATOR, live_form.MODELS, live_form.NAMES, \
+    live_form.LIMITS, live_form.LABELS
+NUMBERS, SWITCHES, DEFAULT_NEW_TOKENS = live_form.NUMBERS, live_form.SWITCHES, live_form.DEFAULT_NEW_TOKENS
+WorkloadError = live_form.WorkloadError
 # With FlashAttention's tiles every step carries layer 0's tiles of its last query (up to 96 keys at
 # tile size 1): so many requests keep a trace far below the replay's size bound.
 TILE_REQUESTS = 4
-DEFAULT_NEW_TOKENS = 8
-# Numbers a form shows next to their key (the rest are on/off switches and choices).
-NUMBERS = ("block_size", "num_blocks", "max_num_seqs", "max_num_batched_tokens")
-SWITCHES = ("chunked_prefill", "prefix_caching")
 # A finished run of any capped workload takes far fewer steps; more means something is stuck.
 MAX_STEPS = 5000
 # What a run costs, counted on its dry run, in rounds of the tiled kernel's loop: a step is one pass of
@@ -70,20 +53,6 @@ WORK = {"steps": 6, "chunks": 2, "tokens": 0.5, "tiles": 1}
 MAX_WORK = 6000
 # Prompts given as a length are drawn from this seed, so a link reproduces them.
 SEED = 0
-
-NAMES = "ABCDEFGHIJKLMNOP"  # request ids, as the articles name their requests
-assert len(NAMES) == LIMITS["requests"][1]
-
-LABELS = {  # German names of the settings, for messages and the form (build/live_block.py)
-    "requests": "Anfragen", "model": "Modell", "policy": "Batching", "block_size": "Blockgröße",
-    "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
-    "max_num_batched_tokens": "Token-Budget pro Schritt", "chunked_prefill": "Chunked Prefill",
-    "prefix_caching": "Präfix-Cache", "tile_size": "Kachelgröße",
-}
-
-
-class WorkloadError(ValueError):
-    """A workload that cannot run; the message is German and says what to change."""
 
 
 @dataclass(frozen=True)
@@ -109,91 +78,9 @@ def settings_of(requests, model: str, engine: Mapping, tile_size: int | None = N
 
 
 # ----------------------------------------------------------------------------- parsing
-def _clamp(value: int, key: str, what: str, notes: list[str]) -> int:
-    low, high = LIMITS[key]
-    if value < low or value > high:
-        kept = min(max(value, low), high)
-        notes.append(f"{what}: {value} liegt außerhalb von {low} bis {high}, gerechnet wird mit {kept}.")
-        return kept
-    return value
-
-
-INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: "²".isdigit() is true, but int("²") fails
-MAX_DIGITS = 9  # any number a form could mean; beyond, int() itself refuses at 4300 digits
-
-
-def integer(text, what: str) -> int:
-    if isinstance(text, bool):
-        raise WorkloadError(f"{what}: erwartet eine ganze Zahl.")
-    if isinstance(text, int):
-        return text
-    raw = str(text).strip()
-    if not INTEGER.fullmatch(raw):
-        raise WorkloadError(f"{what}: „{raw[:20]}“ ist keine ganze Zahl.")
-    if len(raw.lstrip("+-")) > MAX_DIGITS:
-        raise WorkloadError(f"{what}: {raw[:12]}… ist viel zu groß.")
-    return int(raw)
-
-
-def _switch(value, what: str) -> bool:
-    raw = str(value).strip().lower()
-    if raw in ("1", "true", "ja", "an"):
-        return True
-    if raw in ("0", "false", "nein", "aus", ""):
-        return False
-    raise WorkloadError(f"{what}: „{raw[:20]}“ ist weder an (1) noch aus (0).")
-
-
-def prompt_text(field: str, where: str, rng: np.random.Generator, notes: list[str]) -> str:
-    if field.strip().isascii() and field.strip().isdigit():
-        length = _clamp(integer(field, f"{where}, Prompt-Länge"), "prompt", f"{where}, Prompt-Länge", notes)
-        return workloads.text_of_length(rng, length)
-    text = field
-    if text != text.lower():
-        notes.append(f"{where}: Großbuchstaben klein geschrieben (der Tokenizer kennt nur kleine).")
-        text = text.lower()
-    unknown = sorted({ch for ch in text if ch not in TOKENIZER.alphabet})
-    if unknown:
-        shown = ", ".join(f"„{ch}“" for ch in unknown[:5])
-        raise WorkloadError(f"{where}: Zeichen {shown} kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, "
-                            "ä, ö, ü, ß, Ziffern, Leerzeichen und . , ! ? - :")
-    if not text:
-        raise WorkloadError(f"{where}: Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.")
-    high = LIMITS["prompt"][1]
-    if len(text) > high:
-        notes.append(f"{where}: Prompt nach {high} von {len(text)} Zeichen abgeschnitten.")
-        text = text[:high]
-    return text
-
-
-def parse_requests(text: str, notes: list[str]) -> tuple[workloads.RequestSpec, ...]:
-    """One request per line: ``prompt | new tokens | arrival step`` (the last two may be left out).
-
-    The prompt is taken as written, up to one space before the first ``|`` (which belongs to the
-    separator as ``format_requests`` writes it), so a prompt that ends in a space stays one.
-    """
-    lines = [line for line in str(text).replace("\r\n", "\n").split("\n") if line.strip()]
-    if not lines:
-        raise WorkloadError("Keine Anfrage: Schreibe mindestens eine Zeile wie „hallo welt | 8 | 0“.")
-    most = LIMITS["requests"][1]
-    if len(lines) > most:
-        notes.append(f"Nur die ersten {most} von {len(lines)} Anfragen werden gerechnet.")
-        lines = lines[:most]
-    rng = np.random.default_rng(SEED)
-    requests = []
-    for i, line in enumerate(lines):
-        where = f"Anfrage {NAMES[i]} (Zeile {i + 1})"
-        fields = line.split(SEPARATOR)
-        if len(fields) > 3:
-            raise WorkloadError(f"{where}: höchstens drei Teile (Prompt | neue Tokens | Ankunft), gefunden {len(fields)}.")
-        prompt = fields[0][:-1] if len(fields) > 1 and fields[0].endswith(" ") else fields[0]
-        prompt = prompt_text(prompt, where, rng, notes)
-        new = (_clamp(integer(fields[1], f"{where}, neue Tokens"), "max_new_tokens", f"{where}, neue Tokens", notes)
-               if len(fields) > 1 and fields[1].strip() else DEFAULT_NEW_TOKENS)
-        arrival = (_clamp(integer(fields[2], f"{where}, Ankunft"), "arrival_step", f"{where}, Ankunft", notes)
-                   if len(fields) > 2 and fields[2].strip() else 0)
-        requests.append(workloads.RequestSpec(NAMES[i], tuple(TOKENIZER.encode(prompt)), new, arrival))
-    return tuple(requests)
+def prompt_text(written: str | int, rng: np.random.Generator) -> str:
+    """A prompt as ``live_form.prompt`` read it: as typed, or everyday words drawn from ``rng`` for a length."""
+    return workloads.text_of_length(rng, written) if isinstance(written, int) else written
 
 
 def format_requests(requests) -> str:
@@ -201,31 +88,24 @@ def format_requests(requests) -> str:
 
 
 def parse(settings: Mapping) -> LiveWorkload:
-    """Page settings (strings, as a form or a URL holds them) → a workload that can run, with notes."""
-    notes: list[str] = []
-    requests = parse_requests(settings.get("requests", ""), notes)
-    model = str(settings.get("model", "GQA")).strip().upper()
-    if model not in MODELS:
-        raise WorkloadError(f"Modell „{model[:10]}“ gibt es nicht; möglich sind {', '.join(MODELS)}.")
+    """Page settings (strings, as a form or a URL holds them) → a workload that can run, with notes;
+    a ``WorkloadError`` with every problem found."""
+    problems = live_form.Problems()
+    form = problems.take(live_form.read, settings) or {}
     policy = str(settings.get("policy", "continuous")).strip()
     if policy not in POLICIES:
-        raise WorkloadError(f"Batching „{policy[:20]}“ gibt es nicht; möglich sind continuous und static.")
-    engine: dict = {"policy": policy}
-    for key in NUMBERS:
-        if key not in settings:
-            raise WorkloadError(f"{LABELS[key]} fehlt.")
-        value = integer(settings[key], LABELS[key])
-        if key == "num_blocks" and value < 1:
-            raise WorkloadError("Ohne Blöcke hat der KV-Cache keinen Platz: Die Zahl der Blöcke muss mindestens 1 sein.")
-        engine[key] = _clamp(value, key, LABELS[key], notes)
-    for key in SWITCHES:
-        engine[key] = _switch(settings.get(key, "1"), LABELS[key])
-    tile_size = None
-    if "tile_size" in settings:
-        tile_size = _clamp(integer(settings["tile_size"], LABELS["tile_size"]), "tile_size", LABELS["tile_size"], notes)
-        if len(requests) > TILE_REQUESTS:
-            notes.append(f"Mit Kacheln werden nur die ersten {TILE_REQUESTS} von {len(requests)} Anfragen gerechnet.")
-            requests = requests[:TILE_REQUESTS]
+        problems.found.append(f"Batching „{policy[:20]}“ gibt es nicht; möglich sind continuous und static.")
+    problems.raise_any()
+    notes = form["notes"]
+    rng = np.random.default_rng(SEED)  # prompts given as a length are drawn in the order of the requests
+    requests = tuple(
+        workloads.RequestSpec(NAMES[i], tuple(TOKENIZER.encode(prompt_text(written, rng))), new, arrival)
+        for i, (written, new, arrival) in enumerate(form["requests"]))
+    engine: dict = {"policy": policy, **{key: form[key] for key in (*NUMBERS, *SWITCHES)}}
+    tile_size = form.get("tile_size")
+    if tile_size is not None and len(requests) > TILE_REQUESTS:
+        notes.append(f"Mit Kacheln werden nur die ersten {TILE_REQUESTS} von {len(requests)} Anfragen gerechnet.")
+        requests = requests[:TILE_REQUESTS]
     _check_fits(requests, engine)
     steps, work = _dry_run(requests, engine, tile_size)
     if work > MAX_WORK:
@@ -234,24 +114,27 @@ def parse(settings: Mapping) -> LiveWorkload:
                      f"Rechenschritte, erlaubt sind {MAX_WORK}. Gerechnet werden die ersten {len(kept)}.")
         requests = kept
         steps, work = _dry_run(requests, engine, tile_size)
-    return LiveWorkload(requests, engine, model, tuple(notes), steps, work, tile_size)
+    return LiveWorkload(requests, engine, model=form["model"], notes=tuple(notes), expected_steps=steps, work=work,
+                        tile_size=tile_size)
 
 
 def _check_fits(requests, engine: dict) -> None:
     """The engine's own refusals (scheduler.add_request), in German and before anything runs."""
     pool = BlockPool(engine["num_blocks"], engine["block_size"])
+    problems = live_form.Problems()
     for r in requests:
         need = pool.blocks_for(r.max_positions)
         if need > engine["num_blocks"]:
-            raise WorkloadError(
+            problems.found.append(
                 f"Anfrage {r.req_id} passt nie in den Cache: {len(r.prompt)} Prompt-Tokens und {r.max_new_tokens} neue "
                 f"brauchen bis zu {r.max_positions} Positionen, also {need} Blöcke zu {engine['block_size']}. "
                 f"Der Pool hat nur {engine['num_blocks']}. Nimm mehr Blöcke oder eine kürzere Anfrage.")
-        if not engine["chunked_prefill"] and r.max_positions > engine["max_num_batched_tokens"]:
-            raise WorkloadError(
+        elif not engine["chunked_prefill"] and r.max_positions > engine["max_num_batched_tokens"]:
+            problems.found.append(
                 f"Anfrage {r.req_id} braucht ohne Chunked Prefill bis zu {r.max_positions} Tokens in einem Schritt "
                 f"(nach einer Verdrängung rechnet sie alles neu), das Token-Budget ist {engine['max_num_batched_tokens']}. "
                 "Schalte Chunked Prefill ein oder erhöhe das Budget.")
+    problems.raise_any()
 
 
 # ----------------------------------------------------------------------------- running

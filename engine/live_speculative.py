@@ -10,38 +10,22 @@ anything runs; sizes are capped to ``LIMITS`` with a note, so a run stays well u
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from engine import live, tracer
+from engine import live, live_form, tracer
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate, truncated_draft
 from engine.tokenizer import CharTokenizer
 from engine.toy import ALPHABET, ARTICLE_P, ARTICLE_Q, ConstantModel
 
-KEY = "k"  # settings that carry γ are a speculative run (live.run_settings asks for it)
-ARTICLE = "PQ"
+# The form's rules are live_form's (numpy-free, so that the page can check a workload before the engine loads).
+KEY, ARTICLE = live_form.SPECULATIVE_KEY, live_form.ARTICLE
 MODELS = (ARTICLE, *live.MODELS)
-
-# (lowest, highest); at every upper bound a run takes a few hundred milliseconds in CPython.
-LIMITS = {
-    "prompt": (1, 64),
-    "max_new_tokens": (1, 64),
-    "k": (1, 8),
-    "temperature": (0.0, 2.0),
-    "top_k": (0, 48),  # 0: off
-    "top_p": (0.05, 1.0),
-    "seed": (0, 9999),
-    "block_size": (1, 16),
-}
-NUMBERS = ("max_new_tokens", "k", "temperature", "top_k", "top_p", "seed", "block_size")
-DECIMALS = ("temperature", "top_p")  # the rest are whole numbers
-LABELS = {"prompt": "Prompt", "model": "Modellpaar", "max_new_tokens": "Neue Tokens", "k": "Vorschläge pro Runde (γ)",
-          "temperature": "Temperatur", "top_k": "Top-k", "top_p": "Top-p", "seed": "Startwert des Zufalls",
-          "block_size": "Blockgröße"}
+LIMITS, NUMBERS, DECIMALS, LABELS = (live_form.SPECULATIVE_LIMITS, live_form.SPECULATIVE_NUMBERS, live_form.DECIMALS,
+                                     live_form.SPECULATIVE_LABELS)
 
 
 @dataclass(frozen=True)
@@ -75,30 +59,6 @@ def _text(value) -> str:
     return text.removesuffix(".0")
 
 
-DECIMAL = re.compile(r"[+-]?[0-9]{1,9}(?:[.,][0-9]{1,9})?")  # ASCII digits; a decimal comma as written in German
-
-
-def _decimal(text, what: str) -> float:
-    raw = str(text).strip()
-    if not DECIMAL.fullmatch(raw):
-        raise live.WorkloadError(f"{what}: „{raw[:20]}“ ist keine Zahl.")
-    return float(raw.replace(",", "."))
-
-
-def _clamp(value, key: str, notes: list[str]):
-    low, high = LIMITS[key]
-    if value < low or value > high:
-        kept = min(max(value, low), high)
-        notes.append(f"{LABELS[key]}: {_german(value)} liegt außerhalb von {_german(low)} bis {_german(high)}, "
-                     f"gerechnet wird mit {_german(kept)}.")
-        return kept
-    return value
-
-
-def _german(x) -> str:
-    return f"{x:g}".replace(".", ",") if isinstance(x, float) else str(x)
-
-
 def _article_prompt(text: str) -> str:
     prompt = text.strip().upper()
     if not prompt or any(ch not in ALPHABET for ch in prompt):
@@ -109,22 +69,17 @@ def _article_prompt(text: str) -> str:
 
 
 def parse(settings: Mapping) -> SpeculativeWorkload:
-    notes: list[str] = []
-    model = str(settings.get("model", "GQA")).strip().upper()
-    if model not in MODELS:
-        raise live.WorkloadError(f"Modellpaar „{model[:10]}“ gibt es nicht; möglich sind {', '.join(MODELS)}.")
-    text = str(settings.get("prompt", ""))
-    if model == ARTICLE:
-        prompt = _article_prompt(text)
+    """Settings (strings) → a workload that can run, with notes; a ``WorkloadError`` with every problem found."""
+    problems = live_form.Problems()
+    form = problems.take(live_form.read_speculative, settings)
+    if str(settings.get("model", "")).strip().upper() == ARTICLE:
+        article = problems.take(_article_prompt, str(settings.get("prompt", "")))
+    problems.raise_any()
+    if form["model"] == ARTICLE:
+        prompt = article
     else:
-        prompt = live.prompt_text(text, "Prompt", np.random.default_rng(live.SEED), notes)
-    values = {}
-    for key in NUMBERS:
-        if key not in settings:
-            raise live.WorkloadError(f"{LABELS[key]} fehlt.")
-        value = _decimal(settings[key], LABELS[key]) if key in DECIMALS else live.integer(settings[key], LABELS[key])
-        values[key] = _clamp(value, key, notes)
-    return SpeculativeWorkload(prompt, model, **values, notes=tuple(notes))
+        prompt = live.prompt_text(form["prompt"], np.random.default_rng(live.SEED))
+    return SpeculativeWorkload(prompt, form["model"], **{key: form[key] for key in NUMBERS}, notes=tuple(form["notes"]))
 
 
 def models(model: str):

@@ -24,15 +24,16 @@ PACKAGE = ROOT / "py" / "probierlabor"
 ENGINE = ROOT / "engine"
 STATIC = ROOT / "static"
 # The page's zip carries only these plain-Python engine modules, which a concept shares with it (one
-# copy of the math); engine/__init__.py must stay free of imports.
-ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py")
+# copy of the math), and the form of „Eigener Lauf“ (live_form.py, with the tokenizer it reads prompts
+# by), which the page checks before the worker loads the engine; engine/__init__.py must stay free of imports.
+ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py", "live_form.py", "tokenizer.py")
 # „Eigener Lauf“ runs the engine itself on numpy, in a Web Worker, only when a reader starts a run:
 # these modules (engine.live and what it imports) go into a zip of their own, so the page's zip and
 # its cold start stay as they are. It holds the page's engine modules too: once the worker has imported
 # this engine package, a workshop script in the same worker imports engine.acceptance from it.
 ENGINE_LIVE = (*ENGINE_FOR_BROWSER, "attention.py", "block_pool.py", "engine.py", "live.py", "live_speculative.py",
                "model.py", "paged_kv.py", "sampler.py", "scheduler.py", "speculative.py", "tile_trace.py",
-               "tokenizer.py", "toy.py", "tracer.py", "workloads.py")
+               "toy.py", "tracer.py", "workloads.py")
 
 # A hook is loaded by path, not as part of a package: its neighbour is loaded the same way.
 _spec = importlib.util.spec_from_file_location("probierlabor_bytecode", Path(__file__).with_name("bytecode.py"))

@@ -320,7 +320,7 @@ def test_cli_reports_bad_input_in_german():
     out = _cli("show", "overfitting", "degree=99")
     assert out.returncode == 0 and "verwendet wird 9" in out.stderr
     assert _cli("show", "nope").returncode == 2
-    assert "Experiment 2" in _cli("show", "overfitting", "--preset", "Experiment 9").stderr
+    assert "Grad 9 trifft jeden Punkt" in _cli("show", "overfitting", "--preset", "Experiment 9").stderr
 
 
 def test_no_parameter_takes_a_query_key_the_site_reads_itself():

@@ -11,6 +11,7 @@ import pytest
 
 from engine import live, live_speculative
 from probierlabor.build import live_block
+from probierlabor.kit import fmt
 
 
 @pytest.mark.parametrize("slug", sorted(live_block.PAGES))
@@ -29,8 +30,10 @@ def test_the_form_offers_the_recorded_runs_and_carries_every_setting(slug):
         assert f'type="hidden" data-live-field="{key}"' not in page
     form = live_block.SPECULATIVE_FORM if speculative else live_block.ENGINE_FORM
     for key, (low, high) in form.limits.items():
-        if key in shown and key not in form.choices:
-            assert f'data-live-field="{key}" name="{key}" min="{low:g}" max="{high:g}"' in page
+        if key in shown and key not in form.choices:  # text, so that a decimal comma survives; the bounds said
+            field = re.search(f'<input type="text" inputmode="decimal" data-live-field="{key}"[^>]*>(.*?)</label>', page)
+            assert field and f"{fmt.de_auto(low)} bis {fmt.de_auto(high)}" in field.group(1)
+    assert 'type="number"' not in page
     assert "\n" not in page and "$" not in page and "\\" not in page  # one line, nothing for the formula typesetter
     # one prompt on the speculative page, a list of requests elsewhere: the caption says which
     assert ("Dein Prompt, gerechnet" in page) == speculative and ("Deine Anfragen, gerechnet" in page) != speculative

@@ -72,7 +72,7 @@ def test_figures_do_not_leak_into_the_next_run_and_the_style_is_the_sites(run):
     assert run("print(1)\n")["figures"] == []
     run("import matplotlib\nmatplotlib.rcParams['font.size'] = 30\n")  # a reader's change is undone next run
     run("")
-    assert matplotlib.rcParams["font.size"] == 10 and matplotlib.rcParams["font.family"] == ["DejaVu Sans"]
+    assert matplotlib.rcParams["font.size"] == 13 and matplotlib.rcParams["font.family"] == ["DejaVu Sans"]
 
 
 def test_a_bad_colour_fails_when_drawn_and_is_reported(run):

@@ -2,7 +2,7 @@
 
     python -m probierlabor list
     python -m probierlabor show overfitting degree=9 [--json]
-    python -m probierlabor show overfitting --preset "Experiment 2"
+    python -m probierlabor show overfitting --preset "Grad 9 trifft jeden Punkt"
     python -m probierlabor tasks top-p-sampling p=0.7   the page's tasks, ✓ where this state solves them
 
 What the reader typed comes back in notes, in argparse's messages and in the JSON. A character there
@@ -62,12 +62,12 @@ def _main(argv: list[str] | None) -> int:
     show = sub.add_parser("show", help="ein Experiment berechnen")
     show.add_argument("slug")
     show.add_argument("assignments", nargs="*", metavar="name=wert")
-    show.add_argument("--preset", help="Voreinstellung, z. B. „Experiment 2“")
+    show.add_argument("--preset", help="Voreinstellung, z. B. „Grad 9 trifft jeden Punkt“")
     show.add_argument("--json", action="store_true", help="ein JSON-Objekt ausgeben")
     tasks = sub.add_parser("tasks", help="Vermutung und Aufgaben einer Seite, mit ✓ für gelöste")
     tasks.add_argument("slug")
     tasks.add_argument("assignments", nargs="*", metavar="name=wert")
-    tasks.add_argument("--preset", help="Voreinstellung, z. B. „Experiment 2“")
+    tasks.add_argument("--preset", help="Voreinstellung, z. B. „Grad 9 trifft jeden Punkt“")
     args = parser.parse_args(argv)
 
     if args.command == "list":

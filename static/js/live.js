@@ -6,7 +6,8 @@
 // the engine's zip, so a page's cold start stays as it is, and the engine's steps never run on the
 // main thread. „Abbrechen“ ends the worker. The settings live in the page's query under „lauf.“, so a
 // link brings the workload along; whether a workload can run is decided by engine/live.py alone,
-// which answers with a German message before the engine computes anything.
+// which answers with a German message before the engine computes anything: the page's own Python
+// reads the form with engine/live_form.py at once, so a typo is named before the worker loads numpy.
 (function () {
   "use strict";
 
@@ -15,10 +16,14 @@
   const de = (x, digits) => window.probierlaborFmt.de(x, digits);
   const TEXT = {
     python: "Python wird im Hintergrund gestartet …",
-    engine: "numpy und die Engine werden geladen …",
+    package: (d) => `${d.name} wird geladen …`,
+    engine: "Die Engine wird geladen …",
     running: "Die Engine rechnet …",
     progress: (done, total) => `Schritt ${done} von etwa ${total}`,
-    done: (steps, s) => `Fertig: ${steps} Engine-Schritte in ${de(s, 2)} s. Spiele den Lauf unten ab.`,
+    // from the press to the result: the first run also waits for Python, numpy and the engine
+    done: (steps, d) => `Fertig nach ${de(d.total, 1)} s: ${steps} Engine-Schritte, gerechnet in ${de(d.seconds, 2)} s. ` +
+      "Spiele den Lauf unten ab.",
+    refused: (n) => `So kann der Lauf nicht starten. Ändere ${n === 1 ? "diese Angabe" : `diese ${n} Angaben`}:`,
     stopped: "Abgebrochen. „Starten“ rechnet den Lauf von vorn.",
     timeout: `Nach ${LIMIT_S} Sekunden abgebrochen. „Starten“ versucht es neu.`,
     failed: (m) => `Die Engine konnte nicht starten (${m}). Lade die Seite neu.`,
@@ -69,8 +74,9 @@
     line.dataset.kind = kind || "";
   }
 
-  function showNotes(section, notes) {
+  function showNotes(section, notes, kind) {
     const list = section.querySelector("[data-live-notes]");
+    list.dataset.kind = kind || "";
     list.replaceChildren(...notes.map((note) => {
       const item = document.createElement("li");
       item.textContent = note;
@@ -94,10 +100,35 @@
     window.probierlaborReplay.play(panel, trace, "Dein Lauf");
   }
 
+  // A workload that cannot run: every problem, and no result of an earlier run under them.
+  function refuse(section, problems) {
+    section.querySelector("[data-live-result]").replaceChildren();
+    status(section, TEXT.refused(problems.length), "error");
+    showNotes(section, problems, "error");
+  }
+
+  // engine/live_form.check in the page's Python, if it has started: [] or every problem it sees.
+  function problemsNow(section) {
+    const runtime = window.probierlabor && window.probierlabor.runtime;
+    if (!runtime || !runtime.liveCheck) return [];
+    try {
+      return JSON.parse(runtime.liveCheck(JSON.stringify(values(section))));
+    } catch (error) {
+      console.warn("[eigener lauf]", error);  // the worker checks the workload again in any case
+      return [];
+    }
+  }
+
   function start(section) {
     if (section.plRun) return;
     writeUrl(section);
     showNotes(section, []);
+    const problems = problemsNow(section);
+    if (problems.length) {
+      refuse(section, problems);
+      section.dispatchEvent(new CustomEvent("pl:live-done", { detail: { ms: 0, seconds: 0, error: problems.join(" ") } }));
+      return;
+    }
     const progress = section.querySelector("[data-live-progress]");
     // Empty until the first step, not indeterminate: that state animates, and every frame of it
     // repainted the long page while Pyodide was loading.
@@ -118,13 +149,17 @@
           progress.setAttribute("aria-valuetext", TEXT.progress(data.done, data.total));
         },
         done: (data, finish) => {
-          if (data.error) {
+          if (data.problems) {
+            finish(TEXT.refused(data.problems.length), "error");
+            refuse(section, data.problems);
+          } else if (data.error) {  // a bug of ours (static/py/engine_run.py): its message alone
             finish(data.error, "error");
+            section.querySelector("[data-live-result]").replaceChildren();
           } else {
             setValues(section, data.settings);  // capped values, as they ran
             writeUrl(section);
             showNotes(section, data.notes);
-            finish(TEXT.done(data.trace.result.num_steps, data.seconds), "done");
+            finish(TEXT.done(data.trace.result.num_steps, data), "done");
             replay(section, data.trace);
           }
           section.dispatchEvent(new CustomEvent("pl:live-done", {

@@ -30,7 +30,7 @@
   ];
 
   let live = null;        // polite announcements for screen readers
-  let lastReplay = null;  // the replay panel last clicked or focused: ←/→ and Space go there
+  let lastUsed = null;  // the replay panel or „Eigener Lauf“ last clicked or focused: ←/→ and Space go there
 
   // ---- the mode --------------------------------------------------------------------------
 
@@ -220,19 +220,33 @@
     return [...root.querySelectorAll(".pl-presets [data-preset]")];
   }
 
+  // The recorded replays and the panel of „Eigener Lauf“ (static/js/live.js), which a new run replaces.
+  const REPLAYS = "[data-replay], [data-live-replay]";
+
   function readyReplays() {
-    return [...document.querySelectorAll("[data-replay]")].filter(
+    return [...document.querySelectorAll(REPLAYS)].filter(
       (el) => el.plReplay && el.dataset.state !== "error" && el.dataset.state !== "loading");
   }
 
+  // The replay a place of the page belongs to: a panel itself, or from „Eigener Lauf“'s form its run's panel.
+  function replayOf(node) {
+    if (!node || !node.closest) return null;
+    const live = node.closest("[data-live]");
+    return live ? live.querySelector("[data-live-replay]") : node.closest(REPLAYS);
+  }
+
+  function inView(el) {
+    const box = el.getBoundingClientRect();
+    return box.bottom > 0 && box.top < window.innerHeight;
+  }
+
+  // The replay focused, else the one used last, else the first in view, else the first.
   function activeReplay() {
     const all = readyReplays();
-    if (!all.length) return null;
-    const focused = document.activeElement && document.activeElement.closest
-      ? document.activeElement.closest("[data-replay]") : null;
-    if (focused && all.includes(focused)) return focused;
-    if (lastReplay && all.includes(lastReplay)) return lastReplay;
-    return all[0];
+    for (const candidate of [replayOf(document.activeElement), replayOf(lastUsed), all.find(inView), all[0]]) {
+      if (candidate && all.includes(candidate)) return candidate;
+    }
+    return null;
   }
 
   // Canonical URL state of each preset, written at build time by build/experiment_block.py (data-preset-url):
@@ -451,8 +465,8 @@
   // ---- wiring ----------------------------------------------------------------------------
 
   function remind(e) {
-    const panel = e.target && e.target.closest ? e.target.closest("[data-replay]") : null;
-    if (panel) lastReplay = panel;
+    const place = e.target && e.target.closest ? e.target.closest(`${REPLAYS}, [data-live]`) : null;
+    if (place) lastUsed = place;
     const button = e.target && e.target.closest ? e.target.closest(".pl-presets [data-preset]") : null;
     const root = button && button.closest("[data-experiment]");
     if (root) root.plPresetIndex = presets(root).indexOf(button);

@@ -33,10 +33,11 @@
   // ---- the runtime -------------------------------------------------------------------
 
   window.probierlabor = {
-    connect(run, systemcheck, workshop) {
+    connect(run, systemcheck, workshop, liveCheck) {
       runtime.run = run;
       runtime.systemcheck = systemcheck;
       runtime.workshop = workshop;  // kit/workshop.fill_json, for static/js/workshop.js
+      runtime.liveCheck = liveCheck;  // engine/live_form.check, for static/js/live.js
       document.dispatchEvent(new CustomEvent("pl:runtime-ready"));
       runtime.readyAt = performance.now();
       document.querySelectorAll("[data-experiment]").forEach(start);

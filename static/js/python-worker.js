@@ -9,10 +9,12 @@ import { startPython } from "./python-start.mjs";
 // message: the page knows the built names) and a runner script that defines run(*args, tell).
 // Each is loaded on the first run of a task that needs it, so a live engine run never pays for
 // matplotlib.
+// The packages load one by one, so the page can say which one it waits for (a phone takes most of a
+// minute on the first run); stage: the status line while the zip loads, if any.
 // tells: the runner gets the function that sends to the page (the engine's progress). The workshop
 // runs the reader's own code, which could reach that function through Python's frames: it gets none.
 const TASKS = {
-  workshop: { stage: "packages", packages: ["numpy", "matplotlib"], script: "workshop_run.py", tells: false },
+  workshop: { packages: ["numpy", "matplotlib"], script: "workshop_run.py", tells: false },
   engine: { stage: "engine", packages: ["numpy"], script: "engine_run.py", tells: true },
 };
 // Messages one run may send (the engine reports each of its at most 5000 steps); more are dropped and
@@ -65,8 +67,11 @@ async function runner(name, bundleUrl, tell) {
   if (!runners[name]) {
     runners[name] = (async () => {
       const py = await python(tell);
-      tell({ type: "status", stage: task.stage });
-      await py.loadPackage(task.packages, { messageCallback: () => {} });
+      for (const [i, name] of task.packages.entries()) {
+        tell({ type: "status", stage: "package", name, index: i + 1, count: task.packages.length });
+        await py.loadPackage(name, { messageCallback: () => {} });
+      }
+      if (task.stage) tell({ type: "status", stage: task.stage });
       await bundle(py, bundleUrl);
       const response = await fetch(new URL(`../py/${task.script}`, import.meta.url));
       if (!response.ok) throw new Error(`${task.script}: HTTP ${response.status}`);

@@ -61,10 +61,13 @@
 
   // A run with the course both sections share: status lines while Python and the packages load, a
   // time limit from the moment Python runs, „Abbrechen“ and a breakdown end the worker. o: limit
-  // (seconds), text (running, timeout, stopped, failed(message), one line per loading stage),
-  // say(text, kind), end() once the run is over, whatever ended it, progress(data) (optional), and
-  // done(data, finish) for the result, which calls finish(text, kind). Returns { stop }.
+  // (seconds), text (running, timeout, stopped, failed(message), one line per loading stage: a text,
+  // or a function of the stage's message, e.g. package({ name, index, count })), say(text, kind),
+  // end() once the run is over, whatever ended it, progress(data) (optional), and done(data, finish)
+  // for the result, which calls finish(text, kind); data.total is the time from the press (this call)
+  // to the result, data.seconds the run's own. Returns { stop }.
   function session(task, args, bundle, o) {
+    const pressed = performance.now();
     let timer = null;
     let job = null;
     let over = false;
@@ -78,16 +81,22 @@
     };
     const halt = (text) => { end(); finish(text, "error"); };
     const listen = (data) => {
-      if (data.type === "status") o.say(o.text[data.stage]);
+      if (data.type === "status") {
+        const line = o.text[data.stage];
+        o.say(typeof line === "function" ? line(data) : line);
+      }
       else if (data.type === "running") {
         o.say(o.text.running);
         timer = setTimeout(() => halt(o.text.timeout), o.limit * 1000);
       } else if (data.type === "progress") {
         if (o.progress) o.progress(data);
       } else if (data.type === "failed") halt(o.text.failed(data.message));
-      else if (data.type === "done") o.done(data, data.dropped ? (text, kind) => finish(`${text} ${dropped(data.dropped)}`, kind) : finish);
+      else if (data.type === "done") {
+        const result = Object.assign({}, data, { total: (performance.now() - pressed) / 1000 });
+        o.done(result, data.dropped ? (text, kind) => finish(`${text} ${dropped(data.dropped)}`, kind) : finish);
+      }
     };
-    o.say(o.text.running);
+    o.say(worker ? o.text.running : o.text.python);  // a fresh worker starts Python first
     job = run(task, args, bundle, listen);
     return { stop: () => halt(o.text.stopped) };
   }

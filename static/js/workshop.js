@@ -14,11 +14,17 @@
   // (issue 16); the site's scripts find their neighbours from the base (tests/test_script_base.py).
   const here = new URL("static/js/", window.probierlaborConfig.base);
   const STORE = "probierlabor.werkstatt.";  // + slug: the reader's edits, per page
+  const de = (x) => window.probierlaborFmt.de(x, 1);
+  // Loading counts as waiting, so the time shown runs from the press: a first run on a phone spends
+  // most of a minute starting Python, numpy and matplotlib, and its code a few seconds.
+  const STARTUP_S = 1;  // a run that waited longer for Python says so
   const TEXT = {
     python: "Python für deinen Code wird gestartet …",
-    packages: "numpy und matplotlib werden geladen …",
+    package: (d) => `${d.name} wird geladen (Paket ${d.index} von ${d.count}) …`,
     running: "Dein Code läuft …",
-    done: (s) => `Fertig (${window.probierlaborFmt.de(s, 1)} s).`,
+    done: (d) => (d.total - d.seconds < STARTUP_S ? `Fertig nach ${de(d.total)} s.`
+      : `Fertig nach ${de(d.total)} s: ${de(d.total - d.seconds)} s hat Python mit seinen Paketen zum Starten gebraucht, ` +
+        `${de(d.seconds)} s dein Code.`),
     error: (e) => `Dein Code hat einen Fehler. ${e.line ? `Zeile ${e.line}: ` : ""}${e.kind}: ${e.message}`,
     timeout: (s) => `Nach ${s} Sekunden abgebrochen. Läuft dein Code in einer Endlosschleife? Beim nächsten „Ausführen“ startet Python neu.`,
     stopped: "Abgebrochen. Beim nächsten „Ausführen“ startet Python neu.",
@@ -201,7 +207,7 @@
         end: () => { section.plRun = null; setRunning(section, false); },
         done: (data, finish) => {
           showResult(section, data);
-          finish(data.error ? TEXT.error(data.error) : TEXT.done(data.seconds), data.error ? "error" : "done");
+          finish(data.error ? TEXT.error(data.error) : TEXT.done(data), data.error ? "error" : "done");
           section.dispatchEvent(new CustomEvent("pl:workshop-done", {
             detail: { ms: performance.now() - started, figures: data.figures.length, error: data.error },
           }));

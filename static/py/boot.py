@@ -87,6 +87,16 @@ def _workshop(slug, raw_json):
     return workshop.fill_json(slug, raw_json)
 
 
+def _live_check(settings_json):
+    """„Eigener Lauf“ (static/js/live.js): every problem of a workload that the form shows without the
+    engine, as a JSON list, at once; the worker loads numpy and the engine only for a workload without."""
+    import json
+
+    from engine import live_form
+
+    return json.dumps(live_form.check(json.loads(settings_json)), ensure_ascii=False)
+
+
 try:
     # The zip carries bytecode (mkdocs_hooks/bytecode.py) and is imported in place: nothing to unpack,
     # nothing to compile. Its stdlib/ folder holds bytecode of the few standard modules the bare runtime
@@ -101,6 +111,6 @@ try:
     from probierlabor.kit import api
 
     window.probierlaborBoot.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck),
-                                ffi.create_proxy(_workshop))
+                                ffi.create_proxy(_workshop), ffi.create_proxy(_live_check))
 except Exception as error:  # noqa: BLE001 - shown to the reader as a German message
     window.probierlaborBoot.fail(f"Das Python-Paket der Seite konnte nicht geladen werden ({type(error).__name__}: {error}).")

@@ -1,6 +1,6 @@
 # „Eigener Lauf“: runs a reader's workload through the real engine (engine/live.py) inside the tab's
 # Python Web Worker (static/js/python-worker.js), on Pyodide's numpy, never on the page's main thread.
-# Defines run(settings_json, slug, tell) -> JSON {trace, notes, settings} or {error}; progress goes
+# Defines run(settings_json, slug, tell) -> JSON {trace, notes, settings} or {error, problems}; progress goes
 # out through tell while the engine steps.
 import json
 import sys
@@ -23,7 +23,7 @@ def run(settings_json, slug, tell):
     try:
         out = live.run_settings(json.loads(settings_json), concept=slug, on_step=progress, device=DEVICE)
     except live.WorkloadError as error:
-        return json.dumps({"error": str(error)}, ensure_ascii=False)
+        return json.dumps({"error": str(error), "problems": list(error.problems)}, ensure_ascii=False)
     except Exception as error:  # noqa: BLE001 - a bug of ours must end the run with a message, not hang it
         return json.dumps({"error": f"Die Engine ist unerwartet abgebrochen ({type(error).__name__}: {error}). "
                                     "Das liegt an der Seite, nicht an deinen Anfragen."}, ensure_ascii=False)

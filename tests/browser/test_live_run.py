@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from engine import live, live_speculative
+from engine import live, live_form, live_speculative
 from probierlabor.build import live_block
 from trace_equal import same
 
@@ -31,14 +31,18 @@ def all_requests(v):
     return seen
 
 
+def notes(page) -> list[str]:
+    return page.locator(f"{SECTION} [data-live-notes] li").all_text_contents()
+
+
 def start_and_wait(page) -> str:
     page.click(f"{SECTION} [data-live-start]")
     page.wait_for_function("""() => { const s = document.querySelector('.pl-live');
-        return s.getAttribute('aria-busy') === 'false' && !s.plRun; }""", timeout=FIRST_RUN_MS)
+        return s.getAttribute('aria-busy') !== 'true' && !s.plRun; }""", timeout=FIRST_RUN_MS)
     return page.text_content(f"{SECTION} [data-live-status]")
 
 
-def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_german_message(visit, origin):
+def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_german_message(visit, origin, check):
     query = urlencode({f"lauf.{k}": v for k, v in SETTINGS.items()})
     v = visit(f"/continuous-batching/?{query}", service_workers="block")
     requests = all_requests(v)
@@ -50,11 +54,49 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     assert page.text_content(f"{SECTION} [data-live-status]").startswith("Dieser Link bringt einen eigenen Lauf mit")
     assert not [u for u in requests if "/static/py/engine-" in u or "numpy-" in u]
 
+    # typos: every one named at once, by the page's own Python, before the engine loads (issue 28 §4)
+    typos = {"requests": "hallo | 4\nHallo @welt | x", "max_num_seqs": "abc", "max_num_batched_tokens": "8,0"}
+    for key, text in typos.items():
+        page.fill(f"{SECTION} [data-live-field={key}]", "")
+        page.locator(f"{SECTION} [data-live-field={key}]").press_sequentially(text)
+    with check("letters and a decimal comma arrive as typed"):
+        assert page.input_value(f"{SECTION} [data-live-field=max_num_seqs]") == "abc"
+        assert page.input_value(f"{SECTION} [data-live-field=max_num_batched_tokens]") == "8,0"
     status = start_and_wait(page)
-    assert status.startswith("Fertig:"), status
+    problems = live_form.check(SETTINGS | typos)
+    assert problems == ["Anfrage B (Zeile 2): Zeichen „@“ kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, ä, ö, "
+                        "ü, ß, Ziffern, Leerzeichen und . , ! ? - :", "Anfrage B (Zeile 2), neue Tokens: „x“ ist keine Zahl.",
+                        "Sequenzen pro Schritt: „abc“ ist keine Zahl."]
+    with check("all problems at once, before the engine loads"):
+        assert notes(page) == problems
+        assert status == "So kann der Lauf nicht starten. Ändere diese 3 Angaben:"
+        assert not [u for u in requests if "/static/py/engine-" in u or "numpy-" in u]
+    for key in typos:
+        page.fill(f"{SECTION} [data-live-field={key}]", SETTINGS[key])
+
+    status = start_and_wait(page)
+    assert status.startswith("Fertig nach "), status
     expected = live.run_settings(SETTINGS)["trace"]
     panel = f"{SECTION} [data-live-result] .pl-replay"
     page.wait_for_selector(f'{panel}[data-state="ready"]')
+    # the arrow keys step the replay the reader used last: „Dein Lauf“, not the first recording (§5)
+    recorded = ".pl-replay[data-replay]"
+    first_before = page.text_content(f"{recorded} .pl-r-counter")
+    page.keyboard.press("ArrowRight")
+    with check("→ after „Starten“ steps „Dein Lauf“"):
+        assert page.text_content(f"{panel} .pl-r-counter").startswith("1 von ")
+        assert page.text_content(f"{recorded} .pl-r-counter") == first_before
+    page.click(f"{recorded} .pl-replay-desc")
+    page.keyboard.press("ArrowRight")
+    with check("→ after a click in a recording steps that one"):
+        assert page.text_content(f"{recorded} .pl-r-counter").startswith("1 von ")
+        assert page.text_content(f"{panel} .pl-r-counter").startswith("1 von ")
+    page.click(f"{SECTION} [data-live-field=requests]")
+    page.click(f"{SECTION} .pl-live-intro")
+    page.keyboard.press("ArrowLeft")
+    with check("← after working in the form steps „Dein Lauf“"):
+        assert page.text_content(f"{panel} .pl-r-counter").startswith("0 von ")
+        assert page.text_content(f"{recorded} .pl-r-counter").startswith("1 von ")
     seen = page.evaluate(f"""() => {{ const r = document.querySelector('{panel}').plReplay;
         return {{ length: r.length, outputs: r.model.trace.result.outputs,
                   steps: r.model.trace.steps.map((s) => s.events) }}; }}""")
@@ -62,23 +104,28 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     assert seen["outputs"] == expected["result"]["outputs"]
     assert seen["steps"] == [s["events"] for s in expected["steps"]]
     # the page's own view plays it: the slots of requests A, B, C, stepping forward
+    page.click(f"{panel} .pl-r-reset")
     page.click(f"{panel} .pl-r-next")
     assert page.text_content(f"{panel} .pl-r-counter") == f"1 von {expected['result']['num_steps']}"
     assert page.text_content(f"{panel} .pl-replay-summary")
     assert "Pyodide" in page.text_content(f"{panel} .pl-replay-machine")
     assert any("/static/py/engine-" in u for u in requests) and any("numpy-" in u for u in requests)
 
-    # a bad workload: engine/live.py's German message, the last run's replay stays
-    bad = "hallo | 4\nHallo @welt | 3"
+    # a workload only the engine can refuse: engine/live.py's German messages, all of them, and the last
+    # run's replay goes, so that no result stands under the error
+    bad = "ein langer prompt | 8\nnoch ein langer prompt | 8"
     page.fill(f"{SECTION} [data-live-field=requests]", bad)
+    page.uncheck(f"{SECTION} [data-live-field=chunked_prefill]")
     status = start_and_wait(page)
     with pytest.raises(live.WorkloadError) as refused:
-        live.parse(SETTINGS | {"requests": bad})
-    assert status == str(refused.value)
-    assert "kennt der Tokenizer nicht" in status
-    assert page.get_attribute(f"{SECTION} [data-live-status]", "data-kind") == "error"
-    assert page.locator(f'{panel}[data-state="ready"]').count() == 1
-    assert "lauf.requests=hallo" in page.url  # the workload is in the address, as every setting
+        live.parse(SETTINGS | {"requests": bad, "chunked_prefill": "0"})
+    assert len(refused.value.problems) == 2
+    with check("the engine's refusal: every problem, no old result"):
+        assert status == "So kann der Lauf nicht starten. Ändere diese 2 Angaben:"
+        assert notes(page) == list(refused.value.problems)
+        assert page.get_attribute(f"{SECTION} [data-live-status]", "data-kind") == "error"
+        assert page.locator(panel).count() == 0
+    assert "lauf.requests=ein+langer" in page.url  # the workload is in the address, as every setting
 
     # a preset, then „Abbrechen“ during a run: the page says so and can start again
     page.locator(f"{SECTION} [data-live-preset]").nth(2).click()
@@ -87,7 +134,7 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     page.click(f"{SECTION} [data-live-stop]")
     assert page.text_content(f"{SECTION} [data-live-status]").startswith("Abgebrochen.")
     status = start_and_wait(page)
-    assert status.startswith("Fertig:"), status
+    assert status.startswith("Fertig nach "), status
 
     assert page.locator(".pl-error, .py-error").count() == 0
     assert not v.console_errors(), v.console_errors()
@@ -108,9 +155,17 @@ def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blo
     page = v.page
     assert page.input_value(f"{SECTION} [data-live-field=prompt]") == SPECULATIVE["prompt"]
     assert page.input_value(f"{SECTION} [data-live-field=k]") == "4"
+    # a German decimal typed key by key stays one (Chromium's number field made „0,7“ „07“, run as T = 2)
+    temperature = page.locator(f"{SECTION} [data-live-field=temperature]")
+    temperature.fill("")
+    temperature.press_sequentially("0,7")
+    assert temperature.input_value() == "0,7"
     status = start_and_wait(page)
-    assert status.startswith("Fertig:"), status
-    expected = live.run_settings(SPECULATIVE)["trace"]
+    assert status.startswith("Fertig nach "), status
+    assert notes(page) == []  # nothing out of range
+    expected = live.run_settings(SPECULATIVE | {"temperature": "0,7"})["trace"]
+    assert expected["config"]["sampling"]["temperature"] == 0.7
+    assert "lauf.temperature=0.7" in page.url
     panel = f"{SECTION} [data-live-result] .pl-replay"
     page.wait_for_selector(f'{panel}[data-state="ready"]')
     assert page.get_attribute(panel, "data-view") == "speculative"
@@ -126,7 +181,9 @@ def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blo
     status = start_and_wait(page)
     with pytest.raises(live.WorkloadError) as refused:
         live.run_settings(SPECULATIVE | {"model": live_speculative.ARTICLE})
-    assert status == str(refused.value) and "A, B, C" in status
+    assert status == "So kann der Lauf nicht starten. Ändere diese Angabe:"
+    assert notes(page) == list(refused.value.problems) and "A, B, C" in refused.value.problems[0]
+    assert page.locator(panel).count() == 0  # the run before is gone, not left under the error
     assert "lauf.model=PQ" in page.url
     assert not v.console_errors(), v.console_errors()
 
@@ -136,7 +193,7 @@ def test_every_engine_page_runs_its_first_preset_and_plays_it_in_its_own_view(re
     v = reader(f"/{slug}/")
     page = v.page
     status = start_and_wait(page)
-    assert status.startswith("Fertig:"), status
+    assert status.startswith("Fertig nach "), status
     expected = live.run_settings(live_block.presets(slug)[0][1])["trace"]
     n = expected["result"]["num_steps"]
     panel = f"{SECTION} [data-live-result] .pl-replay"

@@ -53,6 +53,19 @@ def change(v, param):
     return other
 
 
+# Pairs of controls (label or legend) whose boxes, help text included, cover each other.
+OVERLAPPING = """() => {
+    const boxes = [...document.querySelectorAll('[data-experiment]:not([data-url-prefix]) .pl-controls > *')]
+        .filter((el) => el.offsetParent !== null)
+        .map((el) => [(el.querySelector('label, legend') || el).textContent.trim(), el.getBoundingClientRect()]);
+    const pairs = [];
+    boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, s]) => {
+        if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1) pairs.push([a, b]);
+    }));
+    return pairs;
+}"""
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_page_is_offline_ready_and_interactive(reader, check, slug):
     """One visit of the page as it opens: ready, light and dark, a control and every preset."""
@@ -79,6 +92,16 @@ def test_page_is_offline_ready_and_interactive(reader, check, slug):
         assert figure(v) != before
         assert api.run(slug, {param.name: value})["summary"] == v.page.inner_text(".pl-summary")
     v.screenshot(f"{slug}-1280")
+
+    for width in (1366, 1920):  # a laptop and a projector (issue 28 §9: prefill's typed lists ran into each other)
+        v.page.set_viewport_size({"width": width, "height": 720})
+        with check(f"no two controls overlap at {width} px"):
+            assert v.page.evaluate(OVERLAPPING) == []
+    v.page.set_viewport_size({"width": 1280, "height": 720})
+
+    with check("the controls are named in German"):  # no code names („length_penalty α“), no „Value v1“
+        labels = v.page.locator("[data-experiment] .pl-control label, [data-experiment] legend").all_inner_texts()
+        assert labels and not [t for t in labels if re.search(r"\b[a-z]+_[a-z_]+\b|\bValue\b", t)], labels
 
     for preset in api.concept(slug).PRESETS:
         with check(f"preset {preset.label}"):

@@ -253,8 +253,8 @@ def test_replay_keys_go_to_a_ready_replay_panel(reader):
 def test_print_is_a_worksheet_with_the_state_line(reader):
     v = reader("/overfitting/?degree=9", color_scheme="dark")
     v.wait_state()
-    v.page.keyboard.press("3")  # Experiment 2
-    shows(v, "overfitting", "Experiment 2")
+    v.page.keyboard.press("2")  # the second preset
+    shows(v, "overfitting", "Grad 9 trifft jeden Punkt")
     url = v.page.evaluate("location.href")
     v.page.emulate_media(media="print")
     for hidden in (".md-header", ".md-sidebar--primary", ".md-sidebar--secondary", ".md-footer", ".pl-presets",
@@ -264,7 +264,7 @@ def test_print_is_a_worksheet_with_the_state_line(reader):
     assert line.is_visible() and line.inner_text() == f"Stand: {url}"
     # a control prints as its value: the chosen option stays, the others go
     days = api.concept("overfitting").PARAMS[1]
-    chosen = expected("overfitting", "Experiment 2")["controls"][days.name]
+    chosen = expected("overfitting", "Grad 9 trifft jeden Punkt")["controls"][days.name]
     for value, label in days.choices:
         option = v.page.locator(f'input[data-param="{days.name}"][value="{days.to_url(value)}"] + span')
         assert option.is_visible() == (days.to_url(value) == chosen), label

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -60,8 +61,13 @@ def test_without_javascript_the_tools_are_not_offered(visit):
 def test_the_qr_code_decodes_to_the_current_setting_and_warns_about_a_local_address(visit):
     v = visit("/overfitting/?degree=9")  # a fresh tab: the generator is fetched when the dialog first opens
     v.wait_state()
-    v.page.get_by_role("button", name="Experiment 3", exact=True).click()
-    expected = api.run("overfitting", api.preset_values("overfitting", "Experiment 3"))
+    # the presets are named by what they show, and no two show the same (issue 28 §9)
+    buttons = v.page.locator("[data-experiment] .pl-presets [data-preset]")
+    names, urls = buttons.all_inner_texts(), [b.get_attribute("data-preset-url") for b in buttons.all()]
+    assert not [n for n in names if re.fullmatch(r"Experiment \d+", n.strip())], names
+    assert len(set(urls)) == len(urls), dict(zip(names, urls))
+    v.page.get_by_role("button", name="Grad 3", exact=True).click()
+    expected = api.run("overfitting", api.preset_values("overfitting", "Grad 3"))
     wait_summary(v, A, expected["summary"])
     url = v.page.evaluate("location.href")
     assert "?" in url

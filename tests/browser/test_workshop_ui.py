@@ -9,6 +9,7 @@ compute what the tests check against the concept module.
 from __future__ import annotations
 
 import http.server
+import re
 import threading
 
 import pytest
@@ -96,7 +97,7 @@ def test_runs_show_the_numbers_and_figure_errors_and_endless_loops_leave_the_pag
             page.evaluate(FOLLOW, f"{origin}/{slug}/")
             page.wait_for_function(ARRIVED, arg=f"/{slug}/", timeout=30_000)
         with check(slug):
-            run_the_script_and_an_error(v, slug)
+            run_the_script_and_an_error(v, slug, check if slug == RUN_ON[0] else None)
 
     page = v.page
     # an endless loop: Abbrechen ends it, and the next run starts a fresh worker that works
@@ -128,7 +129,32 @@ def test_runs_show_the_numbers_and_figure_errors_and_endless_loops_leave_the_pag
     assert any("/static/vendor/pyodide/matplotlib-" in u for u in requests)  # loaded by the worker, from here
 
 
-def run_the_script_and_an_error(v, slug):
+# Every status line of the first run, with when it appeared, and when „Ausführen“ was pressed.
+WATCH_STATUS = """() => {
+    const line = document.querySelector('.pl-workshop [data-workshop-status]');
+    window.plSeen = [];
+    new MutationObserver(() => window.plSeen.push([line.textContent, performance.now()]))
+        .observe(line, { childList: true, characterData: true, subtree: true });
+    document.addEventListener('click', (e) => {
+        if (e.target.closest('[data-workshop-run]') && !window.plPressed) window.plPressed = performance.now();
+    }, true);
+}"""
+
+
+# Appended to beam search's script: its y axis label and the smallest tick label in the image's pixels.
+PROBE_FIGURE = """
+print("Achse:", achse.get_ylabel())
+print("Striche:", min(t.get_fontsize() for t in achse.get_xticklabels() + achse.get_yticklabels()) * figur.dpi / 72)
+"""
+
+
+def seconds_shown(text: str) -> float:
+    shown = re.match(r"Fertig nach (\d+,\d) s", text)
+    assert shown, text
+    return float(shown.group(1).replace(",", "."))
+
+
+def run_the_script_and_an_error(v, slug, check=None):
     """The page's script as the experiment fills it: CPython's numbers and a figure; then an error in the
     reader's code, and the experiment goes on."""
     v.wait_state()
@@ -141,13 +167,41 @@ def run_the_script_and_an_error(v, slug):
     filled = workshop.fill(slug, page.evaluate(f"window.probierlabor.values(document.querySelector('{MAIN}'))"))
     assert code(page) == filled and params
 
+    if check:  # the tab's first run: Python, numpy and matplotlib load first (issue 28 §6)
+        page.evaluate(WATCH_STATUS)
     status = run_and_wait(page)
     assert status.startswith("Fertig"), status
+    if check:
+        seen, pressed = page.evaluate("[window.plSeen, window.plPressed]")
+        lines = [text for text, _ in seen]
+        with check("while Python and its packages load, the page says which"):
+            for line in ("Python für deinen Code wird gestartet …", "numpy wird geladen (Paket 1 von 2) …",
+                         "matplotlib wird geladen (Paket 2 von 2) …", "Dein Code läuft …"):
+                assert line in lines, lines
+            assert lines.index("numpy wird geladen (Paket 1 von 2) …") < lines.index("Dein Code läuft …")
+        with check("the time shown runs from the press to the result"):
+            # the page's own clock: the status said „Fertig“ this long after the press (shown to the tenth;
+            # the result is drawn between the measurement and the status line)
+            assert abs(seconds_shown(status) - (seen[-1][1] - pressed) / 1000) <= 0.5, (status, seen[-1][1] - pressed)
+            assert "Python mit seinen Paketen zum Starten gebraucht" in status, status
     expected = run_scripts([filled])[0]["stdout"]
     assert page.text_content(f"{SECTION} [data-workshop-output]") == expected
     figure = page.locator(f"{SECTION} [data-workshop-figure] img")
     assert figure.count() == 1
     assert figure.evaluate("img => img.complete && img.naturalWidth > 200 && img.src.startsWith('data:image/png')")
+
+    if check:  # the workshop's figures: tick labels as large as the page's text, no „Länge^0“ (issue 28 §9)
+        beam = page.evaluate("JSON.parse(window.probierlabor.runtime.workshop('beam-search', '{}')).script")  # the site's
+        type_code(page, beam + PROBE_FIGURE)
+        assert run_and_wait(page).startswith("Fertig"), page.text_content(f"{SECTION} [data-workshop-status]")
+        printed = dict(line.split(": ", 1) for line in page.text_content(f"{SECTION} [data-workshop-output]").splitlines())
+        shown, text_px = page.evaluate("""() => { const img = document.querySelector('.pl-workshop [data-workshop-figure] img');
+            return [img.getBoundingClientRect().width / img.naturalWidth,
+                    parseFloat(getComputedStyle(document.querySelector('.md-content .md-typeset p')).fontSize)]; }""")
+        with check("the figure's axis label"):
+            assert printed["Achse"] == "Σ ln p", printed  # α = 0: divided by nothing
+        with check("the figure's tick labels"):
+            assert float(printed["Striche"]) * shown >= text_px - 0.5, (printed, shown, text_px)
 
     # the reader's code posts to the page as the worker would: results for every run, then a flood; the
     # page hears only the worker's own channel and shows what the code really printed

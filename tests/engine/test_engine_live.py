@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import live, scenarios, tracer
+from engine import live, live_form, scenarios, tracer
 from trace_equal import same
 
 BASE = {"model": "GQA", "block_size": "4", "num_blocks": "16", "max_num_seqs": "2", "max_num_batched_tokens": "8",
@@ -105,8 +105,9 @@ def test_progress_counts_every_step_up_to_the_dry_runs_count_and_stop_ends_the_r
     ("", {}, ["Keine Anfrage"]),
     ("   \n  ", {}, ["Keine Anfrage"]),
     ("hallo | 4 | 0 | 9", {}, ["höchstens drei Teile"]),
-    ("hallo | vier", {}, ["„vier“ ist keine ganze Zahl"]),
-    ("hallo", {"max_num_seqs": "2,5"}, ["Sequenzen pro Schritt", "keine ganze Zahl"]),
+    ("hallo | vier", {}, ["neue Tokens: „vier“ ist keine Zahl."]),
+    ("hallo", {"max_num_seqs": "abc"}, ["Sequenzen pro Schritt: „abc“ ist keine Zahl."]),
+    ("hallo", {"max_num_seqs": ""}, ["Sequenzen pro Schritt: Hier fehlt eine Zahl."]),
     ("hallo", {"model": "XXL"}, ["Modell „XXL“"]),
     ("hallo", {"policy": "zufall"}, ["Batching"]),
     ("hallo", {"prefix_caching": "vielleicht"}, ["Präfix-Cache", "weder an"]),
@@ -117,6 +118,31 @@ def test_a_bad_workload_is_refused_in_german_before_anything_runs(requests, chan
         live.parse(with_requests(requests, **changes))
     for word in words:
         assert word in str(caught.value)
+
+
+def test_every_problem_of_a_workload_is_named_at_once():
+    with pytest.raises(live.WorkloadError) as caught:
+        live.parse(with_requests("hallo | 4\nHallo @welt | x\nwelt | 3 | später", max_num_seqs="abc", policy="zufall"))
+    assert caught.value.problems == (
+        "Anfrage B (Zeile 2): Zeichen „@“ kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, ä, ö, ü, ß, "
+        "Ziffern, Leerzeichen und . , ! ? - :",
+        "Anfrage B (Zeile 2), neue Tokens: „x“ ist keine Zahl.",
+        "Anfrage C (Zeile 3), Ankunft: „später“ ist keine Zahl.",
+        "Sequenzen pro Schritt: „abc“ ist keine Zahl.",
+        "Batching „zufall“ gibt es nicht; möglich sind continuous und static.")
+    assert live_form.check(with_requests("hallo | 4\nHallo @welt | x\nwelt | 3 | später", max_num_seqs="abc")) == \
+        list(caught.value.problems[:-1])  # the page's early check: the same words, without the engine
+    with pytest.raises(live.WorkloadError) as caught:
+        live.parse(with_requests("eins eins eins | 30\nzwei zwei zwei | 30", num_blocks=4))
+    assert [p[:20] for p in caught.value.problems] == ["Anfrage A passt nie ", "Anfrage B passt nie "]
+
+
+@pytest.mark.parametrize("typed, ran, note", [("2", 2, False), ("2,0", 2, False), ("2.0", 2, False), ("2,5", 3, True),
+                                              (" 3,4 ", 3, True), ("+2", 2, False)])
+def test_a_whole_number_field_takes_a_german_or_english_decimal(typed, ran, note):
+    w = live.parse(with_requests("hallo", max_num_seqs=typed))
+    assert w.engine["max_num_seqs"] == ran
+    assert any("keine ganze Zahl, gerechnet wird mit" in n for n in w.notes) == note
 
 
 def test_absurd_sizes_are_capped_and_the_notes_say_so():
@@ -233,7 +259,7 @@ def test_tile_size_and_requests_are_capped_with_notes():
     w = live.parse(with_requests("\n".join(["ab | 2"] * 6), tile_size=40))
     assert w.tile_size == live.LIMITS["tile_size"][1] and len(w.requests) == live.TILE_REQUESTS
     assert any("Kachelgröße: 40" in n for n in w.notes) and any("ersten 4 von 6" in n for n in w.notes)
-    with pytest.raises(live.WorkloadError, match="Kachelgröße: „vier“ ist keine ganze Zahl"):
+    with pytest.raises(live.WorkloadError, match="Kachelgröße: „vier“ ist keine Zahl"):
         live.parse(with_requests("ab", tile_size="vier"))
 
 
@@ -287,7 +313,8 @@ def test_speculative_progress_and_stop():
     ({"model": "PQ", "prompt": "AXB"}, "kennt nur die Tokens A, B, C"),
     ({"model": "gpt"}, "Modellpaar „GPT“ gibt es nicht"),
     ({"temperature": "warm"}, "Temperatur: „warm“ ist keine Zahl"),
-    ({"k": "2.5"}, r"Vorschläge pro Runde \(γ\): „2.5“ ist keine ganze Zahl"),
+    ({"temperature": "0,7,1"}, "Temperatur: „0,7,1“ ist keine Zahl"),
+    ({"k": "zwei"}, r"Vorschläge pro Runde \(γ\): „zwei“ ist keine Zahl"),
     ({"prompt": "hallo #"}, "Zeichen „#“ kennt der Tokenizer nicht"),
     ({"prompt": ""}, "Der Prompt ist leer"),
 ])

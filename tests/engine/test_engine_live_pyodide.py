@@ -138,6 +138,6 @@ def test_the_worker_runner_replaces_the_page_zips_engine_and_reports_every_step(
     assert seen["told"] == [{"type": "progress", "done": i, "total": n} for i in range(1, n + 1)]
     with pytest.raises(live.WorkloadError) as caught:
         live.parse(BAD)
-    assert refused == {"error": str(caught.value)}
+    assert refused == {"error": str(caught.value), "problems": list(caught.value.problems)}
     # not settings at all (a bug of the page): a message instead of a run that never ends
     assert broken["error"].startswith("Die Engine ist unerwartet abgebrochen (AttributeError: ")

@@ -19,6 +19,7 @@ from html import escape
 from engine import live, live_speculative, tracer
 from engine.model import tiny_config
 
+from ..kit import fmt
 from . import replay_block
 
 # slug -> the replay view that plays a live trace, the recorded runs offered as presets (the first is
@@ -100,13 +101,12 @@ class Form:
     labels: dict
     hints: dict
     choices: dict
-    decimals: tuple[str, ...]
     help: str
 
 
-ENGINE_FORM = Form("requests", live.LIMITS, live.LABELS, HINTS, CHOICES, (), HELP)
+ENGINE_FORM = Form("requests", live.LIMITS, live.LABELS, HINTS, CHOICES, HELP)
 SPECULATIVE_FORM = Form("prompt", live_speculative.LIMITS, live_speculative.LABELS, SPECULATIVE_HINTS,
-                        SPECULATIVE_CHOICES, live_speculative.DECIMALS, SPECULATIVE_HELP)
+                        SPECULATIVE_CHOICES, SPECULATIVE_HELP)
 
 
 def _field(form: Form, key: str, value: str, shown: bool) -> str:
@@ -122,10 +122,12 @@ def _field(form: Form, key: str, value: str, shown: bool) -> str:
         options = "".join(f'<option value="{v}"{" selected" if v == value else ""}>{escape(t)}</option>'
                           for v, t in form.choices[key])
         return f'<label>{label}<select {attrs}>{options}</select>{hint}</label>'
+    # Text, not type="number": Chromium's number field drops a decimal comma („0,7“ became „07“), and
+    # engine/live_form.py reads „0,7“ and "0.7" alike, in every field.
     low, high = form.limits[key]
-    step = "0.05" if key in form.decimals else "1"
-    return (f'<label>{label}<input type="number" {attrs} min="{low:g}" max="{high:g}" step="{step}" '
-            f'value="{escape(value)}">{hint}</label>')
+    bounds = f'<span class="pl-live-range">{fmt.de_auto(low)} bis {fmt.de_auto(high)}</span>'
+    return (f'<label>{label}<input type="text" inputmode="decimal" {attrs} autocomplete="off" '
+            f'value="{escape(value)}">{bounds}{hint}</label>')
 
 
 def _text_field(form: Form, value: str) -> str:

@@ -88,8 +88,9 @@ PARAMS = (
           help="Wie viele Anfänge nach jedem Schritt weiterverfolgt werden. Breite 1 ist Greedy."),
     Param("tree", "Baum", "choice", "artikel", choices=TREE_CHOICES,
           help="Der Baum aus dem Beispiel oder einer, in dem eine Antwort schon nach einem Token enden kann."),
-    Param("alpha", "length_penalty α", "float", 0.0, lo=-1.0, hi=3.0, step=0.1,
-          help="Score geteilt durch Länge^α. 0 = reine Wahrscheinlichkeit; Transformers nimmt ohne Angabe 1."),
+    Param("alpha", "Längenstrafe α", "float", 0.0, lo=-1.0, hi=3.0, step=0.1,
+          help="Score geteilt durch Länge^α (in Transformers: length_penalty). 0 = reine Wahrscheinlichkeit; "
+               "Transformers nimmt ohne Angabe 1."),
     Param("step", "Anzeigen bis", "choice", 0, choices=((1, "nach Schritt 1"), (2, "nach Schritt 2"), (0, "zum Ende"))),
     Param("depth", "Tokens je Antwort höchstens", "int", MAX_LEN, lo=MAX_LEN, hi=DEEPEST, step=1,
           help="Nach so vielen Tokens endet jede Antwort (im Beispiel 2)."),

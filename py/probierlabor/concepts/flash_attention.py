@@ -47,7 +47,7 @@ PARAMS = (
           help="Block für Block weiterrechnen; mehr als es gibt zählt als „alle“."),
     *(Param(f"s{i + 1}", f"Score s{i + 1}", "float", SCORES[i], lo=-20.0, hi=20.0, step=SCORE_STEP, widget="number")
       for i in range(N)),
-    *(Param(f"x{i + 1}", f"Value v{i + 1}", "float", VALUES[i], lo=-100.0, hi=100.0, step=0.1, widget="number")
+    *(Param(f"x{i + 1}", f"Wert v{i + 1}", "float", VALUES[i], lo=-100.0, hi=100.0, step=0.1, widget="number")
       for i in range(N)),
     own_positions.own("scores", "Eigene Scores", -20.0, 20.0, "0; 1; 2; 0,5; 3", "Scores"),
     own_positions.own("values", "Eigene Values", -100.0, 100.0, "1; 0; 2; 1; 0", "Values"),

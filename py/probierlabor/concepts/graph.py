@@ -235,7 +235,7 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
                           "bleiben dieselben"),
     ),
     "overfitting": (
-        ("Weight Decay", "die Strafe aus Experiment 5 in neuronalen Netzen"),
+        ("Weight Decay", "die Strafe der Vorlage „Grad 9 mit Strafe“ in neuronalen Netzen"),
         ("Test Set", "für die Bewertung ganz am Ende"),
         ("Grokking", "überangepasst wirkende Modelle, die nach langem Training doch verallgemeinern"),
         ("Catastrophic Forgetting", "ein anderes Problem: Verlust einer alten Fähigkeit nach neuem Lernen"),

@@ -58,13 +58,13 @@ PARAMS = (
           help="Ziehe einen Punkt im Bild nach oben oder unten."),
 )
 
+# Named by what they show (the page's table and text use the same names); „Von vorn“ is the straight line.
 PRESETS = (
     Preset("Von vorn", {}, "Das Heft mit 10 Tagen, eine gerade Linie."),
-    Preset("Experiment 1", {"degree": 1}, "Gerade Linie"),
-    Preset("Experiment 2", {"degree": 9}, "Grad 9 trifft jeden Punkt"),
-    Preset("Experiment 3", {"degree": 3}, "Mäßig flexibel"),
-    Preset("Experiment 4", {"degree": 9, "days": 80}, "Mehr Daten"),
-    Preset("Experiment 5", {"degree": 9, "lam": 0.01}, "Mit Strafe"),
+    Preset("Grad 9 trifft jeden Punkt", {"degree": 9}, "10 Zahlen für 10 Tage: durch jeden Punkt."),
+    Preset("Grad 3", {"degree": 3}, "Mäßig flexibel."),
+    Preset("Grad 9 mit 80 Tagen", {"degree": 9, "days": 80}, "Mehr Daten."),
+    Preset("Grad 9 mit Strafe", {"degree": 9, "lam": 0.01}, "Strafe λ = 0,01 für große Koeffizienten."),
 )
 
 

@@ -44,7 +44,7 @@ PARAMS = (
           help="Schritt für Schritt durch die Abschnitte; mehr als es gibt zählt als „alle“."),
     Param("cache", "Cache früherer Abschnitte nutzen", "bool", True,
           help="Aus: Jeder Abschnitt sieht nur sich selbst (so darf man es nicht machen)."),
-    *(Param(f"v{i + 1}", f"Value v{i + 1}", "int", VALUES[i], lo=-99, hi=99, step=1, widget="number")
+    *(Param(f"v{i + 1}", f"Wert v{i + 1}", "int", VALUES[i], lo=-99, hi=99, step=1, widget="number")
       for i in range(N)),
     own_positions.own("values", "Eigene Values", -99.0, 99.0, "2; 4; 8; 10; 6", "Values"),
     own_positions.own("scores", "Eigene Scores", -20.0, 20.0, "0; 0; 1; 0; 2", "Scores (q·k je Position)"),

@@ -41,5 +41,5 @@ figur, achse = plt.subplots(figsize=(7, 3.5))
 farben = ["#d0021b" if k == antwort else "#0066a1" if k == beste else "#bbbbbb" for k in alle]
 achse.bar([f.replace("$", "‹Ende›") for f, _ in alle], [wertung(k) for k in alle], color=farben)
 achse.yaxis.set_major_formatter(lambda y, _: f"{y:g}".replace(".", ","))
-achse.set(ylabel=f"Σ ln p / Länge^{alpha:g}".replace(".", ","), title=f"Breite {width}: rot die Antwort des Beams, blau die beste")
+achse.set(ylabel="Σ ln p" + (f" / Länge$^{{{alpha:g}}}$".replace(".", "{,}") if alpha else ""), title=f"Breite {width}: rot die Antwort des Beams, blau die beste")
 plt.show()

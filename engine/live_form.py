@@ -1,0 +1,268 @@
+"""„Eigener Lauf“'s form read without numpy: its numbers, switches and typed text, every problem at once.
+
+The page's own Python (static/py/boot.py) reads a workload with this module the moment „Starten“ is
+pressed, so a typo is named at once and not after the worker has loaded numpy and the engine; the
+worker reads it again with the same rules (engine/live.py, engine/live_speculative.py), then checks
+what needs the engine. A workload with several problems gets all of them, not only the first.
+
+Numbers are read as the experiments read them (kit/contract.py): a German decimal comma or an English
+point, in every field; a whole-number field rounds a decimal half up and says so in a note.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+
+from engine.tokenizer import DEFAULT_ALPHABET
+
+SEPARATOR = "|"
+MODELS = ("MHA", "GQA", "MQA")
+NAMES = "ABCDEFGHIJKLMNOP"  # request ids, as the articles name their requests
+DEFAULT_NEW_TOKENS = 8
+# (lowest, highest) per number: the form's bounds (build/live_block.py renders them) and the caps.
+# Within them a run can still be long: 16 requests of 64 + 32 tokens one token per step, or four with
+# FlashAttention's tiles of one key, took 0,5–0,9 s of CPU in CPython here (6–7 s in a browser).
+# engine/live.py's MAX_WORK caps the whole run.
+LIMITS = {
+    "requests": (1, 16),
+    "prompt": (1, 64),
+    "max_new_tokens": (1, 32),
+    "arrival_step": (0, 64),
+    "block_size": (1, 16),
+    "num_blocks": (1, 256),
+    "max_num_seqs": (1, 16),
+    "max_num_batched_tokens": (1, 256),
+    "tile_size": (1, 16),
+}
+assert len(NAMES) == LIMITS["requests"][1]
+# Numbers a form shows next to their key (the rest are on/off switches and choices).
+NUMBERS = ("block_size", "num_blocks", "max_num_seqs", "max_num_batched_tokens")
+SWITCHES = ("chunked_prefill", "prefix_caching")
+LABELS = {  # German names of the settings, for messages and the form (build/live_block.py)
+    "requests": "Anfragen", "model": "Modell", "policy": "Batching", "block_size": "Blockgröße",
+    "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
+    "max_num_batched_tokens": "Token-Budget pro Schritt", "chunked_prefill": "Chunked Prefill",
+    "prefix_caching": "Präfix-Cache", "tile_size": "Kachelgröße",
+}
+
+# The speculative-decoding page's form (engine/live_speculative.py): one prompt, γ and the sampling rules.
+SPECULATIVE_KEY = "k"  # settings that carry γ are a speculative run
+ARTICLE = "PQ"  # the article's model pair p and q over the tokens A, B, C
+SPECULATIVE_LIMITS = {  # at every upper bound a run takes a few hundred milliseconds in CPython
+    "prompt": (1, 64),
+    "max_new_tokens": (1, 64),
+    "k": (1, 8),
+    "temperature": (0.0, 2.0),
+    "top_k": (0, 48),  # 0: off
+    "top_p": (0.05, 1.0),
+    "seed": (0, 9999),
+    "block_size": (1, 16),
+}
+SPECULATIVE_NUMBERS = ("max_new_tokens", "k", "temperature", "top_k", "top_p", "seed", "block_size")
+DECIMALS = ("temperature", "top_p")  # the rest are whole numbers
+SPECULATIVE_LABELS = {
+    "prompt": "Prompt", "model": "Modellpaar", "max_new_tokens": "Neue Tokens", "k": "Vorschläge pro Runde (γ)",
+    "temperature": "Temperatur", "top_k": "Top-k", "top_p": "Top-p", "seed": "Startwert des Zufalls",
+    "block_size": "Blockgröße"}
+
+
+class WorkloadError(ValueError):
+    """A workload that cannot run: one or more German problems, each saying what to change."""
+
+    def __init__(self, problems):
+        self.problems = (problems,) if isinstance(problems, str) else tuple(problems)
+        super().__init__(" ".join(self.problems))
+
+
+class Problems:
+    """Collects the problems of a whole workload: ``take(read, ...)`` returns what ``read`` gives, or
+    None after noting its refusal; ``raise_any()`` then refuses the workload with all of them."""
+
+    def __init__(self):
+        self.found: list[str] = []
+
+    def take(self, read, *args, **kwargs):
+        try:
+            return read(*args, **kwargs)
+        except WorkloadError as refused:
+            self.found.extend(refused.problems)
+            return None
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise WorkloadError(self.found)
+
+
+# ASCII digits only ("²".isdigit() is true, but float("²") fails); a decimal comma or point.
+NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)")
+MAX_DIGITS = 9  # any number a form could mean; beyond, int() itself refuses at 4300 digits
+
+
+def german(x) -> str:
+    return f"{x:g}".replace(".", ",") if isinstance(x, float) else str(x)
+
+
+def number(text, what: str, notes: list[str], whole: bool = True) -> int | float:
+    """A typed number: „0,7“ and "0.7" alike; in a whole-number field „2,5“ is 3, with a note."""
+    if isinstance(text, bool):
+        raise WorkloadError(f"{what}: erwartet eine Zahl.")
+    if isinstance(text, int):
+        return text if whole else float(text)
+    raw = str(text).strip()
+    if not raw:
+        raise WorkloadError(f"{what}: Hier fehlt eine Zahl.")
+    if not NUMBER.fullmatch(raw):
+        raise WorkloadError(f"{what}: „{raw[:20]}“ ist keine Zahl.")
+    if len(re.split(r"[.,]", raw.lstrip("+-"))[0]) > MAX_DIGITS:
+        raise WorkloadError(f"{what}: {raw[:12]}… ist viel zu groß.")
+    value = float(raw.replace(",", "."))
+    if not whole:
+        return value
+    rounded = math.floor(value + 0.5)  # 2,5 → 3: half up, as a reader rounds (kit/contract.py)
+    if rounded != value:
+        notes.append(f"{what}: {german(value)} ist keine ganze Zahl, gerechnet wird mit {rounded}.")
+    return rounded
+
+
+def clamp(value, low, high, what: str, notes: list[str]):
+    if value < low or value > high:
+        kept = min(max(value, low), high)
+        notes.append(f"{what}: {german(value)} liegt außerhalb von {german(low)} bis {german(high)}, "
+                     f"gerechnet wird mit {german(kept)}.")
+        return kept
+    return value
+
+
+def bounded(text, key: str, what: str, notes: list[str]) -> int:
+    """A whole number of the engine form, within ``LIMITS[key]``."""
+    return clamp(number(text, what, notes), *LIMITS[key], what, notes)
+
+
+def switch(value, what: str) -> bool:
+    raw = str(value).strip().lower()
+    if raw in ("1", "true", "ja", "an"):
+        return True
+    if raw in ("0", "false", "nein", "aus", ""):
+        return False
+    raise WorkloadError(f"{what}: „{raw[:20]}“ ist weder an (1) noch aus (0).")
+
+
+def prompt(field: str, where: str, notes: list[str]) -> str | int:
+    """A prompt as typed (lower case, within the tokenizer's alphabet, cut to its limit), or the length
+    of a prompt to draw when the field is a bare number."""
+    if field.strip().isascii() and field.strip().isdigit():
+        return bounded(field, "prompt", f"{where}, Prompt-Länge", notes)
+    text = field
+    if text != text.lower():
+        notes.append(f"{where}: Großbuchstaben klein geschrieben (der Tokenizer kennt nur kleine).")
+        text = text.lower()
+    unknown = sorted({ch for ch in text if ch not in DEFAULT_ALPHABET})
+    if unknown:
+        shown = ", ".join(f"„{ch}“" for ch in unknown[:5])
+        raise WorkloadError(f"{where}: Zeichen {shown} kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, "
+                            "ä, ö, ü, ß, Ziffern, Leerzeichen und . , ! ? - :")
+    if not text:
+        raise WorkloadError(f"{where}: Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.")
+    high = LIMITS["prompt"][1]
+    if len(text) > high:
+        notes.append(f"{where}: Prompt nach {high} von {len(text)} Zeichen abgeschnitten.")
+        text = text[:high]
+    return text
+
+
+def request_lines(text: str, notes: list[str]) -> list[tuple[str | int, int, int]]:
+    """One request per line: ``prompt | new tokens | arrival step`` (the last two may be left out), as
+    (prompt or its length, new tokens, arrival step); every bad line is named.
+
+    The prompt is taken as written, up to one space before the first ``|`` (which belongs to the
+    separator as engine/live.py's ``format_requests`` writes it), so a prompt that ends in a space stays one.
+    """
+    lines = [line for line in str(text).replace("\r\n", "\n").split("\n") if line.strip()]
+    if not lines:
+        raise WorkloadError("Keine Anfrage: Schreibe mindestens eine Zeile wie „hallo welt | 8 | 0“.")
+    most = LIMITS["requests"][1]
+    if len(lines) > most:
+        notes.append(f"Nur die ersten {most} von {len(lines)} Anfragen werden gerechnet.")
+        lines = lines[:most]
+    problems = Problems()
+    requests = []
+    for i, line in enumerate(lines):
+        where = f"Anfrage {NAMES[i]} (Zeile {i + 1})"
+        fields = line.split(SEPARATOR)
+        if len(fields) > 3:
+            problems.found.append(f"{where}: höchstens drei Teile (Prompt | neue Tokens | Ankunft), "
+                                  f"gefunden {len(fields)}.")
+            continue
+        text = fields[0][:-1] if len(fields) > 1 and fields[0].endswith(" ") else fields[0]
+        written = problems.take(prompt, text, where, notes)
+        new = (problems.take(bounded, fields[1], "max_new_tokens", f"{where}, neue Tokens", notes)
+               if len(fields) > 1 and fields[1].strip() else DEFAULT_NEW_TOKENS)
+        arrival = (problems.take(bounded, fields[2], "arrival_step", f"{where}, Ankunft", notes)
+                   if len(fields) > 2 and fields[2].strip() else 0)
+        requests.append((written, new, arrival))
+    problems.raise_any()
+    return requests
+
+
+def read(settings: Mapping) -> dict:
+    """The engine form's settings, read and capped (requests as ``request_lines`` gives them, a
+    ``notes`` list); a ``WorkloadError`` with every problem found."""
+    notes: list[str] = []
+    problems = Problems()
+    out = {"requests": problems.take(request_lines, settings.get("requests", ""), notes)}
+    model = str(settings.get("model", "GQA")).strip().upper()
+    if model not in MODELS:
+        problems.found.append(f"Modell „{model[:10]}“ gibt es nicht; möglich sind {', '.join(MODELS)}.")
+    out["model"] = model
+    for key in NUMBERS:
+        if key not in settings:
+            problems.found.append(f"{LABELS[key]} fehlt.")
+            continue
+        value = problems.take(number, settings[key], LABELS[key], notes)
+        if value is not None and key == "num_blocks" and value < 1:
+            problems.found.append("Ohne Blöcke hat der KV-Cache keinen Platz: Die Zahl der Blöcke muss mindestens 1 sein.")
+        elif value is not None:
+            out[key] = clamp(value, *LIMITS[key], LABELS[key], notes)
+    for key in SWITCHES:
+        out[key] = problems.take(switch, settings.get(key, "1"), LABELS[key])
+    if "tile_size" in settings:
+        out["tile_size"] = problems.take(bounded, settings["tile_size"], "tile_size", LABELS["tile_size"], notes)
+    problems.raise_any()
+    return out | {"notes": notes}
+
+
+def read_speculative(settings: Mapping) -> dict:
+    """The speculative form's numbers and, unless the model pair is the article's (its own tokens, checked
+    by engine/live_speculative.py), its prompt; a ``WorkloadError`` with every problem found."""
+    notes: list[str] = []
+    problems = Problems()
+    model = str(settings.get("model", "GQA")).strip().upper()
+    if model not in (ARTICLE, *MODELS):
+        problems.found.append(f"Modellpaar „{model[:10]}“ gibt es nicht; möglich sind {', '.join((ARTICLE, *MODELS))}.")
+    out = {"model": model}
+    if model != ARTICLE:
+        out["prompt"] = problems.take(prompt, str(settings.get("prompt", "")), "Prompt", notes)
+    for key in SPECULATIVE_NUMBERS:
+        what = SPECULATIVE_LABELS[key]
+        if key not in settings:
+            problems.found.append(f"{what} fehlt.")
+            continue
+        value = problems.take(number, settings[key], what, notes, whole=key not in DECIMALS)
+        out[key] = None if value is None else clamp(value, *SPECULATIVE_LIMITS[key], what, notes)
+    problems.raise_any()
+    return out | {"notes": notes}
+
+
+def check(settings: Mapping) -> list[str]:
+    """Every problem the form's settings show without the engine ([] when none): the page asks this
+    before it starts the worker."""
+    try:
+        if SPECULATIVE_KEY in settings:
+            read_speculative(settings)
+        else:
+            read(settings)
+    except WorkloadError as refused:
+        return list(refused.problems)
+    return []
