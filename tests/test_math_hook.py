@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 from html.parser import HTMLParser
@@ -45,7 +46,15 @@ def test_the_whole_site_through_the_hook(tmp_path):
                     '<div class="arithmatex">\\[\n\\beta\n\\]</div> und '
                     '<span class="arithmatex">\\(\\alpha\\)</span></p>', encoding="utf-8")
     (tmp_path / "ohne.html").write_text("<p>keine Formel</p>", encoding="utf-8")
+    # the search plugin's index of that page: the tags gone, the TeX escaped, a display formula's lines joined
+    index = tmp_path / "search" / "search_index.json"
+    index.parent.mkdir()
+    index.write_text(json.dumps({"config": {}, "docs": [{"location": "seite/", "title": "Seite", "text":
+        "<p>\\(\\alpha\\) und</p> \\[ \\beta \\] und <code>\\(a &lt; b\\)</code>"}]}), encoding="utf-8")
     hook.on_post_build({"site_dir": str(tmp_path)})
+    # each formula as it reads; TeX that was no formula of the page (here in code) stays as it was
+    assert json.loads(index.read_text(encoding="utf-8"))["docs"][0]["text"] == \
+        "<p>α und</p> β und <code>\\(a &lt; b\\)</code>"
     text = page.read_text(encoding="utf-8")
     assert text.count('<span class="arithmatex"><span class="katex">') == 2
     assert text.count('<div class="arithmatex"><span class="katex-display">') == 1

@@ -1,5 +1,7 @@
 """The site around the experiments: start page map, offline search, nothing from outside."""
 
+import re
+
 import pytest
 from conftest import NOT_FOUND
 
@@ -18,6 +20,10 @@ def test_start_page_lists_every_concept_and_loads_nothing_from_outside(reader):
     maps = " ".join(v.page.locator(".pl-map").all_inner_texts())
     for slug in SLUGS:
         assert api.concept(slug).TEASER in maps, slug
+    # the theme's credit stays, in the site's language (issue 28 §9)
+    credit = v.page.locator(".md-copyright")
+    assert " ".join(credit.inner_text().split()) == "Erstellt mit Material for MkDocs"
+    assert credit.locator("a").get_attribute("href") == "https://squidfunk.github.io/mkdocs-material/"
     v.page.locator(f'.pl-card[href$="{SLUGS[0]}/"]').first.click()
     v.page.wait_for_selector(f'[data-experiment="{SLUGS[0]}"]')
     v.wait_state()
@@ -39,6 +45,13 @@ def test_search_works_offline(visit):
         except Exception:  # noqa: BLE001 - not ready yet: type again
             continue
     assert "EWC" in v.page.inner_text(".md-search-result")
+    # a result's text shows a formula as it reads, not its TeX (issue 28 §9: „\frac{\exp(z_i/T)}…“);
+    # knowledge distillation's section on the temperature holds one such
+    field.fill("")
+    field.press_sequentially("Temperatur")
+    v.page.wait_for_function("() => /Temperatur: weichere Ziele/.test(document.querySelector('.md-search-result').innerText)")
+    results = v.page.inner_text(".md-search-result")
+    assert "exp(zi/T)" in results and not re.search(r"\\[a-zA-Z]+", results), results
     assert v.foreign_requests() == []
 
 
