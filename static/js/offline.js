@@ -30,34 +30,41 @@
 
   // ---- texts ---------------------------------------------------------------------------
 
+  // The indicator's words for each state; the widest of them sets its width (see chip()).
+  const SHORT = {
+    insecure: "Nur online", file: "Nur mit Server", unsupported: "Nur online", dev: "Nur online",
+    checking: "Offline …", idle: "Nicht offline", loading: (percent) => `Vorladen ${percent} %`,
+    ready: "Offline bereit", update: "Neue Version", error: "Offline: Fehler",
+  };
+
   function describe() {
     const files = `${state.done} von ${state.total} Dateien`;
     switch (state.name) {
       case "insecure":
-        return ["Nur online", "Offline-Speicher ist unter dieser Adresse nicht möglich: Browser erlauben ihn nur über " +
+        return [SHORT.insecure, "Offline-Speicher ist unter dieser Adresse nicht möglich: Browser erlauben ihn nur über " +
           "https:// oder auf dem eigenen Rechner (http://127.0.0.1 oder http://localhost). Die Seite funktioniert " +
           "trotzdem, solange der Server erreichbar ist. Für den Offline-Betrieb die Website über https ausliefern " +
           "oder das Paket mit start.bat bzw. start.sh auf dem Rechner selbst starten (siehe LIESMICH.txt)."];
       case "file":
-        return ["Nur mit Server", "Als Datei geöffnet (file://): So darf der Browser weder Python starten noch etwas " +
+        return [SHORT.file, "Als Datei geöffnet (file://): So darf der Browser weder Python starten noch etwas " +
           "offline speichern. Bitte start.bat (Windows) bzw. start.sh (Linux, macOS) verwenden, siehe LIESMICH.txt."];
       case "unsupported":
-        return ["Nur online", "Dieser Browser kann die Website nicht offline speichern (zum Beispiel in einem privaten " +
+        return [SHORT.unsupported, "Dieser Browser kann die Website nicht offline speichern (zum Beispiel in einem privaten " +
           "Fenster oder wenn Website-Daten blockiert sind). Solange der Server erreichbar ist, funktioniert alles."];
       case "dev":
-        return ["Nur online", "Entwicklungsserver (mkdocs serve): Der Offline-Speicher ist abgeschaltet, damit jede " +
+        return [SHORT.dev, "Entwicklungsserver (mkdocs serve): Der Offline-Speicher ist abgeschaltet, damit jede " +
           "Änderung sofort sichtbar ist."];
       case "checking":
-        return ["Offline …", "Offline-Speicher wird geprüft …"];
+        return [SHORT.checking, "Offline-Speicher wird geprüft …"];
       case "idle":
-        return ["Nicht offline", state.total
+        return [SHORT.idle, state.total
           ? `Noch nicht vollständig offline gespeichert (${files}). „Alles vorladen“ speichert die ganze Website ` +
             `(${mb(state.totalBytes)}) in diesem Browser.`
           : "Noch nicht offline gespeichert. Das Vorladen beginnt von selbst, sobald Python bereit ist; " +
             "„Alles vorladen“ startet es sofort."];
       case "loading": {
         const percent = state.totalBytes ? Math.floor((100 * state.doneBytes) / state.totalBytes) : 0;
-        return [`Vorladen ${percent} %`, "Die Website wird in diesem Browser für die Offline-Nutzung gespeichert …",
+        return [SHORT.loading(percent), "Die Website wird in diesem Browser für die Offline-Nutzung gespeichert …",
           `${files} (${mb(state.doneBytes)} von ${mb(state.totalBytes)})`];
       }
       case "ready":
@@ -66,10 +73,10 @@
           "Diese Website funktioniert in diesem Browser jetzt auch ohne Netz.";
         if (state.name === "update") text += " Neue Version verfügbar – beim nächsten Seitenwechsel aktiv.";
         else if (state.next) text += ` Eine neue Version wird vorgeladen (${state.next.done} von ${state.next.total} Dateien).`;
-        return [state.name === "update" ? "Neue Version" : "Offline bereit", text];
+        return [SHORT[state.name], text];
       }
       default:
-        return ["Offline: Fehler", `Vorladen unterbrochen: ${state.message || "unbekannter Fehler"}. „Alles vorladen“ ` +
+        return [SHORT.error, `Vorladen unterbrochen: ${state.message || "unbekannter Fehler"}. „Alles vorladen“ ` +
           "versucht es erneut; schon Gespeichertes bleibt erhalten."];
     }
   }
@@ -84,9 +91,23 @@
     el = document.createElement("a");
     el.className = "pl-offline-chip md-header__button";
     el.href = panelUrl;
-    el.innerHTML = '<span class="pl-offline-dot" aria-hidden="true"></span><span class="pl-offline-label"></span>';
-    const before = header.querySelector("[data-md-component=palette]") || header.querySelector('label[for="__search"]');
-    header.insertBefore(el, before);
+    el.innerHTML = '<span class="pl-offline-dot" aria-hidden="true"></span><span class="pl-offline-label"><span></span></span>';
+    // Every possible label lies hidden in the same place (offline.css): the indicator is as wide as the
+    // widest in whatever font this computer has, and keeps its place while its words change (it moved
+    // with every state, and a state changes between pages).
+    const label = el.querySelector(".pl-offline-label");
+    for (const text of new Set(Object.values(SHORT).map((short) => (typeof short === "function" ? short(100) : short)))) {
+      const room = document.createElement("span");
+      room.className = "pl-offline-room";
+      room.setAttribute("aria-hidden", "true");
+      room.textContent = text;
+      label.append(room);
+    }
+    // right after the page title, so always on the same side of the presentation button (present.js puts
+    // that before the palette toggle too, and which came first changed from one page load to the next)
+    const title = header.querySelector(".md-header__title");
+    if (title) title.after(el);
+    else header.insertBefore(el, header.querySelector("[data-md-component=palette]") || header.querySelector('label[for="__search"]'));
     return el;
   }
 
@@ -98,7 +119,7 @@
       el.dataset.offlineDone = String(state.done);
       el.dataset.offlineTotal = String(state.total);
       el.dataset.offlineVersion = state.version;
-      el.querySelector(".pl-offline-label").textContent = short;
+      el.querySelector(".pl-offline-label > :first-child").textContent = short;
       el.title = detail ? `${long} ${detail}` : long;
       el.setAttribute("aria-label", `Offline-Speicher: ${short}. Einzelheiten im Systemcheck`);
     }

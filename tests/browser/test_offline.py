@@ -42,6 +42,14 @@ def _chip(page) -> dict:
     return page.eval_on_selector(CHIP, "c => ({...c.dataset})")
 
 
+# Where the indicator stands in the header (its box, rounded to whole pixels), and a recorder of every box it
+# had while its state and words changed on this page.
+CHIP_BOX = "c => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].map(Math.round).join(); }"
+RECORD_CHIP_BOXES = f"""c => {{ const box = {CHIP_BOX}; window.plChipBoxes = [box(c)];
+  new MutationObserver(() => window.plChipBoxes.push(box(c)))
+    .observe(c, {{attributes: true, childList: true, characterData: true, subtree: true}}); }}"""
+
+
 def _wait_offline_ready(page, version=None):
     selector = f'{CHIP}[data-offline-state="ready"]' + (f'[data-offline-version="{version}"]' if version else "")
     page.wait_for_selector(selector, timeout=PRECACHE_MS)
@@ -81,7 +89,11 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
         page = context.new_page()
         v = record(page, server.origin)
         page.goto(base + "/")
+        page.eval_on_selector(CHIP, RECORD_CHIP_BOXES)
         chip = _wait_offline_ready(page)
+        # the indicator keeps its place while it checks, loads and is ready, and on every page (issue 28 §9)
+        boxes = page.evaluate("window.plChipBoxes")
+        assert len(set(boxes)) == 1, boxes
         expected = _site_files(SITE)
         assert int(chip["offlineDone"]) == int(chip["offlineTotal"]) == len(expected)
         names = _cache_names(page)
@@ -122,6 +134,7 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
             if slug in SLUGS:
                 _assert_everything_ready(page, slug)
             assert page.locator(f"{CHIP}[data-offline-state='ready']").count() == 1, slug
+            assert page.eval_on_selector(CHIP, CHIP_BOX) == boxes[0], slug
         assert sorted(visited) == sorted(list(SLUGS) + ["systemcheck", "glossar"])  # each page once, none left out
         panel = page.inner_text("[data-offline-panel]")
         assert f"Offline bereit: {len(expected)} von {len(expected)} Dateien" in panel
@@ -146,6 +159,7 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
         # an unknown address gets the site's 404 page, styled and with working links inside the sub-folder
         page.goto(f"{base}/gibt-es-nicht/")
         page.wait_for_selector(f"{CHIP}[data-offline-state='ready']")
+        assert page.eval_on_selector(CHIP, CHIP_BOX) == boxes[0], "404"
         assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") == "sticky"
         page.locator('.md-nav__link[href$="ewc/"]').first.click()
         page.wait_for_url(f"{base}/ewc/")
