@@ -168,7 +168,8 @@
       state.solved.push(key);
       news.push(`Aufgabe gelöst: ${taskText(li)}`);
     }
-    if (status.shown && state.guess !== null && !state.judged) {
+    const judged = status.shown && state.guess !== null && !state.judged;
+    if (judged) {
       state.judged = true;
       news.unshift(verdict(lesson));
     }
@@ -176,6 +177,46 @@
     save(lesson.slug, state);
     paint(lesson);
     say(tasks, news.join(" "));
+    if (judged) showNearby(lesson);
+  }
+
+  // The verdict appears under the guess, and on a phone that is 1 000 px and more above the experiment
+  // that answered it. Where the guess is out of sight, a note at the bottom of the screen says it too,
+  // with a way up; it goes when the guess comes into view, when closed, or after NEARBY_MS (the verdict
+  // itself stays under the guess; the live region has already said it). Not while presenting: there
+  // the teacher reveals the answer.
+  const NEARBY_MS = 12000;
+
+  function showNearby(lesson) {
+    const box = lesson.predict.querySelector(".pl-verdict");
+    const seen = box.getBoundingClientRect();
+    if (presenting() || (seen.top >= 0 && seen.bottom <= window.innerHeight)) return;
+    const place = document.querySelector(".md-content__inner") || document.body;  // replaced with the page
+    place.querySelectorAll(".pl-verdict-nearby").forEach((old) => old.plClose());
+    const note = document.createElement("div");
+    note.className = "pl-verdict-nearby " + (lesson.predict.classList.contains("pl-right") ? "pl-right" : "pl-wrong");
+    const text = document.createElement("p");
+    text.textContent = verdict(lesson);
+    const up = document.createElement("button");
+    up.type = "button";
+    up.className = "md-button";
+    up.textContent = "Zur Vermutung";
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "md-button";
+    close.textContent = "Schließen";
+    note.append(text, up, close);
+    const watch = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) note.plClose(); });
+    const timer = setTimeout(() => note.plClose(), NEARBY_MS);
+    note.plClose = () => { clearTimeout(timer); watch.disconnect(); note.remove(); };
+    up.addEventListener("click", () => {
+      note.plClose();
+      box.scrollIntoView({ block: "center" });
+      box.focus({ preventScroll: true });
+    });
+    close.addEventListener("click", () => note.plClose());
+    place.append(note);
+    watch.observe(box);
   }
 
   function reset(lesson) {

@@ -47,13 +47,46 @@
   // ---- wiring ----------------------------------------------------------------------------
 
   function setup() {
-    document.querySelectorAll(".pl-experiment[data-experiment]:not([data-url-prefix])").forEach(wire);
+    const roots = [...document.querySelectorAll(".pl-experiment[data-experiment]:not([data-url-prefix])")];
+    roots.forEach(wire);
     const slug = new URLSearchParams(location.search).get(AB_KEY);
     if (slug) {
       const root = document.querySelector(
         `.pl-experiment[data-experiment="${CSS.escape(slug)}"]:not([data-url-prefix])`);
       if (root && root.plShare && !root.plShare.b) openComparison(root, { copy: false });
     }
+    const shared = roots.find(hasState);
+    // after the theme has put a new page at its top (instant navigation scrolls once it is in)
+    if (shared) requestAnimationFrame(() => land(shared));
+  }
+
+  // ---- a shared link lands on its experiment -----------------------------------------------
+
+  // A link with a setting opened at the top of the page, and on a phone the experiment began 1 900 to
+  // 2 700 px further down. Such a link now scrolls to it: the whole block if it fits the screen,
+  // else as far as it takes to have the figure and the first control (its label and its slider, field or
+  // options; its help may stay below) on screen together (probierlabor.css puts them next to each other
+  // on a phone).
+  const LAND_MARGIN = 8;  // px between what is shown and the screen's edges
+  const PRIMARY = ".pl-controls .pl-control:first-child :is(.pl-options, select, input:not([type=hidden]), button)";
+
+  function hasState(root) {
+    const query = new URLSearchParams(location.search);
+    return query.get(AB_KEY) === root.dataset.experiment
+      || paramNames(root).some((name) => query.has(name) || query.has(B_PREFIX + name));
+  }
+
+  function land(root) {
+    // a page the reader or the browser has already scrolled (back, reload), or an anchor of its own
+    const anchor = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (window.scrollY !== 0 || anchor || !root.isConnected) return;
+    const header = document.querySelector(".md-header");
+    const below = header ? header.getBoundingClientRect().bottom : 0;  // the sticky header covers the top
+    const shown = [root.querySelector(".pl-figure"), root.querySelector(PRIMARY)]
+      .filter((el) => el && el.getClientRects().length);
+    const end = Math.max(...shown.map((el) => el.getBoundingClientRect().bottom));
+    const start = root.getBoundingClientRect().top - below - LAND_MARGIN;
+    window.scrollTo({ top: Math.max(start, end - window.innerHeight + LAND_MARGIN), behavior: "instant" });
   }
 
   const ACTIONS = { link: copyLink, qr: showQr, ab: toggleComparison };

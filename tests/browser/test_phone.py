@@ -186,6 +186,80 @@ def test_phone_page_is_readable_and_fits(phone, sizes, check, slug):
             assert wide <= PHONE["width"], f"{scheme}: die Seite ist {wide} px breit"
 
 
+# Where a shared link leaves the reader: the boxes of the figure, of the first control's widget (its slider,
+# field or options; the help under it may stay below) and of the sticky header, in the viewport's coordinates.
+ON_SCREEN = """() => {
+  const root = document.querySelector('[data-experiment]');
+  const box = el => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
+  return {figure: box(root.querySelector('.pl-figure')), control: box(root.querySelector('.pl-controls .pl-control :is(.pl-options, select, input:not([type=hidden]), button)')),
+          header: box(document.querySelector('.md-header')), height: innerHeight};
+}"""
+
+
+# beam-search: the width slider sat 1 150 px above the tree; mqa: the tallest narrow figure (742 px)
+@pytest.mark.parametrize("slug", ["beam-search", "mqa", "top-p-sampling"])
+def test_a_shared_link_shows_the_figure_and_its_first_control(phone, slug):
+    """Issue 28 §3: a link with a setting opened at the top of the page, the experiment 1 900–2 700 px below."""
+    preset = api.concept(slug).PRESETS[-1]
+    state = api.run(slug, api.preset_values(slug, preset.label))["url"]
+    page = phone(f"/{slug}/?" + "&".join(f"{k}={v}" for k, v in state.items()))
+    settle(page)
+    seen = page.evaluate(ON_SCREEN)
+    top, bottom = seen["header"]["bottom"], seen["height"]
+    figure, control = seen["figure"], seen["control"]
+    shown, tall = min(figure["bottom"], bottom) - max(figure["top"], top), figure["bottom"] - figure["top"]
+    # the whole figure where it fits above the control; mqa's (742 px) leaves its top 40 px under the header
+    assert shown >= (0.9 * tall if tall > 600 else tall), seen
+    assert top <= control["top"] and control["bottom"] <= bottom, seen
+
+
+# Whether the text ``t`` stands on screen: in a visible element between the sticky header and the bottom edge.
+TEXT_IN_VIEW = """t => {
+  const top = document.querySelector('.md-header').getBoundingClientRect().bottom;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const el = node.parentElement;
+    if (!node.textContent.includes(t) || !el.checkVisibility()) continue;
+    const r = el.getBoundingClientRect();
+    if (r.height && r.top >= top && r.bottom <= innerHeight) return true;
+  }
+  return false;
+}"""
+
+
+def test_the_verdict_shows_where_the_student_works(phone):
+    """Issue 28 §3: the guess's verdict appeared under the guess, far above the experiment that answered it."""
+    slug = "beam-search"
+    prediction = api.concept(slug).LESSON.prediction
+    page = phone(f"/{slug}/")
+    page.evaluate("k => localStorage.removeItem(k)", f"probierlabor.lektion.{slug}")
+    part = page.locator(f'.pl-predict[data-lesson="{slug}"]')
+    if part.get_by_role("button", name="Ändern").is_visible():  # progress the page read before
+        page.locator(f'.pl-tasks[data-lesson="{slug}"] [data-lesson-reset]').tap()
+    wrong = (prediction.answer + 1) % len(prediction.choices)
+    part.locator("label.pl-guess-choice").nth(wrong).tap()
+    part.get_by_role("button", name="Festlegen", exact=True).tap()
+    # the example's tree by a finger on its option, the width with the slider under the figure
+    params = {p.name: p for p in api.concept(slug).PARAMS}
+    for name, value in prediction.example.items():
+        if params[name].kind == "choice":
+            page.locator(f'label.pl-option:has([data-param="{name}"][value="{params[name].to_url(value)}"])').tap()
+        else:
+            slider = page.locator(f'input[type="range"][data-param="{name}"]')
+            slider.focus()
+            slider.press("Home")
+            assert value == params[name].lo
+    part.locator(".pl-verdict").wait_for(state="visible")
+    verdict = part.locator(".pl-verdict-text").inner_text()
+    assert "stimmt nicht" in verdict
+    assert page.evaluate(TEXT_IN_VIEW, verdict), "the verdict is not on screen"
+    # and the way up to the guess and its explanation
+    page.get_by_role("button", name="Zur Vermutung").tap()
+    page.wait_for_function("() => document.activeElement === document.querySelector('.pl-predict .pl-verdict')")
+    assert page.evaluate(TEXT_IN_VIEW, prediction.explain[:40])
+    assert page.get_by_role("button", name="Zur Vermutung").count() == 0
+
+
 @pytest.mark.parametrize("slug", NARROW_SLUGS[:2])
 def test_the_first_paint_already_fits_the_phone(visit, slug):
     """Before any script runs: the build's narrow version of the default figure, chosen by the CSS."""
