@@ -98,7 +98,20 @@ def on_env(env, config, files):
     start = jinja2.FunctionLoader(lambda name: (ROOT / "index.html").read_text(encoding="utf-8")
                                   if name == "start.html" else None)
     env.loader = jinja2.ChoiceLoader([env.loader, start])
+    # The start page lists them, and every page carries them for static/js/paths.js (a page reached from
+    # a path shows its step and the path's neighbours).
+    env.globals["learning_paths"] = learning_paths()
     return env
+
+
+def learning_paths() -> list[dict]:
+    """concepts/graph.py's PATHS with each step's title."""
+    from probierlabor.concepts.graph import PATHS
+    from probierlabor.kit import api
+
+    return [{"title": title, "description": description,
+             "steps": [{"slug": slug, "title": api.concept(slug).TITLE} for slug in slugs]}
+            for title, description, slugs in PATHS]
 
 
 def on_page_context(context, page, config, nav):
@@ -110,14 +123,6 @@ def on_page_context(context, page, config, nav):
         context["concept_groups"] = [
             (group, [{"slug": m.SLUG, "title": m.TITLE, "teaser": m.TEASER} for m in modules if m.GROUP == group])
             for group in GROUPS
-        ]
-        from probierlabor.concepts.graph import PATHS
-
-        titles = {m.SLUG: m.TITLE for m in modules}
-        context["learning_paths"] = [
-            {"title": title, "description": description,
-             "steps": [{"slug": slug, "title": titles[slug]} for slug in slugs]}
-            for title, description, slugs in PATHS
         ]
     return context
 

@@ -98,11 +98,13 @@ def test_start_page_offers_the_learning_paths():
     if not page.exists():
         pytest.skip("site/ fehlt: erst `make site`")
     html = page.read_text(encoding="utf-8")
-    paths = html.split('<div class="pl-paths">', 1)[1].split("</div>", 1)[0].split('<section class="pl-path">')[1:]
+    paths = html.split('<div class="pl-paths">', 1)[1].split("</div>", 1)[0].split('<section class="pl-path"')[1:]
     assert len(paths) == len(graph.PATHS)
     for section, (title, description, slugs) in zip(paths, graph.PATHS):
+        assert section.startswith(f' data-path="{title}">')  # static/js/paths.js follows the path by its title
         assert f"<h3>{title}</h3>" in section and description in section
-        assert re.findall(r'<li><a href="([a-z0-9-]+)/">', section) == list(slugs)
+        assert re.findall(r'<li data-step="([a-z0-9-]+)"><a href="\1/" data-path="([^"]+)">', section) == [
+            (slug, title) for slug in slugs]
 
 
 @pytest.mark.parametrize("slug", SLUGS)

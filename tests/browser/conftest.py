@@ -291,7 +291,7 @@ TOP = """() => { const body = document.body; body.tabIndex = -1; body.focus({pre
   body.blur(); body.removeAttribute('tabindex'); }"""
 
 # Everything a test may have left open that outlives a page change: dialogs (QR code, key help),
-# search and the navigation drawer, a focused element.
+# search and the navigation drawer, a focused element, a learning path followed.
 CLOSE = """() => {
   document.querySelectorAll('dialog[open]').forEach((d) => d.close());
   for (const id of ['__search', '__drawer']) {
@@ -301,6 +301,7 @@ CLOSE = """() => {
   const query = document.querySelector('.md-search__input');
   if (query && query.value) { query.value = ''; query.dispatchEvent(new Event('input')); }
   if (document.activeElement) document.activeElement.blur();
+  sessionStorage.removeItem('probierlabor.lernpfad');  // a learning path followed (static/js/paths.js)
   window.scrollTo(0, 0);
 }"""
 

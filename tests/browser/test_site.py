@@ -6,6 +6,7 @@ import pytest
 from conftest import NOT_FOUND
 
 from probierlabor import SLUGS
+from probierlabor.concepts.graph import PATHS
 from probierlabor.kit import api
 
 pytestmark = pytest.mark.browser
@@ -96,3 +97,47 @@ def test_formulas_arrive_typeset_in_katex_fonts_without_katex_script(visit):
     assert loaded >= 2  # the vendored fonts, from this server (foreign requests are checked below)
     assert not [u for u in v.requests if u.endswith(".js") and "katex" in u.lower()]
     assert v.foreign_requests() == [] and v.console_errors() == []
+
+
+def test_a_learning_path_leads_from_step_to_step_and_the_start_page_marks_the_steps_opened(reader):
+    """Issue 28 §7: „Weiter“ at the bottom of a page followed the menu (KV-Cache → FlashAttention), also on a path."""
+    title, _, slugs = PATHS[0]
+    titles = {slug: api.concept(slug).TITLE for slug in slugs}
+    v = reader("/")
+    v.page.wait_for_selector(".pl-map")
+    reset = v.page.locator(".pl-paths-reset button")
+    if reset.is_visible():  # steps this tab opened in earlier tests
+        reset.click()
+    v.page.evaluate("window.__same_document = true")
+    v.page.locator(f'.pl-path[data-path="{title}"] li[data-step="{slugs[0]}"] a').click()
+    kv = slugs.index("kv-cache")
+    for i, slug in enumerate(slugs[:kv + 2]):
+        if i:  # the footer's „Weiter“, as a reader goes on
+            nxt = v.page.locator("a.md-footer__link--next")
+            assert nxt.evaluate("a => new URL(a.href).pathname") == f"/{slug}/"
+            assert " ".join(nxt.inner_text().split()) == f"Weiter {titles[slug]}"
+            nxt.click()
+        v.page.wait_for_function("p => location.pathname === p && document.querySelector('.pl-path-where')", arg=f"/{slug}/")
+        bar = v.page.locator(".pl-path-bar")
+        assert bar.locator(".pl-path-where").inner_text() == f"Lernpfad ‚{title}‘, Schritt {i + 1} von {len(slugs)}"
+        if i:
+            assert bar.get_by_role("link", name=f"← {titles[slugs[i - 1]]}").count() == 1
+        assert bar.get_by_role("link", name=f"{titles[slugs[i + 1]]} →").count() == 1
+    assert slugs[kv + 1] == "greedy-decoding"  # the menu's next after KV-Cache is FlashAttention
+    assert v.page.evaluate("window.__same_document === true"), "a page change reloaded the page (and Python)"
+
+    # leaving the path: the bar goes, the footer follows the menu again
+    v.page.get_by_role("button", name="Pfad verlassen").click()
+    assert v.page.locator(".pl-path-bar").count() == 0
+    menu_next = v.page.evaluate("new URL(document.querySelector('a.md-footer__link--next').href).pathname")
+    assert menu_next != f"/{slugs[kv + 2]}/"
+
+    # the start page marks the steps opened
+    v.page.locator(".md-header__button.md-logo").first.click()
+    v.page.wait_for_selector(".pl-path-progress:not([hidden])")
+    section = v.page.locator(f'.pl-path[data-path="{title}"]')
+    done = section.locator("li.pl-step-done").evaluate_all("items => items.map(li => li.dataset.step)")
+    assert done == list(slugs[:kv + 2])
+    assert section.locator(".pl-path-progress").inner_text() == (
+        f"{kv + 2} von {len(slugs)} Schritten besucht. Weiter mit: {titles[slugs[kv + 2]]}")
+    assert v.console_errors() == [] and v.foreign_requests() == []
