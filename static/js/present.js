@@ -334,7 +334,9 @@
   // A key that changed the experiment should show the change: bring the figure into view
   // when less than half of it is on screen.
   function reveal(root) {
-    const stage = root.querySelector(".pl-stage") || root;
+    // the figure itself: on a phone its stage has no box of its own (probierlabor.css puts the controls
+    // between the figure and the readouts)
+    const stage = root.querySelector(".pl-figure") || root;
     const box = stage.getBoundingClientRect();
     const visible = Math.max(0, Math.min(box.bottom, innerHeight) - Math.max(box.top, 0));
     if (visible < Math.min(box.height, innerHeight) / 2) {

@@ -260,6 +260,15 @@ def test_the_verdict_shows_where_the_student_works(phone):
     assert page.get_by_role("button", name="Zur Vermutung").count() == 0
 
 
+def test_a_preset_key_brings_the_figure_into_view(phone):
+    """present.js shows what a key changed; with the controls between figure and readouts (issue 28 §3)
+    the stage it measured had no box of its own on a phone."""
+    page = phone("/top-p-sampling/")  # at the top of the page, the figure far below
+    page.keyboard.press("2")
+    page.wait_for_function("""() => { const r = document.querySelector('[data-experiment] .pl-figure').getBoundingClientRect();
+        return Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) >= r.height / 2; }""", timeout=10_000)
+
+
 @pytest.mark.parametrize("slug", NARROW_SLUGS[:2])
 def test_the_first_paint_already_fits_the_phone(visit, slug):
     """Before any script runs: the build's narrow version of the default figure, chosen by the CSS."""
