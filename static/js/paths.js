@@ -20,8 +20,8 @@
   };
 
   function paths() {
-    const data = document.getElementById("pl-paths");
-    try { return data ? JSON.parse(data.textContent) : []; } catch (_) { return []; }
+    const data = document.querySelector('meta[name="probierlabor-paths"]');
+    try { return data ? JSON.parse(data.content) : []; } catch (_) { return []; }
   }
 
   const pageUrl = (slug) => new URL(`${slug}/`, BASE).href;
