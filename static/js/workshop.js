@@ -248,17 +248,11 @@
     if (section.open) open(section);
   }
 
+  // Only when printing: refreshed after every render, the copy asked Python for the whole script in
+  // the idle time between a slider's frames (experience-replay's next frame 22 → 25 ms, bench side by side).
   window.addEventListener("beforeprint", () => {
     document.querySelectorAll(".pl-workshop").forEach((section) => { if (section.plMounted) forPrint(section); });
   });
-  // pl:rendered (probierlabor.js) does not bubble; capturing on document still sees it
-  document.addEventListener("pl:rendered", (e) => {
-    const root = e.target;
-    if (!root.dataset || root.dataset.urlPrefix) return;  // a comparison copy (share.js) is not the sheet's state
-    document.querySelectorAll("[data-workshop]").forEach((section) => {
-      if (section.plMounted && section.dataset.workshop === root.dataset.experiment) laterForPrint(section);
-    });
-  }, true);
 
   const mountAll = () => document.querySelectorAll("[data-workshop]").forEach(mount);
   if (window.document$ && window.document$.subscribe) window.document$.subscribe(mountAll);

@@ -18,7 +18,7 @@ from conftest import ARRIVED, FOLLOW, SITE, describe, record, scan, settle, star
 
 from probierlabor import SLUGS
 from probierlabor.build import workshop_block
-from probierlabor.kit import workshop
+from probierlabor.kit import api, workshop
 from tests.workshop_check import run_scripts
 
 pytestmark = pytest.mark.browser
@@ -288,9 +288,17 @@ def printed(page) -> str:
     return page.text_content(".pl-print-code code")
 
 
-def test_a_closed_section_prints_its_code(reader):
-    v = reader(f"/{WITH_SCRIPT[0]}/")
-    assert printed(v.page) == workshop.template(WITH_SCRIPT[0])
+def test_a_closed_section_prints_its_code_with_the_state_at_printing(reader):
+    slug = WITH_SCRIPT[0]
+    v = reader(f"/{slug}/")
+    assert printed(v.page) == workshop.template(slug)
+    # a state set after the page opened is the one printed: the copy is filled when printing starts
+    v.page.emulate_media(media="screen")
+    label = api.concept(slug).PRESETS[-1].label
+    v.page.get_by_role("button", name=label, exact=True).first.click()
+    v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                             arg=api.run(slug, api.preset_values(slug, label))["summary"])
+    assert printed(v.page) == workshop.fill(slug, api.preset_values(slug, label))
 
 
 # document.currentScript names whatever runs when it is read: when PyScript ran the page's Python, it
