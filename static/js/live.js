@@ -48,7 +48,8 @@
       const key = el.dataset.liveField;
       if (!(key in given)) continue;
       if (el.type === "checkbox") el.checked = String(given[key]) === "1";
-      else el.value = String(given[key]);
+      // a decimal the page writes back (from a link or a finished run) reads as the reader types it
+      else el.value = el.inputMode === "decimal" ? String(given[key]).replace(/^(-?\d+)\.(\d+)$/, "$1,$2") : String(given[key]);
     }
   }
 
@@ -62,9 +63,13 @@
     return given;
   }
 
+  // In the address a decimal keeps its point, as the experiments write theirs (0.7, not 0,7).
   function writeUrl(section) {
-    const query = new URLSearchParams(location.search);
-    for (const [key, value] of Object.entries(values(section))) query.set(PREFIX + key, value);
+    const query = new URLSearchParams(location.search), given = values(section);
+    for (const el of fields(section)) {
+      const value = given[el.dataset.liveField];
+      query.set(PREFIX + el.dataset.liveField, el.inputMode === "decimal" ? value.replace(/^(-?\d+),(\d+)$/, "$1.$2") : value);
+    }
     history.replaceState(history.state, "", location.pathname + "?" + query.toString() + location.hash);
   }
 

@@ -166,6 +166,7 @@ def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blo
     expected = live.run_settings(SPECULATIVE | {"temperature": "0,7"})["trace"]
     assert expected["config"]["sampling"]["temperature"] == 0.7
     assert "lauf.temperature=0.7" in page.url
+    assert temperature.input_value() == "0,7"  # the finished run's settings, written back with a comma
     panel = f"{SECTION} [data-live-result] .pl-replay"
     page.wait_for_selector(f'{panel}[data-state="ready"]')
     assert page.get_attribute(panel, "data-view") == "speculative"
