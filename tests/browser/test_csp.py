@@ -174,7 +174,9 @@ def test_nothing_the_site_does_breaks_its_policy_online_or_offline(browser):
             page.goto(origin + path)
             page.wait_for_function(ALL_READY, timeout=READY_MS)
             assert page.evaluate("document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]') !== null")
-            # Python's memory snapshot, fetched and unpacked under the policy (static/js/runtime-boot.js)
+            # Python's memory snapshot, fetched and unpacked under the policy (static/js/runtime-boot.js);
+            # the pre-rendered experiments are ready before Python is, so its start is awaited first
+            page.wait_for_function("() => window.probierlaborConfig.snapshot.state !== 'none'", timeout=READY_MS)
             assert page.evaluate("window.probierlaborConfig.snapshot.state") == "restored"
             if path == "/systemcheck/":
                 _run_the_systemcheck(page)
