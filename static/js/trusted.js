@@ -87,17 +87,21 @@
   // Markup as a cleaned fragment, for code that puts nodes in place itself (static/js/morph.js): one
   // parse instead of the default policy's clean-and-serialize and the sink's second parse.
   function fragment(html) {
+    return clean(template(html).content);
+  }
+
+  // A template parsed from `html`: its content is inert until something moves it into the page.
+  function template(html) {
     var t = document.createElement("template");
     t.innerHTML = parse.createHTML(String(html));
-    return clean(t.content);
+    return t;
   }
 
   // Markup parsed, cleaned (if `cleaned`) and written out again, for the sink to parse once more.
   function rewrite(html, whole, cleaned) {
     var tidy = cleaned ? clean : function (tree) { return tree; };
     if (!whole) {
-      var t = document.createElement("template");
-      t.innerHTML = parse.createHTML(html);
+      var t = template(html);
       tidy(t.content);
       return t.innerHTML;
     }
