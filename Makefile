@@ -10,7 +10,7 @@ HOST   ?= 127.0.0.1
 # pytest workers (pytest-xdist), one per core of the 2-core CI machine; `make test JOBS=0` runs in one process
 JOBS   ?= 2
 
-.PHONY: serve test test-unit test-browser lint site bench setup vendor browser clean bundle
+.PHONY: serve test test-unit test-browser screenshots lint site bench setup vendor browser clean bundle
 
 serve: site
 	$(BIN)/python tools/serve.py site --host $(HOST) --port $(PORT)
@@ -28,6 +28,10 @@ test-unit: lint site
 
 test-browser: site browser
 	$(PYTEST) -m browser
+
+# The browser tests again, keeping their pictures for a person to look at (out/screenshots, out/phone)
+screenshots: site browser
+	PL_SCREENSHOTS=1 $(PYTEST) -m browser
 
 # ruff (rules in pyproject.toml) for Python, eslint (eslint.config.mjs) for the browser side and the Node tools
 lint: setup

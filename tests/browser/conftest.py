@@ -29,6 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SITE = Path(os.environ.get("PROBIERLABOR_SITE", ROOT / "site"))  # another build folder, e.g. in parallel work
 SCREENSHOTS = ROOT / "out" / "screenshots"
+# Pictures for a person to look at (out/screenshots, out/phone), not checks: encoding a PNG costs a
+# busy core 0,3–1,5 s, about a minute of every `make test`. `make screenshots` takes them.
+PICTURES = os.environ.get("PL_SCREENSHOTS") == "1"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
@@ -50,6 +53,13 @@ def pytest_runtest_makereport(item, call):
     report = yield
     setattr(item, f"rep_{report.when}", report)
     return report
+
+
+def picture(target, name, folder=SCREENSHOTS, **kwargs):
+    """Saves ``target`` (a page or a locator) as ``folder/name.png`` when pictures are asked for."""
+    if PICTURES:
+        folder.mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(folder / f"{name}.png"), **kwargs)
 
 
 def start_server(folder):
@@ -108,8 +118,7 @@ class Visit:
         return self.page.get_attribute(selector, "data-state")
 
     def screenshot(self, name, **kwargs):
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **kwargs)
+        picture(self.page, name, **kwargs)
 
     def stop(self):
         """Stops recording: a shared tab's next test records its own requests and messages."""

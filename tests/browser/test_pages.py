@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
-from conftest import Visit, switch_scheme
+from conftest import Visit, picture, switch_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +74,7 @@ def test_page_is_offline_ready_and_interactive(reader, check, slug):
         assert "<svg" in figure(v) and query(v) == ""
 
     switch_scheme(v.page, "dark")
-    v.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-dark")))
+    picture(v.page.locator("[data-experiment]"), f"{slug}-dark")
     # text in the figure and the readouts must be light on the dark background
     for selector in (".pl-figure svg text", "[data-readout] dd"):
         with check(f"dark: {selector}"):
@@ -363,15 +362,6 @@ def test_without_javascript_the_default_figure_and_numbers_are_there(without_jav
     assert all(typeset and "\\(" not in text and "\\[" not in text for typeset, text in formulas), formulas
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_phone_screenshots(reader, slug):
-    v = reader(f"/{slug}/", width=390, height=844)
-    v.wait_state()
-    width = v.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, "nothing may overflow sideways on a phone"
-    v.page.locator("[data-experiment]").screenshot(path=str(_shot(f"{slug}-390")))
-
-
 def _luminance(css_colour: str) -> float:
     r, g, b = (int(x) for x in re.findall(r"\d+", css_colour)[:3])
     return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
@@ -384,12 +374,6 @@ def test_prose_numbers_come_from_the_code(without_javascript):
         for value in values:
             assert value in text, (mode, value)
     assert re.search(r"\(1,02; 2,80\)", text)
-
-
-def _shot(name):
-    folder = Path(__file__).resolve().parents[2] / "out" / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{name}.png"
 
 
 SEEDED = [s for s in SLUGS if any(p.kind == "seed" for p in api.concept(s).PARAMS)]

@@ -18,7 +18,7 @@ import pytest
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
-from conftest import READY_MS, ROOT, Reader, settle, switch_scheme
+from conftest import READY_MS, ROOT, Reader, picture, settle, switch_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -166,9 +166,8 @@ def test_phone_page_is_readable_and_fits(phone, sizes, check, slug):
     settle(page)
     smallest = page.evaluate(SMALLEST_LABEL)
     sizes[slug] = round(smallest["size"], 1)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{slug}-390.png"), full_page=True)
-    page.locator("[data-experiment]").screenshot(path=str(SHOTS / f"{slug}-390-experiment.png"))
+    picture(page, f"{slug}-390", SHOTS, full_page=True)
+    picture(page.locator("[data-experiment]"), f"{slug}-390-experiment", SHOTS)
     with check("labels"):
         assert smallest["size"] >= MIN_LABEL_PX, f"„{smallest['text']}“ erscheint mit {smallest['size']:.1f} px"
     with check("targets"):

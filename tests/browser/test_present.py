@@ -6,11 +6,11 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
+from conftest import picture
 
 from probierlabor.kit import api
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "out" / "screenshots"
 
 pytestmark = pytest.mark.browser
 
@@ -292,8 +292,7 @@ def test_presentation_screenshots(reader, slug, scheme):
     assert fig["width"] >= 640, "the figure fills half the projector width at least"
     size = v.page.eval_on_selector(".pl-preset", "el => parseFloat(getComputedStyle(el).fontSize)")
     assert size >= 18, "preset buttons readable from the back"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    v.page.screenshot(path=str(SCREENSHOTS / f"present-{slug}-{scheme}.png"))
+    picture(v.page, f"present-{slug}-{scheme}")
     assert v.console_errors() == [] and v.foreign_requests() == []
 
 

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from conftest import header_hidden
+from conftest import header_hidden, picture
 from replay_helpers import ROOT, SHOTS, SITE, TRACES, go, open_panel, trace  # noqa: F401
 
 
@@ -234,7 +234,6 @@ PANELS = [("paged-attention", "paged-attention-pressure", 2), ("prefix-caching",
 
 @pytest.mark.parametrize("slug, name, index", PANELS, ids=[p[0] for p in PANELS])
 def test_phone_and_dark_screenshots_without_overflow(reader, slug, name, index):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for width, scheme, suffix in ((1280, "light", ""), (390, "light", "-390"), (390, "dark", "-dark")):
         v, panel = open_panel(reader, slug, name, width=width, color_scheme=scheme)
         go(panel, index)
@@ -247,5 +246,5 @@ def test_phone_and_dark_screenshots_without_overflow(reader, slug, name, index):
             .map((n) => parseFloat(getComputedStyle(n).fontSize)))""")
         assert smallest >= 12, smallest
         with header_hidden(v.page):
-            panel.screenshot(path=str(SHOTS / f"replay-{slug}{suffix}.png"))
+            picture(panel, f"replay-{slug}{suffix}")
         assert not v.console_errors()

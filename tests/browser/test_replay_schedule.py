@@ -13,6 +13,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
+from conftest import picture
 from replay_helpers import ROOT, SHOTS, SITE, TRACES, go, open_panel, trace  # noqa: F401
 
 
@@ -263,7 +264,6 @@ def test_schedule_views_fit_and_stay_readable_in_dark_mode(reader, slug, index, 
         assert smallest >= 12, f"text below 12 px in panel {k}"
         panel.scroll_into_view_if_needed()
         v.page.wait_for_timeout(100)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        panel.screenshot(path=str(SHOTS / f"replay-{slug}-{k}-{width}.png"))
+        picture(panel, f"replay-{slug}-{k}-{width}")
     assert v.page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways page scroll
     assert not v.foreign_requests() and not v.console_errors()

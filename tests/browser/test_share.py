@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import header_hidden
+from conftest import header_hidden, picture
 
 from probierlabor.kit import api
 
@@ -184,7 +184,7 @@ def test_a_b_compares_two_settings_side_by_side_and_one_link_restores_both(reade
     a_box, b_box = v.page.locator(A).bounding_box(), v.page.locator(B).bounding_box()
     assert b_box["x"] >= a_box["x"] + a_box["width"] and abs(a_box["y"] - b_box["y"]) < 2, "side by side"
     with header_hidden(v.page):
-        v.page.locator(".pl-ab").screenshot(path=str(_shot("share-ab-1280")))
+        picture(v.page.locator(".pl-ab"), "share-ab-1280")
 
     before = v  # what the first part requested and logged, checked at the end
     v = reader(link[len(v.origin):])  # the shared link, followed in the same tab: both sides come back
@@ -222,7 +222,7 @@ def test_a_b_on_a_phone_stacks_without_overflow_and_clamps_a_bad_b_value(reader)
     assert b_box["y"] >= a_box["y"] + a_box["height"], "B below A"
     assert b_box["x"] + b_box["width"] <= 390
     with header_hidden(v.page):
-        v.page.locator(".pl-ab").screenshot(path=str(_shot("share-ab-390")))
+        picture(v.page.locator(".pl-ab"), "share-ab-390")
 
     v.page.get_by_role("button", name="A/B-Vergleich", exact=True).click()  # the same button closes it
     v.page.wait_for_selector(B, state="detached")
@@ -235,9 +235,3 @@ def test_the_qr_library_is_vendored_at_its_pinned_version():
     lock = json.loads((ROOT / "package-lock.json").read_text())
     assert manifest["versions"]["qrcode-generator"] == lock["packages"]["node_modules/qrcode-generator"]["version"]
     assert "qrcode/qrcode.js" in manifest["files"]
-
-
-def _shot(name):
-    folder = ROOT / "out" / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{name}.png"
