@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from conftest import ARRIVED, FOLLOW
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("PROBIERLABOR_SITE", ROOT / "site"))  # as conftest.py: parallel builds
@@ -29,3 +32,33 @@ def go(panel, index: int) -> None:
     """Show the state after ``index`` steps."""
     panel.evaluate(f"el => {{ el.plReplay.reset(); el.plReplay.step({index}); }}")
     assert panel.evaluate("el => el.plReplay.index") == index
+
+
+def traces_tab(visit):
+    """One tab in which each case answers one trace with its own route handler (the others come unchanged),
+    without the offline copy, whose answers would pass by the route. Python starts once; every case is a
+    page change: ``open_(slug, name, handler, state)`` → the panel's selector once it reached ``state``."""
+    serve = {}
+
+    def route(request_route):
+        name = request_route.request.url.rsplit("/", 1)[-1].removesuffix(".json")
+        if name in serve:
+            serve[name](request_route)
+        else:
+            request_route.continue_()
+
+    v = visit("/", routes=[("**/static/traces/*.json", route)])
+
+    def open_(slug, name, handler, state):
+        serve.clear()
+        serve[name] = handler
+        # a panel mounts (and fetches its trace) when its page comes in: through the start page if it is open
+        for path in (["/"] if urlsplit(v.page.url).path == f"/{slug}/" else []) + [f"/{slug}/"]:
+            v.page.evaluate(FOLLOW, v.origin + path)
+            v.page.wait_for_function(ARRIVED, arg=path, timeout=30_000)
+        panel = f'section.pl-replay[data-replay="{name}"]'
+        v.page.locator(panel).scroll_into_view_if_needed()  # a panel loads its trace once it comes near the screen
+        v.page.wait_for_selector(f'{panel}[data-state="{state}"]', timeout=30_000)
+        return panel
+
+    return v, open_

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from replay_helpers import traces_tab
 
 # The built site the panels are discovered in (as in conftest.py: PROBIERLABOR_SITE for parallel builds).
 SITE = Path(os.environ.get("PROBIERLABOR_SITE", Path(__file__).resolve().parents[2] / "site"))
@@ -85,23 +86,28 @@ def _future(route):
     route.fulfill(response=response, body=json.dumps(trace))
 
 
-@pytest.mark.parametrize("fault, handler, message", [
-    ("fehlt", lambda route: route.fulfill(status=404, body="nicht da"), ("fehlt",)),
-    ("kaputt", lambda route: route.fulfill(status=200, body="{nicht json", content_type="application/json"),
-     ("beschädigt",)),
-    ("widersprüchlich", _corrupt, ("unbekannte Anfrage niemand",)),
-    ("neuere Version", _future, ("Version 99",)),
-])
-def test_a_bad_trace_gives_a_german_message_and_the_page_keeps_working(visit, fault, handler, message):
-    slug, name, _ = next(p for p in PANELS if p[0] == "continuous-batching")
-    v = visit(f"/{slug}/", routes=[(f"**/static/traces/{name}.json", handler)])
-    v.page.wait_for_selector(f'section.pl-replay[data-replay="{name}"][data-state="error"]', timeout=30_000)
-    error = v.page.locator(f'section.pl-replay[data-replay="{name}"] .pl-replay-error')
-    text = error.inner_text()
-    assert any(m in text for m in message) and "Rest der Seite" in text, text
-    assert v.wait_state() == "ready"  # the live experiment is untouched
-    root = v.page.locator("[data-experiment]")
-    before = root.locator(".pl-figure").inner_html()
-    root.locator("[data-preset]").last.click()
-    v.page.wait_for_function("() => document.querySelector('[data-experiment]').dataset.state === 'ready'")
-    assert root.locator(".pl-figure").inner_html() != before or root.locator("[data-preset]").count() == 1
+# A trace that arrives whole stays in the tab's memory (it does not change while the reader is on the site),
+# and a page loads all of its panels' traces: each whole fault comes last for its trace.
+FAULTS = [
+    ("widersprüchlich", "ttft", "continuous-batching-realistic", _corrupt, ("unbekannte Anfrage niemand",)),
+    ("fehlt", "continuous-batching", "continuous-batching-article",
+     lambda route: route.fulfill(status=404, body="nicht da"), ("fehlt",)),
+    ("kaputt", "continuous-batching", "continuous-batching-article",
+     lambda route: route.fulfill(status=200, body="{nicht json", content_type="application/json"), ("beschädigt",)),
+    ("neuere Version", "continuous-batching", "continuous-batching-article", _future, ("Version 99",)),
+]
+
+
+def test_a_bad_trace_gives_a_german_message_and_the_page_keeps_working(visit, check):
+    v, open_ = traces_tab(visit)
+    for fault, slug, name, handler, message in FAULTS:
+        with check(fault):
+            panel = open_(slug, name, handler, "error")
+            text = v.page.locator(f"{panel} .pl-replay-error").inner_text()
+            assert any(m in text for m in message) and "Rest der Seite" in text, text
+            assert v.wait_state() == "ready"  # the live experiment is untouched
+            root = v.page.locator("[data-experiment]")
+            before = root.locator(".pl-figure").inner_html()
+            root.locator("[data-preset]").last.click()
+            v.page.wait_for_function("() => document.querySelector('[data-experiment]').dataset.state === 'ready'")
+            assert root.locator(".pl-figure").inner_html() != before or root.locator("[data-preset]").count() == 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import ARRIVED, FOLLOW
+from replay_helpers import traces_tab
 
 from engine import tracer
 
@@ -65,40 +65,11 @@ def _fault(change):
     return handler
 
 
-def _tab(visit):
-    """One tab whose traces come through ``serve`` (name → change; others unchanged), without the offline
-    copy, whose answers would pass by the route. Python starts once; every case is a page change."""
-    serve = {}
-
-    def route(request_route):
-        name = request_route.request.url.rsplit("/", 1)[-1].removesuffix(".json")
-        if name in serve:
-            _fault(serve[name])(request_route)
-        else:
-            request_route.continue_()
-
-    v = visit("/", routes=[("**/static/traces/*.json", route)])
-
-    def open_(slug, name, change, state):
-        """The page ``slug`` with trace ``name`` changed, once its panel reached ``state``: the panel's selector."""
-        serve.clear()
-        serve[name] = change
-        # a panel mounts (and fetches its trace) when its page comes in: through the start page if it is open
-        for path in (["/"] if v.page.url.endswith(f"/{slug}/") else []) + [f"/{slug}/"]:
-            v.page.evaluate(FOLLOW, v.origin + path)
-            v.page.wait_for_function(ARRIVED, arg=path, timeout=30_000)
-        panel = f'section.pl-replay[data-replay="{name}"]'
-        v.page.wait_for_selector(f'{panel}[data-state="{state}"]', timeout=30_000)
-        return panel
-
-    return v, open_
-
-
 def test_a_trace_with_markup_or_absurd_sizes_is_refused(visit, check):
-    v, open_ = _tab(visit)
+    v, open_ = traces_tab(visit)
     for slug, name, change, words, case in REFUSED:
         with check(case):
-            panel = open_(slug, name, change, "error")
+            panel = open_(slug, name, _fault(change), "error")
             text = v.page.locator(f"{panel} .pl-replay-error").inner_text()
             assert words in text and "Rest der Seite" in text, text
             assert v.wait_state() == "ready"  # the live experiment is untouched
@@ -118,10 +89,10 @@ SHOWN = [  # valid traces whose text fields hold markup: drawn, as text (where t
 
 
 def test_markup_in_a_text_field_is_shown_as_text(visit, check):
-    v, open_ = _tab(visit)
+    v, open_ = traces_tab(visit)
     for slug, name, change, case, displayed in SHOWN:
         with check(case):
-            panel = v.page.locator(open_(slug, name, change, "ready"))
+            panel = v.page.locator(open_(slug, name, _fault(change), "ready"))
             length = panel.evaluate("el => el.plReplay.length")
             as_text = False
             for index in range(length + 1):  # every step draws; none may create what the trace holds
