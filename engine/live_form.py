@@ -21,7 +21,7 @@ SEPARATOR = "|"
 MODELS = ("MHA", "GQA", "MQA")
 NAMES = "ABCDEFGHIJKLMNOP"  # request ids, as the articles name their requests
 DEFAULT_NEW_TOKENS = 8
-# (lowest, highest) per number: the form's bounds (build/live_block.py renders them) and the caps.
+# (lowest, highest) per number: the form's bounds (pageblocks/live_block.py renders them) and the caps.
 # Within them a run can still be long: 16 requests of 64 + 32 tokens one token per step, or four with
 # FlashAttention's tiles of one key, took 0,5–0,9 s of CPU in CPython here (6–7 s in a browser).
 # engine/live.py's MAX_WORK caps the whole run.
@@ -40,7 +40,7 @@ assert len(NAMES) == LIMITS["requests"][1]
 # Numbers a form shows next to their key (the rest are on/off switches and choices).
 NUMBERS = ("block_size", "num_blocks", "max_num_seqs", "max_num_batched_tokens")
 SWITCHES = ("chunked_prefill", "prefix_caching")
-LABELS = {  # German names of the settings, for messages and the form (build/live_block.py)
+LABELS = {  # German names of the settings, for messages and the form (pageblocks/live_block.py)
     "requests": "Anfragen", "model": "Modell", "policy": "Batching", "block_size": "Blockgröße",
     "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
     "max_num_batched_tokens": "Token-Budget pro Schritt", "chunked_prefill": "Chunked Prefill",

@@ -42,9 +42,9 @@ _spec.loader.exec_module(bytecode)
 
 
 def _package_files() -> list[Path]:
-    # build/ writes the HTML around the experiments at build time; the browser never imports it.
+    # pageblocks/ writes the HTML around the experiments at build time; the browser never imports it.
     return sorted(p for p in PACKAGE.rglob("*.py")
-                  if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "build")
+                  if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "pageblocks")
 
 
 def bundle_files() -> list[tuple[Path, str]]:

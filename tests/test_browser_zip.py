@@ -36,7 +36,7 @@ def test_the_zip_holds_the_package_and_only_the_shared_engine_modules():
     # the shared math, and „Eigener Lauf“'s form with its tokenizer (checked in the page before the engine loads)
     assert {n for n in names if n.startswith("engine/")} == {"engine/__init__.pyc", "engine/acceptance.pyc",
                                                               "engine/live_form.pyc", "engine/tokenizer.pyc"}
-    assert not any(n.startswith("probierlabor/build/") for n in names)
+    assert not any(n.startswith("probierlabor/pageblocks/") for n in names)
 
 
 def test_the_zip_name_follows_the_shared_engine_module(tmp_path, monkeypatch):

@@ -1,4 +1,4 @@
-"""„Eigener Lauf“'s form (build/live_block.py): its presets are the page's recorded runs and run as they
+"""„Eigener Lauf“'s form (pageblocks/live_block.py): its presets are the page's recorded runs and run as they
 are, and the form's bounds and names are engine/live.py's."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 import pytest
 
 from engine import live, live_speculative
-from probierlabor.build import live_block
+from probierlabor.pageblocks import live_block
 from probierlabor.kit import fmt
 
 

@@ -1,4 +1,4 @@
-"""„Eigener Lauf“ in the browser (build/live_block.py, static/js/live.js, the Python worker).
+"""„Eigener Lauf“ in the browser (pageblocks/live_block.py, static/js/live.js, the Python worker).
 
 A run on the page must be the run CPython computes for the same settings (engine/live.py), replayed
 by the page's own view; a bad workload gets engine/live.py's German message and no run. Nothing of
@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import pytest
 
 from engine import live, live_form, live_speculative
-from probierlabor.build import live_block
+from probierlabor.pageblocks import live_block
 from trace_equal import same
 
 pytestmark = pytest.mark.browser
