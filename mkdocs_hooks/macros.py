@@ -36,7 +36,7 @@ def define_env(env):
 
     @env.macro
     def live_run(slug: str) -> str:
-        """The reader's own engine run (engine/live.py), started by static/js/live.js."""
+        """The reader's own engine run (probierlabor/live), started by static/js/live.js."""
         return "\n\n" + live_block.section(slug) + "\n\n"
 
     @env.macro
