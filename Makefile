@@ -29,9 +29,11 @@ test-unit: lint site
 test-browser: site browser
 	$(PYTEST) -m browser
 
-# ruff (rules in pyproject.toml) for Python, eslint (eslint.config.mjs) for the browser side and the Node tools
+# ruff (rules in pyproject.toml) for Python, import-linter (contracts in pyproject.toml: the engine imports
+# nothing of the page side, no import cycles), eslint (eslint.config.mjs) for the browser side and the Node tools
 lint: setup
 	$(BIN)/ruff check --quiet .
+	$(BIN)/lint-imports --no-logo --no-cache
 	npx --no-install eslint --max-warnings 0 .
 
 site: setup
