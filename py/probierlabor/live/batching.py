@@ -31,7 +31,7 @@ from engine.scheduler import POLICIES
 from engine.tile_trace import TileRecorder
 
 from . import form
-from .fields import NAMES, NUMBERS, SEPARATOR, SWITCHES
+from .fields import ENGINE, NAMES, NUMBERS, SEPARATOR, SWITCHES
 from .form import WorkloadError
 from .recording import REVISION, SCENARIO, SEED, TOKENIZER, Stopped, prompt_text
 
@@ -82,7 +82,7 @@ def parse(settings: Mapping) -> LiveWorkload:
     a ``WorkloadError`` with every problem found."""
     problems = form.Problems()
     read = problems.take(form.read, settings) or {}
-    policy = str(settings.get("policy", "continuous")).strip()
+    policy = str(settings.get("policy", ENGINE["policy"].default)).strip()
     if policy not in POLICIES:
         problems.found.append(f"Batching „{policy[:20]}“ gibt es nicht; möglich sind continuous und static.")
     problems.raise_any()

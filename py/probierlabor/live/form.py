@@ -23,7 +23,7 @@ from engine.tokenizer import DEFAULT_ALPHABET
 
 from ..kit.contract import Param
 from .fields import (ARTICLE, DEFAULT_NEW_TOKENS, ENGINE, MAX_REQUESTS, MODELS, NAMES, NUMBERS, PROMPT_LENGTH,
-                     REQUEST, SEPARATOR, SPECULATIVE, SPECULATIVE_KEY, SPECULATIVE_NUMBERS, SWITCHES)
+                     REQUEST, SEPARATOR, SPECULATIVE, SPECULATIVE_KEY, SPECULATIVE_NUMBERS, SWITCHES, TEXT_LABELS)
 
 
 class WorkloadError(ValueError):
@@ -170,9 +170,9 @@ def read(settings: Mapping) -> dict:
     notes: list[str] = []
     problems = Problems()
     out = {"requests": problems.take(request_lines, settings.get("requests", ""), notes)}
-    model = str(settings.get("model", "GQA")).strip().upper()
+    model = str(settings.get("model", ENGINE["model"].default)).strip().upper()
     if model not in MODELS:
-        problems.found.append(f"Modell „{model[:10]}“ gibt es nicht; möglich sind {', '.join(MODELS)}.")
+        problems.found.append(f"{ENGINE['model'].label} „{model[:10]}“ gibt es nicht; möglich sind {', '.join(MODELS)}.")
     out["model"] = model
     for key in NUMBERS:
         param = ENGINE[key]
@@ -185,7 +185,7 @@ def read(settings: Mapping) -> dict:
         elif value is not None:
             out[key] = clamp(value, param, param.label, notes)
     for key in SWITCHES:
-        out[key] = problems.take(switch, settings.get(key, "1"), ENGINE[key].label)
+        out[key] = problems.take(switch, settings.get(key, ENGINE[key].to_url(ENGINE[key].default)), ENGINE[key].label)
     if "tile_size" in settings:
         out["tile_size"] = problems.take(bounded, settings["tile_size"], ENGINE["tile_size"], notes)
     problems.raise_any()
@@ -197,12 +197,13 @@ def read_speculative(settings: Mapping) -> dict:
     by speculative.py), its prompt; a ``WorkloadError`` with every problem found."""
     notes: list[str] = []
     problems = Problems()
-    model = str(settings.get("model", "GQA")).strip().upper()
-    if model not in (ARTICLE, *MODELS):
-        problems.found.append(f"Modellpaar „{model[:10]}“ gibt es nicht; möglich sind {', '.join((ARTICLE, *MODELS))}.")
+    pairs = SPECULATIVE["model"]
+    model = str(settings.get("model", pairs.default)).strip().upper()
+    if model not in (kinds := [kind for kind, _ in pairs.choices]):
+        problems.found.append(f"{pairs.label} „{model[:10]}“ gibt es nicht; möglich sind {', '.join(kinds)}.")
     out = {"model": model}
     if model != ARTICLE:
-        out["prompt"] = problems.take(prompt, str(settings.get("prompt", "")), "Prompt", notes)
+        out["prompt"] = problems.take(prompt, str(settings.get("prompt", "")), TEXT_LABELS["prompt"], notes)
     for key in SPECULATIVE_NUMBERS:
         if key not in settings:
             problems.found.append(f"{SPECULATIVE[key].label} fehlt.")
