@@ -33,9 +33,11 @@ test-browser: site browser
 screenshots: site browser
 	PL_SCREENSHOTS=1 $(PYTEST) -m browser
 
-# ruff (rules in pyproject.toml) for Python, eslint (eslint.config.mjs) for the browser side and the Node tools
+# ruff (rules in pyproject.toml) for Python, import-linter (contracts in pyproject.toml: the engine imports
+# nothing of the page side, no import cycles), eslint (eslint.config.mjs) for the browser side and the Node tools
 lint: setup
 	$(BIN)/ruff check --quiet .
+	$(BIN)/lint-imports --no-logo --no-cache
 	npx --no-install eslint --max-warnings 0 .
 
 site: setup

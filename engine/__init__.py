@@ -1,7 +1,8 @@
-"""Probierlabor's small inference engine (numpy; the page's own Python loads only ``acceptance`` and ``live_form``).
+"""Probierlabor's small inference engine (numpy; the page's own Python loads only ``acceptance`` and ``tokenizer``).
 
-This file imports nothing: the browser's zip holds it, ``acceptance``, ``live_form`` and ``tokenizer`` alone
-(mkdocs_hooks/site.py), so importing the package there must not pull in numpy or the engine's other modules.
+This file imports nothing: the page imports the package from the site's zip (mkdocs_hooks/site.py) for its
+two plain-Python modules, so importing it there must not pull in numpy or the engine's other modules. The
+engine imports nothing from ``probierlabor``; the page's „Eigener Lauf“ (probierlabor/live) calls it.
 
 Modules, each readable on its own:
 
@@ -16,7 +17,6 @@ Modules, each readable on its own:
 * ``engine``     – the step loop (``LLMEngine``) tying model, block pool, scheduler and sampler together
 * ``sampler``    – greedy, temperature, top-k, top-p with an explicit seeded generator
 * ``speculative``– speculative decoding: draft proposals, one target verification, exact correction
-* ``live_form``  – „Eigener Lauf“'s form read without numpy, so the page checks it before the engine loads
 * ``acceptance`` – its accept/reject rule and balance in plain Python (shared with the concept page)
 * ``tracer``     – a run as a schema-versioned JSON trace; replay checks; Chrome/Perfetto export
 * ``scenarios``  – the recorded runs in static/traces/ (the articles' examples, realistic workloads)

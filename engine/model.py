@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from engine.tokenizer import CharTokenizer
+
 DTYPES = ("float32", "float64")
 
 
@@ -202,3 +204,11 @@ def tiny_config(kind: str = "GQA", **overrides) -> ModelConfig:
     if kind not in kv:
         raise ValueError(f"unknown attention kind {kind!r}; choose one of {sorted(kv)}")
     return ModelConfig(**{"num_heads": 4, "num_kv_heads": kv[kind], **overrides})
+
+
+def tiny_model(kind: str = "GQA", **overrides) -> LlamaModel:
+    """A tiny model with the character tokenizer, so traces carry readable text: the recorded runs
+    (``scenarios``) and the readers' own runs (probierlabor/live) use this same model."""
+    model = LlamaModel(tiny_config(kind, **overrides))
+    model.tokenizer = CharTokenizer()
+    return model

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import live, tracer
+from engine import tracer
 from engine.backends import NUMPY, Backend
 from engine.engine import LLMEngine
+from engine.model import tiny_model
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate, truncated_draft
 from engine.tile_trace import TileRecorder
@@ -74,9 +75,6 @@ def get(name: str) -> Scenario:
 
 
 # --------------------------------------------------------------------------- helpers
-tiny = live.model_for  # the tiny Llama model with the character tokenizer, as in the readers' own runs
-
-
 def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None, per_step=None,
                backend: Backend = NUMPY) -> dict:
     """Submit ``requests`` (dicts: id, prompt, max_new_tokens, arrival_step, eos_id), run, trace."""
@@ -115,7 +113,7 @@ def _decode_toy(meta):
           "auf einmal, danach kommt pro Schritt eine Position dazu, alle vier Positionen ein neuer Block.",
           ["kv-cache", "decode"])
 def _kv_cache_growth(meta):
-    engine = LLMEngine(tiny("GQA"), num_blocks=16, block_size=4, max_num_seqs=1, max_num_batched_tokens=32)
+    engine = LLMEngine(tiny_model("GQA"), num_blocks=16, block_size=4, max_num_seqs=1, max_num_batched_tokens=32)
     return run_engine(meta, engine, [text_request("r", "der cache wächst mit", 12)])
 
 
@@ -155,7 +153,7 @@ def _prefill_chunks(meta):
           "8 Tokens pro Schritt läuft sein Prefill in Stücken, die sich den Schritt mit den Decodes teilen.",
           ["prefill", "continuous-batching", "ttft"])
 def _prefill_interleaved(meta):
-    engine = LLMEngine(tiny("GQA"), num_blocks=32, block_size=4, max_num_seqs=4, max_num_batched_tokens=8)
+    engine = LLMEngine(tiny_model("GQA"), num_blocks=32, block_size=4, max_num_seqs=4, max_num_batched_tokens=8)
     requests = [text_request("kurz 1", "hallo", 8), text_request("kurz 2", "guten tag", 8),
                 text_request("kurz 3", "moin", 8),
                 text_request("lang", "ein langer prompt wird in stücken vorgefüllt.", 4, arrival_step=2)]
@@ -166,7 +164,7 @@ def _prefill_interleaved(meta):
           "Zwei Anfragen mit Blöcken zu 4 Positionen: Position 4 braucht einen zweiten Block, und die "
           "Blöcke einer Anfrage liegen nicht nebeneinander im Pool.", ["paged-attention", "kv-cache"])
 def _paged_blocks(meta):
-    engine = LLMEngine(tiny("GQA"), num_blocks=8, block_size=4, max_num_seqs=2, max_num_batched_tokens=16)
+    engine = LLMEngine(tiny_model("GQA"), num_blocks=8, block_size=4, max_num_seqs=2, max_num_batched_tokens=16)
     requests = [text_request("hund", "hund", 6), text_request("katze", "katz", 6, arrival_step=1)]
     return run_engine(meta, engine, requests)
 
@@ -176,7 +174,7 @@ def _paged_blocks(meta):
           "jede Position: x an Stelle h nutzt 6 Tokens aus dem Cache, x an Stelle a keines.",
           ["prefix-caching"])
 def _prefix_article(meta):
-    engine = LLMEngine(tiny("GQA"), num_blocks=48, block_size=2, max_num_seqs=1, max_num_batched_tokens=16)
+    engine = LLMEngine(tiny_model("GQA"), num_blocks=48, block_size=2, max_num_seqs=1, max_num_batched_tokens=16)
     base = "abcdefgh"
     requests = [text_request("abcdefgh", base, 1)]
     for i in range(len(base) - 1, -1, -1):  # H → X first, as the article starts
@@ -186,7 +184,7 @@ def _prefix_article(meta):
 
 
 def _section_13(meta, policy):
-    engine = LLMEngine(tiny("GQA"), num_blocks=16, block_size=4, max_num_seqs=2, max_num_batched_tokens=8,
+    engine = LLMEngine(tiny_model("GQA"), num_blocks=16, block_size=4, max_num_seqs=2, max_num_batched_tokens=8,
                        policy=policy)
     requests = [text_request("A", "a", 6), text_request("B", "a", 2), text_request("C", "a", 2, arrival_step=1)]
     return run_engine(meta, engine, requests)
@@ -216,7 +214,7 @@ TILE = 4
           "Ende ist genau die dichte Attention.", ["flash-attention"])
 def _flash_tiles(meta):
     tiles = TileRecorder(TILE)
-    engine = LLMEngine(tiny("GQA"), num_blocks=8, block_size=4, max_num_seqs=1, max_num_batched_tokens=32,
+    engine = LLMEngine(tiny_model("GQA"), num_blocks=8, block_size=4, max_num_seqs=1, max_num_batched_tokens=32,
                        kernel=tiles.kernel)
     return run_engine(meta, engine, [text_request("r", "kacheln rechnen", 3)], per_step=tiles.events)
 
@@ -245,7 +243,7 @@ def _spec_pq(meta):
           "was das Zielmodell selbst gewählt hätte – die Ausgabe ist Zeichen für Zeichen die des Zielmodells.",
           ["speculative-decoding"])
 def _spec_tiny(meta):
-    target = tiny("GQA")
+    target = tiny_model("GQA")
     draft = truncated_draft(target, 1)
     return speculative_trace(meta, target, draft, TOKENIZER.encode("die katze"), 24, k=4, params=GREEDY, seed=None,
                              tokenizer=TOKENIZER)
@@ -253,7 +251,7 @@ def _spec_tiny(meta):
 
 # --------------------------------------------------------------------------- GQA / MQA
 def _kv_heads(meta, kind):
-    engine = LLMEngine(tiny(kind), num_blocks=24, block_size=4, max_num_seqs=4, max_num_batched_tokens=32)
+    engine = LLMEngine(tiny_model(kind), num_blocks=24, block_size=4, max_num_seqs=4, max_num_batched_tokens=32)
     requests = [text_request("a", "wie viele köpfe", 8), text_request("b", "teilen sich k und v?", 8),
                 text_request("c", "gqa spart speicher", 8, arrival_step=2)]
     return run_engine(meta, engine, requests)
@@ -270,7 +268,7 @@ for _kind, _slug, _text in (("MHA", "gqa", "vier K/V-Köpfe, einer pro Query-Kop
 # --------------------------------------------------------------------------- realistic workloads
 def run_workload(meta: dict, workload, model=None, backend: Backend = NUMPY, **engine_overrides) -> dict:
     """A ``workloads.Workload`` on the tiny GQA model with the engine settings it was shaped for."""
-    model = backend.model(model if model is not None else tiny("GQA"))
+    model = backend.model(model if model is not None else tiny_model("GQA"))
     engine = LLMEngine(model, **(workload.engine | engine_overrides))
     requests = [{"id": str(r.req_id), "prompt": list(r.prompt), "max_new_tokens": r.max_new_tokens,
                  "arrival_step": r.arrival_step, "eos_id": r.eos_id} for r in workload.requests]

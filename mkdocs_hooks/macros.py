@@ -9,14 +9,14 @@
     {{ live_run("continuous-batching") }}   „Eigener Lauf“: the reader's workload, run in the browser
     {{ read_first("decode") }}   the "Vorher lesen" line, from probierlabor/concepts/graph.py
     {{ see_also("decode") }}     the "Siehe auch" section, from the same graph
-    {{ glossary_entries() }}     the glossary page's entries, from probierlabor/build/glossary.py
+    {{ glossary_entries() }}     the glossary page's entries, from probierlabor/pageblocks/glossary.py
 
 So text and experiment cannot drift apart: both come from ``api.run``.
 """
 
 from __future__ import annotations
 
-from probierlabor.build import (experiment_block, glossary, graph_block, lesson_block, live_block, replay_block,
+from probierlabor.pageblocks import (experiment_block, glossary, graph_block, lesson_block, live_block, replay_block,
                                 workshop_block)
 from probierlabor.kit import api, fmt
 
@@ -36,7 +36,7 @@ def define_env(env):
 
     @env.macro
     def live_run(slug: str) -> str:
-        """The reader's own engine run (engine/live.py), started by static/js/live.js."""
+        """The reader's own engine run (probierlabor/live), started by static/js/live.js."""
         return "\n\n" + live_block.section(slug) + "\n\n"
 
     @env.macro

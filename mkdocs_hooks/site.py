@@ -3,8 +3,8 @@
 MkDocs only copies files from docs_dir; the project keeps pages/, static/ and py/ apart
 (as asked), so this hook adds static/ file by file and zips py/probierlabor for the
 browser, named by its content hash so a new version never meets a stale cache. The zip
-also carries the few pure-Python engine modules the concepts import (ENGINE_FOR_BROWSER), and
-the bytecode of everything in it (mkdocs_hooks/bytecode.py).
+also carries the engine modules the package imports (ENGINE_FOR_BROWSER), once for the page and the
+Python worker, and the bytecode of everything in it (mkdocs_hooks/bytecode.py).
 """
 
 from __future__ import annotations
@@ -23,17 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "py" / "probierlabor"
 ENGINE = ROOT / "engine"
 STATIC = ROOT / "static"
-# The page's zip carries only these plain-Python engine modules, which a concept shares with it (one
-# copy of the math), and the form of „Eigener Lauf“ (live_form.py, with the tokenizer it reads prompts
-# by), which the page checks before the worker loads the engine; engine/__init__.py must stay free of imports.
-ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py", "live_form.py", "tokenizer.py")
-# „Eigener Lauf“ runs the engine itself on numpy, in a Web Worker, only when a reader starts a run:
-# these modules (engine.live and what it imports) go into a zip of their own, so the page's zip and
-# its cold start stay as they are. It holds the page's engine modules too: once the worker has imported
-# this engine package, a workshop script in the same worker imports engine.acceptance from it.
-ENGINE_LIVE = (*ENGINE_FOR_BROWSER, "attention.py", "block_pool.py", "engine.py", "live.py", "live_speculative.py",
-               "model.py", "paged_kv.py", "sampler.py", "scheduler.py", "speculative.py", "tile_trace.py",
-               "toy.py", "tracer.py", "workloads.py")
+# The engine modules the package imports (tests/test_browser_zip.py checks the list against its imports):
+# a concept's plain-Python math (acceptance.py), the tokenizer „Eigener Lauf“'s form reads prompts by, and
+# what probierlabor/live runs on numpy in the Python worker, only when a reader starts a run. The page
+# imports nothing of it but those two plain modules, so its cold start pays only for the download
+# (bytecode, about a tenth of the zip); engine/__init__.py must stay free of imports.
+ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py", "attention.py", "block_pool.py", "engine.py", "model.py",
+                      "paged_kv.py", "sampler.py", "scheduler.py", "speculative.py", "tile_trace.py", "tokenizer.py",
+                      "toy.py", "tracer.py", "workloads.py")
 
 # A hook is loaded by path, not as part of a package: its neighbour is loaded the same way.
 _spec = importlib.util.spec_from_file_location("probierlabor_bytecode", Path(__file__).with_name("bytecode.py"))
@@ -42,9 +39,9 @@ _spec.loader.exec_module(bytecode)
 
 
 def _package_files() -> list[Path]:
-    # build/ writes the HTML around the experiments at build time; the browser never imports it.
+    # pageblocks/ writes the HTML around the experiments at build time; the browser never imports it.
     return sorted(p for p in PACKAGE.rglob("*.py")
-                  if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "build")
+                  if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "pageblocks")
 
 
 def bundle_files() -> list[tuple[Path, str]]:
@@ -53,34 +50,18 @@ def bundle_files() -> list[tuple[Path, str]]:
     return files + [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER]
 
 
-def engine_files() -> list[tuple[Path, str]]:
-    return [(ENGINE / name, f"engine/{name}") for name in ENGINE_LIVE]
-
-
-def _hash(files: list[tuple[Path, str]]) -> str:
+def _package_hash() -> str:
     digest = hashlib.sha256()
-    for path, name in files:
+    for path, name in bundle_files():
         digest.update(name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
-
-
-def _package_hash() -> str:
-    return _hash(bundle_files())
-
-
-def write_engine_zip(target: Path) -> None:
-    """Sources, not bytecode: the worker imports them once per tab, long after the page's cold start."""
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as bundle:
-        for path, name in engine_files():
-            bundle.write(path, name)
 
 
 def on_config(config):
     if not (STATIC / "vendor" / "MANIFEST.json").exists():
         raise PluginError("static/vendor fehlt: erst `make site` (oder tools/vendor_runtime.py) ausführen.")
     config.extra["py_bundle"] = f"static/py/probierlabor-{_package_hash()}.zip"
-    config.extra["engine_bundle"] = f"static/py/engine-{_hash(engine_files())}.zip"
     return config
 
 
@@ -141,9 +122,8 @@ def on_post_build(config):
             script.unlink()
     target = Path(config["site_dir"]) / config.extra["py_bundle"]
     target.parent.mkdir(parents=True, exist_ok=True)
-    for old in [*target.parent.glob("probierlabor-*.zip"), *target.parent.glob("engine-*.zip")]:
+    for old in target.parent.glob("probierlabor-*.zip"):
         old.unlink()
-    write_engine_zip(Path(config["site_dir"]) / config.extra["engine_bundle"])
     with tempfile.TemporaryDirectory() as tmp:
         sources = Path(tmp) / "sources.zip"
         with zipfile.ZipFile(sources, "w", zipfile.ZIP_DEFLATED) as bundle:
@@ -153,7 +133,7 @@ def on_post_build(config):
 
 
 def on_serve(server, config, builder):
-    for path in (PACKAGE, *(ENGINE / name for name in {*ENGINE_FOR_BROWSER, *ENGINE_LIVE}), STATIC / "js", STATIC / "css",
+    for path in (PACKAGE, *(ENGINE / name for name in ENGINE_FOR_BROWSER), STATIC / "js", STATIC / "css",
                  STATIC / "py", ROOT / "index.html"):
         server.watch(str(path))
     return server

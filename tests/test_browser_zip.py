@@ -1,5 +1,6 @@
-"""The Python the browser gets (mkdocs_hooks/site.py): the probierlabor package plus the engine's
-plain-Python ``acceptance``, importable from the zip alone, without numpy or the rest of the engine."""
+"""The Python the browser gets (mkdocs_hooks/site.py): one zip with the probierlabor package and the engine
+modules it imports; the page imports the engine's plain-Python ``acceptance`` from it, without numpy or
+the rest of the engine, and the Python worker runs „Eigener Lauf“ from the same zip."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,13 +32,17 @@ def _shipped_name(name: str) -> str:
     return name if script else name[:-3] + ".pyc"
 
 
-def test_the_zip_holds_the_package_and_only_the_shared_engine_modules():
+def test_the_zip_holds_the_package_and_exactly_the_engine_modules_it_imports():
     names = {n for n in zipfile.ZipFile(built_zip()).namelist() if not n.startswith("stdlib/")}
     assert {_shipped_name(name) for _, name in site_hook.bundle_files()} == names
-    # the shared math, and „Eigener Lauf“'s form with its tokenizer (checked in the page before the engine loads)
-    assert {n for n in names if n.startswith("engine/")} == {"engine/__init__.pyc", "engine/acceptance.pyc",
-                                                              "engine/live_form.pyc", "engine/tokenizer.pyc"}
-    assert not any(n.startswith("probierlabor/build/") for n in names)
+    assert not any(n.startswith("probierlabor/pageblocks/") for n in names)
+    graph = grimp.build_graph("probierlabor", "engine")
+    shipped = {m for m in graph.modules if m.startswith("probierlabor") and not m.startswith("probierlabor.pageblocks")}
+    imported = {m for m in set().union(*map(graph.find_upstream_modules, shipped)) if m.startswith("engine.")}
+    assert {n for n in names if n.startswith("engine/")} == {"engine/__init__.pyc"} | {
+        m.replace(".", "/") + ".pyc" for m in imported}
+    # one zip of our code: the Python worker's „Eigener Lauf“ takes its engine from it too
+    assert [p.name for p in built_zip().parent.glob("*.zip")] == [built_zip().name]
 
 
 def test_the_zip_name_follows_the_shared_engine_module(tmp_path, monkeypatch):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from probierlabor.build import glossary
+from probierlabor.pageblocks import glossary
 from probierlabor.concepts import continuous_batching, graph, prefix_caching
 
 ROOT = Path(__file__).resolve().parents[1]

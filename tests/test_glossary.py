@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from probierlabor import SLUGS
-from probierlabor.build import glossary
+from probierlabor.pageblocks import glossary
 from probierlabor.concepts import graph
 from tools.sentences import blocks
 

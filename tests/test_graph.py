@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from probierlabor import SLUGS
-from probierlabor.build import glossary, graph_block
+from probierlabor.pageblocks import glossary, graph_block
 from probierlabor.concepts import graph
 from probierlabor.kit import api
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from probierlabor import SLUGS
-from probierlabor.build import experiment_block
+from probierlabor.pageblocks import experiment_block
 from probierlabor.kit import api, layout, svg
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -1,4 +1,4 @@
-"""The lesson's markup (build/lesson_block.py): every part of the lesson is in the static page, its
+"""The lesson's markup (pageblocks/lesson_block.py): every part of the lesson is in the static page, its
 text escaped, no answer visible without the script, and a page without a lesson gets nothing."""
 
 from html.parser import HTMLParser
@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 
 from probierlabor import SLUGS
-from probierlabor.build import lesson_block
+from probierlabor.pageblocks import lesson_block
 from probierlabor.kit import api
 from probierlabor.kit.lesson import Lesson, Prediction, Task
 

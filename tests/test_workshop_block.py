@@ -1,11 +1,11 @@
-"""The „Im Code nachrechnen“ section as the build writes it (py/probierlabor/build/workshop_block.py)."""
+"""The „Im Code nachrechnen“ section as the build writes it (py/probierlabor/pageblocks/workshop_block.py)."""
 
 from html.parser import HTMLParser
 
 import pytest
 
 from probierlabor import SLUGS
-from probierlabor.build import workshop_block
+from probierlabor.pageblocks import workshop_block
 from probierlabor.kit import workshop
 
 

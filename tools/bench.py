@@ -400,8 +400,8 @@ def live_times(browser, site_url: str, slugs: list[str]) -> list[dict]:
     """„Eigener Lauf“ with each page's default workload (its first preset): „Starten“ → trace on first use
     (the worker starts Pyodide, numpy and the engine) and on a second run; the engine's own time in the
     browser's worker beside the same run in CPython (best of 3); the longest main-thread task during each."""
-    from engine import live
-    from probierlabor.build import live_block
+    from probierlabor.live.runs import run_settings
+    from probierlabor.pageblocks import live_block
 
     rows = []
     for slug in slugs:
@@ -409,7 +409,7 @@ def live_times(browser, site_url: str, slugs: list[str]) -> list[dict]:
         cpython = []
         for _ in range(3):
             started = time.perf_counter()
-            live.run_settings(settings)
+            run_settings(settings)
             cpython.append(time.perf_counter() - started)
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         page = context.new_page()
@@ -508,7 +508,7 @@ def main(argv=None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    from probierlabor.build import live_block
+    from probierlabor.pageblocks import live_block
 
     # A part alone: (key in the JSON, measure(browser, url), print)
     part = (("live", lambda browser, url: live_times(browser, url, sorted(live_block.PAGES)), print_live)

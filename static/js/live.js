@@ -143,7 +143,7 @@
     const started = performance.now();
     setRunning(section, true);
     section.plRun = window.probierlaborWorker.session("engine",
-      [JSON.stringify(values(section)), section.dataset.live], window.probierlaborConfig.engineBundle, {
+      [JSON.stringify(values(section)), section.dataset.live], window.probierlaborConfig.bundle, {
         limit: LIMIT_S,
         text: TEXT,
         say: (text, kind) => status(section, text, kind),

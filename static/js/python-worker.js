@@ -46,8 +46,8 @@ function python(tell) {
   return pyodide;
 }
 
-// A zip of our code, imported in place (as static/py/boot.py does), ahead of what is on the path:
-// the page's zip holds a two-module engine package, the engine's zip the whole of it.
+// The page's zip of our code (the probierlabor package and the engine), imported in place (as
+// static/py/boot.py does), ahead of what is on the path.
 async function bundle(py, url) {
   if (!zips[url]) {
     zips[url] = (async () => {

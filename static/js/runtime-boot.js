@@ -5,9 +5,7 @@
   "use strict";
   var base = new URL("../../", document.currentScript.src).href;  // this file is static/js/
   var bundle = document.querySelector('meta[name="probierlabor-bundle"]').content;
-  var engine = document.querySelector('meta[name="probierlabor-engine-bundle"]').content;
-  // engineBundle: fetched only by the Python worker, on a first „Eigener Lauf“ (static/js/live.js)
-  window.probierlaborConfig = { base: base, bundle: new URL(bundle, base).href, engineBundle: new URL(engine, base).href };
+  window.probierlaborConfig = { base: base, bundle: new URL(bundle, base).href };
   // The page's Python package is fetched now, while Pyodide downloads and compiles, and not after
   // Python is ready (static/py/boot.py awaits it). It always resolves: to the bytes or to {error}.
   window.probierlaborConfig.bundleData = fetch(window.probierlaborConfig.bundle).then(function (response) {

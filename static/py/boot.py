@@ -92,9 +92,9 @@ def _live_check(settings_json):
     engine, as a JSON list, at once; the worker loads numpy and the engine only for a workload without."""
     import json
 
-    from engine import live_form
+    from probierlabor.live import form
 
-    return json.dumps(live_form.check(json.loads(settings_json)), ensure_ascii=False)
+    return json.dumps(form.check(json.loads(settings_json)), ensure_ascii=False)
 
 
 try:

@@ -1,17 +1,11 @@
-# „Eigener Lauf“: runs a reader's workload through the real engine (engine/live.py) inside the tab's
+# „Eigener Lauf“: runs a reader's workload through the real engine (py/probierlabor/live) inside the tab's
 # Python Web Worker (static/js/python-worker.js), on Pyodide's numpy, never on the page's main thread.
 # Defines run(settings_json, slug, tell) -> JSON {trace, notes, settings} or {error, problems}; progress goes
 # out through tell while the engine steps.
 import json
-import sys
 
-# The page's zip (loaded first if the workshop ran in this worker) holds a two-module engine package;
-# the engine's zip was put ahead of it on sys.path just now, but a package imported once stays in
-# sys.modules: forgotten here, it is imported again from the whole engine.
-for _name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")]:
-    del sys.modules[_name]
-
-from engine import live  # noqa: E402
+from probierlabor.live import runs
+from probierlabor.live.form import WorkloadError
 
 DEVICE = "Browser (Pyodide, WebAssembly)"
 
@@ -21,8 +15,8 @@ def run(settings_json, slug, tell):
         tell(json.dumps({"type": "progress", "done": done, "total": total}))
 
     try:
-        out = live.run_settings(json.loads(settings_json), concept=slug, on_step=progress, device=DEVICE)
-    except live.WorkloadError as error:
+        out = runs.run_settings(json.loads(settings_json), concept=slug, on_step=progress, device=DEVICE)
+    except WorkloadError as error:
         return json.dumps({"error": str(error), "problems": list(error.problems)}, ensure_ascii=False)
     except Exception as error:  # noqa: BLE001 - a bug of ours must end the run with a message, not hang it
         return json.dumps({"error": f"Die Engine ist unerwartet abgebrochen ({type(error).__name__}: {error}). "

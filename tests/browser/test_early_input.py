@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from probierlabor import SLUGS
-from probierlabor.build import experiment_block
+from probierlabor.pageblocks import experiment_block
 from probierlabor.kit import api
 
 from conftest import READY_MS, Gate, record

@@ -17,7 +17,7 @@ import pytest
 
 from probierlabor import SLUGS
 from probierlabor.kit import api
-from probierlabor.build import experiment_block
+from probierlabor.pageblocks import experiment_block
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""The lesson on every page that has one (build/lesson_block.py, static/js/lesson.js, lesson.css).
+"""The lesson on every page that has one (pageblocks/lesson_block.py, static/js/lesson.js, lesson.css).
 
 Each test operates the experiment as a student would — sliders by keyboard, radios and checkboxes by
 click, selects by choosing — until it reaches the state a task or the prediction names as its
@@ -17,7 +17,7 @@ from PIL import Image
 from conftest import ARRIVED, FOLLOW, Gate, describe, scan, settle
 
 from probierlabor import SLUGS
-from probierlabor.build import lesson_block
+from probierlabor.pageblocks import lesson_block
 from probierlabor.kit import api
 
 pytestmark = pytest.mark.browser

@@ -1,8 +1,8 @@
-"""„Eigener Lauf“ in the browser (build/live_block.py, static/js/live.js, the Python worker).
+"""„Eigener Lauf“ in the browser (pageblocks/live_block.py, static/js/live.js, the Python worker).
 
-A run on the page must be the run CPython computes for the same settings (engine/live.py), replayed
-by the page's own view; a bad workload gets engine/live.py's German message and no run. Nothing of
-the engine or numpy loads before the first „Starten“, and every request stays on the site's origin.
+A run on the page must be the run CPython computes for the same settings (probierlabor/live), replayed
+by the page's own view; a bad workload gets its German message and no run. numpy loads only on the
+first „Starten“, the engine comes in the page's one zip, and every request stays on the site's origin.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from engine import live, live_form, live_speculative
-from probierlabor.build import live_block
+from probierlabor.live import batching, fields, form, runs
+from probierlabor.pageblocks import live_block
 from trace_equal import same
 
 pytestmark = pytest.mark.browser
@@ -48,11 +48,11 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     requests = all_requests(v)
     v.wait_state()
     page = v.page
-    # the link filled the form; nothing of the engine has loaded yet
+    # the link filled the form; numpy has not loaded yet
     assert page.input_value(f"{SECTION} [data-live-field=requests]") == SETTINGS["requests"]
     assert page.input_value(f"{SECTION} [data-live-field=max_num_seqs]") == "2"
     assert page.text_content(f"{SECTION} [data-live-status]").startswith("Dieser Link bringt einen eigenen Lauf mit")
-    assert not [u for u in requests if "/static/py/engine-" in u or "numpy-" in u]
+    assert not [u for u in requests if "numpy-" in u]
 
     # typos: every one named at once, by the page's own Python, before the engine loads (issue 28 §4)
     typos = {"requests": "hallo | 4\nHallo @welt | x", "max_num_seqs": "abc", "max_num_batched_tokens": "8,0"}
@@ -63,20 +63,20 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
         assert page.input_value(f"{SECTION} [data-live-field=max_num_seqs]") == "abc"
         assert page.input_value(f"{SECTION} [data-live-field=max_num_batched_tokens]") == "8,0"
     status = start_and_wait(page)
-    problems = live_form.check(SETTINGS | typos)
+    problems = form.check(SETTINGS | typos)
     assert problems == ["Anfrage B (Zeile 2): Zeichen „@“ kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, ä, ö, "
                         "ü, ß, Ziffern, Leerzeichen und . , ! ? - :", "Anfrage B (Zeile 2), neue Tokens: „x“ ist keine Zahl.",
                         "Sequenzen pro Schritt: „abc“ ist keine Zahl."]
     with check("all problems at once, before the engine loads"):
         assert notes(page) == problems
         assert status == "So kann der Lauf nicht starten. Ändere diese 3 Angaben:"
-        assert not [u for u in requests if "/static/py/engine-" in u or "numpy-" in u]
+        assert not [u for u in requests if "numpy-" in u]
     for key in typos:
         page.fill(f"{SECTION} [data-live-field={key}]", SETTINGS[key])
 
     status = start_and_wait(page)
     assert status.startswith("Fertig nach "), status
-    expected = live.run_settings(SETTINGS)["trace"]
+    expected = runs.run_settings(SETTINGS)["trace"]
     panel = f"{SECTION} [data-live-result] .pl-replay"
     page.wait_for_selector(f'{panel}[data-state="ready"]')
     # the arrow keys step the replay the reader used last: „Dein Lauf“, not the first recording (§5)
@@ -109,16 +109,19 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     assert page.text_content(f"{panel} .pl-r-counter") == f"1 von {expected['result']['num_steps']}"
     assert page.text_content(f"{panel} .pl-replay-summary")
     assert "Pyodide" in page.text_content(f"{panel} .pl-replay-machine")
-    assert any("/static/py/engine-" in u for u in requests) and any("numpy-" in u for u in requests)
+    # one zip of our code, the page's, for the page and the worker: the engine comes once
+    bundle = page.get_attribute('meta[name="probierlabor-bundle"]', "content").rsplit("/", 1)[1]
+    assert {u.rsplit("/", 1)[1] for u in requests if "/static/py/" in u and u.endswith(".zip")} == {bundle}
+    assert any("numpy-" in u for u in requests)
 
-    # a workload only the engine can refuse: engine/live.py's German messages, all of them, and the last
+    # a workload only the engine can refuse: probierlabor/live's German messages, all of them, and the last
     # run's replay goes, so that no result stands under the error
     bad = "ein langer prompt | 8\nnoch ein langer prompt | 8"
     page.fill(f"{SECTION} [data-live-field=requests]", bad)
     page.uncheck(f"{SECTION} [data-live-field=chunked_prefill]")
     status = start_and_wait(page)
-    with pytest.raises(live.WorkloadError) as refused:
-        live.parse(SETTINGS | {"requests": bad, "chunked_prefill": "0"})
+    with pytest.raises(form.WorkloadError) as refused:
+        batching.parse(SETTINGS | {"requests": bad, "chunked_prefill": "0"})
     assert len(refused.value.problems) == 2
     with check("the engine's refusal: every problem, no old result"):
         assert status == "So kann der Lauf nicht starten. Ändere diese 2 Angaben:"
@@ -163,7 +166,7 @@ def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blo
     status = start_and_wait(page)
     assert status.startswith("Fertig nach "), status
     assert notes(page) == []  # nothing out of range
-    expected = live.run_settings(SPECULATIVE | {"temperature": "0,7"})["trace"]
+    expected = runs.run_settings(SPECULATIVE | {"temperature": "0,7"})["trace"]
     assert expected["config"]["sampling"]["temperature"] == 0.7
     assert "lauf.temperature=0.7" in page.url
     assert temperature.input_value() == "0,7"  # the finished run's settings, written back with a comma
@@ -178,10 +181,10 @@ def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blo
     assert page.text_content(f"{panel} .pl-r-counter") == f"1 von {expected['result']['num_steps']}"
 
     # the article's model pair knows only A, B and C: its German message, before anything runs
-    page.select_option(f"{SECTION} [data-live-field=model]", live_speculative.ARTICLE)
+    page.select_option(f"{SECTION} [data-live-field=model]", fields.ARTICLE)
     status = start_and_wait(page)
-    with pytest.raises(live.WorkloadError) as refused:
-        live.run_settings(SPECULATIVE | {"model": live_speculative.ARTICLE})
+    with pytest.raises(form.WorkloadError) as refused:
+        runs.run_settings(SPECULATIVE | {"model": fields.ARTICLE})
     assert status == "So kann der Lauf nicht starten. Ändere diese Angabe:"
     assert notes(page) == list(refused.value.problems) and "A, B, C" in refused.value.problems[0]
     assert page.locator(panel).count() == 0  # the run before is gone, not left under the error
@@ -195,7 +198,7 @@ def test_every_engine_page_runs_its_first_preset_and_plays_it_in_its_own_view(re
     page = v.page
     status = start_and_wait(page)
     assert status.startswith("Fertig nach "), status
-    expected = live.run_settings(live_block.presets(slug)[0][1])["trace"]
+    expected = runs.run_settings(live_block.presets(slug)[0][1])["trace"]
     n = expected["result"]["num_steps"]
     panel = f"{SECTION} [data-live-result] .pl-replay"
     page.wait_for_selector(f'{panel}[data-state="ready"]')

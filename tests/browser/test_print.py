@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import pytest
 from pypdf import PdfReader
 
-from probierlabor.build import workshop_block
+from probierlabor.pageblocks import workshop_block
 from probierlabor.kit import api, workshop
 
 pytestmark = pytest.mark.browser

@@ -1,12 +1,12 @@
 """Replay speeds in presentation mode, on a real panel: + and − walk exactly the speeds the panel's
-select offers (build/replay_block.py SPEEDS, the one list of them), the select shows the new one, the
+select offers (pageblocks/replay_block.py SPEEDS, the one list of them), the select shows the new one, the
 announcement names it, and the playback timer really runs at it."""
 
 from __future__ import annotations
 
 import pytest
 
-from probierlabor.build.replay_block import SPEEDS
+from probierlabor.pageblocks.replay_block import SPEEDS
 from replay_helpers import open_panel
 
 pytestmark = pytest.mark.browser

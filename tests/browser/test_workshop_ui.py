@@ -1,4 +1,4 @@
-"""„Im Code nachrechnen“ in the browser (build/workshop_block.py, static/js/workshop.js, the worker).
+"""„Im Code nachrechnen“ in the browser (pageblocks/workshop_block.py, static/js/workshop.js, the worker).
 
 Offline-safe like every browser test: every request, the worker's included (recorded on the browser
 context), stays on the site's origin. A run's printed text must equal what CPython prints for the
@@ -17,7 +17,7 @@ import pytest
 from conftest import ARRIVED, FOLLOW, SITE, describe, record, scan, settle, start_server, stop_server, switch_scheme
 
 from probierlabor import SLUGS
-from probierlabor.build import workshop_block
+from probierlabor.pageblocks import workshop_block
 from probierlabor.kit import api, workshop
 from tests.workshop_check import run_scripts
 

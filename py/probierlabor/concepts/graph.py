@@ -3,7 +3,7 @@
 READ_FIRST   slug → the pages to read before this one (the prerequisite graph, acyclic).
 SEE_ALSO     slug → (related slug, short German reason), in the order the page lists them.
 TERMS        slug → (term, why it matters here or "") for related terms without a page; each term is an
-             entry of probierlabor/build/glossary.py, which spells and explains it, and the page links there.
+             entry of probierlabor/pageblocks/glossary.py, which spells and explains it, and the page links there.
 PATHS        the start page's learning paths: (title, short German description, slugs in order).
 
 The macros ``read_first`` and ``see_also`` (mkdocs_hooks/macros.py) render these as relative

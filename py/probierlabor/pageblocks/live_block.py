@@ -1,25 +1,28 @@
-"""HTML of an engine page's „Eigener Lauf“ (engine/live.py): ``{{ live_run("continuous-batching") }}``.
+"""HTML of an engine page's „Eigener Lauf“ (probierlabor/live): ``{{ live_run("continuous-batching") }}``.
 
 A form for the reader's own workload, with the page's recorded runs as presets; static/js/live.js
 keeps it in the URL, runs it in the tab's Python worker on „Starten“ and replays the trace in a
-fresh panel from the ``<template>`` (build/replay_block.frame), with the page's own view. Only the
+fresh panel from the ``<template>`` (pageblocks/replay_block.frame), with the page's own view. Only the
 settings that matter for the page are shown; the others travel as hidden fields, set by the presets.
 
 The markup is the contract with live.js: ``data-live`` names the slug, ``data-live-field`` the
-setting (engine/live.py's keys), ``data-live-*`` the buttons and areas. Bounds come from
-``live.LIMITS``, labels from ``live.LABELS``. No inline script or style (Content-Security-Policy).
+setting (the keys of live/fields.py), ``data-live-*`` the buttons and areas. Labels, bounds, hints and
+choices are the fields' ``Param``s. No inline script or style (Content-Security-Policy).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from html import escape
 
-from engine import live, live_speculative, tracer
+from engine import tracer
 from engine.model import tiny_config
 
 from ..kit import fmt
+from ..kit.contract import Param
+from ..live import fields, runs
 from . import replay_block
 
 # slug -> the replay view that plays a live trace, the recorded runs offered as presets (the first is
@@ -42,45 +45,21 @@ PAGES = {
     "flash-attention": ("tiles", ("flash-attention-tiles",), ("tile_size", "block_size")),
     # The article's constant p and q are a choice of the model pair, beside the tiny Llama model.
     "speculative-decoding": ("speculative", ("speculative-decoding-tiny", "speculative-decoding-pq"),
-                             ("model", *live_speculative.NUMBERS)),
+                             ("model", *fields.SPECULATIVE_NUMBERS)),
 }
 
-HINTS = {
-    "max_num_seqs": "so viele Anfragen rechnen höchstens gleichzeitig",
-    "max_num_batched_tokens": "so viele Tokens gehen höchstens durch einen Schritt",
-    "block_size": "Positionen pro Block des KV-Caches",
-    "num_blocks": "Blöcke im ganzen Pool",
-    "chunked_prefill": "lange Prompts in Stücken vorfüllen",
-    "prefix_caching": "volle Blöcke gleicher Anfänge wiederverwenden",
-    "model": f"so viele K/V-Köpfe teilen sich die {tiny_config().num_heads} Query-Köpfe",
-    "tile_size": "so viele Keys fasst eine Kachel",
-}
-SPECULATIVE_HINTS = {
-    "model": "Zielmodell und Entwurf",
-    "max_new_tokens": "so lang wird die Antwort",
-    "k": "so viele Tokens schlägt der Entwurf pro Runde vor",
-    "temperature": "0 heißt greedy: immer das wahrscheinlichste Token",
-    "top_k": "nur die k wahrscheinlichsten Tokens, 0 heißt aus",
-    "top_p": "nur die wahrscheinlichsten Tokens bis zu diesem Anteil, 1 heißt aus",
-    "seed": "derselbe Startwert gibt dieselben Ziehungen",
-    "block_size": "Positionen pro Block des KV-Caches",
-}
-SPECULATIVE_CHOICES = {
-    "model": ((live_speculative.ARTICLE, "Beispielpaar p und q (A, B, C)"),
-              *((kind, f"kleines Llama-Modell ({kind}), Entwurf: seine erste Schicht") for kind in live.MODELS)),
-}
-CHOICES = {
-    "policy": (("continuous", "Continuous Batching"), ("static", "feste Gruppe (statisch)")),
-    "model": tuple((kind, f"{kind}: {n} K/V-Köpfe" if n > 1 else f"{kind}: 1 K/V-Kopf")
-                   for kind, n in ((kind, tiny_config(kind).num_kv_heads) for kind in live.MODELS)),
-}
+# The engine form's model choice counts the tiny model's heads, known only with the engine's numpy.
+MODEL = dataclasses.replace(
+    fields.ENGINE["model"], help=f"so viele K/V-Köpfe teilen sich die {tiny_config().num_heads} Query-Köpfe",
+    choices=tuple((kind, f"{kind}: {n} K/V-Köpfe" if n > 1 else f"{kind}: 1 K/V-Kopf")
+                  for kind, n in ((kind, tiny_config(kind).num_kv_heads) for kind in fields.MODELS)))
 INTRO = ("Hier rechnest du deine eigenen Anfragen mit derselben kleinen Engine, die die Aufzeichnungen "
          "oben geschrieben hat. Sie läuft in deinem Browser auf numpy. Beim ersten Start lädt die Seite "
          "Python und numpy nach, das dauert ein paar Sekunden.")
 SPECULATIVE_HELP = ("Ein Prompt aus kleinen Buchstaben, Ziffern und Satzzeichen. Beim Beispielpaar p und q "
                     "besteht er aus A, B und C. Temperatur 0 rechnet greedy, dann ist die Antwort genau die des "
                     "Zielmodells allein.")
-HELP = (f"Eine Anfrage pro Zeile, höchstens {live.LIMITS['requests'][1]}: Prompt | neue Tokens | Ankunftsschritt. "
+HELP = (f"Eine Anfrage pro Zeile, höchstens {fields.MAX_REQUESTS}: Prompt | neue Tokens | Ankunftsschritt. "
         "Der Prompt ist Text aus kleinen Buchstaben, Ziffern und Satzzeichen. Eine Zahl allein steht für einen "
         "Prompt aus zufälligen Wörtern mit so vielen Zeichen. Die Anfragen heißen der Reihe nach A, B, C …")
 
@@ -88,54 +67,50 @@ HELP = (f"Eine Anfrage pro Zeile, höchstens {live.LIMITS['requests'][1]}: Promp
 def presets(slug: str) -> list[tuple[str, dict]]:
     """(title, settings) of the page's recorded runs, read from their committed traces."""
     return [(replay_block.header(name)["scenario"]["title"],
-             live.settings_of_trace(tracer.load(replay_block.TRACES / f"{name}.json")))
+             runs.settings_of_trace(tracer.load(replay_block.TRACES / f"{name}.json")))
             for name in PAGES[slug][1]]
 
 
 @dataclass(frozen=True)
 class Form:
-    """What a page's form offers: the engine's bounds, labels, hints and choices for its kind of run."""
+    """What a page's form offers for its kind of run: its typed text and its fields."""
 
     text: str  # the setting typed as free text: requests (one per line) or one prompt
-    limits: dict
-    labels: dict
-    hints: dict
-    choices: dict
+    fields: dict[str, Param]
     help: str
 
 
-ENGINE_FORM = Form("requests", live.LIMITS, live.LABELS, HINTS, CHOICES, HELP)
-SPECULATIVE_FORM = Form("prompt", live_speculative.LIMITS, live_speculative.LABELS, SPECULATIVE_HINTS,
-                        SPECULATIVE_CHOICES, SPECULATIVE_HELP)
+ENGINE_FORM = Form("requests", fields.ENGINE | {"model": MODEL}, HELP)
+SPECULATIVE_FORM = Form("prompt", fields.SPECULATIVE, SPECULATIVE_HELP)
 
 
 def _field(form: Form, key: str, value: str, shown: bool) -> str:
     attrs = f'data-live-field="{key}" name="{key}"'
     if not shown:
         return f'<input type="hidden" {attrs} value="{escape(value)}">'
-    label = escape(form.labels[key])
-    hint = f'<span class="pl-live-hint">{escape(form.hints[key])}</span>' if key in form.hints else ""
-    if key in live.SWITCHES:
+    param = form.fields[key]
+    label = escape(param.label)
+    hint = f'<span class="pl-live-hint">{escape(param.help)}</span>' if param.help else ""
+    if param.kind == "bool":
         checked = " checked" if value == "1" else ""
         return f'<label class="pl-live-switch"><input type="checkbox" {attrs}{checked}> {label}{hint}</label>'
-    if key in form.choices:
+    if param.kind == "choice":
         options = "".join(f'<option value="{v}"{" selected" if v == value else ""}>{escape(t)}</option>'
-                          for v, t in form.choices[key])
+                          for v, t in param.choices)
         return f'<label>{label}<select {attrs}>{options}</select>{hint}</label>'
     # Text, not type="number": Chromium's number field drops a decimal comma („0,7“ became „07“), and
-    # engine/live_form.py reads „0,7“ and "0.7" alike, in every field.
-    low, high = form.limits[key]
-    bounds = f'<span class="pl-live-range">{fmt.de_auto(low)} bis {fmt.de_auto(high)}</span>'
+    # live/form.py reads „0,7“ and "0.7" alike, in every field.
+    bounds = f'<span class="pl-live-range">{fmt.de_auto(param.lo)} bis {fmt.de_auto(param.hi)}</span>'
     return (f'<label>{label}<input type="text" inputmode="decimal" {attrs} autocomplete="off" '
             f'value="{escape(value)}">{bounds}{hint}</label>')
 
 
 def _text_field(form: Form, value: str) -> str:
     attrs = f'data-live-field="{form.text}" name="{form.text}" spellcheck="false"'
-    label = escape(form.labels[form.text])
+    label = escape(fields.TEXT_LABELS[form.text])
     if form.text == "prompt":
         return (f'<label class="pl-live-requests">{label}<input type="text" {attrs} '
-                f'maxlength="{form.limits["prompt"][1]}" value="{escape(value)}"></label>')
+                f'maxlength="{fields.PROMPT_LENGTH}" value="{escape(value)}"></label>')
     rows = min(max(value.count("\n") + 2, 4), 10)
     return f'<label class="pl-live-requests">{label}<textarea {attrs} rows="{rows}">{escape(value)}</textarea></label>'
 
@@ -144,11 +119,11 @@ def section(slug: str) -> str:
     view, _, shown = PAGES[slug]
     offered = presets(slug)
     default = offered[0][1]
-    form = SPECULATIVE_FORM if live_speculative.KEY in default else ENGINE_FORM
+    form = SPECULATIVE_FORM if fields.SPECULATIVE_KEY in default else ENGINE_FORM
     buttons = "".join(
         f'<button type="button" class="md-button" data-live-preset="{escape(json.dumps(values, ensure_ascii=False))}">'
         f"{escape(title)}</button>" for title, values in offered)
-    fields = "".join(_field(form, key, default[key], key in shown) for key in default if key != form.text)
+    settings = "".join(_field(form, key, default[key], key in shown) for key in default if key != form.text)
     what = "Dein Prompt" if form is SPECULATIVE_FORM else "Deine Anfragen"
     panel = replay_block.frame(view, "data-live-replay", "Dein Lauf", f"{what}, gerechnet in deinem Browser.",
                                0, "Der Lauf wird vorbereitet …", "")
@@ -158,7 +133,7 @@ def section(slug: str) -> str:
         f'<p class="pl-live-presets"><span>Vorlagen:</span>{buttons}</p>'
         f'{_text_field(form, default[form.text])}'
         f'<p class="pl-live-help">{escape(form.help)}</p>'
-        f'<div class="pl-live-settings">{fields}</div>'
+        f'<div class="pl-live-settings">{settings}</div>'
         f'<p class="pl-live-actions">'
         f'<button type="button" class="md-button md-button--primary" data-live-start>Starten</button>'
         f'<button type="button" class="md-button" data-live-stop disabled>Abbrechen</button></p>'

@@ -1,11 +1,11 @@
 """„Eigener Lauf“ on the speculative-decoding page: one prompt, a draft proposes γ tokens per round,
-the target verifies them in one pass (``speculative.speculative_generate``, paged caches).
+the target verifies them in one pass (the engine's ``speculative.speculative_generate``, paged caches).
 
-Settings are strings as in ``live.py`` (a form, a URL): the prompt, new tokens, γ (``k``), the
+Settings are strings as in ``batching.py`` (a form, a URL): the prompt, new tokens, γ (``k``), the
 sampling rules (temperature 0 means greedy), a seed for the draws, the block size, and the model
 pair: the tiny Llama model (MHA, GQA or MQA) with its first layer as the draft, or the article's p
 and q over A, B, C (``toy.ConstantModel``). A bad value gets a German ``WorkloadError`` before
-anything runs; sizes are capped to ``LIMITS`` with a note, so a run stays well under a second.
+anything runs; sizes are capped to their ``Param``s' bounds (fields.py) with a note, so a run stays well under a second.
 """
 
 from __future__ import annotations
@@ -15,17 +15,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import live, live_form, tracer
+from engine import tracer
+from engine.model import tiny_model
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate, truncated_draft
 from engine.tokenizer import CharTokenizer
 from engine.toy import ALPHABET, ARTICLE_P, ARTICLE_Q, ConstantModel
 
-# The form's rules are live_form's (numpy-free, so that the page can check a workload before the engine loads).
-KEY, ARTICLE = live_form.SPECULATIVE_KEY, live_form.ARTICLE
-MODELS = (ARTICLE, *live.MODELS)
-LIMITS, NUMBERS, DECIMALS, LABELS = (live_form.SPECULATIVE_LIMITS, live_form.SPECULATIVE_NUMBERS, live_form.DECIMALS,
-                                     live_form.SPECULATIVE_LABELS)
+from . import form
+from .fields import ARTICLE, PROMPT_LENGTH, SPECULATIVE_NUMBERS as NUMBERS
+from .form import WorkloadError
+from .recording import REVISION, SCENARIO, SEED, TOKENIZER, Stopped, prompt_text
 
 
 @dataclass(frozen=True)
@@ -62,24 +62,23 @@ def _text(value) -> str:
 def _article_prompt(text: str) -> str:
     prompt = text.strip().upper()
     if not prompt or any(ch not in ALPHABET for ch in prompt):
-        raise live.WorkloadError(f"Prompt: Das Beispielpaar p und q kennt nur die Tokens {', '.join(ALPHABET)}. "
+        raise WorkloadError(f"Prompt: Das Beispielpaar p und q kennt nur die Tokens {', '.join(ALPHABET)}. "
                                  "Schreibe zum Beispiel „A“ oder „ABBA“.")
-    high = LIMITS["prompt"][1]
-    return prompt[:high]
+    return prompt[:PROMPT_LENGTH]
 
 
 def parse(settings: Mapping) -> SpeculativeWorkload:
     """Settings (strings) → a workload that can run, with notes; a ``WorkloadError`` with every problem found."""
-    problems = live_form.Problems()
-    form = problems.take(live_form.read_speculative, settings)
+    problems = form.Problems()
+    read = problems.take(form.read_speculative, settings)
     if str(settings.get("model", "")).strip().upper() == ARTICLE:
         article = problems.take(_article_prompt, str(settings.get("prompt", "")))
     problems.raise_any()
-    if form["model"] == ARTICLE:
+    if read["model"] == ARTICLE:
         prompt = article
     else:
-        prompt = live.prompt_text(form["prompt"], np.random.default_rng(live.SEED))
-    return SpeculativeWorkload(prompt, form["model"], **{key: form[key] for key in NUMBERS}, notes=tuple(form["notes"]))
+        prompt = prompt_text(read["prompt"], np.random.default_rng(SEED))
+    return SpeculativeWorkload(prompt, read["model"], **{key: read[key] for key in NUMBERS}, notes=tuple(read["notes"]))
 
 
 def models(model: str):
@@ -87,8 +86,8 @@ def models(model: str):
     if model == ARTICLE:
         target = ConstantModel(ARTICLE_P)
         return target, ConstantModel(ARTICLE_Q), target.tokenizer
-    target = live.model_for(model)
-    return target, truncated_draft(target, 1), live.TOKENIZER
+    target = tiny_model(model)
+    return target, truncated_draft(target, 1), target.tokenizer
 
 
 def run(workload: SpeculativeWorkload, *, concept: str = "speculative-decoding",
@@ -103,7 +102,7 @@ def run(workload: SpeculativeWorkload, *, concept: str = "speculative-decoding",
 
     def after_round(run, *_caches):
         if should_stop is not None and should_stop():
-            raise live.Stopped
+            raise Stopped
         if on_step is not None:
             done = len(run.verifications)
             left = workload.max_new_tokens - len(run.tokens)
@@ -111,16 +110,11 @@ def run(workload: SpeculativeWorkload, *, concept: str = "speculative-decoding",
 
     run_ = speculative_generate(target, draft, prompt, workload.max_new_tokens, k=workload.k, params=params,
                                 rng=rng, block_size=workload.block_size, after_round=after_round)
-    scenario = dict(live.SCENARIO, concepts=[concept])
+    scenario = dict(SCENARIO, concepts=[concept])
     return tracer.from_speculative(run_, target=target, draft=draft, prompt=prompt,
                                    max_new_tokens=workload.max_new_tokens, k=workload.k, params=params,
                                    seed=None if params.greedy else workload.seed, tokenizer=tokenizer,
-                                   scenario=scenario, device=device, revision=live.REVISION)
-
-
-def run_settings(settings: Mapping, **kwargs) -> dict:
-    workload = parse(settings)
-    return {"trace": run(workload, **kwargs), "notes": list(workload.notes), "settings": workload.settings()}
+                                   scenario=scenario, device=device, revision=REVISION)
 
 
 def settings_of_trace(trace: Mapping) -> dict:
@@ -128,7 +122,7 @@ def settings_of_trace(trace: Mapping) -> dict:
     spec = trace["workload"]["requests"][0]
     config, sampling = trace["config"], trace["config"]["sampling"]
     model = ARTICLE if trace["model"].get("name") == "constant" else trace["model"].get("attention", "GQA")
-    tokenizer = CharTokenizer(trace["model"]["alphabet"]) if "alphabet" in trace["model"] else live.TOKENIZER
+    tokenizer = CharTokenizer(trace["model"]["alphabet"]) if "alphabet" in trace["model"] else TOKENIZER
     return {"prompt": tokenizer.decode(spec["prompt"]), "model": model, "max_new_tokens": str(spec["max_new_tokens"]),
             "k": str(config["k"]), "temperature": "0" if sampling["greedy"] else _text(float(sampling["temperature"])),
             "top_k": str(sampling["top_k"] or 0), "top_p": _text(float(sampling["top_p"])),

@@ -1,4 +1,4 @@
-"""„Eigener Lauf“ (engine/live.py): a reader's settings → checked workload → the engine's trace."""
+"""„Eigener Lauf“ (probierlabor/live): a reader's settings → checked workload → the engine's trace."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import live, live_form, scenarios, tracer
+from engine import scenarios, tracer
+from probierlabor.live import batching, fields, form, recording, runs, speculative
 from trace_equal import same
 
 BASE = {"model": "GQA", "block_size": "4", "num_blocks": "16", "max_num_seqs": "2", "max_num_batched_tokens": "8",
@@ -46,18 +47,18 @@ PRESETS = ["continuous-batching-article", "continuous-batching-article-static", 
 @pytest.mark.parametrize("name", PRESETS)
 def test_a_recorded_run_as_settings_runs_again_event_for_event(name):
     recorded = tracer.load(scenarios.path_of(name))
-    out = live.run_settings(live.settings_of_trace(recorded))
+    out = runs.run_settings(runs.settings_of_trace(recorded))
     assert out["notes"] == []
-    names = {r["id"]: live.NAMES[i] for i, r in enumerate(recorded["workload"]["requests"])}
+    names = {r["id"]: fields.NAMES[i] for i, r in enumerate(recorded["workload"]["requests"])}
     same(renamed(out["trace"], {n: n for n in names.values()}), renamed(recorded, names), name)
 
 
 def test_a_live_trace_passes_the_full_check_and_names_no_git_revision():
-    out = live.run_settings(with_requests("hallo welt | 6 | 0\nguten tag | 3 | 2"), concept="paged-attention",
+    out = runs.run_settings(with_requests("hallo welt | 6 | 0\nguten tag | 3 | 2"), concept="paged-attention",
                             device="Browser")
     trace = out["trace"]
     tracer.validate(trace)
-    assert trace["recorded"]["engine_revision"] == live.REVISION
+    assert trace["recorded"]["engine_revision"] == recording.REVISION
     assert trace["recorded"]["device"] == "Browser"
     assert trace["scenario"]["concepts"] == ["paged-attention"]
     assert [r["prompt_text"] for r in trace["workload"]["requests"]] == ["hallo welt", "guten tag"]
@@ -67,32 +68,32 @@ def test_a_live_trace_passes_the_full_check_and_names_no_git_revision():
 
 def test_same_settings_same_trace():
     s = with_requests("7 | 5\n12 | 4 | 1\nkatze | 3 | 1")
-    first, second = live.run_settings(s)["trace"], live.run_settings(s)["trace"]
+    first, second = runs.run_settings(s)["trace"], runs.run_settings(s)["trace"]
     assert tracer.without_measurements(first) == tracer.without_measurements(second)
     # a bare number is a prompt of that many characters, drawn from a fixed seed
     assert [len(r["prompt"]) for r in first["workload"]["requests"]] == [7, 12, 5]
 
 
 def test_a_prompt_given_as_a_length_has_that_length():
-    for length in range(1, live.LIMITS["prompt"][1] + 1):
-        (request,) = live.parse(with_requests(f"{length} | 2", num_blocks=32)).requests
+    for length in range(1, fields.REQUEST["prompt"].hi + 1):
+        (request,) = batching.parse(with_requests(f"{length} | 2", num_blocks=32)).requests
         assert len(request.text) == length
 
 def test_settings_give_the_workload_back_also_for_a_prompt_that_ends_in_a_space():
-    w = live.parse(with_requests("heute trinke  | 4 | 1\nwir|3"))
+    w = batching.parse(with_requests("heute trinke  | 4 | 1\nwir|3"))
     assert [r.text for r in w.requests] == ["heute trinke ", "wir"]
-    again = live.parse(w.settings())
+    again = batching.parse(w.settings())
     assert (again.requests, again.engine, again.model) == (w.requests, w.engine, w.model)
 
 
 def test_progress_counts_every_step_up_to_the_dry_runs_count_and_stop_ends_the_run():
-    w = live.parse(with_requests("a | 6 | 0\na | 2 | 0\na | 2 | 1", prefix_caching=0))
+    w = batching.parse(with_requests("a | 6 | 0\na | 2 | 0\na | 2 | 1", prefix_caching=0))
     seen = []
-    trace = live.run(w, on_step=lambda done, total: seen.append((done, total)))
+    trace = batching.run(w, on_step=lambda done, total: seen.append((done, total)))
     n = trace["result"]["num_steps"]
     assert seen == [(i, n) for i in range(1, n + 1)] and w.expected_steps == n
-    with pytest.raises(live.Stopped):
-        live.run(w, should_stop=lambda: len(seen) > n + 2, on_step=lambda done, total: seen.append(done))
+    with pytest.raises(recording.Stopped):
+        batching.run(w, should_stop=lambda: len(seen) > n + 2, on_step=lambda done, total: seen.append(done))
     assert len(seen) == n + 3
 
 
@@ -114,15 +115,15 @@ def test_progress_counts_every_step_up_to_the_dry_runs_count_and_stop_ends_the_r
     (" | 4", {}, ["Prompt ist leer"]),
 ])
 def test_a_bad_workload_is_refused_in_german_before_anything_runs(requests, changes, words):
-    with pytest.raises(live.WorkloadError) as caught:
-        live.parse(with_requests(requests, **changes))
+    with pytest.raises(form.WorkloadError) as caught:
+        batching.parse(with_requests(requests, **changes))
     for word in words:
         assert word in str(caught.value)
 
 
 def test_every_problem_of_a_workload_is_named_at_once():
-    with pytest.raises(live.WorkloadError) as caught:
-        live.parse(with_requests("hallo | 4\nHallo @welt | x\nwelt | 3 | später", max_num_seqs="abc", policy="zufall"))
+    with pytest.raises(form.WorkloadError) as caught:
+        batching.parse(with_requests("hallo | 4\nHallo @welt | x\nwelt | 3 | später", max_num_seqs="abc", policy="zufall"))
     assert caught.value.problems == (
         "Anfrage B (Zeile 2): Zeichen „@“ kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, ä, ö, ü, ß, "
         "Ziffern, Leerzeichen und . , ! ? - :",
@@ -130,28 +131,28 @@ def test_every_problem_of_a_workload_is_named_at_once():
         "Anfrage C (Zeile 3), Ankunft: „später“ ist keine Zahl.",
         "Sequenzen pro Schritt: „abc“ ist keine Zahl.",
         "Batching „zufall“ gibt es nicht; möglich sind continuous und static.")
-    assert live_form.check(with_requests("hallo | 4\nHallo @welt | x\nwelt | 3 | später", max_num_seqs="abc")) == \
+    assert form.check(with_requests("hallo | 4\nHallo @welt | x\nwelt | 3 | später", max_num_seqs="abc")) == \
         list(caught.value.problems[:-1])  # the page's early check: the same words, without the engine
-    with pytest.raises(live.WorkloadError) as caught:
-        live.parse(with_requests("eins eins eins | 30\nzwei zwei zwei | 30", num_blocks=4))
+    with pytest.raises(form.WorkloadError) as caught:
+        batching.parse(with_requests("eins eins eins | 30\nzwei zwei zwei | 30", num_blocks=4))
     assert [p[:20] for p in caught.value.problems] == ["Anfrage A passt nie ", "Anfrage B passt nie "]
 
 
 @pytest.mark.parametrize("typed, ran, note", [("2", 2, False), ("2,0", 2, False), ("2.0", 2, False), ("2,5", 3, True),
                                               (" 3,4 ", 3, True), ("+2", 2, False)])
 def test_a_whole_number_field_takes_a_german_or_english_decimal(typed, ran, note):
-    w = live.parse(with_requests("hallo", max_num_seqs=typed))
+    w = batching.parse(with_requests("hallo", max_num_seqs=typed))
     assert w.engine["max_num_seqs"] == ran
     assert any("keine ganze Zahl, gerechnet wird mit" in n for n in w.notes) == note
 
 
 def test_absurd_sizes_are_capped_and_the_notes_say_so():
-    w = live.parse(with_requests("\n".join(["x" * 100 + " | 99 | 500"] + ["a | 2"] * 19),
+    w = batching.parse(with_requests("\n".join(["x" * 100 + " | 99 | 500"] + ["a | 2"] * 19),
                             num_blocks=100000, block_size=0, max_num_seqs=99, max_num_batched_tokens=-3))
     assert len(w.requests) == 16
     first = w.requests[0]
     assert (len(first.prompt), first.max_new_tokens, first.arrival_step) == (64, 32, 64)
-    assert [w.engine[k] for k in live.NUMBERS] == [1, 256, 16, 1]  # block size, blocks, sequences, budget
+    assert [w.engine[k] for k in fields.NUMBERS] == [1, 256, 16, 1]  # block size, blocks, sequences, budget
     text = " ".join(w.notes)
     for word in ("ersten 16 von 20", "nach 64 von 100 Zeichen", "99 liegt außerhalb von 1 bis 32",
                  "500 liegt außerhalb von 0 bis 64", "100000 liegt außerhalb", "Blockgröße: 0",
@@ -160,47 +161,47 @@ def test_absurd_sizes_are_capped_and_the_notes_say_so():
 
 
 def test_capital_letters_are_written_small_with_a_note():
-    w = live.parse(with_requests("Hallo Welt | 3"))
+    w = batching.parse(with_requests("Hallo Welt | 3"))
     assert w.requests[0].text == "hallo welt"
     assert any("Großbuchstaben" in note for note in w.notes)
 
 
 def test_the_largest_capped_workload_runs():
-    most = live.LIMITS
-    w = live.parse(with_requests("\n".join([f"{most['prompt'][1]} | {most['max_new_tokens'][1]}"] * most["requests"][1]),
-                            num_blocks=most["num_blocks"][1], max_num_seqs=most["max_num_seqs"][1],
-                            max_num_batched_tokens=most["max_num_batched_tokens"][1]))
-    trace = live.run(w)
-    assert all(len(o["tokens"]) == most["max_new_tokens"][1] for o in trace["result"]["outputs"].values())
+    most = {name: p.hi for name, p in (fields.REQUEST | fields.ENGINE).items() if p.kind == "int"}
+    w = batching.parse(with_requests("\n".join([f"{most['prompt']} | {most['max_new_tokens']}"] * fields.MAX_REQUESTS),
+                                     num_blocks=most["num_blocks"], max_num_seqs=most["max_num_seqs"],
+                                     max_num_batched_tokens=most["max_num_batched_tokens"]))
+    trace = batching.run(w)
+    assert all(len(o["tokens"]) == most["max_new_tokens"] for o in trace["result"]["outputs"].values())
 
 
-LONGEST = " | ".join(str(live.LIMITS[key][1]) for key in ("prompt", "max_new_tokens", "arrival_step"))  # all at the top
+LONGEST = " | ".join(str(fields.REQUEST[key].hi) for key in ("prompt", "max_new_tokens", "arrival_step"))  # all at the top
 SLOWEST = {"max_num_seqs": 1, "max_num_batched_tokens": 1}  # one token per step
 
 
 @pytest.mark.parametrize("count, changes", [
-    (live.LIMITS["requests"][1], {"block_size": 1, "num_blocks": 96}),
-    (live.TILE_REQUESTS, {"num_blocks": 256, "tile_size": 1}),  # every key a tile of its own
+    (fields.MAX_REQUESTS, {"block_size": 1, "num_blocks": 96}),
+    (batching.TILE_REQUESTS, {"num_blocks": 256, "tile_size": 1}),  # every key a tile of its own
 ], ids=["a token per step", "tiles of one key"])
 def test_the_total_work_of_a_run_is_capped_and_the_note_says_so(count, changes):
     """Within the form's bounds these took 0,5–0,9 s of CPU (6–7 s in a browser): now the first
     requests that fit MAX_WORK run, and a note says how many of how many."""
     lines = [LONGEST] * count
-    w = live.parse(with_requests("\n".join(lines), **SLOWEST, **changes))
+    w = batching.parse(with_requests("\n".join(lines), **SLOWEST, **changes))
     kept = len(w.requests)
-    assert 1 <= kept < count and w.work <= live.MAX_WORK
-    assert any(f"Alle {count} Anfragen zusammen wären" in n and f"erlaubt sind {live.MAX_WORK}. Gerechnet werden "
+    assert 1 <= kept < count and w.work <= batching.MAX_WORK
+    assert any(f"Alle {count} Anfragen zusammen wären" in n and f"erlaubt sind {batching.MAX_WORK}. Gerechnet werden "
                f"die ersten {kept}." in n for n in w.notes), w.notes
-    one_more = live.parse(with_requests("\n".join(lines[:kept + 1]), **SLOWEST, **changes))
+    one_more = batching.parse(with_requests("\n".join(lines[:kept + 1]), **SLOWEST, **changes))
     assert len(one_more.requests) == kept  # the longest first part that fits
-    assert live.parse(w.settings()).notes == ()  # the settings as they ran are within the cap
+    assert batching.parse(w.settings()).notes == ()  # the settings as they ran are within the cap
 
 
 @pytest.mark.parametrize("changes", [{"block_size": 1, "num_blocks": 96}, {"num_blocks": 256, "tile_size": 1}],
                          ids=["a token per step", "tiles of one key"])
 def test_one_request_at_every_upper_bound_fits_the_cap(changes):
-    w = live.parse(with_requests(LONGEST, **SLOWEST, **changes))
-    assert w.notes == () and w.work <= live.MAX_WORK
+    w = batching.parse(with_requests(LONGEST, **SLOWEST, **changes))
+    assert w.notes == () and w.work <= batching.MAX_WORK
 
 
 # Any text in any field: a workload within the limits, or a WorkloadError; never another exception.
@@ -210,30 +211,30 @@ _lines = st.lists(st.tuples(st.text(alphabet=" abcäß|09?Z@\t", max_size=10), _
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(requests=_lines | _text, model=_text | st.sampled_from(live.MODELS), policy=_text | st.sampled_from(["static"]),
-       numbers=st.fixed_dictionaries({k: _text for k in live.NUMBERS}),
-       switches=st.fixed_dictionaries({k: _text for k in live.SWITCHES}), tiles=st.none() | _text)
+@given(requests=_lines | _text, model=_text | st.sampled_from(fields.MODELS), policy=_text | st.sampled_from(["static"]),
+       numbers=st.fixed_dictionaries({k: _text for k in fields.NUMBERS}),
+       switches=st.fixed_dictionaries({k: _text for k in fields.SWITCHES}), tiles=st.none() | _text)
 def test_any_settings_give_a_workload_within_the_limits_or_a_german_refusal(requests, model, policy, numbers, switches,
                                                                             tiles):
     tile = {} if tiles is None else {"tile_size": tiles}
     try:
-        w = live.parse({"requests": requests, "model": model, "policy": policy, **numbers, **switches, **tile})
-    except live.WorkloadError as refused:
+        w = batching.parse({"requests": requests, "model": model, "policy": policy, **numbers, **switches, **tile})
+    except form.WorkloadError as refused:
         assert str(refused) and str(refused)[0].isupper()
         return
-    assert 1 <= len(w.requests) <= live.LIMITS["requests"][1]
+    assert 1 <= len(w.requests) <= fields.MAX_REQUESTS
     for r in w.requests:
-        assert 1 <= len(r.prompt) <= live.LIMITS["prompt"][1]
-        assert 1 <= r.max_new_tokens <= live.LIMITS["max_new_tokens"][1]
-        assert 0 <= r.arrival_step <= live.LIMITS["arrival_step"][1]
-    for key in live.NUMBERS:
-        low, high = live.LIMITS[key]
+        assert 1 <= len(r.prompt) <= fields.REQUEST["prompt"].hi
+        assert 1 <= r.max_new_tokens <= fields.REQUEST["max_new_tokens"].hi
+        assert 0 <= r.arrival_step <= fields.REQUEST["arrival_step"].hi
+    for key in fields.NUMBERS:
+        low, high = fields.ENGINE[key].lo, fields.ENGINE[key].hi
         assert low <= w.engine[key] <= high
-    assert w.expected_steps >= 1 and w.work <= live.MAX_WORK
+    assert w.expected_steps >= 1 and w.work <= batching.MAX_WORK
     if tiles is not None:
-        assert live.LIMITS["tile_size"][0] <= w.tile_size <= live.LIMITS["tile_size"][1]
-        assert len(w.requests) <= live.TILE_REQUESTS
-    again = live.parse(w.settings())
+        assert fields.ENGINE["tile_size"].lo <= w.tile_size <= fields.ENGINE["tile_size"].hi
+        assert len(w.requests) <= batching.TILE_REQUESTS
+    again = batching.parse(w.settings())
     assert (again.requests, again.engine, again.model, again.tile_size, again.notes) == \
         (w.requests, w.engine, w.model, w.tile_size, ())
 
@@ -242,9 +243,9 @@ def test_any_settings_give_a_workload_within_the_limits_or_a_german_refusal(requ
 def test_tiles_change_how_attention_is_computed_not_what_comes_out():
     """Any tile size gives the dense run's tokens; each step's tiles cover its query's keys once."""
     s = with_requests("kacheln | 4\nonline softmax | 3 | 1", max_num_seqs=1)
-    dense = live.run_settings(s)["trace"]
+    dense = runs.run_settings(s)["trace"]
     for tile_size in (1, 3, 16):
-        trace = live.run_settings(s | {"tile_size": str(tile_size)})["trace"]
+        trace = runs.run_settings(s | {"tile_size": str(tile_size)})["trace"]
         tracer.validate(trace)
         assert trace["config"]["kernel"] == f"tiled_{tile_size}"
         assert trace["result"]["outputs"] == dense["result"]["outputs"]
@@ -256,16 +257,16 @@ def test_tiles_change_how_attention_is_computed_not_what_comes_out():
 
 
 def test_tile_size_and_requests_are_capped_with_notes():
-    w = live.parse(with_requests("\n".join(["ab | 2"] * 6), tile_size=40))
-    assert w.tile_size == live.LIMITS["tile_size"][1] and len(w.requests) == live.TILE_REQUESTS
+    w = batching.parse(with_requests("\n".join(["ab | 2"] * 6), tile_size=40))
+    assert w.tile_size == fields.ENGINE["tile_size"].hi and len(w.requests) == batching.TILE_REQUESTS
     assert any("Kachelgröße: 40" in n for n in w.notes) and any("ersten 4 von 6" in n for n in w.notes)
-    with pytest.raises(live.WorkloadError, match="Kachelgröße: „vier“ ist keine Zahl"):
-        live.parse(with_requests("ab", tile_size="vier"))
+    with pytest.raises(form.WorkloadError, match="Kachelgröße: „vier“ ist keine Zahl"):
+        batching.parse(with_requests("ab", tile_size="vier"))
 
 
 # ----------------------------------------------------------------------------- speculative decoding
-from engine import live_speculative  # noqa: E402
 from engine.generate import greedy_recompute  # noqa: E402
+from engine.model import tiny_model  # noqa: E402
 
 SPEC = {"prompt": "es war einmal", "model": "GQA", "max_new_tokens": "20", "k": "3", "temperature": "0,8",
         "top_k": "0", "top_p": "1", "seed": "3", "block_size": "4"}
@@ -274,39 +275,39 @@ SPEC = {"prompt": "es war einmal", "model": "GQA", "max_new_tokens": "20", "k": 
 @pytest.mark.parametrize("name", ["speculative-decoding-pq", "speculative-decoding-tiny"])
 def test_a_recorded_speculative_run_as_settings_runs_again_event_for_event(name):
     recorded = tracer.load(scenarios.path_of(name))
-    out = live.run_settings(live.settings_of_trace(recorded))
+    out = runs.run_settings(runs.settings_of_trace(recorded))
     assert out["notes"] == []
     strip = lambda t: {k: v for k, v in tracer.without_measurements(t).items() if k not in ("scenario", "recorded")}  # noqa: E731
     same(strip(out["trace"]), strip(recorded), name)
 
 
 def test_an_own_greedy_speculative_run_is_the_target_models_own_text():
-    out = live.run_settings(SPEC | {"temperature": "0", "model": "MQA", "k": "5"}, concept="speculative-decoding")
+    out = runs.run_settings(SPEC | {"temperature": "0", "model": "MQA", "k": "5"}, concept="speculative-decoding")
     trace = out["trace"]
     tracer.validate(trace)
-    target = greedy_recompute(live.model_for("MQA"), live.TOKENIZER.encode("es war einmal"), 20).tokens
+    target = greedy_recompute(tiny_model("MQA"), recording.TOKENIZER.encode("es war einmal"), 20).tokens
     assert trace["result"]["outputs"]["r"]["tokens"] == target
     assert trace["config"]["k"] == 5 and trace["config"]["sampling"]["greedy"]
     assert any(e["op"] == "free" for s in trace["steps"][:-1] for e in s["events"] if e["type"] == "block")
 
 
 def test_speculative_settings_come_back_and_the_seed_decides_the_draws():
-    first = live.run_settings(SPEC)
+    first = runs.run_settings(SPEC)
     assert first["settings"] == SPEC | {"temperature": "0.8"}
-    again = live.run_settings(first["settings"])
+    again = runs.run_settings(first["settings"])
     assert tracer.without_measurements(again["trace"]) == tracer.without_measurements(first["trace"])
-    other = live.run_settings(SPEC | {"seed": "4"})
+    other = runs.run_settings(SPEC | {"seed": "4"})
     assert other["trace"]["result"]["outputs"] != first["trace"]["result"]["outputs"]
 
 
 def test_speculative_progress_and_stop():
     seen = []
-    trace = live_speculative.run(live_speculative.parse(SPEC), on_step=lambda d, t: seen.append((d, t)))
+    trace = speculative.run(speculative.parse(SPEC), on_step=lambda d, t: seen.append((d, t)))
     rounds = trace["result"]["num_steps"]
     assert [d for d, _ in seen] == list(range(1, rounds + 1)) and seen[-1] == (rounds, rounds)
     assert all(t >= d for d, t in seen)
-    with pytest.raises(live.Stopped):
-        live_speculative.run(live_speculative.parse(SPEC), should_stop=lambda: True)
+    with pytest.raises(recording.Stopped):
+        speculative.run(speculative.parse(SPEC), should_stop=lambda: True)
 
 
 @pytest.mark.parametrize("changes,words", [
@@ -319,12 +320,12 @@ def test_speculative_progress_and_stop():
     ({"prompt": ""}, "Der Prompt ist leer"),
 ])
 def test_a_bad_speculative_workload_is_refused_in_german(changes, words):
-    with pytest.raises(live.WorkloadError, match=words):
-        live.run_settings(SPEC | changes)
+    with pytest.raises(form.WorkloadError, match=words):
+        runs.run_settings(SPEC | changes)
 
 
 def test_speculative_sizes_are_capped_with_notes():
-    w = live_speculative.parse(SPEC | {"max_new_tokens": "1000", "k": "0", "temperature": "5", "top_p": "0",
+    w = speculative.parse(SPEC | {"max_new_tokens": "1000", "k": "0", "temperature": "5", "top_p": "0",
                                        "model": "pq", "prompt": "abba"})
     assert (w.max_new_tokens, w.k, w.temperature, w.top_p, w.prompt) == (64, 1, 2.0, 0.05, "ABBA")
     assert any("Neue Tokens: 1000 liegt außerhalb von 1 bis 64" in n for n in w.notes)
@@ -336,19 +337,19 @@ _spec_text = st.text(max_size=8) | st.sampled_from(["", "0", "-3", "0,5", "1e3",
 
 
 @settings(max_examples=100, deadline=None)
-@given(values=st.fixed_dictionaries({k: _spec_text for k in ("prompt", "model", *live_speculative.NUMBERS)}),
-       model=st.sampled_from(live_speculative.MODELS) | st.none())
+@given(values=st.fixed_dictionaries({k: _spec_text for k in ("prompt", "model", *fields.SPECULATIVE_NUMBERS)}),
+       model=st.sampled_from(tuple(v for v, _ in fields.SPECULATIVE["model"].choices)) | st.none())
 def test_any_speculative_settings_give_a_workload_within_the_limits_or_a_german_refusal(values, model):
     if model is not None:
         values["model"] = model
     try:
-        w = live_speculative.parse(values)
-    except live.WorkloadError as refused:
+        w = speculative.parse(values)
+    except form.WorkloadError as refused:
         assert str(refused) and str(refused)[0].isupper()
         return
-    for key in live_speculative.NUMBERS:
-        low, high = live_speculative.LIMITS[key]
+    for key in fields.SPECULATIVE_NUMBERS:
+        low, high = fields.SPECULATIVE[key].lo, fields.SPECULATIVE[key].hi
         assert low <= getattr(w, key) <= high
-    assert 1 <= len(w.prompt) <= live_speculative.LIMITS["prompt"][1]
-    again = live_speculative.parse(w.settings())
+    assert 1 <= len(w.prompt) <= fields.PROMPT_LENGTH
+    again = speculative.parse(w.settings())
     assert again == dataclasses.replace(w, notes=())

@@ -1,17 +1,17 @@
-"""„Eigener Lauf“: a reader's own workload, checked, run through the real engine, written as a trace.
+"""„Eigener Lauf“ on the batching pages: a reader's own workload, checked, run through the engine, written as a trace.
 
 The inference pages let a reader describe a workload in a small form; the same settings arrive here
 as plain strings (from the form or from the page's URL), in CPython for the tests and in the
 browser's Pyodide for the page. ``parse`` turns them into a ``LiveWorkload`` or refuses them with a
-German ``WorkloadError`` before anything is computed; ``run`` drives ``LLMEngine`` step by step and
-returns a trace in the schema the replay panels already play (``tracer.py``).
+German ``WorkloadError`` before anything is computed; ``run`` drives the engine's ``LLMEngine`` step by
+step and returns a trace in the schema the replay panels already play (``engine/tracer.py``).
 
 Requests are written one per line, ``prompt | new tokens | arrival step``; the prompt is text
 through the engine's tokenizer, or a bare number for a prompt of that many characters of everyday
 words. A trace of a live run depends only on the settings: the same settings give the same trace in
-CPython and in Pyodide, event for event (``tests/engine/test_engine_live_pyodide.py``).
+CPython and in Pyodide, event for event (``tests/test_live_pyodide.py``).
 
-Sizes are capped (``LIMITS``), and so is a run's total work (``MAX_WORK``), so that a run stays short
+Sizes are capped (the ``Param``s of fields.py), and so is a run's total work (``MAX_WORK``), so that a run stays short
 in a browser; anything capped is said in a note, anything that can never run is an error naming the
 request and the numbers.
 """
@@ -23,21 +23,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import live_form, tracer, workloads
+from engine import tracer, workloads
 from engine.block_pool import BlockPool
 from engine.engine import LLMEngine
-from engine.model import LlamaModel, tiny_config
+from engine.model import tiny_model
 from engine.scheduler import POLICIES
 from engine.tile_trace import TileRecorder
-from engine.tokenizer import CharTokenizer
 
-TOKENIZER = CharTokenizer()
-# The form's rules (bounds, names, how a number or a prompt is read) are live_form's, numpy-free, so that
-# the page can check a workload before the engine loads.
-SEPARATOR, MODELS, NAMES, LIMITS, LABELS = live_form.SEPARATOR, live_form.MODELS, live_form.NAMES, \
-    live_form.LIMITS, live_form.LABELS
-NUMBERS, SWITCHES, DEFAULT_NEW_TOKENS = live_form.NUMBERS, live_form.SWITCHES, live_form.DEFAULT_NEW_TOKENS
-WorkloadError = live_form.WorkloadError
+from . import form
+from .fields import ENGINE, NAMES, NUMBERS, SEPARATOR, SWITCHES
+from .form import WorkloadError
+from .recording import REVISION, SCENARIO, SEED, TOKENIZER, Stopped, prompt_text
+
 # With FlashAttention's tiles every step carries layer 0's tiles of its last query (up to 96 keys at
 # tile size 1): so many requests keep a trace far below the replay's size bound.
 TILE_REQUESTS = 4
@@ -51,8 +48,6 @@ WORK = {"steps": 6, "chunks": 2, "tokens": 0.5, "tiles": 1}
 # The worst capped runs take 0,2–0,3 s of CPU in CPython, about a second on this shared 2-core machine;
 # one request at every upper bound (5368 with tiles of one key) always fits.
 MAX_WORK = 6000
-# Prompts given as a length are drawn from this seed, so a link reproduces them.
-SEED = 0
 
 
 @dataclass(frozen=True)
@@ -78,11 +73,6 @@ def settings_of(requests, model: str, engine: Mapping, tile_size: int | None = N
 
 
 # ----------------------------------------------------------------------------- parsing
-def prompt_text(written: str | int, rng: np.random.Generator) -> str:
-    """A prompt as ``live_form.prompt`` read it: as typed, or everyday words drawn from ``rng`` for a length."""
-    return workloads.text_of_length(rng, written) if isinstance(written, int) else written
-
-
 def format_requests(requests) -> str:
     return "\n".join(f"{r.text} {SEPARATOR} {r.max_new_tokens} {SEPARATOR} {r.arrival_step}" for r in requests)
 
@@ -90,19 +80,19 @@ def format_requests(requests) -> str:
 def parse(settings: Mapping) -> LiveWorkload:
     """Page settings (strings, as a form or a URL holds them) → a workload that can run, with notes;
     a ``WorkloadError`` with every problem found."""
-    problems = live_form.Problems()
-    form = problems.take(live_form.read, settings) or {}
-    policy = str(settings.get("policy", "continuous")).strip()
+    problems = form.Problems()
+    read = problems.take(form.read, settings) or {}
+    policy = str(settings.get("policy", ENGINE["policy"].default)).strip()
     if policy not in POLICIES:
         problems.found.append(f"Batching „{policy[:20]}“ gibt es nicht; möglich sind continuous und static.")
     problems.raise_any()
-    notes = form["notes"]
+    notes = read["notes"]
     rng = np.random.default_rng(SEED)  # prompts given as a length are drawn in the order of the requests
     requests = tuple(
         workloads.RequestSpec(NAMES[i], tuple(TOKENIZER.encode(prompt_text(written, rng))), new, arrival)
-        for i, (written, new, arrival) in enumerate(form["requests"]))
-    engine: dict = {"policy": policy, **{key: form[key] for key in (*NUMBERS, *SWITCHES)}}
-    tile_size = form.get("tile_size")
+        for i, (written, new, arrival) in enumerate(read["requests"]))
+    engine: dict = {"policy": policy, **{key: read[key] for key in (*NUMBERS, *SWITCHES)}}
+    tile_size = read.get("tile_size")
     if tile_size is not None and len(requests) > TILE_REQUESTS:
         notes.append(f"Mit Kacheln werden nur die ersten {TILE_REQUESTS} von {len(requests)} Anfragen gerechnet.")
         requests = requests[:TILE_REQUESTS]
@@ -114,14 +104,14 @@ def parse(settings: Mapping) -> LiveWorkload:
                      f"Rechenschritte, erlaubt sind {MAX_WORK}. Gerechnet werden die ersten {len(kept)}.")
         requests = kept
         steps, work = _dry_run(requests, engine, tile_size)
-    return LiveWorkload(requests, engine, model=form["model"], notes=tuple(notes), expected_steps=steps, work=work,
+    return LiveWorkload(requests, engine, model=read["model"], notes=tuple(notes), expected_steps=steps, work=work,
                         tile_size=tile_size)
 
 
 def _check_fits(requests, engine: dict) -> None:
     """The engine's own refusals (scheduler.add_request), in German and before anything runs."""
     pool = BlockPool(engine["num_blocks"], engine["block_size"])
-    problems = live_form.Problems()
+    problems = form.Problems()
     for r in requests:
         need = pool.blocks_for(r.max_positions)
         if need > engine["num_blocks"]:
@@ -138,23 +128,6 @@ def _check_fits(requests, engine: dict) -> None:
 
 
 # ----------------------------------------------------------------------------- running
-SCENARIO = {"name": "eigener-lauf", "title": "Eigener Lauf",
-            "description": "Deine Anfragen, gerechnet von der Engine in deinem Browser."}
-REVISION = "eigener-lauf"  # the header names no git revision: the browser has none
-
-
-def model_for(kind: str = "GQA", **overrides) -> LlamaModel:
-    """The tiny Llama model with the character tokenizer, so traces carry readable text; the recorded
-    runs (``scenarios.tiny``) use this same model."""
-    model = LlamaModel(tiny_config(kind, **overrides))
-    model.tokenizer = TOKENIZER
-    return model
-
-
-class Stopped(Exception):
-    """``should_stop`` asked to end the run."""
-
-
 def run(workload: LiveWorkload, *, concept: str = "eigener-lauf", on_step: Callable[[int, int], None] | None = None,
         should_stop: Callable[[], bool] | None = None, device: str | None = None) -> dict:
     """The workload through ``LLMEngine``; the trace. ``on_step(done, expected)`` after every step,
@@ -163,7 +136,7 @@ def run(workload: LiveWorkload, *, concept: str = "eigener-lauf", on_step: Calla
     expected = workload.expected_steps
     tiles = None if workload.tile_size is None else TileRecorder(workload.tile_size)
     kernel = {} if tiles is None else {"kernel": tiles.kernel}
-    engine = LLMEngine(model_for(workload.model), **workload.engine, **kernel)
+    engine = LLMEngine(tiny_model(workload.model), **workload.engine, **kernel)
     specs = []
     for r in workload.requests:
         engine.add_request(list(r.prompt), r.max_new_tokens, req_id=r.req_id, arrival_step=r.arrival_step)
@@ -201,7 +174,7 @@ def _dry_run(requests, engine_settings: dict, tile_size: int | None) -> tuple[in
 
 def _most_requests_within(requests, engine_settings: dict, tile_size: int | None) -> tuple:
     """The longest first part of the requests whose run stays within MAX_WORK (bisection on the dry
-    run; one request always fits, tests/engine/test_engine_live.py checks the worst)."""
+    run; one request always fits, tests/test_live.py checks the worst)."""
     low, high = 1, len(requests) - 1
     while low < high:
         middle = (low + high + 1) // 2
@@ -212,22 +185,9 @@ def _most_requests_within(requests, engine_settings: dict, tile_size: int | None
     return requests[:low]
 
 
-def run_settings(settings: Mapping, **kwargs) -> dict:
-    """``parse`` then ``run``: the trace, the notes to show and the settings as they ran (capped).
-    Settings with a γ are a speculative run (``live_speculative``, imported only then)."""
-    from engine import live_speculative
-    if live_speculative.KEY in settings:
-        return live_speculative.run_settings(settings, **kwargs)
-    workload = parse(settings)
-    return {"trace": run(workload, **kwargs), "notes": list(workload.notes), "settings": workload.settings()}
-
-
 # ----------------------------------------------------------------------------- presets
 def settings_of_trace(trace: Mapping) -> dict:
     """A recorded run's workload as live settings: the page's presets are the runs it replays."""
-    if "k" in trace["config"]:
-        from engine import live_speculative
-        return live_speculative.settings_of_trace(trace)
     requests = [workloads.RequestSpec(r["id"], tuple(r["prompt"]), r["max_new_tokens"], r["arrival_step"])
                 for r in trace["workload"]["requests"]]
     kernel = trace["config"].get("kernel", "")

@@ -2,11 +2,15 @@
 
 The page's own Python (static/py/boot.py) reads a workload with this module the moment „Starten“ is
 pressed, so a typo is named at once and not after the worker has loaded numpy and the engine; the
-worker reads it again with the same rules (engine/live.py, engine/live_speculative.py), then checks
-what needs the engine. A workload with several problems gets all of them, not only the first.
+worker reads it again with the same rules (batching.py, speculative.py), then checks what needs the
+engine. A workload with several problems gets all of them, not only the first. Fields, labels and
+bounds are the ``Param``s of fields.py.
 
 Numbers are read as the experiments read them (kit/contract.py): a German decimal comma or an English
-point, in every field; a whole-number field rounds a decimal half up and says so in a note.
+point, in every field; a whole-number field rounds a decimal half up and says so in a note. Unlike an
+experiment's ``Param.coerce``, which falls back to the default so that a figure always shows, a field
+that holds no number refuses the run: a guessed workload would cost the reader seconds and surprise
+them. So the strict reading and its messages are this module's.
 """
 
 from __future__ import annotations
@@ -17,55 +21,9 @@ from collections.abc import Mapping
 
 from engine.tokenizer import DEFAULT_ALPHABET
 
-SEPARATOR = "|"
-MODELS = ("MHA", "GQA", "MQA")
-NAMES = "ABCDEFGHIJKLMNOP"  # request ids, as the articles name their requests
-DEFAULT_NEW_TOKENS = 8
-# (lowest, highest) per number: the form's bounds (build/live_block.py renders them) and the caps.
-# Within them a run can still be long: 16 requests of 64 + 32 tokens one token per step, or four with
-# FlashAttention's tiles of one key, took 0,5–0,9 s of CPU in CPython here (6–7 s in a browser).
-# engine/live.py's MAX_WORK caps the whole run.
-LIMITS = {
-    "requests": (1, 16),
-    "prompt": (1, 64),
-    "max_new_tokens": (1, 32),
-    "arrival_step": (0, 64),
-    "block_size": (1, 16),
-    "num_blocks": (1, 256),
-    "max_num_seqs": (1, 16),
-    "max_num_batched_tokens": (1, 256),
-    "tile_size": (1, 16),
-}
-assert len(NAMES) == LIMITS["requests"][1]
-# Numbers a form shows next to their key (the rest are on/off switches and choices).
-NUMBERS = ("block_size", "num_blocks", "max_num_seqs", "max_num_batched_tokens")
-SWITCHES = ("chunked_prefill", "prefix_caching")
-LABELS = {  # German names of the settings, for messages and the form (build/live_block.py)
-    "requests": "Anfragen", "model": "Modell", "policy": "Batching", "block_size": "Blockgröße",
-    "num_blocks": "Zahl der Blöcke", "max_num_seqs": "Sequenzen pro Schritt",
-    "max_num_batched_tokens": "Token-Budget pro Schritt", "chunked_prefill": "Chunked Prefill",
-    "prefix_caching": "Präfix-Cache", "tile_size": "Kachelgröße",
-}
-
-# The speculative-decoding page's form (engine/live_speculative.py): one prompt, γ and the sampling rules.
-SPECULATIVE_KEY = "k"  # settings that carry γ are a speculative run
-ARTICLE = "PQ"  # the article's model pair p and q over the tokens A, B, C
-SPECULATIVE_LIMITS = {  # at every upper bound a run takes a few hundred milliseconds in CPython
-    "prompt": (1, 64),
-    "max_new_tokens": (1, 64),
-    "k": (1, 8),
-    "temperature": (0.0, 2.0),
-    "top_k": (0, 48),  # 0: off
-    "top_p": (0.05, 1.0),
-    "seed": (0, 9999),
-    "block_size": (1, 16),
-}
-SPECULATIVE_NUMBERS = ("max_new_tokens", "k", "temperature", "top_k", "top_p", "seed", "block_size")
-DECIMALS = ("temperature", "top_p")  # the rest are whole numbers
-SPECULATIVE_LABELS = {
-    "prompt": "Prompt", "model": "Modellpaar", "max_new_tokens": "Neue Tokens", "k": "Vorschläge pro Runde (γ)",
-    "temperature": "Temperatur", "top_k": "Top-k", "top_p": "Top-p", "seed": "Startwert des Zufalls",
-    "block_size": "Blockgröße"}
+from ..kit.contract import Param
+from .fields import (ARTICLE, DEFAULT_NEW_TOKENS, ENGINE, MAX_REQUESTS, MODELS, NAMES, NUMBERS, PROMPT_LENGTH,
+                     REQUEST, SEPARATOR, SPECULATIVE, SPECULATIVE_KEY, SPECULATIVE_NUMBERS, SWITCHES, TEXT_LABELS)
 
 
 class WorkloadError(ValueError):
@@ -126,18 +84,19 @@ def number(text, what: str, notes: list[str], whole: bool = True) -> int | float
     return rounded
 
 
-def clamp(value, low, high, what: str, notes: list[str]):
-    if value < low or value > high:
-        kept = min(max(value, low), high)
-        notes.append(f"{what}: {german(value)} liegt außerhalb von {german(low)} bis {german(high)}, "
+def clamp(value, param: Param, what: str, notes: list[str]):
+    if value < param.lo or value > param.hi:
+        kept = min(max(value, param.lo), param.hi)
+        notes.append(f"{what}: {german(value)} liegt außerhalb von {german(param.lo)} bis {german(param.hi)}, "
                      f"gerechnet wird mit {german(kept)}.")
         return kept
     return value
 
 
-def bounded(text, key: str, what: str, notes: list[str]) -> int:
-    """A whole number of the engine form, within ``LIMITS[key]``."""
-    return clamp(number(text, what, notes), *LIMITS[key], what, notes)
+def bounded(text, param: Param, notes: list[str], what: str | None = None) -> int | float:
+    """A number typed into ``param``'s field, within its bounds; ``what`` names it in a message."""
+    what = what or param.label
+    return clamp(number(text, what, notes, whole=param.kind == "int"), param, what, notes)
 
 
 def switch(value, what: str) -> bool:
@@ -153,7 +112,7 @@ def prompt(field: str, where: str, notes: list[str]) -> str | int:
     """A prompt as typed (lower case, within the tokenizer's alphabet, cut to its limit), or the length
     of a prompt to draw when the field is a bare number."""
     if field.strip().isascii() and field.strip().isdigit():
-        return bounded(field, "prompt", f"{where}, Prompt-Länge", notes)
+        return bounded(field, REQUEST["prompt"], notes, f"{where}, {REQUEST['prompt'].label}")
     text = field
     if text != text.lower():
         notes.append(f"{where}: Großbuchstaben klein geschrieben (der Tokenizer kennt nur kleine).")
@@ -165,10 +124,9 @@ def prompt(field: str, where: str, notes: list[str]) -> str | int:
                             "ä, ö, ü, ß, Ziffern, Leerzeichen und . , ! ? - :")
     if not text:
         raise WorkloadError(f"{where}: Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.")
-    high = LIMITS["prompt"][1]
-    if len(text) > high:
-        notes.append(f"{where}: Prompt nach {high} von {len(text)} Zeichen abgeschnitten.")
-        text = text[:high]
+    if len(text) > PROMPT_LENGTH:
+        notes.append(f"{where}: Prompt nach {PROMPT_LENGTH} von {len(text)} Zeichen abgeschnitten.")
+        text = text[:PROMPT_LENGTH]
     return text
 
 
@@ -177,15 +135,14 @@ def request_lines(text: str, notes: list[str]) -> list[tuple[str | int, int, int
     (prompt or its length, new tokens, arrival step); every bad line is named.
 
     The prompt is taken as written, up to one space before the first ``|`` (which belongs to the
-    separator as engine/live.py's ``format_requests`` writes it), so a prompt that ends in a space stays one.
+    separator as batching.py's ``format_requests`` writes it), so a prompt that ends in a space stays one.
     """
     lines = [line for line in str(text).replace("\r\n", "\n").split("\n") if line.strip()]
     if not lines:
         raise WorkloadError("Keine Anfrage: Schreibe mindestens eine Zeile wie „hallo welt | 8 | 0“.")
-    most = LIMITS["requests"][1]
-    if len(lines) > most:
-        notes.append(f"Nur die ersten {most} von {len(lines)} Anfragen werden gerechnet.")
-        lines = lines[:most]
+    if len(lines) > MAX_REQUESTS:
+        notes.append(f"Nur die ersten {MAX_REQUESTS} von {len(lines)} Anfragen werden gerechnet.")
+        lines = lines[:MAX_REQUESTS]
     problems = Problems()
     requests = []
     for i, line in enumerate(lines):
@@ -197,9 +154,10 @@ def request_lines(text: str, notes: list[str]) -> list[tuple[str | int, int, int
             continue
         text = fields[0][:-1] if len(fields) > 1 and fields[0].endswith(" ") else fields[0]
         written = problems.take(prompt, text, where, notes)
-        new = (problems.take(bounded, fields[1], "max_new_tokens", f"{where}, neue Tokens", notes)
+        new_tokens, arrival_step = REQUEST["max_new_tokens"], REQUEST["arrival_step"]
+        new = (problems.take(bounded, fields[1], new_tokens, notes, f"{where}, {new_tokens.label}")
                if len(fields) > 1 and fields[1].strip() else DEFAULT_NEW_TOKENS)
-        arrival = (problems.take(bounded, fields[2], "arrival_step", f"{where}, Ankunft", notes)
+        arrival = (problems.take(bounded, fields[2], arrival_step, notes, f"{where}, {arrival_step.label}")
                    if len(fields) > 2 and fields[2].strip() else 0)
         requests.append((written, new, arrival))
     problems.raise_any()
@@ -212,45 +170,45 @@ def read(settings: Mapping) -> dict:
     notes: list[str] = []
     problems = Problems()
     out = {"requests": problems.take(request_lines, settings.get("requests", ""), notes)}
-    model = str(settings.get("model", "GQA")).strip().upper()
+    model = str(settings.get("model", ENGINE["model"].default)).strip().upper()
     if model not in MODELS:
-        problems.found.append(f"Modell „{model[:10]}“ gibt es nicht; möglich sind {', '.join(MODELS)}.")
+        problems.found.append(f"{ENGINE['model'].label} „{model[:10]}“ gibt es nicht; möglich sind {', '.join(MODELS)}.")
     out["model"] = model
     for key in NUMBERS:
+        param = ENGINE[key]
         if key not in settings:
-            problems.found.append(f"{LABELS[key]} fehlt.")
+            problems.found.append(f"{param.label} fehlt.")
             continue
-        value = problems.take(number, settings[key], LABELS[key], notes)
+        value = problems.take(number, settings[key], param.label, notes)
         if value is not None and key == "num_blocks" and value < 1:
             problems.found.append("Ohne Blöcke hat der KV-Cache keinen Platz: Die Zahl der Blöcke muss mindestens 1 sein.")
         elif value is not None:
-            out[key] = clamp(value, *LIMITS[key], LABELS[key], notes)
+            out[key] = clamp(value, param, param.label, notes)
     for key in SWITCHES:
-        out[key] = problems.take(switch, settings.get(key, "1"), LABELS[key])
+        out[key] = problems.take(switch, settings.get(key, ENGINE[key].to_url(ENGINE[key].default)), ENGINE[key].label)
     if "tile_size" in settings:
-        out["tile_size"] = problems.take(bounded, settings["tile_size"], "tile_size", LABELS["tile_size"], notes)
+        out["tile_size"] = problems.take(bounded, settings["tile_size"], ENGINE["tile_size"], notes)
     problems.raise_any()
     return out | {"notes": notes}
 
 
 def read_speculative(settings: Mapping) -> dict:
     """The speculative form's numbers and, unless the model pair is the article's (its own tokens, checked
-    by engine/live_speculative.py), its prompt; a ``WorkloadError`` with every problem found."""
+    by speculative.py), its prompt; a ``WorkloadError`` with every problem found."""
     notes: list[str] = []
     problems = Problems()
-    model = str(settings.get("model", "GQA")).strip().upper()
-    if model not in (ARTICLE, *MODELS):
-        problems.found.append(f"Modellpaar „{model[:10]}“ gibt es nicht; möglich sind {', '.join((ARTICLE, *MODELS))}.")
+    pairs = SPECULATIVE["model"]
+    model = str(settings.get("model", pairs.default)).strip().upper()
+    if model not in (kinds := [kind for kind, _ in pairs.choices]):
+        problems.found.append(f"{pairs.label} „{model[:10]}“ gibt es nicht; möglich sind {', '.join(kinds)}.")
     out = {"model": model}
     if model != ARTICLE:
-        out["prompt"] = problems.take(prompt, str(settings.get("prompt", "")), "Prompt", notes)
+        out["prompt"] = problems.take(prompt, str(settings.get("prompt", "")), TEXT_LABELS["prompt"], notes)
     for key in SPECULATIVE_NUMBERS:
-        what = SPECULATIVE_LABELS[key]
         if key not in settings:
-            problems.found.append(f"{what} fehlt.")
+            problems.found.append(f"{SPECULATIVE[key].label} fehlt.")
             continue
-        value = problems.take(number, settings[key], what, notes, whole=key not in DECIMALS)
-        out[key] = None if value is None else clamp(value, *SPECULATIVE_LIMITS[key], what, notes)
+        out[key] = problems.take(bounded, settings[key], SPECULATIVE[key], notes)
     problems.raise_any()
     return out | {"notes": notes}
 
