@@ -152,11 +152,18 @@ def axe_source():
     return AXE.read_text(encoding="utf-8")
 
 
-def scan(page, axe_source) -> list[dict]:
-    """Violations of impact "serious" or "critical" against WCAG 2.1 A/AA."""
+# What a change of colour scheme alone can break: the theme swaps colours, never the markup that the other
+# rules judge (names, roles, structure). A page's second scheme needs only these (a full scan costs twice).
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
+
+
+def scan(page, axe_source, rules=None, within=None) -> list[dict]:
+    """Violations of impact "serious" or "critical" against WCAG 2.1 A/AA (or of the given axe ``rules``),
+    in the whole page or in the element the selector ``within`` names."""
     if not page.evaluate("typeof window.axe === 'object'"):  # it outlives page changes in the shared tab
         page.evaluate(axe_source)
-    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", AXE_TAGS)
+    only = {"type": "rule", "values": list(rules)} if rules else {"type": "tag", "values": AXE_TAGS}
+    result = page.evaluate("([only, within]) => axe.run(within || document, {runOnly: only})", [only, within])
     return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 

@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from conftest import settle
+from conftest import COLOUR_RULES, scan, settle
 from replay_helpers import ROOT, SHOTS, SITE, TRACES, go, open_panel, trace  # noqa: F401
 
 
@@ -238,21 +238,17 @@ def test_kernel_views_fit_readable_fast_and_dark(reader, slug, names, width):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_kernel_views_pass_axe_in_the_interesting_steps(reader, scheme):
+def test_kernel_views_pass_axe_in_the_interesting_steps(reader, axe_source, scheme):
     """The page scan (test_a11y.py) sees step 0; rescaling, rejections and skips appear only later."""
-    axe = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
     for slug, name, steps in [("flash-attention", "flash-attention-tiles", [2, 3]),
                               ("speculative-decoding", "speculative-decoding-pq", [4, 5, 29]),
                               ("speculative-decoding", "speculative-decoding-tiny", [2, 13])]:
         v, panel = open_panel(reader, slug, name, color_scheme=scheme)
-        v.page.evaluate(axe)
         for index in steps:
             go(panel, index)
             # after every row's fade-in (staggered: row i starts after i × 0.12 s): axe measures colours as shown
             settle(v.page, f'section.pl-replay[data-replay="{name}"]')
-            result = v.page.evaluate("s => axe.run(s, {runOnly: {type: 'tag', values: "
-                                     "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})",
-                                     f'section.pl-replay[data-replay="{name}"]')
-            bad = [(x["id"], [n["target"] for n in x["nodes"]]) for x in result["violations"]
-                   if x["impact"] in ("serious", "critical")]
+            bad = [(x["id"], [n["target"] for n in x["nodes"]])
+                   for x in scan(v.page, axe_source, rules=COLOUR_RULES if scheme == "dark" else None,
+                                 within=f'section.pl-replay[data-replay="{name}"]')]
             assert not bad, f"{name}, Schritt {index}: {bad}"
