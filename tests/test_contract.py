@@ -348,7 +348,8 @@ NORMALISED = [(slug, param.name) for slug in SLUGS for param in api.params_of(sl
 CHANCE = st.one_of(st.just(0.0), st.integers(0, 9).map(float), st.floats(0, 100), st.floats(5e-324, 1e-300))
 
 
-@settings(max_examples=1500, deadline=None)
+# 500 draws (28 → 9 s); what 1500 once found (a log of the smallest float through a float 0) is pinned below
+@settings(max_examples=500, deadline=None)
 @given(st.sampled_from(NORMALISED), st.lists(CHANCE, min_size=2, max_size=8).filter(any))
 @example(("beam-search", "after_a"), [5e-324, 0.0, 1.0])  # the log of a tiny chance went through a float 0
 @example(("knowledge-distillation", "teacher"), [5e-324, 100.0])

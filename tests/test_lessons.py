@@ -22,13 +22,31 @@ def _status(slug, values):
 
 @pytest.mark.parametrize("slug", WITH_LESSON)
 def test_the_untouched_page_solves_nothing_and_answers_nothing(slug):
-    assert _status(slug, {}) == {"solved": [], "shown": False}
+    assert _status(slug, {}) == {"solved": [], "near": [], "shown": False}
 
 
 @pytest.mark.parametrize("slug", WITH_LESSON)
 def test_each_example_solves_its_task(slug):
     for task in api.concept(slug).LESSON.tasks:
         assert task.key in _status(slug, dict(task.example))["solved"], (slug, task.key)
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_each_near_example_is_close_and_not_yet_solved(slug):
+    for task in api.concept(slug).LESSON.tasks:
+        if task.near is not None:
+            status = _status(slug, dict(task.near.example))
+            assert task.key in status["near"] and task.key not in status["solved"], (slug, task.key)
+            # and solving it leaves „fast“ behind
+            assert task.key not in _status(slug, dict(task.example))["near"], (slug, task.key)
+
+
+@pytest.mark.parametrize("slug", WITH_LESSON)
+def test_feedback_teaches_every_wrong_choice_and_every_task_has_a_hint(slug):
+    """Issue 30 §2: a wrong guess gets its own reason, and a stuck reader a hint before the solution."""
+    item = api.concept(slug).LESSON
+    assert item.prediction.why_not, f"{slug}: why_not fehlt"
+    assert all(task.hints for task in item.tasks), [t.key for t in item.tasks if not t.hints]
 
 
 @pytest.mark.parametrize("slug", WITH_LESSON)
@@ -49,13 +67,16 @@ def test_checking_the_guess_solves_no_task(slug):
 def test_lesson_text_is_german_du_form_and_complete(slug):
     item = api.concept(slug).LESSON
     assert item.prediction.question.endswith("?")
-    for text in [t.text for t in item.tasks] + [t.explain for t in item.tasks] + list(item.teacher):
+    near = [t.near.text for t in item.tasks if t.near]
+    hints = [hint for t in item.tasks for hint in t.hints]
+    why_not = [text for text in item.prediction.why_not if text]
+    for text in [t.text for t in item.tasks] + [t.explain for t in item.tasks] + list(item.teacher) + near + hints + why_not:
         assert text.rstrip()[-1] in ".!?", text
     for text in item.discussion:
         assert text.endswith("?"), text
     everything = " ".join([item.prediction.question, item.prediction.explain, *item.prediction.choices,
                            *(t.text for t in item.tasks), *(t.explain for t in item.tasks),
-                           *item.discussion, *item.teacher, *item.misconceptions])
+                           *item.discussion, *item.teacher, *item.misconceptions, *near, *hints, *why_not])
     assert not re.search(r"\b(Sie|Ihnen|Ihre[nmrs]?)\b(?! [a-zäöü])", everything), "du-Form"
     assert not re.search(r"\d\.\d", everything.replace("0.9999", "")), "Dezimalkomma"
 

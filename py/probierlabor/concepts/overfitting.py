@@ -25,7 +25,7 @@ from statistics import median
 from ..kit import fmt, polyfit, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "overfitting"
 TITLE = "Overfitting"
@@ -344,26 +344,41 @@ LESSON = Lesson(
         explain="Grad 9 liegt an neuen Tagen 237,7 Kugeln daneben, die Gerade nur 28,7. "
                 "Die Kurve hat den Zufall im Heft mitgelernt.",
         example={"degree": 9},
+        why_not=("Im Heft trifft die Kurve jeden Punkt, weil sie genau an diese 10 Tage angepasst wurde. "
+                 "Neue Tage kennt sie nicht: Dort zählt nur, ob sie die Regel getroffen hat.",
+                 "So weit streut der Zufall um die wahre Regel. Grad 9 folgt aber jedem Ausreißer im Heft "
+                 "und schwingt zwischen den Punkten weit aus. An neuen Tagen liegt sie deshalb viel weiter daneben.",
+                 ""),
     ),
     tasks=(
         Task("best_degree", "Finde den Grad, bei dem der Fehler an neuen Tagen am kleinsten ist.",
              solved=lambda params, result: _among_the_best(result),
              explain="Ein Grad, der zur Form der wahren Regel passt, gewinnt. Weniger Freiheit verfehlt die Form, "
                      "mehr Freiheit folgt dem Zufall.",
-             example={"degree": 2}),
+             example={"degree": 2},
+             hints=("Schau auf den Fehler an neuen Tagen, nicht auf den Fehler im Heft.",
+                    "Der kleinste Fehler liegt bei einem kleinen Grad, aber nicht bei der Geraden."),
+             near=Near(lambda params, result: not _among_the_best(result) and result["test_rmse"] < 1.2 * min(
+                           row["test_rmse"] for row in result["by_degree"]),
+                       "Fast: Der Fehler an neuen Tagen ist nur wenig größer als der kleinste. "
+                       "Probiere die Grade daneben.",
+                       {"degree": 4})),
         Task("tame_nine", "Lass den Grad bei 9 und drücke den Fehler an neuen Tagen unter 20 Kugeln. "
                           "Verschiebe dabei keine Punkte.",
              solved=lambda params, result: (result["degree"] == 9 and not params["moves"]
                                             and result["test_rmse"] < 20),
              explain="Mit 80 Tagen kann die Kurve nicht mehr jedem Zufall folgen. "
                      "Eine Strafe λ für große Zahlen bremst sie ebenfalls.",
-             example={"degree": 9, "days": 80}),
+             example={"degree": 9, "days": 80},
+             hints=("Es gibt zwei Wege: mehr Tage im Heft oder eine Strafe für große Zahlen in der Kurve.",
+                    "Stell „Tage im Heft“ auf 80 Tage.")),
         Task("not_bad_luck", "Schalte die 24 anderen Hefte ein. Hatte Grad 9 nur mit diesem Heft Pech?",
              solved=lambda params, result: (result["degree"] == 9 and _plain_notebook(params)
                                             and result.get("others", {}).get("median_test_rmse", 0) > 100),
              explain="Auch typisch über 24 andere Hefte liegt Grad 9 weit über 200 Kugeln daneben. "
                      "Das ist kein Pech, sondern die Regel: zu viel Freiheit für zu wenige Tage.",
-             example={"degree": 9, "others": True}),
+             example={"degree": 9, "others": True},
+             hints=("Der Schalter „24 andere Hefte“ zeigt, wie Grad 9 in vielen anderen Heften abschneidet.",)),
     ),
     discussion=(
         "Woran merkst du, dass eine Kurve den Zufall auswendig gelernt hat, wenn du nur das Heft kennst?",

@@ -8,6 +8,11 @@ raises counts as not solved: a lesson must never break the experiment it sits ne
 Every task and the prediction name an ``example``: parameter values that solve it (or answer the
 question). The tests check that the example solves and the default state does not, and the
 browser tests reach the example by operating the controls, as a student would.
+
+Feedback teaches, it does not only judge: every wrong choice of the prediction says why someone might
+pick it and what the experiment shows instead (``why_not``); a task gives hints, one at a time on
+request, and may know when the reader is close (``near``: a state with its own sentence, and an
+example of it that the tests check is close but not yet solved).
 """
 
 from __future__ import annotations
@@ -31,9 +36,23 @@ class Prediction:
     shown: State
     explain: str
     example: Mapping[str, Any]
+    why_not: tuple[str, ...] = ()  # one sentence per choice, "" for the right one
 
     def __post_init__(self):
         assert 2 <= len(self.choices) <= 4 and 0 <= self.answer < len(self.choices), self.question
+        assert not self.why_not or (
+            len(self.why_not) == len(self.choices)
+            and [i for i, text in enumerate(self.why_not) if not text] == [self.answer]), self.question
+
+
+@dataclass(frozen=True)
+class Near:
+    """Close to solving a task: ``holds`` recognises the state, ``text`` is what the page then says,
+    ``example`` is such a state (the tests check it is close and not yet solved)."""
+
+    holds: State
+    text: str
+    example: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -46,6 +65,11 @@ class Task:
     solved: State
     explain: str
     example: Mapping[str, Any]
+    hints: tuple[str, ...] = ()  # shown one at a time, the reader asks for each
+    near: Near | None = None
+
+    def __post_init__(self):
+        assert len(self.hints) <= 3, self.key
 
 
 @dataclass(frozen=True)
@@ -71,10 +95,14 @@ def holds(check: State, params: Mapping[str, Any], result: Mapping[str, Any]) ->
 
 
 def status(lesson: Lesson | None, params: Mapping[str, Any], result: Mapping[str, Any]) -> dict:
-    """What the page needs after every run: the solved tasks' keys and whether the guess can be judged."""
+    """What the page needs after every run: the solved tasks' keys, those of the tasks the reader is
+    close to (not solved yet), and whether the guess can be judged."""
     if lesson is None:
-        return {"solved": [], "shown": False}
+        return {"solved": [], "near": [], "shown": False}
+    solved = [t.key for t in lesson.tasks if holds(t.solved, params, result)]
     return {
-        "solved": [t.key for t in lesson.tasks if holds(t.solved, params, result)],
+        "solved": solved,
+        "near": [t.key for t in lesson.tasks
+                 if t.near is not None and t.key not in solved and holds(t.near.holds, params, result)],
         "shown": holds(lesson.prediction.shown, params, result),
     }

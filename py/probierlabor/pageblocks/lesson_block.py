@@ -46,10 +46,30 @@ def before(slug: str) -> str:
         f'<button type="button" class="md-button pl-reveal" data-lesson-reveal hidden '
         f'aria-expanded="false">Lösung zeigen</button></p>'
         f'<p class="pl-guess-hint" data-committed="{_COMMITTED}">{_OPEN}</p>'
-        f'<div class="pl-verdict" tabindex="-1" hidden><p class="pl-verdict-text"></p>'
+        f'<div class="pl-verdict" tabindex="-1" hidden><p class="pl-verdict-text"></p>{_why_not(guess)}'
         f'<p class="pl-explain">{escape(guess.explain)}</p></div>'
         f"</section>"
     )
+
+
+def _why_not(guess) -> str:
+    """Each wrong choice's own explanation; lesson.js shows the one of the reader's guess."""
+    return "".join(f'<p class="pl-why-not" data-choice="{i}" hidden>{escape(text)}</p>'
+                   for i, text in enumerate(guess.why_not) if text)
+
+
+def _hints(task) -> str:
+    """The hints one inside the other: each opens on request and offers the next (no script needed)."""
+    html = ""
+    for i, hint in reversed(list(enumerate(task.hints))):
+        label = "Tipp" if i == 0 else "Noch ein Tipp"
+        html = f'<details class="pl-hint"><summary>{label}</summary><p>{escape(hint)}</p>{html}</details>'
+    return html
+
+
+def _near(task) -> str:
+    """What the page says when the reader is close (lesson.js shows it while kit/lesson.status says so)."""
+    return f'<p class="pl-task-near" hidden>{escape(task.near.text)}</p>' if task.near else ""
 
 
 # The hint under the guess, before and after „Festlegen“; static/js/lesson.js swaps between the two.
@@ -66,6 +86,7 @@ def after(slug: str) -> str:
     tasks = "".join(
         f'<li class="pl-task" data-task="{escape(t.key)}">'
         f'<p class="pl-task-text">{escape(t.text)}<span class="pl-task-done" hidden> <span aria-hidden="true">✓</span> gelöst</span></p>'
+        f"{_near(t)}{_hints(t)}"
         f'<p class="pl-explain" hidden>{escape(t.explain)}</p>'
         f'<button type="button" class="md-button pl-reveal" data-lesson-reveal hidden aria-expanded="false">'
         f"Lösung zeigen</button>"
