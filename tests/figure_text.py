@@ -11,6 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from probierlabor.kit.layout import NARROW_MIN_FONT
 from probierlabor.kit.svg import text_width
 
 CSS = Path(__file__).parents[1] / "static/css/probierlabor.css"
@@ -23,6 +24,7 @@ def font_sizes(prefix: str, layout: str = "wide") -> dict:
     """The font size (px) of each class that starts with ``prefix``, and of the base classes, as the CSS
     sets them for ``layout``: a narrow figure's own rules (``[data-layout="narrow"]``) win there."""
     css = re.sub(r"/\*.*?\*/", "", CSS.read_text(), flags=re.S)
+    css = css.replace("var(--pl-narrow-min-font)", f"{NARROW_MIN_FONT}px")  # layout.css, from kit/layout.py
     sizes, narrow = {}, {}
     for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
         size = re.search(r"font-size:\s*([\d.]+)px", body)
