@@ -1,13 +1,18 @@
-"""mkdocs_hooks/stylesheets.py: the layout's numbers live in kit/layout.py alone."""
+"""mkdocs_hooks/stylesheets.py: the layout's numbers live in kit/layout.py alone, and each concept's own
+rules in a stylesheet beside its module that only its page links."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import types
 from pathlib import Path
 
-from probierlabor.kit import layout
+import pytest
+
+from probierlabor import SLUGS
+from probierlabor.kit import api, layout
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("stylesheets_hook", ROOT / "mkdocs_hooks" / "stylesheets.py")
@@ -15,7 +20,8 @@ stylesheets = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(stylesheets)
 
 # every stylesheet and script the repository writes by hand
-SOURCES = [*sorted((ROOT / "static/css").glob("*.css")), *sorted((ROOT / "static/js").glob("*.js"))]
+SOURCES = [*sorted((ROOT / "static/css").glob("*.css")), *sorted(stylesheets.CONCEPTS.glob("*.css")),
+           *sorted((ROOT / "static/js").glob("*.js"))]
 
 
 def _code(path: Path) -> str:
@@ -48,9 +54,35 @@ def test_no_copy_of_the_layout_numbers_is_left_in_the_hand_written_files():
     assert "--pl-min-label" in script and not re.search(r"MIN_LABEL\w*\s*=\s*\d", script)
 
 
-
-def test_the_build_writes_the_layout_stylesheet(tmp_path):
+def test_the_build_writes_the_layout_and_only_a_concepts_page_carries_its_rules(tmp_path):
     config = types.SimpleNamespace(site_dir=str(tmp_path), use_directory_urls=True,
                                    plugins=types.SimpleNamespace(_current_plugin=None))
     files = {f.dest_uri: f for f in stylesheets.on_files([], config)}
     assert files[stylesheets.LAYOUT_CSS].content_string == stylesheets.layout_stylesheet()
+    sheets = stylesheets.concept_stylesheets()
+    # a stylesheet beside a module that is no concept would be carried by no page
+    assert sheets and set(sheets) <= set(SLUGS)
+    for slug in ("gqa", "greedy-decoding"):
+        page = types.SimpleNamespace(meta={stylesheets.META_KEY: [slug]})
+        styles = stylesheets.on_page_context({}, page, config, None)["concept_styles"]
+        assert styles == ([(slug, sheets[slug].read_text(encoding="utf-8"))] if slug in sheets else [])
+    start = stylesheets.on_page_context({}, types.SimpleNamespace(meta={}), config, None)
+    assert start["concept_styles"] == []
+
+
+@functools.cache
+def _markup(slug: str) -> str:
+    out = api.run(slug, {})
+    return out["figure"] + (out.get("extra") or "")
+
+
+@pytest.mark.parametrize("slug", sorted(stylesheets.concept_stylesheets()))
+def test_a_concepts_stylesheet_styles_no_class_of_another_concepts_figure(slug):
+    """Another concept's page does not load this sheet: a class of its figure styled here would stay bare there."""
+    mine = set(re.findall(r"\.(pl-[\w-]+)", _code(stylesheets.concept_stylesheets()[slug])))
+    shared = {"pl-plot", "pl-label", "pl-legend", "pl-tick", "pl-axis", "pl-table", "pl-faint", "pl-value"}
+    for other in SLUGS:
+        if other != slug:
+            carried = set(re.findall(r'class="([^"]*)"', _markup(other)))
+            strangers = {cls for cls in mine - shared if any(cls in classes.split() for classes in carried)}
+            assert not strangers, f"{slug}.css styles {sorted(strangers)}, which {other}'s figure carries"
