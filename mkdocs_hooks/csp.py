@@ -9,7 +9,8 @@ What is loosened, each found necessary in Chromium (tests/browser/test_csp.py re
 - connect-src blob:: overrides/main.html answers the theme's request for sitemap.xml with a blob: URL
   (pages under the address in use); the blob is made by that script, nothing from outside.
 - style-src-attr 'unsafe-inline': KaTeX's typeset formulas place every glyph with style attributes;
-  <style> elements stay forbidden.
+  a <style> element runs only with the SHA-256 of its text, as an inline script: the build's own, a
+  concept's rules in its page (mkdocs_hooks/stylesheets.py).
 - img-src data:: the theme draws its icons as data: SVGs in its stylesheet.
 And tightened, in the pages only (PAGE_ONLY): require-trusted-types-for 'script' sends every string that
 becomes markup, script or a script's address through static/js/trusted.js (loaded first, in <head>),
@@ -33,11 +34,11 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-# (directive, sources); "{scripts}" is replaced by the hashes of the inline scripts.
+# (directive, sources); "{scripts}" and "{styles}" are replaced by the hashes of the inline scripts and styles.
 DIRECTIVES = (
     ("default-src", "'self'"),
     ("script-src", "'self' 'wasm-unsafe-eval' {scripts}"),
-    ("style-src", "'self'"),
+    ("style-src", "'self' {styles}"),
     ("style-src-attr", "'unsafe-inline'"),
     ("img-src", "'self' data:"),
     ("connect-src", "'self' blob:"),
@@ -57,6 +58,7 @@ META = '<meta http-equiv="Content-Security-Policy" content="{}">'
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\ssrc=)((?:\s[^>]*)?)>(.*?)</script>", re.S | re.I)
 SCRIPT_TYPE = re.compile(r"""\stype=["']?([^"'\s>]+)""", re.I)
 RUNS = {None, "text/javascript", "application/javascript", "module"}
+INLINE_STYLE = re.compile(r"<style(?:\s[^>]*)?>(.*?)</style>", re.S | re.I)
 CHARSET = re.compile(r"<meta charset=[^>]*>", re.I)
 
 _serving = False
@@ -80,10 +82,11 @@ def script_hash(body: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
 
 
-def policy(scripts: list[str], header: bool = False) -> str:
-    hashes = " ".join(sorted({script_hash(body) for body in scripts}))
+def policy(scripts: list[str], header: bool = False, styles: list[str] = ()) -> str:
+    hashes = {kind: " ".join(sorted({script_hash(body) for body in bodies}))
+              for kind, bodies in (("scripts", scripts), ("styles", styles))}
     directives = DIRECTIVES + (HEADER_ONLY if header else PAGE_ONLY)
-    return "; ".join(f"{name} {sources.format(scripts=hashes)}".strip() for name, sources in directives)
+    return "; ".join(f"{name} {sources.format(**hashes)}".strip() for name, sources in directives)
 
 
 def shared(text: str) -> str:
@@ -98,7 +101,8 @@ def protect(site: Path) -> str:
     pages = sorted(site.rglob("*.html"))
     texts = {path: path.read_text(encoding="utf-8") for path in pages}
     scripts = [body for page in texts.values() for body in inline_scripts(page)]
-    text = policy(scripts)
+    styles = [body for page in texts.values() for body in INLINE_STYLE.findall(page)]
+    text = policy(scripts, styles=styles)
     tag = META.format(html.escape(text, quote=False).replace('"', "&quot;"))
     for path, page in texts.items():
         if 'http-equiv="Content-Security-Policy"' in page:
@@ -108,7 +112,7 @@ def protect(site: Path) -> str:
             raise PluginError(f"{path}: kein <meta charset>, hinter den die Content-Security-Policy gehört")
         # right after the charset, before the first script: a policy in a meta tag covers only what follows it
         path.write_text(page[:found.end()] + tag + page[found.end():], encoding="utf-8")
-    header = policy(scripts, header=True)
+    header = policy(scripts, header=True, styles=styles)
     (site / POLICY_FILE).write_text(header + "\n", encoding="utf-8")
     return header
 

@@ -26,6 +26,8 @@ def define_env(env):
     def experiment(slug: str) -> str:
         """The experiment, with the page's lesson around it and its script to recompute it (nothing
         more for a page without them)."""
+        # the page links the concept's own stylesheet (mkdocs_hooks/stylesheets.py)
+        env.page.meta.setdefault("concepts", []).append(slug)
         return ("\n\n" + lesson_block.before(slug) + experiment_block.experiment(slug)
                 + lesson_block.after(slug) + workshop_block.section(slug) + "\n\n")
 

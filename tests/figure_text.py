@@ -11,9 +11,12 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from probierlabor.kit.layout import NARROW_MIN_FONT
 from probierlabor.kit.svg import text_width
 
-CSS = Path(__file__).parents[1] / "static/css/probierlabor.css"
+ROOT = Path(__file__).parents[1]
+# the shared rules and each concept's own (mkdocs_hooks/stylesheets.py links a concept's beside its module)
+CSS = [ROOT / "static/css/probierlabor.css", *sorted((ROOT / "py/probierlabor/concepts").glob("*.css"))]
 NS = "{http://www.w3.org/2000/svg}"
 # classes every figure's texts may carry; a figure's own classes (the prefix) say more where they set a size
 BASE = ("pl-label", "pl-legend", "pl-tick", "pl-axis")
@@ -22,7 +25,8 @@ BASE = ("pl-label", "pl-legend", "pl-tick", "pl-axis")
 def font_sizes(prefix: str, layout: str = "wide") -> dict:
     """The font size (px) of each class that starts with ``prefix``, and of the base classes, as the CSS
     sets them for ``layout``: a narrow figure's own rules (``[data-layout="narrow"]``) win there."""
-    css = re.sub(r"/\*.*?\*/", "", CSS.read_text(), flags=re.S)
+    css = re.sub(r"/\*.*?\*/", "", "\n".join(path.read_text() for path in CSS), flags=re.S)
+    css = css.replace("var(--pl-narrow-min-font)", f"{NARROW_MIN_FONT}px")  # layout.css, from kit/layout.py
     sizes, narrow = {}, {}
     for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
         size = re.search(r"font-size:\s*([\d.]+)px", body)

@@ -486,11 +486,11 @@
 
   // A figure drawn for a desktop column and scaled down to a phone's would shrink its labels below
   // legibility. Each figure therefore learns the width at which its smallest label is still
-  // MIN_LABEL_PX on screen (--pl-fit-width); on narrow screens probierlabor.css stops shrinking it
+  // kit/layout.py's MIN_LABEL_PX on screen (--pl-fit-width); on narrow screens probierlabor.css stops shrinking it
   // there and lets it scroll sideways in its own region (a11y.js gives that region a tab stop, the
   // CSS shows the swipe hint). Desktop and projector layouts never reach that width. The width is
   // kept on the region (each holds at most one figure): the figure's markup stays Python's own.
-  const MIN_LABEL_PX = 11;
+  const minLabelPx = () => parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--pl-min-label"));  // layout.css
 
   // Only a narrow screen's CSS lets a region scroll and reads the width; elsewhere (desktop,
   // projector, every slider step and drag move there) the labels' styles are not asked for at all.
@@ -514,7 +514,7 @@
       }
       if (smallest > 0 && smallest < Infinity) {
         // one pixel more: layout rounds widths to fractions of a pixel, sometimes down
-        region.style.setProperty("--pl-fit-width", `${Math.ceil(view.width * MIN_LABEL_PX / smallest) + 1}px`);
+        region.style.setProperty("--pl-fit-width", `${Math.ceil(view.width * minLabelPx() / smallest) + 1}px`);
       } else region.style.removeProperty("--pl-fit-width");
     });
   }

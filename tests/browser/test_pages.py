@@ -9,7 +9,7 @@ import pytest
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
-from conftest import Visit, picture, switch_scheme
+from conftest import ROOT, Visit, picture, switch_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -65,6 +65,11 @@ OVERLAPPING = """() => {
 }"""
 
 
+# the concept rules the page carries (mkdocs_hooks/stylesheets.py): whose, whether the browser took them
+CONCEPT_SHEETS = """() => [...document.querySelectorAll('style[data-pl-concept]')]
+  .map(s => [s.dataset.plConcept, !!s.sheet && s.sheet.cssRules.length > 0])"""
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_page_is_offline_ready_and_interactive(reader, check, slug):
     """One visit of the page as it opens: ready, light and dark, a control and every preset."""
@@ -72,6 +77,9 @@ def test_page_is_offline_ready_and_interactive(reader, check, slug):
     with check("ready"):
         assert v.wait_state() == "ready"
         assert "<svg" in figure(v) and query(v) == ""
+    with check("its concept's rules and no other's"):  # also after instant navigation from another concept
+        own = (ROOT / "py/probierlabor/concepts" / f"{slug.replace('-', '_')}.css").exists()
+        assert v.page.evaluate(CONCEPT_SHEETS) == ([[slug, True]] if own else [])
 
     switch_scheme(v.page, "dark")
     picture(v.page.locator("[data-experiment]"), f"{slug}-dark")

@@ -16,7 +16,7 @@ import json
 import pytest
 
 from probierlabor import SLUGS
-from probierlabor.kit import api
+from probierlabor.kit import api, layout
 
 from conftest import READY_MS, ROOT, Reader, picture, settle, switch_scheme
 
@@ -27,7 +27,7 @@ PHONE = {"width": 390, "height": 844}
 # 390 px would shrink its labels below 11 px there, so it keeps its size and scrolls sideways instead.
 SMALL_PHONE = {"width": 320, "height": 640}
 SHOTS = ROOT / "out" / "phone"
-MIN_LABEL_PX = 11  # the floor for any text in a figure
+MIN_LABEL_PX = layout.MIN_LABEL_PX  # the floor for any text in a figure
 MIN_TARGET_PX = 24  # WCAG 2.2 target size (minimum)
 
 # The smallest effective font size of the non-empty texts in the experiment's figures; the text that

@@ -194,7 +194,7 @@ def view(r: dict, layout: str = WIDE) -> View:
 # -- figures ------------------------------------------------------------------------
 
 def _figure(r: dict, layout: str) -> str:
-    # a narrow figure: narrower bars (their values at 12 px, probierlabor.css), one key a row
+    # a narrow figure: narrower bars (their values at the smallest narrow print, knowledge_distillation.css), one key a row
     narrow = layout == NARROW
     W, H = (340, 366) if narrow else (440, 318)
     top, bottom, left, right = (30, 232, 44, 332) if narrow else (30, 232, 52, 430)

@@ -197,7 +197,7 @@ def _renorm_texts(row: dict, digits: int, max_den: int = 999) -> list[str]:
     return [fmt.de(x, digits) for x in row["renorm"]]
 
 
-# font sizes (px) of the figure's texts, as static/css/probierlabor.css sets them: the threshold's line
+# font sizes (px) of the figure's texts, as the CSS sets them (probierlabor.css, top_p_sampling.css): the threshold's line
 # keeps clear of each text's box
 TICK, TOKEN, KERN, THRESHOLD = 12, 13, 14, 13
 

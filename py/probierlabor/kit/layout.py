@@ -1,8 +1,9 @@
 """The width a figure is drawn for: ``wide`` (a desktop column, a projector) or ``narrow`` (a phone).
 
 A figure drawn for a desktop column and scaled down to a phone's width shrinks its labels below
-legibility. So the page reports which of the two widths its experiment has (the CSS decides,
-static/css/probierlabor.css, and static/js/probierlabor.js passes the answer on), and a concept whose
+legibility. So the page reports which of the two widths its experiment has (the CSS decides, with the
+rules the build writes from the numbers below into static/css/layout.css, mkdocs_hooks/stylesheets.py;
+static/js/probierlabor.js passes the answer on), and a concept whose
 ``view`` takes a ``layout`` lays the same numbers out for it: panels one under the other instead of
 side by side, fewer ticks on a dense axis, no text smaller than 12 px. The layout is not part of the
 experiment's state: it never reaches the URL, and a shared link shows the same numbers on any screen.
@@ -16,13 +17,22 @@ from typing import Sequence
 WIDE, NARROW = "wide", "narrow"
 LAYOUTS = (WIDE, NARROW)
 
+# An experiment with less content width than this (CSS pixels) is narrow: a phone. The experiment's own
+# width decides, not the window's, so a side of the A/B comparison on a desktop stays wide.
+NARROW_BELOW = 400
+
 # A narrow figure's width in its own pixels: about what a 390-pixel phone leaves for it (332 px), so
 # that 12-pixel text stays above 11 px on screen and 13-pixel values above 12 px; a smaller phone
 # (360 px) still lets it scroll sideways in its region rather than shrink below that.
 NARROW_WIDTH = 340
 
-# The smallest font size of a narrow figure (ticks, legends, small notes), see probierlabor.css.
+# The smallest font size of a narrow figure (ticks, legends, small notes) in its own pixels; the CSS
+# raises a concept's smaller print to it (var(--pl-narrow-min-font) beside the concept's module).
 NARROW_MIN_FONT = 12
+
+# No text of a figure below this many CSS pixels on screen: on a phone a figure stops shrinking where its
+# smallest label would get there and scrolls sideways instead (probierlabor.js reads it as --pl-min-label).
+MIN_LABEL_PX = 11
 
 
 def check(layout: str) -> str:
