@@ -356,7 +356,7 @@ LESSON = Lesson(
              explain="Ein Grad, der zur Form der wahren Regel passt, gewinnt. Weniger Freiheit verfehlt die Form, "
                      "mehr Freiheit folgt dem Zufall.",
              example={"degree": 2},
-             hints=("Schau auf den Fehler an neuen Tagen, nicht auf den Fehler im Heft.",
+             hints=("Schaue auf den Fehler an neuen Tagen, nicht auf den Fehler im Heft.",
                     "Der kleinste Fehler liegt bei einem kleinen Grad, aber nicht bei der Geraden."),
              near=Near(lambda params, result: not _among_the_best(result) and result["test_rmse"] < 1.2 * min(
                            row["test_rmse"] for row in result["by_degree"]),
@@ -371,7 +371,7 @@ LESSON = Lesson(
                      "Eine Strafe λ für große Zahlen bremst sie ebenfalls.",
              example={"degree": 9, "days": 80},
              hints=("Es gibt zwei Wege: mehr Tage im Heft oder eine Strafe für große Zahlen in der Kurve.",
-                    "Stell „Tage im Heft“ auf 80 Tage.")),
+                    "Stelle „Tage im Heft“ auf 80 Tage.")),
         Task("not_bad_luck", "Schalte die 24 anderen Hefte ein. Hatte Grad 9 nur mit diesem Heft Pech?",
              solved=lambda params, result: (result["degree"] == 9 and _plain_notebook(params)
                                             and result.get("others", {}).get("median_test_rmse", 0) > 100),
