@@ -324,7 +324,7 @@ LESSON = Lesson(
                      "Der harte Verlust bleibt trotzdem über 0, weil das Label 1 für A verlangt.",
              example={"s_a": 0.6, "split": 0.875},
              hints=("Der weiche Verlust vergleicht alle drei Wahrscheinlichkeiten des Schülers mit denen des Lehrers.",
-                    "Der Schüler muss A, B und C genau so viel geben wie der Lehrer. Zwei Regler bestimmen das.",
+                    "Der Schüler muss A, B und C genauso viel geben wie der Lehrer. Zwei Regler bestimmen das.",
                     "Stelle „Schüler: Wahrscheinlichkeit von A“ auf den Wert des Lehrers. Der Hilfetext von "
                     "„Schüler: Anteil von B am Rest“ nennt den Anteil des Lehrers."),
              # at T = 1: a higher T alone shrinks the KL without bringing the student closer

@@ -209,7 +209,7 @@ LESSON = Lesson(
                 "Seine Query vergleicht sich mit allen sechs Keys.",
         example={"step": 6},
         why_not=("Man könnte meinen, mit Cache muss F die alten Tokens nicht mehr ansehen. Gespart wird aber nur "
-                 "das Neuberechnen ihrer Keys. Verglichen wird F trotzdem mit allen.",
+                 "das Neuberechnen ihrer Keys. Die Query von F vergleicht sich trotzdem mit allen.",
                  "Vor F liegen tatsächlich fünf Paare im Cache. F legt aber sofort sein eigenes Paar dazu. "
                  "Auch mit diesem eigenen Key vergleicht sich seine Query.",
                  ""),

@@ -334,7 +334,7 @@ LESSON = Lesson(
         explain="Der zweite Abschnitt sieht die Positionen 1 und 2 nicht mehr. Position 3 mittelt nur sich selbst, "
                 "Position 4 nur die Positionen 3 und 4.",
         example={"cache": False},
-        why_not=("Jeder Abschnitt rechnet ja für sich richtig, das klingt harmlos. Aber Position 3 und 4 fehlen "
+        why_not=("Jeder Abschnitt rechnet ja für sich richtig, das klingt harmlos. Den Positionen 3 und 4 fehlen aber "
                  "dann die Positionen 1 und 2: Sie ergeben 8 und 9 statt 14/3 und 6.",
                  "Position 3 ist die erste des neuen Abschnitts, ihr fehlt am meisten. Doch auch Position 4 sieht "
                  "die ersten beiden nicht mehr und mittelt nur 8 und 10.",
