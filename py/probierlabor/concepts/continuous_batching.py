@@ -26,7 +26,7 @@ from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, fewer_ticks
 from ..kit.layout import width as figure_width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "continuous-batching"
@@ -235,6 +235,11 @@ def _c_end(result, strategy: str) -> int:
     return result[strategy]["runs"]["C"]["end"]
 
 
+def _gain(result) -> int:
+    """How many rounds earlier C is done with continuous batching than in the fixed group."""
+    return _c_end(result, "fixed") - _c_end(result, "continuous")
+
+
 def _untouched(params, *names) -> bool:
     """The named sliders as in the article, and the article's own requests and slots (the tasks speak of them)."""
     defaults = {p.name: p.default for p in PARAMS}
@@ -250,20 +255,38 @@ LESSON = Lesson(
         explain="A und B machen ihre Plätze zur selben Zeit frei. Es gibt keine Lücke, "
                 "die Continuous Batching füllen könnte.",
         example={"b_rounds": 6},
+        why_not=("Im Beispiel mit 2 Runden für B gewinnt Continuous Batching, das liegt nahe. Hier werden A und B aber "
+                 "in derselben Runde fertig. Kein Platz wird früher frei, und C startet in beiden Zeitplänen in Runde 6.",
+                 "Die feste Gruppe wirkt geordneter, weil der Batch nie wechselt. Schneller wird C dadurch nicht: "
+                 "Es läuft in beiden Zeitplänen von Runde 6 bis 8.",
+                 ""),
     ),
     tasks=(
         Task("late_c", "Lass A bei 6 und B bei 2 Runden. Ändere nur, wann C kommt, bis beide Zeitpläne gleich sind.",
              solved=lambda params, result: _untouched(params, "a_rounds", "b_rounds") and result["same"],
              explain="Kommt C erst, wenn auch A fertig ist, wartet niemand auf einen freien Platz. Continuous "
                      "Batching hilft nur, wenn eine Anfrage wartet, während ein Platz leer steht.",
-             example={"c_ready": 6}),
+             example={"c_ready": 6},
+             hints=("Vergleiche „C bei Continuous Batching“ mit „C in der festen Gruppe“.",
+                    "Continuous Batching gewinnt nur, wenn C wartet, während ein Platz leer steht. "
+                    "Ab wann gibt es diese Lücke nicht mehr?",
+                    "Schiebe „C bereit ab Runde“ nach rechts."),
+             near=Near(lambda params, result: _untouched(params, "a_rounds", "b_rounds") and _gain(result) == 1,
+                       "Fast: Mit Continuous Batching ist C nur noch eine Runde früher fertig.",
+                       {"c_ready": 5})),
         Task("big_gain", "Finde eine Einstellung, bei der C mit Continuous Batching mindestens 6 Runden früher "
                          "fertig ist als in der festen Gruppe.",
              solved=lambda params, result: (_untouched(params)
-                                            and _c_end(result, "fixed") - _c_end(result, "continuous") >= 6),
+                                            and _gain(result) >= 6),
              explain="Je länger A dauert und je früher B fertig ist, desto länger stünde der Platz von B leer. "
                      "Genau diese Lücke nutzt Continuous Batching.",
-             example={"a_rounds": 8}),
+             example={"a_rounds": 8},
+             hints=("Der Gewinn ist der Abstand zwischen den Enden von C in beiden Zeitplänen.",
+                    "In der festen Gruppe wartet C, bis A fertig ist. Mit Continuous Batching wartet C nur auf B.",
+                    "Verändere „Runden für A“ und „Runden für B“ so, dass die beiden weit auseinanderliegen."),
+             near=Near(lambda params, result: _untouched(params) and _gain(result) == 5,
+                       "Fast: C ist schon 5 Runden früher fertig. Es fehlt noch eine Runde.",
+                       {"a_rounds": 7})),
     ),
     discussion=(
         "Bei welchen Anfragen bringt Continuous Batching viel, bei welchen fast nichts?",

@@ -22,7 +22,7 @@ from html import escape
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "decode"
@@ -305,6 +305,11 @@ LESSON = Lesson(
         explain="Die Query A achtet vor allem auf die beiden A im Kontext. In diesem Modell gibt das den "
                 "größten Logit für B: Es wiederholt das Muster des Prompts.",
         example={"steps": 1},
+        why_not=("A hat eben gewonnen, da liegt es nahe, dass es wieder gewinnt. Jetzt ist aber A selbst die Query. "
+                 "Dann bekommt B den größten Logit: 0,802 gegen 0,198 für A.",
+                 "",
+                 "C kam im Prompt nicht vor und wirkt deshalb wie eine Abwechslung. Sein Logit ist aber −1, "
+                 "weit unter A und B."),
     ),
     tasks=(
         Task("five_times", "Stelle so viele Durchläufe ein, dass ohne Cache mindestens fünfmal so viele K/V "
@@ -312,19 +317,39 @@ LESSON = Lesson(
              solved=lambda params, result: result["kv_full_total"] >= 5 * result["kv_cache_total"],
              explain="Mit Cache kommt pro Durchlauf ein K/V dazu, ohne Cache der ganze Kontext. "
                      "Deshalb wächst der Abstand mit jedem weiteren Token.",
-             example={"steps": 8}),
+             example={"steps": 8},
+             hints=("Vergleiche die beiden Zahlen bei „K/V-Berechnungen: Cache / alles neu“.",
+                    "Mit Cache kommt pro Durchlauf ein K/V dazu, ohne Cache der ganze Kontext. "
+                    "Das Verhältnis wächst also mit jedem Durchlauf.",
+                    "Erhöhe „Durchläufe nach dem Prefill“ Schritt für Schritt und teile die zweite Zahl durch die erste."),
+             near=Near(lambda params, result: result["kv_full_total"] >= 4 * result["kv_cache_total"],
+                       "Fast: Ohne Cache sind es schon mehr als viermal so viele K/V. Es fehlt nicht mehr viel.",
+                       {"steps": 6})),
         Task("counter_lags", "Stelle einen Zustand ein, in dem Prompt und gewählte Tokens zusammen 6 Tokens lang "
                              "sind. Wie viele K/V zählt der Cache?",
              solved=lambda params, result: len(result["prompt"]) + len(result["generated"]) == 6,
              explain="Der Cache zählt nur 5. Das zuletzt gewählte Token ist noch nicht verarbeitet; "
                      "seine K/V entstehen erst im nächsten Durchlauf.",
-             example={"steps": 3}),
+             example={"steps": 3},
+             hints=("„Folge bisher“ zeigt den Prompt und die gewählten Tokens. Zähle beide Teile zusammen.",
+                    "Jeder Durchlauf hängt ein gewähltes Token an.",
+                    "Verändere „Durchläufe nach dem Prefill“, bis die Folge 6 Tokens lang ist. Lies dann den K/V-Zähler ab."),
+             near=Near(lambda params, result: abs(len(result["prompt"]) + len(result["generated"]) - 6) == 1,
+                       "Fast: Die Folge ist ein Token zu kurz oder zu lang. Ändere die Durchläufe um eins.",
+                       {"steps": 2})),
         Task("only_c", "Finde einen Prompt mit A und B darin, nach dem das Modell nur noch C schreibt.",
              solved=lambda params, result: ("A" in result["prompt"] and "B" in result["prompt"]
                                              and params["steps"] >= 1 and set(result["generated"]) == {"C"}),
              explain="Steht C am Ende, ist C die Query, und C passt am besten zu sich selbst. "
                      "Das Modell wählt C und bleibt dann dabei.",
-             example={"prompt": "ABC", "steps": 2}),
+             example={"prompt": "ABC", "steps": 2},
+             hints=("Das letzte Token des Prompts ist die erste Query. Es entscheidet, wohin die Folge kippt.",
+                    "Jedes Token passt in diesem Modell am besten zu sich selbst, auch C.",
+                    "Probiere bei „Prompt“ die Prompts mit A und B durch und achte darauf, wo C steht."),
+             near=Near(lambda params, result: set(result["generated"]) == {"C"},
+                       "Fast: Das Modell schreibt schon nur C. Der Prompt braucht aber A und B, "
+                       "und mindestens ein Durchlauf muss laufen.",
+                       {"prompt": "C", "steps": 2})),
     ),
     discussion=(
         "Warum kann Decode nicht wie Prefill viele Positionen auf einmal rechnen?",

@@ -25,7 +25,7 @@ from ..kit import fmt, positions as own_positions, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
 from ..kit.layout import width as figure_width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "flash-attention"
@@ -334,7 +334,13 @@ def _equal_mass(result) -> bool:
     only rounded (1,0986), and a reader who types that into the first block has solved the task."""
     shares = result["block_share"]
     return (result["finished"] and len(shares) == 2 and min(shares) > 0
-            and abs(math.log(shares[0]) - math.log(shares[1])) <= SCORE_STEP)
+            and _mass_gap(result) <= SCORE_STEP)
+
+
+def _mass_gap(result) -> float:
+    """How far apart the two blocks' weights are, as the score difference that would even them out."""
+    shares = result["block_share"]
+    return abs(math.log(shares[0]) - math.log(shares[1]))
 
 
 def _rescales(result) -> list[float]:
@@ -351,6 +357,11 @@ LESSON = Lesson(
         explain="Die laufende Rechnung mit m, l und u gibt bei jeder Blockgröße die gewöhnliche Attention. "
                 "Nur das einfache Mittel der Blöcke hängt von der Aufteilung ab.",
         example={"block": 1},
+        why_not=("Bei Blöcken zu eins ist jeder Key ein eigener Block, und deren einfaches Mittel wäre wirklich 0,5. "
+                 "u/l mittelt aber keine Blöcke. Es führt m, l und u weiter und endet wieder bei 0,75.",
+                 "",
+                 "Mehr Blöcke heißen öfter umskalieren, da könnte sich etwas verschieben. Jeder Faktor gleicht den alten "
+                 "Stand aber genau an das neue Maximum an. Am Ende steht wieder 0,75."),
     ),
     tasks=(
         Task("one_block", "Nimm die Scores und Values des Beispiels und ändere nur die Blockgröße, "
@@ -359,25 +370,55 @@ LESSON = Lesson(
                                             and _naive_right(result)),
              explain="Mit Blockgröße 4 gibt es nur einen Block, also nichts zu mitteln. Mehrere Blöcke tragen "
                      "verschieden viel Gewicht und dürfen nicht gleich zählen.",
-             example={"block": 4}),
+             example={"block": 4},
+             hints=("Vergleiche „Mittel der Blockergebnisse“ mit „dichte Attention (exakt)“.",
+                    "Das Mittel geht schief, weil die Blöcke verschieden viel Gewicht tragen. "
+                    "Wann gibt es nichts mehr zu gewichten?",
+                    "Verändere nur „Blockgröße“ und probiere auch die großen Werte."),
+             near=Near(lambda params, result: (_example_scores(result) and _example_values(result)
+                                               and result["finished"] and abs(result["naive_error"]) < 0.1),
+                       "Fast: Das einfache Mittel liegt schon nah am richtigen Wert. "
+                       "Es gibt aber noch mehr als einen Block.",
+                       {"block": 3})),
         Task("equal_mass", "Lass die Blöcke bei zwei und ändere nur Scores, bis das einfache Mittel stimmt.",
              solved=lambda params, result: (params["block"] == 2 and _example_values(result)
                                             and _equal_mass(result)),
              explain="Das einfache Mittel stimmt nur, wenn beide Blöcke gleich viel Gewicht tragen. "
                      "Dafür müssen ihre Summen e hoch Score gleich groß sein.",
-             example={"s3": 0.0, "s4": 0.0}),
+             example={"s3": 0.0, "s4": 0.0},
+             hints=("Schaue auf „Anteil jedes Blocks am Ergebnis“: Wie viel trägt jeder Block richtig gerechnet?",
+                    "Das einfache Mittel zählt beide Blöcke gleich. Es stimmt also nur, wenn beide gleich schwer sind.",
+                    "Ändere die Scores eines Blocks, bis seine Summe e hoch Score der des anderen gleicht."),
+             near=Near(lambda params, result: (params["block"] == 2 and _example_values(result) and result["finished"]
+                                               and len(result["block_share"]) == 2 and _mass_gap(result) < 0.25),
+                       "Fast: Die beiden Blöcke tragen schon fast gleich viel Gewicht. Gleiche die Scores noch genauer an.",
+                       {"s3": 0.1, "s4": 0.1})),
         Task("big_jump", "Hebe einen Score in einem späteren Block so weit an, dass der alte Stand mit einem Faktor "
                          "unter 0,001 umskaliert wird.",
              solved=lambda params, result: any(s < 0.001 for s in _rescales(result)),
              explain="Ein viel größerer Score hebt das Maximum. Die alten Terme werden dann so klein, "
                      "wie sie auch in der gewöhnlichen Softmax wären.",
-             example={"s3": 7.0}),
+             example={"s3": 7.0},
+             hints=("Die Spalte „Faktor e^(m−m′)“ zeigt, womit der alte Stand umskaliert wird.",
+                    "Je weiter ein neuer Score über dem bisherigen Maximum liegt, desto kleiner wird der Faktor.",
+                    "Erhöhe „Score s3“ oder „Score s4“ deutlich."),
+             near=Near(lambda params, result: any(s < 0.01 for s in _rescales(result)),
+                       "Fast: Der alte Stand schrumpft schon auf unter ein Hundertstel. Hebe den Score noch ein Stück an.",
+                       {"s3": 5.0})),
         Task("max_first", "Nimm Blöcke zu eins und ändere die Scores so, dass kein Block umskalieren muss.",
              solved=lambda params, result: (params["block"] == 1 and len(set(result["scores"])) > 1
                                             and all(s == 1 for s in _rescales(result))),
              explain="Steht der größte Score ganz vorn, bleibt das laufende Maximum gleich. "
                      "Jeder spätere Faktor ist dann e⁰ = 1.",
-             example={"block": 1, "s1": 2.0}),
+             example={"block": 1, "s1": 2.0},
+             hints=("Umskaliert wird nur, wenn ein späterer Block das laufende Maximum hebt.",
+                    "Bei Blöcken zu eins ist jeder Key ein eigener Block. Welcher Score müsste dann ganz vorn stehen?",
+                    "Stelle „Blockgröße“ auf 1 und ändere „Score s1“."),
+             # the right order with bigger blocks: the preset „Maximum zuerst“ lands here
+             near=Near(lambda params, result: (params["block"] != 1 and len(set(result["scores"])) > 1
+                                               and result["finished"] and all(s == 1 for s in _rescales(result))),
+                       "Fast: Kein Block muss umskalieren. Die Aufgabe verlangt aber Blöcke zu eins.",
+                       {"block": 2, "s1": 2.0})),
     ),
     discussion=(
         "Warum darf man die Ergebnisse der Blöcke nicht einfach mitteln?",

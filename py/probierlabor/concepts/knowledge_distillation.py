@@ -33,7 +33,7 @@ from html import escape
 from ..kit import distribution, drag, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "knowledge-distillation"
 TITLE = "Knowledge Distillation"
@@ -311,25 +311,51 @@ LESSON = Lesson(
         explain="Der harte Verlust schaut nur auf A, das Label. Wie der Rest auf B und C verteilt ist, "
                 "sieht er gar nicht.",
         example={"s_a": 0.6, "split": 0.125},
+        why_not=("Er hat B und C verwechselt, das sieht nach einem Fehler aus, der bestraft wird. "
+                 "Der harte Verlust ist aber −ln s(A), und A ist bei beiden 0,6: Beide haben 0,511.",
+                 "",
+                 "Man könnte meinen, das Label bestraft jede Wahrscheinlichkeit, die nicht bei A landet. "
+                 "Beide geben A aber genau 0,6, also bleibt für beide 0,511. Den Rest sieht nur der weiche Verlust."),
     ),
     tasks=(
         Task("copy_teacher", "Stelle den Schüler so ein, dass der weiche Verlust auf 0 fällt.",
              solved=_article(lambda params, result: result["soft_kl"] < 1e-12),
              explain="Jetzt sagt der Schüler genau 0,6, 0,35 und 0,05 wie der Lehrer. "
                      "Der harte Verlust bleibt trotzdem über 0, weil das Label 1 für A verlangt.",
-             example={"s_a": 0.6, "split": 0.875}),
+             example={"s_a": 0.6, "split": 0.875},
+             hints=("Der weiche Verlust vergleicht alle drei Wahrscheinlichkeiten des Schülers mit denen des Lehrers.",
+                    "Der Schüler muss A, B und C genauso viel geben wie der Lehrer. Zwei Regler bestimmen das.",
+                    "Stelle „Schüler: Wahrscheinlichkeit von A“ auf den Wert des Lehrers. Der Hilfetext von "
+                    "„Schüler: Anteil von B am Rest“ nennt den Anteil des Lehrers."),
+             # at T = 1: a higher T alone shrinks the KL without bringing the student closer
+             near=Near(lambda params, result: not result["own"] and _kl_at_1(params) < 0.01,
+                       "Fast: Der Schüler liegt schon ganz nah am Lehrer. Ein Regler steht noch ein paar Schritte daneben.",
+                       {"s_a": 0.6, "split": 0.85})),
         # over 1, not 0,5: the prediction's own example (B and C swapped, 0,584) passed 0,5 unasked
         Task("blind_label", "Lass A bei 0,6 und finde eine Aufteilung des Rests, bei der der weiche Verlust "
                             "über 1 steigt.",
              solved=_article(lambda params, result: _near(params["s_a"], 0.6) and result["soft_kl"] > 1),
              explain="Der harte Verlust bleibt bei 0,511, denn A hat sich nicht verändert. Nur der weiche "
                      "Verlust merkt, dass der Schüler fast den ganzen Rest C gibt, dem der Lehrer nur 0,05 zutraut.",
-             example={"s_a": 0.6, "split": 0.02}),
+             example={"s_a": 0.6, "split": 0.02},
+             hints=("Der harte Verlust hängt nur an A. Was mit B und C passiert, merkt nur der weiche Verlust.",
+                    "Der weiche Verlust wächst stark, wenn der Schüler einem Token wenig gibt, dem der Lehrer viel zutraut.",
+                    "Lass „Schüler: Wahrscheinlichkeit von A“ bei 0,6 und schiebe „Schüler: Anteil von B am Rest“ "
+                    "weit nach links."),
+             near=Near(_article(lambda params, result: result["soft_kl"] > 0.7),
+                       "Fast: Der weiche Verlust ist schon groß. Prüfe, ob A genau bei 0,6 steht und ob er über 1 liegt.",
+                       {"s_a": 0.6, "split": 0.04})),
         Task("why_t_squared", "Erhöhe T, bis die KL-Divergenz weniger als ein Zehntel ihres Werts bei T = 1 hat.",
              solved=_article(lambda params, result: 0 < result["soft_kl"] < 0.1 * _kl_at_1(params)),
              explain="Die weichen Ziele ziehen bei hoher Temperatur viel schwächer am Schüler. "
                      "Der Faktor T² gleicht das aus, sonst würde fast nur noch das Label zählen.",
-             example={"T": 4.0}),
+             example={"T": 4.0},
+             hints=("Schaue auf den weichen Verlust KL, nicht auf T² · KL.",
+                    "Je höher die Temperatur, desto flacher werden Lehrer und Schüler. Flache Verteilungen gleichen sich.",
+                    "Schiebe „Temperatur T“ nach rechts und vergleiche die KL mit ihrem Wert bei T = 1."),
+             near=Near(_article(lambda params, result: 0 < result["soft_kl"] < 0.2 * _kl_at_1(params)),
+                       "Fast: Die KL ist schon unter einem Fünftel ihres Werts bei T = 1. Erhöhe T noch etwas.",
+                       {"T": 2.5})),
     ),
     discussion=(
         "Der Lehrer sagt A mit 0,6. Warum kann der Schüler mehr lernen als aus dem Label „A“ allein?",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "kv-cache"
@@ -208,6 +208,11 @@ LESSON = Lesson(
         explain="F liest die fünf Paare von A bis E aus dem Cache und legt sein eigenes dazu. "
                 "Seine Query vergleicht sich mit allen sechs Keys.",
         example={"step": 6},
+        why_not=("Man könnte meinen, mit Cache muss F die alten Tokens nicht mehr ansehen. Gespart wird aber nur "
+                 "das Neuberechnen ihrer Keys. Die Query von F vergleicht sich trotzdem mit allen.",
+                 "Vor F liegen tatsächlich fünf Paare im Cache. F legt aber sofort sein eigenes Paar dazu. "
+                 "Auch mit diesem eigenen Key vergleicht sich seine Query.",
+                 ""),
     ),
     tasks=(
         # exactly three times: „at least“ was solved by the prediction's own example (step 6, 3,5 times)
@@ -216,19 +221,37 @@ LESSON = Lesson(
              solved=lambda params, result: result["kv_computed_without_cache"] == 3 * result["kv_computed_with_cache"],
              explain="Ohne Cache rechnet jeder Schritt alle bisherigen Paare neu: bei E 1 + 2 + 3 + 4 + 5 = 15 "
                      "statt 5. Der Unterschied wächst mit jedem Token.",
-             example={"step": 5}),
+             example={"step": 5},
+             hints=("Vergleiche „K/V-Paare im Cache“ mit „K/V-Berechnungen ohne Cache (bisher)“.",
+                    "Ohne Cache rechnet jeder Schritt alle bisherigen Paare neu: 1 + 2 + 3 + … Paare.",
+                    "Bewege „Verarbeitete Tokens“ und prüfe bei jedem Token, ob das Verhältnis genau 3 ist.")),
         Task("one_gib", "Nimm das „Größere Modell“ und ändere nur die Positionen, bis der Cache genau 1 GiB belegt.",
              solved=lambda params, result: _bigger_except(params, "positions") and result["bytes"] == fmt.GIB,
              explain="Jede Position kostet hier 128 KiB. In 1 GiB passen also genau 8192 Positionen, "
                      "bei einem einzigen Text.",
-             example={**BIGGER, "positions": 8192}),
+             example={**BIGGER, "positions": 8192},
+             hints=("„je Position“ sagt, wie viel Speicher eine einzige Position kostet.",
+                    "1 GiB sind 1024 · 1024 · 1024 Byte. Teile das durch die Byte je Position.",
+                    "Ändere nur „Positionen (Tokens)“. Alle anderen Felder bleiben wie im „Größeren Modell“."),
+             near=Near(lambda params, result: (_bigger_except(params, "positions")
+                                               and 0.8 * fmt.GIB <= result["bytes"] <= 1.25 * fmt.GIB),
+                       "Fast: Der Cache liegt schon nahe bei 1 GiB. Es fehlen noch ein paar Positionen, "
+                       "oder es sind ein paar zu viel.",
+                       {**BIGGER, "positions": 8000})),
         Task("fewer_heads", "Nimm das „Größere Modell“ und bringe den Cache auf höchstens 128 MiB. Ändere dafür "
                             "nur die K/V-Köpfe oder die Byte je Zahl.",
              solved=lambda params, result: (_bigger_except(params, "kv_heads", "bytes_per")
                                             and result["bytes"] <= 128 * fmt.MIB),
              explain="Der Speicher wächst linear mit jedem Faktor. Weniger K/V-Köpfe, wie bei GQA und MQA, "
                      "oder kürzere Zahlen sparen direkt Platz.",
-             example={**BIGGER, "kv_heads": 2}),
+             example={**BIGGER, "kv_heads": 2},
+             hints=("Der Speicher ist ein Produkt. Halbierst du einen Faktor, halbiert sich der Cache.",
+                    "Vergleiche den Cache des „Größeren Modells“ mit 128 MiB. Um welchen Faktor muss er kleiner werden?",
+                    "Verkleinere „K/V-Köpfe“ oder „Byte je Zahl“, oder beide ein Stück."),
+             near=Near(lambda params, result: (_bigger_except(params, "kv_heads", "bytes_per")
+                                               and result["bytes"] <= 256 * fmt.MIB),
+                       "Fast: Der Cache ist höchstens doppelt so groß wie erlaubt. Verkleinere noch einen Faktor.",
+                       {**BIGGER, "kv_heads": 4})),
     ),
     discussion=(
         "Warum darf ein Modell die Keys und Values früherer Tokens aufheben, ohne dass die Antwort falsch wird?",

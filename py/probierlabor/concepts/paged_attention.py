@@ -23,7 +23,7 @@ from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
 from ..kit.layout import width as figure_width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "paged-attention"
 TITLE = "PagedAttention"
@@ -229,6 +229,11 @@ LESSON = Lesson(
         explain="Die Blocktabelle führt zu denselben Values in derselben Reihenfolge. "
                 "Nur die Adressen ändern sich, nicht die Rechnung.",
         example={"layout": "andere"},
+        why_not=("",
+                 "Gelesen werden wirklich andere physische Blöcke. Die Blocktabelle führt aber zu denselben Values "
+                 "1 bis 5 in derselben Reihenfolge. Das Ergebnis bleibt 3.",
+                 "Ohne Tabelle müssten die Daten nebeneinander liegen. Die Blocktabelle sagt aber zu jedem logischen "
+                 "Block, wo er steht. So dürfen die Blöcke überall im Speicher liegen."),
     ),
     tasks=(
         Task("most_waste", "Nimm Blöcke zu 8 und finde eine Länge, bei der so viele Plätze leer bleiben "
@@ -236,12 +241,24 @@ LESSON = Lesson(
              solved=lambda params, result: result["block_size"] == 8 and result["free_slots"] == 7,
              explain="Im letzten Block steht nur eine Position, 7 Plätze bleiben leer. Mehr Verschnitt gibt es "
                      "nie: höchstens ein Block minus ein Platz.",
-             example={"block_size": 8, "n": 9}),
+             example={"block_size": 8, "n": 9},
+             hints=("„Leere Plätze im letzten Block“ zeigt, wie viel Platz verschenkt ist.",
+                    "Leer bleibt am meisten, wenn im letzten Block so wenig wie möglich steht.",
+                    "Stelle „Positionen pro Block“ auf 8 und verändere „Verarbeitete Positionen“."),
+             near=Near(lambda params, result: result["block_size"] == 8 and result["free_slots"] == 6,
+                       "Fast: Im letzten Block steht noch eine Position zu viel.",
+                       {"block_size": 8, "n": 10})),
         Task("pool_full", "Belege alle 8 physischen Blöcke des Speichers.",
              solved=lambda params, result: result["free_blocks"] == 0,
              explain="Das geht nur mit Blöcken zu 2 und mindestens 15 Positionen. Kleine Blöcke lassen wenig leer, "
                      "brauchen aber lange Tabellen und viele Blöcke.",
-             example={"block_size": 2, "n": 15}),
+             example={"block_size": 2, "n": 15},
+             hints=("Zähle im physischen Speicher, wie viele der 8 Blöcke noch frei sind.",
+                    "Es gibt höchstens 16 Positionen. Wie klein müssen die Blöcke sein, damit sie 8 Blöcke füllen?",
+                    "Stelle „Positionen pro Block“ klein und „Verarbeitete Positionen“ groß."),
+             near=Near(lambda params, result: result["free_blocks"] == 1,
+                       "Fast: Nur noch ein physischer Block ist frei.",
+                       {"block_size": 2, "n": 13})),
     ),
     discussion=(
         "Warum reserviert ein Server nicht einfach für jede Anfrage Platz für die größtmögliche Länge?",

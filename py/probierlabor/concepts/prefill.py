@@ -25,7 +25,7 @@ import math
 from ..kit import distribution, fmt, positions as own_positions, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "prefill"
@@ -334,6 +334,13 @@ LESSON = Lesson(
         explain="Der zweite Abschnitt sieht die Positionen 1 und 2 nicht mehr. Position 3 mittelt nur sich selbst, "
                 "Position 4 nur die Positionen 3 und 4.",
         example={"cache": False},
+        why_not=("Jeder Abschnitt rechnet ja für sich richtig, das klingt harmlos. Den Positionen 3 und 4 fehlen aber "
+                 "dann die Positionen 1 und 2: Sie ergeben 8 und 9 statt 14/3 und 6.",
+                 "Position 3 ist die erste des neuen Abschnitts, ihr fehlt am meisten. Doch auch Position 4 sieht "
+                 "die ersten beiden nicht mehr und mittelt nur 8 und 10.",
+                 "",
+                 "Ohne Cache geht etwas verloren, das stimmt. Die Positionen 1 und 2 liegen aber im ersten Abschnitt. "
+                 "Vor ihnen gibt es nichts zu vergessen, sie bleiben bei 2 und 3."),
     ),
     tasks=(
         Task("one_pass", "Schalte den Cache aus und finde eine Abschnittsgröße, bei der trotzdem alle vier "
@@ -341,20 +348,41 @@ LESSON = Lesson(
              solved=lambda params, result: not params["cache"] and result["equal"] and _own_values(result),
              explain="Bei Abschnittsgröße 4 gibt es nur einen Durchlauf. Es gibt keinen früheren Abschnitt, "
                      "dessen K/V der Cache liefern müsste.",
-             example={"cache": False, "chunk": 4}),
+             example={"cache": False, "chunk": 4},
+             hints=("Ohne Cache sieht jeder Abschnitt nur seine eigenen Positionen.",
+                    "Eine Ausgabe wird nur falsch, wenn ihre früheren Positionen in einem anderen Abschnitt liegen.",
+                    "Verändere „Abschnittsgröße (Positionen je Durchlauf)“, bis kein Abschnitt einen Vorgänger hat."),
+             near=Near(lambda params, result: (not params["cache"] and _own_values(result) and result["finished"]
+                                               and len(result["wrong"]) == 1),
+                       "Fast: Nur noch eine Ausgabe stimmt nicht. Ihr Abschnitt braucht noch Positionen davor.",
+                       {"cache": False, "chunk": 3})),
         Task("early_result", "Gehe mit Abschnitten zu einer Position so weit, dass Position 3 fertig ist "
                              "und Position 4 noch nicht.",
              solved=lambda params, result: (params["cache"] and params["chunk"] == 1 and len(result["outputs"]) == N
                                             and result["outputs"][2] is not None and result["outputs"][3] is None),
              explain="Position 3 liest die K/V von 1 und 2 aus dem Cache und rechnet nur ihre eigenen neu. "
                      "Ihr Ergebnis steht schon fest, denn spätere Positionen darf sie ohnehin nicht sehen.",
-             example={"chunk": 1, "step": 3}),
+             example={"chunk": 1, "step": 3},
+             hints=("Mit „Verarbeitete Abschnitte“ gehst du Abschnitt für Abschnitt durch den Prompt.",
+                    "Bei Abschnitten zu einer Position macht jeder Durchlauf genau eine Position fertig.",
+                    "Stelle „Abschnittsgröße (Positionen je Durchlauf)“ auf 1 und zähle die Abschnitte bis Position 3."),
+             near=Near(lambda params, result: (params["cache"] and params["chunk"] == 1
+                                               and result["done"] in (2, 4)),
+                       "Fast: Du bist einen Abschnitt daneben. Position 3 soll fertig sein, Position 4 noch offen.",
+                       {"chunk": 1, "step": 2})),
         Task("lucky_values", "Lass den Cache aus und die Abschnitte bei zwei. Ändere die Values so, dass "
                              "trotzdem alle Ausgaben stimmen.",
              solved=lambda params, result: not params["cache"] and params["chunk"] == 2 and result["equal"],
              explain="Das klappt nur, wenn v3 der Mittelwert von v1 und v2 ist und v4 gleich v3. "
                      "In einem echten Modell passiert so ein Zufall praktisch nie.",
-             example={"cache": False, "v3": 3, "v4": 3}),
+             example={"cache": False, "v3": 3, "v4": 3},
+             hints=("Ohne Cache mittelt Position 3 nur sich selbst und Position 4 nur die Positionen 3 und 4.",
+                    "Jede Ausgabe im zweiten Abschnitt muss ohne die Positionen 1 und 2 auf dasselbe Mittel kommen wie mit ihnen.",
+                    "Lass v1 und v2 stehen und ändere „Wert v3“ und „Wert v4“."),
+             near=Near(lambda params, result: (not params["cache"] and params["chunk"] == 2 and result["finished"]
+                                               and len(result["wrong"]) == 1),
+                       "Fast: Eine der beiden Ausgaben im zweiten Abschnitt stimmt schon. Jetzt muss die andere passen.",
+                       {"cache": False, "v3": 3})),
     ),
     discussion=(
         "Warum darf ein Modell den Prompt auf einmal verarbeiten, die Antwort aber nur Token für Token?",

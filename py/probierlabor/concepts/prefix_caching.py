@@ -30,7 +30,7 @@ import struct
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, NARROW_WIDTH, WIDE
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "prefix-caching"
@@ -287,6 +287,11 @@ LESSON = Lesson(
         explain="Der erste Block hat einen anderen Hash. Jeder folgende Hash baut auf ihm auf, "
                 "also kennt der Cache keinen einzigen Block.",
         example={"x": "A"},
+        why_not=("",
+                 "X verdirbt nur den ersten Block, die Blöcke C D, E F und G H sehen gleich aus. "
+                 "Ihr Hash baut aber auf dem Hash davor auf. Deshalb kennt der Cache keinen davon.",
+                 "Sieben Tokens sind gleich, da scheint alles außer X wiederverwendbar. Der Cache sucht aber nur "
+                 "den gleichen Anfang, und der endet schon vor dem ersten Token."),
     ),
     tasks=(
         Task("keep_all", "Lass X an der Stelle von H und ändere nur die Blockgröße, bis alle sieben gleichen "
@@ -295,19 +300,32 @@ LESSON = Lesson(
                                             and result["reused_tokens"] == result["common_prefix"]),
              explain="Bei Blöcken zu einem Token ist jeder Block voll, also geht vom gleichen Anfang nichts verloren. "
                      "Dafür braucht der Cache viel mehr Einträge.",
-             example={"block_size": 1}),
+             example={"block_size": 1},
+             hints=("Vergleiche „Gemeinsamer Anfang“ mit „Wiederverwendete Tokens“.",
+                    "Nur volle Blöcke kommen aus dem Cache. Ein angebrochener Block am Ende des gleichen Anfangs geht verloren.",
+                    "Verändere nur „Tokens pro Block“, bis am Ende des gleichen Anfangs kein Block angebrochen ist.")),
         Task("same_request", "Finde eine Anfrage, bei der alle Hashes gleich sind und trotzdem etwas neu gerechnet "
                              "wird.",
              solved=lambda params, result: all(result["same_hash"]) and result["compute_tokens"] > 0,
              explain="Um das erste neue Token zu wählen, braucht das Modell die Ausgabe der letzten Position. "
                      "Die muss es selbst rechnen, und weil nur volle Blöcke zählen, fällt der Block mit ihr weg.",
-             example={"x": NONE}),
+             example={"x": NONE},
+             hints=("Schaue, welche Blockhashes gleich sind und wie viele Tokens trotzdem neu zu rechnen sind.",
+                    "Was muss das Modell selbst rechnen, um das erste neue Token zu wählen?",
+                    "Wähle bei „X ersetzt“ den Eintrag „nichts“.")),
         Task("late_miss", "Nimm Blöcke zu 4 und finde die späteste Stelle für X, bei der gar nichts aus dem Cache "
                           "kommt.",
              solved=lambda params, result: params["block_size"] == 4 and params["x"] == "D" and _article(params),
              explain="D liegt noch im ersten Block. Dessen Hash ändert sich und mit ihm jeder folgende, "
                      "obwohl A, B und C gleich sind.",
-             example={"block_size": 4, "x": "D"}),
+             example={"block_size": 4, "x": "D"},
+             hints=("Bei Blöcken zu 4 bilden A bis D den ersten Block.",
+                    "Eine Änderung im ersten Block ändert dessen Hash und damit jeden folgenden.",
+                    "Stelle „Tokens pro Block“ auf 4 und rücke X bei „X ersetzt“ Stelle für Stelle nach hinten."),
+             near=Near(lambda params, result: (params["block_size"] == 4 and _article(params)
+                                               and params["x"] in ("C", "E")),
+                       "Fast: Die gesuchte Stelle ist nur eine Position entfernt.",
+                       {"block_size": 4, "x": "E"})),
     ),
     discussion=(
         "Ein Chatbot setzt vor jede Frage dieselbe lange Anleitung. Warum lohnt sich Prefix Caching dort besonders?",

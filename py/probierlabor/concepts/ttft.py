@@ -21,7 +21,7 @@ from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import WIDE, fewer_ticks
 from ..kit.layout import width as figure_width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "ttft"
@@ -194,6 +194,10 @@ DEFAULTS = {p.name: p.default for p in PARAMS}
 
 # -- the lesson ---------------------------------------------------------------------------
 
+def _server_side_untouched(params) -> bool:
+    return all(params[k] == DEFAULTS[k] for k in SERVER_SIDE)
+
+
 def _changed_phases(params) -> list[str]:
     """The phases moved away from the example; gap and more do not touch the TTFT."""
     defaults = {p.name: p.default for p in PARAMS}
@@ -208,27 +212,54 @@ LESSON = Lesson(
         shown=lambda params, result: params["gap"] == 100 and not _changed_phases(params),
         explain="Die TTFT endet beim ersten Token. Die Abstände danach verschieben nur das Ende der Antwort.",
         example={"gap": 100},
+        why_not=("",
+                 "Längere Abstände machen die ganze Antwort langsamer: Sie endet erst nach 800 ms. "
+                 "Die TTFT hört aber schon beim ersten Token auf und bleibt bei 400 ms.",
+                 "Es klingt, als würde sich Zeit von hinten nach vorn verschieben. Die Abstände kommen aber erst "
+                 "nach dem ersten Token. Davor ändert sich nichts, die TTFT bleibt bei 400 ms."),
     ),
     tasks=(
         Task("halve", "Halbiere die TTFT auf 200 ms, indem du nur eine einzige Phase änderst.",
              solved=lambda params, result: result["client_ttft"] == 200 and len(_changed_phases(params)) == 1,
              explain="Das schafft nur die Warteschlange: Ohne sie sind es 200 ms. Ein Prefill von 0 ms brächte "
                      "nur 280 ms, denn hier wartet die Anfrage länger, als das Modell rechnet.",
-             example={"queue": 0}),
+             example={"queue": 0},
+             hints=("Die TTFT beim Client ist die Summe aller Phasen von „Netz hin“ bis „Netz zurück“.",
+                    "Um 200 ms zu sparen, muss eine einzige Phase mindestens 200 ms lang sein.",
+                    "Verkleinere nur diese eine Phase und lass alle anderen Regler stehen."),
+             near=Near(lambda params, result: abs(result["client_ttft"] - 200) <= 40,
+                       "Fast: Die TTFT liegt nah bei 200 ms. Sie soll genau 200 ms sein, "
+                       "und nur eine einzige Phase darf sich ändern.",
+                       {"queue": 20})),
         # with the server's own times left alone: queue = prefill = 0 shrank the server time instead
         Task("slow_net", "Ändere nur die beiden Netzzeiten, bis die Serverzeit kleiner ist als die Hälfte "
                          "der TTFT beim Client.",
-             solved=lambda params, result: (all(params[k] == DEFAULTS[k] for k in SERVER_SIDE)
+             solved=lambda params, result: (_server_side_untouched(params)
                                             and 2 * result["server_interval"] < result["client_ttft"]),
              explain="Die Serverzeit beginnt erst bei der Ankunft und endet vor dem Rückweg. "
                      "Ein langsames Netz sieht nur der Client.",
-             example={"up": 200, "down": 200}),
+             example={"up": 200, "down": 200},
+             hints=("Vergleiche „TTFT beim Client“ mit „Server: Ankunft → erstes Ergebnis“.",
+                    "Die Serverzeit beginnt bei der Ankunft und endet vor dem Rückweg. Das Netz zählt nur beim Client.",
+                    "Erhöhe „Netz hin (ms)“ und „Netz zurück (ms)“. Die Zeiten im Server bleiben, wie sie sind."),
+             near=Near(lambda params, result: (_server_side_untouched(params)
+                                               and 2 * result["server_interval"] < 1.25 * result["client_ttft"]),
+                       "Fast: Das Netz macht schon einen großen Teil der TTFT aus. "
+                       "Die Serverzeit ist aber noch nicht kleiner als ihre Hälfte.",
+                       {"up": 150, "down": 100})),
         Task("slow_rest", "Stelle die Abstände so ein, dass die ganze Antwort mehr als doppelt so lange dauert "
                           "wie die TTFT.",
              solved=lambda params, result: result["end"] > 2 * result["client_ttft"],
              explain="Die TTFT misst nur den Anfang. Wie schnell der Rest kommt, zeigt der Abstand "
                      "zwischen den Tokens.",
-             example={"gap": 105}),
+             example={"gap": 105},
+             hints=("Vergleiche „Ganze Antwort beim Client“ mit „TTFT beim Client“.",
+                    "Nach dem ersten Token kommen die weiteren in gleichen Abständen. "
+                    "Das Ende ist die TTFT plus Tokens mal Abstand.",
+                    "Erhöhe „Abstand zwischen Tokens (ms)“."),
+             near=Near(lambda params, result: result["end"] > 1.8 * result["client_ttft"],
+                       "Fast: Die ganze Antwort dauert schon fast doppelt so lange wie die TTFT.",
+                       {"gap": 85})),
     ),
     discussion=(
         "Ein Anbieter wirbt mit „erstes Token nach 0,3 Sekunden“. Was müsstest du fragen, bevor du "
