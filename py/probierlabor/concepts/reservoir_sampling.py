@@ -414,8 +414,7 @@ LESSON = Lesson(
              explain="Erst bei 6 Plätzen gehen beide Rücksendungen nur noch in etwa 47,9 % der Durchläufe verloren. "
                      "Eine seltene Kategorie braucht viel Platz, damit sie sicher bleibt.",
              example={"k": 6},
-             hints=("Schaue auf das zweite Bild: Wie oft bleibt keine Rücksendung im Speicher? "
-                    "Nimm den exakten Wert, nicht den ausgelosten.",
+             hints=("Schaue auf „Keine Rücksendung behalten“. Es zählt der exakte Wert, nicht der gemessene.",
                     "Erhöhe „Plätze im Speicher k“ um je einen Platz, bis dieser Anteil unter 50 % fällt."),
              near=Near(_one_place_off,
                        "Fast: Du bist nur einen Platz von der gesuchten Zahl entfernt. Prüfe die Nachbarn.",
