@@ -39,7 +39,7 @@ from .continual_learning_trajectories import TRAJECTORIES
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "continual-learning"
@@ -421,6 +421,11 @@ LESSON = Lesson(
         explain="Nur 6 von 100 bleiben richtig. 94 alte Nachrichten hält das Modell jetzt für Reklamationen, "
                 "weil es lange nur diese gesehen hat.",
         example={"variant": "none"},
+        why_not=("Wer Neues lernt, vergisst doch nicht gleich alles, denkt man. Ohne Schutz schiebt aber jede Epoche "
+                 "die Gewichte weiter zu den Reklamationen hin.",
+                 "Die Hälfte klingt nach einem Ausgleich zwischen Alt und Neu. Das Modell sucht aber keinen "
+                 "Ausgleich: Es sieht 20 Epochen lang nur Reklamationen und hält bald fast alles dafür.",
+                 ""),
     ),
     tasks=(
         Task("ewc_balance", "Finde mit EWC ein λ, bei dem alte Nachrichten und Reklamationen beide mindestens "
@@ -429,20 +434,42 @@ LESSON = Lesson(
                                             and result["now"]["old"] >= 70 and result["now"]["new"] >= 70),
              explain="Ein mittleres λ hält die wichtigen alten Gewichte fest und lässt dem Neuen doch Platz. "
                      "Ist λ zu groß, lernt das Modell kaum Reklamationen; ist es zu klein, vergisst es das Alte.",
-             example={"variant": "ewc", "lam": 30}),
+             example={"variant": "ewc", "lam": 30},
+             hints=("Stelle „Training“ auf EWC. Die „Stärke λ (EWC)“ legt fest, wie fest die alten Gewichte "
+                    "gehalten werden.",
+                    "Bei großem λ lernt das Modell kaum Reklamationen, bei kleinem vergisst es das Alte. "
+                    "Probiere die Werte dazwischen."),
+             near=Near(lambda params, result: (_measured("ewc", 1)(params, result)
+                                               and min(result["now"]["old"], result["now"]["new"]) >= 60),
+                       "Fast: Alte Nachrichten und Reklamationen stimmen schon beide mindestens 60-mal von 100. "
+                       "Es fehlt nur noch wenig.",
+                       {"variant": "ewc", "lam": 30, "epochs": 8})),
         Task("hint_reveals", "Trainiere ohne Schutz und schalte den Hinweis auf die Aufgabe ein. "
                              "Wie viele alte Nachrichten stimmen jetzt?",
              solved=lambda params, result: (result["variant"] == "none" and result["hint"]
                                             and result["epochs"] >= 10 and result["now"]["old"] >= 80),
              explain="Mit Hinweis stimmen über 80 alte Nachrichten. Das Modell kann Lieferung und Rücksendungen "
                      "noch trennen. Ohne Hinweis landen die meisten davon fälschlich bei den Reklamationen.",
-             example={"variant": "none", "hint": True}),
+             example={"variant": "none", "hint": True},
+             hints=("Stelle „Training“ auf „ohne Schutz“ und schalte „Hinweis auf die Aufgabe“ ein.",
+                    "Lass mindestens 10 „Epochen mit Reklamationen“ laufen und lies dann die alten Nachrichten ab."),
+             near=Near(lambda params, result: (result["variant"] == "none" and result["hint"]
+                                               and result["epochs"] < 10),
+                       "Fast: Der Hinweis ist an. Aber das Modell hat erst wenige Epochen lang Reklamationen gelernt.",
+                       {"variant": "none", "hint": True, "epochs": 5})),
         Task("replay_more", "Finde mit Wiederholungen nach mindestens 20 Epochen eine Einstellung, bei der "
                             "mindestens 70 alte Nachrichten richtig bleiben.",
              solved=lambda params, result: _measured("replay", 20)(params, result) and result["now"]["old"] >= 70,
              explain="Dafür braucht es sehr viele aufbewahrte Nachrichten. "
                      "Die 86 von vorher erreicht das Modell trotzdem nicht.",
-             example={"keep": 60}),
+             example={"keep": 60},
+             hints=("Stelle „Training“ auf „mit Wiederholungen“ und lass mindestens 20 Epochen laufen.",
+                    "Je mehr alte Nachrichten aufbewahrt werden, desto mehr bleibt vom Alten. "
+                    "Erhöhe „Aufbewahrte alte Nachrichten“."),
+             near=Near(lambda params, result: (_measured("replay", 20)(params, result)
+                                               and 60 <= result["now"]["old"] < 70),
+                       "Fast: Schon mindestens 60 alte Nachrichten bleiben richtig. Noch ein paar mehr.",
+                       {"keep": 40})),
     ),
     discussion=(
         "Warum ist es so wichtig, die alten Abteilungen mit einem getrennten Test zu prüfen und nicht nur die neue?",

@@ -26,7 +26,7 @@ from html import escape
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, NARROW_WIDTH, WIDE
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "experience-replay"
@@ -226,6 +226,11 @@ LESSON = Lesson(
         explain="Im Puffer stehen nur Lieferfragen. Die Hälfte der Portion ist alt, "
                 "aber Rücksendungen kommen gar nicht vor.",
         example={"replay": True},
+        why_not=("Die vier neuen Reklamationen scheinen alles Alte zu verdrängen. Doch die Hälfte der Portion "
+                 "kommt jetzt aus dem Puffer, und dort stehen Lieferfragen.",
+                 "",
+                 "Die Hälfte der Portion ist alt, das klingt nach genug. Im Puffer stehen aber nur Lieferfragen. "
+                 "Rücksendungen kann er gar nicht liefern."),
     ),
     tasks=(
         Task("cover_both", "Sorge dafür, dass beide alten Abteilungen sicher in der Portion sind. "
@@ -233,20 +238,39 @@ LESSON = Lesson(
              solved=lambda params, result: result["share_exact"] == "4/8" and result["chance_all_old_exact"] == "1",
              explain="Der Anteil der Wiederholungen ist derselbe wie vorher. Es zählt also nicht nur, "
                      "wie viel aus dem Puffer kommt, sondern was darin steht.",
-             example={"replay": True, "swap": True}),
+             example={"replay": True, "swap": True},
+             hints=("Schaue, welche Abteilungen im Puffer stehen. Nur was dort steht, kann in die Portion kommen.",
+                    "Lass „Aus dem Puffer“ auf „alle 4“ und ändere, was im Puffer steht."),
+             near=Near(lambda params, result: result["replay"] and 0 < result["chance_all_old"] < 1,
+                       "Fast: Beide alten Abteilungen stehen im Puffer. "
+                       "Sie kommen aber nur mit etwas Glück beide in die Portion.",
+                       {"replay": True, "swap": True, "take": 2})),
         Task("few_but_both", "Finde eine Portion, in der nur ein Drittel aus dem Puffer kommt und trotzdem beide "
                              "alten Abteilungen vertreten sind.",
              solved=lambda params, result: result["size"] == 3 * result["replayed"] and _both_old(result),
              explain="Zwei gut gemischte Wiederholungen reichen hier schon. Bei zufälliger Auswahl ist das aber "
                      "Glück: Die Wahrscheinlichkeit dafür ist 2/3.",
-             example={"replay": True, "swap": True, "take": 2}),
+             example={"replay": True, "swap": True, "take": 2},
+             hints=("Die Portion hat immer 4 neue Reklamationen. "
+                    "Wie viele Wiederholungen machen dann ein Drittel der Portion aus?",
+                    "Stelle „Aus dem Puffer“ auf „2 zufällig“. Sorge dafür, dass beide alten Abteilungen im Puffer stehen."),
+             near=Near(lambda params, result: result["size"] == 3 * result["replayed"] and not _both_old(result),
+                       "Fast: Ein Drittel der Portion kommt schon aus dem Puffer. Aber eine alte Abteilung fehlt noch.",
+                       {"replay": True, "take": 2})),
         Task("unlucky_draw", "Lass 2 Nachrichten zufällig aus dem Puffer mit Rücksendungen ziehen. Ziehe neu, bis "
                              "eine alte Abteilung fehlt.",
              solved=lambda params, result: (result["swap"] and result["random_part"] and result["take"] == 2
                                             and not _both_old(result)),
              explain="Zwei aus vier zu ziehen erwischt beide Abteilungen nur mit Wahrscheinlichkeit 4/6. "
                      "In einem Drittel der Ziehungen fehlt eine ganz.",
-             example={"replay": True, "swap": True, "take": 2, "seed": 5}),
+             example={"replay": True, "swap": True, "take": 2, "seed": 5},
+             hints=("Schalte Wiederholungen und den Tausch ein und stelle „Aus dem Puffer“ auf „2 zufällig“.",
+                    "Klicke auf „Neu ziehen“, bis in der Portion nur eine alte Abteilung vorkommt."),
+             near=Near(lambda params, result: (result["swap"] and result["random_part"] and result["take"] != 2
+                                               and not _both_old(result)),
+                       "Fast: Hier fehlt eine alte Abteilung. Aber es kommt nur 1 Nachricht aus dem Puffer, "
+                       "die Aufgabe verlangt 2.",
+                       {"replay": True, "swap": True, "take": 1})),
     ),
     discussion=(
         "Ein Puffer kann nicht alles aufbewahren. Nach welcher Regel würdest du entscheiden, welche alten "

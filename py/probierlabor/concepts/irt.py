@@ -28,7 +28,7 @@ from html import escape
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import Cell, table
 
 SLUG = "irt"
@@ -381,6 +381,18 @@ def _abilities(result):
     return None if None in theta else theta
 
 
+def _one_success_apart(params, result) -> bool:
+    """Same attempts, and Agent 1's successes miss Agent 2's by one: a single cell away from equal θ."""
+    solved, tried = result["agent_solved"], result["agent_attempted"]
+    return _agent_two_untouched(params) and tried[0] == tried[1] and abs(solved[0] - solved[1]) == 1
+
+
+def _same_rate_higher_ability(params, result) -> bool:
+    """Equal success rates (compared as fractions), and Agent 2 already counts as the abler one."""
+    theta, solved, tried = _abilities(result), result["agent_solved"], result["agent_attempted"]
+    return theta is not None and solved[0] * tried[1] == solved[1] * tried[0] and theta[1] > theta[0]
+
+
 def _lower_rate_higher_ability(params, result) -> bool:
     theta, rate = _abilities(result), result["agent_rate"]
     return theta is not None and rate[1] < rate[0] and theta[1] > theta[0]
@@ -398,6 +410,11 @@ LESSON = Lesson(
         explain="Agent 2 hat seine 80 % auch mit der schweren Aufgabe C geschafft. Das Modell rechnet die "
                 "Schwierigkeit heraus: θ₂ = 1,06 gegen θ₁ = 0,38.",
         example={"c1": False},
+        why_not=("Die Quote teilt nur Erfolge durch Versuche. Das Modell fragt auch, wie schwer die versuchten "
+                 "Aufgaben waren. Es schätzt Agent 2 auf θ₂ = 1,06, Agent 1 nur auf θ₁ = 0,38.",
+                 "",
+                 "Wer die schwerste Aufgabe meidet, macht weniger Fehler und wirkt sicher. Das Modell wertet aber "
+                 "Erfolge an schweren Aufgaben höher: Agent 2 hat bei C 3 von 5 geschafft."),
     ),
     tasks=(
         # Agent 2 as in the table: editing Agent 2 instead also made them equal
@@ -406,18 +423,36 @@ LESSON = Lesson(
                                             and abs(result["theta"][0] - result["theta"][1]) < 1e-9),
              explain="Wenn beide dieselben Aufgaben gleich oft versuchen, zählt im Rasch-Modell nur die Summe "
                      "der Erfolge. Bei gleicher Summe ist auch die Fähigkeit gleich.",
-             example={"k1c": 4}),
+             example={"k1c": 4},
+             hints=("Zähle für jeden Agenten, wie viele Versuche er insgesamt gelöst hat.",
+                    "Lass „Agent 1 versucht C“ an, damit beide dieselben Aufgaben gleich oft versuchen.",
+                    "Ändere die Zahl in „Agent 1 · C“."),
+             near=Near(_one_success_apart,
+                       "Fast: Agent 1 liegt nur einen Erfolg neben Agent 2. Die beiden θ sind schon nah beieinander.",
+                       {"k1c": 3})),
         Task("rate_misleads", "Lass Agent 1 Aufgabe C auslassen. Finde eine Tabelle, in der Agent 2 die kleinere "
                               "Erfolgsquote hat, aber trotzdem als fähiger gilt.",
              solved=_lower_rate_higher_ability,
              explain="Agent 2 hat auch die schwerste Aufgabe versucht, Agent 1 nicht. Eine niedrigere Quote an "
                      "schwereren Aufgaben kann mehr Können zeigen.",
-             example={"c1": False, "k2c": 2}),
+             example={"c1": False, "k2c": 2},
+             hints=("Ohne Aufgabe C zählen bei Agent 1 nur A und B. Vergleiche die Erfolgsquoten und die θ.",
+                    "Nimm Agent 2 Erfolge weg, am besten bei der schweren Aufgabe C."),
+             near=Near(_same_rate_higher_ability,
+                       "Fast: Agent 2 gilt als fähiger, aber die Quoten sind noch gleich. "
+                       "Seine Quote muss noch sinken.",
+                       {"c1": False})),
         Task("runaway", "Lass Agent 2 alle Aufgaben lösen und schalte die Strafe aus. Was passiert mit θ₂?",
              solved=lambda params, result: result["status"] == "runaway",
              explain="Bei einer perfekten Zeile passt jede größere Fähigkeit noch etwas besser. "
                      "Ohne Strafe gibt es keine beste Zahl, und θ₂ läuft davon.",
-             example={"k2a": 5, "k2b": 5, "k2c": 5, "kappa": 0.0}),
+             example={"k2a": 5, "k2b": 5, "k2c": 5, "kappa": 0.0},
+             hints=("Eine perfekte Zeile heißt: Agent 2 löst jede Aufgabe bei jedem Versuch.",
+                    "Stelle alle drei Zahlen von Agent 2 auf 5 und dann die „Strafe κ“ auf 0."),
+             near=Near(lambda params, result: (result["status"] != "runaway" and params["kappa"] > 0
+                                               and result["agent_solved"][1] == result["agent_attempted"][1]),
+                       "Fast: Agent 2 löst schon alles. Noch hält die Strafe κ θ₂ bei einer endlichen Zahl.",
+                       {"k2a": 5, "k2b": 5, "k2c": 5})),
     ),
     discussion=(
         "Warum ist die Erfolgsquote ein schlechter Vergleich, wenn nicht alle dieselben Aufgaben bearbeitet haben?",

@@ -22,7 +22,7 @@ from html import escape
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "loss-masking"
 TITLE = "Loss Masking"
@@ -243,22 +243,42 @@ LESSON = Lesson(
         explain="Bewerten ändert nur, welche Vorhersagen bestraft werden. Was jede Vorhersage lesen darf, "
                 "bestimmt die kausale Maske, und die bleibt gleich.",
         example={"tool": True},
+        why_not=("Mehr bewertete Positionen klingen nach mehr Verbindungen. Eine Verbindung zeigt aber, was eine "
+                 "Vorhersage lesen darf. Das ändert das Bewerten nicht.",
+                 "",
+                 "Man könnte meinen, ein bewertetes Token dürfe nicht mehr gelesen werden. Doch jedes Token bleibt "
+                 "Lesestoff für alle späteren Vorhersagen, ob es bewertet wird oder nicht."),
     ),
     tasks=(
         Task("most_scored", "Schalte die Rollen so, dass möglichst viele Positionen im Verlust zählen.",
              solved=lambda params, result: result["scored_count"] == N - 1,
              explain=f"Es sind {N - 1}, nicht {N}: Vor Token 1 steht nichts, aus dem man es vorhersagen könnte.",
-             example={"user": True, "tool": True}),
+             example={"user": True, "tool": True},
+             hints=("Jede Rolle hat einen eigenen Schalter. Schaue, welche Positionen im Verlust zählen.",
+                    "Schalte „Nutzer bewerten“, „Agent bewerten“ und „Werkzeugergebnis bewerten“ ein."),
+             near=Near(lambda params, result: sum(result["on"].values()) == 2,
+                       "Fast: Zwei der drei Rollen zählen schon im Verlust. Eine fehlt noch.",
+                       {"tool": True})),
         Task("first_scored", "Wähle mit dem Regler die erste Vorhersage, die im Verlust zählt.",
              solved=lambda params, result: bool(result["scored"]) and result["focus"] == result["scored"][0],
              explain="Alles, was diese Vorhersage liest, hat selbst keinen Verlust. "
                      "Trotzdem hängt ihr Verlust von genau diesen Tokens ab.",
-             example={"focus": 5}),
+             example={"focus": 5},
+             hints=("Eine Vorhersage zählt nur, wenn ihr Token zu einer bewerteten Rolle gehört.",
+                    "Schiebe „Vorhersage von Token t“ von links nach rechts bis zur ersten bewerteten Position."),
+             near=Near(lambda params, result: bool(result["scored"]) and abs(result["focus"] - result["scored"][0]) == 1,
+                       "Fast: Du stehst einen Schritt neben der ersten Vorhersage, die im Verlust zählt.",
+                       {"focus": 6})),
         Task("no_signal", "Schalte so, dass das Modell aus diesem Transkript gar nichts lernt.",
              solved=lambda params, result: result["scored_count"] == 0,
              explain="Ohne bewertete Position hat der Mittelwert keinen Summanden. "
                      f"Alle {N} Tokens stehen noch da, aber es gibt kein Lernsignal.",
-             example={"agent": False}),
+             example={"agent": False},
+             hints=("Das Lernsignal kommt nur von Positionen, die im Verlust zählen.",
+                    "Schalte jede Rolle aus, auch „Agent bewerten“."),
+             near=Near(lambda params, result: 0 < result["scored_count"] <= 3,
+                       "Fast: Nur noch wenige Positionen zählen im Verlust. Aber noch lernt das Modell etwas.",
+                       {"agent": False, "tool": True})),
     ),
     discussion=(
         "Warum soll ein Agent lernen, ein Werkzeug aufzurufen, aber nicht, dessen Ergebnis vorherzusagen?",

@@ -29,7 +29,7 @@ import random
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "metr-horizon"
 TITLE = "METR-Horizont"
@@ -375,6 +375,11 @@ LESSON = Lesson(
         explain="Die flache Kurve fällt je Verdopplung der Länge nur wenig. 5 Prozentpunkte entsprechen bei ihr "
                 "fast einer ganzen Verdopplung: 68,8 min statt 104,4 min bei der steilen.",
         example={"s": 0.25, "c": 45},
+        why_not=("Die steile Kurve sieht empfindlich aus. Sie fällt aber je Verdopplung der Länge so stark, "
+                 "dass 5 Prozentpunkte nur ein kurzes Stück sind. Ihr Horizont rückt nur auf 104,4 min.",
+                 "",
+                 "Die Änderung ist bei beiden gleich: 5 Prozentpunkte. Wie weit der Schnittpunkt wandert, "
+                 "hängt aber davon ab, wie schnell die Kurve fällt: 104,4 min gegen 68,8 min."),
     ),
     tasks=(
         Task("halved", "Lass die Wahrscheinlichkeit bei 2 Stunden mindestens bei 45 %. "
@@ -383,14 +388,29 @@ LESSON = Lesson(
                                             and result["ratio"] <= 0.5),
              explain="Bei so flachen Kurven sind 5 Prozentpunkte schon eine ganze Verdopplung der Länge oder mehr. "
                      "Bei s = 0,2 fällt der Horizont von 120 auf 59,9 min.",
-             example={"s": 0.2, "c": 45}),
+             example={"s": 0.2, "c": 45},
+             hints=("Je flacher die Kurve, desto weiter wandert der Schnittpunkt bei gleicher Änderung.",
+                    "Lass die Wahrscheinlichkeit bei 2 Stunden auf 45 % und verkleinere die „Steilheit s“ "
+                    "Schritt für Schritt."),
+             near=Near(lambda params, result: (result["q"] == 50 and result["c"] >= 45
+                                               and 0.5 < result["ratio"] <= 0.6),
+                       "Fast: Der Horizont ist schon deutlich kürzer, aber noch nicht halb so lang. "
+                       "Die Kurve darf noch etwas flacher sein.",
+                       {"s": 0.25, "c": 45})),
         Task("eighty_short", "Stelle die Schwelle auf 80 % und lass den 50-%-Horizont bei 2 Stunden. Finde eine "
                              "Kurve, deren 80-%-Horizont kürzer als 5 Minuten ist.",
              solved=lambda params, result: (result["q"] == 80 and result["c"] == 50
                                             and result["horizon_min"] < 5),
              explain="Bei einer flachen Kurve liegen 50 % und 80 % viele Verdopplungen auseinander. "
                      "Bei s = 0,25 sind es 2 Stunden gegen 2,6 Minuten.",
-             example={"s": 0.25, "quote": 80}),
+             example={"s": 0.25, "quote": 80},
+             hints=("Stelle die „Schwelle“ auf 80 % und lass die Wahrscheinlichkeit bei 2 Stunden auf 50 %.",
+                    "Je flacher die Kurve, desto mehr Verdopplungen liegen zwischen 50 % und 80 %.",
+                    "Verkleinere die „Steilheit s“, bis der 80-%-Horizont unter 5 Minuten fällt."),
+             near=Near(lambda params, result: (result["q"] == 80 and result["c"] == 50
+                                               and 5 <= result["horizon_min"] < 10),
+                       "Fast: Der 80-%-Horizont liegt schon unter 10 Minuten. Noch ein wenig flacher.",
+                       {"s": 0.35, "quote": 80})),
         # a flat curve, said in the text: at the default s = 1 two seeds in forty get there (s = 0,25: half)
         Task("wobbly_dice", f"Stelle eine flache Kurve ein (s höchstens {fmt.de(FLAT, 2)}) und würfle 40 Aufgaben "
                             "bei 50 % an der 2-Stunden-Marke. Finde einen Wurf, dessen Schätzung mehr als doppelt "
@@ -399,7 +419,15 @@ LESSON = Lesson(
                                             and params["s"] <= FLAT and _far_off(result)),
              explain="Aus wenigen Aufgaben lässt sich eine flache Kurve kaum festlegen. "
                      "Die Schätzung kann um ein Vielfaches neben der wahren Kurve liegen.",
-             example={"s": 0.25, "tasks": 40, "seed": 7}),
+             example={"s": 0.25, "tasks": 40, "seed": 7},
+             hints=("Stelle eine flache Kurve ein, lass 50 % an der 2-Stunden-Marke und wähle 40 gewürfelte Aufgaben.",
+                    "Jeder Wurf gibt eine andere Schätzung. Drücke auf „Neu würfeln“, bis eine weit danebenliegt."),
+             near=Near(lambda params, result: (result["q"] == 50 and result["c"] == 50 and result["tasks"] > 0
+                                               and params["s"] <= FLAT and not _far_off(result)
+                                               and not 2 / 3 <= result["fit_horizon_min"] / result["horizon_min"] <= 1.5),
+                       "Fast: Diese Schätzung liegt schon ein gutes Stück neben 2 Stunden, aber noch nicht um "
+                       "das Doppelte. Würfle neu.",
+                       {"s": 0.25, "tasks": 40, "seed": 1})),
     ),
     discussion=(
         "Zwei Agenten haben denselben 50-%-Horizont von 2 Stunden. Warum kann einer davon trotzdem viel "

@@ -21,7 +21,7 @@ from functools import partial
 from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "reinforcement-learning"
 TITLE = "Reinforcement Learning (RL)"
@@ -247,6 +247,27 @@ def _both_known(result) -> bool:
     return all(result["known"].values()) and not result["own"]
 
 
+def _wins(path: str, gamma) -> bool:
+    other = "B" if path == "A" else "A"
+    return return_of(path, gamma) > return_of(other, gamma)
+
+
+def _a_last(gamma) -> bool:
+    return _wins("A", gamma) and not _wins("A", gamma + GAMMA_STEP)
+
+
+def _b_first(gamma) -> bool:
+    return gamma - GAMMA_STEP >= 0 and _wins("B", gamma) and not _wins("B", gamma - GAMMA_STEP)
+
+
+def _one_step_from(found):
+    """Both paths uncovered, and one slider step up or down is the γ that ``found`` asks for."""
+    def check(params, result):
+        gamma = Fraction(result["gamma_exact"])
+        return _both_known(result) and any(found(gamma + step) for step in (-GAMMA_STEP, GAMMA_STEP))
+    return check
+
+
 def _last_gamma_for_a(params, result) -> bool:
     """A wins at this γ, and one slider step further it no longer does."""
     nxt = Fraction(result["gamma_exact"]) + GAMMA_STEP
@@ -271,13 +292,25 @@ LESSON = Lesson(
         explain="Weg B bringt in Runde 2 fünf Münzen. Bei γ = 0,9 zählen sie als 4,5 "
                 "und schlagen die 2 Münzen von Weg A.",
         example={"reveal": "both"},
+        why_not=("Weg A liegt nach Runde 1 vorn, und Runde 2 ist noch verdeckt. Der Return zählt aber auch "
+                 "Runde 2: Bei γ = 0,9 zählen die 5 Münzen von Weg B dort als 4,5.",
+                 "",
+                 "Gleichstand gibt es nur bei einem einzigen γ. Bei γ = 0,9 zählt Runde 2 fast voll: "
+                 "4,5 Münzen für Weg B gegen 2 für Weg A."),
     ),
     tasks=(
         Task("last_for_a", "Decke beide Wege auf. Finde das größte γ, bei dem Weg A noch besser ist als Weg B.",
              solved=_last_gamma_for_a,
              explain="Bei γ = 0,35 zählen die 5 späteren Münzen nur 1,75. Bei 0,4 zieht Weg B gleich, "
                      "darüber gewinnt er: Je mehr die Zukunft zählt, desto eher lohnt sich das Warten.",
-             example={"gamma": 0.35, "reveal": "both"}),
+             example={"gamma": 0.35, "reveal": "both"},
+             hints=("Stelle „Runde 2 aufdecken“ auf „beide Wege“ und vergleiche die beiden Returns.",
+                    "Je kleiner γ, desto weniger zählen die 5 Münzen aus Runde 2. Suche die Stelle, an der Weg B "
+                    "gleichzieht.",
+                    "Verschiebe „Gewicht der Zukunft γ“ in kleinen Schritten um diese Stelle."),
+             near=Near(_one_step_from(_a_last),
+                       "Fast: Nur ein Schritt auf dem Regler trennt dich noch vom größten γ für Weg A.",
+                       {"gamma": 0.3, "reveal": "both"})),
         # Not „find a γ where the leader after round 1 loses“: the prediction's own example (γ = 0,9)
         # solved that before the reader tried anything; nor the tie, which a preset shows.
         Task("first_for_b", "Finde das kleinste γ, bei dem Weg B am Ende vorn liegt, obwohl er nach Runde 1 "
@@ -285,13 +318,20 @@ LESSON = Lesson(
              solved=_first_gamma_for_b,
              explain="Bis γ = 0,4 zählen die fünf Münzen aus Runde 2 höchstens so viel wie die 2 Münzen von Weg A. "
                      "Erst darüber gewinnt Weg B: Wer nur auf die nächste Belohnung schaut, verpasst die große.",
-             example={"gamma": 0.45, "reveal": "both"}),
+             example={"gamma": 0.45, "reveal": "both"},
+             hints=("Weg B gewinnt, sobald die 5 späteren Münzen mehr zählen als die 2 sofortigen.",
+                    "Decke beide Wege auf. Schiebe γ von unten nach oben und schaue, ab wann Weg B vorn liegt."),
+             near=Near(_one_step_from(_b_first),
+                       "Fast: Nur ein Schritt auf dem Regler trennt dich noch vom kleinsten γ für Weg B.",
+                       {"gamma": 0.5, "reveal": "both"})),
         Task("explore", "Lass γ bei 0,9 und decke nur deinen eigenen Weg auf. Wähle den Weg mit dem größeren Return.",
              solved=lambda params, result: (result["reveal"] == "own" and result["gamma_exact"] == "9/10"
                                             and result["path"] == result["better"] and not result["own"]),
              explain="Weg B bringt 4,5. Das erfährst du aber nur, wenn du den unbekannten Weg einmal ausprobierst. "
                      "Das nennt man Erkunden.",
-             example={"path": "B", "reveal": "own"}),
+             example={"path": "B", "reveal": "own"},
+             hints=("Mit „nur mein Weg“ siehst du nur, was dein eigener Weg gebracht hat.",
+                    "Den anderen Weg lernst du nur kennen, wenn du ihn gehst. Wechsle den „Weg an der Gabelung“.")),
     ),
     discussion=(
         "Ein Agent, der nur Weg A kennt, hält ihn für gut. Wie könnte er herausfinden, dass es etwas Besseres gibt?",

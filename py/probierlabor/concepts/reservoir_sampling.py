@@ -33,7 +33,7 @@ from statistics import median
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "reservoir-sampling"
 TITLE = "Reservoir Sampling"
@@ -376,9 +376,19 @@ def _article(check):
     return lambda params, result: not result["own"] and check(params, result)
 
 
+def _is_smallest_keeping_a_return(k: int) -> bool:
+    return _none_kept(k) < Fraction(1, 2) <= _none_kept(k - 1)
+
+
 def _smallest_k_keeping_a_return(params, result) -> bool:
+    return not result["own"] and result["strategy"] == "reservoir" and _is_smallest_keeping_a_return(result["k"])
+
+
+def _one_place_off(params, result) -> bool:
+    """One place more or fewer would be the smallest store that usually keeps a return."""
     k = result["k"]
-    return not result["own"] and result["strategy"] == "reservoir" and _none_kept(k) < Fraction(1, 2) <= _none_kept(k - 1)
+    return (not result["own"] and result["strategy"] == "reservoir"
+            and any(_is_smallest_keeping_a_return(k + step) for step in (-1, 1)))
 
 
 LESSON = Lesson(
@@ -391,6 +401,11 @@ LESSON = Lesson(
         explain="Jede Rücksendung bleibt jetzt mit 8/20 = 40 % im Speicher. Keine von beiden bleibt in "
                 "rund 35 % der Durchläufe: doppelter Platz, aber längst keine Sicherheit.",
         example={"k": 8},
+        why_not=("Eine seltene Nachricht bleibt selten, da scheint mehr Platz kaum zu helfen. Doch jede Rücksendung "
+                 "bleibt jetzt in 40 % der Durchläufe im Speicher statt in 20 %.",
+                 "",
+                 "Doppelter Platz klingt nach doppelter Sicherheit. Aber auch 8 Plätze fassen nur 8 der 20 Nachrichten. "
+                 "Beide Rücksendungen fallen noch in rund 35 % der Durchläufe heraus."),
     ),
     tasks=(
         Task("keep_a_return", "Finde die kleinste Zahl von Plätzen, bei der meist eine Rücksendung im Speicher bleibt. "
@@ -398,21 +413,41 @@ LESSON = Lesson(
              solved=_smallest_k_keeping_a_return,
              explain="Erst bei 6 Plätzen gehen beide Rücksendungen nur noch in etwa 47,9 % der Durchläufe verloren. "
                      "Eine seltene Kategorie braucht viel Platz, damit sie sicher bleibt.",
-             example={"k": 6}),
+             example={"k": 6},
+             hints=("Schaue auf „Keine Rücksendung behalten“. Es zählt der exakte Wert, nicht der gemessene.",
+                    "Erhöhe „Plätze im Speicher k“ um je einen Platz, bis dieser Anteil unter 50 % fällt."),
+             near=Near(_one_place_off,
+                       "Fast: Du bist nur einen Platz von der gesuchten Zahl entfernt. Prüfe die Nachbarn.",
+                       {"k": 5})),
         Task("biased_but_lucky", "Finde ein anderes Verfahren, das mit 6 Plätzen immer eine Rücksendung behält. "
                                  "Ist es fair zu allen Positionen?",
              solved=_article(lambda params, result: (result["strategy"] != "reservoir" and result["k"] == 6
                                                      and result["exact_none"] == 0)),
              explain="Die letzten sechs enthalten Position 15 immer. Die Positionen 1 bis 14 sind dafür nie "
                      "dabei: Das Ergebnis hängt nur davon ab, wo die Rücksendung steht.",
-             example={"strategy": "last", "k": 6}),
+             example={"strategy": "last", "k": 6},
+             hints=("Die beiden anderen Verfahren behalten immer dieselben Positionen. "
+                    "Schaue, an welchen Positionen die Rücksendungen stehen.",
+                    "Stelle „Plätze im Speicher k“ auf 6 und probiere beide anderen Verfahren aus."),
+             near=Near(_article(lambda params, result: (result["strategy"] != "reservoir" and result["k"] != 6
+                                                        and result["exact_none"] == 0)),
+                       "Fast: Dieses Verfahren behält immer eine Rücksendung, aber nicht mit genau 6 Plätzen.",
+                       {"strategy": "last", "k": 7})),
         Task("few_runs", "Wähle weniger Durchläufe, bis ein Balken mehr als 5 Prozentpunkte vom exakten Wert "
                          "abweicht.",
              solved=_article(lambda params, result: (result["strategy"] == "reservoir" and result["runs"] < RUNS_ARTICLE
                                                      and result["max_dev_pp"] > 5)),
              explain="Mit wenigen Durchläufen schwanken die Balken stark. Das ist Zufall der Auslosung: "
                      "Exakt liegt jede Position bei k/20.",
-             example={"runs": 200}),
+             example={"runs": 200},
+             hints=("Vergleiche die Balken mit dem exakten Wert k/20. Mit 2000 Durchläufen liegen sie nah daran.",
+                    "Verkleinere „Durchläufe je Start“. Je weniger Durchläufe, desto stärker schwanken die Balken."),
+             near=Near(_article(lambda params, result: (result["strategy"] == "reservoir"
+                                                        and result["runs"] < RUNS_ARTICLE
+                                                        and 4 <= result["max_dev_pp"] <= 5)),
+                       "Fast: Der größte Ausreißer liegt schon über 4 Prozentpunkten. "
+                       "Wähle einen anderen „Start“ oder noch weniger Durchläufe.",
+                       {"runs": 500, "seed": 3})),
     ),
     discussion=(
         "Warum reicht es nicht, einfach die ersten oder die letzten Nachrichten zu behalten?",

@@ -37,7 +37,7 @@ from html import escape
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, NARROW_MIN_FONT, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "sequence-packing"
 TITLE = "Sequence Packing"
@@ -446,25 +446,45 @@ LESSON = Lesson(
         explain="Ohne Trennung liest jede Position alles, was in ihrer Zeile davor steht. "
                 "B1 sieht also auch A1, A2 und ■A, obwohl sie zu einem anderen Beispiel gehören.",
         example={"separation": False},
+        why_not=("Die Beispiele haben nichts miteinander zu tun, also soll B1 nur sich selbst sehen. "
+                 "Dafür sorgt aber erst die „Trennung der Zugriffe“. Ohne sie liest B1 alles, was davor in der Zeile steht.",
+                 "",
+                 "Ohne Trennung fällt eine Schranke weg, aber nicht beide. Die kausale Maske bleibt: "
+                 "B1 liest nie, was nach ihm in der Zeile steht, also weder ■B noch C."),
     ),
     tasks=(
         Task("no_gain", "Finde Beispiele, bei denen Packing keinen einzigen Platz spart.",
              solved=lambda params, result: result["slots"] == result["other_slots"],
              explain="Jedes Beispiel füllt schon eine ganze Zeile. "
                      "Packing hilft nur, wenn kurze Beispiele Lücken lassen.",
-             example={"variant": "voll"}),
+             example={"variant": "voll"},
+             hints=("Packing füllt Lücken in den Zeilen. Wann gibt es keine Lücken?",
+                    "Probiere unter „Beispiele“ die anderen Sätze aus. Vergleiche die Plätze mit und ohne Packing.")),
         Task("leak", "Finde eine Einstellung, bei der ein Token aus dem Ende eines anderen Beispiels gelernt wird.",
              solved=lambda params, result: result["leak_count"] > 0,
              explain="Jetzt soll das Modell den Anfang eines Beispiels aus dem Ende des vorigen vorhersagen. "
                      "Zwischen beiden gibt es keinen Zusammenhang, also lernt es Unsinn.",
-             example={"start_loss": False}),
+             example={"start_loss": False},
+             hints=("Schaue auf die erste Vorhersage jedes Beispiels: Aus welchem Text würde sie gelernt?",
+                    "Schalte „Anfänge nicht bewerten“ aus, während mehrere Beispiele eine Zeile teilen."),
+             near=Near(lambda params, result: not result["start_loss"] and result["leak_count"] == 0,
+                       "Fast: Die Anfänge werden jetzt bewertet. Aber kein Beispiel steht hinter einem anderen "
+                       "in derselben Zeile.",
+                       {"start_loss": False, "packing": False})),
         # Not „find a setting that loses text“: choosing the long example, as the task said first, did.
         Task("nothing_lost", "Wähle „Ein zu langes Beispiel“. Finde eine Einstellung, bei der kein Text "
                              "verloren geht.",
              solved=lambda params, result: params["variant"] == "lang" and result["lost_count"] == 0,
              explain="D hat 10 Tokens, eine Zeile nur 8. Wer ganze Beispiele behält, muss D kürzen. "
                      "Nur wrapped mit Packing behält alles, teilt D dafür aber auf zwei Zeilen.",
-             example={"variant": "lang", "strategy": "wrapped"}),
+             example={"variant": "lang", "strategy": "wrapped"},
+             hints=("Schaue, welche Tokens als verloren markiert sind und wie viele Plätze eine Zeile hat.",
+                    "Eine „Strategie“ hält die Beispiele ganz, die andere schreibt den Text fortlaufend weiter.",
+                    "Wähle die andere „Strategie“ und lass „Packing“ dabei an."),
+             near=Near(lambda params, result: (params["variant"] == "lang" and result["strategy"] == "wrapped"
+                                               and not result["packing"]),
+                       "Fast: „wrapped“ ist gewählt. Ohne Packing wirkt die Strategie aber nicht.",
+                       {"variant": "lang", "strategy": "wrapped", "packing": False})),
     ),
     discussion=(
         "Packing spart leere Plätze. Warum braucht es trotzdem die Trennung der Zugriffe und die Anfangs-Maske?",

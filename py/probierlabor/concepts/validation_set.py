@@ -35,7 +35,7 @@ from itertools import combinations
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import Cell, table
 
 SLUG = "validation-set"
@@ -413,24 +413,40 @@ LESSON = Lesson(
         explain="Die Gerade liegt an jedem Validierungstag nur 1 Kugel daneben, die Kurve im Mittel 35/6, "
                 "also etwa 5,83. Die Kurve hat sich nach der Reisegruppe gebogen.",
         example={"rule": "line"},
+        why_not=("Im Heft hat die Kurve den Fehler 0, weil sie genau durch seine drei Tage gebogen ist. "
+                 "An den Validierungstagen liegt sie aber im Mittel 35/6 Kugeln daneben, fast 6.",
+                 "",
+                 "Der Mittelwert biegt sich nicht, er kann den Zufall also nicht mitlernen. Dafür übersieht er, "
+                 "dass an warmen Tagen mehr Kugeln weggehen. Bei der Validierung liegt er 3 Kugeln daneben."),
     ),
     tasks=(
         Task("honest", "Lege die Regel fest, die an den Validierungstagen gewinnt, und öffne so die Testtage.",
              solved=_fixed_winner_of("validation"),
              explain="Die Gerade liegt auch an den zwei Testtagen im Mittel nur 1 Kugel daneben. "
                      "Die Validierung hat also gut gewählt.",
-             example={"rule": "line", "fixed": "line"}),
+             example={"rule": "line", "fixed": "line"},
+             hints=("Vergleiche die Regeln am „Fehler bei der Validierung“, nicht am Fehler im Heft.",
+                    "Wähle unter „Regel“ die Regel mit dem kleinsten Fehler bei der Validierung.",
+                    "Stelle dann „Regel festlegen“ auf dieselbe Regel."),
+             near=Near(lambda params, result: (result["state"] == "hidden"
+                                               and params["rule"] == result["winner"]["validation"]),
+                       "Fast: Diese Regel gewinnt an den Validierungstagen. Lege sie jetzt unter „Regel festlegen“ fest.",
+                       {"rule": "line"})),
         Task("notebook_pick", "Lege stattdessen die Regel fest, die im Heft gewinnt. "
                              "Wie schlägt sie sich im Test?",
              solved=lambda params, result: _fixed_winner_of("notebook")(params, result) and not params["lam"],
              explain="Die Kurve hat im Heft den Fehler 0, an den Testtagen aber 12,75 Kugeln. "
                      "Ein Fehler von 0 im Heft sagt nichts über neue Tage.",
-             example={"rule": "curve", "fixed": "curve"}),
+             example={"rule": "curve", "fixed": "curve"},
+             hints=("Welche Regel hat den kleinsten „Fehler im Heft“? Lass die Dämpfung λ dabei auf 0.",
+                    "Stelle „Regel festlegen“ auf diese Regel und schaue auf die Testtage.")),
         Task("peeked", "Wechsle die Regel, nachdem du die Testtage gesehen hast. Was meldet das Experiment?",
              solved=lambda params, result: result["state"] == "used",
              explain="Jetzt haben die Testtage bei der Auswahl mitgeredet. Ihr Fehler ist keine ehrliche Schätzung "
                      "für neue Tage mehr.",
-             example={"rule": "line", "fixed": "curve"}),
+             example={"rule": "line", "fixed": "curve"},
+             hints=("Die Testtage öffnen sich erst, wenn eine Regel festgelegt ist.",
+                    "Lege eine Regel fest und wähle danach unter „Regel“ eine andere.")),
     ),
     discussion=(
         "Warum darf man die Regel nicht einfach nach dem Heft auswählen?",
