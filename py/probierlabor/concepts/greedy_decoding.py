@@ -271,6 +271,9 @@ ARTICLE = {p.name: p.default for p in PARAMS if p.name.startswith("p_")}
 _ARTICLE_RUN = compute(**ARTICLE)
 
 
+BIG_GAP, NEAR_GAP = Fraction(1, 5), Fraction(3, 20)  # big_gap's goal and its „fast“
+
+
 def _de(x: float) -> str:
     return fmt.de(x, 3, trim=True)
 
@@ -330,8 +333,9 @@ LESSON = Lesson(
              near=Near(_close_to_the_last_p_ba,
                        "Fast: Nur ein oder zwei Schritte trennen dich von der Grenze. Vergleiche AA und BA genau.",
                        {"p_ba": 0.78})),
-        Task("big_gap", "Finde Einstellungen, bei denen der beste Pfad um mehr als 0,2 wahrscheinlicher ist als der von Greedy.",
-             solved=lambda params, result: Fraction(result["gap_exact"]) > Fraction(1, 5),
+        Task("big_gap", f"Finde Einstellungen, bei denen der beste Pfad um mehr als {_de(BIG_GAP)} wahrscheinlicher ist "
+                        "als der von Greedy.",
+             solved=lambda params, result: Fraction(result["gap_exact"]) > BIG_GAP,
              explain="Greedy verschenkt am meisten, wenn der erste Schritt knapp ausgeht, "
                      "danach alles offen ist und der andere Weg sicher weitergeht.",
              example={"p_a": 0.51, "p_aa": 0.5},
@@ -339,8 +343,8 @@ LESSON = Lesson(
                     "Überlege, wann Greedy am meisten verschenkt: Wie knapp darf der erste Schritt ausgehen, "
                     "und wie sicher geht der andere Weg weiter?",
                     "Bring „Schritt 1: Wahrscheinlichkeit von A“ nahe an 0,5 und senke „Nach A: Wahrscheinlichkeit von A“."),
-             near=Near(lambda params, result: Fraction(3, 20) < Fraction(result["gap_exact"]) <= Fraction(1, 5),
-                       "Fast: Der beste Pfad liegt schon mehr als 0,15 vor dem von Greedy. Es fehlt nur noch ein Stück.",
+             near=Near(lambda params, result: NEAR_GAP < Fraction(result["gap_exact"]) <= BIG_GAP,
+                       f"Fast: Der beste Pfad liegt schon mehr als {_de(NEAR_GAP)} vor dem von Greedy. Es fehlt nur noch ein Stück.",
                        {"p_a": 0.55})),
         Task("b_trap", "Sorge dafür, dass Greedy zuerst B nimmt und trotzdem den besten Pfad verpasst.",
              solved=lambda params, result: result["greedy_path"][0] == "B" and not result["greedy_is_best"],
