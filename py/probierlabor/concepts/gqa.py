@@ -261,7 +261,7 @@ LESSON = Lesson(
         explain="Doppelt so viele Tokens verdoppeln den Cache, halb so viele K/V-Sätze halbieren ihn. "
                 "Beides zusammen hebt sich auf.",
         example={"tokens": 2 * DEFAULTS["tokens"], "groups": 1},
-        why_not=(f"Von {DEFAULTS['groups']} Gruppen auf 1 halbiert den Cache, das stimmt. "
+        why_not=(f"Der Schritt von {DEFAULTS['groups']} Gruppen auf 1 halbiert den Cache, das stimmt. "
                  "Doppelt so viele Tokens verdoppeln ihn aber wieder.",
                  "",
                  "Doppelt so viele Tokens verdoppeln den Cache, das stimmt. "
@@ -276,7 +276,7 @@ LESSON = Lesson(
              example={"tokens": LONG_TEXT, "groups": 4},
              hints=("Schau, wie der Cache mit den Tokens wächst: viermal so viele Tokens, viermal so viel Speicher.",
                     "Jede Gruppe hat einen eigenen K/V-Satz. Mehr Gruppen kosten mehr Speicher.",
-                    f"Stell „Gespeicherte Tokens“ auf {fmt.de(LONG_TEXT)} und erhöhe „Gruppen G (= K/V-Köpfe)“, "
+                    f"Stelle „Gespeicherte Tokens“ auf {fmt.de(LONG_TEXT)} und erhöhe „Gruppen G (= K/V-Köpfe)“, "
                     f"solange der Cache in {mib_text(BUDGET)} passt."),
              near=Near(_one_divisor_beside_the_largest_g,
                        "Fast: Du liegst nur einen Teiler von H neben der gesuchten Gruppenzahl.",
@@ -287,9 +287,9 @@ LESSON = Lesson(
              explain="Der Cache schrumpft um den Faktor H/G. 12 Köpfe in 4 Gruppen zu je 3 brauchen "
                      "nur 4 statt 12 K/V-Sätze.",
              example={"heads": 12, "groups": 4},
-             hints=("Schau auf die Zeile „gegenüber MHA“.",
+             hints=("Schaue auf die Zeile „gegenüber MHA“.",
                     "MHA speichert H K/V-Sätze, GQA nur G. Der Cache schrumpft also um den Faktor H/G.",
-                    "Stell „Query-Köpfe H“ auf 12 und probiere die Gruppenzahlen, die 12 teilen."),
+                    "Stelle „Query-Köpfe H“ auf 12 und probiere die Gruppenzahlen, die 12 teilen."),
              near=Near(lambda params, result: (result["heads"] == 12 and result["note"] is None
                                                and result["factor_vs_mha"] in (2, 4)),
                        "Fast: Der Cache braucht schon die Hälfte oder ein Viertel von MHA. "

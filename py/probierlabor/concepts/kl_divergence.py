@@ -453,7 +453,7 @@ LESSON = Lesson(
         why_not=(f"B hat bei p nur {fmt.de(1 - _DEFAULT_P1, 1)}, da wirkt sein Beitrag klein. "
                  f"Im Beitrag steht aber ln({fmt.de(1 - _DEFAULT_P1, 1)} / 0), und der wächst über jede Grenze.",
                  f"So groß ist die Überraschung über ein Ereignis mit {fmt.de(1 - _DEFAULT_P1, 1)}, also "
-                 f"ln(1 / {fmt.de(1 - _DEFAULT_P1, 1)}). Hier teilt der Logarithmus aber durch 0: "
+                 f"ln(1 / {fmt.de(1 - _DEFAULT_P1, 1)}). Hier steht im Logarithmus aber eine Division durch 0: "
                  "Der Beitrag von B hat keine Grenze.",
                  ""),
     ),
@@ -465,8 +465,8 @@ LESSON = Lesson(
                      "Sonst hängt das Ergebnis fast immer von der Richtung ab.",
              example={"q_a": 0.1},
              hints=("Vergleiche D(p‖q) mit D(q‖p).",
-                    "Überlege, welche Verteilung von p genauso weit entfernt ist wie p von ihr. Denk an Spiegelbilder.",
-                    "Lass p, wie es ist, und schieb „q: Wahrscheinlichkeit von A“ weit auf die andere Seite."),
+                    "Überlege, welche Verteilung von p genauso weit entfernt ist wie p von ihr. Denke an Spiegelbilder.",
+                    "Lass p, wie es ist, und schiebe „q: Wahrscheinlichkeit von A“ weit auf die andere Seite."),
              near=Near(_both_ways_close,
                        "Fast: Beide Richtungen liegen schon nah beieinander. Gleich sind sie aber noch nicht.",
                        {"q_a": 0.12})),
@@ -478,7 +478,7 @@ LESSON = Lesson(
              example={"p_a": 1.0, "q_a": 0.95},
              hints=("Unendlich wird KL, wenn die Verteilung im Nenner einem Ereignis 0 gibt, das die andere erwartet.",
                     "Für D(q‖p) muss also p einem Ereignis 0 geben. Für ein kleines D(p‖q) muss q nahe an p liegen.",
-                    "Schieb „p: Wahrscheinlichkeit von A“ ganz an den Rand und bring „q: Wahrscheinlichkeit von A“ "
+                    "Schiebe „p: Wahrscheinlichkeit von A“ ganz an den Rand und bringe „q: Wahrscheinlichkeit von A“ "
                     "nahe heran."),
              near=Near(lambda params, result: result["d_qp"] is None and result["d_pq"] is not None,
                        f"Fast: D(q‖p) ist schon unendlich. Jetzt muss D(p‖q) noch unter {fmt.de(SMALL, 1)} fallen.",
@@ -490,10 +490,10 @@ LESSON = Lesson(
              explain="Ein Beitrag ist negativ, wenn die Näherung dem Ereignis mehr zutraut als die Referenz. "
                      "Der andere Beitrag gleicht das immer aus: Die Summe bleibt mindestens 0.",
              example={"p_a": 0.4, "q_a": 0.9},
-             hints=("Schau auf den Beitrag von A: p(A) · ln(p(A) / q(A)).",
+             hints=("Schaue auf den Beitrag von A: p(A) · ln(p(A) / q(A)).",
                     "Negativ wird er, wenn q dem Ereignis A mehr zutraut als p. "
                     "Ist p(A) sehr groß oder sehr klein, bleibt er aber nahe 0.",
-                    "Senke „p: Wahrscheinlichkeit von A“ unter die Hälfte und schieb „q: Wahrscheinlichkeit von A“ "
+                    "Senke „p: Wahrscheinlichkeit von A“ unter die Hälfte und schiebe „q: Wahrscheinlichkeit von A“ "
                     "weit nach oben."),
              near=Near(lambda params, result: (result["terms"][0] is not None
                                                and -VERY_NEGATIVE <= result["terms"][0] < -NEAR_NEGATIVE),

@@ -260,7 +260,7 @@ LESSON = Lesson(
              example={"angle2": 270},
              hints=("Vergleiche die Gewichte von Kopf 1 und Kopf 2.",
                     "Softmax achtet nur darauf, wie weit die beiden Scores auseinanderliegen, nicht auf ihre Höhe.",
-                    "Dreh „Richtung von q₂ (Grad)“ und suche eine Richtung, in der die beiden Scores so weit "
+                    "Drehe „Richtung von q₂ (Grad)“ und suche eine Richtung, in der die beiden Scores so weit "
                     "auseinanderliegen wie bei q₁."),
              near=Near(lambda params, result: (not result["same_output"] and result["angle1"] != result["angle2"]
                                                and result["length"] > 0
@@ -272,9 +272,9 @@ LESSON = Lesson(
              explain="Die Länge allein reicht nicht. Am schärfsten wird es bei 315°: "
                      "Dort zeigt q₁ zu k₁ hin und zugleich von k₂ weg.",
              example={"angle1": 315, "length": 3.0},
-             hints=("Schau auf „Gewichte Kopf 1“.",
+             hints=("Schaue auf „Gewichte Kopf 1“.",
                     "Eine längere Query macht die Scores größer. Überlege, welche Richtung ihren Abstand am größten macht.",
-                    "Stell „Länge der Queries“ hoch und dreh dann „Richtung von q₁ (Grad)“."),
+                    "Stelle „Länge der Queries“ hoch und drehe dann „Richtung von q₁ (Grad)“."),
              near=Near(lambda params, result: NEAR_SHARP < _weight_on_k1(result, 0) <= SHARP,
                        f"Fast: Kopf 1 legt schon mehr als {fmt.de(NEAR_SHARP, 2)} seines Gewichts auf k₁.",
                        {"length": 3.0})),

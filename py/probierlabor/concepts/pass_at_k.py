@@ -362,7 +362,7 @@ LESSON = Lesson(
              solved=_smallest_sure_k,
              explain="Ist k größer als die Zahl der Fehlversuche, muss jede Gruppe einen Erfolg enthalten.",
              example={"k": 4},
-             hints=("Schau auf die Gruppen im Bild: Welche bleiben ohne Erfolg?",
+             hints=("Schaue auf die Gruppen im Bild: Welche bleiben ohne Erfolg?",
                     "Zähle die Fehlversuche. Eine Gruppe ohne Erfolg kann nur aus ihnen bestehen.",
                     "Erhöhe „Erlaubte Versuche k“ Schritt für Schritt und beobachte die Gruppen ohne Erfolg."),
              near=Near(_one_step_from_the_smallest_sure_k,
@@ -389,7 +389,7 @@ LESSON = Lesson(
              example={"c": 2, "k": 3},
              hints=("Vergleiche im Diagramm die Balken der Schätzung mit der Linie der naiven Formel.",
                     "Die Lücke ist nicht bei jedem k gleich groß. Sie wächst, wo die Balken schnell auf 1 zulaufen.",
-                    "Stell „Davon bestanden c“ auf 2 und ändere dann „Erlaubte Versuche k“."),
+                    "Stelle „Davon bestanden c“ auf 2 und ändere dann „Erlaubte Versuche k“."),
              near=Near(lambda params, result: (result["c"] == 2 and result["estimable"]
                                                and Fraction(result["pass_k_exact"]) - Fraction(result["naive_exact"])
                                                > Fraction(1, 20) and not _naive_far_below(params, result)),

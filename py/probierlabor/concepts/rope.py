@@ -346,7 +346,7 @@ LESSON = Lesson(
              explain="Nach einer vollen Umdrehung zeigt der Key wieder wie die Query. Ein einzelnes Paar kann "
                      "diesen Abstand nicht von Abstand 0 unterscheiden.",
              example={"n": 15},
-             hints=("Schau auf den Winkel zwischen q und k.",
+             hints=("Schaue auf den Winkel zwischen q und k.",
                     "Das Produkt ist 1, wenn beide Pfeile wieder gleich zeigen. "
                     "Wann hat sich der Key einmal ganz herumgedreht?",
                     "Lass θ, wie es ist, und schiebe „Position des Keys n“ weiter von der Query weg."),
@@ -375,7 +375,7 @@ LESSON = Lesson(
              explain="Mit nur wenigen Paaren stehen die Pfeile manchmal fast alle zugleich wieder wie am Anfang. "
                      "Je mehr Paare mit verschiedenen Winkeln, desto seltener passiert das.",
              example={"dim": FEW_PAIRS_DIM, "n": 9},
-             hints=("Schau auf „Echte Frequenzen (Mittel der Paare)“.",
+             hints=("Schaue auf „Echte Frequenzen (Mittel der Paare)“.",
                     f"Mit d = {FEW_PAIRS_DIM} gibt es nur {FEW_PAIRS_DIM // 2} Paare. "
                     "Bei manchen Abständen stehen sie fast alle zugleich wieder wie am Anfang.",
                     f"Wähle d = {FEW_PAIRS_DIM} und schiebe „Position des Keys n“ Schritt für Schritt weiter weg."),

@@ -299,6 +299,9 @@ def _close_draft(params, result) -> bool:
     return Fraction(result["rate_exact"]) >= HIGH_RATE and result["q_exact"] != result["p_exact"]
 
 
+_PLAIN = dict(CORRECTIONS)["plain"]  # the wrong correction's label, as the page shows it
+
+
 def _plain_would_be_lucky(params, result) -> bool:
     """The right correction is on, and the wrong one would hit p exactly with these p and q."""
     p, q = (list(map(Fraction, result[key])) for key in ("p_exact", "q_exact"))
@@ -329,12 +332,12 @@ LESSON = Lesson(
              explain="Die Annahmerate ist die Summe von min(p, q). "
                      "Je näher der Entwurf am Ziel liegt, desto seltener muss das große Modell korrigieren.",
              example={"qa": 0.25, "qb": 0.45},
-             hints=("Schau auf die Annahmerate Σ min(p, q).",
+             hints=("Schaue auf die Annahmerate Σ min(p, q).",
                     "Bei jedem Token zählt nur, was p und q beide haben. Wo q zu viel hat, geht der Überschuss verloren.",
                     "Schiebe „Entwurf q(A)“ und „Entwurf q(B)“ in kleinen Schritten näher an „Ziel p(A)“ und „Ziel p(B)“."),
              near=Near(lambda params, result: (NEAR_RATE <= Fraction(result["rate_exact"]) < HIGH_RATE
                                                and not result["notes"]),
-                       f"Fast: Schon mindestens {fmt.de(NEAR_RATE, 1)} der Vorschläge werden angenommen. Schieb q noch etwas näher an p.",
+                       f"Fast: Schon mindestens {fmt.de(NEAR_RATE, 1)} der Vorschläge werden angenommen. Schiebe q noch etwas näher an p.",
                        {"qa": 0.35, "qb": 0.4})),
         Task("all_rejected", "Finde Ziel und Entwurf, bei denen kein einziger Vorschlag angenommen wird.",
              solved=lambda params, result: result["rate_exact"] == "0" and not result["notes"],
@@ -343,7 +346,7 @@ LESSON = Lesson(
              example={"pa": 0.0, "pb": 0.0, "qa": 0.5, "qb": 0.5},
              hints=("Angenommen wird nur bei Tokens, die p und q beide für möglich halten.",
                     "Das Ziel und der Entwurf dürfen sich also bei keinem Token überschneiden.",
-                    "Setz zuerst „Ziel p(A)“ und „Ziel p(B)“ auf 0. Wohin muss der Entwurf dann?"),
+                    "Setze zuerst „Ziel p(A)“ und „Ziel p(B)“ auf 0. Wohin muss der Entwurf dann?"),
              near=Near(lambda params, result: (0 < Fraction(result["rate_exact"]) <= Fraction(1, 10)
                                                and not result["notes"]),
                        "Fast: Nur noch wenige Vorschläge werden angenommen. "
@@ -356,12 +359,12 @@ LESSON = Lesson(
              explain="Das klappt nur, wenn min(p, q) überall derselbe Bruchteil von p ist. Hier legt q seinen Rest "
                      "auf ein Token, das p nie wählt. Im Allgemeinen verfälscht die falsche Korrektur p.",
              example={"correction": "plain", "pa": 0.5, "pb": 0.5, "qa": 0.25, "qb": 0.25},
-             hints=("Stell „Korrektur nach einer Ablehnung“ auf die falsche und schau auf „Abstand des Ergebnisses zu p“.",
+             hints=(f"Stelle „Korrektur nach einer Ablehnung“ auf „{_PLAIN}“ und schaue auf „Abstand des Ergebnisses zu p“.",
                     "Angenommen wird bei jedem Token min(p, q). Wann legt die Korrektur aus p genau das Fehlende dazu?",
                     "Probiere ein Ziel, das nur A und B kennt, und einen Entwurf, der A und B im selben Verhältnis, "
                     "aber schwächer vorschlägt."),
              near=Near(_plain_would_be_lucky,
-                       "Fast: Mit diesen Verteilungen ginge es. Stell die Korrektur jetzt auf die falsche um.",
+                       f"Fast: Mit diesen Verteilungen ginge es. Stelle die Korrektur jetzt auf „{_PLAIN}“.",
                        {"pa": 0.5, "pb": 0.5, "qa": 0.25, "qb": 0.25})),
     ),
     discussion=(

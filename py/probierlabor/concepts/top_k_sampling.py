@@ -320,7 +320,7 @@ LESSON = Lesson(
              explain="Hier braucht es alle vier Tokens. Bei der steilen Verteilung reicht schon eins: "
                      "Ein festes k passt nicht zu beiden.",
              example={"row": "flach", "k": 4},
-             hints=("Schau auf „Summe vor dem Umrechnen“.",
+             hints=("Schaue auf „Summe vor dem Umrechnen“.",
                     "In der flachen Verteilung trägt jedes Token nur gut ein Viertel. Wie viele brauchst du?",
                     "Wähle unter „Verteilung“ die flache und erhöhe „k (Zahl der Kandidaten)“ Schritt für Schritt."),
              near=Near(lambda params, result: (result["row"] == "flach"
@@ -336,7 +336,7 @@ LESSON = Lesson(
              example={"row": "steil", "k": 1},
              hints=("Bei k = 1 bleibt nur das wahrscheinlichste Token. Wie groß muss es allein sein?",
                     "So viel trägt ein Token nur, wenn das Modell sich fast sicher ist.",
-                    "Stell „k (Zahl der Kandidaten)“ auf 1 und probiere die Einträge unter „Verteilung“ durch."),
+                    "Stelle „k (Zahl der Kandidaten)“ auf 1 und probiere die Einträge unter „Verteilung“ durch."),
              near=Near(lambda params, result: result["row"] == "steil" and result["k"] > 1,
                        "Fast: Das ist die richtige Verteilung. Prüfe, ob auch weniger Kandidaten reichen.",
                        {"row": "steil"})),
@@ -345,9 +345,9 @@ LESSON = Lesson(
              explain="Ein Token, das genau so wahrscheinlich ist wie das k-te, fliegt nicht raus. "
                      "Bei einem Gleichstand an der Grenze bleiben deshalb mehr als k.",
              example={"row": "gleichstand", "k": 3},
-             hints=("Schau auf „Behalten“: Dort steht es, wenn mehr als k Tokens bleiben.",
+             hints=("Schaue auf „Behalten“: Dort steht es, wenn mehr als k Tokens bleiben.",
                     "Was passiert mit einem Token, das genau so wahrscheinlich ist wie das k-te?",
-                    "Wähle eine Verteilung mit zwei gleich großen Werten und stell k so, dass die Grenze zwischen sie fällt."),
+                    "Wähle eine Verteilung mit zwei gleich großen Werten und stelle k so, dass die Grenze zwischen sie fällt."),
              near=Near(lambda params, result: result["row"] == "gleichstand" and not result["tie_extra"],
                        "Fast: Diese Verteilung hat Gleichstände. Die Grenze bei k muss aber mitten durch einen fallen.",
                        {"row": "gleichstand"})),

@@ -398,16 +398,16 @@ LESSON = Lesson(
                     "Lass „Temperatur T“ bei 1 und senke „Schwelle p“ Schritt für Schritt."),
              near=Near(lambda params, result: params["temperature"] != 1 and _kept(0)(params, result) == 1,
                        "Fast: Zeile 1 behält nur ein Token, aber das hat die Temperatur erledigt. "
-                       "Stell T zurück auf 1 und arbeite mit p.",
+                       "Stelle T zurück auf 1 und arbeite mit p.",
                        {"temperature": 0.5})),
         Task("float_trap", "Finde ein p, bei dem eine Rechnung mit Gleitkommazahlen anders schneidet als die exakte.",
              solved=lambda params, result: not result["float_ok"] and not result["own"],
              explain="Bei p = 0,9 ergibt 0,4 + 0,3 + 0,2 im Rechner 0,8999999999999999. "
                      "Das liegt knapp unter 0,9, also nimmt das Programm D noch dazu.",
              example={"p": 0.9},
-             hints=("Schau auf die Zeile „Mit Gleitkommazahlen“.",
+             hints=("Schaue auf die Zeile „Mit Gleitkommazahlen“.",
                     "Gefährlich sind Werte von p, die eine Summe von Wahrscheinlichkeiten genau treffen.",
-                    "Stell „Schwelle p“ nacheinander auf die Summen, die du in den beiden Zeilen ablesen kannst."),
+                    "Stelle „Schwelle p“ nacheinander auf die Summen, die du in den beiden Zeilen ablesen kannst."),
              near=Near(_hits_a_sum_exactly,
                        "Fast: Hier trifft eine Summe p genau. An solchen Stellen droht die Falle, "
                        "doch diese Summe rechnet der Rechner noch richtig.",
@@ -416,7 +416,7 @@ LESSON = Lesson(
              solved=lambda params, result: params["p"] == 0.75 and _kept(1)(params, result) == 1,
              explain="Eine kleine Temperatur macht die Spitze steiler. Ab T = 0,2 hat A allein mehr als 0,75.",
              example={"temperature": 0.2},
-             hints=("Schau auf Zeile 2: Wie viel hat A dort allein?",
+             hints=("Schaue auf Zeile 2: Wie viel hat A dort allein?",
                     "Eine kleinere Temperatur macht die Spitze steiler. Dann wächst der Anteil von A.",
                     "Lass „Schwelle p“ bei 0,75 und senke „Temperatur T“ Schritt für Schritt."),
              near=Near(lambda params, result: (params["p"] == 0.75 and _kept(1)(params, result) == 2
