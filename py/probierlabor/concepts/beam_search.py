@@ -43,7 +43,7 @@ from fractions import Fraction
 from ..kit import distribution, fmt
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 from ..kit.tree import Tree
 
@@ -490,8 +490,12 @@ def _table(r: dict) -> str:
 
 # -- the lesson ----------------------------------------------------------------------------
 
+def _param(name_: str) -> Param:
+    return next(p for p in PARAMS if p.name == name_)
+
+
 def _step_of(name_: str) -> float:
-    return next(p.step for p in PARAMS if p.name == name_)
+    return _param(name_).step
 
 
 def _article(result) -> bool:
@@ -513,6 +517,24 @@ def _smallest_width_that_finds_the_best(params, result) -> bool:
     return result["width"] == 1 or not compute(result["width"] - 1, "artikel", result["alpha"])["found_optimum"]
 
 
+def _close_to_the_first_alpha(params, result) -> bool:
+    """The answer to „long_wins“ lies one or two α steps away, on the same tree and beam width."""
+    if result["tree"] != "ende" or not _article(result):
+        return False
+    for moves in (-2, -1, 1, 2):
+        alpha = round(result["alpha"] + moves * _step_of("alpha"), 1)
+        if _param("alpha").lo <= alpha <= _param("alpha").hi and _first_alpha_for_the_long_answer(params, compute(result["width"], "ende", alpha)):
+            return True
+    return False
+
+
+def _one_wider_than_needed(params, result) -> bool:
+    """The beam finds the best sequence, and one width less is the answer to „wide_enough“. (One width
+    less than the answer is no „fast“: it is the page's own starting width.)"""
+    return (result["tree"] == "artikel" and _article(result) and result["found_optimum"] and result["width"] > 1
+            and _smallest_width_that_finds_the_best(params, compute(result["width"] - 1, "artikel", result["alpha"])))
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question="Im Baum mit Ende-Token darf eine Antwort schon nach einem Token enden. "
@@ -524,18 +546,37 @@ LESSON = Lesson(
         explain="Breite 1 behält nach dem ersten Schritt nur A. ‹Ende› fällt heraus, "
                 "obwohl es bei α = 0 die wahrscheinlichste Antwort im ganzen Baum ist.",
         example={"tree": "ende", "width": 1},
+        why_not=("Bei α = 0 ist ‹Ende› wirklich die wahrscheinlichste Antwort im ganzen Baum. "
+                 "Breite 1 behält nach dem ersten Schritt aber nur das beste Token, und das ist A. "
+                 "‹Ende› fällt heraus, bevor es gewinnen kann.",
+                 "",
+                 "Nach B folgt zwar fast sicher A. Breite 1 verfolgt B aber gar nicht weiter, "
+                 "weil nach dem ersten Schritt nur A bleibt. Auch im ganzen Baum liegt BA hinter AA."),
     ),
     tasks=(
         Task("long_wins", "Wähle den Baum mit Ende-Token. Finde das kleinste α, bei dem die längere Antwort AA gewinnt.",
              solved=_first_alpha_for_the_long_answer,
              explain="Das Teilen durch die Länge hoch α macht den Score der längeren Antwort weniger negativ. "
                      "Ab hier reicht das, damit AA die kurze Antwort überholt.",
-             example={"tree": "ende", "alpha": 0.3}),
+             example={"tree": "ende", "alpha": 0.3},
+             hints=("Vergleiche die Scores von ‹Ende› und AA. Beide sind negativ, aber AA ist länger.",
+                    "Mit α wird der Score durch die Länge hoch α geteilt. Das hilft der längeren Antwort.",
+                    "Lass „Beam-Breite“ bei 2, wähle den Baum „mit Ende-Token“ und erhöhe „Längenstrafe α“ "
+                    "in kleinen Schritten."),
+             near=Near(_close_to_the_first_alpha,
+                       "Fast: Das gesuchte α liegt nur ein oder zwei Schritte von deinem entfernt.",
+                       {"tree": "ende", "alpha": 0.1})),
         Task("wide_enough", "Finde im Beispielbaum die kleinste Breite, mit der der Beam die beste Folge des ganzen Baums findet.",
              solved=_smallest_width_that_finds_the_best,
              explain="Erst Breite 3 behält C nach dem ersten Schritt. Hier sind das alle Anfänge, "
                      "der Beam durchsucht also den ganzen Baum.",
-             example={"width": 3}),
+             example={"width": 3},
+             hints=("Schau, welcher Anfang nach Schritt 1 verworfen wird.",
+                    "Die beste Folge beginnt mit einem schwachen ersten Token. Der Beam muss es über den ersten Schritt retten.",
+                    "Ändere „Beam-Breite“ Schritt für Schritt und vergleiche das Ergebnis mit dem Besten im ganzen Baum."),
+             near=Near(_one_wider_than_needed,
+                       "Fast: Der Beam findet die beste Folge. Geht es auch mit einer kleineren Breite?",
+                       {"width": 4})),
     ),
     discussion=(
         "Ein echtes Modell kennt Zehntausende Tokens. Warum kann man die Breite nicht einfach so groß wählen, "

@@ -26,7 +26,7 @@ from html import escape
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "gqa"
@@ -238,6 +238,16 @@ def _largest_g_within_budget(params, result) -> bool:
     return all(kv_bytes(g, **factors) > BUDGET for g in divisors(result["heads"]) if g > result["groups"])
 
 
+def _one_divisor_beside_the_largest_g(params, result) -> bool:
+    """The long text as asked, and G is the divisor of H just above or just below the answer."""
+    if not _as_example_except(result, tokens=LONG_TEXT, groups=result["groups"]):
+        return False
+    factors = {k: result[k] for k in ("batch", "layers", "tokens", "head_dim", "bytes_per")}
+    options = divisors(result["heads"])
+    best = max(g for g in options if kv_bytes(g, **factors) <= BUDGET)
+    return abs(options.index(result["groups"]) - options.index(best)) == 1
+
+
 _SWAP = compute(groups=1, tokens=2 * DEFAULTS["tokens"])
 _LONG = compute(groups=4, tokens=LONG_TEXT)
 
@@ -251,6 +261,11 @@ LESSON = Lesson(
         explain="Doppelt so viele Tokens verdoppeln den Cache, halb so viele K/V-Sätze halbieren ihn. "
                 "Beides zusammen hebt sich auf.",
         example={"tokens": 2 * DEFAULTS["tokens"], "groups": 1},
+        why_not=(f"Der Schritt von {DEFAULTS['groups']} Gruppen auf 1 halbiert den Cache, das stimmt. "
+                 "Doppelt so viele Tokens verdoppeln ihn aber wieder.",
+                 "",
+                 "Doppelt so viele Tokens verdoppeln den Cache, das stimmt. "
+                 f"Nur noch ein K/V-Satz statt {DEFAULTS['groups']} halbiert ihn aber wieder."),
     ),
     tasks=(
         Task("long_text", f"Stelle {fmt.de(LONG_TEXT)} gespeicherte Tokens ein. Finde die größte Gruppenzahl G, "
@@ -258,13 +273,28 @@ LESSON = Lesson(
              solved=_largest_g_within_budget,
              explain=f"Viermal so viele Tokens brauchen viermal so viel Speicher. Mit G = {_LONG['groups']} "
                      f"bleibst du bei {mib_text(_LONG['bytes'])}, MHA bräuchte {mib_text(_LONG['bytes_mha'])}.",
-             example={"tokens": LONG_TEXT, "groups": 4}),
+             example={"tokens": LONG_TEXT, "groups": 4},
+             hints=("Schau, wie der Cache mit den Tokens wächst: viermal so viele Tokens, viermal so viel Speicher.",
+                    "Jede Gruppe hat einen eigenen K/V-Satz. Mehr Gruppen kosten mehr Speicher.",
+                    f"Stelle „Gespeicherte Tokens“ auf {fmt.de(LONG_TEXT)} und erhöhe „Gruppen G (= K/V-Köpfe)“, "
+                    f"solange der Cache in {mib_text(BUDGET)} passt."),
+             near=Near(_one_divisor_beside_the_largest_g,
+                       "Fast: Du liegst nur einen Teiler von H neben der gesuchten Gruppenzahl.",
+                       {"tokens": LONG_TEXT, "groups": 2})),
         Task("third", "Stelle H = 12 ein. Finde die Gruppenzahl, bei der der Cache ein Drittel von MHA braucht.",
              solved=lambda params, result: (result["heads"] == 12 and result["note"] is None
                                             and result["factor_vs_mha"] == 3),
              explain="Der Cache schrumpft um den Faktor H/G. 12 Köpfe in 4 Gruppen zu je 3 brauchen "
                      "nur 4 statt 12 K/V-Sätze.",
-             example={"heads": 12, "groups": 4}),
+             example={"heads": 12, "groups": 4},
+             hints=("Schaue auf die Zeile „gegenüber MHA“.",
+                    "MHA speichert H K/V-Sätze, GQA nur G. Der Cache schrumpft also um den Faktor H/G.",
+                    "Stelle „Query-Köpfe H“ auf 12 und probiere die Gruppenzahlen, die 12 teilen."),
+             near=Near(lambda params, result: (result["heads"] == 12 and result["note"] is None
+                                               and result["factor_vs_mha"] in (2, 4)),
+                       "Fast: Der Cache braucht schon die Hälfte oder ein Viertel von MHA. "
+                       "Die Antwort liegt direkt dazwischen.",
+                       {"heads": 12, "groups": 3})),
     ),
     discussion=(
         "Warum sparen die Entwickler eines Modells gerade beim KV-Cache und nicht bei den Query-Köpfen?",

@@ -27,7 +27,7 @@ from fractions import Fraction
 from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.tree import Tree
 
 SLUG = "greedy-decoding"
@@ -271,6 +271,9 @@ ARTICLE = {p.name: p.default for p in PARAMS if p.name.startswith("p_")}
 _ARTICLE_RUN = compute(**ARTICLE)
 
 
+BIG_GAP, NEAR_GAP = Fraction(1, 5), Fraction(3, 20)  # big_gap's goal and its „fast“
+
+
 def _de(x: float) -> str:
     return fmt.de(x, 3, trim=True)
 
@@ -288,6 +291,17 @@ def _last_p_ba_where_greedy_is_best(params, result) -> bool:
     return higher > 1 or not compute(params["p_a"], params["p_aa"], higher)["greedy_is_best"]
 
 
+def _close_to_the_last_p_ba(params, result) -> bool:
+    """The answer to „last_best“ lies one or two slider steps away from the current „Nach B: A“."""
+    step = next(p.step for p in PARAMS if p.name == "p_ba")
+    for moves in (-2, -1, 1, 2):
+        p_ba = round(params["p_ba"] + moves * step, 2)
+        if 0 <= p_ba <= 1 and _last_p_ba_where_greedy_is_best(
+                {**params, "p_ba": p_ba}, compute(params["p_a"], params["p_aa"], p_ba)):
+            return True
+    return False
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question=f"Greedy wählt zuerst A ({_de(ARTICLE['p_a'])}) und dann wieder A ({_de(ARTICLE['p_aa'])}). "
@@ -299,23 +313,50 @@ LESSON = Lesson(
                 f"mehr als die {_de(_ARTICLE_RUN['paths']['AA'])} von AA. "
                 "Greedy fragt nie nach, was nach B gekommen wäre.",
         example={"show_all": True},
+        why_not=("Greedy nimmt in jedem Schritt das wahrscheinlichste Token, da liegt AA nahe. "
+                 f"Ein Pfad ist aber das Produkt seiner Schritte: AA hat nur {_de(_ARTICLE_RUN['paths']['AA'])}, "
+                 f"BA hat {_de(_ARTICLE_RUN['paths']['BA'])}.",
+                 "",
+                 "Richtig ist, dass sich der Weg über B lohnt. "
+                 f"Nach B folgt aber fast sicher A, darum hat BB nur {_de(_ARTICLE_RUN['paths']['BB'])}."),
     ),
     tasks=(
         Task("last_best", "Finde den größten Wert für „Nach B: Wahrscheinlichkeit von A“, bei dem Greedy noch den besten Pfad findet.",
              solved=_last_p_ba_where_greedy_is_best,
              explain="Einen Schritt darüber wäre der Weg über B wahrscheinlicher. "
                      "Sein schwacher erster Schritt wird dann durch den starken zweiten mehr als ausgeglichen.",
-             example={"p_ba": 0.76}),
-        Task("big_gap", "Finde Einstellungen, bei denen der beste Pfad um mehr als 0,2 wahrscheinlicher ist als der von Greedy.",
-             solved=lambda params, result: Fraction(result["gap_exact"]) > Fraction(1, 5),
+             example={"p_ba": 0.76},
+             hints=("Schalte „alle Pfade zeigen“ ein und vergleiche AA mit BA.",
+                    "BA ist das Produkt aus der Wahrscheinlichkeit von B im ersten Schritt und "
+                    "„Nach B: Wahrscheinlichkeit von A“. Greedy bleibt richtig, solange BA nicht größer ist als AA.",
+                    "Senke „Nach B: Wahrscheinlichkeit von A“ in kleinen Schritten, bis BA gerade nicht mehr vorne liegt."),
+             near=Near(_close_to_the_last_p_ba,
+                       "Fast: Nur ein oder zwei Schritte trennen dich von der Grenze. Vergleiche AA und BA genau.",
+                       {"p_ba": 0.78})),
+        Task("big_gap", f"Finde Einstellungen, bei denen der beste Pfad um mehr als {_de(BIG_GAP)} wahrscheinlicher ist "
+                        "als der von Greedy.",
+             solved=lambda params, result: Fraction(result["gap_exact"]) > BIG_GAP,
              explain="Greedy verschenkt am meisten, wenn der erste Schritt knapp ausgeht, "
                      "danach alles offen ist und der andere Weg sicher weitergeht.",
-             example={"p_a": 0.51, "p_aa": 0.5}),
+             example={"p_a": 0.51, "p_aa": 0.5},
+             hints=("Schalte „alle Pfade zeigen“ ein und vergleiche den Pfad von Greedy mit dem besten.",
+                    "Überlege, wann Greedy am meisten verschenkt: Wie knapp darf der erste Schritt ausgehen, "
+                    "und wie sicher geht der andere Weg weiter?",
+                    "Bringe „Schritt 1: Wahrscheinlichkeit von A“ und „Nach A: Wahrscheinlichkeit von A“ beide nahe an 0,5."),
+             near=Near(lambda params, result: NEAR_GAP < Fraction(result["gap_exact"]) <= BIG_GAP,
+                       f"Fast: Der beste Pfad liegt schon mehr als {_de(NEAR_GAP)} vor dem von Greedy. Es fehlt nur noch ein Stück.",
+                       {"p_a": 0.55})),
         Task("b_trap", "Sorge dafür, dass Greedy zuerst B nimmt und trotzdem den besten Pfad verpasst.",
              solved=lambda params, result: result["greedy_path"][0] == "B" and not result["greedy_is_best"],
              explain="Die Falle hängt nicht am Token A: Jeder Weg, der stark weitergeht, "
                      "kann nach einem knapp verlorenen ersten Schritt übersehen werden.",
-             example={"p_a": 0.4, "p_aa": 0.99, "p_ba": 0.6}),
+             example={"p_a": 0.4, "p_aa": 0.99, "p_ba": 0.6},
+             hints=("Zwei Dinge müssen zusammenkommen: B vorne im ersten Schritt und ein besserer Pfad, der mit A beginnt.",
+                    "Der Weg über A braucht dafür eine starke Fortsetzung, der Weg über B eine schwache.",
+                    "Senke „Schritt 1: Wahrscheinlichkeit von A“ unter 0,5 und ändere dann die beiden Schritte danach."),
+             near=Near(lambda params, result: result["greedy_path"][0] == "B" and result["greedy_is_best"],
+                       "Fast: Greedy nimmt schon zuerst B, findet damit aber noch den besten Pfad.",
+                       {"p_a": 0.4})),
     ),
     discussion=(
         "Ein Navi nimmt an jeder Kreuzung die Straße, die im Moment am schnellsten aussieht. Wann führt das in die Irre?",

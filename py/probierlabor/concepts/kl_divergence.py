@@ -32,7 +32,7 @@ from html import escape
 from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import Cell, table
 
 SLUG = "kl-divergence"
@@ -415,6 +415,14 @@ def _torch_table(r: dict) -> str:
 SAME = 1e-12  # both directions are float sums of two terms; equal ones agree to rounding
 SMALL = 0.2
 VERY_NEGATIVE = 0.3  # below −0,3 needs both sliders moved: p·ln(p/q) ≥ p·ln p ≥ −1/e
+NEAR_NEGATIVE = 0.2  # „fast“ for negative_a
+NEAR_MIRROR = 0.1  # „fast“ for mirror: the two directions differ by at most a tenth of the larger
+
+
+def _both_ways_close(params, result) -> bool:
+    a, b = result["d_pq"], result["d_qp"]
+    return (not result["equal"] and a is not None and b is not None and abs(a - b) >= SAME
+            and abs(a - b) <= NEAR_MIRROR * max(a, b))
 
 
 def _both_ways_equal(params, result) -> bool:
@@ -442,6 +450,12 @@ LESSON = Lesson(
         explain=f"Im Beitrag von B steht ln({fmt.de(1 - _DEFAULT_P1, 1)} / 0). Wer ein Ereignis ausschließt, das die Referenz erwartet, "
                 "liegt unendlich weit daneben.",
         example={"q_a": 1.0},
+        why_not=(f"B hat bei p nur {fmt.de(1 - _DEFAULT_P1, 1)}, da wirkt sein Beitrag klein. "
+                 f"Im Beitrag steht aber ln({fmt.de(1 - _DEFAULT_P1, 1)} / 0), und der wächst über jede Grenze.",
+                 f"So groß ist die Überraschung über ein Ereignis mit {fmt.de(1 - _DEFAULT_P1, 1)}, also "
+                 f"ln(1 / {fmt.de(1 - _DEFAULT_P1, 1)}). Hier steht im Logarithmus aber eine Division durch 0: "
+                 "Der Beitrag von B hat keine Grenze.",
+                 ""),
     ),
     tasks=(
         Task("mirror", "Finde zwei verschiedene Verteilungen, bei denen D(p‖q) und D(q‖p) gleich groß sind.",
@@ -449,20 +463,42 @@ LESSON = Lesson(
              explain="Mit zwei Ereignissen klappt das nur, wenn q das Spiegelbild von p ist, etwa (0,1; 0,9) "
                      "gegen (0,9; 0,1). Mit mehr Ereignissen reicht es auch, zwei Werte zu vertauschen. "
                      "Sonst hängt das Ergebnis fast immer von der Richtung ab.",
-             example={"q_a": 0.1}),
+             example={"q_a": 0.1},
+             hints=("Vergleiche D(p‖q) mit D(q‖p).",
+                    "Überlege, welche Verteilung von p genauso weit entfernt ist wie p von ihr. Denke an Spiegelbilder.",
+                    "Lass p, wie es ist, und schiebe „q: Wahrscheinlichkeit von A“ weit auf die andere Seite."),
+             near=Near(_both_ways_close,
+                       "Fast: Beide Richtungen liegen schon nah beieinander. Gleich sind sie aber noch nicht.",
+                       {"q_a": 0.12})),
         Task("one_way", f"Finde Einstellungen, bei denen D(q‖p) unendlich ist und D(p‖q) kleiner als "
                         f"{fmt.de(SMALL, 1)}.",
              solved=_one_way_infinite,
              explain="Gibt p einem Ereignis 0, dem q etwas zutraut, wird D(q‖p) unendlich. In D(p‖q) zählt "
                      "dieses Ereignis dagegen gar nicht, weil p es nie erwartet.",
-             example={"p_a": 1.0, "q_a": 0.95}),
+             example={"p_a": 1.0, "q_a": 0.95},
+             hints=("Unendlich wird KL, wenn die Verteilung im Nenner einem Ereignis 0 gibt, das die andere erwartet.",
+                    "Für D(q‖p) muss also p einem Ereignis 0 geben. Für ein kleines D(p‖q) muss q nahe an p liegen.",
+                    "Schiebe „p: Wahrscheinlichkeit von A“ ganz an den Rand und bringe „q: Wahrscheinlichkeit von A“ "
+                    "nahe heran."),
+             near=Near(lambda params, result: result["d_qp"] is None and result["d_pq"] is not None,
+                       f"Fast: D(q‖p) ist schon unendlich. Jetzt muss D(p‖q) noch unter {fmt.de(SMALL, 1)} fallen.",
+                       {"p_a": 1.0})),
         # below −0,3, not just below 0: the prediction's own example (q gives A 1) made it −0,09 unasked
         Task("negative_a", f"Mache den Beitrag von A kleiner als {fmt.de(-VERY_NEGATIVE, 1)}. Fällt dann auch die "
                            f"Summe unter 0?",
              solved=lambda params, result: result["terms"][0] is not None and result["terms"][0] < -VERY_NEGATIVE,
              explain="Ein Beitrag ist negativ, wenn die Näherung dem Ereignis mehr zutraut als die Referenz. "
                      "Der andere Beitrag gleicht das immer aus: Die Summe bleibt mindestens 0.",
-             example={"p_a": 0.4, "q_a": 0.9}),
+             example={"p_a": 0.4, "q_a": 0.9},
+             hints=("Schaue auf den Beitrag von A: p(A) · ln(p(A) / q(A)).",
+                    "Negativ wird er, wenn q dem Ereignis A mehr zutraut als p. "
+                    "Ist p(A) sehr groß oder sehr klein, bleibt er aber nahe 0.",
+                    "Senke „p: Wahrscheinlichkeit von A“ unter die Hälfte und schiebe „q: Wahrscheinlichkeit von A“ "
+                    "weit nach oben."),
+             near=Near(lambda params, result: (result["terms"][0] is not None
+                                               and -VERY_NEGATIVE <= result["terms"][0] < -NEAR_NEGATIVE),
+                       f"Fast: Der Beitrag von A ist schon kleiner als {fmt.de(-NEAR_NEGATIVE, 1)}.",
+                       {"p_a": 0.4, "q_a": 0.7})),
     ),
     discussion=(
         "Ein Schüler sagt: „KL ist der Abstand zwischen zwei Verteilungen.“ Was stimmt daran, was nicht?",

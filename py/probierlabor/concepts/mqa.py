@@ -24,7 +24,7 @@ import math
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "mqa"
@@ -227,6 +227,12 @@ def _table(r: dict) -> str:
 # -- the lesson ----------------------------------------------------------------------------
 
 SHARP = 0.9  # weight on one key that counts as „fast nur dieser Key“
+NEAR_SHARP = 0.85  # „fast“ for the task sharp
+NEAR_SAME = 0.1  # „fast“ for same_other: head 2's weight on k₁ this close to head 1's
+
+
+def _weight_on_k1(result, head: int) -> float:
+    return result["heads_out"][head]["weights"][0]
 
 
 LESSON = Lesson(
@@ -238,6 +244,11 @@ LESSON = Lesson(
         explain="Eine Query der Länge 0 gibt jedem Key den Score 0. "
                 "Gleiche Scores werden bei Softmax zu gleichen Gewichten.",
         example={"length": 0.0},
+        why_not=("q₁ zeigt in Richtung k₁, da liegt es nahe, dass nur k₁ zählt. "
+                 "Eine Query der Länge 0 zeigt aber nirgendwohin: Jeder Score ist 0.",
+                 "So verteilt Kopf 1 bei Länge 2, und die Richtung bleibt ja gleich. "
+                 "Die Scores wachsen aber mit der Länge. Bei Länge 0 sind alle gleich, und Softmax teilt gleichmäßig auf.",
+                 ""),
     ),
     tasks=(
         Task("same_other", "Finde für q₂ eine andere Richtung als die von q₁, bei der beide Köpfe trotzdem "
@@ -246,18 +257,40 @@ LESSON = Lesson(
                                             and result["length"] > 0),
              explain="Softmax achtet nur darauf, wie weit die Scores auseinanderliegen. "
                      "Zwei Queries mit gleichem Abstand der Scores ergeben dieselben Gewichte.",
-             example={"angle2": 270}),
+             example={"angle2": 270},
+             hints=("Vergleiche die Gewichte von Kopf 1 und Kopf 2.",
+                    "Softmax achtet nur darauf, wie weit die beiden Scores auseinanderliegen, nicht auf ihre Höhe.",
+                    "Drehe „Richtung von q₂ (Grad)“ und suche eine Richtung, in der die beiden Scores so weit "
+                    "auseinanderliegen wie bei q₁."),
+             near=Near(lambda params, result: (not result["same_output"] and result["angle1"] != result["angle2"]
+                                               and result["length"] > 0
+                                               and abs(_weight_on_k1(result, 1) - _weight_on_k1(result, 0)) <= NEAR_SAME),
+                       "Fast: Die Gewichte von Kopf 2 liegen schon nahe bei denen von Kopf 1. Gleich sind sie aber noch nicht.",
+                       {"angle2": 285})),
         Task("sharp", f"Bring Kopf 1 dazu, mehr als {fmt.de(SHARP, 1)} seines Gewichts auf k₁ zu legen.",
-             solved=lambda params, result: result["heads_out"][0]["weights"][0] > SHARP,
+             solved=lambda params, result: _weight_on_k1(result, 0) > SHARP,
              explain="Die Länge allein reicht nicht. Am schärfsten wird es bei 315°: "
                      "Dort zeigt q₁ zu k₁ hin und zugleich von k₂ weg.",
-             example={"angle1": 315, "length": 3.0}),
+             example={"angle1": 315, "length": 3.0},
+             hints=("Schaue auf „Gewichte Kopf 1“.",
+                    "Eine längere Query macht die Scores größer. Überlege, welche Richtung ihren Abstand am größten macht.",
+                    "Stelle „Länge der Queries“ hoch und drehe dann „Richtung von q₁ (Grad)“."),
+             near=Near(lambda params, result: NEAR_SHARP < _weight_on_k1(result, 0) <= SHARP,
+                       f"Fast: Kopf 1 legt schon mehr als {fmt.de(NEAR_SHARP, 2)} seines Gewichts auf k₁.",
+                       {"length": 3.0})),
         Task("one_gib", f"Stelle H so ein, dass Multi-Head Attention im Beispiel {fmt.size(fmt.GIB, 'GiB')} "
                         "KV-Cache braucht.",
              solved=lambda params, result: result["cache"]["mha_bytes"] == fmt.GIB,
              explain=f"Dann speichert MHA {fmt.GIB // BYTES_PER_SET} K/V-Sätze, MQA nur einen: "
                      f"{fmt.size(BYTES_PER_SET, 'MiB')} statt {fmt.size(fmt.GIB, 'GiB')}.",
-             example={"heads": fmt.GIB // BYTES_PER_SET}),
+             example={"heads": fmt.GIB // BYTES_PER_SET},
+             hints=("MHA speichert für jeden Query-Kopf einen eigenen K/V-Satz.",
+                    f"Ein K/V-Satz kostet im Beispiel {fmt.size(BYTES_PER_SET, 'MiB')}. "
+                    f"Wie viele davon ergeben {fmt.size(fmt.GIB, 'GiB')}?",
+                    "Erhöhe „Query-Köpfe H (für den Cache)“, bis der Cache von MHA genau passt."),
+             near=Near(lambda params, result: 7 * fmt.GIB // 8 <= result["cache"]["mha_bytes"] < fmt.GIB,
+                       f"Fast: Der Cache von MHA liegt schon knapp unter {fmt.size(fmt.GIB, 'GiB')}.",
+                       {"heads": 60})),
     ),
     discussion=(
         "Warum spart MQA gerade beim Erzeugen langer Texte so viel?",

@@ -31,7 +31,7 @@ from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
 from ..kit.layout import width as figure_width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "pass-at-k"
 TITLE = "pass@k"
@@ -334,6 +334,12 @@ def _naive_far_below(params, result) -> bool:
     return result["estimable"] and Fraction(result["pass_k_exact"]) - Fraction(result["naive_exact"]) > Fraction(1, 10)
 
 
+def _one_step_from_the_smallest_sure_k(params, result) -> bool:
+    """k is one below the answer (exactly one group without a success) or one above it, within n."""
+    n, c, k = result["n"], result["c_used"], result["k"]
+    return 0 < c < n and k <= n and abs(k - (n - c + 1)) == 1
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question="Vier Läufe, ein Erfolg: Bei k = 2 ist pass@k = 1/2. Was kommt bei k = 3 heraus?",
@@ -343,24 +349,52 @@ LESSON = Lesson(
         explain="Von den vier Gruppen aus drei Versuchen fehlt der Erfolg nur in einer. "
                 "Die etwa 0,58 liefert die naive Formel, die zu tief liegt.",
         example={"k": 3},
+        why_not=("Ein einzelner Erfolg bleibt ein Erfolg, das stimmt. Aber eine Gruppe aus drei Versuchen "
+                 "enthält ihn öfter als ein Paar. Bei k = 3 fehlt er nur noch in einer von vier Gruppen.",
+                 "So viel liefert die naive Formel 1 − (1 − 1/4)³. Sie zieht, als könnte derselbe Versuch "
+                 "mehrmals drankommen. Eine Gruppe enthält aber drei verschiedene Versuche.",
+                 "",
+                 "Dann müsste jede Gruppe den Erfolg enthalten. Drei aus vier Versuchen lassen aber einen weg, "
+                 "und in einer der vier Gruppen ist das genau der Erfolg."),
     ),
     tasks=(
         Task("sure", "Finde das kleinste k, bei dem pass@k genau 1 wird, obwohl nicht alle Versuche bestehen.",
              solved=_smallest_sure_k,
              explain="Ist k größer als die Zahl der Fehlversuche, muss jede Gruppe einen Erfolg enthalten.",
-             example={"k": 4}),
+             example={"k": 4},
+             hints=("Schaue auf die Gruppen im Bild: Welche bleiben ohne Erfolg?",
+                    "Zähle die Fehlversuche. Eine Gruppe ohne Erfolg kann nur aus ihnen bestehen.",
+                    "Erhöhe „Erlaubte Versuche k“ Schritt für Schritt und beobachte die Gruppen ohne Erfolg."),
+             near=Near(_one_step_from_the_smallest_sure_k,
+                       "Fast: Du liegst bei k nur einen Schritt daneben. Prüfe, ob pass@k schon 1 ist "
+                       "und ob ein kleineres k auch reicht.",
+                       {"k": 3})),
         Task("unknown", "Wähle ein Budget k, über das deine gesammelten Versuche nichts sagen.",
              solved=lambda params, result: not result["estimable"],
              explain="Aus n Versuchen gibt es keine Gruppe mit mehr als n Versuchen. "
                      "Für dieses k musst du mehr Versuche sammeln.",
-             example={"k": 5}),
+             example={"k": 5},
+             hints=("Schau, wie viele Versuche in einer Gruppe höchstens stecken können.",
+                    "Eine Gruppe aus k Versuchen lässt sich nur aus gesammelten Versuchen bilden.",
+                    "Vergleiche „Erlaubte Versuche k“ mit „Gesammelte Versuche n“ und schiebe k nach oben."),
+             near=Near(lambda params, result: result["k"] == result["n"],
+                       "Fast: Bei k = n gibt es noch genau eine Gruppe, nämlich alle gesammelten Versuche.",
+                       {"n": 2})),
         # with two successes: at one, the prediction's own example (k = 3) already showed such a gap
         Task("naive_gap", "Stelle zwei Erfolge ein. Finde einen Zustand, in dem die naive Formel um mehr als 0,1 "
                           "unter der Schätzung liegt.",
              solved=lambda params, result: result["c"] == 2 and _naive_far_below(params, result),
              explain="Die naive Formel tut so, als könnte derselbe Versuch mehrmals gezogen werden. "
                      "Eine Gruppe enthält aber verschiedene Versuche, darum liegt sie zu tief.",
-             example={"c": 2, "k": 3}),
+             example={"c": 2, "k": 3},
+             hints=("Vergleiche im Diagramm die Balken der Schätzung mit der Linie der naiven Formel.",
+                    "Die Lücke ist nicht bei jedem k gleich groß. Sie wächst, wo die Balken schnell auf 1 zulaufen.",
+                    "Stelle „Davon bestanden c“ auf 2 und ändere dann „Erlaubte Versuche k“."),
+             near=Near(lambda params, result: (result["c"] == 2 and result["estimable"]
+                                               and Fraction(result["pass_k_exact"]) - Fraction(result["naive_exact"])
+                                               > Fraction(1, 20) and not _naive_far_below(params, result)),
+                       "Fast: Die naive Formel liegt schon deutlich unter der Schätzung, aber noch nicht um mehr als 0,1.",
+                       {"c": 2})),
     ),
     discussion=(
         "Ein Modell löst mit zehn erlaubten Versuchen fast jede Aufgabe. Ist es damit ein guter Helfer beim Programmieren?",

@@ -31,7 +31,7 @@ from functools import lru_cache
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "rope"
@@ -304,6 +304,14 @@ EPS = 1e-9  # the rotations are floats: an exact 1 or −1 comes out within roun
 DEFAULTS = {p.name: p.default for p in PARAMS}
 FEW_PAIRS_DIM = DIMS[0]
 COMES_BACK = 0.9
+NEAR_BACK = 0.75  # „fast“ for few_pairs
+NEAR_OPPOSITE = -0.9  # „fast“ for neighbours_opposite
+
+
+def _almost_a_full_turn(params, result) -> bool:
+    """The key has turned within one step θ (and at most 45°) of a whole turn, not just one step from the start."""
+    turn = abs(result["distance"]) * params["theta"]
+    return turn >= 360 - params["theta"] and min(turn % 360, 360 - turn % 360) <= min(params["theta"], 45)
 
 
 def _same_pair(params) -> bool:
@@ -326,26 +334,55 @@ LESSON = Lesson(
         explain="Beide Pfeile drehen sich um denselben zusätzlichen Winkel. "
                 "Der Winkel zwischen ihnen bleibt, und nur er bestimmt das Produkt.",
         example={"shift": 7},
+        why_not=("Weiter hinten sind beide Pfeile stärker gedreht, das klingt nach weniger Ähnlichkeit. "
+                 "Beide drehen sich aber um denselben Winkel, und nur der Winkel zwischen ihnen zählt.",
+                 "",
+                 "Man könnte meinen, die zusätzliche Drehung bringe die Pfeile näher zusammen. "
+                 "Sie dreht aber beide gleich weit. Der Abstand der Positionen bleibt, also auch das Produkt."),
     ),
     tasks=(
         Task("full_turn", "Finde zwei verschiedene Positionen, bei denen das Produkt wieder genau 1 ist.",
              solved=_article(lambda params, result: result["distance"] != 0 and abs(result["score"] - 1) < EPS),
              explain="Nach einer vollen Umdrehung zeigt der Key wieder wie die Query. Ein einzelnes Paar kann "
                      "diesen Abstand nicht von Abstand 0 unterscheiden.",
-             example={"n": 15}),
+             example={"n": 15},
+             hints=("Schaue auf den Winkel zwischen q und k.",
+                    "Das Produkt ist 1, wenn beide Pfeile wieder gleich zeigen. "
+                    "Wann hat sich der Key einmal ganz herumgedreht?",
+                    "Lass θ, wie es ist, und schiebe „Position des Keys n“ weiter von der Query weg."),
+             near=Near(_article(lambda params, result: (_almost_a_full_turn(params, result)
+                                                        and abs(result["score"] - 1) >= EPS)),
+                       "Fast: Der Key hat sich beinahe einmal ganz herumgedreht.",
+                       {"n": 14})),
         Task("neighbours_opposite", "Stelle θ so ein, dass schon direkte Nachbarn in entgegengesetzte Richtungen zeigen.",
              solved=_article(lambda params, result: abs(result["distance"]) == 1 and abs(result["score"] + 1) < EPS),
              explain="Bei 180° pro Position ist der Abstand 2 schon wieder eine volle Umdrehung. "
                      "Ein Paar mit diesem Winkel unterscheidet nur noch gerade von ungeraden Abständen: "
                      "1, 3 und 5 sehen gleich aus, 0, 2 und 4 auch.",
-             example={"theta": 180}),
+             example={"theta": 180},
+             hints=("Entgegengesetzt heißt: Das Produkt ist −1.",
+                    "Bei direkten Nachbarn liegt genau ein Winkel θ zwischen den Pfeilen. Welcher Winkel dreht einen Pfeil ganz um?",
+                    "Lass die Positionen Nachbarn bleiben und erhöhe „Winkel pro Position θ (Grad)“."),
+             near=Near(_article(lambda params, result: (abs(result["distance"]) == 1
+                                                        and result["score"] <= NEAR_OPPOSITE
+                                                        and abs(result["score"] + 1) >= EPS)),
+                       "Fast: Die Nachbarn zeigen schon beinahe in entgegengesetzte Richtungen.",
+                       {"theta": 170})),
         Task("few_pairs", f"Wähle d = {FEW_PAIRS_DIM}. Finde einen Abstand größer als 1, bei dem das Mittel der "
                           f"echten Frequenzen wieder über {fmt.de(COMES_BACK, 1)} liegt.",
              solved=_article(lambda params, result: (result["dim"] == FEW_PAIRS_DIM and abs(result["distance"]) > 1
                                                      and result["real_score"] > COMES_BACK)),
              explain="Mit nur wenigen Paaren stehen die Pfeile manchmal fast alle zugleich wieder wie am Anfang. "
                      "Je mehr Paare mit verschiedenen Winkeln, desto seltener passiert das.",
-             example={"dim": FEW_PAIRS_DIM, "n": 9}),
+             example={"dim": FEW_PAIRS_DIM, "n": 9},
+             hints=("Schaue auf „Echte Frequenzen (Mittel der Paare)“.",
+                    f"Mit d = {FEW_PAIRS_DIM} gibt es nur {FEW_PAIRS_DIM // 2} Paare. "
+                    "Bei manchen Abständen stehen sie fast alle zugleich wieder wie am Anfang.",
+                    f"Wähle d = {FEW_PAIRS_DIM} und schiebe „Position des Keys n“ Schritt für Schritt weiter weg."),
+             near=Near(_article(lambda params, result: (result["dim"] == FEW_PAIRS_DIM and abs(result["distance"]) > 1
+                                                        and NEAR_BACK <= result["real_score"] <= COMES_BACK)),
+                       f"Fast: Das Mittel liegt schon über {fmt.de(NEAR_BACK, 2)}. Probiere die Abstände daneben.",
+                       {"dim": FEW_PAIRS_DIM, "n": 8})),
     ),
     discussion=(
         "Warum ist es für ein Sprachmodell nützlich, dass nur der Abstand zweier Tokens zählt und nicht ihre Position?",

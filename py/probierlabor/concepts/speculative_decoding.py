@@ -36,7 +36,7 @@ from engine.acceptance import balance
 from ..kit import fmt, svg
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.contract import Param, Preset, Readout, View
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "speculative-decoding"
@@ -283,6 +283,7 @@ def _table(r: dict) -> str:
 # -- the lesson ------------------------------------------------------------------------
 
 HIGH_RATE = Fraction(9, 10)
+NEAR_RATE = Fraction(4, 5)  # „fast“ for close_draft
 
 
 _DEFAULT = {p.name: p.default for p in PARAMS}
@@ -298,6 +299,16 @@ def _close_draft(params, result) -> bool:
     return Fraction(result["rate_exact"]) >= HIGH_RATE and result["q_exact"] != result["p_exact"]
 
 
+_PLAIN = dict(CORRECTIONS)["plain"]  # the wrong correction's label, as the page shows it
+
+
+def _plain_would_be_lucky(params, result) -> bool:
+    """The right correction is on, and the wrong one would hit p exactly with these p and q."""
+    p, q = (list(map(Fraction, result[key])) for key in ("p_exact", "q_exact"))
+    return (result["correction_mode"] == "residual" and p != q and not result["notes"]
+            and balance(p, q, "plain")["distance"] == 0)
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question="Nach einer Ablehnung ziehst du einfach aus p statt aus dem Rest max(0, p − q). "
@@ -308,6 +319,11 @@ LESSON = Lesson(
         explain="A hat schon über die angenommenen Vorschläge genug bekommen. "
                 "Die Korrektur aus p gibt A noch einmal etwas dazu.",
         example={"correction": "plain"},
+        why_not=("Aus p zu ziehen klingt sicher, denn p ist ja das Ziel. Die angenommenen Vorschläge haben aber "
+                 "schon einen Teil von p geliefert. Die Korrektur legt noch einmal p obendrauf.",
+                 "",
+                 "Der Entwurf schlägt A viel zu oft vor, und viele dieser Vorschläge werden abgelehnt. "
+                 "Angenommen wird A aber genau so oft, wie p es erlaubt. Die Korrektur gibt A dann noch etwas dazu."),
     ),
     tasks=(
         Task("close_draft", f"Ändere den Entwurf q so, dass mindestens {fmt.de(HIGH_RATE, 1)} der Vorschläge "
@@ -315,19 +331,41 @@ LESSON = Lesson(
              solved=_close_draft,
              explain="Die Annahmerate ist die Summe von min(p, q). "
                      "Je näher der Entwurf am Ziel liegt, desto seltener muss das große Modell korrigieren.",
-             example={"qa": 0.25, "qb": 0.45}),
+             example={"qa": 0.25, "qb": 0.45},
+             hints=("Schaue auf die Annahmerate Σ min(p, q).",
+                    "Bei jedem Token zählt nur, was p und q beide haben. Wo q zu viel hat, geht der Überschuss verloren.",
+                    "Schiebe „Entwurf q(A)“ und „Entwurf q(B)“ in kleinen Schritten näher an „Ziel p(A)“ und „Ziel p(B)“."),
+             near=Near(lambda params, result: (NEAR_RATE <= Fraction(result["rate_exact"]) < HIGH_RATE
+                                               and not result["notes"]),
+                       f"Fast: Schon mindestens {fmt.de(NEAR_RATE, 1)} der Vorschläge werden angenommen. Schiebe q noch etwas näher an p.",
+                       {"qa": 0.35, "qb": 0.4})),
         Task("all_rejected", "Finde Ziel und Entwurf, bei denen kein einziger Vorschlag angenommen wird.",
              solved=lambda params, result: result["rate_exact"] == "0" and not result["notes"],
              explain="Der Entwurf schlägt nur Tokens vor, die das Ziel nie wählt. "
                      "Trotzdem kommt genau p heraus, nur ganz ohne Zeitgewinn.",
-             example={"pa": 0.0, "pb": 0.0, "qa": 0.5, "qb": 0.5}),
+             example={"pa": 0.0, "pb": 0.0, "qa": 0.5, "qb": 0.5},
+             hints=("Angenommen wird nur bei Tokens, die p und q beide für möglich halten.",
+                    "Das Ziel und der Entwurf dürfen sich also bei keinem Token überschneiden.",
+                    "Setze zuerst „Ziel p(A)“ und „Ziel p(B)“ auf 0. Wohin muss der Entwurf dann?"),
+             near=Near(lambda params, result: (0 < Fraction(result["rate_exact"]) <= Fraction(1, 10)
+                                               and not result["notes"]),
+                       "Fast: Nur noch wenige Vorschläge werden angenommen. "
+                       "Auf 0 kommt die Rate erst, wenn sich p und q nirgends überschneiden.",
+                       {"pa": 0.0, "pb": 0.0, "qa": 0.45, "qb": 0.45})),
         Task("plain_lucky", "Finde einen Fall, in dem auch die falsche Korrektur aus p genau p liefert, "
                             "obwohl q nicht gleich p ist.",
              solved=lambda params, result: (result["correction_mode"] == "plain" and result["distance_exact"] == "0"
                                             and result["q_exact"] != result["p_exact"] and not result["notes"]),
              explain="Das klappt nur, wenn min(p, q) überall derselbe Bruchteil von p ist. Hier legt q seinen Rest "
                      "auf ein Token, das p nie wählt. Im Allgemeinen verfälscht die falsche Korrektur p.",
-             example={"correction": "plain", "pa": 0.5, "pb": 0.5, "qa": 0.25, "qb": 0.25}),
+             example={"correction": "plain", "pa": 0.5, "pb": 0.5, "qa": 0.25, "qb": 0.25},
+             hints=(f"Stelle „Korrektur nach einer Ablehnung“ auf „{_PLAIN}“ und schaue auf „Abstand des Ergebnisses zu p“.",
+                    "Angenommen wird bei jedem Token min(p, q). Wann legt die Korrektur aus p genau das Fehlende dazu?",
+                    "Probiere ein Ziel, das nur A und B kennt, und einen Entwurf, der A und B im selben Verhältnis, "
+                    "aber schwächer vorschlägt."),
+             near=Near(_plain_would_be_lucky,
+                       f"Fast: Mit diesen Verteilungen ginge es. Stelle die Korrektur jetzt auf „{_PLAIN}“.",
+                       {"pa": 0.5, "pb": 0.5, "qa": 0.25, "qb": 0.25})),
     ),
     discussion=(
         "Warum lohnt sich das Verfahren nur, wenn das kleine Modell oft richtig rät?",

@@ -30,7 +30,7 @@ from fractions import Fraction
 from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "top-k-sampling"
@@ -307,6 +307,11 @@ LESSON = Lesson(
         explain=f"A und B haben zusammen nur {fmt.de(_kept_mass('flach', 2), 2, trim=True)}. "
                 "Bei einer flachen Verteilung deckt ein festes k wenig ab.",
         example={"row": "flach"},
+        why_not=("Das gilt, wenn ein Token fast alles trägt, wie bei der steilen Verteilung. "
+                 f"In der flachen Verteilung hat aber kein Token mehr als {fmt.de(max(ROWS['flach']), 2)}.",
+                 f"So viel behält k = 2 bei der Beispielverteilung ({_share('artikel')}). "
+                 "Die flache Verteilung teilt die Wahrscheinlichkeit fast gleich auf vier Tokens auf.",
+                 ""),
     ),
     tasks=(
         Task("flat_most", f"Wähle die flache Verteilung. Finde das kleinste k, bei dem mindestens "
@@ -314,19 +319,38 @@ LESSON = Lesson(
              solved=_smallest_k_for_most,
              explain="Hier braucht es alle vier Tokens. Bei der steilen Verteilung reicht schon eins: "
                      "Ein festes k passt nicht zu beiden.",
-             example={"row": "flach", "k": 4}),
+             example={"row": "flach", "k": 4},
+             hints=("Schaue auf „Summe vor dem Umrechnen“.",
+                    "In der flachen Verteilung trägt jedes Token nur gut ein Viertel. Wie viele brauchst du?",
+                    "Wähle unter „Verteilung“ die flache und erhöhe „k (Zahl der Kandidaten)“ Schritt für Schritt."),
+             near=Near(lambda params, result: (result["row"] == "flach"
+                                               and MOST * F("0.8") <= Fraction(result["mass_exact"]) < MOST),
+                       f"Fast: Die behaltene Wahrscheinlichkeit liegt knapp unter {fmt.de(MOST, 1)}.",
+                       {"row": "flach", "k": 3})),
         Task("steep_one", f"Finde die Verteilung, bei der schon k = 1 mindestens {fmt.de(MOST, 1)} "
                           "der Wahrscheinlichkeit behält.",
              solved=lambda params, result: (result["k"] == 1 and Fraction(result["mass_exact"]) >= MOST
                                             and result["row"] != "eigen"),  # one of the rows offered
              explain="Bei der steilen Verteilung ist das Modell sich sicher: A trägt allein fast alles. "
                      "Mehr Kandidaten bringen dort kaum etwas.",
-             example={"row": "steil", "k": 1}),
+             example={"row": "steil", "k": 1},
+             hints=("Bei k = 1 bleibt nur das wahrscheinlichste Token. Wie groß muss es allein sein?",
+                    "So viel trägt ein Token nur, wenn das Modell sich fast sicher ist.",
+                    "Stelle „k (Zahl der Kandidaten)“ auf 1 und probiere die Einträge unter „Verteilung“ durch."),
+             near=Near(lambda params, result: result["row"] == "steil" and result["k"] > 1,
+                       "Fast: Das ist die richtige Verteilung. Prüfe, ob auch weniger Kandidaten reichen.",
+                       {"row": "steil"})),
         Task("tie_extra", "Finde einen Zustand, in dem mehr Tokens übrig bleiben, als k sagt.",
              solved=lambda params, result: result["tie_extra"] > 0,
              explain="Ein Token, das genau so wahrscheinlich ist wie das k-te, fliegt nicht raus. "
                      "Bei einem Gleichstand an der Grenze bleiben deshalb mehr als k.",
-             example={"row": "gleichstand", "k": 3}),
+             example={"row": "gleichstand", "k": 3},
+             hints=("Schaue auf „Behalten“: Dort steht es, wenn mehr als k Tokens bleiben.",
+                    "Was passiert mit einem Token, das genau so wahrscheinlich ist wie das k-te?",
+                    "Wähle eine Verteilung mit zwei gleich großen Werten und stelle k so, dass die Grenze zwischen sie fällt."),
+             near=Near(lambda params, result: result["row"] == "gleichstand" and not result["tie_extra"],
+                       "Fast: Diese Verteilung hat Gleichstände. Die Grenze bei k muss aber mitten durch einen fallen.",
+                       {"row": "gleichstand"})),
     ),
     discussion=(
         "Top-p behält so viele Tokens, bis ihre Summe p erreicht. Wann ist das besser als ein festes k?",

@@ -34,7 +34,7 @@ from fractions import Fraction
 from ..kit import distribution, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
 SLUG = "top-p-sampling"
@@ -362,6 +362,14 @@ def _kept(row: int):
     return lambda params, result: None if result["own"] else result["rows"][row]["kept"]
 
 
+def _hits_a_sum_exactly(params, result) -> bool:
+    """A cumulative sum of an article's row equals p exactly, and yet the computer cuts it right."""
+    p = Fraction(str(params["p"]))
+    return (not result["own"] and result["float_ok"]
+            and any(total == p for row in result["rows"] if row["exact"]
+                    for total in itertools.accumulate(map(Fraction, row["chances_exact"]))))
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question="Zeile 1 behält bei T = 1 zwei Tokens. Wie viele behält sie bei der Temperatur T = 2 (p bleibt 0,75)?",
@@ -371,22 +379,50 @@ LESSON = Lesson(
         explain="Eine höhere Temperatur macht die Verteilung flacher: A verliert, B, C und D gewinnen. "
                 "Erst A, B und C zusammen erreichen dann 0,75.",
         example={"temperature": 2.0},
+        why_not=("Eine kleinere Temperatur macht die Spitze steiler, dann reicht A allein. "
+                 "T = 2 wirkt umgekehrt: Die Verteilung wird flacher, und A verliert.",
+                 "p bleibt gleich, da liegt zwei nahe. Die Temperatur ändert aber die Wahrscheinlichkeiten selbst. "
+                 "Bei T = 2 erreichen A und B zusammen keine 0,75 mehr.",
+                 "",
+                 "Die Verteilung wird bei T = 2 flacher, aber nicht ganz flach. "
+                 "A, B und C zusammen kommen schon über 0,75, D bleibt draußen."),
     ),
     tasks=(
         # at T = 1: a lower temperature also leaves one token, without p doing it
         Task("one_token", "Lass T bei 1 und stelle p so ein, dass in Zeile 1 nur noch ein Token übrig bleibt.",
              solved=lambda params, result: params["temperature"] == 1 and _kept(0)(params, result) == 1,
              explain="A allein hat 0,7. Sobald p höchstens 0,7 ist, reicht A schon aus.",
-             example={"p": 0.7}),
+             example={"p": 0.7},
+             hints=("Schau, wie viel A in Zeile 1 allein hat.",
+                    "Der Kern endet, sobald seine Summe p erreicht. Wann reicht A allein?",
+                    "Lass „Temperatur T“ bei 1 und senke „Schwelle p“ Schritt für Schritt."),
+             near=Near(lambda params, result: params["temperature"] != 1 and _kept(0)(params, result) == 1,
+                       "Fast: Zeile 1 behält nur ein Token, aber das hat die Temperatur erledigt. "
+                       "Stelle T zurück auf 1 und arbeite mit p.",
+                       {"temperature": 0.5})),
         Task("float_trap", "Finde ein p, bei dem eine Rechnung mit Gleitkommazahlen anders schneidet als die exakte.",
              solved=lambda params, result: not result["float_ok"] and not result["own"],
              explain="Bei p = 0,9 ergibt 0,4 + 0,3 + 0,2 im Rechner 0,8999999999999999. "
                      "Das liegt knapp unter 0,9, also nimmt das Programm D noch dazu.",
-             example={"p": 0.9}),
+             example={"p": 0.9},
+             hints=("Schaue auf die Zeile „Mit Gleitkommazahlen“.",
+                    "Gefährlich sind Werte von p, die eine Summe von Wahrscheinlichkeiten genau treffen.",
+                    "Stelle „Schwelle p“ nacheinander auf die Summen, die du in den beiden Zeilen ablesen kannst."),
+             near=Near(_hits_a_sum_exactly,
+                       "Fast: Hier trifft eine Summe p genau. An solchen Stellen droht die Falle, "
+                       "doch diese Summe rechnet der Rechner noch richtig.",
+                       {"p": 0.7})),
         Task("cool_down", "Lass p bei 0,75 und ändere nur die Temperatur, bis in Zeile 2 nur A übrig bleibt.",
              solved=lambda params, result: params["p"] == 0.75 and _kept(1)(params, result) == 1,
              explain="Eine kleine Temperatur macht die Spitze steiler. Ab T = 0,2 hat A allein mehr als 0,75.",
-             example={"temperature": 0.2}),
+             example={"temperature": 0.2},
+             hints=("Schaue auf Zeile 2: Wie viel hat A dort allein?",
+                    "Eine kleinere Temperatur macht die Spitze steiler. Dann wächst der Anteil von A.",
+                    "Lass „Schwelle p“ bei 0,75 und senke „Temperatur T“ Schritt für Schritt."),
+             near=Near(lambda params, result: (params["p"] == 0.75 and _kept(1)(params, result) == 2
+                                               and result["rows"][1]["chances"][0] >= 0.8 * params["p"]),  # within a fifth of p
+                       "Fast: A allein hat in Zeile 2 schon beinahe 0,75. Es fehlt nur noch ein kleines Stück.",
+                       {"temperature": 0.3})),
     ),
     discussion=(
         "Top-k behält immer gleich viele Tokens. Warum passt ein fester Wert zu Zeile 1 und Zeile 2 nicht gleich gut?",
