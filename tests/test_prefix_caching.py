@@ -210,3 +210,13 @@ def test_every_typed_character_is_a_token_a_space_around_the_text_too(cached, pr
     assert "".join(r["tokens"]) == prompt and r["common_prefix"] == next(
         (i for i, (a, b) in enumerate(zip(cached, prompt)) if a != b), min(len(cached), len(prompt)))
     assert api.run(pc.SLUG, out["url"])["params"] == out["params"]  # the link keeps the spaces
+
+
+def test_same_request_is_solved_only_by_the_same_request():
+    """X in a block left unfinished (here H in blocks of 3) also leaves every full block's hash equal; the
+    task and its explanation are about the same request sent again, so that is only „fast“."""
+    moved = api.run("prefix-caching", {"x": "H", "block_size": 3})
+    assert all(moved["result"]["same_hash"]) and moved["result"]["compute_tokens"] > 0
+    assert "same_request" not in moved["lesson"]["solved"] and "same_request" in moved["lesson"]["near"]
+    again = api.run("prefix-caching", {"x": pc.NONE, "block_size": 3})
+    assert "same_request" in again["lesson"]["solved"]

@@ -304,15 +304,23 @@ LESSON = Lesson(
              hints=("Vergleiche „Gemeinsamer Anfang“ mit „Wiederverwendete Tokens“.",
                     "Nur volle Blöcke kommen aus dem Cache. Ein angebrochener Block am Ende des gleichen Anfangs geht verloren.",
                     "Verändere nur „Tokens pro Block“, bis am Ende des gleichen Anfangs kein Block angebrochen ist.")),
-        Task("same_request", "Finde eine Anfrage, bei der alle Hashes gleich sind und trotzdem etwas neu gerechnet "
-                             "wird.",
-             solved=lambda params, result: all(result["same_hash"]) and result["compute_tokens"] > 0,
+        Task("same_request", "Schicke genau dieselbe Anfrage noch einmal. Alle Hashes sind gleich. "
+                             "Warum muss das Modell trotzdem etwas neu rechnen?",
+             # the same request: X in a block left unfinished also leaves every full block's hash equal,
+             # for another reason than the one the explanation gives
+             solved=lambda params, result: (params["x"] == NONE and all(result["same_hash"])
+                                            and result["compute_tokens"] > 0),
              explain="Um das erste neue Token zu wählen, braucht das Modell die Ausgabe der letzten Position. "
                      "Die muss es selbst rechnen, und weil nur volle Blöcke zählen, fällt der Block mit ihr weg.",
              example={"x": NONE},
              hints=("Schaue, welche Blockhashes gleich sind und wie viele Tokens trotzdem neu zu rechnen sind.",
                     "Was muss das Modell selbst rechnen, um das erste neue Token zu wählen?",
-                    "Wähle bei „X ersetzt“ den Eintrag „nichts“.")),
+                    "Wähle bei „X ersetzt“ den Eintrag „nichts“."),
+             near=Near(lambda params, result: (params["x"] != NONE and all(result["same_hash"])
+                                               and result["compute_tokens"] > 0),
+                       "Fast: Alle vollen Blöcke stimmen überein, doch X steckt im angebrochenen letzten Block. "
+                       "Schicke die Anfrage ganz ohne X.",
+                       {"x": "H", "block_size": 3})),
         Task("late_miss", "Nimm Blöcke zu 4 und finde die späteste Stelle für X, bei der gar nichts aus dem Cache "
                           "kommt.",
              solved=lambda params, result: params["block_size"] == 4 and params["x"] == "D" and _article(params),
