@@ -1,5 +1,7 @@
 """tools/bench.py's cold-start ratio: each page against the bare loads just around it."""
 
+import random
+
 from tools import bench
 
 
@@ -62,6 +64,21 @@ def test_side_by_side_names_the_ratio_per_page_the_median_and_the_worst_page():
     assert summary[bench.REFERENCE]["median"] == 20 and summary[bench.CURRENT]["median"] == 20
     assert summary[bench.CURRENT]["worst"] == "slow" and summary[bench.CURRENT]["worst_ms"] == 60
     assert summary["slower"] == 1
+    # the interval: with one wild sample in three, „fast“ cannot be told from the reference; „slow“ can
+    assert rows["slow"]["frame"]["interval"][0] > 1 and rows["fast"]["frame"]["interval"][0] < 1 < rows["fast"]["frame"]["interval"][1]
+    assert rows["mid"]["frame"]["interval"] == (1, 1)
+    assert summary["beyond_noise"] == ["slow"]
     checks = dict(bench.reference_checks(compared))
-    assert checks["slow: slider → next frame vs the reference"] == 70 / 50
+    assert checks["slow: slider → next frame vs the reference (low end of the 95 % interval)"] > 1
     assert checks["slider → next frame, worst page vs the reference's worst"] == 70 / 50
+
+
+def test_the_interval_tells_noise_from_a_slower_page():
+    """Two samples of one distribution hold 1 in their interval; the same shifted by 20 % do not."""
+    rng = random.Random(1)
+    ref = [20 + rng.gauss(0, 3) for _ in range(36)]
+    same = [20 + rng.gauss(0, 3) for _ in range(36)]
+    low, high = bench.ratio_interval(ref, same)
+    assert low <= 1 <= high
+    low, _ = bench.ratio_interval(ref, [x * 1.2 for x in same])
+    assert low > 1

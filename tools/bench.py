@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import shutil
+import random
 import statistics
 import sys
 import tempfile
@@ -183,18 +184,32 @@ def ab_order(slugs: list[str], rounds: int) -> list[tuple[str, str]]:
     return order
 
 
+def ratio_interval(ref: list[float], now: list[float], resamples: int = 2000, level: float = 0.95) -> tuple:
+    """The ratio of medians (now ÷ ref) that resampling both sides gives in ``level`` of the cases (a
+    percentile bootstrap, seeded): a page whose whole interval lies above 1 is slower beyond the noise
+    of the run; one whose interval holds 1 cannot be told apart from the reference."""
+    rng = random.Random(0)
+    ratios = sorted(statistics.median(rng.choices(now, k=len(now))) / statistics.median(rng.choices(ref, k=len(ref)))
+                    for _ in range(resamples))
+    cut = int(resamples * (1 - level) / 2)
+    return ratios[cut], ratios[-1 - cut]
+
+
 def side_by_side(samples: dict[str, dict[str, list]]) -> dict:
-    """Per page the medians of both builds' (repainted, next frame) samples and their ratio (this build ÷
-    the reference); over the pages measured on both: the median, the worst page and how many got slower."""
+    """Per page the medians of both builds' (repainted, next frame) samples, their ratio (this build ÷ the
+    reference) and its 95 % interval; over the pages measured on both: the median, the worst page, how
+    many got slower and how many beyond the noise (the whole interval above 1)."""
     rows = []
     for slug, builds in samples.items():
         if not builds[REFERENCE] or not builds[CURRENT]:
             continue
         row = {"page": slug}
         for key, column in (("repaint", 0), ("frame", 1)):
-            ref = median([s[column] for s in builds[REFERENCE]])
-            now = median([s[column] for s in builds[CURRENT]])
-            row[key] = {REFERENCE: ref, CURRENT: now, "ratio": now / ref}
+            ref_samples = [s[column] for s in builds[REFERENCE]]
+            now_samples = [s[column] for s in builds[CURRENT]]
+            ref, now = median(ref_samples), median(now_samples)
+            row[key] = {REFERENCE: ref, CURRENT: now, "ratio": now / ref,
+                        "interval": ratio_interval(ref_samples, now_samples)}
         rows.append(row)
     summary = {}
     for key in ("repaint", "frame"):
@@ -203,6 +218,7 @@ def side_by_side(samples: dict[str, dict[str, list]]) -> dict:
                                 "worst_ms": max((r[key][build] for r in rows), default=float("nan"))}
                         for build in (REFERENCE, CURRENT)}
         summary[key]["slower"] = sum(r[key]["ratio"] > 1 for r in rows)
+        summary[key]["beyond_noise"] = [r["page"] for r in rows if r[key]["interval"][0] > 1]
         summary[key]["ratio_median"] = median([r[key]["ratio"] for r in rows])
     return {"rows": rows, "summary": summary}
 
@@ -220,17 +236,20 @@ def slider_side_by_side(browser, urls: dict[str, str], slugs: list[str], rounds:
 def print_side_by_side(compared: dict, reference: Path, rounds: int, jumps: int) -> None:
     print(f"\nslider → repaint side by side with the reference {reference}\n({jumps} jumps between a slider's "
           f"ends per page, build and round, {rounds} rounds, loaded in turn A B, B A; median ms)")
-    print(f"{'page':<24}{'reference':>11}{'this build':>12}{'×':>7}   {'next frame: ref':>16}{'this':>8}{'×':>7}")
+    print(f"{'page':<24}{'reference':>11}{'this build':>12}{'×':>7}   {'next frame: ref':>16}{'this':>8}{'×':>7}"
+          f"{'95 % interval':>16}")
     for r in compared["rows"]:
         p, f = r["repaint"], r["frame"]
+        low, high = f["interval"]
         print(f"{r['page']:<24}{p[REFERENCE]:>11.1f}{p[CURRENT]:>12.1f}{p['ratio']:>7.2f}   "
-              f"{f[REFERENCE]:>16.1f}{f[CURRENT]:>8.1f}{f['ratio']:>7.2f}")
+              f"{f[REFERENCE]:>16.1f}{f[CURRENT]:>8.1f}{f['ratio']:>7.2f}{f'{low:.2f}–{high:.2f}':>16}")
     for key, label in (("repaint", "repainted"), ("frame", "next frame")):
         s = compared["summary"][key]
         ref, now = s[REFERENCE], s[CURRENT]
         print(f"{label}: median over pages {ref['median']:.1f} → {now['median']:.1f} ms, worst page "
               f"{ref['worst_ms']:.1f} ({ref['worst']}) → {now['worst_ms']:.1f} ms ({now['worst']}); "
-              f"ratio median {s['ratio_median']:.2f}, {s['slower']} of {len(compared['rows'])} pages slower")
+              f"ratio median {s['ratio_median']:.2f}, {s['slower']} of {len(compared['rows'])} pages slower, "
+              f"{len(s['beyond_noise'])} beyond the noise{': ' + ', '.join(s['beyond_noise']) if s['beyond_noise'] else ''}")
 
 
 # Recorded runs stepped on their pages (the 16-request schedule with its twin, the two busiest memory
@@ -448,10 +467,12 @@ def print_workshop(times: dict) -> None:
 
 
 def reference_checks(compared: dict | None) -> list[tuple[str, float]]:
-    """This build's slider against the reference's: per page, and the median and worst page over all."""
+    """This build's slider against the reference's: per page (the low end of its 95 % interval: above 1, the
+    page is slower beyond the noise of the run), and the median and worst page over all."""
     if not compared:
         return []
-    checks = [(f"{r['page']}: slider → next frame vs the reference", r["frame"]["ratio"]) for r in compared["rows"]]
+    checks = [(f"{r['page']}: slider → next frame vs the reference (low end of the 95 % interval)",
+               r["frame"]["interval"][0]) for r in compared["rows"]]
     s = compared["summary"]["frame"]
     checks.append(("slider → next frame, median over pages vs the reference",
                    s[CURRENT]["median"] / s[REFERENCE]["median"]))

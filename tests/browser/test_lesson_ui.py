@@ -155,12 +155,31 @@ def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_
     text = part.locator(".pl-verdict-text").inner_text()
     assert "stimmt nicht" in text and prediction.choices[prediction.answer] in text
     assert part.locator(".pl-explain").inner_text() == prediction.explain
+    # issue 30 §2: the wrong guess's own reason, and no other choice's
+    reasons = part.locator(".pl-why-not")
+    shown = [reasons.nth(i).inner_text() for i in range(reasons.count()) if reasons.nth(i).is_visible()]
+    assert shown == [prediction.why_not[wrong]], shown
     assert part.get_by_role("button", name="Ändern").is_hidden()  # the verdict stands
     heard(v, text)
+    heard(v, prediction.why_not[wrong])
     v.page.mouse.move(0, 0)  # axe would judge the hover colour of whatever button the pointer rests on
     settle(v.page)  # and a preset button's colours halfway through its transition to „current“
     violations = scan(v.page, axe_source)
     assert not violations, describe(violations)
+
+    # „fast“: a state close to a task says so under it (and aloud), and leaves once the task is solved
+    task = next(t for t in api.concept(slug).LESSON.tasks if t.near is not None)
+    touched = {**prediction.example, **task.near.example, **task.example}
+    operate(v.page, slug, {name: p.default for name, p in api.params_of(slug).items() if name in touched})
+    listen(v, slug)
+    operate(v.page, slug, task.near.example)
+    near = v.page.locator(f'.pl-task[data-task="{task.key}"] .pl-task-near')
+    near.wait_for(state="visible")
+    assert near.inner_text() == task.near.text
+    heard(v, task.near.text)
+    operate(v.page, slug, task.example)
+    v.page.locator(f'.pl-task[data-task="{task.key}"].pl-solved').wait_for()
+    assert near.is_hidden()
     clean(v)
 
 
