@@ -1,0 +1,34 @@
+"""Think first, then read (issue 30 §1): „Was du entdeckst“ arrives folded (mkdocs_hooks/discoveries.py)."""
+
+import re
+
+import pytest
+
+from mkdocs_hooks import discoveries
+from probierlabor import SLUGS
+from probierlabor.pageblocks.glossary import FINDINGS
+from tests.browser.conftest import SITE
+
+
+def built(slug: str) -> str:
+    return (SITE / slug / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_section_up_to_the_next_heading_is_folded_and_the_rest_stays():
+    html = ('<p>vorher</p><h2 id="was-du-entdeckst">Was du entdeckst<a class="headerlink" href="#was-du-entdeckst">¶</a></h2>'
+            '<ul><li>eins</li></ul><h3 id="u">Unter</h3><p>zwei</p><h2 id="grenzen">Grenzen</h2><p>danach</p>')
+    folded = discoveries.fold(html, "greedy-decoding")
+    start = folded.index('<details class="pl-discover" data-lesson="greedy-decoding"><summary><h2 id="was-du-entdeckst">')
+    end = folded.index("</details>")
+    assert folded[:start] == "<p>vorher</p>" and folded[end:] == '</details><h2 id="grenzen">Grenzen</h2><p>danach</p>'
+    assert "eins" in folded[start:end] and "Unter" in folded[start:end]
+    assert "headerlink" not in folded  # a link inside the summary would be a control inside a control
+    assert discoveries.fold("<p>ohne</p>", "x") == "<p>ohne</p>"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_concept_page_folds_its_discoveries(slug):
+    html = built(slug)
+    assert html.count('<details class="pl-discover"') == 1, slug
+    folded = html[html.index('<details class="pl-discover"'):]
+    assert re.match(r'<details class="pl-discover" data-lesson="[^"]+"><summary><h2 id="[^"]+">' + FINDINGS, folded)
