@@ -82,4 +82,8 @@ def test_the_printed_sheet_shows_the_state_on_screen_whole_with_the_code_last(re
         assert start > 0 and squeeze(workshop.fill(slug)) != squeeze(code)  # the default would print else
     with check("the section with editor and buttons does not print"):
         assert squeeze(workshop_block.INTRO) not in whole
+    with check("„Was du entdeckst“, folded on screen, prints open"):
+        folded = v.page.evaluate("() => document.querySelector('details.pl-discover li strong').textContent")
+        assert not v.page.evaluate("document.querySelector('details.pl-discover').open")
+        assert squeeze(folded) in whole
     assert v.console_errors() == []
