@@ -75,7 +75,7 @@ def test_the_shipped_python_snapshot_starts_the_shipped_pyodide_and_names_no_bui
     script.write_text(START_FROM_SNAPSHOT % {"folder": folder, "snapshot": vr.SNAPSHOT_NAME}, encoding="utf-8")
     result = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
-    # random is in it, seeded at build time: static/js/runtime-boot.js seeds it anew on every start
+    # random is in it, seeded at build time: static/js/runtime/start.js seeds it anew on every start
     assert json.loads(result.stdout.strip().splitlines()[-1]) == [42, "./this.program", True]
     raw = gzip.decompress((VENDOR / "pyodide" / vr.SNAPSHOT_NAME).read_bytes())
     assert str(ROOT).encode() not in raw and b"python_snapshot.mjs" not in raw
