@@ -93,13 +93,17 @@ function setRunning(section, on) {
   section.setAttribute("aria-busy", String(on));
 }
 
-// A fresh panel per run: the replay feature (imported with the first result) wires its controls once per panel.
+// The replay feature shows a run's result: asked for when a run starts, so it is there when the run ends.
+let replayCode = null;
+const replayFeature = () => (replayCode = replayCode || import("../replay/index.js"));
+
+// A fresh panel per run: the replay feature wires its controls once per panel.
 async function replay(section, trace) {
   const template = section.querySelector("template[data-live-panel]");
   const panel = template.content.firstElementChild.cloneNode(true);
   panel.querySelector(".pl-replay-machine").textContent = TEXT.machine(trace.recorded);
   section.querySelector("[data-live-result]").replaceChildren(panel);
-  const { play } = await import("../replay/index.js");
+  const { play } = await replayFeature();
   play(panel, trace, "Dein Lauf");
 }
 
@@ -123,6 +127,7 @@ function problemsNow(section) {
 
 function start(section) {
   if (section.plRun) return;
+  replayFeature();
   writeUrl(section);
   showNotes(section, []);
   const problems = problemsNow(section);
