@@ -3,9 +3,6 @@
 import js from "@eslint/js";
 import globals from "globals";
 
-// static/js files that are ES modules though they end in .js (loaded with type="module" or as a module worker)
-const JS_MODULES = ["static/js/python-worker.js", "static/js/workshop-editor.js"];
-
 export default [
   // built or vendored, not ours
   { ignores: ["site/**", "static/vendor/**", "dist/**", "out/**", ".venv*/**", ".cache/**"] },
@@ -17,14 +14,15 @@ export default [
     },
   },
   {
-    files: ["static/js/**/*.js"],
-    ignores: JS_MODULES,
-    // fmt.js and trace-check.js also load in Node for their tests (`module.exports` when there is one)
-    languageOptions: { sourceType: "script", globals: { ...globals.browser, module: "readonly" } },
+    // the browser side is ES modules (static/js/main.js imports them); the Python worker is a module worker
+    files: ["static/js/**/*.js", "static/js/**/*.mjs"],
+    ignores: ["static/js/trusted.js"],
+    languageOptions: { sourceType: "module", globals: { ...globals.browser, ...globals.worker } },
   },
   {
-    files: ["static/js/**/*.mjs", ...JS_MODULES],
-    languageOptions: { sourceType: "module", globals: { ...globals.browser, ...globals.worker } },
+    // the Trusted Types gate: a classic script, first in <head>, before any module can run
+    files: ["static/js/trusted.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.browser } },
   },
   {
     files: ["mkdocs_hooks/offline_sw.js"],

@@ -33,12 +33,12 @@ def define_env(env):
 
     @env.macro
     def replay(name: str, view: str, twin: str | None = None) -> str:
-        """A recorded engine run (static/traces/<name>.json), replayed by static/js/replay.js."""
+        """A recorded engine run (static/traces/<name>.json), replayed by static/js/replay/core.js."""
         return "\n\n" + replay_block.panel(name, view, twin) + "\n\n"
 
     @env.macro
     def live_run(slug: str) -> str:
-        """The reader's own engine run (probierlabor/live), started by static/js/live.js."""
+        """The reader's own engine run (probierlabor/live), started by static/js/live/live.js."""
         return "\n\n" + live_block.section(slug) + "\n\n"
 
     @env.macro

@@ -79,7 +79,7 @@ def on_env(env, config, files):
     start = jinja2.FunctionLoader(lambda name: (ROOT / "index.html").read_text(encoding="utf-8")
                                   if name == "start.html" else None)
     env.loader = jinja2.ChoiceLoader([env.loader, start])
-    # The start page lists them, and every page carries them for static/js/paths.js (a page reached from
+    # The start page lists them, and every page carries them for static/js/classroom/paths.js (a page reached from
     # a path shows its step and the path's neighbours).
     env.globals["learning_paths"] = learning_paths()
     return env

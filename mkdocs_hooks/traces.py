@@ -1,6 +1,6 @@
 """MkDocs hook: every committed trace (static/traces/*.json) passes engine/tracer.py's full check.
 
-The browser's replay (static/js/replay.js) only checks a trace's format and folds its events into
+The browser's replay (static/js/replay/core.js) only checks a trace's format and folds its events into
 states; whether the events agree with each other (free blocks handed out, reference counts, block
 tables, token order, end-of-step counts, running ∩ waiting, nothing held at the end) is checked
 once, here, by the same ``tracer.validate`` the engine's tests use. A trace that contradicts itself
@@ -20,7 +20,7 @@ from mkdocs.structure.files import File
 from engine import tracer
 
 TRACES = Path(__file__).resolve().parent.parent / "static" / "traces"
-# Where the browser's loader (static/js/replay.js SCHEMA_PATH) finds the schema it checks traces with.
+# Where the browser's loader (static/js/replay/core.js SCHEMA_PATH) finds the schema it checks traces with.
 SCHEMA_URL = "static/engine/trace.schema.json"
 
 _valid: set[str] = set()  # content hashes already checked: `mkdocs serve` rebuilds re-check only changes

@@ -33,7 +33,7 @@ def bad_value(rng: random.Random, kind: str) -> str:
 def hostile_query(slug: str, names: list[str], kind: str, rng: random.Random) -> tuple[str, dict]:
     """(query string, the raw values the page's own experiment receives) for one kind of attack.
 
-    The raw values are what static/js/probierlabor.js takes from the query: declared names only, the
+    The raw values are what static/js/experiment/mount.js takes from the query: declared names only, the
     first of repeated keys, the ``b.`` ones for the comparison's second experiment."""
     name = rng.choice(names)
     value = bad_value(rng, kind)

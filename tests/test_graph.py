@@ -101,7 +101,7 @@ def test_start_page_offers_the_learning_paths():
     paths = html.split('<div class="pl-paths">', 1)[1].split("</div>", 1)[0].split('<section class="pl-path"')[1:]
     assert len(paths) == len(graph.PATHS)
     for section, (title, description, slugs) in zip(paths, graph.PATHS):
-        assert section.startswith(f' data-path="{title}">')  # static/js/paths.js follows the path by its title
+        assert section.startswith(f' data-path="{title}">')  # static/js/classroom/paths.js follows the path by its title
         assert f"<h3>{title}</h3>" in section and description in section
         assert re.findall(r'<li data-step="([a-z0-9-]+)"><a href="\1/" data-path="([^"]+)">', section) == [
             (slug, title) for slug in slugs]

@@ -75,7 +75,7 @@ def test_the_shipped_python_snapshot_starts_the_shipped_pyodide_and_names_no_bui
     script.write_text(START_FROM_SNAPSHOT % {"folder": folder, "snapshot": vr.SNAPSHOT_NAME}, encoding="utf-8")
     result = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
-    # random is in it, seeded at build time: static/js/runtime-boot.js seeds it anew on every start
+    # random is in it, seeded at build time: static/js/runtime/start.js seeds it anew on every start
     assert json.loads(result.stdout.strip().splitlines()[-1]) == [42, "./this.program", True]
     raw = gzip.decompress((VENDOR / "pyodide" / vr.SNAPSHOT_NAME).read_bytes())
     assert str(ROOT).encode() not in raw and b"python_snapshot.mjs" not in raw
@@ -139,25 +139,21 @@ def _same_size_edit(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-def test_pyscript_katex_and_qrcode_from_node_modules_are_pinned_too(tmp_path, monkeypatch):
-    published, dist = vr.PYSCRIPT_DIST, tmp_path / "dist"
+def test_codemirror_katex_and_qrcode_from_node_modules_are_pinned_too(tmp_path, monkeypatch):
+    published, dist = vr.QRCODE_DIST, tmp_path / "dist"
     shutil.copytree(published, dist)
-    monkeypatch.setattr(vr, "PYSCRIPT_DIST", dist)
-    _same_size_edit(dist / "core.js")
-    with pytest.raises(vr.VendorError, match=r"pyscript/core\.js: sha256 falsch.*npm ci"):
+    monkeypatch.setattr(vr, "QRCODE_DIST", dist)
+    _same_size_edit(dist / "qrcode.js")
+    with pytest.raises(vr.VendorError, match=r"qrcode/qrcode\.js: sha256 falsch.*npm ci"):
         vr.vendor_npm(tmp_path / "a")
-    shutil.copy(published / "core.js", dist / "core.js")
-    (dist / "extra.js").write_text("fetch('https://example.invalid/')", encoding="utf-8")
-    with pytest.raises(vr.VendorError, match=r"extra\.js: kein sha256 in tools/vendor\.sha256"):
-        vr.vendor_npm(tmp_path / "b")
     pinned = vr.pins()
-    for rel in ("katex/katex.min.css", "katex/fonts/KaTeX_Main-Regular.woff2", "qrcode/qrcode.js", "pyscript/core.js"):
+    for rel in ("katex/katex.min.css", "katex/fonts/KaTeX_Main-Regular.woff2", "qrcode/qrcode.js", vr.CODEMIRROR_FILE):
         assert vr.VENDOR_PREFIX + rel in pinned, rel
 
 
 def test_the_pins_are_what_the_installed_npm_packages_hold(tmp_path, monkeypatch):
     # package-lock.json and tools/vendor.sha256 change together (`--pin`); the registry's tarballs, whose
-    # sha512 package-lock.json holds, gave the same 56 hashes when the pins were written
+    # sha512 package-lock.json holds, gave the same hashes when the pins were written
     committed = vr.PINS.read_text(encoding="utf-8")
     monkeypatch.setattr(vr, "PINS", tmp_path / "vendor.sha256")
     vr.write_pins()
@@ -176,10 +172,10 @@ def test_a_same_size_edit_or_an_added_file_in_static_vendor_is_found_and_rebuilt
     builds = []
     monkeypatch.setattr(vr, "build", lambda stamp: builds.append(stamp) or vr.read_manifest(target))
     assert vr.main([]) == 0 and builds == [] and "vendor: aktuell" in capsys.readouterr().out
-    _same_size_edit(target / "pyscript" / "core.js")
+    _same_size_edit(target / "codemirror" / "codemirror.js")
     (target / "qrcode" / "mehr.js").write_text("", encoding="utf-8")
     assert vr.main([]) == 0 and len(builds) == 1
     err = capsys.readouterr().err
-    assert "verändert und wird neu gebaut" in err and "pyscript/core.js: sha256 weicht ab" in err
+    assert "verändert und wird neu gebaut" in err and "codemirror/codemirror.js: sha256 weicht ab" in err
     assert "qrcode/mehr.js: gehört nicht dazu" in err
-    assert vr.main(["--check"]) == 1 and "pyscript/core.js" in capsys.readouterr().err
+    assert vr.main(["--check"]) == 1 and "codemirror/codemirror.js" in capsys.readouterr().err

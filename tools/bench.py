@@ -72,7 +72,7 @@ MEASURE = """
 """
 
 # The reference start: Pyodide itself, loaded and started the plain way from its own module (the pages
-# start the same Pyodide from the build's memory snapshot, static/js/runtime-boot.js).
+# start the same Pyodide from the build's memory snapshot, static/js/runtime/start.js).
 BARE = """<!doctype html><html lang="de"><head><meta charset="utf-8"><title>bare</title></head><body>
 <script type="module">
 import {{ loadPyodide }} from "/static/vendor/pyodide/pyodide.mjs";
@@ -253,18 +253,18 @@ def print_side_by_side(compared: dict, reference: Path, rounds: int, jumps: int)
 
 
 # Recorded runs stepped on their pages (the 16-request schedule with its twin, the two busiest memory
-# views): from plReplay.step(1) to the view laid out, and to the frame after it, as for the slider.
+# views): from the player's step(1) (window.probierlabor.player) to the view laid out, and to the frame after it, as for the slider.
 REPLAY_PANELS = {"continuous-batching": "continuous-batching-realistic",
                  "paged-attention": "paged-attention-pressure", "prefix-caching": "prefix-caching-shared"}
 REPLAY_STEPS = """
 async ([sel, steps]) => {
   const el = document.querySelector(sel);
   el.scrollIntoView();
-  el.plReplay.reset();
+  window.probierlabor.player(el).reset();
   const out = [];
   for (let i = 0; i < steps; i++) {
     const start = performance.now();
-    el.plReplay.step(1);
+    window.probierlabor.player(el).step(1);
     el.offsetHeight;  // force style and layout of the new view
     const laid = performance.now();
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
@@ -370,7 +370,7 @@ def repeat_visits(browser, url: str, reloads: int) -> list:
         page.reload()
         page.wait_for_function("() => window.__bench && window.__bench.ready !== null", timeout=120_000)
         times.append(page.evaluate("window.__bench.ready"))
-        restored = page.evaluate("window.probierlaborConfig.snapshot.state") == "restored"
+        restored = page.evaluate("window.probierlabor.config.snapshot.state") == "restored"
         print(f"  repeat visit: ready {times[-1] / 1000:.2f} s, Python {'from its snapshot' if restored else 'started anew'}")
     context.close()
     return times

@@ -7,8 +7,9 @@ Everything the browser needs at runtime is shipped from here, never from a CDN:
 * the Pyodide wheels for numpy, matplotlib, micropip and their dependencies,
   each checked against the sha256 in the official npm pyodide-lock.json
 * a trimmed pyodide-lock.json that lists only the shipped packages
-* PyScript (node_modules/@pyscript/core/dist) and KaTeX's stylesheet and fonts (node_modules/katex; the
-  formulas themselves are typeset at build time by mkdocs_hooks/math.py)
+* CodeMirror, the workshop's editor, as one ES module built by tools/codemirror.mjs (esbuild) from its own
+  npm packages, and KaTeX's stylesheet and fonts (node_modules/katex; the formulas themselves are typeset
+  at build time by mkdocs_hooks/math.py)
 * qrcode-generator (node_modules/qrcode-generator/dist/qrcode.js), for QR codes drawn in the page
 * python-snapshot.bin.gz: Pyodide's memory right after its start-up, made by tools/python_snapshot.mjs
   in Node from the Pyodide copied here; every start of Python begins from it (static/js/python-start.mjs)
@@ -53,7 +54,9 @@ from typing import BinaryIO, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
 PYODIDE_NPM = NODE_MODULES / "pyodide"
-PYSCRIPT_DIST = NODE_MODULES / "@pyscript" / "core" / "dist"
+CODEMIRROR = NODE_MODULES / "codemirror"
+CODEMIRROR_SCRIPT = ROOT / "tools" / "codemirror.mjs"
+CODEMIRROR_FILE = "codemirror/codemirror.js"
 KATEX_DIST = NODE_MODULES / "katex" / "dist"
 QRCODE_DIST = NODE_MODULES / "qrcode-generator" / "dist"
 SNAPSHOT_SCRIPT = ROOT / "tools" / "python_snapshot.mjs"
@@ -153,7 +156,7 @@ def human_mb(n: int) -> str:
 
 def require_node_modules() -> None:
     """Fail early with the fix, instead of a FileNotFoundError deep inside."""
-    for pkg in (PYODIDE_NPM, PYSCRIPT_DIST.parent, KATEX_DIST.parent, QRCODE_DIST.parent):
+    for pkg in (PYODIDE_NPM, CODEMIRROR, KATEX_DIST.parent, QRCODE_DIST.parent):
         if not (pkg / "package.json").is_file():
             raise VendorError(
                 f"{pkg.relative_to(ROOT)} fehlt – bitte zuerst `npm ci` im Repo-Wurzelordner ausführen."
@@ -163,7 +166,7 @@ def require_node_modules() -> None:
 def npm_versions() -> dict[str, str]:
     versions = {
         "pyodide": load_json(PYODIDE_NPM / "package.json")["version"],
-        "pyscript": load_json(PYSCRIPT_DIST.parent / "package.json")["version"],
+        "codemirror": load_json(CODEMIRROR / "package.json")["version"],
         "katex": load_json(KATEX_DIST.parent / "package.json")["version"],
         "qrcode-generator": load_json(QRCODE_DIST.parent / "package.json")["version"],
     }
@@ -174,7 +177,7 @@ def npm_versions() -> dict[str, str]:
 def check_node_modules_match_lock(versions: dict[str, str]) -> None:
     """A stale node_modules (lock bumped, no `npm ci`) would ship the wrong runtime."""
     locked = load_json(PACKAGE_LOCK).get("packages", {})
-    npm_names = {"pyodide": "pyodide", "pyscript": "@pyscript/core", "katex": "katex",
+    npm_names = {"pyodide": "pyodide", "codemirror": "codemirror", "katex": "katex",
                  "qrcode-generator": "qrcode-generator"}
     for key, npm_name in npm_names.items():
         want = locked.get(f"node_modules/{npm_name}", {}).get("version")
@@ -340,8 +343,6 @@ def carrier_wheel() -> Path:
 def npm_files() -> dict[str, Path]:
     """Every file taken from node_modules, by its path in static/vendor."""
     files = {f"pyodide/{name}": PYODIDE_NPM / name for name in PYODIDE_CORE_FILES}
-    files |= {f"pyscript/{src.relative_to(PYSCRIPT_DIST).as_posix()}": src for src in sorted(PYSCRIPT_DIST.rglob("*"))
-              if src.is_file() and not src.name.endswith(".map")}
     files |= {f"katex/{rel}": KATEX_DIST / rel for rel in (*KATEX_FILES, *katex_woff2_fonts())}
     files |= {f"qrcode/{name}": QRCODE_DIST / name for name in QRCODE_FILES}
     return files
@@ -358,11 +359,24 @@ def vendor_npm(out: Path) -> None:
         require_sha256(out / rel, want, "node_modules löschen und `npm ci` ausführen.")
 
 
+def make_codemirror(out: Path) -> None:
+    target = out / CODEMIRROR_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run(["node", str(CODEMIRROR_SCRIPT), str(target)], capture_output=True, text=True)
+    if result.returncode != 0 or not target.is_file():
+        tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
+        raise VendorError(f"CodeMirror nicht gebaut (node exit {result.returncode}):\n    " + "\n    ".join(tail))
+
+
 def write_pins() -> None:
     require_node_modules()
     npm_versions()  # only what package-lock.json names gets pinned
     lines = [f"{sha256_file(PYODIDE_NPM / OFFICIAL_LOCK_NAME)}  {OFFICIAL_LOCK_PIN}"]
-    lines += [f"{sha256_file(src)}  {VENDOR_PREFIX}{rel}" for rel, src in sorted(npm_files().items())]
+    built = npm_files()
+    with tempfile.TemporaryDirectory() as tmp:
+        make_codemirror(Path(tmp))
+        built[CODEMIRROR_FILE] = Path(tmp) / CODEMIRROR_FILE
+        lines += [f"{sha256_file(src)}  {VENDOR_PREFIX}{rel}" for rel, src in sorted(built.items())]
     PINS.write_text(PINS_HEADER + "\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -440,6 +454,7 @@ def compute_stamp() -> str:
     parts = {
         "script": sha256_file(Path(__file__).resolve()),
         "snapshot_script": sha256_file(SNAPSHOT_SCRIPT),
+        "codemirror_script": sha256_file(CODEMIRROR_SCRIPT),
         "pins": sha256_file(PINS) if PINS.is_file() else None,
         "package_lock": sha256_file(PACKAGE_LOCK) if PACKAGE_LOCK.is_file() else None,
         "pyodide_dist": pyodide_dist_env(),
@@ -554,6 +569,7 @@ def build(stamp: str) -> dict:
     try:
         check_katex_fonts()
         vendor_npm(tmp)
+        make_codemirror(tmp)
         vendor_wheels(tmp, lock, names, source)
         write_trimmed_lock(tmp, lock, names)
         make_python_snapshot(tmp)  # Pyodide reads the lock while it starts

@@ -1,6 +1,6 @@
 // Starts Pyodide from the memory snapshot the build ships beside it (tools/python_snapshot.mjs: the
 // interpreter right after its own start-up, 21 MB, 5,3 MB gzipped). That skips Python's start-up, the
-// largest part of the time to ready. One way for the page (static/js/runtime-boot.js) and for the
+// largest part of the time to ready. One way for the page (static/js/runtime/start.js) and for the
 // Python worker (static/js/python-worker.js). Without DecompressionStream, without the file, or with
 // one that does not fit, Python starts the usual way.
 // A corrupt pyodide.asm.wasm, or a snapshot whose memory the module cannot link to, only makes Pyodide

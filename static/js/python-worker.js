@@ -1,7 +1,7 @@
 // A Web Worker with its own Pyodide, for Python that must not run on the page's main thread: the
 // reader's script of „Im Code nachrechnen“ (static/py/workshop_run.py) and the engine's „Eigener
 // Lauf“ (static/py/engine_run.py). In a worker a long or endless run never freezes the page, and
-// ending the worker ends the run (static/js/pyworker.js). Everything loads from this site (offline),
+// ending the worker ends the run (static/js/runtime/worker.js). Everything loads from this site (offline),
 // and nothing needs cross-origin isolation. A module worker: pyodide.mjs is an ES module.
 import { startPython } from "./python-start.mjs";
 
@@ -21,7 +21,7 @@ const TASKS = {
 // counted, so that nothing floods the page's main thread.
 const MESSAGES_PER_RUN = 6000;
 
-// The page listens only on the MessagePort it sends first (static/js/pyworker.js), kept here out of
+// The page listens only on the MessagePort it sends first (static/js/runtime/worker.js), kept here out of
 // reach of the reader's code; the worker's global postMessage, which that code could use, is removed
 // (Pyodide then schedules with a MessageChannel of its own). Taken now, before any code of a run
 // could replace them.

@@ -84,7 +84,7 @@
   var parse = root.trustedTypes.createPolicy("probierlabor-parse", { createHTML: function (s) { return s; } });
   var parser = new DOMParser();
 
-  // Markup as a cleaned fragment, for code that puts nodes in place itself (static/js/morph.js): one
+  // Markup as a cleaned fragment, for code that puts nodes in place itself (static/js/experiment/morph.js): one
   // parse instead of the default policy's clean-and-serialize and the sink's second parse.
   function fragment(html) {
     return clean(template(html).content);

@@ -1,9 +1,12 @@
-# The browser side of Probierlabor, run once per tab by static/js/runtime-boot.js in the page's Pyodide.
+# The browser side of Probierlabor, run once per tab by static/js/runtime/start.js in the page's Pyodide.
 # It loads the probierlabor package (the same code the tests and the build run) and hands
-# api.run_json to static/js/probierlabor.js, which mounts every experiment on every page.
+# api.run_json to the page's Python service (static/js/runtime/python.js), which every experiment uses.
+# probierlabor_page is that service's end for Python (registered by start.js): the package's bytes,
+# connect() and fail().
 import sys
 
 import js as window
+import probierlabor_page as page
 from pyodide import ffi
 
 
@@ -80,7 +83,7 @@ async def _systemcheck():
     return json.dumps(report)
 
 def _workshop(slug, raw_json):
-    """„Im Code nachrechnen“ (static/js/workshop.js): the page's script with the experiment's values.
+    """„Im Code nachrechnen“ (static/js/workshop/workshop.js): the page's script with the experiment's values.
     Imported on first use, so a page's cold start does not pay for it."""
     from probierlabor.kit import workshop
 
@@ -88,7 +91,7 @@ def _workshop(slug, raw_json):
 
 
 def _live_check(settings_json):
-    """„Eigener Lauf“ (static/js/live.js): every problem of a workload that the form shows without the
+    """„Eigener Lauf“ (static/js/live/live.js): every problem of a workload that the form shows without the
     engine, as a JSON list, at once; the worker loads numpy and the engine only for a workload without."""
     import json
 
@@ -101,16 +104,16 @@ try:
     # The zip carries bytecode (mkdocs_hooks/bytecode.py) and is imported in place: nothing to unpack,
     # nothing to compile. Its stdlib/ folder holds bytecode of the few standard modules the bare runtime
     # has not loaded; they come from Pyodide's own sources, compiled by the same Pyodide at build time.
-    data = await window.probierlaborConfig.bundleData  # noqa: F704 - runPythonAsync allows top-level await
+    data = await page.bundleData  # noqa: F704 - runPythonAsync allows top-level await
     if getattr(data, "error", None):
-        raise RuntimeError(f"{window.probierlaborConfig.bundle} antwortet mit {data.error}")
+        raise RuntimeError(f"{page.bundle} antwortet mit {data.error}")
     BUNDLE = "/home/pyodide/probierlabor.zip"
     with open(BUNDLE, "wb") as handle:
         handle.write(data.to_bytes())
     sys.path[0:0] = [BUNDLE, BUNDLE + "/stdlib"]
     from probierlabor.kit import api
 
-    window.probierlaborBoot.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck),
-                                ffi.create_proxy(_workshop), ffi.create_proxy(_live_check))
+    page.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck),
+                 ffi.create_proxy(_workshop), ffi.create_proxy(_live_check))
 except Exception as error:  # noqa: BLE001 - shown to the reader as a German message
-    window.probierlaborBoot.fail(f"Das Python-Paket der Seite konnte nicht geladen werden ({type(error).__name__}: {error}).")
+    page.fail(f"Das Python-Paket der Seite konnte nicht geladen werden ({type(error).__name__}: {error}).")

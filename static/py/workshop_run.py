@@ -21,7 +21,7 @@ FILE = "<dein Code>"  # tracebacks name the reader's code by this, so its lines 
 
 
 def _style(style):
-    """The page's look (static/js/workshop.js reads it from the site's CSS): colours, and DejaVu Sans,
+    """The page's look (static/js/workshop/workshop.js reads it from the site's CSS): colours, and DejaVu Sans,
     which ships inside matplotlib, so nothing is fetched."""
     matplotlib.rcdefaults()
     ink, muted, background = style["ink"], style["muted"], style["background"]

@@ -270,7 +270,7 @@ def visit(browser, origin):
 
     def open_(path, *, width=1280, height=720, routes=(), color_scheme="light", javascript=True,
               service_workers="allow", init_script=None):
-        # The site's service worker (static/js/offline.js) answers from its cache, and requests it
+        # The site's service worker (static/js/offline/offline.js) answers from its cache, and requests it
         # answers never reach page.route: a test that fakes responses runs without it.
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
                                       java_script_enabled=javascript,
@@ -317,7 +317,7 @@ CLOSE = """() => {
   const query = document.querySelector('.md-search__input');
   if (query && query.value) { query.value = ''; query.dispatchEvent(new Event('input')); }
   if (document.activeElement) document.activeElement.blur();
-  sessionStorage.removeItem('probierlabor.lernpfad');  // a learning path followed (static/js/paths.js)
+  sessionStorage.removeItem('probierlabor.lernpfad');  // a learning path followed (static/js/classroom/paths.js)
   window.scrollTo(0, 0);
 }"""
 

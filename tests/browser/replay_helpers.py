@@ -30,8 +30,8 @@ def open_panel(visit, slug: str, name: str, **kwargs):
 
 def go(panel, index: int) -> None:
     """Show the state after ``index`` steps."""
-    panel.evaluate(f"el => {{ el.plReplay.reset(); el.plReplay.step({index}); }}")
-    assert panel.evaluate("el => el.plReplay.index") == index
+    panel.evaluate(f"el => {{ window.probierlabor.player(el).reset(); window.probierlabor.player(el).step({index}); }}")
+    assert panel.evaluate("el => window.probierlabor.player(el).index") == index
 
 
 def traces_tab(visit):

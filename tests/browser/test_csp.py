@@ -50,7 +50,7 @@ def test_every_page_carries_the_one_policy_and_the_server_sends_it(origin):
         assert text.index("Content-Security-Policy") < text.index("<script"), page
         for body in csp.inline_scripts(text):
             assert csp.script_hash(body) in policy, (page, body[:60])
-    for path in ("/", "/ewc/", "/sw.js", "/static/js/probierlabor.js"):
+    for path in ("/", "/ewc/", "/sw.js", "/static/js/main.js"):
         with urllib.request.urlopen(origin + path) as response:
             assert response.headers["Content-Security-Policy"] == header, path
 
@@ -65,7 +65,7 @@ def _use_the_experiment(page, slug):
 def _use_the_replays(page):
     for panel in page.locator("section.pl-replay").all():
         panel.locator(".pl-r-next").click()
-        panel.locator('input[type="range"]').fill(str(panel.evaluate("el => el.plReplay.length")))
+        panel.locator('input[type="range"]').fill(str(panel.evaluate("el => window.probierlabor.player(el).length")))
 
 
 def _use_the_share_toolbar_and_presentation_mode(page):
@@ -105,7 +105,7 @@ def _add_python_tags(page):
     assert page.evaluate(INJECT) == "TypeError"
     page.evaluate("window.__plCsp.splice(0)")  # the refusal's report
     # Python itself is idle and answers; anything queued for it ran before this
-    assert page.evaluate("window.probierlaborConfig.pyodide.then(py => py.runPythonAsync('1 + 1'))") == 2
+    assert page.evaluate("window.probierlabor.config.pyodide.then(py => py.runPythonAsync('1 + 1'))") == 2
     page.wait_for_timeout(1000)
     assert page.evaluate("window.__plPython") is None
 
@@ -166,10 +166,10 @@ def test_nothing_the_site_does_breaks_its_policy_online_or_offline(browser):
             page.goto(origin + path)
             page.wait_for_function(ALL_READY, timeout=READY_MS)
             assert page.evaluate("document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]') !== null")
-            # Python's memory snapshot, fetched and unpacked under the policy (static/js/runtime-boot.js);
+            # Python's memory snapshot, fetched and unpacked under the policy (static/js/runtime/start.js);
             # the pre-rendered experiments are ready before Python is, so its start is awaited first
-            page.wait_for_function("() => window.probierlaborConfig.snapshot.state !== 'none'", timeout=READY_MS)
-            assert page.evaluate("window.probierlaborConfig.snapshot.state") == "restored"
+            page.wait_for_function("() => window.probierlabor.config.snapshot.state !== 'none'", timeout=READY_MS)
+            assert page.evaluate("window.probierlabor.config.snapshot.state") == "restored"
             seen("offline " + path)
         assert violations == []
         # a worker (the search index) would report in the console only; the two planted scripts (here

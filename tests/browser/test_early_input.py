@@ -3,7 +3,7 @@ any other change waits (marked as pending) and is computed as soon as Python is 
 
 "Before Python is ready" is made deterministic without paying a cold start per page: after the first
 page, the runtime's entry point is taken away (as if Python were not there yet) before each instant
-navigation, and handed back through ``probierlabor.connect`` (what static/py/boot.py reaches through runtime-boot.js) once the
+navigation, and handed back through ``probierlabor.connect`` (what static/py/boot.py reaches through runtime/start.js) once the
 inputs are made. One page races the real cold start, one holds the real boot.py until the input is in.
 """
 
@@ -30,7 +30,7 @@ HOLD = """() => { const r = window.probierlabor.runtime;
     window.__held = [r.run, r.systemcheck]; r.run = null; }"""
 RELEASE = "() => window.probierlabor.connect(...window.__held)"
 
-# The raw values the page would send to Python (probierlabor.js fromControls).
+# The raw values the page would send to Python (experiment/mount.js fromControls).
 CONTROLS = """sel => { const raw = {};
   document.querySelector(sel).querySelectorAll('[data-param]').forEach(el => {
     const name = el.dataset.param;
@@ -218,14 +218,14 @@ def test_a_change_waits_for_the_real_boot(browser, origin):
 
 
 def test_python_ready_before_the_page_script_still_starts_the_experiment(browser, origin):
-    """With the site stored offline, Python can be ready before the parser reaches probierlabor.js at
-    the end of a long page (seen on a reload in the full suite: boot.py's call to window.probierlabor
-    failed and the page stayed on „Python startet“). Here the page script is held until Python is done."""
+    """With the site stored offline, Python can be ready before the experiment's code has arrived (seen
+    on a reload in the full suite, when that code came at the end of a long page: boot.py's call failed
+    and the page stayed on „Python startet“). Here the experiment's module is held until Python is done."""
     slug = "validation-set"
-    with held(browser, origin, "**/static/js/probierlabor.js") as (page, gate, v):
+    with held(browser, origin, "**/static/js/experiment/mount.js") as (page, gate, v):
         page.goto(f"{origin}/{slug}/", wait_until="commit")
-        page.wait_for_function("() => !!(window.probierlaborBoot && window.probierlaborBoot.connection)")
-        assert page.evaluate("typeof window.probierlabor") == "undefined"  # the order this test is about
+        page.wait_for_function("() => !!(window.probierlabor && window.probierlabor.runtime.run)")
+        assert page.evaluate(f"document.querySelector('{ROOT}').dataset.state") == "loading"  # the order this test is about
         gate.release()
         v.wait_state()
         assert page.locator(f"{ROOT} .pl-figure svg").count() >= 1

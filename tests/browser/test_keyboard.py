@@ -74,7 +74,7 @@ def step_value(p, current):
     """The value one key press (Arrow key on a slider, field or radio group; Space on a switch) gives."""
     if p.kind in ("int", "float") and p.log:
         exponent = math.log10(current) + (p.step if current * 10 ** p.step <= p.hi else -p.step)
-        return float(f"{10 ** exponent:.3g}")  # probierlabor.js sends three significant digits
+        return float(f"{10 ** exponent:.3g}")  # experiment/mount.js sends three significant digits
     if p.kind in ("int", "float"):
         step = p.step or 1
         value = current + step if current + step <= p.hi + 1e-9 else current - step
@@ -468,7 +468,7 @@ def test_keyboard_alone_plays_steps_and_scrubs_a_replay(reader, slug, name):
     panel = f'section.pl-replay[data-replay="{name}"]'
     v = reader(f"/{slug}/")
     v.page.wait_for_selector(f'{panel}[data-state="ready"]', timeout=30_000)
-    length = v.page.evaluate("sel => document.querySelector(sel).plReplay.length", panel)
+    length = v.page.evaluate("sel => window.probierlabor.player(document.querySelector(sel)).length", panel)
     view = lambda: v.page.inner_html(f"{panel} .pl-replay-view")  # noqa: E731
     summary = lambda: v.page.inner_text(f"{panel} .pl-replay-summary")  # noqa: E731
 
@@ -494,18 +494,18 @@ def test_keyboard_alone_plays_steps_and_scrubs_a_replay(reader, slug, name):
     v.page.keyboard.press("Tab")  # the speed
     has_name(v, "combobox", "Abspieltempo")
     v.page.keyboard.press("ArrowDown")
-    assert v.page.evaluate("sel => document.querySelector(sel).plReplay.speed", panel) == 2
+    assert v.page.evaluate("sel => window.probierlabor.player(document.querySelector(sel)).speed", panel) == 2
 
     tab_to(v, f"{panel} .pl-r-play", scope=panel)
     has_name(v, "button", "Abspielen")
     v.page.keyboard.press(" ")
-    v.page.wait_for_function("sel => document.querySelector(sel).plReplay.index >= 2", arg=panel, timeout=10_000)
+    v.page.wait_for_function("sel => window.probierlabor.player(document.querySelector(sel)).index >= 2", arg=panel, timeout=10_000)
     has_name(v, "button", "Pause")  # the same button now says what it does next
     v.page.keyboard.press(" ")
-    assert not v.page.evaluate("sel => document.querySelector(sel).plReplay.playing", panel)
-    at = v.page.evaluate("sel => document.querySelector(sel).plReplay.index", panel)
+    assert not v.page.evaluate("sel => window.probierlabor.player(document.querySelector(sel)).playing", panel)
+    at = v.page.evaluate("sel => window.probierlabor.player(document.querySelector(sel)).index", panel)
     v.page.wait_for_timeout(800)
-    assert v.page.evaluate("sel => document.querySelector(sel).plReplay.index", panel) == at
+    assert v.page.evaluate("sel => window.probierlabor.player(document.querySelector(sel)).index", panel) == at
 
     v.page.keyboard.press("Shift+Tab")
     v.page.keyboard.press("Shift+Tab")
@@ -546,7 +546,7 @@ def act_on_experiment_and_replay(v, slug):
         v.page.keyboard.press("Enter")
         v.page.keyboard.press("Shift+Tab")  # the play button: plays to the end and stops there
         v.page.keyboard.press(" ")
-        v.page.wait_for_function(f"() => {first}.plReplay.index === {first}.plReplay.length && !{first}.plReplay.playing",
+        v.page.wait_for_function(f"() => window.probierlabor.player({first}).index === window.probierlabor.player({first}).length && !window.probierlabor.player({first}).playing",
                                  timeout=30_000)
 
 
@@ -568,7 +568,7 @@ def test_reduced_motion_stops_every_animation_and_transition(reader, reduce):
         assert count == 0, f"animations despite prefers-reduced-motion: {what}"
         assert v.page.evaluate("getComputedStyle(document.documentElement).scrollBehavior") == "auto"
         # playing still works, only without motion
-        assert v.page.evaluate("document.querySelector('section.pl-replay').plReplay.index") >= 2
+        assert v.page.evaluate("window.probierlabor.player(document.querySelector('section.pl-replay')).index") >= 2
     else:
         assert count > 0, "the watcher sees no animation even without reduced motion: it would prove nothing"
 

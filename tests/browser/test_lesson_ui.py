@@ -1,9 +1,9 @@
-"""The lesson on every page that has one (pageblocks/lesson_block.py, static/js/lesson.js, lesson.css).
+"""The lesson on every page that has one (pageblocks/lesson_block.py, static/js/classroom/lesson.js, lesson.css).
 
 Each test operates the experiment as a student would — sliders by keyboard, radios and checkboxes by
 click, selects by choosing — until it reaches the state a task or the prediction names as its
 ``example``; the page must then notice it by itself (Python's kit/lesson.status, handed on by
-probierlabor.js). New lessons are covered as soon as their module declares ``LESSON``.
+experiment/mount.js). New lessons are covered as soon as their module declares ``LESSON``.
 """
 
 from __future__ import annotations

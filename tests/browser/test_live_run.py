@@ -1,4 +1,4 @@
-"""„Eigener Lauf“ in the browser (pageblocks/live_block.py, static/js/live.js, the Python worker).
+"""„Eigener Lauf“ in the browser (pageblocks/live_block.py, static/js/live/live.js, the Python worker).
 
 A run on the page must be the run CPython computes for the same settings (probierlabor/live), replayed
 by the page's own view; a bad workload gets its German message and no run. numpy loads only on the
@@ -97,7 +97,7 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     with check("← after working in the form steps „Dein Lauf“"):
         assert page.text_content(f"{panel} .pl-r-counter").startswith("0 von ")
         assert page.text_content(f"{recorded} .pl-r-counter").startswith("1 von ")
-    seen = page.evaluate(f"""() => {{ const r = document.querySelector('{panel}').plReplay;
+    seen = page.evaluate(f"""() => {{ const r = window.probierlabor.player(document.querySelector('{panel}'));
         return {{ length: r.length, outputs: r.model.trace.result.outputs,
                   steps: r.model.trace.steps.map((s) => s.events) }}; }}""")
     assert seen["length"] == expected["result"]["num_steps"]
@@ -173,7 +173,7 @@ def test_a_linked_speculative_run_samples_as_cpython_does_and_gives_rejected_blo
     panel = f"{SECTION} [data-live-result] .pl-replay"
     page.wait_for_selector(f'{panel}[data-state="ready"]')
     assert page.get_attribute(panel, "data-view") == "speculative"
-    steps = page.evaluate(f"document.querySelector('{panel}').plReplay.model.trace.steps.map((s) => s.events)")
+    steps = page.evaluate(f"window.probierlabor.player(document.querySelector('{panel}')).model.trace.steps.map((s) => s.events)")
     same(steps, [s["events"] for s in expected["steps"]])
     rejected = [s for s in expected["steps"][:-1] if any(e["type"] == "verify" and e["rejected"] for e in s["events"])]
     assert rejected and any(e["type"] == "block" and e["op"] == "free" for s in rejected for e in s["events"])
@@ -204,11 +204,11 @@ def test_every_engine_page_runs_its_first_preset_and_plays_it_in_its_own_view(re
     page.wait_for_selector(f'{panel}[data-state="ready"]')
     assert page.get_attribute(panel, "data-view") == live_block.PAGES[slug][0]
     assert page.text_content(f"{panel} .pl-r-counter") == f"0 von {n}"
-    outputs = page.evaluate(f"document.querySelector('{panel}').plReplay.model.trace.result.outputs")
+    outputs = page.evaluate(f"window.probierlabor.player(document.querySelector('{panel}')).model.trace.result.outputs")
     assert outputs == expected["result"]["outputs"]
     summaries = set()
     for i in sorted({1, n // 2, n} - {0}):  # the view draws any step of the run, to its end (a 3-step run too)
-        page.evaluate(f"i => document.querySelector('{panel}').plReplay.step(i - document.querySelector('{panel}').plReplay.index)", i)
+        page.evaluate(f"i => window.probierlabor.player(document.querySelector('{panel}')).step(i - window.probierlabor.player(document.querySelector('{panel}')).index)", i)
         assert page.text_content(f"{panel} .pl-r-counter") == f"{i} von {n}"
         summaries.add(page.text_content(f"{panel} .pl-replay-summary"))
     assert len(summaries) > 1 and all(summaries)

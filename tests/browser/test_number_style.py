@@ -109,7 +109,7 @@ def test_chromium_answers_the_golden_table_like_node(visit):
     golden = json.loads((ROOT / "tests/golden/numbers.json").read_text(encoding="utf-8"))
     cases = [c for c in golden["cases"] if c["fn"] in golden["browser"]]
     v = visit("/", routes=[("**/static/vendor/pyodide/**", NO_PYTHON)])
-    got = v.page.evaluate("cases => cases.map(c => window.probierlaborFmt[c.fn](...c.args))", cases)
+    got = v.page.evaluate("cases => cases.map(c => window.probierlabor.fmt[c.fn](...c.args))", cases)
     assert got == [c["expected"] for c in cases]
 
 
@@ -168,7 +168,7 @@ def test_replay_panels_write_numbers_one_way_at_every_stage(visit, check):
         selector = f'section.pl-replay[data-replay="{name}"]'
         v.page.wait_for_selector(f'{selector}[data-state="ready"]', timeout=30_000)
         panel = v.page.locator(selector).first
-        length = panel.evaluate("el => el.plReplay.length")
+        length = panel.evaluate("el => window.probierlabor.player(el).length")
         found = {}
         for index in sorted({1 + (length - 1) * k // STEPS_PER_PANEL for k in range(STEPS_PER_PANEL + 1)}):
             go(panel, index)

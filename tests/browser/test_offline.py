@@ -1,4 +1,4 @@
-"""Offline use with the service worker (static/js/offline.js, sw.js from mkdocs_hooks/offline.py): one
+"""Offline use with the service worker (static/js/offline/offline.js, sw.js from mkdocs_hooks/offline.py): one
 visit stores the whole site, then every page works with the server gone; a new version installs beside
 the old one and takes over at the next page change; without a secure context a German hint explains why.
 
@@ -118,7 +118,7 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
         page.goto(f"{base}/{first}/?{link}")
         _assert_everything_ready(page, first)
         assert page.inner_text(".pl-summary") == expected_run["summary"]
-        assert page.evaluate("window.probierlaborConfig.snapshot") == {"state": "restored"}
+        assert page.evaluate("window.probierlabor.config.snapshot") == {"state": "restored"}
 
         # then through every page with „Weiter“, as a reader would
         visited = [first]
@@ -187,7 +187,7 @@ def test_alles_vorladen_restores_files_the_browser_dropped(browser, origin):
             const cache = await caches.open((await caches.keys())[0]);
             for (const p of paths) if (!await cache.delete(new URL(p, location.origin + '/').href)) throw new Error(p);
         }""", dropped)
-        page.evaluate("window.probierlaborOffline.refresh()")
+        page.evaluate("window.probierlabor.offline.refresh()")
         panel = page.locator('[data-offline-panel][data-offline-state="idle"]')
         panel.wait_for()
         assert f"({total - 3} von {total} Dateien)" in panel.inner_text()
@@ -250,7 +250,7 @@ def test_a_half_copied_site_is_not_stored_and_says_which_file_is_wrong(browser, 
         downloads.clear()
         page.wait_for_function("() => { const r = window.probierlabor && window.probierlabor.runtime;"
                                " return r && (r.run || r.failure); }", timeout=PRECACHE_MS)
-        page.wait_for_timeout(4000)  # longer than offline.js's QUIET_MS before an automatic start
+        page.wait_for_timeout(4000)  # longer than offline/offline.js's QUIET_MS before an automatic start
         assert downloads == [] and _chip(page)["offlineState"] == "error"
         assert page.get_by_role("button", name="Alles vorladen").is_enabled()
 
@@ -312,7 +312,7 @@ def test_a_new_version_installs_beside_the_old_and_takes_over_at_the_next_page_c
 
         _switch(live, new)
         downloads.clear()
-        tab.evaluate("window.probierlaborOffline.checkForUpdate()")
+        tab.evaluate("window.probierlabor.offline.checkForUpdate()")
         for p in (tab, other):
             p.wait_for_selector(f'{CHIP}[data-offline-state="update"]', timeout=PRECACHE_MS)
             note = p.locator(".pl-offline-note").inner_text()
@@ -434,7 +434,7 @@ def test_a_file_planted_in_the_offline_cache_is_neither_served_nor_copied_into_a
         assert served == ["text/javascript", "nosniff", (SITE / script).stat().st_size]
 
         _switch(live, new)
-        page.evaluate("window.probierlaborOffline.checkForUpdate()")
+        page.evaluate("window.probierlabor.offline.checkForUpdate()")
         page.wait_for_selector(f'{CHIP}[data-offline-state="update"]', timeout=PRECACHE_MS)
         stored = page.evaluate("""async ([name, path]) => {
             const cache = await caches.open(name);
@@ -492,7 +492,7 @@ def test_a_bad_python_snapshot_is_left_aside_and_python_starts_as_usual(browser,
             page.route(f"**/{SNAPSHOT}", lambda route: route.fulfill(body=body, content_type="application/gzip"))
         page.goto(origin + "/ewc/")
         _assert_everything_ready(page, "with the bad snapshot")
-        assert page.evaluate("window.probierlaborConfig.snapshot") == {"state": "off"}
+        assert page.evaluate("window.probierlabor.config.snapshot") == {"state": "off"}
         page.get_by_role("button", name="EWC", exact=True).click()
         expected = api.run("ewc", api.preset_values("ewc", "EWC"))
         page.wait_for_function("s => document.querySelector('.pl-summary').innerText === s", arg=expected["summary"])
@@ -509,9 +509,9 @@ def test_every_visit_draws_its_own_random_numbers(browser, origin):
         context = browser.new_context()
         try:
             page, v = _first_visit(context, origin, "/ewc/")
-            assert page.evaluate("window.probierlaborConfig.snapshot") == {"state": "restored"}
+            assert page.evaluate("window.probierlabor.config.snapshot") == {"state": "restored"}
             drawn.append(page.evaluate(
-                "window.probierlaborConfig.pyodide.then(py => py.runPython('import random; random.random()'))"))
+                "window.probierlabor.config.pyodide.then(py => py.runPython('import random; random.random()'))"))
         finally:
             context.close()
     assert drawn[0] != drawn[1]
@@ -525,7 +525,7 @@ def test_the_offline_copy_waits_while_the_reader_works(browser, origin):
         page, v = _first_visit(context, origin, "/overfitting/")
         slider = page.locator('[data-experiment] input[type="range"]').first
         slider.focus()
-        for i in range(28):  # 5,6 s of slider steps: past offline.js's QUIET_MS (3 s) after ready
+        for i in range(28):  # 5,6 s of slider steps: past offline/offline.js's QUIET_MS (3 s) after ready
             slider.press("ArrowRight" if i % 4 < 2 else "ArrowLeft")
             page.wait_for_timeout(200)
         assert _chip(page)["offlineState"] == "idle"

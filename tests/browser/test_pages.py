@@ -198,7 +198,7 @@ PYTHONS_MARKUP = """() => { const root = document.querySelector('[data-experimen
 
 
 def test_a_redrawn_figure_keeps_its_elements_and_reads_as_python_drew_it(reader):
-    """Only what changed is written into the figure (static/js/morph.js): a dragged point stays the same
+    """Only what changed is written into the figure (static/js/experiment/morph.js): a dragged point stays the same
     element, a handle stepped by keyboard keeps the focus, and the figure reads exactly as Python drew
     it, also after its elements change in number."""
     v = reader("/overfitting/?degree=9")
@@ -259,7 +259,7 @@ def test_a_figure_whose_elements_change_in_number_enters_the_page_as_one_node(re
 
 def test_a_slider_step_asks_the_css_nothing_before_the_new_view_is_in(reader):
     """The layout and the scrolling regions change with the experiment's size only: a render takes them
-    as read after the browser's last layout (probierlabor.js, sizes), not from getComputedStyle, which
+    as read after the browser's last layout (experiment/mount.js, sizes), not from getComputedStyle, which
     just after the slider moved makes the browser work out styles before Python even starts."""
     v = reader("/gqa/")
     v.wait_state()
@@ -275,7 +275,7 @@ def test_a_slider_step_asks_the_css_nothing_before_the_new_view_is_in(reader):
 
 def test_python_warms_up_while_the_page_is_idle_and_nothing_on_screen_changes(reader):
     """Python started from the snapshot is slow on its first runs: after the start the page computes
-    its experiment again in idle time (probierlabor.js, warmUp) for a while, then stops; the figure,
+    its experiment again in idle time (experiment/mount.js, warmUp) for a while, then stops; the figure,
     the state and the address stay as they were."""
     v = reader("/prefill/")
     v.wait_state()
@@ -325,7 +325,7 @@ def test_a_broken_runtime_file_gives_a_clear_message(visit, kind):
 
 
 def test_a_missing_interpreter_module_gives_a_clear_message(visit):
-    """Pyodide is started from <head> (static/js/runtime-boot.js); a missing module is said in German."""
+    """Pyodide is started from <head> (static/js/runtime/start.js); a missing module is said in German."""
     v = visit("/overfitting/", routes=[("**/pyodide/pyodide.mjs", lambda route: route.fulfill(status=404))])
     assert v.wait_state(("error",), timeout=60_000) == "error"
     text = v.page.inner_text(".pl-notes")
@@ -334,7 +334,7 @@ def test_a_missing_interpreter_module_gives_a_clear_message(visit):
 
 
 def test_a_missing_python_bundle_gives_a_clear_message(visit):
-    """The bundle is fetched from <head> (static/js/runtime-boot.js) while Pyodide starts; boot.py awaits it."""
+    """The bundle is fetched from <head> (static/js/runtime/start.js) while Pyodide starts; boot.py awaits it."""
     v = visit("/overfitting/", routes=[("**/static/py/probierlabor-*.zip", lambda route: route.fulfill(status=404))])
     assert v.wait_state(("error",), timeout=60_000) == "error"
     text = v.page.inner_text(".pl-notes")

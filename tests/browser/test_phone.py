@@ -260,7 +260,7 @@ def test_the_verdict_shows_where_the_student_works(phone):
 
 
 def test_a_preset_key_brings_the_figure_into_view(phone):
-    """present.js shows what a key changed; with the controls between figure and readouts (issue 28 §3)
+    """classroom/present.js shows what a key changed; with the controls between figure and readouts (issue 28 §3)
     the stage it measured had no box of its own on a phone."""
     page = phone("/top-p-sampling/")  # at the top of the page, the figure far below
     page.keyboard.press("2")

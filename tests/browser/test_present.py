@@ -1,4 +1,4 @@
-"""Presentation mode, keyboard shortcuts and print (static/js/present.js, present.css, print.css)."""
+"""Presentation mode, keyboard shortcuts and print (static/js/classroom/present.js, present.css, print.css)."""
 
 from __future__ import annotations
 
@@ -215,18 +215,18 @@ REPLAY_STUB = """() => {
   panel.dataset.state = 'ready';
   const calls = [];
   let playing = false, index = 0;
-  panel.plReplay = {
+  window.probierlabor.setPlayer(panel, {
     step(d) { calls.push(['step', d]); index += d; }, toggle() { calls.push(['toggle']); playing = !playing; },
     play() { calls.push(['play']); }, pause() { calls.push(['pause']); }, reset() { calls.push(['reset']); index = 0; },
     get playing() { return playing; }, get index() { return index; }, get length() { return 10; },
-  };
+  });
   window.replayCalls = calls;
   document.querySelector('.md-content__inner').append(panel);
 }"""
 
 
 def test_replay_keys_go_to_a_ready_replay_panel(reader):
-    """The replay contract (el.plReplay) with a stand-in panel: arrows, Space and R go to the replay,
+    """The replay contract (window.probierlabor.player(el)) with a stand-in panel: arrows, Space and R go to the replay,
     digits and Page Up/Down still choose presets. + and − need the panel's own list of speeds, so
     they are tested on a real panel (test_replay_speed.py); the stand-in has none and ignores them."""
     v = reader("/ewc/")

@@ -1,5 +1,5 @@
-"""The printed worksheet, read back from the PDF Chromium makes of the page (print.css, present.js's state
-line, workshop.js's printed code; issue 28): the state on screen everywhere, no example text of an empty
+"""The printed worksheet, read back from the PDF Chromium makes of the page (print.css, classroom/present.js's state
+line, workshop/workshop.js's printed code; issue 28): the state on screen everywhere, no example text of an empty
 field, every table whole on the paper, and the code last, on pages of its own that the print dialog's page
 range can leave out."""
 

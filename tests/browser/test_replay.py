@@ -45,7 +45,7 @@ def test_panel_replays_offline(reader, slug, name, view):
     panel = v.page.locator(f'section.pl-replay[data-replay="{name}"]')
     v.page.wait_for_selector(f'section.pl-replay[data-replay="{name}"][data-state="ready"]', timeout=30_000)
     trace = json.loads((SITE / "static" / "traces" / f"{name}.json").read_text(encoding="utf-8"))
-    length = panel.evaluate("el => el.plReplay.length")
+    length = panel.evaluate("el => window.probierlabor.player(el).length")
     assert length >= trace["result"]["num_steps"]
     assert panel.locator(".pl-r-counter").inner_text() == f"0 von {length}"
     before = panel.locator(".pl-replay-view").inner_html()
@@ -58,11 +58,11 @@ def test_panel_replays_offline(reader, slug, name, view):
     assert panel.locator(".pl-r-counter").inner_text() == f"{length} von {length}"
     assert panel.locator(".pl-replay-summary").inner_text().strip()
     # play from the start at 4×, pause, reset
-    panel.evaluate("el => { el.plReplay.reset(); el.plReplay.setSpeed(4); el.plReplay.play(); }")
-    v.page.wait_for_function(f"() => document.querySelector('section.pl-replay[data-replay=\"{name}\"]').plReplay.index >= 2",
+    panel.evaluate("el => { window.probierlabor.player(el).reset(); window.probierlabor.player(el).setSpeed(4); window.probierlabor.player(el).play(); }")
+    v.page.wait_for_function(f"() => window.probierlabor.player(document.querySelector('section.pl-replay[data-replay=\"{name}\"]')).index >= 2",
                              timeout=5_000)
-    panel.evaluate("el => el.plReplay.pause()")
-    assert not panel.evaluate("el => el.plReplay.playing")
+    panel.evaluate("el => window.probierlabor.player(el).pause()")
+    assert not panel.evaluate("el => window.probierlabor.player(el).playing")
     panel.locator(".pl-r-reset").click()
     assert panel.locator(".pl-r-counter").inner_text() == f"0 von {length}"
     assert "Backend" in panel.locator(".pl-replay-machine").inner_text()

@@ -1,7 +1,7 @@
 """A hostile trace in the browser (issue 17 §1, §2): nothing of it becomes an element or an attribute.
 
 A trace is data that anyone could put beside the site. A number field that holds markup, or a size
-that would allocate gigabytes, is refused by the loader (static/js/trace-check.js with the engine's
+that would allocate gigabytes, is refused by the loader (static/js/replay/trace-check.js with the engine's
 schema) with a German message; a text field that holds markup but is otherwise valid (an id, an
 emitted token's text, a title) is shown as text. Either way no injected element, attribute or script
 reaches the page, and the live experiment keeps working.
@@ -93,10 +93,10 @@ def test_markup_in_a_text_field_is_shown_as_text(visit, check):
     for slug, name, change, case, displayed in SHOWN:
         with check(case):
             panel = v.page.locator(open_(slug, name, _fault(change), "ready"))
-            length = panel.evaluate("el => el.plReplay.length")
+            length = panel.evaluate("el => window.probierlabor.player(el).length")
             as_text = False
             for index in range(length + 1):  # every step draws; none may create what the trace holds
-                panel.evaluate(f"el => {{ el.plReplay.reset(); el.plReplay.step({index}); }}")
+                panel.evaluate(f"el => {{ window.probierlabor.player(el).reset(); window.probierlabor.player(el).step({index}); }}")
                 assert v.page.evaluate(FOUND) == {"pwned": False, "nodes": 0}, index
                 as_text = as_text or any(tag in panel.text_content() for tag in ("<b", "<img"))
             assert as_text == displayed, "the changed trace was not shown as text"

@@ -94,7 +94,7 @@ def test_tiles_pinned_numbers_of_the_first_decode_step(reader):
 def test_the_view_alphabet_is_the_engine_tokenizers():
     from engine.tokenizer import DEFAULT_ALPHABET
 
-    js = (ROOT / "static" / "js" / "replay-kernels.js").read_text(encoding="utf-8")
+    js = (ROOT / "static" / "js" / "replay/kernels.js").read_text(encoding="utf-8")
     literal = re.search(r'const ALPHABET = ("(?:[^"\\]|\\.)*");', js).group(1)
     assert json.loads(literal) == DEFAULT_ALPHABET
 
@@ -215,9 +215,9 @@ def test_kernel_views_fit_readable_fast_and_dark(reader, slug, names, width):
         # stepping through the whole trace repaints quickly (best of 5 passes: the test machine is shared)
         ms = panel.evaluate("""el => { let best = Infinity;
             for (let pass = 0; pass < 5; pass++) {
-              const t0 = performance.now(); el.plReplay.reset();
-              for (let i = 0; i < el.plReplay.length; i++) el.plReplay.step(1);
-              best = Math.min(best, (performance.now() - t0) / (el.plReplay.length + 1));
+              const t0 = performance.now(); window.probierlabor.player(el).reset();
+              for (let i = 0; i < window.probierlabor.player(el).length; i++) window.probierlabor.player(el).step(1);
+              best = Math.min(best, (performance.now() - t0) / (window.probierlabor.player(el).length + 1));
             }
             return best; }""")
         assert ms < 30, f"{name}: {ms:.1f} ms per step"

@@ -64,7 +64,7 @@ def test_slots_show_c_running_2_to_4_continuous_and_6_to_8_in_the_fixed_group(re
     cont, static = trace("continuous-batching-article"), trace("continuous-batching-article-static")
     assert scheduled_steps(cont, "C") == [2, 3] and scheduled_steps(static, "C") == [6, 7]  # the article
     v, panel = open_panel(reader, "continuous-batching", "continuous-batching-article")
-    assert panel.evaluate("el => el.plReplay.length") == 8
+    assert panel.evaluate("el => window.probierlabor.player(el).length") == 8
 
     go(panel, 3)  # after steps 0, 1, 2: C has just taken B's slot, but only with continuous batching
     assert shown_steps(panel, cont["scenario"]["name"], "C", "pre chunk dec") == [2]
@@ -100,7 +100,7 @@ def test_realistic_slots_show_both_makespans_and_who_waits(reader):
     cont, static = trace("continuous-batching-realistic"), trace("continuous-batching-realistic-static")
     v, panel = open_panel(reader, "continuous-batching", "continuous-batching-realistic")
     length = max(cont["result"]["num_steps"], static["result"]["num_steps"])
-    assert panel.evaluate("el => el.plReplay.length") == length
+    assert panel.evaluate("el => window.probierlabor.player(el).length") == length
     stats = panel.locator("table.pl-rs-stats")
     for t in (cont, static):
         row = stats.locator(f'tr[data-trace="{t["scenario"]["name"]}"]')
@@ -258,7 +258,7 @@ def test_schedule_views_fit_and_stay_readable_in_dark_mode(reader, slug, index, 
     panels = v.page.locator("section.pl-replay")
     for k in range(panels.count()):
         panel = panels.nth(k)
-        panel.evaluate(f"el => el.plReplay.step({index})")
+        panel.evaluate(f"el => window.probierlabor.player(el).step({index})")
         smallest = panel.evaluate("""el => Math.min(...[...el.querySelectorAll('.pl-replay-view svg.pl-rs-svg text')]
             .map(t => parseFloat(getComputedStyle(t).fontSize) * (t.closest('svg').getBoundingClientRect().width / (t.closest('svg').viewBox.baseVal.width || 1))))""")
         assert smallest >= 12, f"text below 12 px in panel {k}"

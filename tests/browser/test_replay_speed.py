@@ -27,15 +27,15 @@ def announced(v):
 
 def press(v, panel, key):
     """Plays from the start, then presses ``key``: the speed change must restart the running timer."""
-    panel.evaluate("el => { el.plReplay.reset(); el.plReplay.play(); }")
+    panel.evaluate("el => { window.probierlabor.player(el).reset(); window.probierlabor.player(el).play(); }")
     v.page.evaluate("document.getElementById('pl-present-live').textContent = ''")
     v.page.keyboard.press(key)
     v.page.wait_for_function("() => document.getElementById('pl-present-live').textContent !== ''")
-    return {"speed": panel.evaluate("el => el.plReplay.speed"),
+    return {"speed": panel.evaluate("el => window.probierlabor.player(el).speed"),
             "select": panel.locator("select").input_value(),
             "said": announced(v),
             "interval": v.page.evaluate("window.plIntervals[window.plIntervals.length - 1]"),
-            "playing": panel.evaluate("el => el.plReplay.playing")}
+            "playing": panel.evaluate("el => window.probierlabor.player(el).playing")}
 
 
 def test_plus_and_minus_walk_the_offered_speeds_and_playback_follows(visit):
@@ -44,7 +44,7 @@ def test_plus_and_minus_walk_the_offered_speeds_and_playback_follows(visit):
     offered = panel.locator("select option").evaluate_all("os => os.map(o => [Number(o.value), o.textContent])")
     assert offered == [[value, label] for value, label in SPEEDS]
     values = [value for value, _ in SPEEDS]
-    start = values.index(panel.evaluate("el => el.plReplay.speed"))
+    start = values.index(panel.evaluate("el => window.probierlabor.player(el).speed"))
 
     panel.locator(".pl-replay-title").click()  # the panel the keys go to
     v.page.keyboard.press("p")
@@ -76,11 +76,11 @@ def test_plus_and_minus_walk_the_offered_speeds_and_playback_follows(visit):
     for _ in range(len(SPEEDS) - 1):
         press(v, panel, "+")
     elapsed = panel.evaluate("""el => new Promise((done) => {
-        el.plReplay.reset(); const t0 = performance.now(); el.plReplay.play();
+        window.probierlabor.player(el).reset(); const t0 = performance.now(); window.probierlabor.player(el).play();
         el.addEventListener('pl:replay-step', function on(e) {
             if (e.detail.index >= 2) { el.removeEventListener('pl:replay-step', on); done(performance.now() - t0); }
         });
     })""")
     assert 2 * base / values[-1] * 0.9 <= elapsed < slowest, elapsed
-    panel.evaluate("el => el.plReplay.pause()")
+    panel.evaluate("el => window.probierlabor.player(el).pause()")
     assert v.console_errors() == []

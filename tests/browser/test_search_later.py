@@ -1,4 +1,4 @@
-"""The theme's search index is built in a Web Worker; static/js/search-later.js starts that worker only
+"""The theme's search index is built in a Web Worker; static/js/runtime/search-later.js starts that worker only
 when the reader goes to the search box or once Python is ready, so that it does not compete with the
 WebAssembly compile on a 2-core machine. Search must work either way."""
 
@@ -37,7 +37,7 @@ def test_the_search_worker_waits_for_python_and_starts_when_the_reader_searches(
     assert v.foreign_requests() == [] and v.console_errors() == []
 
 
-# The page's 15 s fallback timer (search-later.js) never fires: what starts the
+# The page's 15 s fallback timer (runtime/search-later.js) never fires: what starts the
 # worker must be Python being ready, also on a slow machine where that takes longer than 15 s.
 NO_FALLBACK = """(() => { const later = window.setTimeout;
   window.setTimeout = (fn, ms, ...rest) => (ms === 15000 ? 0 : later(fn, ms, ...rest)); })();"""

@@ -75,6 +75,22 @@ def test_page_changes_keep_the_one_python_runtime_on_any_port(reader):
     assert v.console_errors() == [] and v.foreign_requests() == []
 
 
+def test_a_page_without_a_replay_loads_no_replay_code(visit):
+    """static/js/main.js imports a feature's modules only for a page whose markup declares it: cold on a
+    page without a replay, the browser asks for no file of static/js/replay/; the next page has one."""
+    v = visit("/overfitting/")
+    v.wait_state()
+    scripts = [url for url in v.requests if "/static/js/" in url]
+    assert any(url.endswith("/static/js/experiment/mount.js") for url in scripts), scripts
+    assert [url for url in scripts if "/static/js/replay/" in url] == []
+    v.page.evaluate("window.__same_document = true")
+    v.page.evaluate("document.querySelector('.md-nav__link[href$=\"kv-cache/\"]').click()")  # the theme's navigation
+    v.page.wait_for_selector('section.pl-replay[data-replay][data-state="ready"]', timeout=30_000)
+    assert v.page.evaluate("window.__same_document === true")
+    assert any(url.endswith("/static/js/replay/core.js") for url in v.requests)
+    assert v.console_errors() == [] and v.foreign_requests() == []
+
+
 def test_an_unknown_address_shows_the_sites_404_page_styled_and_leading_back(visit):
     # mkdocs writes 404.html with root links; mkdocs_hooks/not_found.py and tools/serve.py make it work
     v = visit("/gibt/es/nicht")

@@ -1,4 +1,4 @@
-"""„Im Code nachrechnen“ in the browser (pageblocks/workshop_block.py, static/js/workshop.js, the worker).
+"""„Im Code nachrechnen“ in the browser (pageblocks/workshop_block.py, static/js/workshop/workshop.js, the worker).
 
 Offline-safe like every browser test: every request, the worker's included (recorded on the browser
 context), stays on the site's origin. A run's printed text must equal what CPython prints for the
@@ -280,7 +280,7 @@ def test_the_script_starts_from_the_state_the_experiment_shows(reader):
 
 
 def printed(page) -> str:
-    """The code as the printed sheet shows it: workshop.js's copy at the end of the page (print.css), not
+    """The code as the printed sheet shows it: workshop/workshop.js's copy at the end of the page (print.css), not
     the section with its editor and buttons."""
     page.emulate_media(media="print")
     page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # as the browser does when printing
@@ -314,7 +314,7 @@ def test_the_editor_and_the_worker_are_found_whatever_current_script_names(visit
     v = visit(f"/{slug}/", init_script=CURRENT_SCRIPT_IS_PYTHON)
     v.wait_state()
     open_section(v.page)
-    # the tab's Python worker (static/js/pyworker.js) is found from the site's root as well; its Pyodide need not start
+    # the tab's Python worker (static/js/runtime/worker.js) is found from the site's root as well; its Pyodide need not start
     with v.page.context.expect_event("response", lambda r: "python-worker" in r.url) as worker:
         v.page.click(f"{SECTION} [data-workshop-run]")
     assert worker.value.ok and worker.value.url == origin + "/static/js/python-worker.js"

@@ -465,7 +465,7 @@ def _leaves(value, path=()):
 
 
 def test_the_browsers_trace_check_agrees_with_jsonschema(tmp_path):
-    """static/js/trace-check.js reads the same schema; on 300 seeded mutations it must give jsonschema's verdict."""
+    """static/js/replay/trace-check.js reads the same schema; on 300 seeded mutations it must give jsonschema's verdict."""
     import random
     import shutil
     import subprocess
@@ -494,7 +494,7 @@ def test_the_browsers_trace_check_agrees_with_jsonschema(tmp_path):
               "const traces = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));"
               "console.log(JSON.stringify(traces.map((t) => { try { check(t, schema); return true; }"
               " catch (e) { return false; } })));")
-    done = subprocess.run([node, "-e", script, str(tracer.ROOT / "static/js/trace-check.js"), str(tracer.SCHEMA_PATH),
+    done = subprocess.run([node, "-e", script, str(tracer.ROOT / "static/js/replay/trace-check.js"), str(tracer.SCHEMA_PATH),
                            str(tmp_path / "traces.json")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     browser = json.loads(done.stdout)

@@ -23,7 +23,3 @@ for (const c of golden.cases.filter((c) => golden.browser.includes(c.fn))) {
 test("byte units", () => {
   for (const [name, value] of Object.entries(golden.units)) assert.equal(fmt[name], value, name);
 });
-
-test("one global for the page scripts", () => {
-  assert.equal(globalThis.probierlaborFmt, fmt);
-});

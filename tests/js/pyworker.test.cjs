@@ -1,28 +1,26 @@
-// static/js/pyworker.js finds the Python worker from the site's root, also when document.currentScript
-// names another script (as it named static/py/boot.py while PyScript ran the page's Python).
+// static/js/runtime/worker.js finds the Python worker from the site's root (static/js/site.js), also when
+// document.currentScript names another script (as it named static/py/boot.py while PyScript ran the
+// page's Python).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
-const fs = require("node:fs");
-const vm = require("node:vm");
+const { pathToFileURL } = require("node:url");
 
 const root = path.resolve(__dirname, "..", "..");
-const source = fs.readFileSync(path.join(root, "static/js/pyworker.js"), "utf8");
 
-test("the worker comes from static/js/ whatever document.currentScript says", () => {
+test("the worker comes from static/js/ whatever document.currentScript says", async () => {
   const started = [];
-  class Worker {
+  globalThis.Worker = class {
     constructor(url, options) { started.push([String(url), options.type]); }
     addEventListener() {}
     removeEventListener() {}
     postMessage() {}
     terminate() {}
-  }
-  const window = { probierlaborConfig: { base: "http://schule.local/labor/" } };
-  const document = { currentScript: { src: "http://schule.local/labor/static/py/boot.py" } };
-  vm.runInNewContext(source, { window, document, Worker, URL, MessageChannel });
-  window.probierlaborWorker.run("engine", [], "bundle.zip", () => {});
-  window.probierlaborWorker.end();  // closes the page's end of the worker's channel
-  assert.deepEqual(started, [["http://schule.local/labor/static/js/python-worker.js", "module"]]);
+  };
+  globalThis.document = { currentScript: { src: pathToFileURL(path.join(root, "static/py/boot.py")).href } };
+  const worker = await import(pathToFileURL(path.join(root, "static/js/runtime/worker.js")).href);
+  worker.run("engine", [], "bundle.zip", () => {});
+  worker.end();  // closes the page's end of the worker's channel
+  assert.deepEqual(started, [[pathToFileURL(path.join(root, "static/js/python-worker.js")).href, "module"]]);
 });

@@ -1,4 +1,4 @@
-// static/js/trace-check.js against engine/trace.schema.json: every committed trace passes, a trace
+// static/js/replay/trace-check.js against engine/trace.schema.json: every committed trace passes, a trace
 // that smuggles markup or an absurd size into a field a view shows does not, and the checker refuses
 // a schema keyword it does not know (tests/engine/test_engine_tracer.py compares it with jsonschema).
 "use strict";
@@ -8,7 +8,7 @@ const path = require("node:path");
 const fs = require("node:fs");
 
 const root = path.resolve(__dirname, "..", "..");
-const { check, TraceCheckError } = require(path.join(root, "static/js/trace-check.js"));
+const { check, TraceCheckError } = require(path.join(root, "static/js/replay/trace-check.js"));
 const schema = JSON.parse(fs.readFileSync(path.join(root, "engine/trace.schema.json"), "utf8"));
 const dir = path.join(root, "static/traces");
 const read = (name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8"));

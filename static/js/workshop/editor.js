@@ -1,15 +1,10 @@
-// The code editor of „Im Code nachrechnen“: CodeMirror 6 with Python highlighting, as vendored
-// inside @pyscript/core (static/vendor/pyscript; the file names carry the build's hashes, so a new
-// PyScript version means new names here – tests/browser/test_workshop_ui.py opens the editor).
-// Loaded by static/js/workshop.js only when a reader opens the section.
-import { EditorView, basicSetup } from "../vendor/pyscript/codemirror-BL6UELQn.js";
-import { b as syntaxHighlighting, d as defaultHighlightStyle, t as tags } from "../vendor/pyscript/codemirror_language-bz5_3ooB.js";
-import { python } from "../vendor/pyscript/codemirror_lang-python-B9xSeck3.js";
+// The code editor of „Im Code nachrechnen“: CodeMirror 6 with Python highlighting, vendored from its own
+// npm packages into one module (tools/codemirror.mjs; tests/browser/test_workshop_ui.py opens the editor).
+// Loaded by static/js/workshop/workshop.js only when a reader opens the section.
+import { EditorView, HighlightStyle, basicSetup, python, syntaxHighlighting, tags } from "../vendor/codemirror/codemirror.js";
 
-// The bundle exports HighlightStyle only as the class of its default style. CodeMirror's default
-// colours fail WCAG contrast on the site's code background (and are unreadable on the dark scheme):
-// the tokens take the site's palette (static/css/probierlabor.css), which is tuned for both schemes.
-const HighlightStyle = defaultHighlightStyle.constructor;
+// CodeMirror's default colours fail WCAG contrast on the site's code background (and are unreadable on
+// the dark scheme): the tokens take the site's palette (static/css/probierlabor.css), tuned for both schemes.
 const colours = HighlightStyle.define([
   { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword, tags.operatorKeyword], color: "var(--pl-purple)" },
   { tag: [tags.string, tags.special(tags.string)], color: "var(--pl-green)" },

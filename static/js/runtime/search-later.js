@@ -3,11 +3,12 @@
 // worker is started later: when the reader goes to the search box, or once Python is ready and the
 // reader pauses (or after FALLBACK_MS, should Python never start). Until then the theme talks to a
 // stand-in that keeps its listeners and messages and hands them to the real worker.
-// Loaded from <head> (overrides/main.html), before the theme's bundle creates the worker.
-(function () {
-  "use strict";
-  var RealWorker = window.Worker;
-  if (typeof RealWorker !== "function") return;
+// Imported by static/js/main.js, which runs before the theme's bundle creates the worker.
+import { afterPause } from "./pause.js";
+import { whenReady } from "./python.js";
+
+const RealWorker = window.Worker;
+if (typeof RealWorker === "function") {
   var FALLBACK_MS = 15000;
   var waiting = [];
   // Once started, a search worker the theme creates later starts at once: it comes after the moment
@@ -61,10 +62,8 @@
   };
   window.Worker.prototype = RealWorker.prototype;
 
-  // once the reader pauses (static/js/runtime-boot.js, loaded just before this file)
-  document.addEventListener("pl:runtime-ready", function () {
-    window.probierlaborConfig.afterPause(startAll);
-  }, { once: true });
+  // once Python is ready and the reader pauses (static/js/runtime/pause.js)
+  whenReady.then(function () { afterPause(startAll); });
   setTimeout(startAll, FALLBACK_MS);
   // The reader wants to search: the search box gets focus (click, or the theme's keys f, s, /), or the
   // search toggle opens it on a small screen.
@@ -74,4 +73,4 @@
   document.addEventListener("change", function (event) {
     if (event.target.id === "__search") startAll();
   }, true);
-})();
+}

@@ -1,0 +1,314 @@
+// A page's lesson (py/probierlabor/pageblocks/lesson_block.py): the guess before the experiment, the tasks
+// after it. Generic for every concept: which task is solved and when the guess can be judged is
+// Python's answer (kit/lesson.status), which experiment/mount.js hands on with every view it puts on
+// screen (the pl:rendered event, detail.lesson) — also a preset's pre-rendered view before Python
+// is ready. This script only remembers and shows.
+//
+// Progress stays in this browser (localStorage, one entry per page); nothing leaves the device.
+// Once solved, a task stays solved; a committed guess can be changed until the experiment has
+// answered it, then the verdict stands until the progress is reset.
+//
+// Presentation mode (classroom/present.js, html.pl-present) shows one task at a time and keeps every answer
+// hidden until the teacher reveals it (button „Lösung zeigen“, key L; A/V: next/previous task).
+import { lastRun } from "../experiment/mount.js";
+import { lessonOf, setLesson } from "./handles.js";
+import { showsChosenPreset } from "./present.js";
+
+const STORE = "probierlabor.lektion.";
+const html = document.documentElement;
+
+// ---- progress ----------------------------------------------------------------------------
+
+// Only what this lesson offers is taken from the storage (any script of the origin, or an older
+// version of the site, may have written there): a guess among its choices, tasks it has.
+function load({ slug, predict, tasks }) {
+  let data = null;
+  try {
+    data = JSON.parse(localStorage.getItem(STORE + slug) || "null");
+  } catch (_) { /* blocked or damaged: start afresh */ }
+  if (!data || typeof data !== "object") data = {};
+  const choices = [...predict.querySelectorAll(".pl-guess input")].map((input) => Number(input.value));
+  const guess = choices.includes(data.guess) ? data.guess : null;
+  const solved = Array.isArray(data.solved) ? data.solved : [];
+  return {
+    guess,
+    judged: guess !== null && data.judged === true,
+    solved: [...tasks.querySelectorAll(".pl-task")].map((li) => li.dataset.task).filter((key) => solved.includes(key)),
+  };
+}
+
+function save(slug, state) {
+  try { localStorage.setItem(STORE + slug, JSON.stringify(state)); } catch (_) { /* storage blocked: kept for this page only */ }
+}
+
+function forget(slug) {
+  try { localStorage.removeItem(STORE + slug); } catch (_) { /* nothing stored */ }
+}
+
+// ---- the parts on the page ----------------------------------------------------------------
+
+function parts(slug) {
+  const of = (cls) => document.querySelector(`.${cls}[data-lesson="${CSS.escape(slug)}"]`);
+  return { predict: of("pl-predict"), tasks: of("pl-tasks") };
+}
+
+function presenting() {
+  return html.classList.contains("pl-present");
+}
+
+function say(tasks, text) {
+  const live = tasks && tasks.querySelector(".pl-lesson-live");
+  if (!live) return;
+  live.textContent = "";
+  // a changed text node is announced even if the same sentence comes twice in a row
+  requestAnimationFrame(() => { live.textContent = text; });
+}
+
+function mount(slug) {
+  const { predict, tasks } = parts(slug);
+  if (!predict || !tasks || lessonOf(tasks)) return tasks && lessonOf(tasks);
+  const lesson = { slug, predict, tasks, current: 0 };
+  lesson.state = load(lesson);
+  setLesson(tasks, lesson);
+  lesson.step = (delta) => step(lesson, delta);
+  lesson.reveal = () => reveal(lesson, currentTask(lesson));
+
+  predict.querySelector("[data-lesson-commit]").addEventListener("click", () => commit(lesson));
+  predict.querySelector("[data-lesson-change]").addEventListener("click", () => {
+    lesson.state.guess = null;
+    save(slug, lesson.state);
+    paint(lesson);
+    const chosen = predict.querySelector("input:checked") || predict.querySelector("input");
+    chosen.focus();
+  });
+  predict.querySelector("[data-lesson-reveal]").addEventListener("click", () => reveal(lesson, predict));
+  tasks.querySelectorAll(".pl-task [data-lesson-reveal]").forEach((button) => {
+    button.addEventListener("click", () => reveal(lesson, button.closest(".pl-task")));
+  });
+  tasks.querySelectorAll("[data-lesson-step]").forEach((button) => {
+    button.addEventListener("click", () => step(lesson, Number(button.dataset.lessonStep)));
+  });
+  tasks.querySelector("[data-lesson-reset]").addEventListener("click", () => reset(lesson));
+  predict.addEventListener("change", () => paint(lesson));
+  tasks.querySelector(".pl-lesson-note").hidden = false;
+
+  const guess = lesson.state.guess;
+  if (guess !== null) {
+    predict.querySelector(`input[value="${CSS.escape(String(guess))}"]`).checked = true;
+  }
+  paint(lesson);
+  // a view the experiment showed before this script mounted
+  for (const status of shownNow(slug)) apply(lesson, status);
+  return lesson;
+}
+
+// The lesson status of each view of this experiment on screen (experiment/mount.js keeps the last
+// one for each block; a comparison copy of classroom/share.js counts as well).
+function shownNow(slug) {
+  return [...document.querySelectorAll(`[data-experiment="${CSS.escape(slug)}"]`)]
+    .filter((root) => lastRun(root) && lastRun(root).lesson).map((root) => counted(root, lastRun(root).lesson));
+}
+
+// In presentation mode a preset the teacher chose (keys 1–9, ←/→, Bild↑/↓ or its button) shows the
+// class an example; it solves no task before the students have tried it (issue 28). A state the teacher
+// sets by hand counts as always.
+function counted(root, status) {
+  if (!presenting() || !showsChosenPreset(root)) return status;
+  return Object.assign({}, status, { solved: [] });
+}
+
+function taskText(li) {
+  return li.querySelector(".pl-task-text").firstChild.textContent.trim();
+}
+
+function choiceText(predict, index) {
+  const input = predict.querySelector(`input[value="${CSS.escape(String(index))}"]`);
+  return input ? input.nextElementSibling.textContent : "";
+}
+
+function verdict(lesson) {
+  const { predict, state } = lesson;
+  const answer = Number(predict.dataset.answer);
+  const right = `Richtig ist: ${choiceText(predict, answer)}.`;
+  if (!state.judged) return right;  // only the teacher's reveal shows an unjudged answer
+  return state.guess === answer ? `Deine Vermutung stimmt: ${choiceText(predict, answer)}.`
+    : `Deine Vermutung „${choiceText(predict, state.guess)}“ stimmt nicht. ${right}`;
+}
+
+// ---- what changes the lesson ----------------------------------------------------------------
+
+function commit(lesson) {
+  const chosen = lesson.predict.querySelector("input:checked");
+  if (!chosen) {
+    say(lesson.tasks, "Wähle zuerst eine Antwort aus.");
+    lesson.predict.querySelector("input").focus();
+    return;
+  }
+  lesson.state.guess = Number(chosen.value);
+  save(lesson.slug, lesson.state);
+  const status = shownNow(lesson.slug).find((s) => s.shown);
+  if (status) apply(lesson, status);  // the experiment already shows the answer
+  else {
+    paint(lesson);
+    const hint = lesson.predict.querySelector(".pl-guess-hint").dataset.committed;  // the build's one wording
+    say(lesson.tasks, `Deine Vermutung: ${chosen.nextElementSibling.textContent}. ${hint}`);
+  }
+  // the button pressed is gone now: focus goes where the page answers
+  const change = lesson.predict.querySelector("[data-lesson-change]");
+  (change.hidden ? lesson.predict.querySelector(".pl-verdict") : change).focus();
+}
+
+function apply(lesson, status) {
+  const { state, tasks } = lesson;
+  const news = [];
+  for (const key of status.solved) {
+    if (state.solved.includes(key)) continue;
+    const li = tasks.querySelector(`.pl-task[data-task="${CSS.escape(key)}"]`);
+    if (!li) continue;
+    state.solved.push(key);
+    news.push(`Aufgabe gelöst: ${taskText(li)}`);
+  }
+  const judged = status.shown && state.guess !== null && !state.judged;
+  if (judged) {
+    state.judged = true;
+    news.unshift(verdict(lesson));
+  }
+  if (!news.length) return;
+  save(lesson.slug, state);
+  paint(lesson);
+  say(tasks, news.join(" "));
+  if (judged) showNearby(lesson);
+}
+
+// The verdict appears under the guess, and on a phone that is 1 000 px and more above the experiment
+// that answered it. Where the guess is out of sight, a note at the bottom of the screen says it too,
+// with a way up; it goes when the guess comes into view, when closed, or after NEARBY_MS (the verdict
+// itself stays under the guess; the live region has already said it). Not while presenting: there
+// the teacher reveals the answer.
+const NEARBY_MS = 12000;
+
+function showNearby(lesson) {
+  const box = lesson.predict.querySelector(".pl-verdict");
+  const seen = box.getBoundingClientRect();
+  if (presenting() || (seen.top >= 0 && seen.bottom <= window.innerHeight)) return;
+  const place = document.querySelector(".md-content__inner") || document.body;  // replaced with the page
+  place.querySelectorAll(".pl-verdict-nearby").forEach((old) => old.plClose());
+  const note = document.createElement("div");
+  note.className = "pl-verdict-nearby " + (lesson.predict.classList.contains("pl-right") ? "pl-right" : "pl-wrong");
+  const text = document.createElement("p");
+  text.textContent = verdict(lesson);
+  const up = document.createElement("button");
+  up.type = "button";
+  up.className = "md-button";
+  up.textContent = "Zur Vermutung";
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "md-button";
+  close.textContent = "Schließen";
+  note.append(text, up, close);
+  const watch = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) note.plClose(); });
+  const timer = setTimeout(() => note.plClose(), NEARBY_MS);
+  note.plClose = () => { clearTimeout(timer); watch.disconnect(); note.remove(); };
+  up.addEventListener("click", () => {
+    note.plClose();
+    box.scrollIntoView({ block: "center" });
+    box.focus({ preventScroll: true });
+  });
+  close.addEventListener("click", () => note.plClose());
+  place.append(note);
+  watch.observe(box);
+}
+
+function reset(lesson) {
+  forget(lesson.slug);
+  lesson.state = load(lesson);
+  lesson.predict.querySelectorAll("input").forEach((input) => { input.checked = false; });
+  lesson.predict.plRevealed = false;
+  lesson.tasks.querySelectorAll(".pl-task").forEach((li) => { li.plRevealed = false; });
+  paint(lesson);
+  say(lesson.tasks, "Fortschritt zurückgesetzt.");
+}
+
+function reveal(lesson, item) {
+  if (!item) return;
+  item.plRevealed = !item.plRevealed;
+  paint(lesson);
+}
+
+function currentTask(lesson) {
+  return lesson.tasks.querySelectorAll(".pl-task")[lesson.current];
+}
+
+function step(lesson, delta) {
+  const count = lesson.tasks.querySelectorAll(".pl-task").length;
+  lesson.current = (lesson.current + delta + count) % count;
+  paint(lesson);
+  say(lesson.tasks, `Aufgabe ${lesson.current + 1} von ${count}: ${taskText(currentTask(lesson))}`);
+}
+
+// ---- showing the state -------------------------------------------------------------------
+
+function paint(lesson) {
+  const { predict, tasks, state } = lesson;
+  const present = presenting();
+  const committed = state.guess !== null;
+  const picked = predict.querySelector("input:checked");
+  predict.querySelector(".pl-guess").disabled = committed;
+  predict.querySelector("[data-lesson-commit]").hidden = committed;
+  predict.querySelector("[data-lesson-commit]").setAttribute("aria-disabled", String(!picked));
+  predict.querySelector("[data-lesson-change]").hidden = !committed || state.judged;
+  const hint = predict.querySelector(".pl-guess-hint");
+  if (hint.dataset.open === undefined) hint.dataset.open = hint.textContent;  // the build's words, once
+  hint.textContent = committed && !state.judged ? hint.dataset.committed : hint.dataset.open;
+  const predictShown = present ? Boolean(predict.plRevealed) : state.judged;
+  showAnswer(predict, predictShown, present);
+  predict.querySelector(".pl-verdict-text").textContent = predictShown ? verdict(lesson) : "";
+  predict.classList.toggle("pl-right", state.judged && state.guess === Number(predict.dataset.answer));
+  predict.classList.toggle("pl-wrong", state.judged && state.guess !== Number(predict.dataset.answer));
+
+  const items = [...tasks.querySelectorAll(".pl-task")];
+  lesson.current = Math.min(lesson.current, items.length - 1);
+  items.forEach((li, i) => {
+    const solved = state.solved.includes(li.dataset.task);
+    li.classList.toggle("pl-solved", solved);
+    li.querySelector(".pl-task-done").hidden = !solved;
+    li.hidden = present && i !== lesson.current;
+    showAnswer(li, present ? Boolean(li.plRevealed) : solved, present);
+  });
+  tasks.querySelector(".pl-task-nav").hidden = !present;
+  tasks.querySelector(".pl-task-position").textContent = `Aufgabe ${lesson.current + 1} von ${items.length}`;
+  const done = items.filter((li) => state.solved.includes(li.dataset.task)).length;
+  tasks.querySelector(".pl-progress-text").textContent = `Gelöst: ${done} von ${items.length} Aufgaben.`;
+  tasks.querySelector("[data-lesson-reset]").hidden = !done && !committed;
+}
+
+function showAnswer(item, shown, present) {
+  const box = item.querySelector(":scope > .pl-verdict, :scope > .pl-explain");
+  box.hidden = !shown;
+  const button = item.querySelector("[data-lesson-reveal]");
+  button.hidden = !present;
+  button.setAttribute("aria-expanded", String(Boolean(item.plRevealed)));
+  button.textContent = item.plRevealed ? "Lösung verbergen" : "Lösung zeigen";
+}
+
+// ---- wiring ----------------------------------------------------------------------------------
+
+function mountAll() {
+  document.querySelectorAll(".pl-tasks[data-lesson]").forEach((tasks) => mount(tasks.dataset.lesson));
+}
+
+// pl:rendered does not bubble; capturing on document still sees it
+document.addEventListener("pl:rendered", (e) => {
+  const root = e.target;
+  const status = e.detail && e.detail.lesson;
+  if (!root.dataset || !root.dataset.experiment || !status) return;
+  const lesson = mount(root.dataset.experiment);
+  if (lesson) apply(lesson, counted(root, status));
+}, true);
+
+// classroom/present.js switches the mode with a class on <html>
+new MutationObserver(() => {
+  document.querySelectorAll(".pl-tasks[data-lesson]").forEach((tasks) => { if (lessonOf(tasks)) paint(lessonOf(tasks)); });
+}).observe(html, { attributes: true, attributeFilter: ["class"] });
+
+export { mountAll as onPage };

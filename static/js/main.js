@@ -1,0 +1,76 @@
+// The page's one entry (overrides/main.html: a module in <head>, after the Trusted Types gate and
+// before the theme's deferred bundle). It starts Python, and on every page (mkdocs-material announces
+// the first one and each instant navigation on document$) it mounts what the page's markup declares,
+// importing a feature's code only for a page that has it: a page without a replay loads no replay code.
+// Python survives the page changes: the tab keeps this module, and with it the one runtime.
+import { onPage as a11y } from "./a11y.js";
+import * as fmt from "./fmt.js";
+import { onPage as present } from "./classroom/present.js";
+import { onPage as paths } from "./classroom/paths.js";
+import { playerOf, setPlayer } from "./classroom/handles.js";
+import { control as offline, onPage as offlinePage } from "./offline/offline.js";
+import { config } from "./runtime/start.js";
+import { connect, fail, runtime } from "./runtime/python.js";
+import "./runtime/search-later.js";
+import { renameOld } from "./url-state.js";
+
+// What a page may declare, the code that mounts it, and in which order the features mount (the share
+// bar and the presentation mode after the experiment they work on).
+const FEATURES = [
+  { markup: "[data-experiment]", load: () => import("./experiment/mount.js"), mount: (m) => m.mountAll() },
+  { always: a11y },
+  { markup: "section.pl-replay[data-replay]", load: () => import("./replay/index.js") },
+  { markup: "[data-experiment]", load: () => import("./classroom/share.js") },
+  { always: present },
+  { markup: ".pl-tasks[data-lesson]", load: () => import("./classroom/lesson.js") },
+  { markup: "[data-systemcheck]", load: () => import("./systemcheck/systemcheck.js") },
+  { markup: "[data-workshop]", load: () => import("./workshop/workshop.js") },
+  { markup: "[data-live]", load: () => import("./live/live.js") },
+  { always: offlinePage },
+  { always: paths },
+];
+
+const loaded = new Map();  // feature → the promise of its module, once asked for
+const arrived = new Map();  // feature → its module, once there
+
+function load(feature) {
+  if (!loaded.has(feature)) {
+    loaded.set(feature, feature.load().then((module) => { arrived.set(feature, module); return module; }));
+  }
+  return loaded.get(feature);
+}
+
+// The features of the page now on screen, imported together, mounted in FEATURES' order; a feature
+// loaded for an earlier page hears of every later one too (it may have to let go of what it held).
+async function onPage() {
+  const wanted = FEATURES.map((f) => (f.always || !(loaded.has(f) || document.querySelector(f.markup)) ? null : load(f)));
+  const modules = await Promise.all(wanted);
+  FEATURES.forEach((feature, i) => {
+    if (feature.always) feature.always();
+    else if (modules[i]) (feature.mount || ((m) => m.onPage()))(modules[i]);
+  });
+}
+
+// An old link's former parameter names, before the theme's bundle reads the address (it opens ?q= as
+// a search); the experiment renames them again for a page reached by instant navigation.
+document.querySelectorAll("[data-experiment][data-aliases]").forEach(renameOld);
+// The page is parsed (a module runs after that): its features download while the theme starts.
+FEATURES.forEach((f) => { if (f.markup && document.querySelector(f.markup)) load(f); });
+
+function start() {
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(onPage);
+  else onPage();
+}
+// After the theme's bundle, which makes document$: deferred, it runs after this module and before
+// DOMContentLoaded (readyState is "interactive" already while deferred scripts run).
+if (document.readyState === "complete") start();
+else document.addEventListener("DOMContentLoaded", start, { once: true });
+
+// One read-only handle for tests, the bench and the curious; no feature reads it.
+const experiment = FEATURES[0];
+window.probierlabor = Object.freeze({
+  runtime, connect, fail, config, fmt, offline,
+  player: playerOf,
+  setPlayer,  // a stand-in panel for the presentation mode's keys (tests/browser/test_present.py)
+  values: (root) => arrived.get(experiment).fromControls(root),
+});

@@ -1,0 +1,104 @@
+// The tab's one Python Web Worker (static/js/python-worker.js), shared by everything that runs
+// Python off the page's main thread: „Im Code nachrechnen“ (static/js/workshop/workshop.js) and
+// „Eigener Lauf“ (static/js/live/live.js). It starts on the first run, so a page's cold start never pays for it,
+// and ending it is the only way to stop Python in the middle of a run; the next run starts a new one.
+import { de } from "../fmt.js";
+import { siteUrl } from "../site.js";
+
+// From the site's root (static/js/site.js), never from document.currentScript: PyScript, which the
+// pages loaded until boot.py ran without it, answered that with its own <script type="py">, and this
+// file then looked for the worker in static/py/ (one cold load in eight).
+const url = () => siteUrl("static/js/python-worker.js");
+let worker = null;
+let port = null;
+let runs = 0;
+
+// The reader's code runs inside the worker and could post to the page as the worker does: so the
+// worker's own messages are not listened to. Its first message from here is a MessagePort, which only
+// the worker's script keeps (static/js/python-worker.js); every run is asked and answered on it.
+function start() {
+  worker = new Worker(url(), { type: "module" });
+  const channel = new MessageChannel();
+  worker.postMessage({ type: "port" }, [channel.port2]);
+  port = channel.port1;
+  port.start();
+}
+
+function end() {
+  if (worker) worker.terminate();
+  if (port) port.close();
+  worker = null;
+  port = null;
+}
+
+// Runs task with args (strings) and the zip at bundle; listen(message) gets this run's messages
+// (status, running, progress, done, failed) until detach(). A worker that breaks down reports
+// "failed" and is ended.
+function run(task, args, bundle, listen) {
+  if (!worker) start();
+  const mine = worker;
+  const channel = port;
+  const id = (runs += 1);  // a worker's messages name their run: one worker serves every page
+  const message = (event) => { if (event.data.id === id) listen(event.data); };
+  const broken = (event) => {
+    event.preventDefault();
+    end();
+    listen({ type: "failed", message: event.message || "Web Worker" });
+  };
+  channel.addEventListener("message", message);
+  mine.addEventListener("error", broken);
+  channel.postMessage({ id, task, args, bundle });
+  return {
+    detach() {
+      channel.removeEventListener("message", message);
+      mine.removeEventListener("error", broken);
+    },
+  };
+}
+
+// The worker caps the messages of a run (python-worker.js) and says how many it left out.
+const dropped = (count) => `${de(count, 0)} Meldungen des Laufs wurden verworfen: zu viele auf einmal.`;
+
+// A run with the course both sections share: status lines while Python and the packages load, a
+// time limit from the moment Python runs, „Abbrechen“ and a breakdown end the worker. o: limit
+// (seconds), text (running, timeout, stopped, failed(message), one line per loading stage: a text,
+// or a function of the stage's message, e.g. package({ name, index, count })), say(text, kind),
+// end() once the run is over, whatever ended it, progress(data) (optional), and done(data, finish)
+// for the result, which calls finish(text, kind); data.total is the time from the press (this call)
+// to the result, data.seconds the run's own. Returns { stop }.
+function session(task, args, bundle, o) {
+  const pressed = performance.now();
+  let timer = null;
+  let job = null;
+  let over = false;
+  const finish = (text, kind) => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    job.detach();
+    o.end();
+    o.say(text, kind);
+  };
+  const halt = (text) => { end(); finish(text, "error"); };
+  const listen = (data) => {
+    if (data.type === "status") {
+      const line = o.text[data.stage];
+      o.say(typeof line === "function" ? line(data) : line);
+    }
+    else if (data.type === "running") {
+      o.say(o.text.running);
+      timer = setTimeout(() => halt(o.text.timeout), o.limit * 1000);
+    } else if (data.type === "progress") {
+      if (o.progress) o.progress(data);
+    } else if (data.type === "failed") halt(o.text.failed(data.message));
+    else if (data.type === "done") {
+      const result = Object.assign({}, data, { total: (performance.now() - pressed) / 1000 });
+      o.done(result, data.dropped ? (text, kind) => finish(`${text} ${dropped(data.dropped)}`, kind) : finish);
+    }
+  };
+  o.say(worker ? o.text.running : o.text.python);  // a fresh worker starts Python first
+  job = run(task, args, bundle, listen);
+  return { stop: () => halt(o.text.stopped) };
+}
+
+export { run, end, session };

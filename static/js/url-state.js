@@ -1,0 +1,66 @@
+// The page's address is the state a reader shares: one set of rules for every feature that keeps
+// something there. A state is a set of names under a prefix:
+//   ""       an experiment's parameters (data-param), degree=5
+//   "b."     the A/B comparison's second copy (static/js/classroom/share.js), b.degree=9
+//   "lauf."  the reader's own engine run (static/js/live/live.js), lauf.steps=12
+// An old link may carry a parameter's former name (Param.alias, data-aliases on the experiment):
+// rename() moves it to the new one, and the new name wins over a stale old one, as in api.checked.
+// Every write replaces the history entry (a slider must not fill the back button) and keeps the hash.
+export const EXPERIMENT = "";
+export const AB_SIDE = "b.";
+export const OWN_RUN = "lauf.";
+
+export const query = () => new URLSearchParams(location.search);
+
+// The address with `q` as its query; `q` is a URLSearchParams.
+export function addressWith(q) {
+  const text = q.toString();
+  return location.pathname + (text ? "?" + text : "") + location.hash;
+}
+
+export function commit(address) {
+  history.replaceState(history.state, "", address);
+}
+
+export const replaceQuery = (q) => commit(addressWith(q));
+
+// {name: raw text} of the `names` the address holds under `prefix`.
+export function read(prefix, names) {
+  const q = query(), raw = {};
+  for (const name of names) if (q.has(prefix + name)) raw[name] = q.get(prefix + name);
+  return raw;
+}
+
+// The address with every one of `names` under `prefix` dropped and `values` ({name: text}) set.
+export function addressFor(prefix, names, values) {
+  const q = query();
+  for (const name of names) q.delete(prefix + name);
+  for (const [name, value] of Object.entries(values)) q.set(prefix + name, value);
+  return addressWith(q);
+}
+
+export const write = (prefix, names, values) => commit(addressFor(prefix, names, values));
+
+// An experiment keeps its state under the prefix its markup declares (data-url-prefix: classroom/share.js's
+// copy B); the page's own experiment has none.
+export const prefixOf = (root) => root.dataset.urlPrefix || EXPERIMENT;
+
+// Former names ({old: new}) under `prefix` become the new ones.
+export function rename(prefix, aliases) {
+  const q = query();
+  let changed = false;
+  for (const [old, name] of Object.entries(aliases)) {
+    if (!q.has(prefix + old)) continue;
+    if (!q.has(prefix + name)) q.set(prefix + name, q.get(prefix + old));
+    q.delete(prefix + old);
+    changed = true;
+  }
+  if (changed) replaceQuery(q);
+}
+
+// An experiment's old names. Called for the page's experiments before the theme's bundle reads the
+// address (metr-horizon's threshold was once q, and the theme reads ?q= as a search; static/js/main.js
+// runs first), and for every experiment mounted later.
+export function renameOld(root) {
+  if (root.dataset.aliases) rename(prefixOf(root), JSON.parse(root.dataset.aliases));
+}

@@ -1,0 +1,258 @@
+// „Im Code nachrechnen“ (py/probierlabor/pageblocks/workshop_block.py): the page's numpy + matplotlib
+// script in a code editor, filled with the values the experiment shows, run in a Web Worker.
+//
+// Nothing here runs before a reader opens the section: the editor (static/js/workshop/editor.js)
+// is imported then, and the tab's Python worker (static/js/runtime/worker.js) with its own Pyodide, numpy
+// and matplotlib starts on the first „Ausführen“. The page's cold start stays as it is.
+// The page's runtime only fills the script (kit/workshop.fill_json); the reader's code never runs
+// there, so an error or an endless loop in it cannot touch the experiment.
+import { fromControls } from "../experiment/mount.js";
+import { de as german } from "../fmt.js";
+import { runtime, whenReady } from "../runtime/python.js";
+import * as worker from "../runtime/worker.js";
+import { config } from "../runtime/start.js";
+import { EXPERIMENT, prefixOf } from "../url-state.js";
+
+const mounted = new WeakSet();  // the elements this file has wired
+
+const STORE = "probierlabor.werkstatt.";  // + slug: the reader's edits, per page
+const de = (x) => german(x, 1);
+// Loading counts as waiting, so the time shown runs from the press: a first run on a phone spends
+// most of a minute starting Python, numpy and matplotlib, and its code a few seconds.
+const STARTUP_S = 1;  // a run that waited longer for Python says so
+const TEXT = {
+  python: "Python für deinen Code wird gestartet …",
+  package: (d) => `${d.name} wird geladen (Paket ${d.index} von ${d.count}) …`,
+  running: "Dein Code läuft …",
+  done: (d) => (d.total - d.seconds < STARTUP_S ? `Fertig nach ${de(d.total)} s.`
+    : `Fertig nach ${de(d.total)} s: ${de(d.total - d.seconds)} s hat Python mit seinen Paketen zum Starten gebraucht, ` +
+      `${de(d.seconds)} s dein Code.`),
+  error: (e) => `Dein Code hat einen Fehler. ${e.line ? `Zeile ${e.line}: ` : ""}${e.kind}: ${e.message}`,
+  timeout: (s) => `Nach ${s} Sekunden abgebrochen. Läuft dein Code in einer Endlosschleife? Beim nächsten „Ausführen“ startet Python neu.`,
+  stopped: "Abgebrochen. Beim nächsten „Ausführen“ startet Python neu.",
+  failed: (m) => `Python für deinen Code konnte nicht starten (${m}). Lade die Seite neu.`,
+  noEditor: "Der Code-Editor konnte nicht geladen werden. Lade die Seite neu.",
+  reset: "Zurückgesetzt: Der Code rechnet wieder mit den Einstellungen des Experiments.",
+  restored: "Deine letzte Fassung dieses Codes ist wieder da. „Zurücksetzen“ holt das Original.",
+  figure: "Abbildung, die dein Code gezeichnet hat",
+};
+
+let editorModule = null;
+
+// ---- the state of a section --------------------------------------------------------------
+
+function stored(slug) {
+  try { return localStorage.getItem(STORE + slug); } catch (_) { return null; }
+}
+
+function store(slug, text) {
+  try {
+    if (text === null) localStorage.removeItem(STORE + slug);
+    else localStorage.setItem(STORE + slug, text);
+  } catch (_) { /* private mode or full: the edit simply is not kept */ }
+}
+
+function experimentOf(slug) {
+  return [...document.querySelectorAll("[data-experiment]")]
+    .find((root) => root.dataset.experiment === slug && prefixOf(root) === EXPERIMENT);
+}
+
+// The script with the experiment's current values, from the page's Python; until that is ready,
+// the default script that the page carries (it is the default state, tests/test_workshop.py).
+function filled(section) {
+  const slug = section.dataset.workshop;
+  const root = experimentOf(slug);
+  if (runtime.workshop && root) {
+    try {
+      const out = JSON.parse(runtime.workshop(slug, JSON.stringify(fromControls(root))));
+      if (out.script) return out.script;
+      console.warn(`[werkstatt ${slug}]`, out.error);
+    } catch (error) {
+      console.warn(`[werkstatt ${slug}]`, error);
+    }
+  }
+  return section.plDefault;
+}
+
+function status(section, text, kind) {
+  const line = section.querySelector("[data-workshop-status]");
+  line.textContent = text;
+  line.dataset.kind = kind || "";
+}
+
+function show(section, text) {
+  section.plText = text;
+  if (section.plEditor) editorModule.setText(section.plEditor, text);
+  laterForPrint(section);
+}
+
+// ---- opening -------------------------------------------------------------------------------
+
+async function open(section) {
+  const slug = section.dataset.workshop;
+  const mine = stored(slug);
+  const text = mine !== null ? mine : filled(section);
+  if (!section.plEditor) {
+    try {
+      editorModule = editorModule || await import("./editor.js");
+    } catch (error) {
+      console.warn("[werkstatt]", error);
+      status(section, TEXT.noEditor, "error");
+      return;
+    }
+    const box = section.querySelector("[data-workshop-editor]");
+    section.plText = text;
+    section.plEditor = editorModule.createEditor(box, text, (now) => edited(section, now));
+    box.hidden = false;
+    section.querySelector("[data-workshop-code]").hidden = true;
+  } else if (section.plEditor.state.doc.toString() !== text) {
+    show(section, text);
+  }
+  if (mine !== null) status(section, TEXT.restored);
+  else section.plFilled = text;
+  section.dataset.state = "open";
+  // Opened while the page's Python still starts: fill in the experiment's values when it is there.
+  if (mine === null && !runtime.workshop) {
+    whenReady.then(() => {
+      if (section.plText !== section.plDefault || stored(slug) !== null) return;
+      section.plFilled = filled(section);
+      show(section, section.plFilled);
+    });
+  }
+}
+
+function edited(section, text) {
+  section.plText = text;
+  if (text !== section.plFilled) store(section.dataset.workshop, text);
+  laterForPrint(section);
+}
+
+// ---- print ---------------------------------------------------------------------------------
+
+// The printed sheet carries the code on its own last page, which the print dialog's page range can
+// leave out (print.css; the section itself does not print): a copy at the end of the page with the
+// reader's own version of the code if there is one, else the script filled with the values the
+// experiment shows now. Without it a sheet at T = 2 printed the default's T = 1 (issue 28).
+function printCopy(section) {
+  if (!section.plPrint) {
+    const copy = document.createElement("section");
+    copy.className = "pl-print-code";
+    const title = document.createElement("h2");
+    title.textContent = section.querySelector("summary").textContent;
+    const pre = document.createElement("pre");
+    pre.append(document.createElement("code"));
+    copy.append(title, pre);
+    (section.closest(".md-content__inner") || section.parentElement).append(copy);
+    section.plPrint = copy;
+  }
+  return section.plPrint.querySelector("code");
+}
+
+function forPrint(section) {
+  section.plPrintLater = 0;
+  const mine = stored(section.dataset.workshop);
+  const text = mine !== null ? mine : filled(section);
+  const code = printCopy(section);
+  if (code.textContent !== text) code.textContent = text;
+}
+
+// After a change, once the browser is idle: a dragged slider asks Python for the script once, not at
+// every step. Printing itself (beforeprint) brings every copy up to date at once.
+function laterForPrint(section) {
+  if (section.plPrintLater) return;
+  const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 200));
+  section.plPrintLater = idle(() => { if (section.plPrintLater) forPrint(section); });
+}
+
+// ---- running -------------------------------------------------------------------------------
+
+// The site's colours, read from its CSS (static/css/probierlabor.css), so a figure looks like the
+// page's own; as RGBA numbers from 0 to 1, which matplotlib takes.
+function style(section) {
+  const probe = document.createElement("span");
+  section.appendChild(probe);
+  const colour = (value) => {
+    probe.style.color = value;
+    const [r, g, b, a = 1] = getComputedStyle(probe).color.match(/[\d.]+/g).map(Number);
+    return [r / 255, g / 255, b / 255, a];
+  };
+  const palette = ["blue", "orange", "green", "vermilion", "purple", "sky"].map((name) => colour(`var(--pl-${name})`));
+  const result = {
+    palette,
+    ink: colour("var(--md-default-fg-color)"),
+    muted: colour("var(--pl-muted)"),
+    background: colour("var(--md-default-bg-color)"),
+  };
+  probe.remove();
+  return result;
+}
+
+function setRunning(section, on) {
+  section.querySelector("[data-workshop-run]").disabled = on;
+  section.querySelector("[data-workshop-stop]").disabled = !on;
+  section.setAttribute("aria-busy", String(on));
+}
+
+// In the tab's Python worker (static/js/runtime/worker.js), ended on „Abbrechen“ and after the time limit.
+function run(section) {
+  if (section.plRun) return;
+  const code = section.plEditor ? section.plEditor.state.doc.toString() : section.plText;
+  const started = performance.now();
+  const limit = Number(section.dataset.workshopLimit);  // seconds, workshop_block.LIMIT_S
+  setRunning(section, true);
+  section.plRun = worker.session("workshop", [code, JSON.stringify(style(section))],
+    config.bundle, {
+      limit,
+      text: Object.assign({}, TEXT, { timeout: TEXT.timeout(limit) }),
+      say: (text, kind) => status(section, text, kind),
+      end: () => { section.plRun = null; setRunning(section, false); },
+      done: (data, finish) => {
+        showResult(section, data);
+        finish(data.error ? TEXT.error(data.error) : TEXT.done(data), data.error ? "error" : "done");
+        section.dispatchEvent(new CustomEvent("pl:workshop-done", {
+          detail: { ms: performance.now() - started, figures: data.figures.length, error: data.error },
+        }));
+      },
+    });
+}
+
+function showResult(section, data) {
+  const output = section.querySelector("[data-workshop-output]");
+  output.textContent = data.output;
+  output.hidden = !data.output;
+  const images = data.figures.map((png) => {
+    const img = document.createElement("img");
+    img.src = "data:image/png;base64," + png;
+    img.alt = TEXT.figure;
+    return img;
+  });
+  section.querySelector("[data-workshop-figure]").replaceChildren(...images);
+}
+
+// ---- mounting ------------------------------------------------------------------------------
+
+function mount(section) {
+  if (mounted.has(section)) return;
+  mounted.add(section);
+  section.plDefault = section.querySelector("[data-workshop-code] code").textContent;
+  section.plText = section.plDefault;
+  section.addEventListener("toggle", () => { if (section.open) open(section); });
+  section.querySelector("[data-workshop-run]").addEventListener("click", () => run(section));
+  section.querySelector("[data-workshop-stop]").addEventListener("click", () => section.plRun && section.plRun.stop());
+  section.querySelector("[data-workshop-reset]").addEventListener("click", () => {
+    store(section.dataset.workshop, null);
+    section.plFilled = filled(section);
+    show(section, section.plFilled);
+    status(section, TEXT.reset);
+  });
+  forPrint(section);
+  if (section.open) open(section);
+}
+
+// Only when printing: refreshed after every render, the copy asked Python for the whole script in
+// the idle time between a slider's frames (experience-replay's next frame 22 → 25 ms, bench side by side).
+window.addEventListener("beforeprint", () => {
+  document.querySelectorAll(".pl-workshop").forEach((section) => { if (mounted.has(section)) forPrint(section); });
+});
+
+export const onPage = () => document.querySelectorAll("[data-workshop]").forEach(mount);

@@ -1,0 +1,52 @@
+"""The browser side is a package of ES modules (static/js/main.js is the one entry): files share code by
+import, never by a window global or a value stored on a DOM element for another file to read.
+
+``document.currentScript`` names the running script only during a classic script's first synchronous
+run; workshop.js once read it and, on busy machines, looked for its editor in static/py/ (issue 16,
+while PyScript ran the page's Python). A module knows its own address (import.meta.url, static/js/site.js).
+"""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+JS = ROOT / "static" / "js"
+# the Trusted Types gate is a classic script, first in <head>: its one handle is what it gives
+GATE = "trusted.js"
+
+
+def _code() -> dict[str, str]:
+    return {p.relative_to(JS).as_posix(): re.sub(r"//[^\n]*", "", p.read_text(encoding="utf-8"))
+            for p in sorted(JS.rglob("*.js")) + sorted(JS.rglob("*.mjs"))}
+
+
+def test_no_script_reads_current_script():
+    assert [name for name, text in _code().items() if "currentScript" in text] == []
+
+
+def test_no_window_global_is_shared_between_files():
+    """Only the gate's handle (probierlaborTrusted, read by experiment/morph.js) and main.js's read-only
+    debug handle for tests (window.probierlabor, read by no file) are on window."""
+    found = {name: sorted(set(re.findall(r"window\.(probierlabor\w*)", text))) for name, text in _code().items()}
+    assert {name: names for name, names in found.items() if names} == {
+        "experiment/morph.js": ["probierlaborTrusted"], "main.js": ["probierlabor"]}
+    assert "probierlaborTrusted" in _code()[GATE]
+
+
+def test_no_value_on_a_dom_element_is_read_by_another_file():
+    """A module keeps what it knows of an element in its own WeakMap or answers through an exported
+    function (classroom/handles.js, experiment/mount.js lastRun): an expando (el.plSomething) lives in one file."""
+    owners: dict[str, set[str]] = {}
+    for name, text in _code().items():
+        for expando in set(re.findall(r"\.(pl[A-Z]\w*)", text)):
+            owners.setdefault(expando, set()).add(name)
+    shared = {expando: sorted(files) for expando, files in owners.items() if len(files) > 1}
+    assert shared == {"plRun": ["live/live.js", "workshop/workshop.js"]}  # each on its own sections (tests read it)
+
+
+def test_every_file_but_the_gate_is_a_module():
+    for name, text in _code().items():
+        if name == GATE:
+            assert "import " not in text and "export " not in text
+        else:
+            assert re.search(r"^(import|export) ", text, re.M), name
