@@ -4,6 +4,11 @@
 // screen (the pl:rendered event, detail.lesson) — also a preset's pre-rendered view before Python
 // is ready. This script only remembers and shows.
 //
+// Feedback teaches (issue 30 §2): a wrong guess shows its own reason (.pl-why-not of its choice), and a
+// task the reader is close to says so (.pl-task-near while kit/lesson.status lists it in „near“; not
+// stored: it follows the state). „Was du entdeckst“ (mkdocs_hooks/discoveries.py) opens once the guess
+// is committed or a task solved.
+//
 // Progress stays in this browser (localStorage, one entry per page); nothing leaves the device.
 // Once solved, a task stays solved; a committed guess can be changed until the experiment has
 // answered it, then the verdict stands until the progress is reset.
@@ -67,7 +72,7 @@ function say(tasks, text) {
 function mount(slug) {
   const { predict, tasks } = parts(slug);
   if (!predict || !tasks || lessonOf(tasks)) return tasks && lessonOf(tasks);
-  const lesson = { slug, predict, tasks, current: 0 };
+  const lesson = { slug, predict, tasks, current: 0, near: [] };
   lesson.state = load(lesson);
   setLesson(tasks, lesson);
   lesson.step = (delta) => step(lesson, delta);
@@ -114,7 +119,7 @@ function shownNow(slug) {
 // sets by hand counts as always.
 function counted(root, status) {
   if (!presenting() || !showsChosenPreset(root)) return status;
-  return Object.assign({}, status, { solved: [] });
+  return Object.assign({}, status, { solved: [], near: [] });
 }
 
 function taskText(li) {
@@ -124,6 +129,14 @@ function taskText(li) {
 function choiceText(predict, index) {
   const input = predict.querySelector(`input[value="${CSS.escape(String(index))}"]`);
   return input ? input.nextElementSibling.textContent : "";
+}
+
+// The reason the reader's wrong choice gets (empty for a right guess or a lesson without reasons).
+function whyNot(lesson) {
+  const { predict, state } = lesson;
+  if (!state.judged || state.guess === Number(predict.dataset.answer)) return "";
+  const reason = predict.querySelector(`.pl-why-not[data-choice="${CSS.escape(String(state.guess))}"]`);
+  return reason ? reason.textContent : "";
 }
 
 function verdict(lesson) {
@@ -171,12 +184,20 @@ function apply(lesson, status) {
   const judged = status.shown && state.guess !== null && !state.judged;
   if (judged) {
     state.judged = true;
-    news.unshift(verdict(lesson));
+    news.unshift([verdict(lesson), whyNot(lesson)].filter(Boolean).join(" "));
   }
-  if (!news.length) return;
-  save(lesson.slug, state);
+  const near = (status.near || []).filter((key) => !state.solved.includes(key));
+  const closer = near.filter((key) => !lesson.near.includes(key));
+  const nearChanged = near.length !== lesson.near.length || closer.length > 0;
+  lesson.near = near;
+  for (const key of closer) {
+    const note = tasks.querySelector(`.pl-task[data-task="${CSS.escape(key)}"] .pl-task-near`);
+    if (note) news.push(note.textContent);
+  }
+  if (!news.length && !nearChanged) return;
+  if (judged || news.length > closer.length) save(lesson.slug, state);
   paint(lesson);
-  say(tasks, news.join(" "));
+  if (news.length) say(tasks, news.join(" "));
   if (judged) showNearby(lesson);
 }
 
@@ -265,6 +286,10 @@ function paint(lesson) {
   predict.querySelector(".pl-verdict-text").textContent = predictShown ? verdict(lesson) : "";
   predict.classList.toggle("pl-right", state.judged && state.guess === Number(predict.dataset.answer));
   predict.classList.toggle("pl-wrong", state.judged && state.guess !== Number(predict.dataset.answer));
+  const reason = !present && whyNot(lesson);
+  predict.querySelectorAll(".pl-why-not").forEach((p) => {
+    p.hidden = !reason || p.dataset.choice !== String(state.guess);
+  });
 
   const items = [...tasks.querySelectorAll(".pl-task")];
   lesson.current = Math.min(lesson.current, items.length - 1);
@@ -274,12 +299,21 @@ function paint(lesson) {
     li.querySelector(".pl-task-done").hidden = !solved;
     li.hidden = present && i !== lesson.current;
     showAnswer(li, present ? Boolean(li.plRevealed) : solved, present);
+    const near = li.querySelector(".pl-task-near");
+    if (near) near.hidden = solved || present || !lesson.near.includes(li.dataset.task);
   });
   tasks.querySelector(".pl-task-nav").hidden = !present;
   tasks.querySelector(".pl-task-position").textContent = `Aufgabe ${lesson.current + 1} von ${items.length}`;
   const done = items.filter((li) => state.solved.includes(li.dataset.task)).length;
   tasks.querySelector(".pl-progress-text").textContent = `Gelöst: ${done} von ${items.length} Aufgaben.`;
   tasks.querySelector("[data-lesson-reset]").hidden = !done && !committed;
+  // „Was du entdeckst“ opens once, when the reader has guessed or solved something; a reset folds it again
+  const found = document.querySelector(`details.pl-discover[data-lesson="${CSS.escape(lesson.slug)}"]`);
+  const earned = committed || done > 0;
+  if (found && earned !== Boolean(lesson.discovered)) {
+    lesson.discovered = earned;
+    found.open = earned;
+  }
 }
 
 function showAnswer(item, shown, present) {
