@@ -1,7 +1,7 @@
 // The code editor of „Im Code nachrechnen“: CodeMirror 6 with Python highlighting, vendored from its own
 // npm packages into one module (tools/codemirror.mjs; tests/browser/test_workshop_ui.py opens the editor).
 // Loaded by static/js/workshop/workshop.js only when a reader opens the section.
-import { EditorView, HighlightStyle, basicSetup, python, syntaxHighlighting, tags } from "../vendor/codemirror/codemirror.js";
+import { EditorView, HighlightStyle, basicSetup, python, syntaxHighlighting, tags } from "../../vendor/codemirror/codemirror.js";
 
 // CodeMirror's default colours fail WCAG contrast on the site's code background (and are unreadable on
 // the dark scheme): the tokens take the site's palette (static/css/probierlabor.css), tuned for both schemes.
