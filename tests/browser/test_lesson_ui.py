@@ -214,8 +214,10 @@ def test_progress_survives_page_changes_and_a_reload_and_reset_clears_it(reader,
     kept()
     v.wait_state()
 
+    assert v.page.locator(f'details.pl-discover[data-lesson="{slug}"]').evaluate("d => d.open")  # what was stored opens it
     v.page.get_by_role("button", name="Fortschritt zurücksetzen").click()
     assert item.locator(".pl-task-done").is_hidden() and item.locator(".pl-explain").is_hidden()
+    assert not v.page.locator(f'details.pl-discover[data-lesson="{slug}"]').evaluate("d => d.open")  # folded again
     assert not part.locator(".pl-guess-choice input").first.is_disabled()
     assert not any(part.locator(".pl-guess-choice input").nth(i).is_checked() for i in range(len(lesson.prediction.choices)))
     assert v.page.evaluate("k => localStorage.getItem(k)", STORE + slug) is None
