@@ -141,9 +141,12 @@ def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_
     v = fresh(reader, slug)
     part = v.page.locator(f'.pl-predict[data-lesson="{slug}"]')
 
+    found = v.page.locator(f'details.pl-discover[data-lesson="{slug}"]')
+    assert not found.evaluate("d => d.open")  # „Was du entdeckst“ waits for the guess (issue 30 §1)
     listen(v, slug)
     guess(v, slug, wrong)
     heard(v, f"Deine Vermutung: {prediction.choices[wrong]}. {lesson_block._COMMITTED}")
+    assert found.evaluate("d => d.open")
     assert part.locator(".pl-guess-choice input").first.is_disabled()
     part.get_by_role("button", name="Ändern").wait_for(state="visible")
     assert part.locator(".pl-verdict").is_hidden()
@@ -211,8 +214,10 @@ def test_progress_survives_page_changes_and_a_reload_and_reset_clears_it(reader,
     kept()
     v.wait_state()
 
+    assert v.page.locator(f'details.pl-discover[data-lesson="{slug}"]').evaluate("d => d.open")  # what was stored opens it
     v.page.get_by_role("button", name="Fortschritt zurücksetzen").click()
     assert item.locator(".pl-task-done").is_hidden() and item.locator(".pl-explain").is_hidden()
+    assert not v.page.locator(f'details.pl-discover[data-lesson="{slug}"]').evaluate("d => d.open")  # folded again
     assert not part.locator(".pl-guess-choice input").first.is_disabled()
     assert not any(part.locator(".pl-guess-choice input").nth(i).is_checked() for i in range(len(lesson.prediction.choices)))
     assert v.page.evaluate("k => localStorage.getItem(k)", STORE + slug) is None
