@@ -324,9 +324,9 @@ def test_cli_reports_bad_input_in_german():
 
 
 def test_no_parameter_takes_a_query_key_the_site_reads_itself():
-    """?q= opens the theme's search with that text, ?ab= the A/B comparison (static/js/classroom/share.js, AB_KEY)."""
-    share = (ROOT / "static" / "js" / "share.js").read_text(encoding="utf-8")
-    ab_key = share.split('const AB_KEY = "', 1)[1].split('"', 1)[0]
+    """?q= opens the theme's search with that text, ?ab= the A/B comparison (static/js/url-state.js, AB_KEY)."""
+    state = (ROOT / "static" / "js" / "url-state.js").read_text(encoding="utf-8")
+    ab_key = state.split('export const AB_KEY = "', 1)[1].split('"', 1)[0]
     taken = {"q", ab_key}
     assert [(slug, name) for slug in SLUGS for name in api.params_of(slug) if name in taken] == []
 

@@ -9,6 +9,8 @@
 export const EXPERIMENT = "";
 export const AB_SIDE = "b.";
 export const OWN_RUN = "lauf.";
+// ab=<slug>: which experiment the A/B comparison shows (share.js), so one link restores both sides
+export const AB_KEY = "ab";
 
 export const query = () => new URLSearchParams(location.search);
 

@@ -52,7 +52,7 @@ def fill(slug: str, raw=None) -> str:
 
 
 def fill_json(slug: str, raw_json: str) -> str:
-    """Browser entry point (static/js/workshop.js): the filled script, or a German message."""
+    """Browser entry point (static/js/workshop/workshop.js): the filled script, or a German message."""
     try:
         return json.dumps({"script": fill(slug, json.loads(raw_json or "{}"))}, ensure_ascii=False)
     except KeyError as missing:

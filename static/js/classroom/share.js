@@ -8,10 +8,9 @@
 // experiment is being compared, so one link restores both sides.
 import { mountAll } from "../experiment/mount.js";
 import { siteUrl } from "../site.js";
-import { AB_SIDE as B_PREFIX, query as currentQuery, replaceQuery } from "../url-state.js";
+import { AB_KEY, AB_SIDE as B_PREFIX, query as currentQuery, replaceQuery } from "../url-state.js";
 
 const QR_SCRIPT = siteUrl("static/vendor/qrcode/qrcode.js");
-const AB_KEY = "ab";
 // Addresses that only mean "this computer": a QR code of them is useless on a pupil's phone.
 const LOCAL_HOST = /^(localhost|.*\.localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
 

@@ -37,12 +37,14 @@ export function onFailure(listener) {
   if (runtime.failure) queueMicrotask(() => listener(runtime.failure));
 }
 
-// A missing or corrupt runtime file would otherwise leave an endless spinner.
+// A missing or corrupt runtime file would otherwise leave an endless spinner. The memory snapshot may
+// be missing: Python then starts the usual way (static/js/python-start.mjs).
+const OPTIONAL = /\/python-snapshot\.bin\.gz$/;
 if ("PerformanceObserver" in window) {
   try {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
-        if (entry.responseStatus >= 400 && /\/static\/(vendor|py)\//.test(entry.name)) {
+        if (entry.responseStatus >= 400 && /\/static\/(vendor|py)\//.test(entry.name) && !OPTIONAL.test(entry.name.split("?")[0])) {
           const file = entry.name.split("?")[0].split("/").pop();
           fail(`Die Datei ${file} fehlt (HTTP ${entry.responseStatus}).`);
         }
