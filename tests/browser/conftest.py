@@ -298,8 +298,9 @@ FOLLOW = """url => { const a = document.createElement('a'); a.href = url; a.text
   a.click(); a.remove(); }"""
 # The new page is there once its content replaced the old (the address may be rewritten at once:
 # a clamped value, #praesentation taken away).
-ARRIVED = """path => location.pathname === path
-  && !document.querySelector('[data-md-component=container]').plLeft"""
+# (for a moment during the swap there is no container at all)
+ARRIVED = """path => { const container = document.querySelector('[data-md-component=container]');
+  return location.pathname === path && container !== null && !container.plLeft; }"""
 
 # Nothing focused, and the next Tab starts at the top of the page as after a fresh load: Chromium
 # starts from the element focused or clicked last, which may lie anywhere in the page before.

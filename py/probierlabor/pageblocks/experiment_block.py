@@ -2,7 +2,7 @@
 
 The block arrives complete in the static page (controls, default figure, readouts), so
 the reader sees the experiment at once, in print and without JavaScript. The browser
-layer (static/js/probierlabor.js) only wires the controls to ``api.run_json`` and swaps
+layer (static/js/experiment/mount.js) only wires the controls to ``api.run_json`` and swaps
 in the strings that come back. The markup here is therefore the contract with that
 script: ``data-param`` on every control, ``data-preset`` on preset buttons, and the
 ``pl-…`` slots it fills.
@@ -133,7 +133,7 @@ _TOKEN_END = '" '
 
 
 def markup_of(data: dict, ids: list[int]) -> str:
-    """The markup of a figure in ``prerendered``'s data: what static/js/probierlabor.js computes."""
+    """The markup of a figure in ``prerendered``'s data: what static/js/experiment/mount.js computes."""
     def piece(p):
         return _TOKEN_END.join(data["tokens"][t] for t in p) if isinstance(p, list) else data["tokens"][p]
     return "<".join(piece(data["pieces"][i]) for i in ids)
@@ -146,12 +146,12 @@ def _single_quoted(data) -> str:
 
 
 # On a phone a figure stops shrinking where its labels would become too small and scrolls sideways in
-# its own region instead (static/js/probierlabor.js, fitFigures); the CSS shows this hint only while
+# its own region instead (static/js/experiment/mount.js, fitFigures); the CSS shows this hint only while
 # such a region actually scrolls (a11y.js marks it). The region itself is named for screen readers.
 _SWIPE_HINT = '<p class="pl-swipe" aria-hidden="true">→ Abbildung zum Verschieben seitlich wischen</p>'
 
 
-# Sharing tools (static/js/share.js). The buttons stay hidden until that script shows them:
+# Sharing tools (static/js/classroom/share.js). The buttons stay hidden until that script shows them:
 # without JavaScript they could do nothing. Other scripts may append their own buttons.
 _TOOLBAR = (
     '<div class="pl-toolbar" role="toolbar" aria-label="Werkzeuge">'

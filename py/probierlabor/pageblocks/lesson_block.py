@@ -3,7 +3,7 @@
 „Erst vermuten“ stands before the experiment, the tasks and the questions for the class after it:
 the reader commits to a guess, tries it out, and finds the tasks right below the figure. Everything
 is in the static page, so the printed worksheet needs no JavaScript: answers and explanations carry
-``hidden`` until static/js/lesson.js shows them, and print.css draws choice boxes and answer lines.
+``hidden`` until static/js/classroom/lesson.js shows them, and print.css draws choice boxes and answer lines.
 
 The markup is the contract with lesson.js: ``data-lesson`` names the slug on every part,
 ``data-task`` the task's key, ``data-answer`` the right choice. No inline script or style: the page
@@ -72,7 +72,7 @@ def _near(task) -> str:
     return f'<p class="pl-task-near" hidden>{escape(task.near.text)}</p>' if task.near else ""
 
 
-# The hint under the guess, before and after „Festlegen“; static/js/lesson.js swaps between the two.
+# The hint under the guess, before and after „Festlegen“; static/js/classroom/lesson.js swaps between the two.
 _OPEN = "Lege dich auf eine Antwort fest. Probiere es dann im Experiment aus."
 _COMMITTED = "Festgelegt. Probiere es jetzt im Experiment aus."
 

@@ -1,6 +1,6 @@
 """HTML of an engine page's „Eigener Lauf“ (probierlabor/live): ``{{ live_run("continuous-batching") }}``.
 
-A form for the reader's own workload, with the page's recorded runs as presets; static/js/live.js
+A form for the reader's own workload, with the page's recorded runs as presets; static/js/live/live.js
 keeps it in the URL, runs it in the tab's Python worker on „Starten“ and replays the trace in a
 fresh panel from the ``<template>`` (pageblocks/replay_block.frame), with the page's own view. Only the
 settings that matter for the page are shown; the others travel as hidden fields, set by the presets.

@@ -1,7 +1,7 @@
 """Build-time HTML of a recorded-run panel: ``{{ replay("continuous-batching-article", view="slots") }}``.
 
 The panel is pre-rendered from the trace's header (title, description, which machine recorded it),
-so the page says what the recording is even without JavaScript and in print; ``static/js/replay.js``
+so the page says what the recording is even without JavaScript and in print; ``static/js/replay/core.js``
 then loads the trace and makes it playable. Reading the trace here also makes ``mkdocs build``
 fail on a page that names a trace nobody recorded.
 """
@@ -77,7 +77,7 @@ def panel(name: str, view: str, twin: str | None = None) -> str:
 def frame(view: str, which: str, title: str, description: str, steps: int, status: str, machine: str,
           twin_attr: str = "") -> str:
     """A replay panel's markup around any trace; ``which`` (an escaped HTML attribute) says which:
-    static/js/replay.js mounts those with ``data-replay`` itself, static/js/live.js hands its own
+    static/js/replay/core.js mounts those with ``data-replay`` itself, static/js/live/live.js hands its own
     traces to ``probierlaborReplay.play``."""
     if view not in VIEWS:
         raise ValueError(f"unbekannte Ansicht {view!r}; möglich: {', '.join(VIEWS)}")

@@ -1,7 +1,7 @@
 """HTML of a page's „Im Code nachrechnen“ section (kit/workshop.py), rendered after its lesson.
 
 A collapsed ``<details>`` holds the default script as plain text, so print and a reader without
-JavaScript see the code; static/js/workshop.js turns it into an editor when the section opens and
+JavaScript see the code; static/js/workshop/workshop.js turns it into an editor when the section opens and
 runs it in the tab's Python Web Worker (static/js/python-worker.js). A page whose concept has no script gets
 nothing.
 
@@ -15,7 +15,7 @@ from html import escape
 
 from ..kit import workshop
 
-# How long the reader's code may run before static/js/workshop.js ends its worker: an endless loop
+# How long the reader's code may run before static/js/workshop/workshop.js ends its worker: an endless loop
 # is stopped with a message, while every script of the site needs well under a second.
 LIMIT_S = 20
 TITLE = "Im Code nachrechnen"
