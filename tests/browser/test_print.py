@@ -55,6 +55,8 @@ def test_the_printed_sheet_shows_the_state_on_screen_whole_with_the_code_last(re
     shown = dict(zip(raw, v.page.evaluate(SHOWN, list(raw))))
     placeholders = v.page.evaluate("() => [...document.querySelectorAll('[data-param][placeholder]')].map(e => e.placeholder)")
     tables = v.page.evaluate(TABLES)
+    # folded, as a reader sees it before guessing (stored progress of an earlier visit would have opened it)
+    v.page.evaluate("document.querySelectorAll('details.pl-discover').forEach((d) => { d.open = false; })")
     pdf = v.page.pdf(format="A4", print_background=True)
     pages = [squeeze(page.extract_text()) for page in PdfReader(BytesIO(pdf)).pages]
     whole = "".join(pages)
@@ -84,6 +86,5 @@ def test_the_printed_sheet_shows_the_state_on_screen_whole_with_the_code_last(re
         assert squeeze(workshop_block.INTRO) not in whole
     with check("„Was du entdeckst“, folded on screen, prints open"):
         folded = v.page.evaluate("() => document.querySelector('details.pl-discover li strong').textContent")
-        assert not v.page.evaluate("document.querySelector('details.pl-discover').open")
         assert squeeze(folded) in whole
     assert v.console_errors() == []
