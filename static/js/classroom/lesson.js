@@ -186,6 +186,7 @@ function apply(lesson, status) {
     state.judged = true;
     news.unshift([verdict(lesson), whyNot(lesson)].filter(Boolean).join(" "));
   }
+  const progressed = news.length > 0;  // what is stored; „fast“ follows the state and is not
   const near = (status.near || []).filter((key) => !state.solved.includes(key));
   const closer = near.filter((key) => !lesson.near.includes(key));
   const nearChanged = near.length !== lesson.near.length || closer.length > 0;
@@ -194,8 +195,8 @@ function apply(lesson, status) {
     const note = tasks.querySelector(`.pl-task[data-task="${CSS.escape(key)}"] .pl-task-near`);
     if (note) news.push(note.textContent);
   }
-  if (!news.length && !nearChanged) return;
-  if (judged || news.length > closer.length) save(lesson.slug, state);
+  if (!progressed && !nearChanged) return;
+  if (progressed) save(lesson.slug, state);
   paint(lesson);
   if (news.length) say(tasks, news.join(" "));
   if (judged) showNearby(lesson);
