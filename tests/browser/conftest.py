@@ -373,16 +373,23 @@ class Reader:
         if not page.url.startswith(self.origin):
             page.goto(url)  # the worker's first page: the one cold start
             return
-        if urlsplit(page.url).path == urlsplit(url).path:
-            # the theme only changes pages when the path changes: a new query string alone would stay on
-            # this page without mounting its experiment again, so the reader goes via the start page
-            self.follow(self.origin + ("/" if urlsplit(url).path != "/" else "/ewc/"))
-        self.follow(url)
+        change_page(page, url)
 
-    def follow(self, url):
-        self.page.evaluate(FOLLOW, url)
-        self.page.wait_for_function(ARRIVED, arg=urlsplit(url).path, timeout=30_000)
-        self.page.evaluate(TOP)
+
+def change_page(page, url):
+    """Goes to ``url`` by the theme's instant navigation, so that its page mounts anew; Python stays."""
+    if urlsplit(page.url).path == urlsplit(url).path:
+        # the theme only changes pages when the path changes: a new query string alone would stay on
+        # this page without mounting its experiment again, so the reader goes via another page first
+        origin = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}"
+        _follow(page, origin + ("/" if urlsplit(url).path != "/" else "/ewc/"))
+    _follow(page, url)
+
+
+def _follow(page, url):
+    page.evaluate(FOLLOW, url)
+    page.wait_for_function(ARRIVED, arg=urlsplit(url).path, timeout=30_000)
+    page.evaluate(TOP)
 
 
 @pytest.fixture(scope="session")

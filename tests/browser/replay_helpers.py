@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from conftest import ARRIVED, FOLLOW
+from conftest import change_page
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("PROBIERLABOR_SITE", ROOT / "site"))  # as conftest.py: parallel builds
@@ -52,10 +51,7 @@ def traces_tab(visit):
     def open_(slug, name, handler, state):
         serve.clear()
         serve[name] = handler
-        # a panel mounts (and fetches its trace) when its page comes in: through the start page if it is open
-        for path in (["/"] if urlsplit(v.page.url).path == f"/{slug}/" else []) + [f"/{slug}/"]:
-            v.page.evaluate(FOLLOW, v.origin + path)
-            v.page.wait_for_function(ARRIVED, arg=path, timeout=30_000)
+        change_page(v.page, f"{v.origin}/{slug}/")  # a panel mounts (and fetches its trace) when its page comes in
         panel = f'section.pl-replay[data-replay="{name}"]'
         v.page.locator(panel).scroll_into_view_if_needed()  # a panel loads its trace once it comes near the screen
         v.page.wait_for_selector(f'{panel}[data-state="{state}"]', timeout=30_000)
