@@ -30,8 +30,9 @@ function snapshotBytes(indexURL) {
   });
 }
 
-// → { py, restored }; onBroken(file, error): pyodide.asm.wasm (or another module) cannot be compiled.
-export async function startPython(options, onBroken = () => {}) {
+// → { py, restored }; onBroken(file, error): pyodide.asm.wasm (or another module) cannot be compiled;
+// onSnapshot(restored): as soon as it is known whether the snapshot served, before a usual start.
+export async function startPython(options, onBroken = () => {}, onSnapshot = () => {}) {
   broken = onBroken;
   // The snapshot downloads while pyodide.mjs and, inside loadPyodide, pyodide.asm.js do: imported
   // here and not at the top, so that its request does not wait for Pyodide's module.
@@ -48,9 +49,11 @@ export async function startPython(options, onBroken = () => {}) {
     // The snapshot holds the state of Python's random module as it was at build time: without a new
     // seed every start would draw the same numbers.
     if (py.runPython("import random; random.seed(); 6 * 7") !== 42) throw new Error("snapshot");
+    onSnapshot(true);
     return { py, restored: true };
   } catch (_) {
     attempt = null;
+    onSnapshot(false);
     return { py: await loadPyodide(options), restored: false };
   }
 }

@@ -491,11 +491,14 @@ def test_a_bad_python_snapshot_is_left_aside_and_python_starts_as_usual(browser,
             body = _snapshot_bytes(kind)
             page.route(f"**/{SNAPSHOT}", lambda route: route.fulfill(body=body, content_type="application/gzip"))
         page.goto(origin + "/ewc/")
-        _assert_everything_ready(page, "with the bad snapshot")
+        page.wait_for_function("() => window.probierlabor.config.snapshot.state !== 'none'", timeout=READY_MS)
         assert page.evaluate("window.probierlabor.config.snapshot") == {"state": "off"}
-        page.get_by_role("button", name="EWC", exact=True).click()
-        expected = api.run("ewc", api.preset_values("ewc", "EWC"))
-        page.wait_for_function("s => document.querySelector('.pl-summary').innerText === s", arg=expected["summary"])
+        # what follows is the one usual start (python-start.mjs), whatever was wrong: one kind waits for it
+        if kind == "too small":
+            _assert_everything_ready(page, "with the bad snapshot")
+            page.get_by_role("button", name="EWC", exact=True).click()
+            expected = api.run("ewc", api.preset_values("ewc", "EWC"))
+            page.wait_for_function("s => document.querySelector('.pl-summary').innerText === s", arg=expected["summary"])
         assert v.page_errors == []
     finally:
         context.close()

@@ -27,7 +27,8 @@ const bundleData = fetch(config.bundle).then((response) => (
 // service worker serves it like any other file.
 const indexURL = siteUrl("static/vendor/pyodide/");
 const bootURL = siteUrl("static/py/boot.py");
-// For tests and the bench: "none" while Python starts, then "restored" or "off" (the usual start).
+// For tests and the bench: "none" until the snapshot has served ("restored") or is left aside ("off": the
+// usual start follows).
 config.snapshot = { state: "none" };
 
 // Earlier versions kept a snapshot of their own in Cache Storage (21 MB): gone with the shipped one.
@@ -53,10 +54,9 @@ config.pyodide = firstPaint.then(() => import("../python-start.mjs").catch(() =>
   throw { german: "Die Datei python-start.mjs konnte nicht geladen werden." };
 })).then((start) => start.startPython({ indexURL }, (file, error) => {
   fail(`Die Datei ${file} ist beschädigt (${String(error.message).slice(0, 120)}).`);
-})).then((started) => {
-  config.snapshot.state = started.restored ? "restored" : "off";
-  return started.py;
-});
+}, (restored) => {
+  config.snapshot.state = restored ? "restored" : "off";
+})).then((started) => started.py);
 config.pyodide.catch((error) => {
   fail((error && error.german) || "Fehler beim Start: " + String((error && error.message) || error).split("\n")[0].slice(0, 200));
 });
