@@ -3,7 +3,7 @@
     {{ experiment("overfitting") }}                     the live experiment block (and its lesson)
     {{ value("overfitting", "test_rmse", degree=9) }}   a number, German-formatted (1 decimal)
     {{ value("ewc", "w.0", 2, mode="equal") }}          dotted paths, other decimals
-    {{ value("overfitting", "train_rmse", preset="Experiment 4") }}
+    {{ value("overfitting", "train_rmse", preset="Experiment 4") }}   a click on it shows that preset
     {{ calc("overfitting", "typical", "test_rmse", degree=9) }}   another function of the module
     {{ replay("prefill-interleaved", view="prefill") }}          a recorded engine run
     {{ live_run("continuous-batching") }}   „Eigener Lauf“: the reader's workload, run in the browser
@@ -16,8 +16,8 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 
 from __future__ import annotations
 
-from probierlabor.pageblocks import (experiment_block, glossary, graph_block, lesson_block, live_block, replay_block,
-                                workshop_block)
+from probierlabor.pageblocks import (experiment_block, glossary, graph_block, lesson_block, live_block, prose_values,
+                                    replay_block, workshop_block)
 from probierlabor.kit import api, fmt
 
 
@@ -63,7 +63,7 @@ def define_env(env):
         item = out["result"]
         for part in key.split("."):
             item = item[int(part)] if isinstance(item, list) else item[part]
-        return fmt.de(item, digits)
+        return prose_values.mark(slug, out["url"], fmt.de(item, digits))
 
     @env.macro
     def calc(slug: str, function: str, key: str, digits: int = 1, **params) -> str:

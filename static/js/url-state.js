@@ -47,6 +47,12 @@ export const write = (prefix, names, values) => commit(addressFor(prefix, names,
 // copy B); the page's own experiment has none.
 export const prefixOf = (root) => root.dataset.urlPrefix || EXPERIMENT;
 
+// The page's own experiments (or the one of `slug`): those without a prefix, not a comparison copy.
+const OWN = ".pl-experiment[data-experiment]:not([data-url-prefix])";
+export const ownExperiments = () => [...document.querySelectorAll(OWN)];
+export const ownExperiment = (slug) =>
+  document.querySelector(slug ? `${OWN}[data-experiment="${CSS.escape(slug)}"]` : OWN);
+
 // Former names ({old: new}) under `prefix` become the new ones.
 export function rename(prefix, aliases) {
   const q = query();

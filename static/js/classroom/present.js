@@ -213,7 +213,7 @@ function fitExtras(scope = document) {
 // ---- what the keys act on --------------------------------------------------------------
 
 function experiment() {
-  return document.querySelector("[data-experiment]:not([data-url-prefix])");
+  return urlState.ownExperiment();
 }
 
 function presets(root) {

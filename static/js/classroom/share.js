@@ -8,7 +8,7 @@
 // experiment is being compared, so one link restores both sides.
 import { mountAll } from "../experiment/mount.js";
 import { siteUrl } from "../site.js";
-import { AB_KEY, AB_SIDE as B_PREFIX, query as currentQuery, replaceQuery } from "../url-state.js";
+import { AB_KEY, AB_SIDE as B_PREFIX, query as currentQuery, ownExperiment, ownExperiments, replaceQuery } from "../url-state.js";
 
 const QR_SCRIPT = siteUrl("static/vendor/qrcode/qrcode.js");
 // Addresses that only mean "this computer": a QR code of them is useless on a pupil's phone.
@@ -40,12 +40,11 @@ function paramNames(root) {
 // ---- wiring ----------------------------------------------------------------------------
 
 function setup() {
-  const roots = [...document.querySelectorAll(".pl-experiment[data-experiment]:not([data-url-prefix])")];
+  const roots = ownExperiments();
   roots.forEach(wire);
   const slug = currentQuery().get(AB_KEY);
   if (slug) {
-    const root = document.querySelector(
-      `.pl-experiment[data-experiment="${CSS.escape(slug)}"]:not([data-url-prefix])`);
+    const root = ownExperiment(slug);
     if (root && root.plShare && !root.plShare.b) openComparison(root, { copy: false });
   }
   const shared = roots.find(hasState);
