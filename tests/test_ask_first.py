@@ -1,4 +1,5 @@
-"""Think first, then read (issue 30 §1): „Was du entdeckst“ arrives folded (mkdocs_hooks/discoveries.py)."""
+"""Think first, then read (issue 30 §1): the question comes before the prose that answers it, and „Was du
+entdeckst“ arrives folded (mkdocs_hooks/discoveries.py)."""
 
 import re
 
@@ -27,8 +28,13 @@ def test_the_section_up_to_the_next_heading_is_folded_and_the_rest_stays():
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_every_concept_page_folds_its_discoveries(slug):
+def test_every_concept_page_folds_its_discoveries_and_asks_before_it_explains(slug):
     html = built(slug)
     assert html.count('<details class="pl-discover"') == 1, slug
     folded = html[html.index('<details class="pl-discover"'):]
     assert re.match(r'<details class="pl-discover" data-lesson="[^"]+"><summary><h2 id="[^"]+">' + FINDINGS, folded)
+    # the question stands before every section of prose; only the section that holds the experiment may
+    # come first (tests/browser/test_pages.py checks that both fit a laptop's first screen)
+    article = html[html.index("<article"):]
+    before = re.findall(r'<h2 id="([^"]+)"', article[:article.index('class="pl-lesson pl-predict"')])
+    assert before in ([], ["probiere-es-aus"]), f"{slug}: Abschnitte vor der Frage: {before}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qsl
 
 import pytest
 
@@ -65,6 +66,19 @@ OVERLAPPING = """() => {
 }"""
 
 
+# What keeps the page's question („Erst vermuten“) or the top of its experiment off a 1366×768 laptop's
+# first screen: the reader should see both before any prose that gives the answer away.
+FIRST_SCREEN = """() => {
+    const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+    const question = document.querySelector('.pl-predict').getBoundingClientRect();
+    const experiment = document.querySelector('[data-experiment]').getBoundingClientRect();
+    const misses = [];
+    if (question.top < header || question.bottom > innerHeight) misses.push(`Frage ${question.top}-${question.bottom}`);
+    if (experiment.top + 120 > innerHeight) misses.push(`Experiment ab ${experiment.top}`);
+    return misses;
+}"""
+
+
 # the concept rules the page carries (mkdocs_hooks/stylesheets.py): whose, whether the browser took them
 CONCEPT_SHEETS = """() => [...document.querySelectorAll('style[data-pl-concept]')]
   .map(s => [s.dataset.plConcept, !!s.sheet && s.sheet.cssRules.length > 0])"""
@@ -113,11 +127,33 @@ def test_page_is_offline_ready_and_interactive(reader, check, slug):
             shown = {el.get_attribute("data-readout"): el.query_selector("dd").inner_text()
                      for el in v.page.query_selector_all("[data-readout]")}
             assert shown == {r["key"]: r["value"] for r in expected["readouts"]}
+    # those a reader sees: „Was du entdeckst“ is still folded
+    numbers = v.page.eval_on_selector_all(
+        "a.pl-value[data-view]", "links => links.filter(a => a.checkVisibility()).map(a => a.dataset.view)")
+    other = next((n for n in numbers if int(n.split(":")[1]) != len(api.concept(slug).PRESETS) - 1), None)
+    if other is not None:
+        with check("a number in the prose shows its preset"):
+            link = v.page.locator(f'a.pl-value[data-view="{other}"]:visible').first
+            link.scroll_into_view_if_needed()
+            v.page.evaluate("() => { document.querySelector('[data-experiment]').plSamePage = true; }")
+            link.click()
+            label = api.concept(slug).PRESETS[int(other.split(":")[1])].label
+            expected = api.run(slug, api.preset_values(slug, label))
+            v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                                     arg=expected["summary"])
+            v.page.wait_for_function("() => document.querySelector('[data-experiment]').getBoundingClientRect().top < innerHeight / 2")
+            assert dict(parse_qsl(query(v).lstrip("?"))) == {k: str(val) for k, val in expected["url"].items()}
+            # set in place, as the preset's button does; not by loading the page for the link's address
+            assert v.page.evaluate("() => document.querySelector('[data-experiment]').plSamePage === true")
     # last, so the tab is not resized back (the next test's reset sets its own size)
     for width in (1366, 1920):  # a laptop and a projector (issue 28 §9: prefill's typed lists ran into each other)
-        v.page.set_viewport_size({"width": width, "height": 720})
+        v.page.set_viewport_size({"width": width, "height": 768 if width == 1366 else 720})
         with check(f"no two controls overlap at {width} px"):
             assert v.page.evaluate(OVERLAPPING) == []
+        if width == 1366:
+            with check("the question and the experiment on a laptop's first screen"):  # issue 30 §1
+                v.page.evaluate("() => window.scrollTo(0, 0)")
+                assert v.page.evaluate(FIRST_SCREEN) == [], slug
     with check("offline"):
         assert v.foreign_requests() == [], "the page must not leave its origin"
     with check("console"):
