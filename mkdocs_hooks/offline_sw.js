@@ -217,7 +217,7 @@ async function fromCache(entry, request) {
 
 // A stored copy's headers are never served: the hash covers the body only, and any script of this
 // origin can store the right body as text/html. The headers come from the build: the type of the
-// file's name, and the policy, without which a Web Worker (static/js/python-worker.js, which runs the
+// file's name, and the policy, without which a Web Worker (static/js/runtime/python-worker.js, which runs the
 // reader's own code) could reach any other origin.
 function answer(body, entry, status) {
   const ending = /\.[^./]*$/.exec(entry.path);

@@ -22,7 +22,7 @@ _spec = importlib.util.spec_from_file_location("site_hook", ROOT / "mkdocs_hooks
 site_hook = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(site_hook)
 
-# One Pyodide with numpy (Node.js) for both checks below, as static/js/python-worker.js starts it.
+# One Pyodide with numpy (Node.js) for both checks below, as static/js/runtime/python-worker.js starts it.
 # First a live run: the zip in place, as the worker runs one.
 NODE_RUN = """
 import { loadPyodide } from %(mjs)s;

@@ -1,4 +1,4 @@
-// Makes the memory snapshot every start of Python begins from (static/js/python-start.mjs): Pyodide's
+// Makes the memory snapshot every start of Python begins from (static/js/runtime/python-start.mjs): Pyodide's
 // interpreter right after its own start-up, gzipped. Run by tools/vendor_runtime.py on the Pyodide it
 // has just vendored, so the snapshot always belongs to the pyodide.asm.wasm shipped beside it.
 //   node tools/python_snapshot.mjs <folder with pyodide.mjs> <file to write>

@@ -12,7 +12,7 @@ Everything the browser needs at runtime is shipped from here, never from a CDN:
   at build time by mkdocs_hooks/math.py)
 * qrcode-generator (node_modules/qrcode-generator/dist/qrcode.js), for QR codes drawn in the page
 * python-snapshot.bin.gz: Pyodide's memory right after its start-up, made by tools/python_snapshot.mjs
-  in Node from the Pyodide copied here; every start of Python begins from it (static/js/python-start.mjs)
+  in Node from the Pyodide copied here; every start of Python begins from it (static/js/runtime/python-start.mjs)
 * MANIFEST.json with versions, wheel source and sha256/size of every file
 
 Every file of static/vendor has a sha256 known before it is made: the files from npm are pinned in

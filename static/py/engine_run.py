@@ -1,5 +1,5 @@
 # „Eigener Lauf“: runs a reader's workload through the real engine (py/probierlabor/live) inside the tab's
-# Python Web Worker (static/js/python-worker.js), on Pyodide's numpy, never on the page's main thread.
+# Python Web Worker (static/js/runtime/python-worker.js), on Pyodide's numpy, never on the page's main thread.
 # Defines run(settings_json, slug, tell) -> JSON {trace, notes, settings} or {error, problems}; progress goes
 # out through tell while the engine steps.
 import json

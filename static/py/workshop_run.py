@@ -1,5 +1,5 @@
 # „Im Code nachrechnen“: runs a reader's script inside the tab's Python Web Worker
-# (static/js/python-worker.js), never in the page's own runtime, so an endless loop can be ended by
+# (static/js/runtime/python-worker.js), never in the page's own runtime, so an endless loop can be ended by
 # ending the worker. Defines run(code, style_json) -> JSON {output, figures, error}.
 import base64
 import contextlib

@@ -321,7 +321,7 @@ def test_the_editor_and_the_worker_are_found_whatever_current_script_names(visit
     # the tab's Python worker (static/js/runtime/worker.js) is found from the site's root as well; its Pyodide need not start
     with v.page.context.expect_event("response", lambda r: "python-worker" in r.url) as worker:
         v.page.click(f"{SECTION} [data-workshop-run]")
-    assert worker.value.ok and worker.value.url == origin + "/static/js/python-worker.js"
+    assert worker.value.ok and worker.value.url == origin + "/static/js/runtime/python-worker.js"
     v.page.click(f"{SECTION} [data-workshop-stop]")
 
 

@@ -2,7 +2,7 @@
 
 A collapsed ``<details>`` holds the default script as plain text, so print and a reader without
 JavaScript see the code; static/js/workshop/workshop.js turns it into an editor when the section opens and
-runs it in the tab's Python Web Worker (static/js/python-worker.js). A page whose concept has no script gets
+runs it in the tab's Python Web Worker (static/js/runtime/python-worker.js). A page whose concept has no script gets
 nothing.
 
 The markup is the contract with workshop.js: ``data-workshop`` names the slug, ``data-workshop-*``

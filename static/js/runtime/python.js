@@ -38,7 +38,7 @@ export function onFailure(listener) {
 }
 
 // A missing or corrupt runtime file would otherwise leave an endless spinner. The memory snapshot may
-// be missing: Python then starts the usual way (static/js/python-start.mjs).
+// be missing: Python then starts the usual way (static/js/runtime/python-start.mjs).
 const OPTIONAL = /\/python-snapshot\.bin\.gz$/;
 if ("PerformanceObserver" in window) {
   try {

@@ -23,7 +23,7 @@ const bundleData = fetch(config.bundle).then((response) => (
 // in the page's HTML would have been Python; and it needed 'unsafe-eval'.
 //
 // Every start, the first visit's too, begins from the memory snapshot the build ships (see
-// static/js/python-start.mjs, shared with the Python worker): on plain http too, and offline the
+// static/js/runtime/python-start.mjs, shared with the Python worker): on plain http too, and offline the
 // service worker serves it like any other file.
 const indexURL = siteUrl("static/vendor/pyodide/");
 const bootURL = siteUrl("static/py/boot.py");
@@ -50,7 +50,7 @@ const firstPaint = new Promise((resolve) => {
 });
 
 // python-start.mjs is imported then, not with this module: a file that does not come is said in German.
-config.pyodide = firstPaint.then(() => import("../python-start.mjs").catch(() => {
+config.pyodide = firstPaint.then(() => import("./python-start.mjs").catch(() => {
   throw { german: "Die Datei python-start.mjs konnte nicht geladen werden." };
 })).then((start) => start.startPython({ indexURL }, (file, error) => {
   fail(`Die Datei ${file} ist beschädigt (${String(error.message).slice(0, 120)}).`);

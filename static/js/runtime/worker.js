@@ -1,4 +1,4 @@
-// The tab's one Python Web Worker (static/js/python-worker.js), shared by everything that runs
+// The tab's one Python Web Worker (static/js/runtime/python-worker.js), shared by everything that runs
 // Python off the page's main thread: „Im Code nachrechnen“ (static/js/workshop/workshop.js) and
 // „Eigener Lauf“ (static/js/live/live.js). It starts on the first run, so a page's cold start never pays for it,
 // and ending it is the only way to stop Python in the middle of a run; the next run starts a new one.
@@ -8,14 +8,14 @@ import { siteUrl } from "../site.js";
 // From the site's root (static/js/site.js), never from document.currentScript: PyScript, which the
 // pages loaded until boot.py ran without it, answered that with its own <script type="py">, and this
 // file then looked for the worker in static/py/ (one cold load in eight).
-const url = () => siteUrl("static/js/python-worker.js");
+const url = () => siteUrl("static/js/runtime/python-worker.js");
 let worker = null;
 let port = null;
 let runs = 0;
 
 // The reader's code runs inside the worker and could post to the page as the worker does: so the
 // worker's own messages are not listened to. Its first message from here is a MessagePort, which only
-// the worker's script keeps (static/js/python-worker.js); every run is asked and answered on it.
+// the worker's script keeps (static/js/runtime/python-worker.js); every run is asked and answered on it.
 function start() {
   worker = new Worker(url(), { type: "module" });
   const channel = new MessageChannel();

@@ -38,7 +38,7 @@ function python(tell) {
   if (!pyodide) {
     tell({ type: "status", stage: "python" });
     pyodide = startPython({
-      indexURL: new URL("../vendor/pyodide/", import.meta.url).href,
+      indexURL: new URL("../../vendor/pyodide/", import.meta.url).href,
       stdout: (line) => console.log("[python]", line),
       stderr: (line) => console.warn("[python]", line),
     }).then((started) => started.py);
@@ -73,7 +73,7 @@ async function runner(name, bundleUrl, tell) {
       }
       if (task.stage) tell({ type: "status", stage: task.stage });
       await bundle(py, bundleUrl);
-      const response = await fetch(new URL(`../py/${task.script}`, import.meta.url));
+      const response = await fetch(new URL(`../../py/${task.script}`, import.meta.url));
       if (!response.ok) throw new Error(`${task.script}: HTTP ${response.status}`);
       const scope = py.globals.get("dict")();  // each runner in its own namespace
       py.runPython(await response.text(), { filename: task.script, globals: scope });

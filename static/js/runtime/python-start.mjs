@@ -1,7 +1,7 @@
 // Starts Pyodide from the memory snapshot the build ships beside it (tools/python_snapshot.mjs: the
 // interpreter right after its own start-up, 21 MB, 5,3 MB gzipped). That skips Python's start-up, the
 // largest part of the time to ready. One way for the page (static/js/runtime/start.js) and for the
-// Python worker (static/js/python-worker.js). Without DecompressionStream, without the file, or with
+// Python worker (static/js/runtime/python-worker.js). Without DecompressionStream, without the file, or with
 // one that does not fit, Python starts the usual way.
 // A corrupt pyodide.asm.wasm, or a snapshot whose memory the module cannot link to, only makes Pyodide
 // log a warning and wait forever, so its compile step is watched: a CompileError or LinkError while a
@@ -38,7 +38,7 @@ export async function startPython(options, onBroken = () => {}, onSnapshot = () 
   // here and not at the top, so that its request does not wait for Pyodide's module.
   const bytes = snapshotBytes(options.indexURL);
   bytes.catch(() => {});  // answered below, where loadPyodide awaits it
-  const { loadPyodide } = await import("../vendor/pyodide/pyodide.mjs").catch(() => {
+  const { loadPyodide } = await import("../../vendor/pyodide/pyodide.mjs").catch(() => {
     const message = "Die Datei pyodide.mjs konnte nicht geladen werden.";
     throw Object.assign(new Error(message), { german: message });  // the page shows .german, the worker .message
   });
