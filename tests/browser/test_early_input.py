@@ -27,7 +27,7 @@ ROOT = "[data-experiment]:not([data-url-prefix])"
 PENDING = "Python startet"
 
 HOLD = """() => { const r = window.probierlabor.runtime;
-    window.__held = [r.run, r.systemcheck]; r.run = null; }"""
+    window.__held = [r.run, r.systemcheck, r.workshop, r.liveCheck]; r.run = null; }"""
 RELEASE = "() => window.probierlabor.connect(...window.__held)"
 
 # The raw values the page would send to Python (experiment/mount.js fromControls).

@@ -11,7 +11,7 @@
 // change is kept in the controls, the stage is marked as pending, and Python computes it as soon
 // as it is ready. What is shown therefore always belongs to the controls and the URL, or is
 // visibly marked as not yet computed.
-import { onFailure, onReady, runtime } from "../runtime/python.js";
+import { onFailure, onReady, python, runtime } from "../runtime/python.js";
 import * as urlState from "../url-state.js";
 import { morph } from "./morph.js";
 
@@ -57,7 +57,7 @@ function mount(root) {
     button.addEventListener("click", () => {
       const field = root.querySelector(`[data-param="${button.dataset.seedFor}"]`);
       field.value = String(crypto.getRandomValues(new Uint32Array(1))[0] & 0x7fffffff);
-      if (!runtime.run) { userChange(root); return; }  // kept until Python is there
+      if (!python.ready()) { userChange(root); return; }  // kept until Python is there
       // New random runs are the heavy work (thousands of draws, retraining a model): say so
       // and let the browser paint that before Python starts, so the page never seems frozen.
       status(root, "Rechnet …");
@@ -71,7 +71,7 @@ function mount(root) {
   root.querySelectorAll("[data-preset]").forEach((button) => {
     button.addEventListener("click", () => {
       setControls(root, JSON.parse(button.dataset.preset));
-      if (runtime.run) userChange(root);
+      if (python.ready()) userChange(root);
       else early(root, Number(button.dataset.view), button.textContent);
     });
   });
@@ -80,7 +80,7 @@ function mount(root) {
   fitFigures(root);
   // an old link's former parameter names (Param.alias) under the new ones, also after instant navigation
   urlState.renameOld(root);
-  if (runtime.run) start(root);
+  if (python.ready()) start(root);
   else {
     pending(root, false);  // a copy of a pending experiment (classroom/share.js, A/B) starts from its own link
     status(root, TEXT.loading);
@@ -88,7 +88,7 @@ function mount(root) {
     if (runtime.failure) showFailure(root);
     else {
       setTimeout(() => {
-        if (!runtime.run && !runtime.failure && root.isConnected) status(root, TEXT.slow);
+        if (!python.ready() && !runtime.failure && root.isConnected) status(root, TEXT.slow);
       }, SLOW_MS);
     }
   }
@@ -246,7 +246,7 @@ function userChange(root) {
   runtime.changes = (runtime.changes || 0) + 1;
   // Synchronous on purpose: Chromium already delivers pointer-driven input at most once per
   // frame, and computing at once leaves the whole rest of the frame for layout and paint.
-  if (runtime.run) render(root, fromControls(root), { fromUrl: false });
+  if (python.ready()) render(root, fromControls(root), { fromUrl: false });
   else keepForLater(root);
 }
 
@@ -255,7 +255,7 @@ function render(root, raw, { fromUrl }) {
   let out;
   try {
     root.plLayout = sizes(root).layout;
-    out = JSON.parse(runtime.run(root.plSlug, JSON.stringify(raw), root.plLayout));
+    out = python.compute(root.plSlug, raw, root.plLayout);
   } catch (error) {
     out = { error: String(error) };
   }
@@ -294,7 +294,7 @@ function warmUp(root) {
     if (idle.timeRemaining() > 10) {
       const t = performance.now();
       try {
-        runtime.run(root.plSlug, JSON.stringify(fromControls(root)), root.plLayout);
+        python.compute(root.plSlug, fromControls(root), root.plLayout);
       } catch (_) { return; }  // the page's own render says what went wrong
       runtime.warmMs += performance.now() - t;
     }
@@ -542,7 +542,7 @@ function enableDragging(root) {
     const map = new Map(moves.value ? moves.value.split(",").map((p) => p.split(":")) : []);
     map.set(String(index), value.toFixed(1));
     moves.value = [...map].map(([i, v]) => `${i}:${v}`).join(",");
-    if (!runtime.run) follow(handle, value);
+    if (!python.ready()) follow(handle, value);
   };
   // A bar of a distribution takes the share under the pointer, and the other bars keep theirs
   // relative to each other: only the dragged entry changes in the field, to the number that has

@@ -9,7 +9,7 @@
 // which answers with a German message before the engine computes anything: the page's own Python
 // reads the form with probierlabor/live/form.py at once, so a typo is named before the worker loads numpy.
 import { de } from "../fmt.js";
-import { runtime } from "../runtime/python.js";
+import { python } from "../runtime/python.js";
 import { config } from "../runtime/start.js";
 import * as worker from "../runtime/worker.js";
 import { OWN_RUN as PREFIX, read, write } from "../url-state.js";
@@ -116,9 +116,9 @@ function refuse(section, problems) {
 
 // probierlabor/live/form.check in the page's Python, if it has started: [] or every problem it sees.
 function problemsNow(section) {
-  if (!runtime.liveCheck) return [];
+  if (!python.ready()) return [];
   try {
-    return JSON.parse(runtime.liveCheck(JSON.stringify(values(section))));
+    return python.checkWorkload(values(section));
   } catch (error) {
     console.warn("[eigener lauf]", error);  // the worker checks the workload again in any case
     return [];

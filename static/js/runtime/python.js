@@ -7,6 +7,22 @@ export const runtime = { run: null, failure: null, started: performance.now() };
 const ready = [];
 const failed = [];
 let resolveReady;
+// The calls, with plain values in and out (the JSON between the page and Python is this file's
+// business). Each needs Python ready: a feature asks ready() first, or waits with onReady/whenReady.
+//   compute(slug, raw, layout) → api.run's result for the controls' raw values (or {error})
+//   workshopScript(slug, values) → {script} or {error}: kit/workshop.fill for „Im Code nachrechnen“
+//   checkWorkload(values) → [problem, …]: probierlabor/live/form.check for „Eigener Lauf“
+//   systemcheck() → Promise of the report of static/py/boot.py's systemcheck (numpy and matplotlib loaded)
+// Runs that must not block the page (the reader's code, the engine's own run) go to the tab's Python
+// worker instead: static/js/runtime/worker.js.
+export const python = Object.freeze({
+  ready: () => Boolean(runtime.run),
+  compute: (slug, raw, layout) => JSON.parse(runtime.run(slug, JSON.stringify(raw), layout)),
+  workshopScript: (slug, values) => JSON.parse(runtime.workshop(slug, JSON.stringify(values))),
+  checkWorkload: (values) => JSON.parse(runtime.liveCheck(JSON.stringify(values))),
+  systemcheck: async () => JSON.parse(await runtime.systemcheck()),
+});
+
 // For a feature that waits once: resolved when Python is first ready.
 export const whenReady = new Promise((resolve) => { resolveReady = resolve; });
 

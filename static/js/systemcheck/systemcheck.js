@@ -1,7 +1,7 @@
 // The Systemcheck page: asks the tab's Python runtime to load numpy and matplotlib from this
 // server and reports versions, times and a figure – so a school can see the site works offline.
 import { de } from "../fmt.js";
-import { runtime, whenReady } from "../runtime/python.js";
+import { python, whenReady } from "../runtime/python.js";
 
 const mounted = new WeakSet();  // the elements this file has wired
 
@@ -19,7 +19,7 @@ function mount() {
     root.dataset.state = "loading";
     out.textContent = "Prüfe … (numpy und matplotlib werden vom eigenen Server geladen)";
     try {
-      const report = JSON.parse(await runtime.systemcheck());
+      const report = await python.systemcheck();
       const rows = [
         ["Python im Browser", report.python],
         ["Pyodide", report.pyodide],

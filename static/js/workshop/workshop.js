@@ -8,7 +8,7 @@
 // there, so an error or an endless loop in it cannot touch the experiment.
 import { fromControls } from "../experiment/mount.js";
 import { de as german } from "../fmt.js";
-import { runtime, whenReady } from "../runtime/python.js";
+import { python, whenReady } from "../runtime/python.js";
 import * as worker from "../runtime/worker.js";
 import { config } from "../runtime/start.js";
 import { EXPERIMENT, prefixOf } from "../url-state.js";
@@ -62,9 +62,9 @@ function experimentOf(slug) {
 function filled(section) {
   const slug = section.dataset.workshop;
   const root = experimentOf(slug);
-  if (runtime.workshop && root) {
+  if (python.ready() && root) {
     try {
-      const out = JSON.parse(runtime.workshop(slug, JSON.stringify(fromControls(root))));
+      const out = python.workshopScript(slug, fromControls(root));
       if (out.script) return out.script;
       console.warn(`[werkstatt ${slug}]`, out.error);
     } catch (error) {
@@ -112,7 +112,7 @@ async function open(section) {
   else section.plFilled = text;
   section.dataset.state = "open";
   // Opened while the page's Python still starts: fill in the experiment's values when it is there.
-  if (mine === null && !runtime.workshop) {
+  if (mine === null && !python.ready()) {
     whenReady.then(() => {
       if (section.plText !== section.plDefault || stored(slug) !== null) return;
       section.plFilled = filled(section);
