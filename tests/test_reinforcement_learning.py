@@ -150,7 +150,9 @@ def test_typed_decimals_stay_exact_and_a_tie_can_lie_outside_the_slider_or_not_e
     assert "pl-rl-tie" not in late["extra"]
     never = api.run(rl.SLUG, {"rewards": "1; 2; 1; 2", "reveal": "both"})
     assert never["result"]["tie_gamma"] is None and never["result"]["better"] == "gleich"
-    assert "ein Gleichstand durch γ ist unmöglich" in never["summary"]
+    assert "bei jedem γ gleich gut" in never["summary"] and "unmöglich" not in never["summary"]
+    apart = api.run(rl.SLUG, {"rewards": "2; 2; 1; 2", "reveal": "both"})
+    assert apart["result"]["tie_gamma"] is None and "ein Gleichstand durch γ ist unmöglich" in apart["summary"]
     assert "stehen beide Wege gleich" not in never["figure"]  # both known: the verdict is the comparison
 
 

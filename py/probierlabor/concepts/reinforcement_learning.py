@@ -254,7 +254,10 @@ def view(r: dict, layout: str = WIDE) -> View:
                     f"B {exact_text(game_['B'][0])} und {exact_text(game_['B'][1])}; "
                     + (f"Gleichstand bei γ = {exact_text(Fraction(r['tie_gamma_exact']))}"
                        + ("" if 0 <= r["tie_gamma"] <= 1 else ", außerhalb von 0 bis 1") + "."
-                       if r["tie_gamma"] is not None else "ein Gleichstand durch γ ist unmöglich."))
+                       if r["tie_gamma"] is not None else
+                       # equal second rounds: γ weighs both paths alike, so the first round decides for every γ
+                       "bei jedem γ gleich gut." if game_["A"][0] == game_["B"][0] else
+                       "ein Gleichstand durch γ ist unmöglich."))
     return View(_board(r, layout), readouts, summary, _chart(r, layout))
 
 
