@@ -492,7 +492,7 @@ def _key_sentence(r: dict, done: bool, penal: bool) -> str:
 def _tie(tied: list[str]) -> str:
     if not tied:
         return ""
-    return f", gleichauf mit {' und '.join(tied)}: {'beide haben' if len(tied) == 1 else 'alle haben'} denselben Score"
+    return f", gleichauf mit {_listed(tied)}: {'beide haben' if len(tied) == 1 else 'alle haben'} denselben Score"
 
 
 def _table(r: dict) -> str:
