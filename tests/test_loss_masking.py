@@ -144,7 +144,7 @@ def test_the_key_sentence_keeps_scoring_and_reading_apart():
         return api.run("loss-masking", raw)["summary"]
     agent = summary()
     assert agent.startswith("Im Verlust zählt nur die Rolle Agent: 8 von 15 Positionen, L = (ℓ₅ + ℓ₆ + ℓ₇ + ℓ₁₁ + … + ℓ₁₅) / 8.")
-    assert "Token 13 („18“) zählt mit und liest 12 Tokens, 7 davon ohne eigenen Verlust – unbewertet heißt nicht wirkungslos" in agent
+    assert "Token 13 („18“) zählt mit und liest 12 Tokens, 7 davon ohne eigenen Verlust. Unbewertet heißt also nicht wirkungslos." in agent
     assert agent.endswith("Das Raster behält bei jeder Maske seine 105 Verbindungen.")
     both = api.run("loss-masking", api.preset_values("loss-masking", "Agent und Werkzeug"))["summary"]
     assert both.startswith("Im Verlust zählen nur die Rollen Agent und Werkzeugergebnis: 11 von 15 Positionen")

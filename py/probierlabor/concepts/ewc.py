@@ -289,12 +289,11 @@ def _key_sentence(r: dict) -> str:
     if sum(begin) == TARGET_SUM:
         return f"Der Start {w} hat schon die Summe {target}: Kein Gewicht muss wandern, der alte Verlust bleibt 0."
     if r["mode"] == "none":
-        return (f"Ohne Schutz wandern beide Gewichte gleich weit, auf {w}: Die Summe erreicht {target}, "
-                f"doch der Verlust der alten Aufgabe steigt auf {old}.")
+        return (f"Ohne Schutz wandern beide Gewichte gleich weit, auf {w}, und die Summe erreicht {target}. "
+                f"Doch der alte Verlust steigt auf {old}.")
     unprotected = old_loss(solve("none", r["lam"], importance, begin), importance, begin)
-    text = (f"{dict(MODES)[r['mode']]} mit λ = {fmt.de_auto(r['lam'])} hält die Gewichte bei {w}: Die Summe steht "
-            f"bei {fmt.de(r['sum'])} (Ziel {target}), der Verlust der alten Aufgabe auf {old} statt {fmt.de(unprotected)} "
-            "ohne Schutz.")
+    text = (f"{dict(MODES)[r['mode']]} mit λ = {fmt.de_auto(r['lam'])} hält die Gewichte bei {w}, ihre Summe bei "
+            f"{fmt.de(r['sum'])} (Ziel {target}). Der alte Verlust steigt auf {old} statt {fmt.de(unprotected)} ohne Schutz.")
     if r["mode"] == "ewc" and importance[0] != importance[1]:
         loose = 1 if importance[0] < importance[1] else 2
         text += f" Gewandert ist vor allem w{'₁' if loose == 1 else '₂'}, das weniger wichtige Gewicht."

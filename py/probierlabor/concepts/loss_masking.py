@@ -227,7 +227,7 @@ def _key_sentence(r: dict) -> str:
     verb = "zählt mit und liest" if r["focus_scored"] else "zählt nicht, liest aber"
     text += (f"Die Vorhersage von Token {r['focus']} („{r['focus_token']}“) {verb} {reads}, "
              f"{unscored} davon ohne eigenen Verlust"
-             + (" – unbewertet heißt nicht wirkungslos. " if unscored and r["focus_scored"] else ". "))
+             + (". Unbewertet heißt also nicht wirkungslos. " if unscored and r["focus_scored"] else ". "))
     return text + f"Das Raster behält bei jeder Maske seine {r['links']} Verbindungen."
 
 
