@@ -115,7 +115,7 @@ def test_readouts_and_summary():
     values = {r["key"]: r["value"] for r in out["readouts"]}
     assert values == {"kept1": "A, B", "dropped1": "C", "result": "AA: 0,18", "score": "−1,715",
                       "optimum": "CA: 0,198"}
-    assert "verworfen wird C" in out["summary"]
+    assert out["summary"].startswith("Breite 2 behält nach Schritt 1 A und B und verwirft C. Der Beam endet bei AA mit 0,18.")
     early = api.run("beam-search", {"step": 1})
     assert {r["key"]: r["value"] for r in early["readouts"]}["result"] == "noch offen"
 
@@ -261,7 +261,7 @@ def test_a_beam_answer_as_good_as_the_best_of_the_tree_is_a_tie_not_a_miss():
     out = api.run(bs.SLUG, TIE)
     r = out["result"]
     assert (r["result"], r["result_prob_exact"], r["found_optimum"], r["tied"]) == ("BA", "1/5", True, ["AA"])
-    assert out["summary"].endswith("Ergebnis BA mit 0,2; das ist auch das Beste im ganzen Baum, gleichauf mit AA: "
+    assert out["summary"].endswith("Der Beam endet bei BA mit 0,2 – das ist auch das Beste im ganzen Baum, gleichauf mit AA: "
                                    "beide haben denselben Score. Eigene Verteilung am Start, nach A, nach B.")
     assert {x["key"]: x["value"] for x in out["readouts"]}["optimum"] == "BA: 0,2"
 
@@ -285,5 +285,18 @@ def test_the_beam_misses_the_best_only_when_a_sequence_scores_strictly_higher(wi
     answer = F(r["result_prob_exact"])
     assert r["found_optimum"] == (answer == best)
     assert set(r["tied"]) == ({s for s, p in probs.items() if p == answer and s != r["result"]} if answer == best else set())
-    assert ("das Beste im ganzen Baum wäre" in out["summary"]) == (answer < best)
+    assert ("Das Beste im ganzen Baum wäre" in out["summary"]) == (answer < best)
     assert ("gleichauf mit" in out["summary"]) == bool(r["tied"])
+
+
+def test_the_key_sentence_names_the_step_where_the_best_sequence_fell_out_only_when_the_beam_misses_it():
+    narrow = api.run("beam-search", {"width": 2})["summary"]
+    assert "Das Beste im ganzen Baum wäre CA mit 0,198: Sein Anfang C fiel nach Schritt 1 heraus." in narrow
+    wide = api.run("beam-search", {"width": 3})["summary"]
+    assert "Der Beam endet bei CA mit 0,198 – das ist auch das Beste im ganzen Baum." in wide
+    assert "fiel" not in wide and "nichts fällt heraus" in wide
+    # three tokens: greedy keeps AA and loses ACA one step later
+    deep = api.run("beam-search", {"width": 1, "depth": 3})
+    r = deep["result"]
+    assert r["optimum"] == "ACA" and not r["found_optimum"]
+    assert deep["summary"].endswith("Sein Anfang AC fiel nach Schritt 2 heraus.")

@@ -331,3 +331,19 @@ def test_the_lesson_counts_epochs_and_says_once_what_one_is():
     assert not [t for t in texts if "Runde" in t]
     first = next(t for t in texts if "Epoche" in t)
     assert "Eine Epoche ist ein Durchgang durch alle Trainingsbeispiele." in first
+
+
+def test_the_key_sentence_weighs_what_a_protection_keeps_of_the_old_against_what_it_costs_of_the_new():
+    def summary(**raw):
+        return api.run(SLUG, raw)["summary"]
+    bare = summary(variant="none")
+    assert bare.startswith("Ohne Schutz erkennt das Modell nach 20 Epochen 6 von 100 alten Nachrichten (vorher 86) "
+                           "und 100 von 100 Reklamationen. Das Neue verdrängt das Alte.")
+    hinted = summary(variant="none", hint=True)
+    assert "3 alte Nachrichten gehen verloren" in hinted and "verdrängt" not in hinted
+    ewc = summary(variant="ewc")
+    assert "Mit EWC (λ = 100) erkennt das Modell" in ewc
+    assert "Der Schutz rettet 77 alte Nachrichten, kostet aber 56 Reklamationen." in ewc
+    assert "Der Schutz rettet 51 alte Nachrichten, kostet aber 1 Reklamation." in summary(variant="replay")
+    assert "kostet keine Reklamation" in summary(variant="ewc", lam=1)
+    assert summary(epochs=0).endswith("0 von 100 Reklamationen: Diese Abteilung wurde noch nicht trainiert.")

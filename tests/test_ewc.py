@@ -236,3 +236,17 @@ def test_a_narrow_figures_labels_keep_three_pixels_from_every_point_and_from_eac
             assert all(gap(box, other) >= 3 for _, other in labels[i + 1:]), (raw, text)
     crowded = api.run("ewc", api.preset_values("ewc", "Gleiche Strafe"), layout="narrow")["figure"]
     assert ">gleiche Strafe (1,67; 1,67)</text>" in crowded  # a row of the key, name and numbers
+
+
+def test_the_key_sentence_weighs_the_old_loss_against_learning_without_protection():
+    def summary(**raw):
+        return api.run("ewc", raw)["summary"]
+    assert summary(mode="none") == ("Ohne Schutz wandern beide Gewichte gleich weit, auf (2,00; 2,00), und die Summe "
+                                    "erreicht 4. Doch der alte Verlust steigt auf 5,05.")
+    ewc_ = summary(mode="ewc")
+    assert "hält die Gewichte bei (1,02; 2,80), ihre Summe bei 3,82 (Ziel 4)" in ewc_
+    assert "auf 0,16 statt 5,05 ohne Schutz" in ewc_ and ewc_.endswith("vor allem w₂, das weniger wichtige Gewicht.")
+    equal = summary(mode="equal")
+    assert "auf 2,24 statt 5,05 ohne Schutz" in equal and "weniger wichtige" not in equal
+    assert "vor allem w₁" in summary(mode="ewc", F="0,1; 10")
+    assert "Kein Gewicht muss wandern" in summary(start="2; 2")

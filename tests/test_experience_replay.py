@@ -137,3 +137,20 @@ def test_workshop_script_recounts_the_portion():
             assert number(out["stdout"], department) == count
         assert number(out["stdout"], "Wahrscheinlichkeit für beide alten Abteilungen") == pytest.approx(
             result["chance_all_old"], abs=1e-4)
+
+
+def test_the_key_sentence_says_whether_both_old_departments_are_practised_not_only_how_many_places():
+    def summary(**raw):
+        return api.run("experience-replay", raw)["summary"]
+    assert "Für Lieferfragen und Rücksendungen übt das Modell kein einziges Mal" in summary()
+    whole = summary(replay=True)
+    assert whole.startswith("Mit Wiederholungen (der ganze Puffer) hat die Portion 8 Nachrichten "
+                            "(Reklamationen: 4 · Lieferung: 4), 4/8 davon aus dem Puffer.")
+    assert whole.endswith("Für Rücksendungen übt das Modell trotzdem kein einziges Mal: Der Puffer enthält keine.")
+    swapped = summary(replay=True, swap=True)
+    assert swapped.endswith("Beide alten Abteilungen sind vertreten.") and "kein einziges Mal" not in swapped
+    one = summary(replay=True, swap=True, take=1)
+    assert "trotzdem kein einziges Mal." in one and "Bei dieser Auswahl können nie beide dabei sein." in one
+    two = api.run("experience-replay", {"replay": True, "swap": True, "take": 2})
+    both = two["result"]["old_covered"] == 2
+    assert ("das gelingt aber nur in 2/3 ≈ 66,7\u202f% der zufälligen Portionen" in two["summary"]) == both

@@ -168,3 +168,15 @@ def test_the_narrow_key_follows_the_tree_without_a_blank_band_and_the_tie_note_f
         assert bool(notes) == note and all(y > key + 18 for y in notes), raw
         height = float(root.get("viewBox").split()[3])
         assert height - max(y for y, _, _ in texts) <= 16, (raw, height)  # no blank band at the bottom either
+
+
+def test_the_key_sentence_says_right_exactly_when_greedys_path_is_the_best():
+    lost = api.run("greedy-decoding", api.preset_values("greedy-decoding", "Alle Pfade zeigen"))["summary"]
+    assert "endet bei AA mit 0,306" in lost and "aber BA mit 0,396" in lost and "verschenkt 0,09" in lost
+    assert "richtig" not in lost
+    right = api.run("greedy-decoding", api.preset_values("greedy-decoding", "Greedy liegt richtig"))["summary"]
+    assert "endet bei AA mit 0,306" in right and "Hier liegt Greedy richtig" in right and "verschenkt" not in right
+    # before the whole tree is shown, the sentence does not give the answer away
+    hidden = api.run("greedy-decoding", {})["summary"]
+    assert "0,396" not in hidden and "richtig" not in hidden and "nach B hat Greedy nie erfragt" in hidden
+    assert "bei Gleichstand" in api.run("greedy-decoding", {"p_a": 0.5})["summary"]

@@ -206,3 +206,17 @@ def test_same_ability_is_solved_by_agent_one_only():
     def solved(**raw):
         return "same_ability" in api.run("irt", raw)["lesson"]["solved"]
     assert solved(k1c=4) and not solved(k2c=0) and not solved(k2a=3)
+
+
+def test_the_key_sentence_sets_the_success_rate_against_the_modelled_ability():
+    both = api.run("irt", {})["summary"]
+    assert both.startswith("Agent 1 löst 8 von 15 Versuchen (53\u202f%), Agent 2 12 von 15 (80\u202f%).")
+    assert "θ = (−0,30; 1,47) und b = (−1,72; −0,97; 1,51)" in both
+    assert both.endswith("Agent 2 hat die höhere Quote und liegt auch im Modell um 1,77 vorn.")
+    same = api.run("irt", api.preset_values("irt", "C ausgelassen"))["summary"]
+    assert "Gleiche Quote, doch Agent 2 liegt um" in same and "höhere Quote" not in same
+    # Agent 2 has the lower rate but earned some of it at the hard task C, which Agent 1 never tried
+    crossed = api.run("irt", {"k1a": 4, "k1b": 4, "k1c": 0, "k2a": 4, "k2b": 5, "k2c": 1, "c1": False})["summary"]
+    assert "Agent 1 hat die höhere Quote, im Modell liegt aber Agent 2 um 0,57 vorn" in crossed
+    away = api.run("irt", api.preset_values("irt", "Perfekt, ohne Strafe"))["summary"]
+    assert "findet keine beste Schätzung" in away and "15 von 15" in away

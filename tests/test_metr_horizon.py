@@ -124,8 +124,9 @@ def test_readouts_and_summary():
     shown = {r["key"]: r["value"] for r in out["readouts"]}
     assert shown["horizon"] == "68,8 min" and shown["base"] == "120,0 min" and shown["ratio"] == "57\u202f%"
     assert shown["fit"] == "nicht gewürfelt"
-    assert out["summary"] == ("Steilheit 0,25, Wahrscheinlichkeit bei 2 h 45 %: Die Kurve kreuzt 50 % bei 68,8 min "
-                              "statt bei 120,0 min.")
+    assert out["summary"] == ("Bei Steilheit 0,25 und 45 % bei 2 h kreuzt die Kurve 50 % bei 68,8 min statt bei "
+                              "120,0 min. Der Horizont schrumpft auf 57\u202f% – je flacher die Kurve, desto weiter "
+                              "wandert er.")
 
 
 LABELS = [r["label"] for r in api.run(SLUG)["readouts"]]
@@ -191,3 +192,16 @@ def test_the_tasks_name_every_setting_their_check_needs():
     flat = [seed for seed in range(1, 21) if solved(s=0.25, tasks=40, seed=seed)]
     assert len(flat) >= 5  # findable by rolling a few times
     assert not any(solved(s=1.0, tasks=40, seed=seed) for seed in range(1, 41))
+
+
+def test_the_key_sentence_says_how_far_the_horizon_moved_and_in_which_direction():
+    steep = api.run(SLUG, {"s": 1.0, "c": 45})["summary"]
+    assert "kreuzt die Kurve 50 % bei 104,4 min statt bei 120,0 min. Der Horizont schrumpft auf 87\u202f%" in steep
+    up = api.run(SLUG, {"s": 3.0, "c": 70})["summary"]
+    assert "Der Horizont wächst auf 122\u202f%" in up
+    tiny = api.run(SLUG, {"s": 0.1, "c": 30})["summary"]
+    assert "schrumpft auf das 0,00281-Fache" in tiny
+    plain = api.run(SLUG, {})["summary"]
+    assert plain == "Bei Steilheit 1 hat die Kurve bei 2 h genau 50 %: Der 50-%-Horizont liegt bei 120,0 min."
+    eighty = api.run(SLUG, {"s": 0.25, "q": 80})["summary"]
+    assert "kreuzt die Kurve 80 % schon bei 2,6 min, 50 % erst bei 120,0 min" in eighty and "schrumpft" not in eighty

@@ -198,3 +198,17 @@ def test_the_narrow_figure_writes_its_legend_above_the_plot_and_keeps_every_poin
     assert not [r for r in fig.iter(SVG + "rect") if r.get("class") == "pl-legend-bg"]
     hits = [c for c in fig.iter(SVG + "circle") if c.get("class") == "pl-drag-hit"]
     assert len(hits) == 10 and {c.get("r") for c in hits} == {str(of.HIT_RADIUS)}
+
+
+def test_the_key_sentence_tells_too_simple_from_learnt_by_heart_and_from_near_chance():
+    def summary(**values):
+        return api.run("overfitting", values)["summary"]
+    line = summary(degree=1)
+    assert line.startswith("Die Kurve vom Grad 1 liegt bei 10 Tagen im Heft 27,7 Kugeln daneben, an 400 neuen Tagen 28,7.")
+    assert "zu schlicht" in line and "mitgelernt" not in line
+    nine = summary(degree=9)
+    assert "im Heft 0,0 Kugeln daneben, an 400 neuen Tagen 237,7" in nine
+    assert "mitgelernt" in nine and "zu schlicht" not in nine
+    for degree in (2, 3):  # the page's „um Grad 2 und 3 am kleinsten“
+        assert "nah am Zufall allein (15,0)" in summary(degree=degree)
+    assert "nah am Zufall" in summary(degree=9, days=80) and "mitgelernt" in summary(degree=9, lam=0.01)

@@ -202,3 +202,15 @@ def test_workshop_script_recomputes_the_groups():
             assert number(out["stdout"], "pass@k") == pytest.approx(r["pass_k"], abs=5e-5)
         else:
             assert "pass@k: nicht schätzbar" in out["stdout"]
+
+
+def test_the_key_sentence_sets_pass_at_k_against_a_single_attempt_and_warns_when_k_is_all_there_is():
+    two = api.run("pass-at-k", {"n": 4, "c": 1, "k": 2})["summary"]
+    assert two.endswith("3 von 6 Gruppen aus 2 Versuchen enthalten einen Erfolg: pass@2 = 1/2 = 0,5, "
+                        "mehr als pass@1 = 1/4 = 0,25 für einen einzelnen Versuch.")
+    one = api.run("pass-at-k", {"n": 4, "c": 1, "k": 1})["summary"]
+    assert "pass@1 = 1/4 = 0,25, genau die Erfolgsquote eines einzelnen Versuchs" in one and "mehr als" not in one
+    every = api.run("pass-at-k", api.preset_values("pass-at-k", "Alle vier"))["summary"]
+    assert "nur eine Gruppe" in every and "pass@4 = 1 sagt nur" in every
+    assert "weniger Fehlversuche als k = 3" in api.run("pass-at-k", {"n": 5, "c": 3, "k": 3})["summary"]
+    assert api.run("pass-at-k", {"n": 4, "c": 0, "k": 2})["summary"].endswith("pass@2 = 0.")

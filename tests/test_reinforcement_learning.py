@@ -150,7 +150,9 @@ def test_typed_decimals_stay_exact_and_a_tie_can_lie_outside_the_slider_or_not_e
     assert "pl-rl-tie" not in late["extra"]
     never = api.run(rl.SLUG, {"rewards": "1; 2; 1; 2", "reveal": "both"})
     assert never["result"]["tie_gamma"] is None and never["result"]["better"] == "gleich"
-    assert "ein Gleichstand durch γ ist unmöglich" in never["summary"]
+    assert "bei jedem γ gleich gut" in never["summary"] and "unmöglich" not in never["summary"]
+    apart = api.run(rl.SLUG, {"rewards": "2; 2; 1; 2", "reveal": "both"})
+    assert apart["result"]["tie_gamma"] is None and "ein Gleichstand durch γ ist unmöglich" in apart["summary"]
     assert "stehen beide Wege gleich" not in never["figure"]  # both known: the verdict is the comparison
 
 
@@ -168,3 +170,16 @@ def test_the_lesson_speaks_of_the_games_coins():
     assert "last_for_a" in api.run(rl.SLUG, {"gamma": 0.35, "reveal": "both"})["lesson"]["solved"]
     assert "last_for_a" not in api.run(rl.SLUG, {"gamma": 0.35, "reveal": "both",
                                                    "rewards": "2; 0; 0; 5,5"})["lesson"]["solved"]
+
+
+def test_the_key_sentence_says_whether_the_better_path_at_this_gamma_also_has_more_coins():
+    hidden = api.run(rl.SLUG, {})["summary"]
+    assert hidden == "Nach Runde 1 liegt Weg A vorn, 2 zu 0 Münzen. Runde 2 ist noch verdeckt."
+    own = api.run(rl.SLUG, {"reveal": "own", "path": "B"})["summary"]
+    assert "Return 0 + 0,9 · 5 = 4,5" in own and "Runde 2 von Weg A ist noch verdeckt" in own
+    far = api.run(rl.SLUG, {"reveal": "both", "gamma": 1.0})["summary"]
+    assert far == "Bei γ = 1 hat Weg A den Return 2, Weg B 5: B ist besser und bringt auch mehr Münzen (5 zu 2)."
+    near = api.run(rl.SLUG, {"reveal": "both", "gamma": 0.2})["summary"]
+    assert near == ("Bei γ = 0,2 hat Weg A den Return 2, Weg B 1: A ist besser, obwohl es weniger Münzen bringt "
+                    "(2 zu 5) – γ wertet Runde 2 ab.")
+    assert "Beide Wege sind gleich gut" in api.run(rl.SLUG, {"reveal": "both", "gamma": 0.4})["summary"]

@@ -281,3 +281,18 @@ def test_workshop_script_draws_an_own_stream_like_the_page():
             assert number(out["stdout"], "Exakt") == pytest.approx(result["exact_none_pct"], abs=0.006)
             assert number(out["stdout"], "Größte Abweichung vom Balken k/N") == pytest.approx(result["max_dev_pp"],
                                                                                           abs=0.006)
+
+
+def test_the_key_sentence_reads_fair_per_message_and_yet_the_returns_mostly_lost():
+    four = api.run(SLUG, {})["summary"]
+    assert four.startswith("Mit 4 Plätzen landet jede Position in 20,0\u202f% der Durchläufe im Speicher")
+    assert "Keine Nachricht wird bevorzugt. Trotzdem bleibt meistens keine Rücksendung übrig: in 64,1\u202f% " in four
+    assert "(exakt 3060/4845 ≈ 63,2\u202f%)" in four
+    six = api.run(SLUG, {"k": 8, "returns": "1; 2; 3; 4; 5; 6"})["summary"]
+    assert "Keine Rücksendung übrig blieb in" in six and "meistens" not in six
+    crowded = api.run(SLUG, {"n": 5, "k": 4, "returns": "1; 2"})["summary"]
+    assert "Mindestens eine Rücksendung bleibt immer" in crowded
+    first = api.run(SLUG, {"strategy": "first"})["summary"]
+    assert "Positionen 1 bis 4, alle anderen nie; keine Rücksendung bleibt je im Speicher" in first
+    last = api.run(SLUG, {"strategy": "last", "returns": "18; 19"})["summary"]
+    assert "die Rücksendungen an Position 18 und 19 bleiben immer im Speicher" in last

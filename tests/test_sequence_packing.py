@@ -223,3 +223,20 @@ def test_choosing_the_long_example_alone_solves_no_task():
     out = api.run("sequence-packing", {"variant": "lang", "strategy": "wrapped"})
     assert out["result"]["lost_count"] == 0 and "nothing_lost" in out["lesson"]["solved"]
     assert "nothing_lost" not in api.run("sequence-packing", {"strategy": "wrapped"})["lesson"]["solved"]
+
+
+def test_the_key_sentence_checks_reading_and_scoring_apart_and_says_what_packing_saves():
+    def summary(**raw):
+        return api.run("sequence-packing", raw)["summary"]
+    packed = summary()
+    assert packed.startswith("Drei kurze Beispiele mit Packing (bfd): 8 Plätze, 1 davon leer, ohne Packing 9 mit "
+                             "2 leeren – Packing spart 1 Platz.")
+    assert "B1 liest nur sich selbst; keine der 12 erlaubten Verbindungen" in packed
+    assert packed.endswith("4 Vorhersagen zählen im Verlust, keine über eine Grenze.")
+    open_ = summary(separation=False)
+    assert "B1 liest auch A1, A2, ■A aus einem anderen Beispiel: 16 der 28 erlaubten Verbindungen" in open_
+    assert open_.endswith("keine über eine Grenze.")  # reading and scoring are separate switches
+    scored = summary(start_loss=False)
+    assert "B1 liest nur sich selbst" in scored and "6 Vorhersagen zählen im Verlust, 2 davon über eine Grenze (B1, C1)" in scored
+    assert "Packing spart hier keinen Platz" in summary(variant="voll")
+    assert "Packing würde 1 Platz sparen" in summary(packing=False)

@@ -182,7 +182,8 @@ def test_an_own_distribution_takes_the_place_of_the_chosen_row():
     r = out["result"]
     assert r["row"] == "eigen" and r["kept_tokens"] == ["B", "C"] and r["mass_exact"] == "4/5"
     assert r["chances_exact"] == ["0", "3/4", "1/4", "0", "0"]
-    assert out["summary"].startswith("Eigene Verteilung, k = 2: behalten B, C, zusammen 0,8; danach B 0,75, C 0,25.")
+    assert out["summary"].startswith("Eigene Verteilung: k = 2 behält B und C, zusammen 0,8. Geteilt durch diese Summe "
+                                     "werden daraus B 0,75 und C 0,25; ihr Verhältnis bleibt.")
     assert api.run("top-k-sampling", {"dist": "0,1; 0,6; 0,2; 0,05; 0,05", "k": 8})["result"]["n_kept"] == 5
 
 
@@ -214,3 +215,18 @@ def test_workshop_script_filters_and_draws_an_own_distribution_like_the_page():
         for token, chance, count in zip(r["tokens"], r["chances"], r["counts"]):
             assert number(out["stdout"], f"Neu {token}") == pytest.approx(chance, abs=5e-5)
             assert number(out["stdout"], f"Gezogen {token}") == count
+
+
+def test_the_key_sentence_reads_the_division_and_knows_greedy_ties_and_a_k_that_cuts_nothing():
+    two = api.run("top-k-sampling", {"k": 2})
+    counts = two["result"]["counts"]
+    assert two["summary"] == ("k = 2 behält A und B, zusammen 0,8. Geteilt durch diese Summe werden daraus A 0,625 "
+                              f"und B 0,375; ihr Verhältnis bleibt. Gezogen in 1000 Zügen: A {counts[0]}-mal, "
+                              f"B {counts[1]}-mal.")
+    one = api.run("top-k-sampling", {"k": 1})["summary"]
+    assert "behält nur A (0,5)" in one and "jeder der 1000 Züge ergibt A – wie bei Greedy" in one
+    tie = api.run("top-k-sampling", api.preset_values("top-k-sampling", "Gleichstand an der Grenze"))["summary"]
+    assert "wegen Gleichstands an der Grenze 2 Tokens statt 1: A und B" in tie and "Greedy" not in tie
+    every = api.run("top-k-sampling", {"k": 4})["summary"]
+    assert "nichts wird gestrichen" in every and "Geteilt" not in every
+    assert "nichts wird gestrichen" not in two["summary"]

@@ -149,8 +149,8 @@ def test_readouts_and_table_show_exact_fractions():
     shown = {x["key"]: x["value"] for x in out["readouts"]}
     assert shown["notebook"] == "0" and shown["validation"] == "35/6 ≈ 5,83"
     assert "35/6<br>≈ 5,83" in out["extra"] and "3,5" in out["extra"] and "8,5" in out["extra"]
-    assert run(rule="line")["summary"].startswith("Gerade: mittlerer absoluter Fehler im Heft 2 Kugeln, "
-                                                   "bei der Validierung 1 Kugel.")
+    assert run(rule="line")["summary"].startswith("Die Gerade liegt im Heft 2 Kugeln daneben, "
+                                                   "bei der Validierung nur 1 Kugel")
 
 
 def test_the_exact_values_are_serialised_as_floats_and_strings():
@@ -258,3 +258,16 @@ def test_the_ice_cream_stand_has_one_vocabulary(slug):
                  (root / "py" / "probierlabor" / "workshop" / f"{slug.replace('-', '_')}.py").read_text(encoding="utf-8")):
         assert "Heft" in text and "Kugeln" in text
         assert not re.search(r"Notizbuch|Portion", text)
+
+
+def test_the_key_sentence_says_whether_validation_picks_the_rule_the_notebook_favours():
+    curve = run(rule="curve")["summary"]
+    assert curve.startswith("Die Kurve trifft das Heft am besten, im Mittel 0 Kugeln daneben. Bei der Validierung "
+                            "liegt sie aber 35/6 ≈ 5,83 Kugeln daneben, dort gewinnt die Gerade mit 1 Kugel.")
+    line = run(rule="line")["summary"]
+    assert "Die Validierung wählt sie, obwohl im Heft die Kurve besser ist" in line and "gewinnt" not in line
+    mean = run(rule="mean")["summary"]
+    assert "Der Mittelwert liegt im Heft 4 Kugeln daneben" in mean and "gewinnt die Gerade" in mean
+    assert "am besten" not in mean and "wählt" not in mean
+    assert "verdeckt" in curve and "liegt er 6 Kugeln daneben" in run(rule="mean", fixed="mean")["summary"]
+    assert "nicht mehr unabhängig" in run(rule="line", fixed="curve")["summary"]

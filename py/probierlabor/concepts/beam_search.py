@@ -449,15 +449,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     else:
         readouts.append(Readout("result", "Ergebnis des Beams", "noch offen"))
 
-    summary = f"Breite {r['width']}: Nach Schritt 1 bleiben {', '.join(s1['kept']) or 'keine Anfänge'}"
-    summary += (f", verworfen wird {', '.join(s1['dropped'])}." if s1["dropped"] else ", nichts wird verworfen.")
-    if s1["finished"]:
-        summary += f" Fertig ist schon {', '.join(s1['finished'])}."
-    if done:
-        crit = f" (Σ ln P / L^α mit α = {fmt.de_auto(r['alpha'])})" if penal else ""
-        summary += (f" Ergebnis {r['result']} mit {fmt.exact(Fraction(r['result_prob_exact']))}{crit}; "
-                    + ("das ist auch das Beste im ganzen Baum" + _tie(r["tied"]) + "." if r["found_optimum"] else
-                       f"das Beste im ganzen Baum wäre {r['optimum']} mit {fmt.exact(Fraction(r['optimum_prob_exact']))}."))
+    summary = _key_sentence(r, done, penal)
     if r["own"]:
         summary += f" Eigene Verteilung {', '.join(r['own'])}" + (
             f"; {r['zero']} Token{'s' if r['zero'] > 1 else ''} mit Wahrscheinlichkeit 0 {'fallen' if r['zero'] > 1 else 'fällt'} weg."
@@ -469,10 +461,38 @@ def view(r: dict, layout: str = WIDE) -> View:
     return View(t.render(), readouts, summary, extra)
 
 
+def _listed(items: list[str]) -> str:
+    return " und ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
+
+
+def _key_sentence(r: dict, done: bool, penal: bool) -> str:
+    """The sentence under the tree: what the beam keeps, where it ends and, when it misses the best
+    sequence of the tree, at which step that sequence's start fell out of the beam."""
+    s1 = r["steps"][0]
+    text = f"Breite {r['width']} behält nach Schritt 1 {_listed(s1['kept']) or 'keinen Anfang'}"
+    text += f" und verwirft {_listed(s1['dropped'])}." if s1["dropped"] else "; nichts fällt heraus."
+    if s1["finished"]:
+        text += f" Fertig ist schon {_listed(s1['finished'])}."
+    if not done:
+        return text
+    crit = f" (Σ ln P / L^α mit α = {fmt.de_auto(r['alpha'])})" if penal else ""
+    text += f" Der Beam endet bei {r['result']} mit {fmt.exact(Fraction(r['result_prob_exact']))}{crit}"
+    if r["found_optimum"]:
+        return text + " – das ist auch das Beste im ganzen Baum" + _tie(r["tied"]) + "."
+    best = r["optimum"]
+    text += f". Das Beste im ganzen Baum wäre {best} mit {fmt.exact(Fraction(r['optimum_prob_exact']))}"
+    lost = next(((i, d) for i, s in enumerate(r["steps"], 1) for d in s["dropped"] if best.startswith(d)), None)
+    if lost is None:
+        return text + "."
+    step, start = lost
+    return text + (f": {best} selbst fiel nach Schritt {step} heraus." if start == best else
+                   f": Sein Anfang {start} fiel nach Schritt {step} heraus.")
+
+
 def _tie(tied: list[str]) -> str:
     if not tied:
         return ""
-    return f", gleichauf mit {' und '.join(tied)}: {'beide haben' if len(tied) == 1 else 'alle haben'} denselben Score"
+    return f", gleichauf mit {_listed(tied)}: {'beide haben' if len(tied) == 1 else 'alle haben'} denselben Score"
 
 
 def _table(r: dict) -> str:

@@ -279,6 +279,27 @@ def _draw(r: dict, layout: str, in_key: tuple[str, ...]) -> tuple[svg.Plot, list
     return plot, homeless
 
 
+def _key_sentence(r: dict) -> str:
+    """The sentence under the plot: where the weights land, how close the sum comes to its target and
+    what the old task lost – against learning without protection, and which weight EWC let move."""
+    importance = tuple(Fraction(f) for f in r["F_exact"])
+    begin = tuple(Fraction(x) for x in r["start_exact"])
+    w = f"({fmt.de(r['w'][0])}; {fmt.de(r['w'][1])})"
+    target, old = fmt.de_auto(float(TARGET_SUM)), fmt.de(r["old_loss"])
+    if sum(begin) == TARGET_SUM:
+        return f"Der Start {w} hat schon die Summe {target}: Kein Gewicht muss wandern, der alte Verlust bleibt 0."
+    if r["mode"] == "none":
+        return (f"Ohne Schutz wandern beide Gewichte gleich weit, auf {w}, und die Summe erreicht {target}. "
+                f"Doch der alte Verlust steigt auf {old}.")
+    unprotected = old_loss(solve("none", r["lam"], importance, begin), importance, begin)
+    text = (f"{dict(MODES)[r['mode']]} mit λ = {fmt.de_auto(r['lam'])} hält die Gewichte bei {w}, ihre Summe bei "
+            f"{fmt.de(r['sum'])} (Ziel {target}). Der alte Verlust steigt auf {old} statt {fmt.de(unprotected)} ohne Schutz.")
+    if r["mode"] == "ewc" and importance[0] != importance[1]:
+        loose = 1 if importance[0] < importance[1] else 2
+        text += f" Gewandert ist vor allem w{'₁' if loose == 1 else '₂'}, das weniger wichtige Gewicht."
+    return text
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure whose labels find no free place beside their points draws again with those
     # labels as rows of its key (the plot's inner box stays the same, so the other places do not move)
@@ -295,13 +316,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("old_loss", "Verlust alte Aufgabe", fmt.de(r["old_loss"]), r["old_loss"], True),
         Readout("new_loss", "Verlust neue Aufgabe", fmt.de(r["new_loss"]), r["new_loss"]),
     ]
-    label = dict(MODES)[r["mode"]]
-    summary = (
-        f"{label}"
-        + ("" if r["mode"] == "none" else f" mit λ = {fmt.de_auto(r['lam'])}")
-        + f": Gewichte ({fmt.de(r['w'][0])}; {fmt.de(r['w'][1])}), Summe {fmt.de(r['sum'])}, "
-        f"Verlust der alten Aufgabe {fmt.de(r['old_loss'])}."
-    )
+    summary = _key_sentence(r)
     return View(plot.render(), readouts, summary)
 
 

@@ -185,6 +185,34 @@ def _table(r: dict) -> str:
                  caption="Die drei Fälle aus dem Text (ganzer Puffer)", highlight=current, row_heads=True)
 
 
+PRACTISED = {DELIVERY: "Lieferfragen", RETURN: "Rücksendungen"}
+
+
+def _key_sentence(r: dict, composition: str, chance_text: str) -> str:
+    """The sentence under the cards: how much of the portion comes from the buffer and whether both old
+    departments are in it – counting places is not enough; a random pick may miss one."""
+    if not r["replay"]:
+        return (f"Ohne Wiederholungen besteht die Portion nur aus {r['size']} neuen Reklamationen: Für Lieferfragen "
+                "und Rücksendungen übt das Modell kein einziges Mal.")
+    how = ("der ganze Puffer" if not r["random_part"] else "eine zufällig gezogene Nachricht aus dem Puffer"
+           if r["replayed"] == 1 else f"{r['replayed']} zufällig gezogene Nachrichten aus dem Puffer")
+    text = (f"Mit Wiederholungen ({how}) hat die Portion {r['size']} Nachrichten ({composition}), "
+            f"{r['share_exact']} davon aus dem Puffer. ")
+    missing = [d for d in (DELIVERY, RETURN) if not r["counts"][d]]
+    if not missing:
+        text += "Beide alten Abteilungen sind vertreten" + (
+            f" – das gelingt aber nur in {chance_text} der zufälligen Portionen." if r["random_part"] else ".")
+        return text
+    else:
+        in_buffer = any(m["department"] == missing[0] for m in r["buffer"])
+        text += (f"Für {PRACTISED[missing[0]]} übt das Modell trotzdem kein einziges Mal"
+                 + (": Der Puffer enthält keine." if not in_buffer else "."))
+    if r["random_part"]:
+        text += (" Bei dieser Auswahl können nie beide dabei sein." if r["chance_all_old"] == 0 else
+                 f" Beide sind nur in {chance_text} der zufälligen Portionen dabei.")
+    return text
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     c = r["counts"]
     composition = " · ".join(f"{d}: {c[d]}" for d in (NEW, DELIVERY, RETURN) if c[d])
@@ -199,14 +227,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("composition", "Zusammensetzung", composition, c),
         Readout("chance_all_old", "Wahrscheinlichkeit, dass beide alten Abteilungen dabei sind", chance_text, chance),
     ]
-    if not r["replay"]:
-        summary = (f"Ohne Wiederholungen besteht die Portion aus {r['size']} neuen Reklamationen; "
-                   "keine alte Abteilung kommt vor.")
-    else:
-        how = ("der ganze Puffer" if not r["random_part"] else "eine zufällig gezogene Nachricht aus dem Puffer"
-               if r["replayed"] == 1 else f"{r['replayed']} zufällig gezogene Nachrichten aus dem Puffer")
-        summary = (f"Mit Wiederholungen ({how}): {r['size']} Nachrichten, davon {r['share_exact']} aus dem Puffer "
-                   f"({composition}); {r['old_covered']} von 2 alten Abteilungen vertreten.")
+    summary = _key_sentence(r, composition, chance_text)
     return View(figure(r, layout), readouts, summary, _table(r))
 
 

@@ -135,6 +135,32 @@ def _seq(path: str) -> str:
     return ", dann ".join(path)
 
 
+def _key_sentence(r: dict, dists: dict, paths: dict, steps: int, show_all: bool) -> str:
+    """The sentence under the tree: what greedy took so far and, once the whole tree is shown,
+    whether that was the most likely path and what it gave away."""
+    g = r["greedy_path"]
+    first = f"{g[0]} ({fmt.exact(dists[''][g[0]])})" + (" bei Gleichstand" if r["ties"][0] else "")
+    second = f"{g[1]} ({fmt.exact(dists[g[0]][g[1]])})" + (" bei Gleichstand" if r["ties"][1] else "")
+    other = "B" if g[0] == "A" else "A"
+    if steps == 2:
+        text = f"Greedy nimmt {first}, dann {second} und endet bei {g} mit {fmt.exact(paths[g])}."
+    elif steps == 1:
+        text = f"Greedy nimmt zuerst {first}. Als Nächstes erfragt es nur die Verteilung nach {g[0]}."
+    else:
+        text = (f"Greedy hat noch nichts gewählt. Im ersten Schritt hat A {fmt.exact(dists['']['A'])}, "
+                f"B {fmt.exact(dists['']['B'])}.")
+    best = r["best_path"]
+    if not show_all:
+        # the reader is still to find out whether greedy lost: the sentence must not tell
+        return text + (f" Die Verteilung nach {other} hat Greedy nie erfragt." if steps == 2 else "")
+    if steps == 2 and r["greedy_is_best"]:
+        return text + " Das ist auch der wahrscheinlichste Pfad: Hier liegt Greedy richtig."
+    if steps == 2:
+        return (text + f" Der wahrscheinlichste Pfad ist aber {best} mit {fmt.exact(paths[best])} – "
+                f"Greedy verschenkt {fmt.exact(Fraction(r['gap_exact']))}.")
+    return text + f" Der wahrscheinlichste Pfad im Baum ist {best} mit {fmt.exact(paths[best])}."
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the columns closer, a leaf's second mark under its first, the note in two lines
     # and the key in two rows under it
@@ -251,16 +277,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         asked = len(seen)
         readouts.append(Readout("asked", "Verteilungen, die Greedy erfragt", f"{asked} von 3", asked))
 
-    if done:
-        summary = (f"Greedy wählt {g[0]} ({fmt.exact(dists[''][g[0]])}), dann {g[1]} ({fmt.exact(dists[g[0]][g[1]])}): "
-                   f"Pfad {g} mit {fmt.exact(paths[g])}.")
-    elif steps == 1:
-        summary = f"Greedy hat im ersten Schritt {g[0]} gewählt ({fmt.exact(dists[''][g[0]])})."
-    else:
-        summary = f"Greedy hat noch nichts gewählt: A {fmt.exact(dists['']['A'])}, B {fmt.exact(dists['']['B'])}."
-    if show_all:
-        summary += (" Das ist auch der beste Pfad im Baum." if r["greedy_is_best"] and done else
-                    f" Der beste Pfad im Baum ist {r['best_path']} mit {fmt.exact(paths[r['best_path']])}.")
+    summary = _key_sentence(r, dists, paths, steps, show_all)
     return View(t.render(), readouts, summary)
 
 

@@ -257,6 +257,35 @@ def status_text(r: dict) -> str:
     return f"nach {r['steps']} Schritten nicht zur Ruhe gekommen"
 
 
+def _key_sentence(r: dict) -> str:
+    """The sentence under the curves: both success rates against the abilities the model sees –
+    whether the rate and the ability rank the agents alike, or the tasks tried set them apart."""
+    kappa = "ohne Strafe" if r["kappa"] == 0 else f"mit Strafe κ = {fmt.de_auto(r['kappa'])}"
+    solved, tried = r["agent_solved"], r["agent_attempted"]
+    rates = (f"Agent 1 löst {solved[0]} von {tried[0]} Versuchen ({fmt.pct(r['agent_rate'][0], 0)}), "
+             f"Agent 2 {solved[1]} von {tried[1]} ({fmt.pct(r['agent_rate'][1], 0)}).")
+    if r["status"] != "converged":
+        return (f"{rates} Das Rasch-Modell {kappa} findet keine beste Schätzung – {status_text(r)} "
+                f"(nach {r['steps']} Newton-Schritten abgebrochen).")
+    text = (f"{rates} Das Rasch-Modell {kappa} schätzt θ = {_values(r['theta'], NAMES[:2], r)} und "
+            f"b = {_values(r['b'], NAMES[2:], r)}. ")
+    by_rate = (solved[1] * tried[0] > solved[0] * tried[1]) - (solved[1] * tried[0] < solved[0] * tried[1])
+    gap = r["gap"]
+    by_model = 0 if fmt.de(abs(gap), 2) == fmt.de(0, 2) else (1 if gap > 0 else -1)  # as the readout shows it
+    lead, dist = 2 if by_model > 0 else 1, fmt.de(abs(gap), 2)
+    if by_rate == 0 and by_model == 0:
+        return text + "Gleiche Quote, gleiche Fähigkeit."
+    if by_rate == 0:
+        return text + f"Gleiche Quote, doch Agent {lead} liegt um {dist} vorn: Es zählt auch, welche Aufgaben jeder versucht hat."
+    better = 2 if by_rate > 0 else 1
+    if by_model == 0:
+        return text + f"Agent {better} hat die höhere Quote, im Modell sind aber beide gleich fähig."
+    if by_model == by_rate:
+        return text + f"Agent {better} hat die höhere Quote und liegt auch im Modell um {dist} vorn."
+    return (text + f"Agent {better} hat die höhere Quote, im Modell liegt aber Agent {lead} um {dist} vorn: "
+            "Es zählt, welche Aufgaben jeder versucht hat.")
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the plot at phone width, the axis's name in two lines
     narrow = layout == NARROW
@@ -313,13 +342,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("rates", "Erfolgsquote (Agent 1; Agent 2)", rates, r["agent_rate"]),
         Readout("status", "Anpassung", status_text(r), r["status"], r["status"] != "converged"),
     ]
-    kappa = "ohne Strafe" if r["kappa"] == 0 else f"mit Strafe κ = {fmt.de_auto(r['kappa'])}"
-    if r["status"] == "converged":
-        summary = (f"Rasch-Modell {kappa}: Fähigkeiten θ = {_values(r['theta'], NAMES[:2], r)}, "
-                   f"Schwierigkeiten b = {_values(r['b'], NAMES[2:], r)}; Erfolgsquoten {rates}.")
-    else:
-        summary = (f"Rasch-Modell {kappa}: Es gibt keine beste Schätzung – {status_text(r)} "
-                   f"(nach {r['steps']} Newton-Schritten abgebrochen). Erfolgsquoten {rates}.")
+    summary = _key_sentence(r)
     return View(plot.render(), readouts, summary, _table(r) + _path_chart(r, layout))
 
 

@@ -207,6 +207,30 @@ def _grid(r: dict, layout: str) -> str:
                       layout=layout)
 
 
+def _listed(items: list[str]) -> str:
+    return " und ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
+
+
+def _key_sentence(r: dict) -> str:
+    """The sentence under the strip: what the loss counts, and that a scored prediction still reads
+    the tokens without a loss of their own – two masks, and only the dots change."""
+    on = [ROLES[k] for k, v in r["on"].items() if v]
+    if on:
+        only = "" if len(on) == len(ROLES) else "nur "
+        roles = f"die Rolle {on[0]}" if len(on) == 1 else f"die Rollen {_listed(on)}"
+        text = (f"Im Verlust {'zählt' if len(on) == 1 else 'zählen'} {only}{roles}: {r['scored_count']} von "
+                f"{r['visible']} Positionen, {r['formula']}. ")
+    else:
+        text = "Nichts wird bewertet: Der Verlust hat keinen Summanden, das Modell lernt aus diesem Transkript nichts. "
+    reads = fmt.count(r["focus_reads_count"], "Token", "Tokens")
+    unscored = r["focus_reads_unscored"]
+    verb = "zählt mit und liest" if r["focus_scored"] else "zählt nicht, liest aber"
+    text += (f"Die Vorhersage von Token {r['focus']} („{r['focus_token']}“) {verb} {reads}, "
+             f"{unscored} davon ohne eigenen Verlust"
+             + (". Unbewertet heißt also nicht wirkungslos. " if unscored and r["focus_scored"] else ". "))
+    return text + f"Das Raster behält bei jeder Maske seine {r['links']} Verbindungen."
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     if r["weight"] is None:
         weight = "– (nichts bewertet)"
@@ -223,11 +247,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("unscored_but_read", "Ohne Verlust, aber gelesen",
                 fmt.count(r["unscored_but_read_count"], "Token", "Tokens"), r["unscored_but_read_count"]),
     ]
-    on = [ROLES[k] for k, v in r["on"].items() if v]
-    summary = (f"Im Verlust: {', '.join(on) if on else 'nichts'} – {r['scored_count']} von {r['visible']} "
-               f"sichtbaren Token bewertet; {r['formula']}. Die Vorhersage von Token {r['focus']} "
-               f"(„{r['focus_token']}“) liest {fmt.count(r['focus_reads_count'], 'Token', 'Tokens')}, davon {r['focus_reads_unscored']} "
-               f"ohne eigenen Verlust; die {r['links']} Verbindungen bleiben bei jeder Maske gleich.")
+    summary = _key_sentence(r)
     return View(_strip(r, layout), readouts, summary, _grid(r, layout))
 
 

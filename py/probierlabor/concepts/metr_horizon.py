@@ -234,6 +234,32 @@ def span_de(span: float) -> str:
 TICKS = ((1, "1 min"), (4, "4 min"), (15, "15 min"), (60, "1 h"), (240, "4 h"), (960, "16 h"))
 
 
+def _ratio_text(ratio: float) -> str:
+    return fmt.pct(ratio, 0) if 0.01 <= ratio <= 100 else "Faktor " + fmt.de_auto(ratio)
+
+
+def _key_sentence(r: dict) -> str:
+    """The sentence under the curve: where it crosses the threshold and, once the probability at 2 h
+    moved, how far that moved the horizon – the farther, the flatter the curve."""
+    s, q, c = fmt.de_auto(r["s"]), r["q"], r["c"]
+    horizon = duration(r["horizon_min"], True)
+    if c != 50:
+        text = (f"Bei Steilheit {s} und {c} % bei 2 h kreuzt die Kurve {q} % bei {horizon} statt bei "
+                f"{duration(r['base_min'], True)}. Der Horizont {'schrumpft' if r['ratio'] < 1 else 'wächst'} "
+                f"auf {fmt.pct(r['ratio'], 0) if 0.01 <= r['ratio'] <= 100 else 'das ' + fmt.de_auto(r['ratio']) + '-Fache'}"
+                " – je flacher die Kurve, desto weiter wandert er.")
+    elif q == 50:
+        text = f"Bei Steilheit {s} hat die Kurve bei 2 h genau 50 %: Der 50-%-Horizont liegt bei {horizon}."
+    else:
+        text = (f"Bei Steilheit {s} kreuzt die Kurve {q} % schon bei {horizon}, 50 % erst bei 120,0 min: "
+                "Ein Horizont gilt nur mit seiner Schwelle.")
+    if "data" in r:
+        text += (f" Aus {r['tasks']} gewürfelten Aufgaben ({r['solved']} gelöst) geschätzt: "
+                 f"{duration(r['fit_horizon_min'])}"
+                 + (" – der Unterschied kommt allein aus dem Zufall der Aufgaben." if r["fit_horizon_min"] else "."))
+    return text
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the plot at phone width under a key of one entry a row, the axis's name in two
     # lines, a crossing's label on the side where it fits
@@ -311,21 +337,13 @@ def view(r: dict, layout: str = WIDE) -> View:
     readouts = [
         Readout("horizon", "Horizont an der Schwelle", duration(r["horizon_min"]), r["horizon_min"], True),
         Readout("base", "Vor der Änderung (50 % bei 2 h)", duration(r["base_min"]), r["base_min"]),
-        Readout("ratio", "Verschoben auf", fmt.pct(r["ratio"], 0) if 0.01 <= r["ratio"] <= 100
-                else "Faktor " + fmt.de_auto(r["ratio"]), r["ratio"], True),
+        Readout("ratio", "Verschoben auf", _ratio_text(r["ratio"]), r["ratio"], True),
         Readout("span", "Längen von 80 % bis 20 % Erfolg", "Faktor " + span_de(r["span"]), r["span"]),
         Readout("fit", "Aus gewürfelten Aufgaben geschätzt",
                 duration(r["fit_horizon_min"]) if "data" in r else "nicht gewürfelt",
                 r.get("fit_horizon_min"), "data" in r),
     ]
-    summary = (
-        f"Steilheit {fmt.de_auto(s)}, Wahrscheinlichkeit bei 2 h {r['c']} %: Die Kurve kreuzt {r['q']} % bei "
-        f"{duration(r['horizon_min'], True)}"
-        + (f" statt bei {duration(r['base_min'], True)}." if changed else ".")
-        + (f" Aus {r['tasks']} gewürfelten Aufgaben ({r['solved']} gelöst) geschätzt: "
-           f"{duration(r['fit_horizon_min'])}."
-           if "data" in r else "")
-    )
+    summary = _key_sentence(r)
     return View(plot.render(), readouts, summary, _sensitivity(r, layout))
 
 

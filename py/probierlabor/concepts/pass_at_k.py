@@ -170,6 +170,26 @@ def _of(k: int) -> str:
     return "aus 1 Versuch" if k == 1 else f"aus {k} Versuchen"
 
 
+def _reading(r: dict, est: str) -> str:
+    """What the groups say about the budget k: the plain success rate at k = 1, a larger share for
+    more attempts, and the cases where the number says less than it seems (one group, no failure left)."""
+    n, c, k = r["n"], r["c_used"], r["k"]
+    if not r["estimable"]:
+        return f"Erlaubt sind aber k = {k} Versuche, mehr als gesammelt: pass@{k} lässt sich daraus nicht schätzen."
+    groups = f"{fmt.de(r['subsets_hit'])} von {fmt.de(r['subsets_total'])} Gruppen {_of(k)} enthalten einen Erfolg"
+    if c == 0:
+        return f"Keine der {fmt.de(r['subsets_total'])} Gruppen {_of(k)} enthält einen Erfolg: pass@{k} = 0."
+    if k == 1:
+        return f"{groups}: pass@1 = {est}, genau die Erfolgsquote eines einzelnen Versuchs."
+    if k == n:
+        return (f"Bei k = {k} gibt es nur eine Gruppe, alle gesammelten Versuche: pass@{k} = 1 sagt nur, "
+                "dass unter ihnen ein Erfolg war.")
+    if n - c < k:
+        return (f"Alle {fmt.de(r['subsets_total'])} Gruppen {_of(k)} enthalten einen Erfolg, denn es gibt weniger "
+                f"Fehlversuche als k = {k}: pass@{k} = 1.")
+    return f"{groups}: pass@{k} = {est}, mehr als pass@1 = {exact_text(Fraction(c, n))} für einen einzelnen Versuch."
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     figure = _figure(r, layout)
     n, c, k = r["n"], r["c_used"], r["k"]
@@ -190,12 +210,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     where = ", ".join(str(i + 1) for i in r["successes"])
     lead = (f"{c} von {n} gesammelten Versuchen bestanden" + (f" (Nr. {where})" if where else "")
             + (f" (eingestellt waren {r['c']}, es gibt aber nur {n})" if r["c_clamped"] else ""))
-    if r["estimable"]:
-        summary = (f"{lead}. Erlaubt sind k = {k}: {fmt.de(r['subsets_hit'])} von {fmt.de(r['subsets_total'])} "
-                   f"Gruppen {_of(k)} enthalten einen Erfolg, pass@{k} = {est}.")
-    else:
-        summary = (f"{lead}. Erlaubt sind k = {k} Versuche, mehr als gesammelt wurden: "
-                   f"pass@{k} lässt sich daraus nicht schätzen.")
+    summary = f"{lead}. " + _reading(r, est)
     return View(figure, readouts, summary, _curve(r, layout))
 
 

@@ -200,6 +200,35 @@ def _chart(r: dict, layout: str) -> str:
     return plot.render()
 
 
+def _key_sentence(r: dict, gamma: str) -> str:
+    """The sentence under the board: the first round's lead while round 2 is hidden, then the returns
+    and whether the better path at this γ is also the one with more coins."""
+    game_ = _rewards(r)
+    p = r["path"]
+    if not all(r["known"].values()):
+        lead = ("stehen beide Wege gleich" if r["round1_leader"] == "gleich" else f"liegt Weg {r['round1_leader']} vorn")
+        first = f"Nach Runde 1 {lead}, {exact_text(game_['A'][0])} zu {exact_text(game_['B'][0])} Münzen."
+        if not r["known"][p]:
+            return f"{first} Runde 2 ist noch verdeckt."
+        c1, c2 = game_[p]
+        other = "B" if p == "A" else "A"
+        return (f"{first} Dein Weg {p} bringt in Runde 2 {exact_text(c2)}: Return {exact_text(c1)} + {gamma} · "
+                f"{exact_text(c2)} = {exact_text(Fraction(r['returns_exact'][p]))}. Runde 2 von Weg {other} ist noch verdeckt.")
+    ret = {q: exact_text(Fraction(r["returns_exact"][q])) for q in "AB"}
+    text = f"Bei γ = {gamma} hat Weg A den Return {ret['A']}, Weg B {ret['B']}: "
+    better = r["better"]
+    if better == "gleich":
+        return text + "Beide Wege sind gleich gut."
+    coins = {q: sum(game_[q]) for q in "AB"}
+    count = f"{exact_text(coins[better])} zu {exact_text(coins['B' if better == 'A' else 'A'])}"
+    if coins["A"] == coins["B"]:
+        return text + f"{better} ist besser, bei gleich vielen Münzen ({count}) – seine kommen früher."
+    if coins[better] == max(coins.values()):
+        return text + f"{better} ist besser und bringt auch mehr Münzen ({count})."
+    # fewer coins and still better: its lead lies in round 1, and γ < 1 discounts the other's round 2
+    return text + f"{better} ist besser, obwohl es weniger Münzen bringt ({count}) – γ wertet Runde 2 ab."
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     p = r["path"]
     coins = _rewards(r)[p]
@@ -218,22 +247,17 @@ def view(r: dict, layout: str = WIDE) -> View:
                  if all(r["known"].values()) else "noch unbekannt"), r["better"], True),
     ]
     gamma = fmt.de_auto(r["gamma"]) if r["gamma"] else "0"
-    summary = f"Weg {p}, γ = {gamma}: "
-    if r["known"][p]:
-        summary += (f"Münzen {exact_text(sum(coins))}, Return {exact_text(Fraction(r['returns_exact'][p]))}.")
-    else:
-        summary += f"nach Runde 1 {exact_text(coins[0])} Münzen, Runde 2 verdeckt."
-    if all(r["known"].values()):
-        summary += (f" Return A = {exact_text(Fraction(r['returns_exact']['A']))}, "
-                    f"B = {exact_text(Fraction(r['returns_exact']['B']))}; "
-                    + ("beide gleich gut." if r["better"] == "gleich" else f"besser ist Weg {r['better']}."))
+    summary = _key_sentence(r, gamma)
     if r["own"]:
         game_ = _rewards(r)
         summary += (f" Eigene Münzen: A {exact_text(game_['A'][0])} und {exact_text(game_['A'][1])}, "
                     f"B {exact_text(game_['B'][0])} und {exact_text(game_['B'][1])}; "
                     + (f"Gleichstand bei γ = {exact_text(Fraction(r['tie_gamma_exact']))}"
                        + ("" if 0 <= r["tie_gamma"] <= 1 else ", außerhalb von 0 bis 1") + "."
-                       if r["tie_gamma"] is not None else "ein Gleichstand durch γ ist unmöglich."))
+                       if r["tie_gamma"] is not None else
+                       # equal second rounds: γ weighs both paths alike, so the first round decides for every γ
+                       "bei jedem γ gleich gut." if game_["A"][0] == game_["B"][0] else
+                       "ein Gleichstand durch γ ist unmöglich."))
     return View(_board(r, layout), readouts, summary, _chart(r, layout))
 
 

@@ -297,23 +297,7 @@ def view(r: dict, layout: str = WIDE) -> View:
                 (f"Balken ± {fmt.de(r['sd_bar_pp'], 2)}, ohne Rücksendung ± {fmt.de(r['sd_none_pp'], 2)} Prozentpunkte"
                  if random_ else "keine (kein Zufall)"), r["sd_bar_pp"]),
     ]
-    if random_:
-        summary = (
-            f"{label} mit {k} Plätzen, {fmt.de(r['runs'])} Durchläufe: Jede Position liegt im Mittel bei "
-            f"{fmt.pct(r['exact_bar'])}, die größte Abweichung beträgt {_pp(r['max_dev_pp'])}. "
-            f"In {fmt.pct(r['none'])} der Durchläufe blieb keine Rücksendung im Speicher "
-            f"(exakt {none_exact} ≈ {fmt.pct(r['exact_none'])})."
-        )
-    else:
-        kept = [i for i, b in enumerate(r["bars"], start=1) if b]
-        where = "ersten" if strategy == "first" else "letzten"
-        returns = [i for i in returns if i in kept]
-        summary = (
-            (f"Die {where} {WORDS[k]} behalten" if k > 1 else f"Nur die {where[:-1]} behalten") + ": Im Speicher "
-            + (f"steht immer die Position {kept[0]}" if k == 1 else f"stehen immer die Positionen {kept[0]} bis {kept[-1]}")
-            + ("; keine Rücksendung bleibt je im Speicher." if not returns else
-               f"; die Rücksendung an Position {' und '.join(map(str, returns))} bleibt immer im Speicher.")
-        )
+    summary = _fair_sentence(r, k, none_exact) if random_ else _fixed_sentence(r, strategy, k, returns)
     summary += _own_stream(r)
     return View(plot.render(), readouts, summary, _kept_chart(r, layout))
 
@@ -325,6 +309,41 @@ def _number_rows(n: int, inner: float) -> int:
     """How many staggered rows the positions' numbers need on a narrow plot ``inner`` pixels wide:
     two, or three on a long stream, where neighbours two positions apart would still touch."""
     return max(2, math.ceil(NUMBER_GAP / (inner / (n + 0.2))))
+
+
+def _fair_sentence(r: dict, k: int, none_exact: str) -> str:
+    """The sentence under the bars for Algorithm R: every message equally often, and yet how often
+    the rare category is lost."""
+    n, runs, returns = r["n"], fmt.de(r["runs"]), r["returns"]
+    if r["exact_bar"] == 1:
+        return f"Mit {k} Plätzen bleibt jede der {n} Nachrichten in allen {runs} Durchläufen im Speicher, auch jede Rücksendung."
+    text = (f"Mit {k} Plätzen landet jede Position in {fmt.pct(r['exact_bar'])} der Durchläufe im Speicher; "
+            f"gemessen in {runs} Durchläufen weicht kein Balken mehr als {_pp(r['max_dev_pp'])} ab. "
+            "Keine Nachricht wird bevorzugt.")
+    if not returns:  # _own_stream says so
+        return text
+    if r["exact_none"] == 0:
+        return (text + f" Nur {n - len(returns)} Nachrichten sind keine Rücksendung, weniger als Plätze: "
+                "Mindestens eine Rücksendung bleibt immer.")
+    measured = f"in {fmt.pct(r['none'])} der Durchläufe (exakt {none_exact} ≈ {fmt.pct(r['exact_none'])})"
+    if r["exact_none"] > 0.5:
+        return text + f" Trotzdem bleibt meistens keine Rücksendung übrig: {measured}."
+    return text + f" Keine Rücksendung übrig blieb {measured}."
+
+
+def _fixed_sentence(r: dict, strategy: str, k: int, returns: list[int]) -> str:
+    """The sentence under the bars for keeping the first or the last k: always the same positions."""
+    kept = [i for i, b in enumerate(r["bars"], start=1) if b]
+    where = "ersten" if strategy == "first" else "letzten"
+    returns = [i for i in returns if i in kept]
+    text = ((f"Die {where} {WORDS[k]} behalten" if k > 1 else f"Nur die {where[:-1]} behalten") + ": Im Speicher "
+            + (f"steht immer die Position {kept[0]}" if k == 1 else f"stehen immer die Positionen {kept[0]} bis {kept[-1]}")
+            + (", alle anderen nie" if len(kept) < r["n"] else ""))
+    if not returns:
+        return text + "; keine Rücksendung bleibt je im Speicher."
+    if len(returns) == 1:
+        return text + f"; die Rücksendung an Position {returns[0]} bleibt immer im Speicher."
+    return text + f"; die Rücksendungen an Position {' und '.join(map(str, returns))} bleiben immer im Speicher."
 
 
 def _own_stream(r: dict) -> str:

@@ -393,6 +393,34 @@ def _count_text(total: int, cross: int, what: str) -> str:
     return f"{total}, davon {cross} über {what}" if cross else str(total)
 
 
+def _key_sentence(r: dict, packing_name: str, whole: str) -> str:
+    """The sentence under the rows: the places packing saves, and the two things to check apart –
+    whom B1 reads, and which predictions the loss counts across a boundary."""
+    slots, other = r["slots"], r["other_slots"]
+    mode, then = (packing_name, "ohne Packing") if r["packing"] else ("ohne Packing", packing_name)
+    saved = other - slots if r["packing"] else slots - other
+    gain = (f"Packing {'spart' if r['packing'] else 'würde'} {fmt.count(saved, 'Platz', 'Plätze')}"
+            + ("" if r["packing"] else " sparen") if saved > 0 else "Packing spart hier keinen Platz")
+    parts = [f"{dict(VARIANTS)[r['variant']]} {mode}: {slots} Plätze, {r['padding']} davon leer, {then} "
+             f"{other} mit {r['other_padding']} leeren – {gain}."]
+    if r["packing"] and not r["bounded"]:
+        parts.append("Die Strategie wrapped kennt keine Beispielgrenzen mehr, Trennung und Anfangs-Maske greifen nicht.")
+    others = [t for t in r["b1_reads"] if t != "B1"]
+    reads = f"B1 liest auch {', '.join(others)} aus einem anderen Beispiel" if others else "B1 liest nur sich selbst"
+    parts.append(f"{reads}: {r['cross_links']} der {r['links']} erlaubten Verbindungen führen über eine Beispielgrenze."
+                 if r["cross_links"] else
+                 f"{reads}; keine der {r['links']} erlaubten Verbindungen führt über eine Grenze.")
+    leaks = r["leak_targets"]
+    if leaks:
+        parts.append(f"{r['scored_count']} Vorhersagen zählen im Verlust, {len(leaks)} davon über eine Grenze "
+                     f"({', '.join(leaks)}): Dort lernt das Modell Unsinn.")
+    else:
+        parts.append(f"{r['scored_count']} Vorhersagen zählen im Verlust, keine über eine Grenze.")
+    if r["lost"] or r["split"]:
+        parts.append(f"Beispiele: {whole}.")
+    return " ".join(parts)
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     packing_name = f"mit Packing ({r['strategy']})"
     if r["packing"]:
@@ -418,19 +446,8 @@ def view(r: dict, layout: str = WIDE) -> View:
                 _count_text(r["scored_count"], len(r["leak_targets"]), "Grenzen"), r["scored_count"]),
         Readout("whole", "Beispiele", whole, r["lost"] or r["split"]),
     ]
-    mode = packing_name if r["packing"] else "ohne Packing"
-    parts = [f"{dict(VARIANTS)[r['variant']]} {mode}: {r['slots']} Plätze, davon {r['padding']} leer"
-             f" ({compare})."]
-    if r["packing"] and not r["bounded"]:
-        parts.append("wrapped kennt keine Beispielgrenzen mehr, Trennung und Anfangs-Maske greifen nicht.")
-    parts.append(f"B1 liest {b1}; {r['links']} erlaubte Verbindungen"
-                 + (f", {r['cross_links']} davon über Beispielgrenzen." if r["cross_links"] else "."))
-    parts.append(f"{r['scored_count']} Vorhersagen bewertet"
-                 + (f", davon {len(r['leak_targets'])} über eine Grenze ({', '.join(r['leak_targets'])})."
-                    if r["leak_targets"] else "."))
-    if r["lost"] or r["split"]:
-        parts.append(f"Beispiele: {whole}.")
-    return View(_rows_figure(r, layout), readouts, " ".join(parts), _grid_figure(r, layout))
+    summary = _key_sentence(r, packing_name, whole)
+    return View(_rows_figure(r, layout), readouts, summary, _grid_figure(r, layout))
 
 
 # -- the lesson ---------------------------------------------------------------------------

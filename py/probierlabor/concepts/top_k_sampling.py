@@ -153,6 +153,30 @@ def compute(k: int = 2, row: str = "artikel", n: int = 1000, seed: int = 1, dist
 
 # -- what the page shows -----------------------------------------------------------------
 
+def _listed(items: list[str]) -> str:
+    return " und ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
+
+
+def _key_sentence(r: dict, tokens: list[str], chances: list[Fraction]) -> str:
+    """The sentence under the bars: what k keeps, what the division by the kept mass makes of it
+    (the ratio stays; k = 1 is greedy; a k as large as the list changes nothing) and what was drawn."""
+    kept, n = r["kept_tokens"], fmt.de(r["n"])
+    after = _listed([f"{t} {fmt.exact(chances[tokens.index(t)], 6, 3)}" for t in kept])
+    drawn = ", ".join(f"{t} {fmt.de(r['counts'][tokens.index(t)])}-mal" for t in kept)
+    lead = "Eigene Verteilung: " if r["row"] == "eigen" else ""
+    tie = " wegen Gleichstands an der Grenze" if r["tie_extra"] else ""
+    if len(kept) == len(tokens):
+        return (f"{lead}k = {r['k']} behält{tie} alle {len(tokens)} Tokens, nichts wird gestrichen: Die "
+                f"Wahrscheinlichkeiten bleiben {after}. Gezogen in {n} Zügen: {drawn}.")
+    if len(kept) == 1:
+        return (f"{lead}k = {r['k']} behält nur {kept[0]} ({fmt.exact(Fraction(r['mass_exact']))}). Danach hat {kept[0]} "
+                f"die Wahrscheinlichkeit 1, und jeder der {n} Züge ergibt {kept[0]} – wie bei Greedy.")
+    tie += f" {len(kept)} Tokens statt {r['k']}:" if tie else ""
+    return (f"{lead}k = {r['k']} behält{tie} {_listed(kept)}, zusammen {fmt.exact(Fraction(r['mass_exact']))}. "
+            f"Geteilt durch diese Summe werden daraus {after}; ihr Verhältnis bleibt. "
+            f"Gezogen in {n} Zügen: {drawn}.")
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the plot at phone width, each token's probability before under its "vorher"
     # (with many tokens, the numbers under and above the bars in two staggered rows)
@@ -214,10 +238,7 @@ def view(r: dict, layout: str = WIDE) -> View:
                 r["shares"][0]),
         Readout("max_dev", "Größte Abweichung gezogen − exakt", fmt.de(r["max_dev"], 3), r["max_dev"]),
     ]
-    summary = (("Eigene Verteilung, " if r["row"] == "eigen" else "") + f"k = {r['k']}: behalten {kept_text}, zusammen {fmt.exact(Fraction(r['mass_exact']))}; "
-               f"danach " + ", ".join(f"{t} {fmt.exact(chances[tokens.index(t)], 6, 3)}" for t in r["kept_tokens"])
-               + f". {fmt.de(r['n'])} Züge: "
-               + ", ".join(f"{t} {fmt.de(r['counts'][tokens.index(t)])}" for t in r["kept_tokens"]) + ".")
+    summary = _key_sentence(r, tokens, chances)
     return View(figure, readouts, summary, _convergence(r, layout) + _table(r))
 
 

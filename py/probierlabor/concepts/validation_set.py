@@ -244,6 +244,46 @@ STATE_TEXT = {
 WARNING = "Testtage wurden zur Auswahl benutzt"
 
 
+# article and pronouns (nominative, accusative) of each rule, for the sentence that reads the figure
+NAMED = {"line": ("die", "sie", "sie"), "curve": ("die", "sie", "sie"), "mean": ("der", "er", "ihn")}
+
+
+def _named(rule: str, lam: float = 0) -> str:
+    article = NAMED[rule][0]
+    if rule == "curve" and lam:
+        return f"{article} mit λ = {fmt.de_auto(lam)} gedämpfte Kurve"
+    return f"{article} {RULE_LABEL[rule]}"
+
+
+def _key_sentence(r: dict, rule: str, state: str) -> str:
+    """The sentence under the plot: the rule's error in the notebook and at validation, whether
+    validation picks the rule the notebook favours, and what the test days may still say."""
+    me = r["mae_exact"][rule]
+    name, it, it_acc = _named(rule, r["lam"]), NAMED[rule][1], NAMED[rule][2]
+    name = name[0].upper() + name[1:]
+    on_notebook, pick = r["winner"]["notebook"], r["winner"]["validation"]
+    best = Fraction(r["mae_exact"][pick]["validation"])
+    chosen = Fraction(me["validation"]) == best
+    nb, val = portions(me["notebook"]), portions(me["validation"])
+    if on_notebook == rule and not chosen:
+        text = (f"{name} trifft das Heft am besten, im Mittel {nb} daneben. Bei der Validierung liegt {it} aber "
+                f"{val} daneben, dort gewinnt {_named(pick)} mit {portions(r['mae_exact'][pick]['validation'])}.")
+    elif chosen and on_notebook != rule:
+        text = (f"{name} liegt im Heft {nb} daneben, bei der Validierung nur {val}: Die Validierung wählt "
+                f"{it_acc}, obwohl im Heft {_named(on_notebook, r['lam'])} besser ist.")
+    elif chosen:
+        text = f"{name} liegt im Heft {nb} daneben, bei der Validierung {val}: Beide Male ist {it} die beste Regel."
+    else:
+        text = (f"{name} liegt im Heft {nb} daneben, bei der Validierung {val}. "
+                f"Dort gewinnt {_named(pick)} mit {portions(r['mae_exact'][pick]['validation'])}.")
+    if state == "hidden":
+        return text + " Die Testtage bleiben verdeckt, bis du eine Regel festlegst."
+    if state == "honest":
+        return text + f" Festgelegt und einmal getestet: An den Testtagen liegt {it} {portions(me['test'])} daneben."
+    return text + (f" {WARNING}: Festgelegt war {RULE_LABEL[r['fixed']]}, jetzt gilt {RULE_LABEL[rule]} "
+                   f"(Testfehler {exact_de(me['test'])}) – der Test bewertet die Wahl nicht mehr unabhängig.")
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the plot at phone width under its keys, the locked test's note in a row of its
     # own, the rules' formulas one a row (too wide for a legend box inside the plot)
@@ -327,19 +367,7 @@ def view(r: dict, layout: str = WIDE) -> View:
                 [r["winner"]["notebook"], r["winner"]["validation"]]),
         Readout("state", "Testtage", STATE_TEXT[state], state, state == "used"),
     ]
-    summary = (
-        f"{label}: mittlerer absoluter Fehler im Heft {portions(me['notebook'])}, "
-        f"bei der Validierung {portions(me['validation'])}. "
-    )
-    if r["lam"]:
-        summary += f"Die Kurve ist mit λ = {fmt.de_auto(r['lam'])} gedämpft. "
-    if state == "hidden":
-        summary += "Die Testtage bleiben verdeckt, bis eine Regel festgelegt ist."
-    elif state == "honest":
-        summary += (f"Festgelegt und einmal getestet: Fehler an den Testtagen {portions(me['test'])}.")
-    else:
-        summary += (f"{WARNING}: Festgelegt war {RULE_LABEL[r['fixed']]}, nach dem Blick auf den Test "
-                    f"gilt jetzt {label} (Testfehler {exact_de(me['test'])}).")
+    summary = _key_sentence(r, rule, state)
     return View(plot.render(), readouts, summary, _table(r))
 
 
