@@ -127,7 +127,6 @@ def test_the_key_sentence_names_why_the_heads_agree_or_differ():
     """Under the figure: different weights from one memory by default; equal results said with their real
     reason – the same query, length 0, or different queries whose scores differ alike (the old sentence
     blamed equal queries there too)."""
-    from probierlabor.kit import api
     default = api.run("mqa")["summary"]
     assert "Kopf 1 mit (0,804; 0,196), Kopf 2 mit (0,196; 0,804)" in default and "zwei Ergebnisse" in default
     assert "8 Query-Köpfe 8 K/V-Sätze, MQA nur einen" in default and "dasselbe" not in default

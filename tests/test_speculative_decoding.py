@@ -196,7 +196,6 @@ def test_workshop_script_recomputes_the_balance_and_the_runs():
 def test_the_key_sentence_says_whether_the_correction_gives_back_p():
     """Under the bars: with the residual the result is p; with p as the correction it misses by the distance,
     unless nothing is rejected or the residual happens to be shaped like p."""
-    from probierlabor.kit import api
     right = api.run("speculative-decoding")["summary"]
     assert "in 60\u202f% der Fälle angenommen" in right and "(0,2; 0,5; 0,3) – genau das Ziel p" in right
     assert "daneben" not in right and "1000 echte Durchläufe ergeben (0,195; 0,514; 0,291)" in right

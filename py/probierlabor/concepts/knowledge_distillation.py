@@ -198,7 +198,6 @@ def _key_sentence(r: dict) -> str:
 
 
 def view(r: dict, layout: str = WIDE) -> View:
-    T = fmt.de_auto(r["T"])
     readouts = [
         # labels are fixed text (the page swaps only the values)
         Readout("teacher_T", f"Weiche Ziele des Lehrers ({' · '.join(r['tokens'])})", triple(r["teacher_T"], 3), r["teacher_T"], True),

@@ -201,7 +201,7 @@ def _key_sentence(r: dict, rate: str, notes: list[str]) -> str:
         text = (f"Entwurf und Ziel sind gleich: Jeder Vorschlag wird angenommen ({rate}), eine Korrektur ist nie "
                 f"nötig. Heraus kommt genau das Ziel p = {target}.")
     elif r["correction_mode"] == "residual":
-        text = (f"Der Entwurf wird in {rate} der Fälle angenommen; die Korrektur aus max(0, p − q) füllt genau, "
+        text = (f"Der Entwurf wird in {rate} der Fälle angenommen; die Korrektur {dict(CORRECTIONS)['residual']} füllt genau, "
                 f"was dabei fehlt. Heraus kommt {result} – genau das Ziel p.")
     elif r["distance"] == 0:
         text = (f"Der Entwurf wird in {rate} der Fälle angenommen; die Korrektur zieht dann aus p statt aus dem "
@@ -259,7 +259,6 @@ def view(r: dict, layout: str = WIDE) -> View:
         plot.front.append(f'<text class="pl-label pl-sd-note" x="{x_note}" y="{58 + more + 18 * k}">'
                           f'{escape(note)}</text>')
 
-    mode = dict(CORRECTIONS)[r["correction_mode"]]
     rate = fmt.exact(Fraction(r["rate_exact"]) * 100, 1, 1) + fmt.THIN_NBSP + "%"
     readouts = [
         Readout("rate", "Annahmerate Σ min(p, q)", rate, r["rate"], True),
