@@ -165,7 +165,7 @@ def _key_sentence(r: dict, what: str) -> str:
     """The sentence under the blocks: how much of the common start the cache gives back – only whole
     blocks, nothing once the first block differs, never the last token's block – and what is left to compute."""
     common, reused, hit, compute = r["common_prefix"], r["reused_tokens"], r["hit_blocks"], r["compute_tokens"]
-    text = f"{what}, Blöcke zu {r['block_size']}: "
+    text = f"{what[0].upper()}{what[1:]}, Blöcke zu {r['block_size']}: "
     if common == 0:
         text += (f"Kein Treffer, schon der erste Block ist anders und damit jeder Hash danach. Alle "
                  f"{_tokens(compute)} werden neu gerechnet")
@@ -173,15 +173,15 @@ def _key_sentence(r: dict, what: str) -> str:
                        else ".")
     if hit == 0 and not r["last_token_rule"]:
         start = "Nur das erste Token stimmt" if common == 1 else f"Die ersten {common} Tokens stimmen"
-        return (text + f"{start} überein, das füllt keinen ganzen Block: Nichts kommt aus dem Cache, "
-                f"{_tokens(compute)} neu zu rechnen.")
+        return (text + f"{start} überein, das füllt keinen ganzen Block. Nichts kommt aus dem Cache, "
+                f"{_tokens(compute)} sind neu zu rechnen.")
     blocks = f"{hit} {'vollem Block' if hit == 1 else 'vollen Blöcken'}"
-    text += f"Die ersten {_tokens(common)} stimmen überein, "
+    text += f"Die ersten {_tokens(common)} stimmen überein. "
     if reused == common:
-        text += f"alle kommen in {blocks} aus dem Cache; {_tokens(compute)} neu zu rechnen."
+        text += f"Alle kommen in {blocks} aus dem Cache, {_tokens(compute)} sind neu zu rechnen."
     else:
-        text += (f"aus dem Cache kommen aber nur {reused} in {blocks}" if hit else "aus dem Cache kommt aber nichts"
-                 ) + f"; {_tokens(compute)} neu zu rechnen."
+        text += (f"Aus dem Cache kommen aber nur {reused}, in {blocks}" if hit else "Aus dem Cache kommt aber nichts"
+                 ) + f"; {_tokens(compute)} sind neu zu rechnen."
     if r["last_token_rule"]:
         text += " Das letzte Token wird immer selbst gerechnet, darum fällt sein Block weg, auch wenn er im Cache läge."
     elif reused < common:
