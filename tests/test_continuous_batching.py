@@ -180,3 +180,17 @@ def test_the_lesson_does_not_count_own_requests():
     assert "big_gain" in api.run(cb.SLUG, {"a_rounds": 8})["lesson"]["solved"]
     assert "big_gain" not in api.run(cb.SLUG, {"lengths": "8; 1; 1", "arrivals": "0; 0; 1", "slots": 1})["lesson"]["solved"]
 
+
+
+def test_the_key_sentence_says_whether_c_waits_for_the_group():
+    """Under the schedules: C takes a free slot at once (2→4) and the fixed group makes it wait (6→8), with
+    the mean time until done; with B at 6 rounds both schedules agree and the sentence says it brings nothing."""
+    default = api.run(cb.SLUG)["summary"]
+    assert "beginnt C, sobald ein Platz frei ist, und läuft 2→4" in default
+    assert "wartet C auf die ganze Gruppe und läuft erst 6→8" in default
+    assert "nach 3,67 statt 5 Runden fertig" in default and "nichts" not in default
+    six = api.run(cb.SLUG, {"b_rounds": 6})["summary"]
+    assert "C läuft in beiden Zeitplänen 6→8" in six and "bringt Continuous Batching hier nichts" in six
+    seven = api.run(cb.SLUG, {"b_rounds": 7})["summary"]
+    assert "läuft 6→8" in seven and "erst 7→9" in seven
+    assert ", auf einem Platz: " in api.run(cb.SLUG, {"slots": 1})["summary"]

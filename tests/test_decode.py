@@ -130,3 +130,17 @@ def test_workshop_script_recomputes_the_passes():
         assert number(text, "Positionen im Cache") == result["counter"]
         assert number(text, "K/V-Berechnungen mit Cache") == result["kv_cache_total"]
         assert number(text, "K/V-Berechnungen ohne Cache") == result["kv_full_total"]
+
+
+def test_the_key_sentence_reads_the_lag_and_the_saving():
+    """Under the pass: the chosen token is not yet cached, and the cache saves nothing in the prefill but
+    the difference to full recomputation after it (2 after one pass, 90 after twelve)."""
+    prefill = api.run(decode.SLUG)["summary"]
+    assert "Das Prefill verarbeitet A B: K/V-Zähler 2, h = (0,330; 0,670), gewählt A" in prefill
+    assert "A kommt erst im nächsten Durchlauf in den Cache" in prefill and "gleich viele" in prefill
+    assert "spart" not in prefill
+    one = api.run(decode.SLUG, {"steps": 1})["summary"]
+    assert "Durchlauf 1 verarbeitet A B A: K/V-Zähler 3" in one and "gewählt B" in one
+    assert "Mit Cache bisher 3 K/V-Berechnungen, bei voller Neuberechnung 5: Der Cache spart 2" in one
+    twelve = api.run(decode.SLUG, api.preset_values(decode.SLUG, "Zwölf Durchläufe"))["summary"]
+    assert "bisher 14 K/V-Berechnungen, bei voller Neuberechnung 104: Der Cache spart 90" in twelve

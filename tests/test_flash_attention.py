@@ -220,3 +220,21 @@ def test_the_page_shows_the_plain_mean_depend_on_the_split_with_two_different_va
     blocks = [int(b) for b in re.findall(r'value\("flash-attention", "naive", 1, block=(\d)\)', page)]
     assert len(blocks) == 2
     assert len({round(fa.compute(block=b)["naive"], 1) for b in blocks}) == 2
+
+
+def test_the_key_sentence_says_why_the_plain_average_is_right_or_wrong():
+    """Under the blocks: the plain average is wrong when the blocks weigh differently (0,5 against 0,75,
+    weights 0,25 and 0,75), right when they weigh the same; one block has nothing to average (issue 30 §4);
+    a rise of the running maximum names the factor of the old state."""
+    default = api.run("flash-attention")["summary"]
+    assert "u/l = 0,75, genau die dichte Attention" in default
+    assert "Blockergebnisse 0; 1 ergibt 0,5 – falsch" in default and "(0,25; 0,75)" in default
+    assert "Block 2 hebt das Maximum von 0 auf ln 3" in default
+    equal = api.run("flash-attention", api.preset_values("flash-attention", "Gleiche Scores"))["summary"]
+    assert "ergibt 0,5 – hier richtig, weil alle Blöcke gleich schwer sind" in equal and "falsch" not in equal
+    one = api.run("flash-attention", {"block": 4})["summary"]
+    assert "Ein Block mit allen vier Keys" in one and "nichts zu mitteln" in one and "falsch" not in one
+    first = api.run("flash-attention", api.preset_values("flash-attention", "Maximum zuerst"))["summary"]
+    assert "Das Maximum kam zuerst" in first and "hebt" not in first
+    half = api.run("flash-attention", {"block": 2, "step": 1})["summary"]
+    assert "nach Block 1 von 2: Zwischenstand u/l = 0, am Ende exakt 0,75" in half

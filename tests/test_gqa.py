@@ -149,3 +149,18 @@ def test_workshop_script_recomputes_groups_and_cache():
         assert f"Gruppe je Kopf: {' '.join(map(str, r['assignment']))}\n" in out["stdout"]
         for label, key in (("Cache GQA", "mib"), ("Cache MHA", "mib_mha"), ("Cache MQA", "mib_mqa")):
             assert number(out["stdout"], label) == pytest.approx(float(r[key]), abs=5e-5)
+
+
+def test_the_key_sentence_places_the_cache_between_mha_and_mqa():
+    """Under the figure: GQA is named as lying between the extremes with the factor to MHA; G = H is MHA,
+    G = 1 is MQA, H = 1 makes all three the same; the note on a G that does not divide H stays in front."""
+    default = api.run("gqa")["summary"].replace("\u202f", " ")
+    assert "2 Gruppen zu je 4, also 2 K/V-Sätze statt 8" in default and "32 MiB, zwischen den Extremen" in default
+    assert "das 4-Fache (128 MiB), MQA nur 16 MiB" in default
+    mha = api.run("gqa", api.preset_values("gqa", "MHA (G = 8)"))["summary"].replace("\u202f", " ")
+    assert "Das ist MHA" in mha and "bleibt bei 128 MiB" in mha and "zwischen" not in mha
+    mqa = api.run("gqa", api.preset_values("gqa", "MQA (G = 1)"))["summary"].replace("\u202f", " ")
+    assert "Das ist MQA" in mqa and "von 128 MiB (MHA) auf 16 MiB, 8-mal kleiner" in mqa
+    odd = api.run("gqa", api.preset_values("gqa", "G = 3 geht nicht"))["summary"]
+    assert odd.startswith("G = 3 teilt H = 8 nicht") and "2 Gruppen zu je 4" in odd
+    assert "dasselbe" in api.run("gqa", {"heads": 1, "groups": 1})["summary"]

@@ -231,7 +231,8 @@ def test_own_distributions_of_three_events():
     assert math.isclose(r["d_pq"], 0.3 * math.log(2.5), rel_tol=1e-12)  # 0,5·ln 2,5 + 0 + 0,2·ln 0,4
     assert math.isclose(r["d_qp"], 0.3 * math.log(2.5), rel_tol=1e-12)  # the mirror: both ways equal
     assert "mirror" in out["lesson"]["solved"]  # a swap of two entries: both ways equal, a right answer
-    assert out["summary"].startswith("p = (0,5; 0,3; 0,2), q = (0,2; 0,3; 0,5). D(p‖q) = 0,275")
+    assert out["summary"].startswith("p = (0,5; 0,3; 0,2), q = (0,2; 0,3; 0,5): D(p‖q) = 0,275, D(q‖p) = 0,275")
+    assert "beide Richtungen gleich groß, obwohl die Verteilungen verschieden sind" in out["summary"]
     assert "1 × 3" in out["extra"] and "pl-kl-forward" not in out["extra"]  # no curve for three events
 
 
@@ -306,3 +307,17 @@ def test_an_old_link_keeps_its_meaning_after_p_and_q_changed_roles():
     new = api.run("kl-divergence", {"p_a": 0.8, "q_a": 0.3, "p_eigen": "0,25; 0,75"})
     assert old["notes"] == [] and old["result"] == new["result"] and old["url"] == new["url"]
     assert new["result"]["p"] == [0.25, 0.75] and new["result"]["q"] == [0.3, 0.7]
+
+
+def test_the_key_sentence_says_what_the_two_directions_mean():
+    """Under the bars: two different values say the direction matters; equal distributions give 0 both
+    ways; a zero in the approximation makes one direction infinite and names the event."""
+    default = api.run("kl-divergence")["summary"]
+    assert "D(p‖q) = 0,368, D(q‖p) = 0,511" in default and "Die Richtung zählt" in default
+    assert "Referenz ist p" in default and "unendlich" not in default
+    assert "Referenz ist q" in api.run("kl-divergence", {"swap": True})["summary"]
+    same = api.run("kl-divergence", api.preset_values("kl-divergence", "Gleiche Verteilungen"))["summary"]
+    assert "D(p‖q) = 0,000" in same and "in beiden Richtungen 0" in same and "Richtung zählt" not in same
+    zero = api.run("kl-divergence", api.preset_values("kl-divergence", "Null in der Näherung"))["summary"]
+    assert "D(p‖q) ist unendlich: q gibt B die Wahrscheinlichkeit 0" in zero and "D(q‖p) = 0,105" in zero
+    assert "andere Richtung bleibt endlich" in zero

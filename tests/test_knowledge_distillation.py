@@ -277,3 +277,18 @@ def test_workshop_script_recomputes_the_losses_of_an_own_teacher():
             assert number(out["stdout"], label) == pytest.approx(result[key], abs=1e-6)
         for token, q in zip(result["tokens"], result["teacher_T"]):
             assert number(out["stdout"], f"Lehrer bei T, {token}") == pytest.approx(q, abs=1e-6)
+
+
+def test_the_key_sentence_says_what_each_loss_sees():
+    """Under the bars: the label rewards a student who exaggerates A, cannot tell B and C apart, and
+    only the soft loss vanishes for a student who matches the teacher."""
+    default = run()["summary"]
+    assert "0,60 · 0,35 · 0,05" in default and "0,90 · 0,05 · 0,05" in default
+    assert "belohnt seine Übertreibung: harter Verlust 0,105, kleiner als bei einem Schüler, der den Lehrer trifft (0,511)" in default
+    assert "KL 0,438" in default and "Gesamt 0,272" in default
+    swapped = run(**{"s_a": 0.6, "split": 0.125})["summary"]
+    assert "harte Verlust derselbe (0,511)" in swapped and "den Rest verteilt: 0,584" in swapped and "belohnt" not in swapped
+    match = run(**{"s_a": 0.6, "split": 0.875, "T": 4})["summary"]
+    assert "weiche Verlust 0" in match and "harter Verlust 0,511" in match
+    low = run(s_a=0.3)["summary"]
+    assert "weniger als der Lehrer: harter Verlust 1,204, mehr als" in low

@@ -104,3 +104,15 @@ def test_workshop_script_recomputes_steps_and_bytes():
         assert number(text, "Byte gesamt") == result["bytes"]
         assert number(text, f"Byte für {', '.join(result['tokens'])}") == result["bytes_stepper"]
         assert number(text, "MiB") == pytest.approx(result["mib"], abs=1e-6)
+
+
+def test_the_key_sentence_reads_the_saving_and_the_growth():
+    """Under the figure: the token reads the cached pairs and computes one; recomputing would have cost the
+    triangle number so far (10 instead of 4 at D); the first token has nothing to read; the product and the
+    cost of one more position follow the calculator."""
+    d = api.run("kv-cache")["summary"].replace("\u202f", " ")
+    assert "D liest 3 K/V-Paare aus dem Cache" in d and "bis hier 10 K/V-Berechnungen statt 4" in d
+    assert "2 × 1 × 4 × 2 × 3 × 4 × 1 = 192 Byte; jede weitere Position kostet 48 Byte mehr" in d
+    first = api.run("kv-cache", {"step": 1, "bytes_per": 2})["summary"].replace("\u202f", " ")
+    assert "A ist das erste Token: Der Cache ist noch leer" in first and "Ohne Cache" not in first
+    assert "= 96 Byte; jede weitere Position kostet 24 Byte mehr" in first

@@ -121,3 +121,18 @@ def test_workshop_script_recomputes_both_heads_and_the_cache():
                 assert [float(v.replace(",", ".")) for v in pair] == pytest.approx(head[key], abs=5e-5)
         assert number(out["stdout"], "Cache MHA") == pytest.approx(r["cache"]["mha_mib"])
         assert number(out["stdout"], "Cache MQA") == pytest.approx(r["cache"]["mqa_mib"])
+
+
+def test_the_key_sentence_names_why_the_heads_agree_or_differ():
+    """Under the figure: different weights from one memory by default; equal results said with their real
+    reason – the same query, length 0, or different queries whose scores differ alike (the old sentence
+    blamed equal queries there too)."""
+    default = api.run("mqa")["summary"]
+    assert "Kopf 1 mit (0,804; 0,196), Kopf 2 mit (0,196; 0,804)" in default and "zwei Ergebnisse" in default
+    assert "8 Query-Köpfe 8 K/V-Sätze, MQA nur einen" in default and "dasselbe" not in default
+    same = api.run("mqa", api.preset_values("mqa", "Gleiche Frage"))["summary"]
+    assert "Beide Queries sind gleich" in same and "dasselbe Ergebnis (0,804; 0,196)" in same
+    mirrored = api.run("mqa", {"angle1": 0, "angle2": 270})["summary"]
+    assert "verschiedene Richtungen, trotzdem" in mirrored and "Beide Queries sind gleich" not in mirrored
+    assert "Länge 0" in api.run("mqa", {"length": 0})["summary"]
+    assert "MHA und MQA gleich viel" in api.run("mqa", {"heads": 1})["summary"]

@@ -118,3 +118,17 @@ def test_workshop_script_reads_the_pool_through_the_table():
         assert number(text, "Freie Plätze im letzten Block") == result["free_slots"]
         assert number(text, "Verschnitt") == pytest.approx(result["waste_share"], abs=1e-6)
         assert number(text, "Ausgabe") == pytest.approx(result["output"], abs=1e-6)
+
+
+def test_the_key_sentence_reads_the_waste_and_the_layout():
+    """Under the memory: blocks and table, the empty slots of the last block (none when it is full) against
+    reserving all 16 positions, and the same result in either layout with the layout's own table."""
+    five = api.run("paged-attention")["summary"]
+    assert "5 Positionen brauchen 2 Blöcke zu 4 (Tabelle 0→4, 1→1). Im letzten bleiben 3 Plätze leer" in five
+    assert "Reservierung für 16 Positionen ließe 11 leer" in five and "Das Ergebnis ist 3, in jeder Anordnung gleich" in five
+    four = api.run("paged-attention", api.preset_values("paged-attention", "Vier Positionen"))["summary"]
+    assert "1 Block zu 4" in four and "genau voll, kein Platz bleibt leer" in four and "ließe 12 leer" in four
+    other = api.run("paged-attention", api.preset_values("paged-attention", "Anordnung ändern"))["summary"]
+    assert "(Tabelle 0→2, 1→7)" in other and "Das Ergebnis ist 3" in other
+    full = api.run("paged-attention", {"n": 16})["summary"]
+    assert "Reservierung" not in full  # reserving the maximum wastes nothing at the maximum

@@ -169,3 +169,17 @@ def test_own_lists_are_cut_at_8_clamped_and_a_short_one_is_filled_with_zeros():
 def test_the_lesson_keeps_to_four_positions():
     assert "early_result" in api.run(prefill.SLUG, {"chunk": 1, "step": 3})["lesson"]["solved"]
     assert "early_result" not in api.run(prefill.SLUG, {"chunk": 1, "step": 3, "values": "1; 2; 3"})["lesson"]["solved"]
+
+
+def test_the_key_sentence_says_whether_the_split_changes_the_result():
+    """Under the grid: with the cache the split gives the outputs of all at once and says why; half-way it
+    names what is still missing; without the cache it names the first wrong position."""
+    split = api.run(prefill.SLUG)["summary"]
+    assert "Ausgaben 2; 3; 14/3 ≈ 4,67; 6, genau wie alle auf einmal" in split
+    assert "aus dem Cache" in split and "Falsch" not in split
+    half = api.run(prefill.SLUG, api.preset_values(prefill.SLUG, "Nur Abschnitt 1"))["summary"]
+    assert "nach 1 von 2: Ausgaben 2; 3; –; –, im Cache 2 Positionen" in half and "falsch" not in half
+    wrong = api.run(prefill.SLUG, api.preset_values(prefill.SLUG, "Ohne Cache (falsch)"))["summary"]
+    assert "Ausgaben 2; 3; 8; 9 statt 2; 3; 14/3 ≈ 4,67; 6. Falsch ab Position 3" in wrong
+    early = api.run(prefill.SLUG, {"chunk": 1, "step": 3, "cache": False})["summary"]
+    assert "schon jetzt falsch ab Position 2" in early

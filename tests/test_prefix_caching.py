@@ -220,3 +220,20 @@ def test_same_request_is_solved_only_by_the_same_request():
     assert "same_request" not in moved["lesson"]["solved"] and "same_request" in moved["lesson"]["near"]
     again = api.run("prefix-caching", {"x": pc.NONE, "block_size": 3})
     assert "same_request" in again["lesson"]["solved"]
+
+
+def test_the_key_sentence_says_what_of_the_common_start_comes_back():
+    """Under the blocks: a started block does not count (7 common, 6 reused), a change at the start leaves
+    no hit although the rest is equal, an aligned change reuses all, and the last token's block is dropped."""
+    h = api.run("prefix-caching")["summary"]
+    assert "Die ersten 7 Tokens stimmen überein. Aus dem Cache kommen aber nur 6, in 3 vollen Blöcken" in h
+    assert "2 Tokens sind neu zu rechnen" in h and "angefangener Block zählt nicht" in h
+    a = api.run("prefix-caching", {"x": "A"})["summary"]
+    assert "Kein Treffer" in a and "Alle 8 Tokens werden neu gerechnet, obwohl die 7 folgenden gleich sind" in a
+    g = api.run("prefix-caching", {"x": "G"})["summary"]
+    assert "Die ersten 6 Tokens stimmen überein. Alle kommen in 3 vollen Blöcken aus dem Cache" in g
+    assert "angefangener" not in g
+    same = api.run("prefix-caching", {"x": "-"})["summary"]
+    assert same.startswith("Keine Änderung, Blöcke zu 2: Die ersten 8 Tokens stimmen überein") and "letzte Token wird immer selbst gerechnet" in same
+    short = api.run("prefix-caching", {"x": "B", "block_size": 4})["summary"]
+    assert "Nur das erste Token stimmt überein, das füllt keinen ganzen Block. Nichts kommt aus dem Cache" in short

@@ -194,3 +194,17 @@ def test_at_180_degrees_one_pair_tells_only_even_from_odd_distances():
     assert round(score[1], 9) != round(score[0], 9)
     [task] = [t for t in rope.LESSON.tasks if t.key == "neighbours_opposite"]
     assert "gerade von ungeraden" in task.explain and "nahe Abstände" not in task.explain
+
+
+def test_the_key_sentence_reads_what_the_angle_means():
+    """Under the circle: a shift changes nothing, a whole turn gives back the product of distance 0 while
+    the real frequencies do not, and θ = 180° tells only even from odd distances (issue 30 §4)."""
+    default = api.run("rope")["summary"]
+    assert "Abstand 1, die Pfeile stehen 30° auseinander, Skalarprodukt 0,866" in default
+    assert "Es zählt nur der Abstand" in default and "im Mittel 0,970" in default and "Umdrehungen" not in default
+    shifted = api.run("rope", api.preset_values("rope", "Beide verschoben"))["summary"]
+    assert "Beide um 7 verschoben ändert daran nichts" in shifted and "Skalarprodukt 0,866" in shifted
+    turn = api.run("rope", api.preset_values("rope", "Abstand 12"))["summary"]
+    assert "volle Umdrehungen" in turn and "im Mittel 0,662 statt 1,000" in turn
+    half = api.run("rope", {"theta": 180, "n": 6})["summary"]
+    assert "nur gerade von ungeraden Abständen" in half and "Skalarprodukt −1,000" in half

@@ -191,3 +191,17 @@ def test_workshop_script_recomputes_the_balance_and_the_runs():
         assert [float(v) for v in exact] == pytest.approx(r["final"], abs=5e-5)
         drawn = re.search(r"^Heraus, gezogen: (.*)$", out["stdout"], re.M).group(1).split()
         assert drawn == [str(c) for c in r["counts"]]
+
+
+def test_the_key_sentence_says_whether_the_correction_gives_back_p():
+    """Under the bars: with the residual the result is p; with p as the correction it misses by the distance,
+    unless nothing is rejected or the residual happens to be shaped like p."""
+    right = api.run("speculative-decoding")["summary"]
+    assert "in 60\u202f% der Fälle angenommen" in right and "(0,2; 0,5; 0,3) – genau das Ziel p" in right
+    assert "daneben" not in right and "1000 echte Durchläufe ergeben (0,195; 0,514; 0,291)" in right
+    wrong = api.run("speculative-decoding", api.preset_values("speculative-decoding", "Falsche Korrektur"))["summary"]
+    assert "(0,28; 0,5; 0,22) statt (0,2; 0,5; 0,3) – um 0,08 daneben" in wrong and "genau" not in wrong
+    equal = api.run("speculative-decoding", {"qa": 0.2, "qb": 0.5, "correction": "plain"})["summary"]
+    assert "Jeder Vorschlag wird angenommen (100\u202f%)" in equal and "daneben" not in equal
+    lucky = api.run("speculative-decoding", {"pa": 0.5, "pb": 0.5, "qa": 0.25, "qb": 0.25, "correction": "plain"})
+    assert "trotzdem (0,5; 0,5; 0) = p" in lucky["summary"]

@@ -176,7 +176,7 @@ def test_an_own_distribution_replaces_the_two_rows():
     # sorted: B 0,5, C 0,25, D 0,15, A 0,1; B + C = 0,75 < 0,8, with D 0,9
     assert row["tokens"] == ["B", "C", "D", "A"] and row["kept_tokens"] == ["B", "C", "D"]
     assert row["mass_exact"] == "9/10" and row["renorm_exact"] == ["10/18", "5/18", "3/18"]
-    assert out["summary"] == "p = 0,8: Die eigene Verteilung behält 3 Tokens (B, C, D, Summe 0,9)."
+    assert out["summary"] == "Bei p = 0,8 behält deine Verteilung 3 Tokens (B, C, D), Summe 0,9."
     assert [r["key"] for r in out["readouts"]] == ["row1", "row1_mass", "float"]
     assert out["controls"]["dist"] == "0,1; 0,5; 0,25; 0,15"
 
@@ -250,3 +250,19 @@ def test_one_token_is_solved_by_p_and_not_by_the_temperature():
     def solved(**raw):
         return "one_token" in api.run("top-p-sampling", raw)["lesson"]["solved"]
     assert solved(p=0.7) and not solved(temperature=0.5) and not solved(temperature=0.5, p=0.7)
+
+
+def test_the_key_sentence_reads_the_cut_of_each_state():
+    """Under the figure: different cores at one threshold are named as such, equal ones as the exception,
+    an exactly hit p and a float comparison that keeps one more token are said where they happen."""
+    default = api.run("top-p-sampling")["summary"]
+    assert "Zeile 1 2 Tokens (Summe 0,85), Zeile 2 braucht 3 (Summe 0,9)" in default
+    assert "verschieden große Kerne" in default and "gleich groß" not in default
+    assert "genau" not in default and "Gleitkomma" not in default
+    trap = api.run("top-p-sampling", api.preset_values("top-p-sampling", "p = 0,9: Gleitkomma-Falle"))["summary"]
+    assert "beide Zeilen 3 Tokens (Summe 0,95 und 0,9)" in trap and "verschieden" not in trap
+    assert "Zeile 2 trifft p genau" in trap and "Gleitkommazahlen behielte Zeile 2 aber 4 statt 3" in trap
+    hit = api.run("top-p-sampling", api.preset_values("top-p-sampling", "p = 0,7: genau getroffen"))["summary"]
+    assert "Zeile 1 1 Token (Summe 0,7), Zeile 2 braucht 2 (Summe 0,7)" in hit and "Zeile 1 und Zeile 2 treffen p genau" in hit
+    alone = api.run("top-p-sampling", {"dist": "0,9; 0,1", "p": "0,5"})["summary"]
+    assert "1 Token (A)" in alone and "Gezogen wird immer A" in alone

@@ -125,3 +125,17 @@ def test_slow_net_is_solved_by_the_network_and_not_by_an_idle_server():
     def solved(**raw):
         return "slow_net" in api.run("ttft", raw)["lesson"]["solved"]
     assert solved(up=200, down=200) and not solved(queue=0, prefill=0) and not solved(queue=0, up=200, down=200)
+
+
+def test_the_key_sentence_reads_where_the_time_goes():
+    """Under the timeline: the server's interval misses the network, the longest phase is named with the
+    prefill's share, and a queue longer than the prefill is called waiting longer than computing."""
+    default = api.run("ttft")["summary"].replace("\u202f", " ")
+    assert "nach 400 ms, der Server misst davon nur 335 ms: Die 65 ms im Netz fehlen" in default
+    assert "die Phase „Warteschlange“ (200 ms), das Prefill macht 30 % aus" in default
+    assert "wartet länger, als das Modell an ihr rechnet" in default and "nach 480 ms komplett" in default
+    fast = api.run("ttft", {"queue": 0, "up": 0, "down": 0})["summary"].replace("\u202f", " ")
+    assert "ohne Netzzeit misst der Server dieselben 135 ms" in fast
+    assert "Das Prefill macht 89 % davon aus, mehr als jede andere Phase" in fast and "wartet" not in fast
+    zero = {name: 0 for name, _, _ in ttft.PHASES}
+    assert "sofort beim Client" in api.run("ttft", {**zero, "more": 0})["summary"]

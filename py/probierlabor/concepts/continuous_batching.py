@@ -150,6 +150,24 @@ def _gantt(parts, y0, title, runs, horizon, x0, scale, c_ready, label_px=64, slo
                      f'x2="{x0 + c["start"] * scale:.1f}" y2="{y}"/>')
 
 
+def _verdict(r: dict, cont_span: str, fixed_span: str) -> str:
+    """What the two schedules mean for the watched request: whether it takes a slot as soon as one is
+    free or waits for the whole fixed group, and what that does to the mean time until done."""
+    w, cont, fixed = r["watched"], r["continuous"], r["fixed"]
+    if r["same"]:
+        return (f"{w} läuft in beiden Zeitplänen {cont_span}. Kein Platz wird früher frei, "
+                "darum bringt Continuous Batching hier nichts.")
+    starts = cont["runs"][w]["start"], fixed["runs"][w]["start"]
+    if starts[0] < starts[1]:
+        text = (f"Bei Continuous Batching beginnt {w}, sobald ein Platz frei ist, und läuft {cont_span}; in der "
+                f"festen Gruppe wartet {w} auf die ganze Gruppe und läuft erst {fixed_span}.")
+    else:
+        text = (f"{w} läuft bei Continuous Batching {cont_span}, in der festen Gruppe {fixed_span}; "
+                "die Zeitpläne der anderen unterscheiden sich.")
+    return text + (f" Im Mittel ist eine Anfrage nach {fmt.de_auto(cont['mean_finish'])} statt "
+                   f"{fmt.de_auto(fixed['mean_finish'])} Runden fertig.")
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure has rounds about half as wide: a request's label "B 0→2" still fits into 44 px,
     # and the axis names every second round where they would crowd
@@ -212,12 +230,10 @@ def view(r: dict, layout: str = WIDE) -> View:
                     "bleib" + ("en" if r["unused_arrivals"] > 1 else "t") + " unbenutzt. "))
     else:
         start = (f"B braucht {r['b_rounds']} Runden, C ist ab Runde {r['c_ready']} bereit"
-                 + ("" if slots == SLOTS else f", {_ON_SLOTS[slots]}") + ": ")
+                 + ("" if slots == SLOTS else f", auf {_ON_SLOTS[slots]}") + ": ")
         if r["unused_arrivals"]:
             start = "Ankunftsrunden gelten nur mit eigenen Anfragen. " + start
-    summary = (start + f"{w} läuft bei Continuous Batching {span(cont, w)}, "
-               f"in der festen Gruppe {span(fixed, w)}; "
-               + ("beide Zeitpläne sind gleich." if r["same"] else "die Zeitpläne unterscheiden sich."))
+    summary = start + _verdict(r, span(cont, w), span(fixed, w))
     return View(figure, readouts, summary, extra)
 
 

@@ -166,6 +166,21 @@ def _lines(x: float, y: float, halves: tuple[str, str], cls: str, narrow: bool, 
     return [svg.text(x, y, halves[0] + joint.rstrip(), cls), svg.text(x, y + 18, halves[1], cls)]
 
 
+def _key_sentence(r: dict, ctx: list[str]) -> str:
+    """The sentence under the pass: what it processed and chose (the counter lags the text by the chosen
+    token), then what the cache saved against recomputing the whole prefix – with the same h."""
+    cache, full = r["kv_cache_total"], r["kv_full_total"]
+    step = "Das Prefill" if r["steps"] == 0 else f"Durchlauf {r['steps']}"
+    text = (f"{step} verarbeitet {seq(ctx)}: K/V-Zähler {r['counter']}, h = {vec(r['h'])}, gewählt {r['chosen']}. "
+            f"{r['chosen']} kommt erst im nächsten Durchlauf in den Cache. "
+            f"Folge: {seq(r['prompt'])} | {seq(r['generated'])}.")
+    if cache == full:
+        return text + f" Bisher {fmt.de(cache)} K/V-Berechnungen, mit und ohne Cache gleich viele."
+    same = "mit demselben h" + ("" if r["max_diff"] <= 1e-12 else " bis auf Rundungsfehler")
+    return (text + f" Mit Cache bisher {fmt.de(cache)} K/V-Berechnungen, bei voller Neuberechnung {fmt.de(full)}: "
+            f"Der Cache spart {fmt.de(full - cache)}, {same}.")
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure breaks its long lines in two: ``line`` is the height each such break adds
     narrow = layout == NARROW
@@ -274,10 +289,7 @@ def view(r: dict, layout: str = WIDE) -> View:
                 f"{fmt.de(r['kv_cache_total'])} / {fmt.de(r['kv_full_total'])}", [r["kv_cache_total"], r["kv_full_total"]]),
         Readout("same", "gleiches h wie Neuberechnung?", same, r["max_diff"]),
     ]
-    summary = (f"{'Prefill' if r['steps'] == 0 else 'Durchlauf ' + str(r['steps'])}: verarbeitet {seq(ctx)}, "
-               f"K/V-Zähler {r['counter']}, h = {vec(r['h'])}, gewählt {r['chosen']} (noch nicht verarbeitet). "
-               f"Folge: {seq(r['prompt'])} | {seq(r['generated'])}. K/V-Berechnungen mit Cache "
-               f"{fmt.de(r['kv_cache_total'])}, bei voller Neuberechnung {fmt.de(r['kv_full_total'])}.")
+    summary = _key_sentence(r, ctx)
     return View(figure, readouts, summary, _table(r))
 
 

@@ -169,6 +169,49 @@ def sci(x: float) -> str:
 
 # -- view ---------------------------------------------------------------------------------
 
+def _rescaled(r: dict) -> str:
+    """The first rise of the running maximum among the processed blocks and the factor the old state gets."""
+    for k, row in enumerate(r["rows"][: r["done"]], start=1):
+        if row["m_before"] is not None and row["m"] > row["m_before"]:
+            return (f" Block {k} hebt das Maximum von {score_text(row['m_before'])} auf {score_text(row['m'])}; "
+                    f"der alte Stand zählt danach nur noch {num(row['scale'])}-fach.")
+    return " Das Maximum kam zuerst, jeder spätere Faktor ist 1." if r["done"] > 1 else ""
+
+
+def _key_sentence(r: dict, keys: int) -> str:
+    """The sentence under the blocks: the online result against dense attention, and why the plain
+    average of the block results is right or wrong here – it weighs blocks equally, so it is right only
+    when their weights are equal (or by chance); one block leaves nothing to average."""
+    if r["n_blocks"] == 1:
+        how = f"Ein Block mit allen {own_positions.WORDS[keys]} Keys"
+    else:
+        how = f"{fmt.de(r['n_blocks'])} Blöcke zu {'je' if keys % r['block'] == 0 else 'höchstens'} {fmt.de(r['block'])}"
+    lead = f"Eigene {own_positions.WORDS[keys]} Keys. " if r["own"] else ""
+    online, dense, naive = num(r["online"]), num(r["dense"]), num(r["naive"])
+    done_rows = r["rows"][: r["done"]]
+    results = "; ".join(num(row["local"]) for row in done_rows)
+    if r["n_blocks"] == 1:
+        text = (f"{how}: u/l = {online}, genau die dichte Attention ({dense}). Mit einem Block gibt es nichts "
+                f"zu mitteln.")
+    elif not r["finished"]:
+        text = (f"{how}, nach Block {r['done']} von {r['n_blocks']}: Zwischenstand u/l = {online}, am Ende "
+                f"exakt {dense}. {'Blockergebnis' if r['done'] == 1 else 'Blockergebnisse'} bisher {results}, "
+                f"einfaches Mittel {naive}.") + _rescaled(r)
+    else:
+        same = online == dense
+        text = (f"{how}, fertig: u/l = {online}, " + ("genau die dichte Attention. " if same else f"dicht {dense}. ")
+                + f"Das einfache Mittel der Blockergebnisse {results} ergibt {naive}")
+        shares = [fmt.de_auto(x) for x in r["block_share"]]
+        if not math.isclose(r["naive"], r["dense"], abs_tol=1e-12):
+            text += f" – falsch, denn die Blöcke sind verschieden schwer ({'; '.join(shares)})."
+        elif len(set(shares)) == 1:
+            text += " – hier richtig, weil alle Blöcke gleich schwer sind."
+        else:
+            text += " – hier richtig, aber nur zufällig."
+        text += _rescaled(r)
+    return lead + text + own_positions.filled_text(r["filled"])
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the heading in two lines, "(offen)" under its block's name, each share bar under
     # its label, the legend in two rows; ``line`` is what each such break adds
@@ -281,16 +324,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("l", "Summe l", num(r["l"]), r["l"]),
         Readout("u", "Zähler u", num(r["u"]), r["u"]),
     ]
-    locals_text = "; ".join(num(row["local"]) for row in r["rows"][: r["done"]])
-    if r["n_blocks"] == 1:
-        how = f"Ein Block mit allen {own_positions.WORDS[keys]} Keys"
-    else:
-        how = f"{fmt.de(r['n_blocks'])} Blöcke zu {'je' if keys % r['block'] == 0 else 'höchstens'} {fmt.de(r['block'])}"
-    if r["own"]:
-        how = f"Eigene {own_positions.WORDS[keys]} Keys. " + how
-    summary = (f"{how}, {status}: online u/l = {num(r['online'])}, exakt {num(r['dense'])}; "
-               f"{'Blockergebnis' if r['done'] == 1 else 'Blockergebnisse'} {locals_text}, "
-               f"einfaches Mittel {num(r['naive'])}." + own_positions.filled_text(r["filled"]))
+    summary = _key_sentence(r, keys)
     return View(figure, readouts, summary, _table(r))
 
 

@@ -116,6 +116,26 @@ def mib_text(n_bytes: int) -> str:
 COLOURS = 6
 
 
+def _key_sentence(r: dict) -> str:
+    """The sentence under the figure: how the heads are grouped and where that puts the cache between
+    MHA (G = H) and MQA (G = 1) – the trade the page is about."""
+    heads, groups, per = r["heads"], r["groups"], r["heads_per_group"]
+    cache, mha, mqa = mib_text(r["bytes"]), mib_text(r["bytes_mha"]), mib_text(r["bytes_mqa"])
+    if heads == 1:
+        text = f"Mit einem Query-Kopf sind MHA, GQA und MQA dasselbe: ein K/V-Satz, der KV-Cache hat {cache}."
+    elif groups == heads:
+        text = (f"Mit G = H = {heads} hat jeder Query-Kopf seinen eigenen K/V-Satz: Das ist MHA, der KV-Cache "
+                f"bleibt bei {cache}. MQA bräuchte nur {mqa}.")
+    elif groups == 1:
+        text = (f"Mit G = 1 teilen sich alle {heads} Query-Köpfe einen K/V-Satz: Das ist MQA. Der KV-Cache "
+                f"schrumpft von {mha} (MHA) auf {cache}, {fmt.de(r['factor_vs_mha'])}-mal kleiner.")
+    else:
+        text = (f"{heads} Query-Köpfe teilen sich in {groups} Gruppen zu je {per}, also {groups} K/V-Sätze statt "
+                f"{heads}. Der KV-Cache braucht {cache}, zwischen den Extremen: MHA bräuchte das "
+                f"{fmt.de(r['factor_vs_mha'])}-Fache ({mha}), MQA nur {mqa}.")
+    return (r["note"] + " " if r["note"] else "") + text
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     narrow = layout == NARROW
     w = width(500, layout)
@@ -194,13 +214,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("factor", "gegenüber MHA", "gleich groß" if r["factor_vs_mha"] == 1 else
                 f"{fmt.de(r['factor_vs_mha'])}-mal kleiner", r["factor_vs_mha"]),
     ]
-    summary = (
-        (r["note"] + " " if r["note"] else "")
-        + f"{heads} Query-{'Kopf' if heads == 1 else 'Köpfe'} in {groups} "
-        f"{'Gruppe' if groups == 1 else 'Gruppen'} zu je {per}: {groups} K/V-{'Satz' if groups == 1 else 'Sätze'} "
-        f"statt {heads}. KV-Cache {mib_text(r['bytes'])} (MHA {mib_text(r['bytes_mha'])}, "
-        f"MQA {mib_text(r['bytes_mqa'])})."
-    )
+    summary = _key_sentence(r)
     return View(figure, readouts, summary, _table(r))
 
 

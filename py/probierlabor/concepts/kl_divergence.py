@@ -214,6 +214,29 @@ def names(r: dict) -> tuple[str, str]:
     return ("q", "p") if r["swap"] else ("p", "q")
 
 
+def _key_sentence(r: dict, ref: str, listed) -> str:
+    """The sentence under the bars: both directions and what they say here – zero for equal distributions,
+    infinity where the approximation rules out what the reference expects, equal values only for special
+    pairs, otherwise the direction matters; the reference picks which of the two the page computes."""
+    pq, qp = show(r["d_pq"]), show(r["d_qp"])
+    text = f"p = ({listed(r['p'])}), q = ({listed(r['q'])}): D(p‖q) = {pq}, D(q‖p) = {qp} (in nat)."
+    ruled_out = lambda a, b: [e for e, x, y in zip(r["events"], a, b) if x > 0 and y == 0]  # noqa: E731
+    if r["p"] == r["q"]:
+        text += " Beide Verteilungen sind gleich, darum ist KL in beiden Richtungen 0."
+    elif r["d_pq"] is None or r["d_qp"] is None:
+        for a, b, d in (("p", "q", r["d_pq"]), ("q", "p", r["d_qp"])):
+            if d is None:
+                events = ", ".join(ruled_out(r[a], r[b]))
+                text += f" D({a}‖{b}) ist unendlich: {b} gibt {events} die Wahrscheinlichkeit 0, obwohl {a} damit rechnet."
+        if (r["d_pq"] is None) != (r["d_qp"] is None):
+            text += " Die andere Richtung bleibt endlich."
+    elif pq == qp:
+        text += " Hier sind beide Richtungen gleich groß, obwohl die Verteilungen verschieden sind – ein Sonderfall."
+    else:
+        text += " Dieselben zwei Verteilungen, zwei verschiedene Werte: Die Richtung zählt."
+    return text + f" Referenz ist {ref}, gerechnet wird also D({ref}‖{'q' if ref == 'p' else 'p'})."
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     ref, approx = names(r)
     readouts = [
@@ -225,11 +248,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("entropy", "Entropie H(Referenz)", f"H({ref}) = {show(r['entropy'])}", r["entropy"]),
     ]
     listed = lambda values: "; ".join(fmt.de_auto(v) for v in values)  # noqa: E731
-    summary = (
-        f"p = ({listed(r['p'])}), q = ({listed(r['q'])}). "
-        f"D(p‖q) = {show(r['d_pq'])}, D(q‖p) = {show(r['d_qp'])} (in nat); "
-        f"Referenz ist {ref}."
-    )
+    summary = _key_sentence(r, ref, listed)
     for name, count in r["padded"].items():
         if count:
             missing = ", ".join(r["events"][-count:])

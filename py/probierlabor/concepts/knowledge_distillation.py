@@ -172,8 +172,32 @@ def triple(values, digits: int = 2) -> str:
     return " · ".join(fmt.de(v, digits) for v in values)
 
 
+def _key_sentence(r: dict) -> str:
+    """The sentence under the bars: both distributions at T, then what the two losses see – the label only
+    A (it rewards a student who exaggerates A, and cannot tell how the rest is shared), the soft targets
+    all tokens (0 only for a student who matches the teacher)."""
+    hard, soft, total = fmt.de(r["hard"], 3), fmt.de(r["soft_kl"], 3), fmt.de(r["total"], 3)
+    label, student_a, teacher_a = r["tokens"][0], r["student"][0], r["teacher"][0]
+    # the hard loss of a student who matches the teacher (an own teacher may give the label 0)
+    own_hard = fmt.de(-math.log(teacher_a), 3) if teacher_a > 0 else "∞"
+    text = (f"Bei T = {fmt.de_auto(r['T'])} gibt der Lehrer {triple(r['teacher_T'])} für {', '.join(r['tokens'])}, "
+            f"der Schüler {triple(r['student_T'])}.")
+    if soft == fmt.de(0, 3):
+        text += (f" Er trifft den Lehrer, darum ist der weiche Verlust 0; übrig bleibt nur der Zug des Labels, "
+                 f"harter Verlust {hard}.")
+    elif math.isclose(student_a, teacher_a, abs_tol=1e-9):
+        text += (f" {label} gibt er wie der Lehrer, also ist der harte Verlust derselbe ({hard}). Nur der weiche "
+                 f"Verlust sieht, wie er den Rest verteilt: {soft}.")
+    elif student_a > teacher_a:
+        text += (f" Das Label belohnt seine Übertreibung: harter Verlust {hard}, kleiner als bei einem Schüler, "
+                 f"der den Lehrer trifft ({own_hard}). Die weichen Ziele zeigen, was fehlt: KL {soft}.")
+    else:
+        text += (f" Er gibt {label} weniger als der Lehrer: harter Verlust {hard}, mehr als bei einem Schüler, der "
+                 f"den Lehrer trifft ({own_hard}); weicher Verlust {soft}.")
+    return text + f" Gesamt {total}."
+
+
 def view(r: dict, layout: str = WIDE) -> View:
-    T = fmt.de_auto(r["T"])
     readouts = [
         # labels are fixed text (the page swaps only the values)
         Readout("teacher_T", f"Weiche Ziele des Lehrers ({' · '.join(r['tokens'])})", triple(r["teacher_T"], 3), r["teacher_T"], True),
@@ -183,11 +207,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("soft_ce", "Kreuzentropie bei T (= KL + Entropie des Lehrers)", fmt.de(r["soft_ce"], 3), r["soft_ce"]),
         Readout("total", "Gesamt: (1 − α)·hart + α·T²·KL", fmt.de(r["total"], 3), r["total"], True),
     ]
-    summary = (
-        f"Bei T = {T} sind die weichen Ziele des Lehrers {triple(r['teacher_T'])} für {', '.join(r['tokens'])}, "
-        f"der Schüler sagt {triple(r['student_T'])}. Harter Verlust {fmt.de(r['hard'], 3)}, "
-        f"weicher Verlust (KL) {fmt.de(r['soft_kl'], 3)}, gesamt {fmt.de(r['total'], 3)}."
-    )
+    summary = _key_sentence(r)
     return View(_figure(r, layout), readouts, summary, _gradients(r, layout))
 
 

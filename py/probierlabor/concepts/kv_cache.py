@@ -95,6 +95,21 @@ def bytes_text(n: int) -> str:
 
 # -- view ---------------------------------------------------------------------------------
 
+def _key_sentence(r: dict) -> str:
+    """The sentence under the figure: what the current token reads and adds, what recomputing would have
+    cost so far, and the calculator's product with the cost of each further position (it grows linearly)."""
+    read, current = len(r["cached_read"]), r["current"]
+    if read == 0:
+        text = f"{current} ist das erste Token: Der Cache ist noch leer, {current} berechnet nur sein eigenes Paar."
+    else:
+        text = (f"{current} liest {fmt.count(read, 'K/V-Paar', 'K/V-Paare')} aus dem Cache und berechnet nur sein "
+                f"eigenes neu: {fmt.de(r['pairs'])} Paare. Ohne Cache wären es bis hier "
+                f"{fmt.de(r['kv_computed_without_cache'])} K/V-Berechnungen statt {fmt.de(r['kv_computed_with_cache'])}.")
+    return (text + f" Rechner: 2 × {fmt.de(r['layers'])} × {fmt.de(r['positions'])} × {fmt.de(r['kv_heads'])} × "
+            f"{fmt.de(r['dim'])} × {fmt.de(r['bytes_per'])} × {fmt.de(r['batch'])} = {bytes_text(r['bytes'])}; "
+            f"jede weitere Position kostet {bytes_text(r['per_position'])} mehr.")
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: closer tokens and table columns, a narrower query, the sentences below in lines
     narrow = layout == NARROW
@@ -171,10 +186,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("bytes", "Cache laut Rechner", bytes_text(r["bytes"]), r["bytes"], True),
         Readout("per_position", "je Position", bytes_text(r["per_position"]), r["per_position"]),
     ]
-    summary = (f"{r['current']} liest {len(r['cached_read'])} K/V-Paare aus dem Cache und ergänzt sein eigenes: "
-               f"{r['pairs']} Paare. Rechner: 2 × {fmt.de(r['layers'])} × {fmt.de(r['positions'])} × "
-               f"{fmt.de(r['kv_heads'])} × {fmt.de(r['dim'])} × {fmt.de(r['bytes_per'])} × {fmt.de(r['batch'])} "
-               f"= {bytes_text(r['bytes'])}.")
+    summary = _key_sentence(r)
     return View(figure, readouts, summary, _table(r))
 
 

@@ -112,6 +112,33 @@ def _pair(v, digits=3) -> str:
 
 
 
+def _key_sentence(r: dict) -> str:
+    """The sentence under the figure: what each head makes of the one shared memory – two different
+    results, or equal ones (same query, length 0, or different queries whose scores differ alike) – and
+    what that memory saves against MHA."""
+    c = r["cache"]
+    h1, h2 = r["heads_out"]
+    if not r["same_output"]:
+        text = (f"Beide Köpfe lesen dieselben Keys, gewichten sie aber verschieden: Kopf 1 mit {_pair(h1['weights'])}, "
+                f"Kopf 2 mit {_pair(h2['weights'])}. Aus einem Speicher entstehen so zwei Ergebnisse, "
+                f"{_pair(h1['output'])} und {_pair(h2['output'])}.")
+    elif r["length"] == 0:
+        text = (f"Mit Länge 0 sind alle Scores 0: Beide Köpfe gewichten halb und halb, {_pair(h1['weights'])}, "
+                f"und liefern dasselbe Ergebnis {_pair(h1['output'])}.")
+    elif r["angle1"] == r["angle2"]:
+        text = (f"Beide Queries sind gleich, also gewichten beide Köpfe gleich, {_pair(h1['weights'])}, und liefern "
+                f"dasselbe Ergebnis {_pair(h1['output'])}: Unterschiede kommen bei MQA nur aus den Queries.")
+    else:
+        text = (f"Die Queries zeigen in verschiedene Richtungen, trotzdem gewichten beide Köpfe gleich, "
+                f"{_pair(h1['weights'])}, und liefern dasselbe Ergebnis {_pair(h1['output'])}: Softmax zählt nur, "
+                f"wie weit die Scores auseinanderliegen.")
+    if c["mha_sets"] == 1:
+        text += " Mit einem Query-Kopf speichern MHA und MQA gleich viel: einen K/V-Satz."
+    else:
+        text += f" MHA speichert für {c['mha_sets']} Query-Köpfe {c['mha_sets']} K/V-Sätze, MQA nur einen."
+    return text + f" Im Bild: {dict(HEADS_SHOWN)[r['show']]}."
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # wide: the numbers in a panel right of the plot; narrow: the same panel under it
     narrow = layout == NARROW
@@ -185,14 +212,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("sets", "K/V-Sätze im Cache: MHA → MQA", f"{c['mha_sets']} → 1", c["mha_sets"], True),
         Readout("factor", "Cache bei MQA", _smaller(c["factor"]), c["factor"]),
     ]
-    summary = (
-        f"Kopf 1 gewichtet die gemeinsamen Keys mit {_pair(h1['weights'])}, Kopf 2 mit {_pair(h2['weights'])}; "
-        + ("beide Ergebnisse sind gleich, weil beide Queries gleich sind. " if r["same_output"] else
-           f"aus demselben Speicher entstehen die Ergebnisse {_pair(h1['output'])} und {_pair(h2['output'])}. ")
-        + f"Bei {c['mha_sets']} Query-{'Kopf' if c['mha_sets'] == 1 else 'Köpfen'} speichert MHA "
-        f"{c['mha_sets']} K/V-{'Satz' if c['mha_sets'] == 1 else 'Sätze'}, MQA einen. "
-        f"Im Bild: {dict(HEADS_SHOWN)[r['show']]}."
-    )
+    summary = _key_sentence(r)
     return View(figure, readouts, summary, _cache_figure(c, layout) + _table(r))
 
 

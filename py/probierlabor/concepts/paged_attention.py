@@ -123,6 +123,22 @@ def _rect(x, y, w, h, cls, title=""):
     return svg.rect(x, y, w, h, cls, rx=3, title=title)
 
 
+def _key_sentence(r: dict, mapping: str) -> str:
+    """The sentence under the memory: how many blocks the positions take and what stays empty, against
+    reserving the longest possible request; and that the layout changes the addresses, not the result."""
+    n, blocks = r["n"], r["blocks"]
+    text = (f"{fmt.count(n, 'Position braucht', 'Positionen brauchen')} {fmt.count(blocks, 'Block', 'Blöcke')} "
+            f"zu {r['block_size']} (Tabelle {mapping}).")
+    if r["free_slots"] == 0:
+        text += f" {'Er ist' if blocks == 1 else 'Sie sind'} genau voll, kein Platz bleibt leer."
+    else:
+        text += f" {'Darin' if blocks == 1 else 'Im letzten'} bleiben {fmt.count(r['free_slots'], 'Platz', 'Plätze')} leer."
+    if r["reserve_empty"]:
+        text += f" Eine Reservierung für {MAX_POSITIONS} Positionen ließe {fmt.de(r['reserve_empty'])} leer."
+    return (text + f" Das Ergebnis ist {fmt.de_auto(r['output'])}, in jeder Anordnung gleich: PagedAttention "
+            "ändert die Adressen, nicht die Rechnung.")
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the heading in two lines, the block table under its heading in narrower entries,
     # the physical pool in four rows of two, the empty places under the result
@@ -210,9 +226,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("waste", "Anteil leerer Plätze", fmt.pct(r["waste_share"]), r["waste_share"]),
         Readout("output", "Attention-Ergebnis", fmt.de_auto(r["output"]), r["output"], True),
     ]
-    summary = (f"{n} Positionen in Blöcken zu {size}: {r['blocks']} Blöcke ({mapping}), "
-               f"{r['free_slots']} leere Plätze im letzten Block; das Ergebnis ist {fmt.de_auto(r['output'])}, "
-               f"in jeder Anordnung gleich.")
+    summary = _key_sentence(r, mapping)
     return View(figure, readouts, summary)
 
 

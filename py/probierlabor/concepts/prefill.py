@@ -189,6 +189,38 @@ def positions_text(ps) -> str:
 
 # -- view ---------------------------------------------------------------------------------
 
+def _key_sentence(r: dict, count: int, values_text: str, full_text: str) -> str:
+    """The sentence under the grid: what this split gives and what it means – with the cache the same
+    outputs as all at once (the split changes nothing mathematically), half-way the outputs still
+    missing, without the cache wrong outputs from the first position that cannot see earlier chunks."""
+    if r["n_chunks"] == 1:
+        how = f"Prefill aller {own_positions.WORDS[count]} Positionen auf einmal"
+    else:
+        size = "je" if count % r["chunk"] == 0 else "höchstens"
+        how = f"Prefill in {fmt.de(r['n_chunks'])} Abschnitten zu {size} {fmt.de(r['chunk'])}"
+    lead = (f"Eigene {own_positions.WORDS[count]} Positionen" + (", nach Scores gewichtet" if r["weighted"] else "")
+            + ". " if r["own"] else "")
+    cache = "" if r["cache"] or r["n_chunks"] == 1 else ", ohne Cache"
+    if not r["finished"]:
+        text = (f"{how}{cache}, nach {fmt.de(r['done'])} von {fmt.de(r['n_chunks'])}: Ausgaben {values_text}, "
+                f"im Cache {fmt.count(r['cached_after'], 'Position', 'Positionen')}. Alle auf einmal ergäbe "
+                f"{full_text}" + (f"; schon jetzt falsch ab Position {r['wrong'][0] + 1}." if r["wrong"] else "."))
+    elif r["n_chunks"] == 1:
+        text = (f"{how}: Ausgaben {values_text}. Jede Position liest sich und alle davor – daran misst sich "
+                f"jede Aufteilung.")
+    elif r["equal"] and r["cache"]:
+        text = (f"{how}: Ausgaben {values_text}, genau wie alle auf einmal. Jeder spätere Abschnitt liest die "
+                f"früheren Positionen aus dem Cache, darum ändert die Aufteilung am Ergebnis nichts.")
+    elif r["equal"]:
+        text = (f"{how}{cache}: Ausgaben {values_text}, hier zufällig wie alle auf einmal – obwohl spätere "
+                f"Abschnitte die früheren nicht sehen.")
+    else:
+        first = r["wrong"][0] + 1
+        text = (f"{how}{cache}: Ausgaben {values_text} statt {full_text}. Falsch ab Position {first}: Ohne Cache "
+                f"sieht sie die Positionen der früheren Abschnitte nicht.")
+    return lead + text + own_positions.filled_text(r["filled"])
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: narrower cells with "v =" written once, the correct output under its row's cells
     # instead of under the output, the legend in one column
@@ -284,23 +316,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("progress", "Abschnitte", f"{fmt.de(r['done'])} von {fmt.de(r['n_chunks'])}", r["done"]),
         Readout("cached", "K/V im Cache danach", f"{fmt.de(r['cached_after'])} Positionen", r["cached_after"]),
     ]
-    if r["n_chunks"] == 1:
-        how = f"aller {own_positions.WORDS[count]} Positionen auf einmal"
-    else:
-        size = "je" if count % r["chunk"] == 0 else "höchstens"
-        how = (f"in {fmt.de(r['n_chunks'])} Abschnitten zu {size} {fmt.de(r['chunk'])}, "
-               f"{fmt.de(r['done'])} davon verarbeitet")
-    summary = f"Prefill {how}" + ("" if r["cache"] else ", ohne Cache") + f": Ausgaben {values_text}. "
-    if r["own"]:
-        summary = (f"Eigene {own_positions.WORDS[count]} Positionen"
-                   + (", nach Scores gewichtet" if r["weighted"] else "") + ". " + summary)
-    if not r["finished"]:
-        summary += f"Alle auf einmal ergäbe {full_text}."
-    elif r["equal"]:
-        summary += "Gleich wie alle auf einmal."
-    else:
-        summary += f"Falsch – alle auf einmal ergibt {full_text}."
-    summary += own_positions.filled_text(r["filled"])
+    summary = _key_sentence(r, count, values_text, full_text)
     return View(figure, readouts, summary, _table(r))
 
 

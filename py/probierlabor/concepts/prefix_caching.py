@@ -161,6 +161,34 @@ def _shown(t: str) -> str:
 ARTICLE_LINE = 49
 
 
+def _key_sentence(r: dict, what: str) -> str:
+    """The sentence under the blocks: how much of the common start the cache gives back – only whole
+    blocks, nothing once the first block differs, never the last token's block – and what is left to compute."""
+    common, reused, hit, compute = r["common_prefix"], r["reused_tokens"], r["hit_blocks"], r["compute_tokens"]
+    text = f"{what[0].upper()}{what[1:]}, Blöcke zu {r['block_size']}: "
+    if common == 0:
+        text += (f"Kein Treffer, schon der erste Block ist anders und damit jeder Hash danach. Alle "
+                 f"{_tokens(compute)} werden neu gerechnet")
+        return text + (f", obwohl die {r['same_after']} folgenden gleich sind." if r["same_after"] and not r["own_prompt"]
+                       else ".")
+    if hit == 0 and not r["last_token_rule"]:
+        start = "Nur das erste Token stimmt" if common == 1 else f"Die ersten {common} Tokens stimmen"
+        return (text + f"{start} überein, das füllt keinen ganzen Block. Nichts kommt aus dem Cache, "
+                f"{_tokens(compute)} sind neu zu rechnen.")
+    blocks = f"{hit} {'vollem Block' if hit == 1 else 'vollen Blöcken'}"
+    text += f"Die ersten {_tokens(common)} stimmen überein. "
+    if reused == common:
+        text += f"Alle kommen in {blocks} aus dem Cache, {_tokens(compute)} sind neu zu rechnen."
+    else:
+        text += (f"Aus dem Cache kommen aber nur {reused}, in {blocks}" if hit else "Aus dem Cache kommt aber nichts"
+                 ) + f"; {_tokens(compute)} sind neu zu rechnen."
+    if r["last_token_rule"]:
+        text += " Das letzte Token wird immer selbst gerechnet, darum fällt sein Block weg, auch wenn er im Cache läge."
+    elif reused < common:
+        text += " Ein angefangener Block zählt nicht."
+    return text
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     size, hit = r["block_size"], r["hit_blocks"]
     n = len(r["tokens"])
@@ -262,11 +290,7 @@ def view(r: dict, layout: str = WIDE) -> View:
                 + (" (der Text hat keine Stelle für X)" if r["x_outside"] else ""))
     else:
         what = "keine Änderung" if r["x"] == NONE else f"X statt {r['x']}"
-    summary = (f"{what}, Blöcke zu {size}: {r['common_prefix']} gemeinsame Tokens am Anfang, "
-               f"{hit} {'voller Block' if hit == 1 else 'volle Blöcke'} mit {_tokens(r['reused_tokens'])} aus dem Cache, "
-               f"{r['compute_tokens']} neu zu rechnen.")
-    if r["last_token_rule"]:
-        summary += " Das letzte Token wird immer selbst gerechnet, auch wenn sein Block im Cache läge."
+    summary = _key_sentence(r, what)
     return View(figure, readouts, summary, extra)
 
 

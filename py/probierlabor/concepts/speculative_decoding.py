@@ -192,6 +192,28 @@ def _legend(entries, x0: float, y0: float, per_row: int = 3, width: float = 150)
     return "".join(out)
 
 
+def _key_sentence(r: dict, rate: str, notes: list[str]) -> str:
+    """The sentence under the bars: how often the draft is accepted, which correction fills the rejected
+    mass, and whether the result is the target p – with the residual always, with p only by luck or when
+    nothing is ever rejected."""
+    result, target = _triple(r["final_exact"]), _triple(r["p_exact"])
+    if r["rate"] == 1:
+        text = (f"Entwurf und Ziel sind gleich: Jeder Vorschlag wird angenommen ({rate}), eine Korrektur ist nie "
+                f"nötig. Heraus kommt genau das Ziel p = {target}.")
+    elif r["correction_mode"] == "residual":
+        text = (f"Der Entwurf wird in {rate} der Fälle angenommen; die Korrektur {dict(CORRECTIONS)['residual']} füllt genau, "
+                f"was dabei fehlt. Heraus kommt {result} – genau das Ziel p.")
+    elif r["distance"] == 0:
+        text = (f"Der Entwurf wird in {rate} der Fälle angenommen; die Korrektur zieht dann aus p statt aus dem "
+                f"Rest. Heraus kommt trotzdem {result} = p: Hier ist der Rest zufällig wie p verteilt.")
+    else:
+        text = (f"Der Entwurf wird in {rate} der Fälle angenommen; die Korrektur zieht dann aus p statt aus dem "
+                f"Rest. Heraus kommt {result} statt {target} – um "
+                f"{fmt.exact(Fraction(r['distance_exact']), fraction=True)} daneben.")
+    text += f" {fmt.de(r['trials'])} echte Durchläufe ergeben {_triple(r['freq'], 3)}."
+    return text + ("" if not notes else " " + " ".join(notes))
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # A narrow figure: the legend in three rows of two, the notes wrapped, and the labels of neighbouring
     # bars alternately higher and lower (``stagger``), since two of them no longer fit side by side.
@@ -237,7 +259,6 @@ def view(r: dict, layout: str = WIDE) -> View:
         plot.front.append(f'<text class="pl-label pl-sd-note" x="{x_note}" y="{58 + more + 18 * k}">'
                           f'{escape(note)}</text>')
 
-    mode = dict(CORRECTIONS)[r["correction_mode"]]
     rate = fmt.exact(Fraction(r["rate_exact"]) * 100, 1, 1) + fmt.THIN_NBSP + "%"
     readouts = [
         Readout("rate", "Annahmerate Σ min(p, q)", rate, r["rate"], True),
@@ -248,14 +269,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("freq", "Gezogen (Anteile A; B; C)", _triple(r["freq"], 3), r["freq"]),
         Readout("rate_measured", "Angenommen (gezählt)", fmt.pct(r["rate_measured"]), r["rate_measured"]),
     ]
-    same = r["distance"] == 0
-    summary = (
-        f"Korrektur {mode}: Annahmerate {rate}, Ergebnis {_triple(r['final_exact'])} bei Ziel "
-        f"{_triple(r['p_exact'])} – " + ("genau die Zielverteilung. " if same else
-                                         f"um {fmt.exact(Fraction(r['distance_exact']), fraction=True)} daneben. ")
-        + f"{fmt.de(r['trials'])} echte Durchläufe ergeben {_triple(r['freq'], 3)}."
-        + ("" if not notes else " " + " ".join(notes))
-    )
+    summary = _key_sentence(r, rate, notes)
     return View(plot.render(), readouts, summary, _table(r))
 
 

@@ -202,6 +202,46 @@ def _renorm_texts(row: dict, digits: int, max_den: int = 999) -> list[str]:
 TICK, TOKEN, KERN, THRESHOLD = 12, 13, 14, 13
 
 
+def _float_warning(rows: list[dict], own_name: str = "") -> str:
+    """What a float comparison would keep instead, where it differs from the exact cut."""
+    for row in rows:
+        wrong = row["float_desc"] if row["float_desc"] != row["kept"] else row["float_hf"]
+        if wrong != row["kept"]:
+            return f" Mit Gleitkommazahlen behielte {own_name or row['name']} aber {wrong} statt {row['kept']}."
+    return ""
+
+
+def _key_sentence(r: dict) -> str:
+    """The sentence under the figure: how big each nucleus is at this p and what that says – the same
+    threshold gives the rows cores of different size, a sum that hits p exactly is enough, and a float
+    comparison can keep one token more."""
+    head = f"Bei p = {fmt.de_auto(r['p'])}" + (f" und T = {fmt.de_auto(r['temperature'])}"
+                                              if r["temperature"] != 1.0 else "")
+    mass = {row["name"]: _num(row["mass"], row["mass_exact"]) for row in r["rows"]}
+    hit = [row["name"] for row in r["rows"] if row["exact"] and Fraction(row["mass_exact"]) == Fraction(repr(r["p"]))]
+    exact_hit = (" Die Summe trifft p genau – das reicht schon." if r["own"] and hit else
+                 f" {' und '.join(hit)} {'treffen' if len(hit) > 1 else 'trifft'} p genau – das reicht schon."
+                 if hit else "")
+    if r["own"]:
+        (own,) = r["rows"]
+        n = len(own["tokens"])
+        core = (f"alle {n} Tokens" if own["kept"] == n
+                else f"{fmt.count(own['kept'], 'Token', 'Tokens')} ({', '.join(own['kept_tokens'])})")
+        text = f"{head} behält deine Verteilung {core}, Summe {mass['Eigene']}."
+        if own["kept"] == 1:
+            text += f" {own['kept_tokens'][0]} allein reicht: Gezogen wird immer {own['kept_tokens'][0]}."
+        return text + exact_hit + _float_warning(r["rows"], "deine Verteilung")
+    r1, r2 = r["rows"]
+    if r1["kept"] == r2["kept"]:
+        text = (f"{head} behalten beide Zeilen {fmt.count(r1['kept'], 'Token', 'Tokens')} (Summe {mass['Zeile 1']} "
+                f"und {mass['Zeile 2']}). Hier sind die Kerne gleich groß, wie es bei Top-k immer wäre.")
+    else:
+        text = (f"{head} behält Zeile 1 {fmt.count(r1['kept'], 'Token', 'Tokens')} (Summe {mass['Zeile 1']}), "
+                f"Zeile 2 braucht {r2['kept']} (Summe {mass['Zeile 2']}). Dieselbe Schwelle, verschieden große Kerne: "
+                "Der Kern passt sich der Verteilung an.")
+    return text + exact_hit + _float_warning(r["rows"])
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     # a narrow figure: the bars at phone width, each row's kernel and its new chances in two lines
     narrow = layout == NARROW
@@ -289,17 +329,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         text = "schneidet hier gleich"
     readouts.append(Readout("float", "Mit Gleitkommazahlen", text, r["float_ok"]))
 
-    head = (f"p = {fmt.de_auto(r['p'])}"
-            + (f", T = {fmt.de_auto(r['temperature'])}" if r["temperature"] != 1.0 else ""))
-    if r["own"]:
-        (own,) = r["rows"]
-        summary = (f"{head}: Die eigene Verteilung behält {fmt.count(own['kept'], 'Token', 'Tokens')} "
-                   f"({', '.join(own['kept_tokens'])}, Summe {_num(own['mass'], own['mass_exact'])}).")
-    else:
-        r1, r2 = r["rows"]
-        summary = (f"{head}: Zeile 1 behält {fmt.count(r1['kept'], 'Token', 'Tokens')} "
-                   f"(Summe {_num(r1['mass'], r1['mass_exact'])}), Zeile 2 behält {r2['kept']} "
-                   f"(Summe {_num(r2['mass'], r2['mass_exact'])}).")
+    summary = _key_sentence(r)
     return View(figure, readouts, summary, _table(r))
 
 

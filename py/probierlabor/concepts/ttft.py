@@ -107,6 +107,32 @@ def _nice_step(span: float) -> int:
     return 1000
 
 
+def _key_sentence(r: dict, times: str) -> str:
+    """The sentence under the timeline: the client's TTFT against the server's interval (the network is
+    missing there), which phase takes the largest part and how much of it is prefill, then the rest."""
+    ms = lambda t: f"{fmt.de(t)} ms"  # noqa: E731
+    if r["client_ttft"] == 0:
+        text = "Alle Phasen dauern 0 ms: Das erste Token ist sofort beim Client."
+    else:
+        text = f"Das erste Token erreicht den Client nach {ms(r['client_ttft'])}"
+        text += (f", der Server misst davon nur {ms(r['server_interval'])}: Die {ms(r['network'])} im Netz fehlen "
+                 "in seiner Zahl." if r["network"] else
+                 f"; ohne Netzzeit misst der Server dieselben {ms(r['server_interval'])}.")
+        longest = max(r["durations"].values())
+        largest = [f"„{label}“" for name, label, _ in PHASES if r["durations"][name] == longest]
+        share = fmt.pct(r["prefill_share"], 0)
+        if largest == ["„Prefill“"]:
+            text += f" Das Prefill macht {share} davon aus, mehr als jede andere Phase."
+        else:
+            text += (f" Am längsten dauert die Phase {largest[0]} ({ms(longest)})" if len(largest) == 1 else
+                     f" Am längsten dauern die Phasen {', '.join(largest[:-1])} und {largest[-1]} (je {ms(longest)})")
+            text += f", das Prefill macht {share} aus."
+        if r["durations"]["queue"] > r["durations"]["prefill"]:
+            text += " Die Anfrage wartet länger, als das Modell an ihr rechnet."
+    return text + (f" Weitere {r['more']} Tokens kommen bei {times} ms; die Antwort ist nach {ms(r['end'])} komplett."
+                   if r["more"] else " Es folgen keine weiteren Tokens.")
+
+
 def view(r: dict, layout: str = WIDE) -> View:
     width = figure_width(500, layout)
     x0, x1 = 64, width - 14
@@ -180,10 +206,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         ("erstes Ergebnis bereit", e["first_ready"]), ("erstes Token beim Client", e["received"]),
         ("letztes Token beim Client", r["end"]))]
     extra = table(None, rows, caption="Ereignisse (Zeitpunkte ab dem Absenden)", row_heads=True, numeric=True)
-    summary = (f"Das erste Token erreicht den Client nach {fmt.de(r['client_ttft'])} ms; im Server vergehen von der "
-               f"Ankunft bis zum ersten Ergebnis {fmt.de(r['server_interval'])} ms. "
-               + (f"Weitere {r['more']} Tokens kommen bei {times} ms; die Antwort ist nach {fmt.de(r['end'])} ms komplett."
-                  if r["more"] else "Es folgen keine weiteren Tokens."))
+    summary = _key_sentence(r, times)
     return View(figure, readouts, summary, extra)
 
 
