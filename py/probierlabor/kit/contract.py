@@ -325,7 +325,9 @@ class View:
 
     figure: str  # SVG markup
     readouts: list[Readout]
-    summary: str  # one or two German sentences for screen readers and the CLI
+    # the key sentence under the figure: reads the figure of this state in the page's voice, and what it
+    # means (issue 30 §3); screen readers hear it after every change, the CLI prints it
+    summary: str
     extra: str = ""  # optional second SVG or table
 
 
