@@ -44,7 +44,7 @@ def test_an_own_distribution_is_divided_with_a_note_and_the_link_brings_it_back(
     assert now["field"] == "3; 1; 0,5; 0,5"  # the typed values stay, in German
     assert now["search"] == {"dist": "3_1_0.5_0.5"}
     assert now["readouts"] == [[r["key"], r["value"]] for r in expected["readouts"]]
-    assert expected["summary"] == "p = 0,75: Die eigene Verteilung behält 2 Tokens (A, B, Summe 0,8)."
+    assert expected["summary"] == "Bei p = 0,75 behält deine Verteilung 2 Tokens (A, B), Summe 0,8."
 
     # reloading the page's link shows the same result, and says again that it divides
     v.page.reload()

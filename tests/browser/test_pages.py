@@ -105,13 +105,13 @@ def test_page_is_offline_ready_and_interactive(reader, check, slug):
             assert _luminance(colour) > 0.5, (selector, colour)
     switch_scheme(v.page, "light")
 
-    with check("a control"):
-        before = figure(v)
+    with check("a control: the figure and the key sentence under it follow"):
+        before = figure(v), v.page.inner_text(".pl-summary")
         param = first_control(slug)
         value = change(v, param)  # a real keyboard or pointer event, as a reader would cause it
         v.page.wait_for_function(f"() => location.search.includes('{param.name}=')")
-        assert figure(v) != before
-        assert api.run(slug, {param.name: value})["summary"] == v.page.inner_text(".pl-summary")
+        assert figure(v) != before[0]
+        assert api.run(slug, {param.name: value})["summary"] == v.page.inner_text(".pl-summary") != before[1]
     v.screenshot(f"{slug}-1280")
 
     with check("the controls are named in German"):  # no code names („length_penalty α“), no „Value v1“

@@ -22,5 +22,5 @@ test("the worker comes from static/js/ whatever document.currentScript says", as
   const worker = await import(pathToFileURL(path.join(root, "static/js/runtime/worker.js")).href);
   worker.run("engine", [], "bundle.zip", () => {});
   worker.end();  // closes the page's end of the worker's channel
-  assert.deepEqual(started, [[pathToFileURL(path.join(root, "static/js/python-worker.js")).href, "module"]]);
+  assert.deepEqual(started, [[pathToFileURL(path.join(root, "static/js/runtime/python-worker.js")).href, "module"]]);
 });

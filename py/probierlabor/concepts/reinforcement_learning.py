@@ -209,7 +209,7 @@ def _key_sentence(r: dict, gamma: str) -> str:
         lead = ("stehen beide Wege gleich" if r["round1_leader"] == "gleich" else f"liegt Weg {r['round1_leader']} vorn")
         first = f"Nach Runde 1 {lead}, {exact_text(game_['A'][0])} zu {exact_text(game_['B'][0])} Münzen."
         if not r["known"][p]:
-            return f"{first} Runde 2 ist noch verdeckt."
+            return f"{first} Runde 2 ist noch verdeckt; ihre Münzen zählen mit γ = {gamma}."
         c1, c2 = game_[p]
         other = "B" if p == "A" else "A"
         return (f"{first} Dein Weg {p} bringt in Runde 2 {exact_text(c2)}: Return {exact_text(c1)} + {gamma} · "
