@@ -41,22 +41,31 @@ function load(feature) {
   return loaded.get(feature);
 }
 
-// The features of the page now on screen, imported together, mounted in FEATURES' order; a feature
-// loaded for an earlier page hears of every later one too (it may have to let go of what it held).
+// The features of the page now on screen, mounted in FEATURES' order, each as soon as its own module
+// is there: one that arrived for an earlier page mounts in this very call, and none waits for the
+// import of a feature after it. A feature loaded for an earlier page hears of every later one too (it
+// may have to let go of what it held).
+let pageNumber = 0;
 async function onPage() {
+  const mine = ++pageNumber;
   const wanted = FEATURES.map((f) => (f.always || !(loaded.has(f) || document.querySelector(f.markup)) ? null : load(f)));
-  const modules = await Promise.all(wanted);
-  FEATURES.forEach((feature, i) => {
-    if (feature.always) feature.always();
-    else if (modules[i]) (feature.mount || ((m) => m.onPage()))(modules[i]);
-  });
+  for (const [i, feature] of FEATURES.entries()) {
+    if (feature.always) { feature.always(); continue; }
+    if (!wanted[i]) continue;
+    const module = arrived.get(feature) || await wanted[i];
+    if (mine !== pageNumber) return;  // the reader moved on: the newer page's call mounts the rest
+    (feature.mount || ((m) => m.onPage()))(module);
+  }
 }
 
 // An old link's former parameter names, before the theme's bundle reads the address (it opens ?q= as
 // a search); the experiment renames them again for a page reached by instant navigation.
 document.querySelectorAll("[data-experiment][data-aliases]").forEach(renameOld);
-// The page is parsed (a module runs after that): its features download while the theme starts.
+// The page is parsed (a module runs after that): its features download while the theme starts. The
+// experiment is wired the moment its code is there, not once the theme has started and every other
+// feature's code has come: a preset clicked in between went nowhere.
 FEATURES.forEach((f) => { if (f.markup && document.querySelector(f.markup)) load(f); });
+if (document.querySelector(FEATURES[0].markup)) load(FEATURES[0]).then((m) => FEATURES[0].mount(m), () => {});
 
 function start() {
   if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(onPage);

@@ -211,6 +211,28 @@ def held(browser, origin, pattern):
         context.close()
 
 
+def test_a_preset_works_as_soon_as_the_experiments_own_code_is_there(browser, origin):
+    """The lesson's and the share bar's modules held in the network: the experiment is wired as soon as
+    its own module has come, and a preset clicked then shows its view (it used to wait for every
+    feature's module, and the click went nowhere: CI saw a lesson test's early click lost)."""
+    slug = SLUGS[1]
+    gate = Gate()
+    with held(browser, origin, "**/static/js/classroom/lesson.js") as (page, lesson, v):
+        page.route("**/static/js/classroom/share.js", gate)
+        page.goto(f"{origin}/{slug}/", wait_until="domcontentloaded")
+        page.wait_for_function(f"""() => {{ try {{ window.probierlabor.values(document.querySelector('{ROOT}'));
+            return true; }} catch (_) {{ return false; }} }}""")  # the experiment's module has come
+        page.wait_for_timeout(100)
+        index = chosen_preset(slug)
+        page.locator(f"{ROOT} .pl-presets [data-preset]").nth(index).click()
+        label = api.concept(slug).PRESETS[index].label
+        assert_view(v, slug, api.run(slug, api.preset_values(slug, label)), f"„{label}“ while two modules load")
+        assert lesson.held and gate.held, "the modules were not held: the test proves nothing"
+        lesson.release()
+        gate.release()
+        page.wait_for_selector(".pl-tasks[data-lesson] .pl-lesson-note", state="visible")  # they mount late
+
+
 def test_a_change_waits_for_the_real_boot(browser, origin):
     """The real boot.py held back by the network until the input is in: pending, then computed."""
     slug = "overfitting"
