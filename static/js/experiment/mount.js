@@ -243,7 +243,6 @@ function writeUrl(root, values) {
 // ---- rendering ---------------------------------------------------------------------
 
 function userChange(root) {
-  runtime.changes = (runtime.changes || 0) + 1;
   // Synchronous on purpose: Chromium already delivers pointer-driven input at most once per
   // frame, and computing at once leaves the whole rest of the frame for layout and paint.
   if (python.ready()) render(root, fromControls(root), { fromUrl: false });
@@ -282,19 +281,35 @@ function render(root, raw, { fromUrl }) {
 // twentieth on 1,5 ms; Python started the usual way (bcf8981), which ran for seconds before, 1,3 and
 // 1,2 ms. So while the browser is idle after the start, the experiment is computed again (its result
 // dropped) until WARM_MS of Python have run, so that the reader's first slider steps are not the
-// slow ones; a change of the reader's ends it (their own runs warm it up just as well).
+// slow ones. The runs take turns between this state and each slider at either end: a state draws other
+// parts of a figure and takes other branches of its key sentence, and those were cold on the first
+// jump (greedy's first jumps after ready: about twice the time of the later ones). A change of the
+// reader's does not end it: the reader's own runs warm only the states they reach, and a run here
+// starts only when the browser has 10 ms to spare.
 const WARM_MS = 150;
+
+function warmStates(root) {
+  const now = fromControls(root);
+  const states = [now];
+  root.querySelectorAll('input[type="range"][data-param]').forEach((el) => {
+    for (const end of [el.min, el.max]) {
+      states.push({ ...now, [el.dataset.param]: "log" in el.dataset ? roundSignificant(10 ** Number(end)) : end });
+    }
+  });
+  return states;
+}
 
 function warmUp(root) {
   if (!root || !window.requestIdleCallback) return;
   runtime.warmMs = 0;
-  const changes = runtime.changes;
+  const states = warmStates(root);
+  let turn = 0;
   const step = (idle) => {
-    if (runtime.warmMs >= WARM_MS || runtime.changes !== changes || !root.isConnected || root.dataset.state !== "ready") return;
+    if (runtime.warmMs >= WARM_MS || !root.isConnected || root.dataset.state !== "ready") return;
     if (idle.timeRemaining() > 10) {
       const t = performance.now();
       try {
-        python.compute(root.plSlug, fromControls(root), root.plLayout);
+        python.compute(root.plSlug, states[turn++ % states.length], root.plLayout);
       } catch (_) { return; }  // the page's own render says what went wrong
       runtime.warmMs += performance.now() - t;
     }
