@@ -16,7 +16,7 @@ LABELS = [p.label for p in api.concept(SLUG).PRESETS]
 
 
 def url_of(label):
-    return api.url_state(SLUG, api.check(SLUG, api.preset_values(SLUG, label))[0])
+    return api.preset_url(SLUG, label)
 
 
 def test_a_number_is_marked_with_the_preset_that_shows_its_state_and_only_then():

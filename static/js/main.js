@@ -65,7 +65,8 @@ document.querySelectorAll("[data-experiment][data-aliases]").forEach(renameOld);
 // experiment is wired the moment its code is there, not once the theme has started and every other
 // feature's code has come: a preset clicked in between went nowhere.
 FEATURES.forEach((f) => { if (f.markup && document.querySelector(f.markup)) load(f); });
-if (document.querySelector(FEATURES[0].markup)) load(FEATURES[0]).then((m) => FEATURES[0].mount(m), () => {});
+const experiment = FEATURES[0];
+if (document.querySelector(experiment.markup)) load(experiment).then((m) => experiment.mount(m), () => {});
 
 function start() {
   if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(onPage);
@@ -77,7 +78,6 @@ if (document.readyState === "complete") start();
 else document.addEventListener("DOMContentLoaded", start, { once: true });
 
 // One read-only handle for tests, the bench and the curious; no feature reads it.
-const experiment = FEATURES[0];
 window.probierlabor = Object.freeze({
   runtime, connect, fail, config, fmt, offline,
   player: playerOf,

@@ -65,6 +65,11 @@ def preset_values(slug: str, label: str) -> dict:
     raise KeyError(f"„{label}“ ist keine Voreinstellung von {slug}.")
 
 
+def preset_url(slug: str, label: str) -> dict:
+    """A preset's state as the query string carries it (its button's data-preset-url, a prose link's)."""
+    return url_state(slug, check(slug, preset_values(slug, label))[0])
+
+
 def url_state(slug: str, values: Mapping[str, Any]) -> dict:
     """Checked values as the query string carries them: only what differs from the defaults."""
     declared = params_of(slug)

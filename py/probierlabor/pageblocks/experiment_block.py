@@ -168,7 +168,7 @@ def _preset_button(slug: str, index: int, preset, view: int) -> str:
     give, so the page can tell which preset is on screen by comparing strings instead of asking Python;
     data-view: its pre-rendered view in the block's template."""
     values = api.check(slug, api.preset_values(slug, preset.label))[0]
-    url = api.url_state(slug, values)
+    url = api.preset_url(slug, preset.label)
     return (f'<button type="button" class="pl-preset md-button" data-preset="{escape(json.dumps(api.controls(slug, values)))}"'
             f' data-preset-url="{escape(json.dumps(url))}" data-view="{view}" title="{escape(preset.help)}" data-key="{index}">'
             f'{escape(preset.label)}</button>')

@@ -28,7 +28,7 @@ ANCHOR = "probiere-es-aus"  # the section that holds the experiment (pages/*.md)
 def preset_of(slug: str, url: dict) -> int | None:
     """The index of the preset whose state has this query string, or None."""
     for index, preset in enumerate(api.concept(slug).PRESETS):
-        if api.url_state(slug, api.check(slug, api.preset_values(slug, preset.label))[0]) == url:
+        if api.preset_url(slug, preset.label) == url:
             return index
     return None
 
@@ -42,8 +42,7 @@ def mark(slug: str, url: dict, text: str) -> str:
 def _link(found: re.Match, anchor: str) -> str:
     slug, index, text = found[1], int(found[2]), found[3]
     preset = api.concept(slug).PRESETS[index]
-    values = api.check(slug, api.preset_values(slug, preset.label))[0]
-    query = urlencode(api.url_state(slug, values))
+    query = urlencode(api.preset_url(slug, preset.label))
     href = f"?{query}{anchor}" if query else f"./{anchor}"
     return (f'<a class="pl-value" href="{escape(href)}" data-view="{escape(slug)}:{index}" '
             f'title="{escape(f"Im Experiment zeigen: „{preset.label}“")}">{text}</a>')

@@ -209,10 +209,15 @@ export function fromControls(root) {
     const name = el.dataset.param;
     if (el.type === "radio") { if (el.checked) raw[name] = el.value; }
     else if (el.type === "checkbox") raw[name] = el.checked ? "1" : "0";
-    else if (el.type === "range" && "log" in el.dataset) raw[name] = roundSignificant(10 ** Number(el.value));
+    else if (el.type === "range") raw[name] = rangeRaw(el, el.value);
     else raw[name] = el.value;
   });
   return raw;
+}
+
+// A slider's position as the value it stands for (a logarithmic one's position is the exponent).
+function rangeRaw(el, position) {
+  return "log" in el.dataset ? roundSignificant(10 ** Number(position)) : position;
 }
 
 function roundSignificant(x) {
@@ -292,9 +297,7 @@ function warmStates(root) {
   const now = fromControls(root);
   const states = [now];
   root.querySelectorAll('input[type="range"][data-param]').forEach((el) => {
-    for (const end of [el.min, el.max]) {
-      states.push({ ...now, [el.dataset.param]: "log" in el.dataset ? roundSignificant(10 ** Number(end)) : end });
-    }
+    for (const end of [el.min, el.max]) states.push({ ...now, [el.dataset.param]: rangeRaw(el, end) });
   });
   return states;
 }
