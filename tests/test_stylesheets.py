@@ -54,6 +54,17 @@ def test_no_copy_of_the_layout_numbers_is_left_in_the_hand_written_files():
     assert "--pl-min-label" in script and not re.search(r"MIN_LABEL\w*\s*=\s*\d", script)
 
 
+def test_every_width_query_in_the_hand_written_stylesheets_is_named_in_kit_layout():
+    found = set()
+    for path in SOURCES:
+        if path.suffix != ".css":
+            continue
+        for query in re.findall(r"@(?:media|container)\b([^{]*)\{", _code(path)):
+            for width_query in re.findall(r"\((?:max|min)-width:[^)]*\)", query):
+                found.add(width_query)
+                assert width_query in layout.PAGE_BREAKPOINTS, f"{path.name}: {width_query} is not in kit/layout.py"
+    assert found == set(layout.PAGE_BREAKPOINTS), "kit/layout.py names a breakpoint that no stylesheet uses"
+
 def test_the_build_writes_the_layout_and_only_a_concepts_page_carries_its_rules(tmp_path):
     config = types.SimpleNamespace(site_dir=str(tmp_path), use_directory_urls=True,
                                    plugins=types.SimpleNamespace(_current_plugin=None))

@@ -35,6 +35,18 @@ NARROW_MIN_FONT = 12
 MIN_LABEL_PX = 11
 
 
+# The window widths (CSS em/rem) where the page's own blocks rearrange, apart from the figure's narrow
+# layout above. A media query cannot read a custom property, so the hand-written stylesheets spell
+# them out; tests/test_stylesheets.py holds every query in static/css and beside the concepts to this
+# table, so a new breakpoint is named here first.
+PAGE_BREAKPOINTS = {
+    "(max-width: 40em)": "a phone: side-by-side figures, control grids and replay rows stack",
+    "(max-width: 36em)": "the kernel replay's rows put their values under the name",
+    "(max-width: 44.9375em)": "mkdocs-material's own header breakpoint (offline chip, present button)",
+    "(min-width: 40rem)": "presentation mode puts the controls beside the figure (container query)",
+}
+
+
 def check(layout: str) -> str:
     if layout not in LAYOUTS:
         raise ValueError(f"Unbekannte Breite „{layout}“ für eine Abbildung; möglich sind {' und '.join(LAYOUTS)}.")
