@@ -34,6 +34,7 @@ def test_message_1_is_evicted_at_t5_with_chance_one_fifth_and_stays_with_four_fi
 def test_after_t_messages_each_one_is_in_memory_with_chance_k_over_t(k):
     for t in range(k, 41):
         assert {rs.inclusion(i, t, k) for i in range(1, t + 1)} == {Fraction(k, t)}
+        assert rs.inclusions(t, k) == [rs.inclusion(i, t, k) for i in range(1, t + 1)]
 
 
 def test_every_bar_is_exactly_4_of_20():

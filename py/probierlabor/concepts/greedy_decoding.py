@@ -22,6 +22,7 @@ Everything is exact (fractions of the decimals the reader set).
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from ..kit import fmt
@@ -299,24 +300,36 @@ def _is_article_tree(params) -> bool:
     return all(round(params[k], 2) == v for k, v in ARTICLE.items())
 
 
+@functools.lru_cache(maxsize=512)
+def _starts_with_a_and_is_best(p_a, p_aa, p_ba) -> bool:
+    """compute()'s „greedy_path starts with A and greedy_is_best“ without the rest of compute(): the
+    lesson asks it for six neighbouring trees per render, on the slider's hot path, and a slider
+    step shares five of them with the render before."""
+    dists = distributions(p_a, p_aa, p_ba)
+    path, prob, _ = greedy(dists)
+    return path[0] == "A" and prob == max(path_probs(dists).values())
+
+
+def _p_ba_step() -> float:
+    return next(p.step for p in PARAMS if p.name == "p_ba")
+
+
 def _last_p_ba_where_greedy_is_best(params, result) -> bool:
     """Greedy starts with A and is best, and one slider step more for „Nach B: A“ would beat it."""
     if result["greedy_path"][0] != "A" or not result["greedy_is_best"]:
         return False
-    step = next(p.step for p in PARAMS if p.name == "p_ba")
-    higher = round(params["p_ba"] + step, 2)
-    return higher > 1 or not compute(params["p_a"], params["p_aa"], higher)["greedy_is_best"]
+    higher = round(params["p_ba"] + _p_ba_step(), 2)
+    return higher > 1 or not _starts_with_a_and_is_best(params["p_a"], params["p_aa"], higher)
 
 
 def _close_to_the_last_p_ba(params, result) -> bool:
     """The answer to „last_best“ lies one or two slider steps away from the current „Nach B: A“."""
-    step = next(p.step for p in PARAMS if p.name == "p_ba")
-    for moves in (-2, -1, 1, 2):
-        p_ba = round(params["p_ba"] + moves * step, 2)
-        if 0 <= p_ba <= 1 and _last_p_ba_where_greedy_is_best(
-                {**params, "p_ba": p_ba}, compute(params["p_a"], params["p_aa"], p_ba)):
-            return True
-    return False
+    step = _p_ba_step()
+    # greedy's verdict on the grid from two steps below to three above (the last one only decides
+    # whether two steps above is „last“), each tree asked once
+    grid = [round(params["p_ba"] + moves * step, 2) for moves in range(-2, 4)]
+    best = [0 <= p_ba <= 1 and _starts_with_a_and_is_best(params["p_a"], params["p_aa"], p_ba) for p_ba in grid]
+    return any(best[i] and (grid[i + 1] > 1 or not best[i + 1]) for i in (0, 1, 3, 4))
 
 
 LESSON = Lesson(

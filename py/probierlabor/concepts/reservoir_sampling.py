@@ -23,6 +23,7 @@ k/n per bar and C(R, m)·C(n − R, k − m)/C(n, k) for m of the R returns kept
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from fractions import Fraction
@@ -96,10 +97,20 @@ def inclusion(i: int, t: int, k: int = K_ARTICLE) -> Fraction:
     return p
 
 
+def inclusions(n: int, k: int = K_ARTICLE) -> list[Fraction]:
+    """inclusion(i, n, k) for i = 1…n in one pass from the end: the survival products share their
+    tails, so the page's bars cost n products instead of n²/2 (a long own stream on the slider path)."""
+    survive, out = Fraction(1), []
+    for i in range(n, 0, -1):
+        out.append(entry_chance(i, k) * survive)
+        survive *= stay_chance(i, k)
+    return out[::-1]
+
+
 def exact(strategy: str, k: int, n: int = N, returns=RETURNS) -> dict:
     """Exact bar heights and the exact distribution of how many returns stay (k ≤ n)."""
     if strategy == "reservoir":
-        bars = [inclusion(i, n, k) for i in range(1, n + 1)]
+        bars = inclusions(n, k)
         total = math.comb(n, k)
         others = n - len(returns)
         counts = [math.comb(len(returns), m) * math.comb(others, k - m) if k >= m else 0
@@ -384,8 +395,10 @@ def _kept_chart(r: dict, layout: str) -> str:
 
 # -- the lesson ---------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=64)
 def _none_kept(k: int) -> Fraction:
-    """Exact chance that Algorithm R with k places ends without any Rücksendung."""
+    """Exact chance that Algorithm R with k places ends without any Rücksendung (the lesson asks it for
+    three neighbouring k on every render)."""
     ex = exact("reservoir", k)
     return Fraction(ex["kept_num"][0], ex["den"])
 
