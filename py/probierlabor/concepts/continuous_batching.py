@@ -102,6 +102,10 @@ def _varied(reqs, b: int):
     return tuple((n, r, b if n == vary else rounds) for n, r, rounds in reqs)
 
 
+def _starts_ends(plan: dict, names) -> list:
+    return [plan[n][1:] for n in names]
+
+
 def compute(b_rounds: int = 2, a_rounds: int = 6, c_ready: int = 1, c_rounds: int = 2, slots: int = SLOTS,
             lengths: tuple = (), arrivals: tuple = ()) -> dict:
     reqs = requests(a_rounds, b_rounds, c_ready, c_rounds, lengths, arrivals)
@@ -123,10 +127,8 @@ def compute(b_rounds: int = 2, a_rounds: int = 6, c_ready: int = 1, c_rounds: in
         }
     out["same"] = out["continuous"]["runs"] == out["fixed"]["runs"]
     names = [n for n, _, _ in reqs]
-    out["table"] = [
-        {"b": b, **{k: [schedule(_varied(reqs, b), k, slots)[n][1:] for n in names] for k, _ in STRATEGIES}}
-        for b in range(1, 8)
-    ]
+    out["table"] = [{"b": b, **{k: _starts_ends(schedule(_varied(reqs, b), k, slots), names) for k, _ in STRATEGIES}}
+                    for b in range(1, 8)]
     return out
 
 

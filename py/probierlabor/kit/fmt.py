@@ -11,6 +11,7 @@ binary 0.1499…), halves away from zero (0,15 → 0,2; 2,5 → 3).
 
 from __future__ import annotations
 
+import functools
 import math
 from decimal import ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
@@ -23,6 +24,10 @@ KIB, MIB, GIB = 2**10, 2**20, 2**30
 BYTE_UNITS = {"KiB": KIB, "MiB": MIB, "GiB": GIB}
 
 
+# A figure formats the same numbers again on every slider step (ticks, table cells, the values that did
+# not move); remembered, a number costs a lookup instead of a decimal rounding. typed: 1, 1.0 and True
+# are three different answers.
+@functools.lru_cache(maxsize=4096, typed=True)
 def de(value, digits: int | None = None, trim: bool = False) -> str:
     """Format ``value`` with ``digits`` decimals (None: integers as they are, others 2);
     ``trim`` drops trailing zeros (0,50 → 0,5; 2,00 → 2)."""
