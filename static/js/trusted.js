@@ -131,5 +131,6 @@
     createScriptURL: function (url) { return ownAddress(String(url)) ? String(url) : null; },
   });
 
-  root.probierlaborTrusted = { fragment: fragment };
+  // read-only: experiment/morph.js trusts what this handle returns, so no later script may swap it
+  Object.defineProperty(root, "probierlaborTrusted", { value: Object.freeze({ fragment: fragment }) });
 })(window);
