@@ -7,13 +7,17 @@ first eight bytes of the sha256 of its UTF-8 text, read as a big-endian number, 
 HELDOUT_PERCENT when divided by 100: a rule of the text alone, the same on every machine and in every
 Python (``hash()`` is salted per process), that draws from every source alike.
 
-``python -m model.corpus`` prints the figures model/DATA.md quotes (sizes, sha256 of both texts).
+``python -m model.corpus`` prints the figures model/DATA.md quotes (sizes, sha256 of both texts);
+``--out DIR`` also writes the texts there (train.txt, heldout.txt and each source's as SOURCE.train.txt,
+SOURCE.heldout.txt, UTF-8), for a training run in a virtualenv that cannot import the page side.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import libreoffice_help, site
 
@@ -114,5 +118,20 @@ def describe(corpus: Corpus) -> str:
     return "\n".join(lines)
 
 
+def write(corpus: Corpus, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    texts = {"train": corpus.train, "heldout": corpus.heldout}
+    for source in corpus.sources:
+        texts |= {f"{source.name}.train": source.train, f"{source.name}.heldout": source.heldout}
+    for name, text in texts.items():
+        (folder / f"{name}.txt").write_text(text, encoding="utf-8")
+
+
 if __name__ == "__main__":
-    print(describe(build()))
+    parser = argparse.ArgumentParser(description="Korpus bauen, Größen und sha256 zeigen")
+    parser.add_argument("--out", type=Path, help="Ordner für train.txt, heldout.txt und die Texte je Quelle")
+    args = parser.parse_args()
+    built = build()
+    print(describe(built))
+    if args.out:
+        write(built, args.out)

@@ -125,3 +125,13 @@ def test_a_cached_deb_that_does_not_match_its_pin_is_refused(tmp_path, monkeypat
     (tmp_path / name).write_bytes(b"!<arch>\nnicht das Paket")
     with pytest.raises(RuntimeError, match="gepinnt"):
         libreoffice_help.deb_path()
+
+
+def test_written_texts_are_the_corpus_byte_for_byte(tmp_path):
+    docs = [Document(f"d{i}", "fixture", "CC0-1.0", f"Absatz {i} mit Umlauten: äöüß.") for i in range(40)]
+    built = build(docs)
+    corpus.write(built, tmp_path / "korpus")
+    assert (tmp_path / "korpus" / "train.txt").read_bytes() == built.train.encode("utf-8")
+    assert (tmp_path / "korpus" / "heldout.txt").read_text(encoding="utf-8") == built.heldout
+    assert (tmp_path / "korpus" / "fixture.heldout.txt").read_text(encoding="utf-8") == built.sources[0].heldout
+    assert corpus.sha256(built.train) == hashlib.sha256((tmp_path / "korpus" / "train.txt").read_bytes()).hexdigest()
