@@ -10,7 +10,7 @@ HOST   ?= 127.0.0.1
 # pytest workers (pytest-xdist), one per core of the 2-core CI machine; `make test JOBS=0` runs in one process
 JOBS   ?= 2
 
-.PHONY: serve test test-unit test-browser screenshots lint site bench setup vendor browser clean bundle
+.PHONY: serve test test-unit test-browser screenshots lint site bench setup vendor browser words clean bundle
 
 serve: site
 	$(BIN)/python tools/serve.py site --host $(HOST) --port $(PORT)
@@ -19,11 +19,11 @@ PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=15
 
 # Both kinds in one session: the workers take tests from one queue, so unit tests fill the time a long
 # browser test holds the other worker, where two sessions in a row would each end with one worker idle.
-test: lint site browser
+test: lint site browser words
 	$(PYTEST)
 
 # Without Chromium (the tests marked browser: tests/browser/ and any test that opens a page)
-test-unit: lint site
+test-unit: lint site words
 	$(PYTEST) -m "not browser"
 
 test-browser: site browser
@@ -72,6 +72,10 @@ vendor: node_modules/.package-lock.json
 
 browser:
 	tools/ensure_chromium.sh
+
+# Debian's German word list (wngerman) for model/wordcheck.py and its tests
+words:
+	tools/ensure_deb.sh /usr/share/dict/ngerman wngerman
 
 clean:
 	rm -rf site dist static/vendor .pytest_cache .hypothesis
