@@ -22,6 +22,7 @@ const FEATURES = [
   { markup: "section.pl-replay[data-replay]", load: () => import("./replay/index.js") },
   { markup: "[data-experiment]", load: () => import("./classroom/share.js") },
   { markup: "a.pl-value", load: () => import("./experiment/prose-values.js") },
+  { markup: "[data-play]", load: () => import("./experiment/play.js") },
   { always: present },
   { markup: ".pl-tasks[data-lesson]", load: () => import("./classroom/lesson.js") },
   { markup: "[data-systemcheck]", load: () => import("./systemcheck/systemcheck.js") },

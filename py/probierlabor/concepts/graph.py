@@ -13,14 +13,15 @@ Markdown links to the other pages' titles; tests/test_graph.py checks the shape.
 from __future__ import annotations
 
 READ_FIRST: dict[str, tuple[str, ...]] = {
+    "gradientenabstieg": (),
     "validation-set": (),
     "overfitting": (),
     "metr-horizon": (),
     "irt": ("metr-horizon",),
-    "ewc": ("overfitting",),
+    "ewc": ("gradientenabstieg", "overfitting"),
     "reservoir-sampling": (),
-    "experience-replay": (),
-    "continual-learning": ("experience-replay", "ewc"),
+    "experience-replay": ("gradientenabstieg",),
+    "continual-learning": ("gradientenabstieg", "experience-replay", "ewc"),
     "sequence-packing": (),
     "reinforcement-learning": (),
     "loss-masking": (),
@@ -34,7 +35,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "gqa": ("mqa",),
     "rope": (),
     "kl-divergence": (),
-    "knowledge-distillation": ("kl-divergence",),
+    "knowledge-distillation": ("gradientenabstieg", "kl-divergence"),
     "prefill": (),
     "decode": ("prefill",),
     "kv-cache": ("decode",),
@@ -46,6 +47,12 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
 }
 
 SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
+    "gradientenabstieg": (
+        ("overfitting", "dort lernt eine Kurve die Daten; zu gut gelernt schadet auf neuen Daten."),
+        ("ewc", "dieselbe Schüssel aus zwei Gewichten, mit einer Strafe gegen das Vergessen."),
+        ("continual-learning", "ein kleines Netz lernt dort mit Gradientenabstieg eine Aufgabe nach der anderen."),
+        ("experience-replay", "mischt alte Beispiele in die Schritte, damit der Abstieg Früheres nicht verlernt."),
+    ),
     "validation-set": (
         ("overfitting", "warum die Kurve das Heft perfekt trifft und trotzdem schlecht schätzt."),
         ("pass-at-k", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
@@ -228,6 +235,9 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 TERMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "gradientenabstieg": (
+        ("Kreuzentropie", "der Verlust, auf dem Sprachmodelle mit Gradientenabstieg lernen"),
+    ),
     "validation-set": (
         ("Test Set", "oben erklärt"),
         ("Fine-Tuning", "auch dort wählst du Einstellungen wie die Lernrate mit Validierungsdaten"),
@@ -353,7 +363,7 @@ PATHS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      ("prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling", "top-p-sampling")),
     ("Lernen ohne zu vergessen",
      "Ein Modell lernt Neues und soll das Alte behalten.",
-     ("overfitting", "ewc", "reservoir-sampling", "experience-replay", "continual-learning")),
+     ("gradientenabstieg", "overfitting", "ewc", "reservoir-sampling", "experience-replay", "continual-learning")),
     ("Ehrlich messen",
      "Wie du prüfst, was ein Modell wirklich kann.",
      ("validation-set", "overfitting", "pass-at-k", "metr-horizon", "irt")),

@@ -87,6 +87,12 @@ class Lesson:
         assert len(set(keys)) == len(keys), keys
 
 
+def unless_own(check: State) -> State:
+    """``check`` on the page's own numbers only: where the reader typed own ones (``result["own"]``),
+    the lesson's tasks and question speak of numbers that are not on screen, so nothing is solved."""
+    return lambda params, result: not result["own"] and check(params, result)
+
+
 def holds(check: State, params: Mapping[str, Any], result: Mapping[str, Any]) -> bool:
     try:
         return bool(check(params, result))

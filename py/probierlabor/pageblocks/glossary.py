@@ -87,6 +87,12 @@ TERMS: tuple[Term, ...] = (
     Term("Gerade", "die", "die Geraden",
          "Eine Linie ohne Krümmung; als Regel sagt sie y = a · x + b voraus. Gebeugt: der Geraden, zur Geraden.",
          avoid={r"\b(?:zur|der|einer|dieser|jeder) Gerade\b(?![n\w-])": "der Gerade, zur Gerade"}),
+    Term("Gradient", "der", "die Gradienten",
+         "Der Pfeil aus den Ableitungen eines Verlusts nach allen Gewichten: Er zeigt dorthin, wo der Verlust "
+         "am schnellsten steigt.", page="gradientenabstieg"),
+    Term("Gradientenabstieg", "der", "",
+         "Lernen in Schritten gegen den Gradienten: Jeder Schritt ändert die Gewichte so, dass der Verlust sinkt.",
+         page="gradientenabstieg", avoid={r"\b[Gg]radient [Dd]escent\b": "Gradient Descent"}),
     Term("Grokking", "das", "",
          "Ein Modell scheint lange nur auswendig zu lernen und verallgemeinert nach viel mehr Training "
          "plötzlich doch."),
@@ -113,6 +119,9 @@ TERMS: tuple[Term, ...] = (
                 r"\bLabeln\b": "Labeln", r"\bLabelen\b": "Labelen"}),
     Term("logistische Regression", "die", "",
          "Passt eine S-förmige Kurve an Ja-nein-Ergebnisse an, etwa Erfolg oder Misserfolg."),
+    Term("Lernrate", "die", "die Lernraten",
+         "Die Zahl η, die beim Gradientenabstieg sagt, wie weit ein Schritt geht.", page="gradientenabstieg",
+         avoid={r"\b[Ll]earning[- ][Rr]ate\b": "Learning Rate"}),
     Term("LoRA", "", "",
          "Low-Rank Adaptation: Statt aller Gewichte lernt man kleine Zusatzmatrizen, einen Adapter."),
     Term("Maximum-Likelihood-Schätzung", "die", "",
@@ -193,6 +202,9 @@ TERMS: tuple[Term, ...] = (
          "Ein Modell nutzt den KV-Cache weiter, den ein anderes Modell berechnet hat."),
     Term("Unit-Test", "der", "die Unit-Tests",
          "Ein kleines Programm, das prüft, ob ein Stück Code das Richtige liefert."),
+    Term("Verlustfunktion", "die", "die Verlustfunktionen",
+         "Eine Zahl für jede Wahl der Gewichte, die misst, wie falsch das Modell liegt. Gelernt wird, indem sie "
+         "sinkt.", page="gradientenabstieg", avoid={r"\b[Ll]oss[- ][Ff]unction\b": "Loss Function"}),
     Term("Wahrscheinlichkeit", "die", "die Wahrscheinlichkeiten",
          "Eine Zahl von 0 bis 1 (oder 0 bis 100 %), die sagt, wie sicher etwas eintritt. In der Statistik "
          "meint „Chance“ dagegen die Odds.",

@@ -340,9 +340,9 @@ function handleSelector({ field, index }) {
 // A view (Python's or a pre-rendered one) on screen, with the controls and the URL it belongs to.
 function paint(root, out, { url = true } = {}) {
   const active = document.activeElement;
-  const focused = active && root.contains(active) && active.dataset.drag !== undefined
-    ? handleSelector({ field: active.dataset.dragField, index: active.dataset.drag })
-    : undefined;
+  const focused = !active || !root.contains(active) ? undefined
+    : active.dataset.drag !== undefined ? handleSelector({ field: active.dataset.dragField, index: active.dataset.drag })
+      : active.dataset.dragXy !== undefined ? `[data-drag-xy="${active.dataset.dragXy}"][role]` : undefined;
   const scrolling = sizes(root).scrolling;
   morph(root.querySelector(".pl-figure"), out.figure);
   morph(root.querySelector(".pl-extra"), out.extra || "");
@@ -643,6 +643,52 @@ function enableDragging(root) {
     if (root.plAddressAfterDrag !== undefined) urlState.commit(root.plAddressAfterDrag);
     root.plAddressAfterDrag = undefined;
   };
+  // A point dragged in both directions: data-drag-xy names the field of its pair of values (the first
+  // across, the second up), data-drag-value holds the pair now drawn, data-drag-step rounds a value and
+  // is an arrow key's step. Both values go into the field, and from there the one path every change takes.
+  const pairHandle = (name) => stage.querySelector(`[data-drag-xy="${name}"][role]`);  // not its larger target
+  const pairAt = (handle, e) => {
+    const svg = handle.ownerSVGElement;
+    const [left, top, right, bottom] = svg.dataset.box.split(" ").map(Number);
+    const [x0, x1] = svg.dataset.xrange.split(" ").map(Number);
+    const [y0, y1] = svg.dataset.yrange.split(" ").map(Number);
+    const pt = svg.createSVGPoint();
+    pt.x = e.clientX; pt.y = e.clientY;
+    const local = pt.matrixTransform(handle.getScreenCTM().inverse());
+    return [x0 + (local.x - left) / (right - left) * (x1 - x0), y0 + (bottom - local.y) / (bottom - top) * (y1 - y0)];
+  };
+  const writePair = (handle, pair) => {
+    const field = root.querySelector(`[data-param="${handle.dataset.dragXy}"]`);
+    if (!field) return;
+    const step = Number(handle.dataset.dragStep || 0.1);
+    const snap = (v) => Number((Math.round(clamp(handle, v) / step) * step).toFixed(6));
+    const value = pair.map(snap).join("_");
+    if (value === field.value) return;
+    field.value = value;
+    userChange(root);
+  };
+  stage.addEventListener("pointerdown", (e) => {
+    const target = e.target.closest("[data-drag-xy]");
+    if (!target || root.plDragging !== undefined) return;
+    e.preventDefault();
+    root.plDragging = { pair: target.dataset.dragXy };
+    stage.setPointerCapture(e.pointerId);
+    stage.classList.add("pl-dragging");
+  });
+  stage.addEventListener("pointermove", (e) => {
+    const name = root.plDragging && root.plDragging.pair;
+    const handle = name && !runtime.failure && pairHandle(name);
+    if (handle) writePair(handle, pairAt(handle, e));
+  });
+  stage.addEventListener("keydown", (e) => {
+    const target = e.target.closest("[data-drag-xy]");
+    const move = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+    if (!target || !move || runtime.failure) return;
+    e.preventDefault();
+    const step = Number(target.dataset.dragStep || 0.1) * (e.shiftKey ? 5 : 1);
+    const [x, y] = target.dataset.dragValue.split(" ").map(Number);
+    writePair(target, [x + move[0] * step, y + move[1] * step]);
+  });
   stage.addEventListener("pointerup", stop);
   stage.addEventListener("pointercancel", stop);
   stage.addEventListener("keydown", (e) => {

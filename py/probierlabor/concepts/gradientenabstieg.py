@@ -1,0 +1,312 @@
+"""Gradient descent on a bowl in two weights, step by step and exact.
+
+The loss is a quadratic bowl with its minimum at (0, 0) and the curvatures λ₁, λ₂ along the axes:
+
+    L(w) = ½ (λ₁·w₁² + λ₂·w₂²),   ∇L(w) = (λ₁·w₁, λ₂·w₂).
+
+Plain gradient descent takes w ← w − η·∇L(w), so every weight shrinks by the same factor 1 − η·λᵢ
+in every step: it converges iff |1 − η·λᵢ| < 1, i.e. η < 2/λᵢ, and the steepest direction sets the
+limit 2/λ_max (Goodfellow, Bengio, Courville: Deep Learning, Kap. 4.3). With momentum (Polyak 1964,
+the „heavy ball“): v ← β·v − η·∇L(w), w ← w + v, starting with v = 0; on this bowl it converges
+iff η·λᵢ < 2(1 + β) (the roots of z² − (1 + β − η·λᵢ)·z + β = 0 lie inside the unit circle).
+Plain descent is the case β = 0.
+
+Every step is linear in the decimals the reader chose, so the path is computed in exact fractions;
+the page shows it rounded. The reader may type the start and the two curvatures (Param kind
+``values``) and drag the start in the figure.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ..kit import drag, fmt, svg
+from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
+from ..kit.lesson import Lesson, Near, Prediction, Task, unless_own
+
+SLUG = "gradientenabstieg"
+TITLE = "Gradientenabstieg"
+GROUP = "Grundlagen"
+TEASER = "Schritt für Schritt bergab: Wie groß darf ein Schritt sein, ohne dass der Weg davonläuft?"
+
+CURVATURE = (1.0, 4.0)
+START = (-3.0, 2.0)
+START_RANGE = (-4.0, 4.0)
+CURVATURE_RANGE = (0.1, 20.0)
+VIEW = 4.5  # the figure shows −4,5 … 4,5 on both axes; a step beyond leaves it
+MAX_STEPS = 50
+
+PARAMS = (
+    # a log slider's step is a power of ten: its values are 10^(k/20), rounded to three digits (0,447, 0,562)
+    Param("lr", "Lernrate η", "float", 0.1, lo=0.001, hi=2.0, step=0.05, log=True,
+          help="Wie weit ein Schritt entlang des negativen Gradienten geht."),
+    Param("steps", "Schritte", "int", 20, lo=0, hi=MAX_STEPS, step=1,
+          help="Wie viele Schritte der Abstieg macht."),
+    Param("momentum", "Momentum", "bool", False,
+          help="Jeder Schritt behält einen Teil β des vorigen Schritts."),
+    Param("beta", "Momentum β", "float", 0.9, lo=0.0, hi=0.99, step=0.01,
+          help="Welcher Anteil des vorigen Schritts mitgenommen wird (nur mit Momentum)."),
+    Param("start", "Start (w₁; w₂)", "values", START, lo=START_RANGE[0], hi=START_RANGE[1], count=(2, 2),
+          help="Zwei Zahlen von −4 bis 4, mit Semikolon getrennt. Du kannst den Start auch im Bild ziehen."),
+    Param("curv", "Krümmung (λ₁; λ₂)", "values", CURVATURE, lo=CURVATURE_RANGE[0], hi=CURVATURE_RANGE[1],
+          count=(2, 2),
+          help="Zwei Zahlen von 0,1 bis 20, mit Semikolon getrennt: wie steil die Schüssel entlang w₁ und w₂ ist."),
+)
+
+PRESETS = (
+    Preset("Von vorn", {}, "η = 0,1: Der Weg kommt in 20 Schritten fast an."),
+    Preset("Zu kleine Lernrate", {"lr": 0.01}, "η = 0,01: Der Weg kriecht."),
+    Preset("Zickzack", {"lr": 0.447}, "Knapp unter der Grenze: Der Weg springt über die Talsohle."),
+    Preset("Zu große Lernrate", {"lr": 0.562}, "Über der Grenze 2/λ_max: Der Weg läuft davon."),
+    Preset("Mit Momentum", {"lr": 0.01, "momentum": True, "steps": 50},
+           "Dieselbe kleine Lernrate, aber mit Schwung."),
+    Preset("Runde Schüssel", {"curv": (1.0, 1.0)}, "Gleiche Krümmung: Der Weg führt gerade zum Minimum."),
+)
+
+
+def loss(w, curvature) -> Fraction:
+    return (curvature[0] * w[0] ** 2 + curvature[1] * w[1] ** 2) / 2
+
+
+def path(start, curvature, lr, steps: int, beta=Fraction(0)) -> list[tuple[Fraction, Fraction]]:
+    """The weights after 0, 1, …, ``steps`` steps of (heavy-ball) gradient descent, exact."""
+    w, v = tuple(start), (Fraction(0), Fraction(0))
+    visited = [w]
+    for _ in range(steps):
+        v = tuple(beta * vi - lr * c * wi for vi, c, wi in zip(v, curvature, w))
+        w = tuple(wi + vi for wi, vi in zip(w, v))
+        visited.append(w)
+    return visited
+
+
+def limit(curvature: Fraction, beta=Fraction(0)) -> Fraction:
+    """The largest learning rate below which descent along a direction of this curvature converges."""
+    return 2 * (1 + beta) / curvature
+
+
+def compute(lr: float = 0.1, steps: int = 20, momentum: bool = False, beta: float = 0.9,
+            start: tuple = START, curv: tuple = CURVATURE) -> dict:
+    eta, b = fmt.as_fraction(lr), fmt.as_fraction(beta) if momentum else Fraction(0)
+    begin = tuple(fmt.as_fraction(x) for x in start)
+    curvature = tuple(fmt.as_fraction(c) for c in curv)
+    visited = path(begin, curvature, eta, steps, b)
+    losses = [loss(w, curvature) for w in visited]
+    limits = [limit(c, b) for c in curvature]
+    # a direction runs away where the rule says so and the start has a part along it
+    away = [eta > lim and x != 0 for lim, x in zip(limits, begin)]
+    swings = [eta == lim and x != 0 for lim, x in zip(limits, begin)]
+    outside = next((k for k, w in enumerate(visited) if max(abs(w[0]), abs(w[1])) > VIEW), None)
+    return {
+        "lr": lr, "steps": steps, "momentum": momentum, "beta": float(b),
+        "start": [float(x) for x in begin],
+        "curv": [float(c) for c in curvature],
+        "own": begin != tuple(map(Fraction, START)) or curvature != tuple(map(Fraction, CURVATURE)),
+        "path": [[float(a), float(c)] for a, c in visited],
+        "w": [float(x) for x in visited[-1]],
+        "losses": [float(x) for x in losses],
+        "loss_start": float(losses[0]),
+        "loss_start_exact": str(losses[0]),
+        "loss_end": float(losses[-1]),
+        "ratio": float(losses[-1] / losses[0]) if losses[0] else 0.0,
+        "factors": [float(1 - eta * c) for c in curvature],
+        "limits": [float(x) for x in limits],
+        "limit": float(min(limits)),
+        "limit_exact": str(min(limits)),
+        "diverges": any(away),
+        "swings": any(swings) and not any(away),
+        "outside": outside,
+    }
+
+
+# -- what the page shows -----------------------------------------------------------------
+
+HUGE = 1e6  # beyond this a number says only „über einer Million“
+
+
+def _num(x: float, digits: int = 2) -> str:
+    if abs(x) >= HUGE:
+        return ("über " if x > 0 else "unter −") + "einer Million"
+    return fmt.de(x, digits)
+
+
+def _small(x: float) -> str:
+    """A loss near 0 with its first digits (0,000532), not as 0,00."""
+    return _num(x) if abs(x) >= 1 else fmt.de_auto(x)
+
+
+def _point(w) -> str:
+    return f"({_num(w[0])}; {_num(w[1])})"
+
+
+def _rule(r: dict) -> str:
+    lim = fmt.exact(Fraction(r["limit_exact"]))
+    lim = (" " if lim.startswith(fmt.APPROX.strip()) else " = ") + lim  # „≈ 0,216“ needs no „=“
+    return ("2·(1 + β)/λ_max" if r["momentum"] else "2/λ_max") + lim
+
+
+def _key_sentence(r: dict) -> str:
+    """Where the steps went: arrived, still crawling, zigzag, swinging for ever or running away."""
+    lr, n = fmt.de_auto(r["lr"]), r["steps"]
+    steps = fmt.count(n, "Schritt", "Schritten")
+    with_momentum = f" und Momentum β = {fmt.de(r['beta'], 2, trim=True)}" if r["momentum"] else ""
+    if r["loss_start"] == 0:
+        return "Der Start liegt schon im Minimum. Dort ist der Gradient 0, und kein Schritt bewegt etwas."
+    if n == 0:
+        return (f"Noch kein Schritt: Der Start {_point(r['start'])} hat den Verlust {_num(r['loss_start'])}. "
+                f"Die Grenze für die Lernrate ist {_rule(r)}.")
+    if r["diverges"]:
+        text = (f"Die Lernrate η = {lr} ist größer als {_rule(r)}. Vom Start {_point(r['start'])} aus schießt jeder "
+                f"Schritt über das Minimum hinaus und landet weiter weg: Nach {steps} ist der Verlust auf {_num(r['loss_end'])} gewachsen.")
+    elif r["swings"]:
+        text = (f"Die Lernrate η = {lr} liegt genau auf der Grenze {_rule(r)}. Der Weg kommt nie an: "
+                f"Er springt immer wieder hin und her, der Verlust sinkt nicht unter {_num(r['loss_end'])}.")
+    else:
+        share = fmt.pct(r["ratio"], 1) if r["ratio"] >= 0.001 else "weniger als 0,1 %"
+        text = (f"Mit η = {lr}{with_momentum} fällt der Verlust in {steps} von {_num(r['loss_start'])} auf "
+                f"{_small(r['loss_end'])}, das sind {share} des Anfangs.")
+        if r["ratio"] > 0.1 and r["lr"] <= r["limit"] / 4:
+            text += f" Der Weg kriecht: Bis zur Grenze {_rule(r)} dürfte η viel größer sein."
+        elif not r["momentum"] and min(r["factors"]) < 0:
+            axis = "₁" if r["factors"][0] < r["factors"][1] else "₂"
+            text += (f" Entlang w{axis} springt jeder Schritt über die Talsohle "
+                     f"(Faktor {fmt.de(min(r['factors']), 2)}): Der Weg läuft im Zickzack.")
+    if r["outside"] is not None:
+        text += f" Ab Schritt {r['outside']} liegt der Weg außerhalb des Bildes."
+    return text
+
+
+LEVELS = (0.5, 2.0, 8.0, 32.0)  # the contour lines: where the loss is 0,5, 2, 8 and 32
+
+
+def _figure(r: dict, layout: str) -> svg.Plot:
+    narrow = layout == NARROW
+    legend = [("pl-gd-contour", "gleicher Verlust"), ("pl-gd-path", "Weg der Schritte")]
+    plot = svg.Plot(width(440, layout), width(440, layout) + (36 if narrow else 0), (-VIEW, VIEW), (-VIEW, VIEW),
+                    label="Die Verlustschüssel in zwei Gewichten und der Weg des Abstiegs", layout=layout,
+                    margin=(52 if narrow else 16, 16, 50, 56))
+    ticks = [-4, -2, 0, 2, 4]
+    plot.grid(xticks=ticks, yticks=ticks, xlabel=f"w₁ (λ₁ = {fmt.de_auto(r['curv'][0])})",
+              ylabel=f"w₂ (λ₂ = {fmt.de_auto(r['curv'][1])})", xfmt=fmt.tick, yfmt=fmt.tick)
+    for level in LEVELS:
+        a1, a2 = (math.sqrt(2 * level / c) for c in r["curv"])
+        plot.polyline([(a1 * math.cos(t / 60 * math.pi), a2 * math.sin(t / 60 * math.pi)) for t in range(121)],
+                      "pl-gd-contour")
+    plot.point(0, 0, 5, "pl-gd-min", title="Minimum (0; 0), Verlust 0")
+    points = r["path"]
+    plot.polyline([tuple(p) for p in points], "pl-gd-path")  # the clip path cuts what leaves the figure
+    inside = [(k, p) for k, p in enumerate(points) if max(abs(p[0]), abs(p[1])) <= VIEW]
+    for k, (a, b) in inside[1:]:
+        last = k == len(points) - 1
+        plot.point(a, b, 5 if last else 3, "pl-gd-end" if last else "pl-gd-step",
+                   title=f"nach Schritt {k}: {_point((a, b))}")
+    sx, sy = r["start"]
+    step = 0.1
+    # a finger's target (static/js/experiment/mount.js: data-drag-xy) under the visible handle
+    plot.hits.append(f'<circle class="pl-drag-hit" cx="{plot.px(sx):.1f}" cy="{plot.py(sy):.1f}" '
+                     f'r="{drag.TARGET_GOOD / 2:g}" data-drag-xy="start"/>')
+    plot.point(sx, sy, 8, "pl-gd-start",
+               {"data-drag-xy": "start", "data-drag-step": f"{step:g}", "tabindex": 0, "role": "slider",
+                "aria-label": "Start (w₁; w₂), Pfeiltasten: links, rechts w₁, hoch, runter w₂",
+                "aria-valuemin": f"{START_RANGE[0]:g}", "aria-valuemax": f"{START_RANGE[1]:g}",
+                "aria-valuenow": repr(sx), "aria-valuetext": f"Start {_point((sx, sy))}",
+                "data-drag-value": f"{sx!r} {sy!r}"},
+               title=f"Start {_point((sx, sy))}: ziehen")
+    plot.text(sx, sy, "Start", "pl-label", "middle", dy=-14)
+    if narrow:
+        plot.front.append(svg.key_row(legend, plot.left, 18, w=24, gap=6, lines=[c for c, _ in legend]))
+    else:
+        plot.legend(legend, corner="tr")
+    return plot
+
+
+def view(r: dict, layout: str = WIDE) -> View:
+    n = r["steps"]
+    readouts = [
+        Readout("loss_start", "Verlust am Start", _num(r["loss_start"]), r["loss_start"]),
+        Readout("loss_end", f"Verlust nach {fmt.count(n, 'Schritt', 'Schritten')}", _small(r["loss_end"]),
+                r["loss_end"], True),
+        Readout("w", "Gewichte am Ende (w₁; w₂)", _point(r["w"]), r["w"]),
+        Readout("limit", "Grenze der Lernrate", _rule(r), r["limit"], True),
+    ]
+    if not r["momentum"]:
+        readouts.append(Readout("factors", "Faktor je Schritt (1 − η·λ)",
+                                f"{fmt.de(r['factors'][0], 3, trim=True)}; {fmt.de(r['factors'][1], 3, trim=True)}",
+                                r["factors"]))
+    return View(_figure(r, layout).render(), readouts, _key_sentence(r))
+
+
+# -- the lesson ---------------------------------------------------------------------------
+
+LESSON = Lesson(
+    prediction=Prediction(
+        question="Die Schüssel ist entlang w₂ viermal so steil wie entlang w₁ (λ = 1 und 4). "
+                 "Ab welcher Lernrate läuft der Weg davon?",
+        choices=("ab 0,5", "ab 2", "nie: Nahe am Minimum wird der Gradient klein und bremst jeden Schritt"),
+        answer=0,
+        shown=unless_own(lambda params, result: not result["momentum"] and result["diverges"]),
+        explain="Entlang w₂ schrumpft jeder Schritt den Abstand um den Faktor 1 − η·4. Ab η = 0,5 ist er "
+                "kleiner als −1: Der Weg landet jedes Mal weiter weg, auf der anderen Seite.",
+        example={"lr": 0.708},
+        why_not=("",
+                 "Für die flache Richtung w₁ (λ = 1) stimmt das. Die steile Richtung w₂ ist aber schon bei "
+                 "η = 0,5 an ihrer Grenze 2/4.",
+                 "Der Gradient wird nahe am Minimum klein, aber η·λ bleibt gleich. Ist η·λ größer als 2, "
+                 "wächst der Abstand mit jedem Schritt."),
+    ),
+    tasks=(
+        Task("fast", "Finde eine Lernrate, mit der der Verlust in 10 Schritten unter 0,1 % des Anfangs fällt.",
+             solved=unless_own(lambda params, result: (not result["momentum"] and result["steps"] <= 10
+                                                  and result["ratio"] < 0.001)),
+             explain="Am schnellsten geht es, wenn beide Faktoren 1 − η·λ klein sind. Bei η = 0,4 wären sie "
+                     "0,6 und −0,6: Beide Richtungen schrumpften gleich schnell.",
+             example={"lr": 0.398, "steps": 10},
+             hints=("Stelle „Schritte“ auf 10 und schaue auf den Verlust am Ende.",
+                    "Eine größere Lernrate hilft der flachen Richtung w₁. Über 0,5 läuft aber w₂ davon.",
+                    "Probiere η zwischen 0,3 und 0,4."),
+             near=Near(unless_own(lambda params, result: (not result["momentum"] and result["steps"] <= 10
+                                                     and 0.001 <= result["ratio"] < 0.01)),
+                       "Fast: Der Verlust liegt schon unter 1 % des Anfangs. Ein etwas anderes η hilft.",
+                       {"lr": 0.2, "steps": 10})),
+        Task("edge", "Bringe den Weg zum Davonlaufen, mit einer Lernrate höchstens 0,1 über der Grenze.",
+             solved=unless_own(lambda params, result: (result["diverges"]
+                                                  and result["lr"] <= result["limit"] + 0.1)),
+             explain="Die Grenze ist 2/λ_max. Knapp darüber wächst der Abstand nur langsam, aber er wächst: "
+                     "Nach genug Schritten verlässt der Weg das Bild.",
+             example={"lr": 0.562},
+             hints=("Die Grenze steht unter „Grenze der Lernrate“.",
+                    "Schiebe η knapp über diese Grenze und schaue, wie der Verlust wächst."),
+             near=Near(unless_own(lambda params, result: (not result["diverges"] and not result["momentum"]
+                                                     and result["lr"] >= 0.4)),
+                       "Fast: Der Weg springt schon im Zickzack. Ein wenig mehr, dann läuft er davon.",
+                       {"lr": 0.447})),
+        Task("momentum", "Lass η bei 0,01 und bringe den Verlust in 50 Schritten unter 1 % des Anfangs.",
+             solved=unless_own(lambda params, result: (result["lr"] <= 0.0101 and result["steps"] <= MAX_STEPS
+                                                  and result["ratio"] < 0.01)),
+             explain="Momentum sammelt Schwung: Zeigen die Gradienten lange in dieselbe Richtung, wird der "
+                     "Schritt fast zehnmal so groß (1/(1 − β) bei β = 0,9).",
+             example={"lr": 0.01, "momentum": True, "steps": 50},
+             hints=("Ohne Hilfe ist η = 0,01 zu klein: Der Weg kriecht.",
+                    "Schalte „Momentum“ ein und stelle 50 Schritte ein."),
+             near=Near(unless_own(lambda params, result: (result["lr"] <= 0.0101 and result["momentum"]
+                                                     and result["ratio"] < 0.1)),
+                       "Fast: Mit Momentum ist der Verlust schon unter 10 %. Mehr Schritte oder ein größeres β helfen.",
+                       {"lr": 0.01, "momentum": True, "steps": 30})),
+    ),
+    discussion=(
+        "Warum setzt die steilste Richtung die Grenze für die Lernrate, und die flachste Richtung die Dauer?",
+        "Ein Netz hat Millionen Gewichte. Was heißt dann „die Schüssel ist in einer Richtung steil“?",
+    ),
+    teacher=(
+        "Jeder Schritt multipliziert den Abstand entlang einer Richtung mit 1 − η·λ. Der Betrag muss unter 1 "
+        "bleiben, also η < 2/λ. Die flache Richtung braucht dann viele Schritte, weil η klein bleiben muss.",
+        "Nahe am Minimum sieht fast jeder Verlust aus wie eine Schüssel. Die Krümmungen in ihren "
+        "Hauptrichtungen sind die Eigenwerte der Hesse-Matrix. Die größte begrenzt die Lernrate.",
+    ),
+    misconceptions=(
+        "„Eine größere Lernrate ist immer schneller.“ Falsch: Über 2/λ_max läuft der Weg davon.",
+        "„Der Gradient zeigt zum Minimum.“ Falsch: Er zeigt bergauf, senkrecht zu den Höhenlinien. "
+        "In einer länglichen Schüssel zeigt er oft am Minimum vorbei.",
+    ),
+)
