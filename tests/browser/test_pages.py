@@ -225,6 +225,50 @@ def test_dragging_a_point_refits_and_lands_in_the_url(reader):
     assert v.console_errors() == []
 
 
+def test_the_start_drags_in_two_directions_and_play_walks_the_steps(reader, check):
+    """gradientenabstieg: the start is one handle for a pair of values (data-drag-xy), moved by mouse
+    and arrow keys; „Abspielen“ walks the steps slider from 0 up to the reader's value."""
+    v = reader("/gradientenabstieg/?start=-3_2")
+    v.wait_state()
+    with check("dragging the start writes both weights"):
+        point = v.page.locator('circle[data-drag-xy="start"][role]')
+        point.scroll_into_view_if_needed()
+        box = point.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        v.page.mouse.move(x, y)
+        v.page.mouse.down()
+        for step in range(1, 6):  # right and down: w₁ grows, w₂ falls
+            v.page.mouse.move(x + 16 * step, y + 12 * step)
+        v.page.mouse.up()
+        v.page.wait_for_function("() => new URLSearchParams(location.search).get('start') !== '-3_2'")
+        w1, w2 = map(float, v.page.evaluate("new URLSearchParams(location.search).get('start')").split("_"))
+        assert w1 > -3 and w2 < 2, (w1, w2)
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                                 arg=api.run("gradientenabstieg", {"start": f"{w1}_{w2}"})["summary"])
+    with check("arrow keys move the start across and up"):
+        v.page.locator('circle[data-drag-xy="start"][role]').focus()
+        v.page.keyboard.press("ArrowRight")
+        v.page.wait_for_function("w => new URLSearchParams(location.search).get('start').startsWith(w)",
+                                 arg=f"{round(w1 + 0.1, 6):g}_")
+        v.page.keyboard.press("ArrowUp")
+        v.page.wait_for_function("w => new URLSearchParams(location.search).get('start').endsWith(w)",
+                                 arg=f"_{round(w2 + 0.1, 6):g}")
+    steps = 'input[data-param="steps"]'
+    with check("play walks the steps from 0 to the chosen number"):
+        play = v.page.get_by_role("button", name="▶ Abspielen")
+        play.click()
+        seen = v.page.evaluate("sel => Number(document.querySelector(sel).value)", steps)
+        assert seen < 20
+        v.page.wait_for_function("sel => document.querySelector(sel).value === '20'", arg=steps, timeout=30_000)
+        v.page.wait_for_function("() => document.querySelector('[data-play] button').getAttribute('aria-pressed') === 'false'")
+    with check("with reduced motion play stays at the end"):
+        v.page.emulate_media(reduced_motion="reduce")
+        v.page.get_by_role("button", name="▶ Abspielen").click()
+        assert v.page.evaluate("sel => document.querySelector(sel).value", steps) == "20"
+        assert v.page.get_attribute("[data-play] button", "aria-pressed") == "false"
+    assert v.console_errors() == []
+
+
 # Python's figure and extra for what the controls hold now, as the browser writes that markup back.
 PYTHONS_MARKUP = """() => { const root = document.querySelector('[data-experiment]');
     const out = JSON.parse(window.probierlabor.runtime.run(root.plSlug,
