@@ -81,6 +81,7 @@ def test_the_key_sentence_follows_every_control():
     assert "größer als 2/λ_max = 0,5" in away and "Ab Schritt 5 liegt der Weg außerhalb des Bildes" in away
     assert "kriecht" in run(lr=0.01)["summary"]
     assert "Zickzack" in run(lr=0.45)["summary"]
+    assert "pendelt er zurück" in run(momentum=True)["summary"] and "pendelt" not in run()["summary"]
     readouts = {r["key"]: r["value"] for r in run(momentum=True)["readouts"]}
     assert readouts["limit"] == "2·(1 + β)/λ_max = 0,95"
 

@@ -146,6 +146,11 @@ def _rule(r: dict) -> str:
     return ("2·(1 + β)/λ_max" if r["momentum"] else "2/λ_max") + lim
 
 
+def _overshoots(visited) -> bool:
+    """Some weight changes its sign on the way: the path crosses the valley's floor."""
+    return any(a * b < 0 for axis in range(2) for a, b in zip((p[axis] for p in visited), (p[axis] for p in visited[1:])))
+
+
 def _key_sentence(r: dict) -> str:
     """Where the steps went: arrived, still crawling, zigzag, swinging for ever or running away."""
     lr, n = fmt.de_auto(r["lr"]), r["steps"]
@@ -168,6 +173,8 @@ def _key_sentence(r: dict) -> str:
                 f"{_small(r['loss_end'])}, das sind {share} des Anfangs.")
         if r["ratio"] > 0.1 and r["lr"] <= r["limit"] / 4:
             text += f" Der Weg kriecht: Bis zur Grenze {_rule(r)} dürfte η viel größer sein."
+        elif r["momentum"] and _overshoots(r["path"]):
+            text += " Der Schwung trägt den Weg über das Minimum hinaus, dann pendelt er zurück."
         elif not r["momentum"] and min(r["factors"]) < 0:
             axis = "₁" if r["factors"][0] < r["factors"][1] else "₂"
             text += (f" Entlang w{axis} springt jeder Schritt über die Talsohle "
