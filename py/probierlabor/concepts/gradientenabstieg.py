@@ -187,6 +187,11 @@ def _key_sentence(r: dict) -> str:
 LEVELS = (0.5, 2.0, 8.0, 32.0)  # the contour lines: where the loss is 0,5, 2, 8 and 32
 
 
+def _dot(x: float, y: float, radius: float) -> str:
+    """A filled circle as two arcs of a path."""
+    return f"M{x - radius:.1f} {y:.1f}a{radius:g} {radius:g} 0 1 0 {2 * radius:g} 0a{radius:g} {radius:g} 0 1 0 {-2 * radius:g} 0"
+
+
 def _figure(r: dict, layout: str) -> svg.Plot:
     narrow = layout == NARROW
     legend = [("pl-gd-contour", "gleicher Verlust"), ("pl-gd-path", "Weg der Schritte")]
@@ -203,11 +208,13 @@ def _figure(r: dict, layout: str) -> svg.Plot:
     plot.point(0, 0, 5, "pl-gd-min", title="Minimum (0; 0), Verlust 0")
     points = r["path"]
     plot.polyline([tuple(p) for p in points], "pl-gd-path")  # the clip path cuts what leaves the figure
-    inside = [(k, p) for k, p in enumerate(points) if max(abs(p[0]), abs(p[1])) <= VIEW]
-    for k, (a, b) in inside[1:]:
-        last = k == len(points) - 1
-        plot.point(a, b, 5 if last else 3, "pl-gd-end" if last else "pl-gd-step",
-                   title=f"nach Schritt {k}: {_point((a, b))}")
+    # the steps between start and end as one path of small dots: a slider step that changes how many
+    # lie inside the figure then changes one attribute, not the number of elements the page must restyle
+    dots = [(plot.px(a), plot.py(b)) for a, b in points[1:-1] if max(abs(a), abs(b)) <= VIEW]
+    plot.body.append(f'<path class="pl-gd-step" d="{"".join(_dot(x, y, 3) for x, y in dots) or "M0 0"}"/>')
+    end = points[-1]
+    if len(points) > 1 and max(abs(end[0]), abs(end[1])) <= VIEW:
+        plot.point(*end, 5, "pl-gd-end", title=f"nach Schritt {len(points) - 1}: {_point(end)}")
     sx, sy = r["start"]
     step = 0.1
     # a finger's target (static/js/experiment/mount.js: data-drag-xy) under the visible handle
