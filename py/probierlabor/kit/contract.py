@@ -332,8 +332,8 @@ class View:
 
 
 def _parse_number(raw) -> float | int:
-    """Parse a URL or CLI number; accepts a German decimal comma."""
-    text = str(raw).strip().replace(",", ".")
+    """Parse a URL or CLI number; accepts a German decimal comma and the minus sign the pages print (−1)."""
+    text = str(raw).strip().replace(",", ".").replace(fmt.MINUS, "-")
     if text == "":
         raise ValueError("empty")
     try:
