@@ -225,7 +225,7 @@ def test_a_logit_bar_is_dragged_to_the_value_under_the_pointer_and_by_keyboard(v
     assert not expected["notes"]
     v.page.wait_for_function("([sel, text]) => document.querySelector(sel + ' .pl-summary').textContent === text",
                              arg=[ROOT, expected["summary"]])
-    assert v.page.input_value(f'{ROOT} input[data-param="logits"]') == expected["controls"]["logits"] == "2; 2,5; 0,5; -1"
+    assert v.page.input_value(f'{ROOT} input[data-param="logits"]') == expected["controls"]["logits"] == "2; 2,5; 0,5; \u22121"
 
     # the keyboard: C one step (0,1) down, the focus stays on C
     v.page.locator(LOGIT.format(2)).focus()
