@@ -133,6 +133,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
                            "Maximum wählt es wie Greedy."),
         ("top-p-sampling", "zieht aus der kleinsten Spitzengruppe, die eine Schwelle erreicht."),
         ("speculative-decoding", "beschleunigt das Schreiben, ohne die Verteilung zu ändern."),
+        ("softmax-temperatur", "Greedy ist dort der Grenzfall der Temperatur 0."),
     ),
     "beam-search": (
         ("greedy-decoding", "Beam Search mit Breite 1."),
