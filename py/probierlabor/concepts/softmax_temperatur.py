@@ -56,8 +56,10 @@ OWN = Param("logits", "Eigene Logits", "values", (), lo=LOGIT_RANGE[0], hi=LOGIT
                  "Zahlen gehen. Leer: die Auswahl oben. Die Balken im linken Bild lassen sich ziehen.")
 
 PARAMS = (
-    # step: a thousandth of a power of ten, so that the slider lands on 0,5 and 2 as well as on 1
-    Param("T", "Temperatur T", "float", 1.0, lo=T_MIN, hi=float(T_MAX), step=0.001, log=True,
+    # step: a hundredth of a power of ten (2,3 %), one arrow key a change the readout shows; the slider
+    # stands exactly on 0,01, 0,1, 1, 10, 100 and (rounded to three digits, as it reports) on 0,2, 2 and 20,
+    # so presets and task examples use those
+    Param("T", "Temperatur T", "float", 1.0, lo=T_MIN, hi=float(T_MAX), step=0.01, log=True,
           help="Teilt jedes Logit vor der Softmax. Unter 1 wird die Verteilung steiler, über 1 flacher."),
     Param("greedy", "T = 0 (Grenzfall Greedy)", "bool", False,
           help="Durch 0 kann man nicht teilen: Angezeigt wird der Grenzwert für sehr kleine T. "
@@ -69,7 +71,7 @@ PARAMS = (
 
 PRESETS = (
     Preset("Beispiel, T = 1", {}, "Die eigene Verteilung des Modells."),
-    Preset("T = 0,5 (steiler)", {"T": 0.5}, "Die Logits werden verdoppelt: A gewinnt deutlich."),
+    Preset("T = 0,2 (steiler)", {"T": 0.2}, "Die Logits werden mit 5 malgenommen: A gewinnt fast alles."),
     Preset("T = 2 (flacher)", {"T": 2.0}, "Die Logits werden halbiert: die Tokens rücken zusammen."),
     Preset("T = 0 (Greedy)", {"greedy": True}, "Alles Gewicht auf dem größten Logit."),
     Preset("Gleichstand bei T = 0", {"row": "gleichstand", "greedy": True}, "Zwei gleich große Logits teilen sich alles."),
@@ -329,21 +331,21 @@ LESSON = Lesson(
                      "T = 0 gilt nicht.",
              solved=lambda params, result: _example_state(result) and result["probs"][0] >= SURE,
              explain="Eine kleine Temperatur macht die Abstände der Logits größer. Dann zieht das größte davon.",
-             example={"T": 0.4},
+             example={"T": 0.2},
              hints=("Schaue auf die Wahrscheinlichkeit von A unter dem Bild.",
                     "Soll die Verteilung steiler oder flacher werden?",
                     "Schiebe den Regler „Temperatur T“ nach links, unter 1."),
              near=Near(lambda params, result: _example_state(result) and 0.8 <= result["probs"][0] < SURE,
-                       "Fast: A liegt schon über 0,8. Noch ein Stück kälter.", {"T": 0.5})),
+                       "Fast: A liegt schon über 0,8. Noch ein Stück kälter.", {"T": 0.501})),
         Task("unsure", f"Mache das Beispiel so unsicher wie zwischen mindestens {fmt.de(UNSURE, 1)} gleich guten Tokens.",
              solved=lambda params, result: _example_state(result) and result["perplexity"] >= UNSURE,
              explain="Eine hohe Temperatur drückt alle Logits zur 0. Dann werden die vier Tokens fast gleich wahrscheinlich.",
-             example={"T": 5.0},
+             example={"T": 10.0},
              hints=("Schaue auf „So unsicher wie zwischen“.",
                     "Mehr als vier gleich gute Tokens gibt es hier nicht. Wann sind alle vier fast gleich?",
                     "Schiebe den Regler „Temperatur T“ weit nach rechts."),
              near=Near(lambda params, result: _example_state(result) and 3.0 <= result["perplexity"] < UNSURE,
-                       "Fast: schon über 3 gleich gute Tokens. Noch etwas heißer.", {"T": 1.5})),
+                       "Fast: schon über 3 gleich gute Tokens. Noch etwas heißer.", {"T": 1.58})),
         Task("tie", "Finde einen Zustand, in dem bei T = 0 zwei Tokens je genau die Hälfte bekommen.",
              solved=lambda params, result: result["greedy"] and len(result["top_tokens"]) == 2,
              explain="Greedy hat bei einem Gleichstand keinen Sieger. Im Grenzwert teilen sich die beiden alles.",
