@@ -45,5 +45,7 @@ def test_the_corrected_claim_stands(where, wrong, right):
 
 
 def test_distillation_links_its_temperature_not_to_sampling():
-    [(_, note)] = [(name, note) for name, note in graph.TERMS["knowledge-distillation"] if name == "Temperatur"]
-    assert "Sampling" not in note
+    """The temperature has its own page now, which explains it for sampling and distillation alike."""
+    assert glossary.by_term()["Temperatur"].page == "softmax-temperatur"
+    assert "softmax-temperatur" in graph.READ_FIRST["knowledge-distillation"]
+    assert all(name != "Temperatur" for name, _ in graph.TERMS["knowledge-distillation"])

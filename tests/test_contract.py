@@ -434,3 +434,13 @@ def test_the_cli_writes_its_own_texts_unescaped(slug, capsys):
     assert main(["show", slug]) == 0 and main(["show", slug, "--json"]) == 0
     out = capsys.readouterr()
     assert "\\u" not in out.out and out.err == ""
+
+
+def test_the_minus_sign_the_pages_print_is_read_as_a_minus():
+    """The pages write −1 (U+2212, fmt.MINUS); a reader who copies it gets −1, not a note."""
+    scores = Param("s", "Scores", "values", (), lo=-20.0, hi=20.0, count=(2, 8))
+    assert scores.coerce("2; 1; 0,5; \u22121") == ((2.0, 1.0, 0.5, -1.0), None)
+    assert Param("x", "x", "float", 0.0, lo=-5.0, hi=5.0).coerce("\u22122,5") == (-2.5, None)
+    # and a typed list shows it so, and reads back what it shows
+    assert scores.to_field((2.0, -1.0, -1e-05)) == "2; \u22121; \u22121e-05"
+    assert scores.coerce(scores.to_field((2.0, -1.0, -1e-05))) == ((2.0, -1.0, -1e-05), None)

@@ -152,6 +152,19 @@ def chances(v) -> list[float]:
                                        "els => els.map(e => Number(e.getAttribute('aria-valuenow')))")
 
 
+def drag_through(v, handle: str, values) -> None:
+    """Grab ``handle`` with the mouse, move it through ``values`` (where each lies on screen), let go."""
+    bar = v.page.locator(handle)
+    bar.scroll_into_view_if_needed()
+    box = bar.bounding_box()
+    x = box["x"] + box["width"] / 2
+    v.page.mouse.move(x, box["y"] + 2)
+    v.page.mouse.down()
+    for value in values:  # the figure is drawn anew at every step: find the handle again
+        v.page.mouse.move(x, v.page.evaluate(SCREEN_Y_OF, [v.page.locator(handle).element_handle(), value]))
+    v.page.mouse.up()
+
+
 def settled_on(v, summary: str) -> dict:
     v.page.wait_for_function("([sel, text]) => document.querySelector(sel + ' .pl-summary').textContent === text",
                              arg=[ROOT, summary])
@@ -162,15 +175,7 @@ def test_a_bar_of_an_own_distribution_is_dragged_by_mouse_and_by_keyboard(visit)
     v = visit(f"/{SLUG}/?dist=5_3_2")  # the reader's own units: five, three and two parts
     v.wait_state()
     assert chances(v) == [0.5, 0.3, 0.2]
-    bar = v.page.locator(BAR.format(0))
-    bar.scroll_into_view_if_needed()
-    box = bar.bounding_box()
-    x = box["x"] + box["width"] / 2
-    v.page.mouse.move(x, box["y"] + 2)
-    v.page.mouse.down()
-    for share in (0.55, 0.6, 0.65, 0.7):
-        v.page.mouse.move(x, v.page.evaluate(SCREEN_Y_OF, [v.page.locator(BAR.format(0)).element_handle(), share]))
-    v.page.mouse.up()
+    drag_through(v, BAR.format(0), (0.55, 0.6, 0.65, 0.7))
     v.page.wait_for_function("sel => Math.abs(document.querySelector(sel).getAttribute('aria-valuenow') - 0.7) < 0.01",
                              arg=BAR.format(0))
     a, b, c = chances(v)
@@ -195,4 +200,38 @@ def test_a_bar_of_an_own_distribution_is_dragged_by_mouse_and_by_keyboard(visit)
     assert v.page.evaluate("document.activeElement.dataset.drag") == "1"
     url = dict(v.page.evaluate("[...new URLSearchParams(location.search)]"))["dist"]
     assert settled_on(v, api.run(SLUG, {"dist": url})["summary"])["field"] == api.run(SLUG, {"dist": url})["controls"]["dist"]
+    assert not v.console_errors()
+
+
+# A logit bar (softmax-temperatur, kit/drag.py ``direct``) takes the value under the pointer as it is:
+# no division by a sum, the other logits stay, and the field holds all of them from then on.
+LOGIT = ROOT + ' [data-drag="{}"][data-drag-field="logits"]'
+
+
+def test_a_logit_bar_is_dragged_to_the_value_under_the_pointer_and_by_keyboard(visit):
+    slug = "softmax-temperatur"
+    v = visit(f"/{slug}/")
+    v.wait_state()
+    logits = lambda: v.page.eval_on_selector_all(f'{ROOT} [data-drag][data-drag-field="logits"]',  # noqa: E731
+                                                 "els => els.map(e => Number(e.getAttribute('aria-valuenow')))")
+    assert logits() == [2, 1, 0.5, -1]
+    drag_through(v, LOGIT.format(1), (1.5, 2.0, 2.5))
+    v.page.wait_for_function("sel => Math.abs(document.querySelector(sel).getAttribute('aria-valuenow') - 2.5) < 0.01",
+                             arg=LOGIT.format(1))
+    assert logits() == [2, 2.5, 0.5, -1], "only B moved, to the value under the pointer"
+    url = dict(v.page.evaluate("[...new URLSearchParams(location.search)]"))["logits"]
+    assert url == "2_2.5_0.5_-1"
+    expected = api.run(slug, {"logits": url})
+    assert not expected["notes"]
+    v.page.wait_for_function("([sel, text]) => document.querySelector(sel + ' .pl-summary').textContent === text",
+                             arg=[ROOT, expected["summary"]])
+    assert v.page.input_value(f'{ROOT} input[data-param="logits"]') == expected["controls"]["logits"] == "2; 2,5; 0,5; \u22121"
+
+    # the keyboard: C one step (0,1) down, the focus stays on C
+    v.page.locator(LOGIT.format(2)).focus()
+    v.page.keyboard.press("ArrowDown")
+    v.page.wait_for_function("sel => Math.abs(document.querySelector(sel).getAttribute('aria-valuenow') - 0.4) < 1e-9",
+                             arg=LOGIT.format(2))
+    assert logits() == [2, 2.5, 0.4, -1]
+    assert v.page.evaluate("document.activeElement.dataset.drag") == "2"
     assert not v.console_errors()

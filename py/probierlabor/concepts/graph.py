@@ -13,6 +13,7 @@ Markdown links to the other pages' titles; tests/test_graph.py checks the shape.
 from __future__ import annotations
 
 READ_FIRST: dict[str, tuple[str, ...]] = {
+    "softmax-temperatur": (),
     "gradientenabstieg": (),
     "validation-set": (),
     "overfitting": (),
@@ -28,16 +29,16 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "pass-at-k": (),
     "greedy-decoding": (),
     "beam-search": ("greedy-decoding",),
-    "top-k-sampling": ("greedy-decoding",),
-    "top-p-sampling": ("top-k-sampling",),
-    "speculative-decoding": ("greedy-decoding",),
-    "mqa": ("kv-cache",),
+    "top-k-sampling": ("softmax-temperatur", "greedy-decoding"),
+    "top-p-sampling": ("softmax-temperatur", "top-k-sampling"),
+    "speculative-decoding": ("softmax-temperatur", "greedy-decoding"),
+    "mqa": ("softmax-temperatur", "kv-cache"),
     "gqa": ("mqa",),
     "rope": (),
     "kl-divergence": (),
-    "knowledge-distillation": ("gradientenabstieg", "kl-divergence"),
+    "knowledge-distillation": ("gradientenabstieg", "softmax-temperatur", "kl-divergence"),
     "prefill": (),
-    "decode": ("prefill",),
+    "decode": ("softmax-temperatur", "prefill"),
     "kv-cache": ("decode",),
     "flash-attention": (),
     "paged-attention": ("kv-cache",),
@@ -47,6 +48,16 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
 }
 
 SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
+    "softmax-temperatur": (
+        ("greedy-decoding", "der Grenzfall \\(T = 0\\): immer das Token mit dem größten Logit."),
+        ("top-k-sampling", "zieht nach der Softmax nur unter den k wahrscheinlichsten Tokens."),
+        ("top-p-sampling", "zieht aus der kleinsten Spitzengruppe, die eine Schwelle erreicht; die Temperatur "
+                           "verschiebt, wie groß sie ist."),
+        ("knowledge-distillation", "ein Lehrer gibt seine Verteilung bei hoher Temperatur weiter; der Verlust "
+                                   "trägt den Faktor \\(T^2\\)."),
+        ("speculative-decoding", "prüft Vorschläge gegen die Verteilung des großen Modells, bei jeder Temperatur."),
+        ("kl-divergence", "misst, wie weit zwei Verteilungen, etwa bei zwei Temperaturen, auseinanderliegen."),
+    ),
     "gradientenabstieg": (
         ("overfitting", "dort lernt eine Kurve die Daten; zu gut gelernt schadet auf neuen Daten."),
         ("ewc", "dieselbe Schüssel aus zwei Gewichten, mit einer Strafe gegen das Vergessen."),
@@ -99,6 +110,8 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("reservoir-sampling", "wie du bei begrenztem Speicher fair auswählst, was du aufhebst."),
         ("knowledge-distillation", "ein älteres Modell gibt Hinweise an das neue weiter – eine andere "
                                    "Strategie als das Aufbewahren von Beispielen."),
+        ("softmax-temperatur", "wie die Softmax aus Punktzahlen Wahrscheinlichkeiten macht; sie koppelt hier "
+                               "die Abteilungen."),
     ),
     "sequence-packing": (
         ("loss-masking", "welche Positionen im Verlust zählen, an einem Agenten-Transkript; auch dort bleibt "
@@ -127,6 +140,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
                            "Maximum wählt es wie Greedy."),
         ("top-p-sampling", "zieht aus der kleinsten Spitzengruppe, die eine Schwelle erreicht."),
         ("speculative-decoding", "beschleunigt das Schreiben, ohne die Verteilung zu ändern."),
+        ("softmax-temperatur", "Greedy ist dort der Grenzfall der Temperatur 0."),
     ),
     "beam-search": (
         ("greedy-decoding", "Beam Search mit Breite 1."),
@@ -171,6 +185,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "kl-divergence": (
         ("knowledge-distillation", "ein Schüler lernt, die Verteilung eines Lehrers nachzubilden."),
         ("top-p-sampling", "hier misst du, wie weit die gefilterte Verteilung von der ursprünglichen abweicht."),
+        ("softmax-temperatur", "woher die Verteilungen eines Modells kommen und wie die Temperatur sie verändert."),
     ),
     "knowledge-distillation": (
         ("kl-divergence", "das Maß, mit dem du die Vorhersagen von Lehrer und Schüler vergleichst."),
@@ -182,6 +197,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("kv-cache", "was Prefill für später ablegt und was es kostet."),
         ("ttft", "die ganze Wartezeit bis zum ersten Token."),
         ("continuous-batching", "Anfragen betreten und verlassen die Gruppe zwischen Iterationen."),
+        ("softmax-temperatur", "wie die Softmax aus Scores Gewichte macht, die zusammen 1 ergeben."),
     ),
     "decode": (
         ("prefill", "verarbeitet den Prompt, bevor Decode beginnt."),
@@ -201,6 +217,8 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "flash-attention": (
         ("gqa", "weniger K/V-Köpfe, kombinierbar mit FlashAttention."),
         ("paged-attention", "wie der KV-Cache in Blöcken im Speicher liegt."),
+        ("softmax-temperatur", "die Softmax an einem Beispiel zum Ziehen; das Abziehen des größten Werts "
+                               "ist hier der laufende Maximalwert."),
     ),
     "paged-attention": (
         ("kv-cache", "was in den Blöcken steht und wie viel Speicher es kostet."),
@@ -235,6 +253,9 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 TERMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "softmax-temperatur": (
+        ("Entropie", "oben als Maß der Unsicherheit in Bit"),
+    ),
     "gradientenabstieg": (
         ("Kreuzentropie", "der Verlust, auf dem Sprachmodelle mit Gradientenabstieg lernen"),
     ),
@@ -298,15 +319,9 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "greedy-decoding": (),
     "beam-search": (),
-    "top-k-sampling": (
-        ("Temperatur", "macht die Verteilung vor dem Ziehen steiler oder flacher"),
-    ),
-    "top-p-sampling": (
-        ("Temperatur", ""),
-    ),
-    "speculative-decoding": (
-        ("Temperatur", "macht \\(p\\) und \\(q\\) vor dem Ziehen steiler oder flacher"),
-    ),
+    "top-k-sampling": (),
+    "top-p-sampling": (),
+    "speculative-decoding": (),
     "mqa": (
         ("Multi-Head Attention", ""),
     ),
@@ -321,13 +336,10 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     "kl-divergence": (
         ("Kreuzentropie", "englisch cross-entropy"),
         ("Entropie", ""),
-        ("Softmax", ""),
         ("Jensen-Shannon-Divergenz", "eine symmetrische Variante"),
     ),
     "knowledge-distillation": (
         ("Kreuzentropie", ""),
-        ("Softmax", ""),
-        ("Temperatur", "macht Lehrer und Schüler weicher"),
         ("On-Policy-Selbstdestillation", ""),
     ),
     "prefill": (
@@ -360,7 +372,7 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
 PATHS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Wie ein Sprachmodell antwortet",
      "Erst liest das Modell den Prompt, dann schreibt es Token für Token. Wie wählt es jedes nächste?",
-     ("prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling", "top-p-sampling")),
+     ("softmax-temperatur", "prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling", "top-p-sampling")),
     ("Lernen ohne zu vergessen",
      "Ein Modell lernt Neues und soll das Alte behalten.",
      ("gradientenabstieg", "overfitting", "ewc", "reservoir-sampling", "experience-replay", "continual-learning")),

@@ -285,8 +285,8 @@ class Param:
 
     def to_field(self, value) -> str:
         """The text a control holds: the URL's text, except that typed values read as German."""
-        if self.kind == "values":
-            return "; ".join(_url_text(v).replace(".", ",") for v in value)
+        if self.kind == "values":  # German: decimal comma and the minus sign the pages print (−1)
+            return "; ".join(_url_text(v).replace(".", ",").replace("-", fmt.MINUS, v < 0) for v in value)
         return self.to_url(value)
 
     def to_url(self, value) -> str:
@@ -332,8 +332,8 @@ class View:
 
 
 def _parse_number(raw) -> float | int:
-    """Parse a URL or CLI number; accepts a German decimal comma."""
-    text = str(raw).strip().replace(",", ".")
+    """Parse a URL or CLI number; accepts a German decimal comma and the minus sign the pages print (−1)."""
+    text = str(raw).strip().replace(",", ".").replace(fmt.MINUS, "-")
     if text == "":
         raise ValueError("empty")
     try:

@@ -19,11 +19,13 @@ TARGET_GOOD = 44
 
 
 def attrs(field: str, index: int, value: float, *, at: tuple[float, float, float, float], lo: float, hi: float,
-          step: float, label: str, valuetext: str) -> dict:
+          step: float, label: str, valuetext: str, direct: bool = False) -> dict:
     """The attributes of a handle for entry ``index`` of ``field`` that now holds ``value``;
-    ``at`` = (y0, y1, v0, v1): the value v0 lies at the height y0 of the figure, v1 at y1."""
+    ``at`` = (y0, y1, v0, v1): the value v0 lies at the height y0 of the figure, v1 at y1.
+    ``direct``: the entry takes the value under the pointer as it is (own logits), not as a share of
+    the sum that the other entries keep (kit/distribution.py)."""
     y0, y1, v0, v1 = at
-    return {"data-drag": index, "data-drag-field": field, "data-drag-y": f"{y0:g} {y1:g} {v0:g} {v1:g}",
+    return {**({"data-drag-set": ""} if direct else {}), "data-drag": index, "data-drag-field": field, "data-drag-y": f"{y0:g} {y1:g} {v0:g} {v1:g}",
             "data-drag-step": f"{step:g}", "tabindex": 0, "role": "slider", "aria-label": label,
             "aria-valuemin": f"{lo:g}", "aria-valuemax": f"{hi:g}", "aria-valuenow": repr(float(value)),
             "aria-valuetext": valuetext}

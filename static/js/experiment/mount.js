@@ -585,11 +585,22 @@ function enableDragging(root) {
     field.value = values.join("_");
     return true;
   };
+  // An own list that is not divided by its sum (logits; kit/drag.py ``direct``): the dragged entry
+  // takes the value under the pointer, rounded to one arrow key's step, and the others stay as drawn
+  // (the typed numbers, or the page's own while the field is empty).
+  const setEntry = (field, handle, value) => {
+    const handles = [...stage.querySelectorAll(`[data-drag][data-drag-field="${handle.dataset.dragField}"]`)];
+    const values = handles.sort((a, b) => a.dataset.drag - b.dataset.drag).map((h) => Number(h.getAttribute("aria-valuenow")));
+    const step = Number(handle.dataset.dragStep) || 1;
+    values[Number(handle.dataset.drag)] = Number((Math.round(value / step) * step).toPrecision(6));
+    field.value = values.join("_");
+  };
   const write = (handle, value) => {
     const field = fieldOf(handle);
     if (!field) return;
     value = clamp(handle, value);
     if ("moves" in field.dataset) setMove(field, handle, value);
+    else if ("dragSet" in handle.dataset) setEntry(field, handle, value);
     else if (!setShare(field, handle, value)) return;
     userChange(root);
   };

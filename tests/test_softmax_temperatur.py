@@ -1,0 +1,167 @@
+"""Softmax and temperature: the softmax against its definition, the limits T → 0 (exact, ties share) and
+T → ∞, shift invariance, order, entropy in bits, the reader's own logits and the workshop script.
+
+A softmax is irrational: floats with a stated tolerance (1e-12 against a direct evaluation)."""
+
+import json
+import math
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor.concepts import softmax_temperatur as sm
+from probierlabor.kit import api
+
+TOL = 1e-12
+logit_lists = st.lists(st.floats(-20, 20, allow_nan=False), min_size=2, max_size=6)
+temps = st.floats(sm.T_MIN, sm.T_MAX)
+
+
+def direct(z, T):
+    """The definition written out, without subtracting the largest logit."""
+    e = [math.exp(v / T) for v in z]
+    return [x / sum(e) for x in e]
+
+
+def test_example_at_t_1_is_the_definition():
+    r = sm.compute()
+    assert r["logits"] == [2.0, 1.0, 0.5, -1.0]
+    for got, want in zip(r["probs"], direct([2, 1, 0.5, -1], 1.0)):
+        assert got == pytest.approx(want, abs=TOL)
+    # the numbers the page prints, rounded to two places
+    assert [round(p, 2) for p in r["probs"]] == [0.61, 0.22, 0.14, 0.03]
+    assert r["probs"] == r["model_probs"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(logit_lists, temps)
+def test_softmax_sums_to_one_matches_the_definition_and_keeps_the_order(z, T):
+    p = sm.softmax(z, T)
+    assert sum(p) == pytest.approx(1, abs=1e-12)
+    assert all(0 <= x <= 1 for x in p)
+    if max(z) / T < 700 and min(z) / T > -700:  # where the definition itself does not overflow
+        for got, want in zip(p, direct(z, T)):
+            assert got == pytest.approx(want, abs=1e-9)
+    for i in range(len(z)):
+        for j in range(len(z)):
+            if z[i] > z[j]:
+                assert p[i] >= p[j]
+
+
+@settings(max_examples=60, deadline=None)
+@given(logit_lists, temps, st.floats(-50, 50))
+def test_adding_the_same_number_to_every_logit_changes_nothing(z, T, c):
+    for a, b in zip(sm.softmax(z, T), sm.softmax([v + c for v in z], T)):
+        assert a == pytest.approx(b, abs=1e-9)
+
+
+def test_the_row_shifted_by_ten_gives_the_example():
+    a, b = sm.compute(row="beispiel"), sm.compute(row="verschoben")
+    assert [y - x for x, y in zip(a["logits"], b["logits"])] == [10] * 4
+    assert b["probs"] == pytest.approx(a["probs"], abs=TOL)
+
+
+def test_temperature_divides_the_logits():
+    z = [2.0, 1.0, 0.5, -1.0]
+    assert sm.softmax(z, 0.5) == pytest.approx(sm.softmax([2 * v for v in z], 1.0), abs=TOL)
+    assert sm.softmax(z, 2.0) == pytest.approx(sm.softmax([v / 2 for v in z], 1.0), abs=TOL)
+    assert sm.compute(T=0.5)["scaled"] == [4.0, 2.0, 1.0, -2.0]
+
+
+def test_t_0_is_greedy_exactly_and_ties_share():
+    assert sm.argmax_limit([2, 1, 0.5, -1]) == [1, 0, 0, 0]
+    assert sm.argmax_limit([2, 2, 0, -1]) == [Fraction(1, 2), Fraction(1, 2), 0, 0]
+    assert sm.argmax_limit([1, 1, 1]) == [Fraction(1, 3)] * 3
+    r = sm.compute(row="gleichstand", greedy=True)
+    assert r["probs_exact"] == ["1/2", "1/2", "0", "0"] and r["top_tokens"] == ["A", "B"]
+    assert r["entropy"] == 1 and r["perplexity"] == 2 and r["T"] == 0
+
+
+def test_small_t_approaches_greedy_and_large_t_uniform():
+    cold = sm.compute(T=sm.T_MIN)["probs"]
+    assert cold[0] == 1.0 and 0 < max(cold[1:]) < 1e-40  # logits 1 apart at T = 0,01: e^−100
+    hot = sm.compute(T=1e6)["probs"]  # beyond the slider: the limit
+    assert hot == pytest.approx([0.25] * 4, abs=1e-5)
+    r = sm.compute(T=sm.T_MAX)
+    assert r["entropy"] < r["max_entropy"] == 2
+
+
+def test_entropy_in_bits_and_equally_good_tokens():
+    assert sm.entropy_bits([0.5, 0.5]) == 1
+    assert sm.entropy_bits([0.25] * 4) == 2
+    assert sm.entropy_bits([1, 0, 0]) == 0
+    r = sm.compute()
+    want = -sum(p * math.log2(p) for p in r["probs"])
+    assert r["entropy"] == pytest.approx(want, abs=TOL)
+    assert r["perplexity"] == pytest.approx(2 ** want, rel=TOL)
+    assert round(r["entropy"], 2) == 1.46 and round(r["perplexity"], 2) == 2.76
+
+
+def test_entropy_grows_with_t():
+    hs = [sm.compute(T=t)["entropy"] for t in (0.1, 0.5, 1, 2, 5, 20)]
+    assert hs == sorted(hs) and len(set(hs)) == len(hs)
+
+
+def test_own_logits_with_a_typographic_minus():
+    out = api.run(sm.SLUG, {"logits": "2; 1; 0,5; −1"})
+    assert not out["notes"]
+    assert out["result"]["logits"] == [2.0, 1.0, 0.5, -1.0] and out["result"]["row"] == "eigen"
+    assert out["summary"].startswith("Eigene Logits:")
+
+
+def test_own_logits_are_clamped_and_counted_with_a_german_note():
+    out = api.run(sm.SLUG, {"logits": "50; 1; x; 1; 1; 1; 1; 1"})
+    r, note = out["result"], " ".join(out["notes"])
+    assert r["logits"][0] == 20 and len(r["logits"]) == 6
+    assert "begrenzt" in note and "keine Zahl" in note and "höchstens 6" in note
+    out = api.run(sm.SLUG, {"T": "0"})
+    assert out["result"]["T"] == sm.T_MIN and "außerhalb" in out["notes"][0]
+
+
+def test_the_key_sentence_follows_the_state():
+    texts = {api.run(sm.SLUG, api.preset_values(sm.SLUG, p.label))["summary"] for p in sm.PRESETS}
+    assert len(texts) == len(sm.PRESETS) - 1  # „Alle Logits + 10“ reads like the example: that is the point
+    assert "Greedy" in api.run(sm.SLUG, {"greedy": 1})["summary"]
+    assert "je 1/2" in api.run(sm.SLUG, {"greedy": 1, "row": "gleichstand"})["summary"]
+    assert "steiler" in api.run(sm.SLUG, {"T": 0.5})["summary"]
+    assert "flacher" in api.run(sm.SLUG, {"T": 2})["summary"]
+    assert "fast gleich verteilt" in api.run(sm.SLUG, {"T": 20, "logits": "0,1; 0"})["summary"]
+
+
+def test_the_logit_bars_are_handles_that_set_their_entry():
+    fig = api.run(sm.SLUG, {})["figure"]
+    root = ET.fromstring(fig)
+    handles = [el for el in root.iter() if el.get("data-drag") is not None]
+    assert len(handles) == 4
+    assert all(h.get("data-drag-field") == "logits" and h.get("data-drag-set") == "" for h in handles)
+    assert [float(h.get("aria-valuenow")) for h in handles] == [2.0, 1.0, 0.5, -1.0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.none(), logit_lists.map(lambda z: "_".join(map(repr, z))), st.text(max_size=30)),
+       st.one_of(temps, st.floats(), st.text(max_size=5)), st.booleans(),
+       st.sampled_from(list(sm.ROWS) + ["x"]))
+def test_any_input_runs_and_draws_valid_svg(logits, T, greedy, row):
+    raw = {"T": T, "greedy": greedy, "row": row, **({"logits": logits} if logits is not None else {})}
+    out = api.run(sm.SLUG, raw)
+    json.dumps(out, allow_nan=False)
+    ET.fromstring(out["figure"])
+    ET.fromstring(out["extra"])
+    r = out["result"]
+    assert sum(r["probs"]) == pytest.approx(1, abs=1e-12) and math.isfinite(r["entropy"])
+    assert 0 <= r["entropy"] <= r["max_entropy"] + 1e-12 and r["order_kept"]
+
+
+def test_workshop_script_recomputes_the_softmax():
+    from workshop_check import number, run_states
+
+    states = [{}, api.preset_values(sm.SLUG, "Gleichstand bei T = 0"), {"T": 0.3, "logits": "3; −2; 0,5; 1; 7"}]
+    for state, out in zip(states, run_states(sm.SLUG, states)):
+        r = api.run(sm.SLUG, state)["result"]
+        assert out["figures"] == 1
+        for token, p in zip(r["tokens"], r["probs"]):
+            assert number(out["stdout"], f"p {token}") == pytest.approx(p, abs=5e-6)
+        assert number(out["stdout"], "Entropie") == pytest.approx(r["entropy"], abs=5e-6)
+        assert number(out["stdout"], "Gleich gute Tokens") == pytest.approx(r["perplexity"], abs=5e-6)
