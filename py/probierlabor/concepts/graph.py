@@ -21,8 +21,8 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "irt": ("metr-horizon",),
     "ewc": ("gradientenabstieg", "overfitting"),
     "reservoir-sampling": (),
-    "experience-replay": ("gradientenabstieg",),
-    "continual-learning": ("gradientenabstieg", "experience-replay", "ewc"),
+    "experience-replay": (),
+    "continual-learning": ("experience-replay", "ewc"),
     "sequence-packing": (),
     "reinforcement-learning": (),
     "loss-masking": (),
@@ -102,6 +102,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("ewc", "schützt alte Fähigkeiten ohne gespeicherte Beispiele, über eine Strafe auf wichtige Gewichte."),
         ("reinforcement-learning", "von dort stammt die Idee: Erfahrungen aufheben und später noch einmal "
                                    "aus ihnen lernen."),
+        ("gradientenabstieg", "die Schritte, in die Replay alte Beispiele mischt."),
     ),
     "continual-learning": (
         ("experience-replay", "ein paar alte Beispiele aufheben und beim neuen Training immer wieder mit "
@@ -112,6 +113,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
                                    "Strategie als das Aufbewahren von Beispielen."),
         ("softmax-temperatur", "wie die Softmax aus Punktzahlen Wahrscheinlichkeiten macht; sie koppelt hier "
                                "die Abteilungen."),
+        ("gradientenabstieg", "wie das kleine Netz hier Schritt für Schritt lernt, und warum die Lernrate zählt."),
     ),
     "sequence-packing": (
         ("loss-masking", "welche Positionen im Verlust zählen, an einem Agenten-Transkript; auch dort bleibt "
