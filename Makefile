@@ -91,3 +91,14 @@ $(PEER_VENV)/.installed: requirements-peer.txt
 	$(PYTHON) -m venv $(PEER_VENV)
 	$(PEER_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-peer.txt
 	touch $@
+
+# Retrains the site's two language models and exports them (never part of `make test`; CI checks the
+# committed files in engine/weights/ instead): the corpus in .venv (it reads the lessons), model/train.py in
+# .venv-peer (torch, about 30 min on 2 cores), then model/export.py in .venv (float16 files, MANIFEST.json,
+# the loss curve and the report in model/README.md).
+# `make model SMOKE=1`: a few steps only, to prove the pipeline.
+.PHONY: model
+model: setup words $(PEER_VENV)/.installed
+	$(BIN)/python -m model.corpus --out out/model/corpus
+	$(PEER_VENV)/bin/python -m model.train --corpus out/model/corpus --out out/model $(if $(SMOKE),--smoke)
+	$(BIN)/python -m model.export out/model

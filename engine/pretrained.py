@@ -1,0 +1,94 @@
+"""The site's trained models: the files in ``engine/weights/``, checked and loaded for the engine.
+
+``make model`` writes them (``model/train.py`` trains, ``model/export.py`` exports):
+
+* ``target.npz``, ``draft.npz`` – float16 weights under the engine's (= Transformers') names;
+* ``tokenizer.json`` – the byte-level BPE both models read (``engine.bpe.ByteBPE``);
+* ``heldout.txt`` – a slice of held-out text the models never trained on, about 2 000 tokens;
+* ``MANIFEST.json`` – the sha256 of each file, each model's ``ModelConfig``, its loss on ``heldout.txt``
+  as this engine computed it from the float16 files, and how the models were trained.
+
+Every file is checked against its sha256 before it is used, so a weight file that changed by accident
+(a merge, a re-export of one model only) fails loudly, naming the file, instead of serving a model
+whose reported numbers belong to another. float16 halves the download; the model computes in its own
+dtype (float32 by default, float64 for the peer checks): the weights are widened once on loading.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from engine.attention import NoCacheAttention
+from engine.bpe import ByteBPE
+from engine.model import LlamaModel, ModelConfig
+
+WEIGHTS = Path(__file__).with_name("weights")
+MODELS = ("target", "draft")
+
+
+def manifest(folder: Path = WEIGHTS) -> dict:
+    return json.loads((Path(folder) / "MANIFEST.json").read_text(encoding="utf-8"))
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def verified(filename: str, folder: Path = WEIGHTS, index: dict | None = None) -> bytes:
+    """The bytes of ``filename``, after checking them against the sha256 in MANIFEST.json."""
+    index = manifest(folder) if index is None else index
+    if filename not in index["files"]:
+        raise ValueError(f"{filename} is not listed in {Path(folder) / 'MANIFEST.json'}")
+    path = Path(folder) / filename
+    data = path.read_bytes()
+    got, want = sha256(data), index["files"][filename]["sha256"]
+    if got != want:
+        raise ValueError(f"{path} does not match MANIFEST.json: sha256 {got}, expected {want}. "
+                         "The file changed after `make model` exported it; restore it or run `make model` again.")
+    return data
+
+
+def load_tokenizer(folder: Path = WEIGHTS, index: dict | None = None) -> ByteBPE:
+    return ByteBPE.from_json(verified("tokenizer.json", folder, index).decode("utf-8"))
+
+
+def load(name: str = "target", dtype: str = "float32", folder: Path = WEIGHTS) -> tuple[LlamaModel, ByteBPE]:
+    """The trained model ``name`` (``target`` or ``draft``) computing in ``dtype``, and its tokenizer."""
+    if name not in MODELS:
+        raise ValueError(f"unknown model {name!r}; choose one of {MODELS}")
+    index = manifest(folder)
+    config = replace(ModelConfig(**index["models"][name]["config"]), dtype=dtype)
+    with np.load(io.BytesIO(verified(f"{name}.npz", folder, index)), allow_pickle=False) as arrays:
+        model = LlamaModel(config, {key: arrays[key] for key in arrays.files})
+    tokenizer = load_tokenizer(folder, index)
+    model.tokenizer = tokenizer
+    return model, tokenizer
+
+
+def heldout_ids(tokenizer: ByteBPE, folder: Path = WEIGHTS, index: dict | None = None) -> list[int]:
+    return tokenizer.encode(verified("heldout.txt", folder, index).decode("utf-8"))
+
+
+def mean_loss(model: LlamaModel, ids, window: int) -> float:
+    """Mean next-token cross-entropy in nats over ``ids``, scored in windows of ``window`` tokens.
+
+    Each window starts without context (as the training windows did), and every token after a window's
+    first is predicted once, so the loss covers len(ids) − ⌈len(ids) / window⌉ predictions.
+    """
+    total, count = 0.0, 0
+    for start in range(0, len(ids), window):
+        chunk = np.asarray(ids[start:start + window])
+        if len(chunk) < 2:
+            continue
+        logits = model.forward(chunk[:-1], np.arange(len(chunk) - 1), NoCacheAttention()).astype(np.float64)
+        top = logits.max(axis=-1)
+        log_z = top + np.log(np.exp(logits - top[:, None]).sum(axis=-1))
+        total += float(np.sum(log_z - logits[np.arange(len(chunk) - 1), chunk[1:]]))
+        count += len(chunk) - 1
+    return total / count
