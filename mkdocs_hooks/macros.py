@@ -7,6 +7,7 @@
     {{ calc("overfitting", "typical", "test_rmse", degree=9) }}   another function of the module
     {{ replay("prefill-interleaved", view="prefill") }}          a recorded engine run
     {{ live_run("continuous-batching") }}   „Eigener Lauf“: the reader's workload, run in the browser
+    {{ real_model("top-k-sampling") }}   „Am echten Modell“: the reader's prompt through the language model
     {{ read_first("decode") }}   the "Vorher lesen" line, from probierlabor/concepts/graph.py
     {{ see_also("decode") }}     the "Siehe auch" section, from the same graph
     {{ glossary_entries() }}     the glossary page's entries, from probierlabor/pageblocks/glossary.py
@@ -17,7 +18,7 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 from __future__ import annotations
 
 from probierlabor.pageblocks import (experiment_block, glossary, graph_block, lesson_block, live_block, prose_values,
-                                    replay_block, workshop_block)
+                                    realmodel_block, replay_block, workshop_block)
 from probierlabor.kit import api, fmt
 
 
@@ -40,6 +41,11 @@ def define_env(env):
     def live_run(slug: str) -> str:
         """The reader's own engine run (probierlabor/live), started by static/js/live/live.js."""
         return "\n\n" + live_block.section(slug) + "\n\n"
+
+    @env.macro
+    def real_model(slug: str) -> str:
+        """„Am echten Modell“ (probierlabor/realmodel), opened and run by static/js/realmodel/realmodel.js."""
+        return "\n\n" + realmodel_block.section(slug) + "\n\n"
 
     @env.macro
     def read_first(slug: str) -> str:

@@ -12,7 +12,21 @@ import { control as offline, onPage as offlinePage } from "./offline/offline.js"
 import { config } from "./runtime/start.js";
 import { connect, fail, runtime } from "./runtime/python.js";
 import "./runtime/search-later.js";
-import { renameOld } from "./url-state.js";
+import { REAL_MODEL, query, renameOld } from "./url-state.js";
+
+// „Am echten Modell“ (static/js/realmodel/realmodel.js) is a closed block: its code and the model load
+// when the reader opens it, or at once for a link that carries its state (m.…), which opens it.
+const doors = new WeakSet();
+function realModel() {
+  for (const block of document.querySelectorAll("details[data-realmodel]")) {
+    if (doors.has(block)) continue;
+    doors.add(block);
+    block.addEventListener("toggle", () => {
+      if (block.open) import("./realmodel/realmodel.js").then((m) => m.open(block));
+    });
+    if ([...query().keys()].some((key) => key.startsWith(REAL_MODEL))) block.open = true;
+  }
+}
 
 // What a page may declare, the code that mounts it, and in which order the features mount (the share
 // bar and the presentation mode after the experiment they work on).
@@ -28,6 +42,7 @@ const FEATURES = [
   { markup: "[data-systemcheck]", load: () => import("./systemcheck/systemcheck.js") },
   { markup: "[data-workshop]", load: () => import("./workshop/workshop.js") },
   { markup: "[data-live]", load: () => import("./live/live.js") },
+  { always: realModel },
   { always: offlinePage },
   { always: paths },
 ];

@@ -3,12 +3,14 @@
 //   ""       an experiment's parameters (data-param), degree=5
 //   "b."     the A/B comparison's second copy (static/js/classroom/share.js), b.degree=9
 //   "lauf."  the reader's own engine run (static/js/live/live.js), lauf.steps=12
+//   "m."     „Am echten Modell“: the prompt and how far it went (static/js/realmodel/realmodel.js), m.steps=3
 // An old link may carry a parameter's former name (Param.alias, data-aliases on the experiment):
 // rename() moves it to the new one, and the new name wins over a stale old one, as in api.checked.
 // Every write replaces the history entry (a slider must not fill the back button) and keeps the hash.
 export const EXPERIMENT = "";
 export const AB_SIDE = "b.";
 export const OWN_RUN = "lauf.";
+export const REAL_MODEL = "m.";
 // ab=<slug>: which experiment the A/B comparison shows (share.js), so one link restores both sides
 export const AB_KEY = "ab";
 

@@ -1,6 +1,6 @@
 // A Web Worker with its own Pyodide, for Python that must not run on the page's main thread: the
-// reader's script of „Im Code nachrechnen“ (static/py/workshop_run.py) and the engine's „Eigener
-// Lauf“ (static/py/engine_run.py). In a worker a long or endless run never freezes the page, and
+// reader's script of „Im Code nachrechnen“ (static/py/workshop_run.py), the engine's „Eigener
+// Lauf“ (static/py/engine_run.py) and the language model of „Am echten Modell“ (static/py/realmodel_run.py). In a worker a long or endless run never freezes the page, and
 // ending the worker ends the run (static/js/runtime/worker.js). Everything loads from this site (offline),
 // and nothing needs cross-origin isolation. A module worker: pyodide.mjs is an ES module.
 import { startPython } from "./python-start.mjs";
@@ -16,6 +16,7 @@ import { startPython } from "./python-start.mjs";
 const TASKS = {
   workshop: { packages: ["numpy", "matplotlib"], script: "workshop_run.py", tells: false },
   engine: { stage: "engine", packages: ["numpy"], script: "engine_run.py", tells: true },
+  realmodel: { stage: "engine", packages: ["numpy"], script: "realmodel_run.py", tells: true },
 };
 // Messages one run may send (the engine reports each of its at most 5000 steps); more are dropped and
 // counted, so that nothing floods the page's main thread.

@@ -1,0 +1,9 @@
+"""„Am echten Modell“ on the decoding pages: the reader's own German prompt through the site's language
+model, step by step with the page's method (greedy, beam search, top-k, top-p, speculative decoding,
+decode with its KV cache), each step's next-token distribution shown as the ten likeliest tokens and
+the rest.
+
+fields.py holds the settings and their limits (numpy-free: the page block renders them at build time),
+form.py reads a reader's settings with German notes, models.py gives the model, methods.py runs one
+page's method and returns plain JSON data for the view (static/js/realmodel/realmodel.js), in the tab's
+Python worker (static/py/realmodel_run.py)."""

@@ -1,0 +1,42 @@
+"""A reader's settings for „Am echten Modell“ (strings, from the block's form or the page's link) read
+and capped: values out of range are clamped with a German note (``Param.coerce``), a prompt that is
+too long is cut with a note, an empty one is refused with a ``PromptError``. Numpy-free."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .fields import PAGES, PARAMS, PROMPT_CHARS
+
+
+class PromptError(ValueError):
+    """A prompt the model cannot start from, said in German."""
+
+
+def read(slug: str, settings: Mapping) -> dict:
+    """{"method", "prompt", the page's settings and „steps“ as values, "notes"}; a ``PromptError`` for
+    an empty prompt. Settings the page does not show are ignored."""
+    if slug not in PAGES:
+        raise PromptError(f"Die Seite „{str(slug)[:40]}“ hat kein „Am echten Modell“.")
+    method, shown = PAGES[slug]
+    notes: list[str] = []
+    prompt = str(settings.get("prompt", ""))
+    if not prompt.strip():
+        raise PromptError("Der Prompt ist leer. Schreibe ein paar Wörter, zum Beispiel „Das Modell liest“.")
+    if len(prompt) > PROMPT_CHARS:
+        notes.append(f"Dein Prompt hat {len(prompt)} Zeichen. Das Modell liest nur die ersten {PROMPT_CHARS}.")
+        prompt = prompt[:PROMPT_CHARS]
+    out = {"method": method, "prompt": prompt}
+    for name in ("steps", *shown):
+        param = PARAMS[name]
+        value, note = param.coerce(settings[name]) if name in settings else (param.default, None)
+        if note:
+            notes.append(note)
+        out[name] = value
+    return out | {"notes": notes}
+
+
+def settings_of(read_values: Mapping) -> dict:
+    """The values as strings, the way the form and the link hold them (a decimal with its point)."""
+    return {name: value if name == "prompt" else PARAMS[name].to_url(value)
+            for name, value in read_values.items() if name not in ("method", "notes")}

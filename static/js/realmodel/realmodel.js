@@ -1,0 +1,291 @@
+// „Am echten Modell“ (py/probierlabor/pageblocks/realmodel_block.py): the reader's prompt through the
+// site's language model (probierlabor/realmodel), run in the tab's Python worker (static/js/runtime/worker.js,
+// static/py/realmodel_run.py) with the page's decoding method.
+//
+// static/js/main.js imports this file only when the reader opens the block (or a link opens it), so no
+// page's cold start pays for it; its stylesheet comes with it. A run is a function of its settings: the
+// prompt, the page's settings and how many steps were taken („steps“). They live in the page's query under
+// „m.“, so a link gives the same text; „Nächstes Token“ asks for the same run with one step more.
+import { de, pct } from "../fmt.js";
+import { siteUrl } from "../site.js";
+import { config } from "../runtime/start.js";
+import * as worker from "../runtime/worker.js";
+import { REAL_MODEL as PREFIX, read, write } from "../url-state.js";
+
+const state = new WeakMap();  // block → { running, pending, data, selected }
+const LIMIT_S = 60;  // a run of every capped setting takes well under a second; past this something is wrong
+const TYPING_MS = 400;  // the prompt is run once the reader pauses
+const TEXT = {
+  python: "Python wird im Hintergrund gestartet …",
+  package: (d) => `${d.name} wird geladen …`,
+  engine: "Die Engine wird geladen …",
+  model: "Modell wird geladen …",
+  running: "Das Modell rechnet …",
+  stopped: "Abgebrochen.",
+  timeout: `Nach ${LIMIT_S} Sekunden abgebrochen. Versuche es noch einmal.`,
+  failed: (m) => `Das Modell konnte nicht starten (${m}). Lade die Seite neu.`,
+  ready: (d) => `${d.tokens.length} von höchstens ${d.max} neuen Tokens, gerechnet in ${de(d.compute_seconds * 1000, 0)} ms.`,
+  full: (max) => `Fertig: Mehr als ${max} neue Tokens schreibt das Modell hier nicht. „Von vorn“ fängt neu an.`,
+  next: "Verteilung des nächsten Tokens",
+  chosen: (i, text) => `Verteilung, aus der Token ${i + 1} („${text}“) gewählt wurde`,
+  rest: (n) => `übrige ${de(n, 0)} Tokens`,
+  token: (t) => `Token ${t.id}`,
+  none: "Noch nichts erzeugt. „Nächstes Token“ rechnet einen Schritt.",
+};
+
+let stylesheet = null;
+function style() {
+  if (stylesheet) return;
+  stylesheet = document.createElement("link");
+  stylesheet.rel = "stylesheet";
+  stylesheet.href = siteUrl("static/css/realmodel.css");
+  document.head.append(stylesheet);
+}
+
+const $ = (block, name) => block.querySelector(`[data-realmodel-${name}]`);
+const fields = (block) => [...block.querySelectorAll("[data-realmodel-field]")];
+
+// In the address a decimal keeps its point, as the experiments write theirs (0.7, not 0,7).
+function values(block) {
+  const out = {};
+  for (const el of fields(block)) {
+    out[el.dataset.realmodelField] = el.inputMode === "decimal" ? el.value.replace(/^(-?\d+),(\d+)$/, "$1.$2") : el.value;
+  }
+  return out;
+}
+
+function setValues(block, given) {
+  for (const el of fields(block)) {
+    const key = el.dataset.realmodelField;
+    if (key in given) el.value = el.inputMode === "decimal" ? String(given[key]).replace(/^(-?\d+)\.(\d+)$/, "$1,$2") : String(given[key]);
+  }
+}
+
+function field(block, name) {
+  return block.querySelector(`[data-realmodel-field="${name}"]`);
+}
+
+function status(block, text, kind) {
+  const line = $(block, "status");
+  line.textContent = text;
+  line.dataset.kind = kind || "";
+}
+
+function notes(block, list, kind) {
+  const box = $(block, "notes");
+  box.dataset.kind = kind || "";
+  box.replaceChildren(...list.map((note) => Object.assign(document.createElement("li"), { textContent: note })));
+  box.hidden = !list.length;
+}
+
+// A token as the reader can see it: a space as ␣, a line break as ↵.
+const visible = (text) => text.replace(/ /g, "\u2423").replace(/\n/g, "\u21b5");
+
+function chip(token, tag = "span") {
+  const el = document.createElement(tag);
+  el.className = "pl-realmodel-chip";
+  el.textContent = visible(token.text);
+  el.title = TEXT.token(token);
+  if (tag === "button") el.type = "button";
+  return el;
+}
+
+function bar(label, p, kind) {
+  const row = document.createElement("div");
+  row.className = "pl-realmodel-bar";
+  row.setAttribute("role", "listitem");
+  if (kind) row.dataset.kind = kind;
+  const name = document.createElement("span");
+  name.className = "pl-realmodel-bar-label";
+  name.append(label);
+  const track = document.createElement("span");
+  track.className = "pl-realmodel-bar-track";
+  const fill = document.createElement("span");
+  fill.className = "pl-realmodel-bar-fill";
+  fill.style.width = `${Math.max(0, Math.min(1, p)) * 100}%`;
+  track.append(fill);
+  const value = document.createElement("span");
+  value.className = "pl-realmodel-bar-value";
+  value.textContent = pct(p, 1);
+  row.append(name, track, value);
+  return row;
+}
+
+function showDistribution(block, dist, title, chosen) {
+  $(block, "dist-title").textContent = title;
+  const rows = dist.top.map((t) => {
+    const label = chip(t);
+    return bar(label, t.p, t.id === chosen ? "chosen" : t.p === 0 ? "dropped" : "");
+  });
+  rows.push(bar(TEXT.rest(dist.rest_count), dist.rest, "rest"));
+  $(block, "bars").replaceChildren(...rows);
+}
+
+// Which step made generated token i (a speculative round makes several).
+function stepOf(data, i) {
+  if (data.method === "beam") return data.steps[data.steps.length - 1];
+  let seen = 0;
+  for (const step of data.steps) {
+    seen += step.tokens.length;
+    if (i < seen) return step;
+  }
+  return null;
+}
+
+function paragraph(text) {
+  return Object.assign(document.createElement("p"), { textContent: text });
+}
+
+function detail(data, step) {
+  if (!step) return [];
+  if (data.method === "beam") {
+    const list = document.createElement("ol");
+    list.className = "pl-realmodel-beams";
+    for (const b of step.beams) {
+      const item = document.createElement("li");
+      item.append(Object.assign(document.createElement("span"), { className: "pl-realmodel-chip", textContent: visible(b.text) }),
+        ` Summe der Log-Wahrscheinlichkeiten ${de(b.score, 2)}`);
+      list.append(item);
+    }
+    return [paragraph(`Der Strahl nach Schritt ${data.steps.indexOf(step) + 1}, die beste Folge zuerst:`), list];
+  }
+  if (data.method === "speculative") {
+    const round = data.steps.indexOf(step) + 1;
+    const proposals = document.createElement("div");
+    proposals.className = "pl-realmodel-chips";
+    step.proposals.forEach((t, i) => {
+      const el = chip(t);
+      el.dataset.kind = i < step.accepted ? "accepted" : "rejected";
+      el.title = `${TEXT.token(t)}: ${i < step.accepted ? "angenommen" : "verworfen"}`;
+      proposals.append(el);
+    });
+    const last = step.tokens[step.tokens.length - 1];
+    const how = step.correction !== null ? `Korrektur des Zielmodells „${visible(last.text)}“`
+      : `Bonus-Token des Zielmodells „${visible(last.text)}“`;
+    return [paragraph(`Runde ${round}: Der Entwurf schlägt ${step.proposals.length} Tokens vor, das Zielmodell behält ` +
+      `${step.accepted}. Dazu kommt die ${how}.`), proposals];
+  }
+  if (data.method === "decode") {
+    const table = document.createElement("table");
+    table.className = "pl-realmodel-cache";
+    const head = table.createTHead().insertRow();
+    for (const text of ["Schritt", "eingefüttert", "KV-Cache danach"]) head.append(Object.assign(document.createElement("th"), { textContent: text }));
+    const body = table.createTBody();
+    data.steps.forEach((s, i) => {
+      const row = body.insertRow();
+      if (s === step) row.dataset.kind = "chosen";
+      for (const cell of [i + 1, `${s.fed} ${s.fed === 1 ? "Token" : "Tokens"}`, `${s.cache} Positionen`]) row.insertCell().textContent = String(cell);
+    });
+    return [paragraph("Nach dem Prompt füttert jeder Schritt nur das zuletzt gewählte Token ein; den Rest liefert der KV-Cache."), table];
+  }
+  return [];
+}
+
+function select(block, index) {
+  const s = state.get(block);
+  s.selected = index;
+  const data = s.data;
+  const buttons = [...$(block, "generated").children];
+  buttons.forEach((b, i) => b.setAttribute("aria-pressed", String(i === index)));
+  if (index === null) {
+    showDistribution(block, data.next, TEXT.next, null);
+    $(block, "detail").replaceChildren(...detail(data, data.steps[data.steps.length - 1]));
+  } else {
+    const token = data.tokens[index];
+    showDistribution(block, token.dist, TEXT.chosen(index, visible(token.text)), token.id);
+    $(block, "detail").replaceChildren(...detail(data, stepOf(data, index)));
+  }
+}
+
+function show(block, data) {
+  const s = state.get(block);
+  s.data = data;
+  setValues(block, data.settings);  // capped values, as they ran
+  write(PREFIX, fields(block).map((el) => el.dataset.realmodelField), values(block));
+  $(block, "prompt-tokens").replaceChildren(...data.prompt.map((t) => chip(t)));
+  const generated = data.tokens.map((t, i) => {
+    const el = chip(t, "button");
+    el.setAttribute("aria-pressed", "false");
+    el.addEventListener("click", () => select(block, s.selected === i ? null : i));
+    return el;
+  });
+  $(block, "generated").replaceChildren(...(generated.length ? generated : [paragraph(TEXT.none)]));
+  $(block, "result").hidden = false;
+  select(block, null);
+  notes(block, data.notes);
+  $(block, "step").disabled = data.done;
+  $(block, "all").disabled = data.done;
+  $(block, "reset").disabled = false;
+  const max = Number(block.dataset.maxNew);
+  return data.done ? TEXT.full(max) : TEXT.ready({ ...data, max });
+}
+
+// The run with the form's values and `steps`; an ask while one runs waits for it (the last one wins).
+function compute(block, steps) {
+  const s = state.get(block);
+  field(block, "steps").value = String(steps);
+  if (s.running) {
+    s.pending = true;
+    return;
+  }
+  s.running = true;
+  const ask = values(block);
+  write(PREFIX, Object.keys(ask), ask);
+  block.setAttribute("aria-busy", "true");
+  for (const name of ["step", "all", "reset"]) $(block, name).disabled = true;
+  const started = performance.now();
+  worker.session("realmodel", [JSON.stringify(ask), block.dataset.realmodel], config.bundle, {
+    limit: LIMIT_S,
+    text: TEXT,
+    say: (text, kind) => status(block, text, kind),
+    end: () => {
+      s.running = false;
+      block.setAttribute("aria-busy", "false");
+      if (s.pending) {
+        s.pending = false;
+        compute(block, Number(field(block, "steps").value) || 0);
+      } else if (!s.data) $(block, "reset").disabled = false;
+    },
+    done: (data, finish) => {
+      if (data.error) {
+        finish(data.error, "error");
+        if (data.prompt) notes(block, [], "");
+        $(block, "result").hidden = true;
+        s.data = null;
+      } else {  // a newer ask waits: this result is already old
+        finish(s.pending ? TEXT.running : show(block, data), "done");
+      }
+      block.dispatchEvent(new CustomEvent("pl:realmodel-done", {
+        detail: { ms: performance.now() - started, seconds: data.seconds, load: data.load_seconds,
+          compute: data.compute_seconds, tokens: data.tokens ? data.tokens.length : 0, error: data.error || null },
+      }));
+    },
+  });
+}
+
+function currentSteps(block) {
+  const s = state.get(block);
+  return s.data ? Number(s.data.settings.steps) : 0;
+}
+
+function mount(block) {
+  if (state.has(block)) return;
+  state.set(block, { running: false, pending: false, data: null, selected: null });
+  style();
+  setValues(block, read(PREFIX, fields(block).map((el) => el.dataset.realmodelField)));
+  let typing = null;
+  field(block, "prompt").addEventListener("input", () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => compute(block, 0), TYPING_MS);
+  });
+  for (const el of fields(block)) {
+    if (el.dataset.realmodelField !== "prompt" && el.type !== "hidden") el.addEventListener("change", () => compute(block, currentSteps(block)));
+  }
+  $(block, "step").addEventListener("click", () => compute(block, currentSteps(block) + 1));
+  $(block, "all").addEventListener("click", () => compute(block, Number(block.dataset.maxNew)));
+  $(block, "reset").addEventListener("click", () => compute(block, 0));
+  compute(block, Number(field(block, "steps").value) || 0);
+}
+
+// The block is open: wire it and run what its fields (or the link) say.
+export const open = mount;

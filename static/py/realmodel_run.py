@@ -1,0 +1,36 @@
+# „Am echten Modell“: the site's language model on the reader's prompt (py/probierlabor/realmodel), in the
+# tab's Python Web Worker (static/js/runtime/python-worker.js) on Pyodide's numpy. The model loads on the
+# first run, with a status line, and stays for the next ones (realmodel/models.py keeps it).
+# Defines run(settings_json, slug, tell) -> JSON: the data of methods.run, or {error, prompt: true} for a
+# prompt the model cannot start from.
+import json
+import time
+
+from probierlabor.realmodel import methods, models
+from probierlabor.realmodel.fields import PAGES
+from probierlabor.realmodel.form import PromptError
+
+_loaded = set()
+
+
+def run(settings_json, slug, tell):
+    names = ["target", "draft"] if PAGES.get(slug, ("",))[0] == "speculative" else ["target"]
+    load_seconds = None
+    if not _loaded.issuperset(names):
+        tell(json.dumps({"type": "status", "stage": "model"}))
+        started = time.perf_counter()
+        for name in names:
+            models.load(name)
+        _loaded.update(names)
+        load_seconds = time.perf_counter() - started
+    try:
+        started = time.perf_counter()
+        out = methods.run(slug, json.loads(settings_json))
+        out["compute_seconds"] = time.perf_counter() - started
+    except PromptError as error:
+        return json.dumps({"error": str(error), "prompt": True}, ensure_ascii=False)
+    except Exception as error:  # noqa: BLE001 - a bug of ours must end the run with a message, not hang it
+        return json.dumps({"error": f"Das Modell ist unerwartet abgebrochen ({type(error).__name__}: {error}). "
+                                    "Das liegt an der Seite, nicht an deinem Prompt."}, ensure_ascii=False)
+    out["load_seconds"] = load_seconds
+    return json.dumps(out, ensure_ascii=False)

@@ -1,0 +1,164 @@
+"""„Am echten Modell“ (probierlabor/realmodel) with the stand-in model: every page's method does what the
+engine does on the same settings and seed, the distributions shown add up, caps and bad input get German
+notes, and a run is a function of its settings (a shared link gives the same text)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from engine.attention import NoCacheAttention
+from engine.generate import greedy_recompute
+from engine.sampler import SamplingParams, sample, softmax
+from engine.speculative import speculative_generate
+from probierlabor.pageblocks import realmodel_block
+from probierlabor.realmodel import fields, form, methods, models
+from probierlabor.realmodel.fields import MAX_NEW_TOKENS, PAGES, PROMPT_CHARS, PROMPT_TOKENS, TOP
+
+PROMPT = "Der Hund läuft über die Straße"
+SLUGS = tuple(PAGES)
+
+
+def run(slug, **settings):
+    return methods.run(slug, {"prompt": PROMPT} | {k: str(v) for k, v in settings.items()})
+
+
+def ids(tokens):
+    return [t["id"] for t in tokens]
+
+
+def full_logits(model, seq):
+    return model.forward(seq, np.arange(len(seq)), NoCacheAttention())
+
+
+@pytest.fixture(scope="module")
+def target():
+    model, tokenizer = models.load("target")
+    return model, tokenizer, tokenizer.encode(PROMPT)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_distribution_shows_the_ten_likeliest_and_the_rest_which_sum_to_one(slug, target):
+    out = run(slug, steps=5)
+    assert out["prompt"] == [{"id": i, "text": target[1].token_text(i)} for i in target[2]]
+    for dist in [t["dist"] for t in out["tokens"]] + [out["next"]]:
+        p = [t["p"] for t in dist["top"]]
+        assert len(p) == TOP and p == sorted(p, reverse=True)
+        assert dist["rest_count"] == target[1].vocab_size - TOP
+        assert sum(p) + dist["rest"] == pytest.approx(1, abs=1e-9)
+        assert dist["rest"] <= p[-1] * dist["rest_count"] + 1e-12  # none of the rest beats the tenth
+    json.dumps(out)  # plain data for the page
+
+
+def test_greedy_and_decode_take_the_argmax_and_decode_feeds_one_token_per_step_through_the_kv_cache(target):
+    model, tokenizer, prompt = target
+    expected = greedy_recompute(model, prompt, 12).tokens
+    for slug in ("greedy-decoding", "decode"):
+        out = run(slug, steps=12)
+        assert ids(out["tokens"]) == expected
+        assert out["text"] == tokenizer.decode(expected)
+        # the chosen token is the top bar of the distribution it was chosen from
+        assert all(t["dist"]["top"][0]["id"] == t["id"] for t in out["tokens"])
+    steps = run("decode", steps=12)["steps"]
+    assert [s["fed"] for s in steps] == [len(prompt)] + [1] * 11
+    assert [s["cache"] for s in steps] == [len(prompt) + i for i in range(12)]
+
+
+@pytest.mark.parametrize("slug, settings, params", [
+    ("top-k-sampling", {"k": 5, "temperature": 0.7, "seed": 3}, SamplingParams(temperature=0.7, top_k=5)),
+    ("top-p-sampling", {"p": 0.6, "temperature": 1.3, "seed": 8}, SamplingParams(temperature=1.3, top_p=0.6)),
+])
+def test_sampling_draws_what_engine_sampler_draws_with_the_same_seed(slug, settings, params, target):
+    model, _, prompt = target
+    out = run(slug, steps=20, **settings)
+    rng = np.random.default_rng(settings["seed"])
+    seq = list(prompt)
+    for _ in range(20):
+        seq.append(int(sample(full_logits(model, seq)[-1], params, rng)))
+    assert ids(out["tokens"]) == seq[len(prompt):]
+    # the bars are the distribution drawn from: the filtered tokens have probability 0
+    for token in out["tokens"]:
+        assert token["dist"]["possible"] <= (settings["k"] if "k" in settings else 256)
+        assert token["id"] in ids(token["dist"]["top"]) or token["dist"]["possible"] > TOP
+
+
+def test_one_step_more_is_the_same_text_with_one_token_more_and_the_same_settings_give_the_same_text():
+    for slug in ("top-k-sampling", "top-p-sampling", "greedy-decoding"):
+        short, longer = run(slug, steps=4, seed=5), run(slug, steps=5, seed=5)
+        assert ids(longer["tokens"])[:4] == ids(short["tokens"])
+        assert run(slug, steps=5, seed=5) == longer
+        assert methods.run(slug, longer["settings"])["text"] == longer["text"]  # the link's settings
+    assert run("top-k-sampling", steps=8, seed=5)["text"] != run("top-k-sampling", steps=8, seed=6)["text"]
+
+
+def test_beam_scores_are_sums_of_log_probabilities_and_width_one_is_greedy(target):
+    model, _, prompt = target
+    out = run("beam-search", steps=6, width=3)
+    for step in out["steps"]:
+        scores = [b["score"] for b in step["beams"]]
+        assert len(scores) == 3 and scores == sorted(scores, reverse=True)
+        for b in step["beams"]:
+            seq = prompt + b["tokens"]
+            logits = full_logits(model, seq)
+            logp = np.log(softmax(logits[len(prompt) - 1:-1]))
+            assert b["score"] == pytest.approx(sum(logp[i, t] for i, t in enumerate(b["tokens"])), abs=1e-4)  # float32
+    assert ids(out["tokens"]) == out["steps"][-1]["beams"][0]["tokens"]
+    greedy = run("beam-search", steps=6, width=1)
+    assert ids(greedy["tokens"]) == greedy_recompute(model, prompt, 6).tokens
+
+
+def test_speculative_rounds_follow_the_acceptance_rule_and_the_whole_text_is_the_engines(target):
+    model, _, prompt = target
+    draft, _ = models.load("draft")
+    out = run("speculative-decoding", steps=MAX_NEW_TOKENS, gamma=3, spec_temperature=0.8, seed=4)
+    assert out["done"] and len(out["tokens"]) == MAX_NEW_TOKENS
+    assert int(out["settings"]["steps"]) == len(out["steps"]) < MAX_NEW_TOKENS  # rounds, each ≥ 1 token
+    for step in out["steps"]:
+        a = step["accepted"]
+        assert ids(step["tokens"][:a]) == ids(step["proposals"][:a])
+        for i, prob in enumerate(step["accept_probs"]):
+            assert prob == pytest.approx(min(1, step["target_probs"][i] / step["draft_probs"][i]))
+            assert (step["uniforms"][i] < prob) == (i < a)  # kept exactly while u < min(1, p/q)
+        assert len(step["tokens"]) == a + 1
+    engine = speculative_generate(model, draft, prompt, MAX_NEW_TOKENS, k=3, params=SamplingParams(temperature=0.8),
+                                  rng=np.random.default_rng(4), block_size=methods.BLOCK_SIZE)
+    assert ids(out["tokens"]) == engine.tokens
+    # temperature 0: greedy, the target's own greedy text whatever the draft proposes
+    greedy = run("speculative-decoding", steps=5, gamma=4, spec_temperature=0)
+    assert ids(greedy["tokens"]) == greedy_recompute(model, prompt, len(greedy["tokens"])).tokens
+
+
+def test_an_empty_prompt_is_refused_in_german_and_nothing_is_computed():
+    for prompt in ("", "   \n"):
+        with pytest.raises(form.PromptError, match="Der Prompt ist leer"):
+            methods.run("greedy-decoding", {"prompt": prompt})
+
+
+def test_caps_hold_with_a_german_note_and_any_unicode_is_a_prompt(target):
+    tokenizer = target[1]
+    long = "Ä" * (PROMPT_CHARS + 100)
+    out = methods.run("greedy-decoding", {"prompt": long, "steps": "1000"})
+    assert len(out["prompt"]) == PROMPT_TOKENS and len(out["tokens"]) == MAX_NEW_TOKENS and out["done"]
+    assert out["notes"] == [
+        f"Dein Prompt hat {PROMPT_CHARS + 100} Zeichen. Das Modell liest nur die ersten {PROMPT_CHARS}.",
+        "„Schritte“: 1000 liegt außerhalb des erlaubten Bereichs 0 bis 32; verwendet wird 32.",
+        f"Dein Prompt ergibt {2 * PROMPT_CHARS} Tokens. Das Modell liest nur die ersten {PROMPT_TOKENS}."]
+    assert out["settings"]["steps"] == str(MAX_NEW_TOKENS)
+    out = methods.run("top-k-sampling", {"prompt": "🙂 日本語 ß", "k": "0", "temperature": "abc", "seed": "2"})
+    assert out["prompt"] == [{"id": i, "text": tokenizer.token_text(i)} for i in tokenizer.encode("🙂 日本語 ß")]
+    assert out["notes"] == ["„k“: 0 liegt außerhalb des erlaubten Bereichs 1 bis 50; verwendet wird 1.",
+                            "„Temperatur“: „abc“ ist kein gültiger Wert; verwendet wird der Standardwert 1."]
+    assert out["settings"]["k"] == "1"
+    with pytest.raises(form.PromptError):
+        methods.run("kv-cache", {"prompt": "x"})
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_block_is_closed_and_offers_the_pages_settings(slug):
+    html = realmodel_block.section(slug)
+    assert html.startswith(f'<details class="pl-realmodel" data-realmodel="{slug}"') and " open" not in html.split(">")[0]
+    shown = {name for name in fields.PARAMS if f'data-realmodel-field="{name}"' in html}
+    assert shown == {"steps", *PAGES[slug][1]}
+    assert 'data-realmodel-field="prompt"' in html
