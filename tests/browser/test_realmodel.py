@@ -1,0 +1,94 @@
+"""„Am echten Modell“ in the browser (pageblocks/realmodel_block.py, static/js/realmodel/realmodel.js, the Python
+worker): closed, the block loads nothing; opened, the model loads in the worker with a visible status, the
+reader's prompt shows its tokens and ten bars and the rest, two steps give the tokens CPython computes for the
+same settings (probierlabor/realmodel), the page's address brings the same text back, an empty prompt gets its
+German note, and on a phone nothing scrolls sideways."""
+
+from __future__ import annotations
+
+import pytest
+
+from probierlabor.realmodel import methods
+
+pytestmark = pytest.mark.browser
+
+BLOCK = ".pl-realmodel"
+FIRST_RUN_MS = 180_000  # a fresh worker: Pyodide and numpy on a busy 2-core machine
+PROMPT = "Der Hund läuft über die Straße"
+STATUSES = """() => { const line = document.querySelector('.pl-realmodel [data-realmodel-status]');
+    window.__statuses = []; new MutationObserver(() => window.__statuses.push(line.textContent))
+      .observe(line, { childList: true, characterData: true, subtree: true }); }"""
+
+
+def wait_run(page, generated: int | None = None, timeout=30_000):
+    """Until no run is under way (and, if given, so many tokens are generated)."""
+    count = "true" if generated is None else (
+        f"document.querySelectorAll('.pl-realmodel [data-realmodel-generated] button').length === {generated}")
+    page.wait_for_function(f"""() => {{ const b = document.querySelector('.pl-realmodel');
+        return b.getAttribute('aria-busy') === 'false' && {count}; }}""", timeout=timeout)
+
+
+def titles(page, area: str) -> list[str]:
+    return page.eval_on_selector_all(f"{BLOCK} [data-realmodel-{area}] .pl-realmodel-chip", "els => els.map(e => e.title)")
+
+
+def test_a_prompt_steps_twice_like_cpython_and_the_link_brings_the_text_back(visit, check):
+    v = visit("/top-k-sampling/", service_workers="block")
+    v.wait_state()
+    page = v.page
+    with check("closed, nothing of it loads"):
+        assert [u for u in v.requests if "realmodel" in u] == []
+    page.evaluate(STATUSES)
+    page.click(f"{BLOCK} > summary")
+    page.wait_for_function("() => document.querySelectorAll('.pl-realmodel .pl-realmodel-bar').length === 11",
+                           timeout=FIRST_RUN_MS)
+    wait_run(page)
+    with check("the model's loading is shown"):
+        assert "Modell wird geladen …" in page.evaluate("window.__statuses")
+
+    page.fill(f"{BLOCK} [data-realmodel-field=prompt]", PROMPT)
+    expected = methods.run("top-k-sampling", {"prompt": PROMPT, "steps": "0"})
+    chips = ".pl-realmodel [data-realmodel-prompt-tokens] .pl-realmodel-chip"
+    page.wait_for_function(f"() => document.querySelectorAll('{chips}').length === {len(expected['prompt'])}",
+                           timeout=30_000)
+    wait_run(page)
+    with check("the prompt's tokens, ten bars and the rest"):
+        assert titles(page, "prompt-tokens") == [f"Token {t['id']}" for t in expected["prompt"]]
+        bars = page.locator(f"{BLOCK} .pl-realmodel-bar")
+        assert bars.count() == 11
+        assert bars.nth(10).text_content().startswith(f"übrige {expected['next']['rest_count']} Tokens")
+        assert all(text.endswith("\u202f%") and "," in text for text in bars.all_text_contents())
+
+    for n in (1, 2):
+        page.click(f"{BLOCK} [data-realmodel-step]")
+        wait_run(page, generated=n)
+    settings = {"prompt": PROMPT, "k": "10", "temperature": "1", "seed": "1", "steps": "2"}
+    two = methods.run("top-k-sampling", settings)
+    with check("two steps, the tokens CPython draws"):
+        assert titles(page, "generated") == [f"Token {t['id']}" for t in two["tokens"]]
+    page.click(f"{BLOCK} [data-realmodel-generated] button >> nth=0")
+    with check("a generated token shows its distribution"):
+        assert page.text_content(f"{BLOCK} [data-realmodel-dist-title]").startswith("Verteilung, aus der Token 1")
+        assert page.locator(f"{BLOCK} .pl-realmodel-bar[data-kind=chosen]").count() == 1
+    link = page.url
+    assert "m.steps=2" in link and "m.prompt=" in link
+
+    page.fill(f"{BLOCK} [data-realmodel-field=prompt]", "")
+    page.wait_for_function("""() => document.querySelector('.pl-realmodel [data-realmodel-status]').dataset.kind
+        === 'error'""", timeout=30_000)
+    with check("an empty prompt: the German note, no result"):
+        assert page.text_content(f"{BLOCK} [data-realmodel-status]").startswith("Der Prompt ist leer.")
+        assert page.is_hidden(f"{BLOCK} [data-realmodel-result]")
+    assert v.console_errors() == [] and v.foreign_requests() == []
+
+    # the shared link, in a fresh tab on a phone: the block opens by itself and shows the same text
+    shared = visit(link.removeprefix(v.origin), width=360, height=740, service_workers="block")
+    shared.page.wait_for_function("() => document.querySelectorAll('.pl-realmodel [data-realmodel-generated] button')"
+                                  ".length === 2", timeout=FIRST_RUN_MS)
+    with check("the link gives the same text"):
+        assert titles(shared.page, "generated") == [f"Token {t['id']}" for t in two["tokens"]]
+        assert shared.page.input_value(f"{BLOCK} [data-realmodel-field=prompt]") == PROMPT
+    with check("on a phone nothing scrolls sideways"):
+        wide = shared.page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= 360, f"die Seite ist {wide} px breit"
+    assert shared.console_errors() == [] and shared.foreign_requests() == []
