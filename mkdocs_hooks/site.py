@@ -19,16 +19,19 @@ import jinja2
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+from probierlabor.realmodel import models
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "py" / "probierlabor"
 ENGINE = ROOT / "engine"
 STATIC = ROOT / "static"
 # The engine modules the package imports (tests/test_browser_zip.py checks the list against its imports):
 # a concept's plain-Python math (acceptance.py), the tokenizer „Eigener Lauf“'s form reads prompts by, and
-# what probierlabor/live runs on numpy in the Python worker, only when a reader starts a run. The page
+# what probierlabor/live and probierlabor/realmodel (with the byte-level tokenizer) run on numpy in the
+# Python worker, only when a reader starts a run or opens „Am echten Modell“. The page
 # imports nothing of it but those two plain modules, so its cold start pays only for the download
 # (bytecode, about a tenth of the zip); engine/__init__.py must stay free of imports.
-ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py", "attention.py", "block_pool.py", "engine.py", "model.py",
+ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py", "attention.py", "block_pool.py", "bpe.py", "engine.py", "model.py",
                       "paged_kv.py", "sampler.py", "scheduler.py", "speculative.py", "tile_trace.py", "tokenizer.py",
                       "toy.py", "tracer.py", "workloads.py")
 
@@ -66,9 +69,12 @@ def on_config(config):
 
 
 def on_files(files, config):
-    for path in sorted(STATIC.rglob("*")):
-        rel = path.relative_to(ROOT).as_posix()
-        if path.is_file() and "/." not in "/" + rel:
+    shipped = [path.relative_to(ROOT).as_posix() for path in sorted(STATIC.rglob("*")) if path.is_file()]
+    # the trained models, fetched by the Python worker when a reader opens „Am echten Modell“ (realmodel/models.py)
+    if models.shipped():
+        shipped += [f"{models.WEIGHTS}/{name}" for name in models.FILES]
+    for rel in shipped:
+        if "/." not in "/" + rel:
             files.append(File(rel, src_dir=str(ROOT), dest_dir=config["site_dir"],
                               use_directory_urls=config["use_directory_urls"]))
     return files

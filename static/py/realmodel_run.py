@@ -1,7 +1,7 @@
 # „Am echten Modell“: the site's language model on the reader's prompt (py/probierlabor/realmodel), in the
 # tab's Python Web Worker (static/js/runtime/python-worker.js) on Pyodide's numpy. The model loads on the
 # first run, with a status line, and stays for the next ones (realmodel/models.py keeps it).
-# Defines run(settings_json, slug, tell) -> JSON: the data of methods.run, or {error, prompt: true} for a
+# Defines run(settings_json, slug, folder, tell) -> JSON: the data of methods.run, or {error, prompt: true} for a
 # prompt the model cannot start from.
 import json
 import time
@@ -13,7 +13,9 @@ from probierlabor.realmodel.form import PromptError
 _loaded = set()
 
 
-def run(settings_json, slug, tell):
+def run(settings_json, slug, folder, tell):
+    """``folder``: where the worker put the trained models' files ("" when the site ships none)."""
+    models.FOLDER = folder or None
     names = ["target", "draft"] if PAGES.get(slug, ("",))[0] == "speculative" else ["target"]
     load_seconds = None
     if not _loaded.issuperset(names):

@@ -83,7 +83,7 @@ def test_a_page_without_a_replay_loads_no_replay_code(visit):
     scripts = [url for url in v.requests if "/static/js/" in url]
     assert any(url.endswith("/static/js/experiment/mount.js") for url in scripts), scripts
     assert [url for url in scripts if "/static/js/replay/" in url] == []
-    assert [url for url in v.requests if "realmodel" in url] == []  # „Am echten Modell“: tests/browser/test_realmodel.py
+    assert [url for url in v.requests if "realmodel" in url] == []  # „Am echten Modell“: tests/browser/test_real_model.py
     v.page.evaluate("window.__same_document = true")
     v.page.evaluate("document.querySelector('.md-nav__link[href$=\"kv-cache/\"]').click()")  # the theme's navigation
     v.page.wait_for_selector('section.pl-replay[data-replay][data-state="ready"]', timeout=30_000)

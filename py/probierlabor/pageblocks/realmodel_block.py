@@ -10,9 +10,11 @@ buttons and areas. No inline script or style (Content-Security-Policy).
 
 from __future__ import annotations
 
+import json
 from html import escape
 
 from ..kit import fmt
+from ..realmodel import models
 from ..realmodel.fields import DEFAULT_PROMPT, MAX_NEW_TOKENS, PAGES, PARAMS, PROMPT_CHARS, PROMPT_TOKENS
 
 INTRO = ("Hier schreibst du einen eigenen Prompt für ein kleines Sprachmodell. Es läuft in deinem Browser auf "
@@ -48,8 +50,11 @@ def _field(name: str) -> str:
 def section(slug: str) -> str:
     method, shown = PAGES[slug]
     steps = PARAMS["steps"]
+    # the trained models' files in the site, for the worker to fetch (none: the stand-in, realmodel/models.py)
+    files = [f"{models.WEIGHTS}/{name}" for name in models.FILES] if models.shipped() else []
+    weights = f' data-weights="{escape(json.dumps(files))}"' if files else ""
     html = (
-        f'<details class="pl-realmodel" data-realmodel="{escape(slug)}" data-max-new="{MAX_NEW_TOKENS}" '
+        f'<details class="pl-realmodel" data-realmodel="{escape(slug)}" data-max-new="{MAX_NEW_TOKENS}"{weights} '
         f'data-search-exclude><summary>Am echten Modell</summary>'
         f'<p class="pl-realmodel-intro">{escape(INTRO)} {escape(METHOD[method])}</p>'
         f'<label class="pl-realmodel-prompt">Dein Prompt<input type="text" data-realmodel-field="prompt" '

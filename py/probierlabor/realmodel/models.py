@@ -1,17 +1,24 @@
 """The model „Am echten Modell“ runs: ``load(name)`` → (model, tokenizer), for "target" and "draft".
 
 STAND-IN until engine/pretrained.py (issue 31 §1) is on main: seeded random Llama models of the
-engine with a vocabulary of 256 and a tokenizer that reads every byte as its own token. Both have the
-interface of the trained ones (``engine.model.LlamaModel``; ``encode``, ``decode``, ``token_text``,
-``vocab_size`` of ``engine.bpe.ByteBPE``), so switching is the one line in ``load``:
+engine with a vocabulary of 256 and the byte-level BPE without merges (every byte its own token). Both
+are what the trained ones are (``engine.model.LlamaModel``, ``engine.bpe.ByteBPE``), so switching is the
+one line in ``load``:
 
-    return pretrained.load(name)          # from engine import pretrained
+    return pretrained.load(name, **({"folder": Path(FOLDER)} if FOLDER else {}))   # from engine import pretrained
+
+The weight files (engine/weights/, FILES) go into the site beside the engine (mkdocs_hooks/site.py) when
+they exist; the Python worker fetches them when the reader opens the block and sets FOLDER to where it put
+them (static/js/runtime/python-worker.js, static/py/realmodel_run.py). Without them the stand-in needs none.
 """
 
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
+import engine
+from engine.bpe import ByteBPE
 from engine.model import LlamaModel, ModelConfig
 
 # The stand-in's sizes: the target a little larger than the engine's tiny test models, the draft one
@@ -24,23 +31,18 @@ STAND_IN = {
 }
 
 
-class ByteTokens:
-    """One token per byte of the UTF-8 text (the ByteBPE without merges)."""
+# The files engine.pretrained.load reads, in the engine's folder and, under the same path, in the site.
+WEIGHTS = "engine/weights"
+FILES = ("MANIFEST.json", "tokenizer.json", "target.npz", "draft.npz")
+FOLDER: str | None = None  # None: the engine's own folder (CPython); the worker's copy in the browser
 
-    vocab_size = 256
 
-    def encode(self, text: str) -> list[int]:
-        return list(text.encode("utf-8"))
-
-    def decode(self, ids) -> str:
-        return bytes(ids).decode("utf-8", errors="replace")
-
-    def token_text(self, token_id: int) -> str:
-        # a byte that is no character on its own (part of „ä“) as ‹C3›, as ByteBPE.token_text writes it
-        return chr(token_id) if 0x20 <= token_id < 0x7F else f"‹{token_id:02X}›"
+def shipped() -> bool:
+    """Whether the trained weights are there to ship (at build time)."""
+    return (Path(engine.__file__).parent.parent / WEIGHTS / FILES[0]).exists()
 
 
 @functools.cache
 def load(name: str = "target"):
-    """(model, tokenizer), loaded once per process (the worker keeps them between runs)."""
-    return LlamaModel(STAND_IN[name]), ByteTokens()
+    """(model, tokenizer), loaded once per process (the worker keeps them between runs). STAND-IN:"""
+    return LlamaModel(STAND_IN[name]), ByteBPE()

@@ -19,6 +19,7 @@ const TEXT = {
   python: "Python wird im Hintergrund gestartet …",
   package: (d) => `${d.name} wird geladen …`,
   engine: "Die Engine wird geladen …",
+  files: "Modell wird geladen …",  // the trained weights, into the worker
   model: "Modell wird geladen …",
   running: "Das Modell rechnet …",
   stopped: "Abgebrochen.",
@@ -234,7 +235,8 @@ function compute(block, steps) {
   block.setAttribute("aria-busy", "true");
   for (const name of ["step", "all", "reset"]) $(block, name).disabled = true;
   const started = performance.now();
-  worker.session("realmodel", [JSON.stringify(ask), block.dataset.realmodel], config.bundle, {
+  worker.session("realmodel", [JSON.stringify(ask), block.dataset.realmodel, folder(block)], config.bundle, {
+    files: weights(block),
     limit: LIMIT_S,
     text: TEXT,
     say: (text, kind) => status(block, text, kind),
@@ -262,6 +264,16 @@ function compute(block, steps) {
     },
   });
 }
+
+// The trained models' files, when the site ships them (data-weights: their paths in the site, which the
+// worker's file system repeats under its home), and the folder static/py/realmodel_run.py loads them from.
+const HOME = "/home/pyodide/";
+const weightFiles = (block) => JSON.parse(block.dataset.weights || "[]");
+const weights = (block) => Object.fromEntries(weightFiles(block).map((rel) => [HOME + rel, siteUrl(rel)]));
+const folder = (block) => {
+  const [first] = weightFiles(block);
+  return first ? HOME + first.slice(0, first.lastIndexOf("/")) : "";
+};
 
 function currentSteps(block) {
   const s = state.get(block);

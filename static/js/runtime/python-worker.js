@@ -62,6 +62,23 @@ async function bundle(py, url) {
   return zips[url];
 }
 
+// Files a run needs in Python's file system (the trained models), fetched once per worker each.
+const placed = {};  // path -> Promise
+function place(py, files, tell) {
+  const missing = Object.keys(files).filter((path) => !placed[path]);
+  if (missing.length) tell({ type: "status", stage: "files" });
+  for (const path of missing) {
+    placed[path] = (async () => {
+      const response = await fetch(files[path]);
+      if (!response.ok) throw new Error(`${path.split("/").pop()}: HTTP ${response.status}`);
+      py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+      py.FS.writeFile(path, new Uint8Array(await response.arrayBuffer()));
+    })();
+    placed[path].catch(() => delete placed[path]);
+  }
+  return Promise.all(Object.keys(files).map((path) => placed[path]));
+}
+
 async function runner(name, bundleUrl, tell) {
   const task = TASKS[name];
   if (!task) throw new Error(`unbekannte Aufgabe ${name}`);
@@ -93,7 +110,7 @@ self.addEventListener("message", (event) => {
 });
 
 async function serve(event) {
-  const { id, task, args, bundle: bundleUrl } = event.data;
+  const { id, task, args, bundle: bundleUrl, files = {} } = event.data;
   let sent = 0;
   let dropped = 0;
   const send = (message) => apply(post, port, [{ id, ...message }]);
@@ -107,6 +124,7 @@ async function serve(event) {
   let run;
   try {
     run = await runner(task, bundleUrl, tell);
+    await place(await python(tell), files, tell);
   } catch (error) {
     send({ type: "failed", message: String((error && error.message) || error).split("\n")[0] });
     return;

@@ -32,9 +32,10 @@ function end() {
 }
 
 // Runs task with args (strings) and the zip at bundle; listen(message) gets this run's messages
-// (status, running, progress, done, failed) until detach(). A worker that breaks down reports
-// "failed" and is ended.
-function run(task, args, bundle, listen) {
+// (status, running, progress, done, failed) until detach(). files ({path in Python's file system: URL},
+// optional) are fetched into the worker before the run, once per worker (the trained models).
+// A worker that breaks down reports "failed" and is ended.
+function run(task, args, bundle, listen, files = {}) {
   if (!worker) start();
   const mine = worker;
   const channel = port;
@@ -47,7 +48,7 @@ function run(task, args, bundle, listen) {
   };
   channel.addEventListener("message", message);
   mine.addEventListener("error", broken);
-  channel.postMessage({ id, task, args, bundle });
+  channel.postMessage({ id, task, args, bundle, files });
   return {
     detach() {
       channel.removeEventListener("message", message);
@@ -65,7 +66,7 @@ const dropped = (count) => `${de(count, 0)} Meldungen des Laufs wurden verworfen
 // or a function of the stage's message, e.g. package({ name, index, count })), say(text, kind),
 // end() once the run is over, whatever ended it, progress(data) (optional), and done(data, finish)
 // for the result, which calls finish(text, kind); data.total is the time from the press (this call)
-// to the result, data.seconds the run's own. Returns { stop }.
+// to the result, data.seconds the run's own; files (optional) as for run(). Returns { stop }.
 function session(task, args, bundle, o) {
   const pressed = performance.now();
   let timer = null;
@@ -97,7 +98,7 @@ function session(task, args, bundle, o) {
     }
   };
   o.say(worker ? o.text.running : o.text.python);  // a fresh worker starts Python first
-  job = run(task, args, bundle, listen);
+  job = run(task, args, bundle, listen, o.files);
   return { stop: () => halt(o.text.stopped) };
 }
 
