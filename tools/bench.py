@@ -20,6 +20,9 @@ loads divided by the bare loads just around them, so every ratio compares loads 
     python tools/bench.py --live-only          just „Eigener Lauf“: each engine page's first preset run in
                                                the browser and in CPython, their ratio, the longest
                                                main-thread task while the engine runs
+    python tools/bench.py --realmodel-only     just „Am echten Modell“: the model's load after the worker is up
+                                               (target ≤ 2 s) and ms per generated token in the browser
+                                               (target ≤ 30) beside CPython, on the six decoding pages
 """
 
 from __future__ import annotations
@@ -460,6 +463,58 @@ def print_live(rows: list[dict]) -> None:
           "browser: the engine's time in the worker; longest task: on the first / second run)")
 
 
+REALMODEL_RUN = """(steps) => new Promise((resolve) => {
+  const block = document.querySelector('.pl-realmodel');
+  block.addEventListener('pl:realmodel-done', (e) => resolve(e.detail), {once: true});
+  if (steps === null) block.open = true;
+  else block.querySelector(steps ? '[data-realmodel-all]' : '[data-realmodel-reset]').click(); })"""
+
+
+def realmodel_times(browser, site_url: str, slugs: list[str]) -> list[dict]:
+    """„Am echten Modell“ on each decoding page: opening the block (the worker starts Pyodide and numpy, then the
+    model loads: its files fetched and the model built, the part measured as load), then „Ganzer Text“ twice
+    (ms per generated token: the worker's compute time over the tokens, the second run) beside the same
+    run in CPython (best of 3)."""
+    from probierlabor.realmodel import fields, methods
+
+    rows = []
+    for slug in slugs:
+        settings = {"prompt": fields.DEFAULT_PROMPT, "steps": str(fields.MAX_NEW_TOKENS)}
+        cpython = []
+        for _ in range(3):
+            started = time.perf_counter()
+            out = methods.run(slug, settings)
+            cpython.append((time.perf_counter() - started) / len(out["tokens"]))
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        page = context.new_page()
+        page.goto(f"{site_url}/{slug}/")
+        page.wait_for_selector('[data-experiment][data-state="ready"]', timeout=120_000)
+        opened = page.evaluate(REALMODEL_RUN, None)
+        runs = []
+        for _ in range(2):
+            page.evaluate(REALMODEL_RUN, 0)
+            runs.append(page.evaluate(REALMODEL_RUN, 1))
+        context.close()
+        if opened["error"] or runs[-1]["error"]:
+            raise RuntimeError(f"{slug}: „Am echten Modell“ lief nicht durch ({opened['error'] or runs[-1]['error']})")
+        per_token = runs[-1]["compute"] / runs[-1]["tokens"]
+        rows.append({"slug": slug, "open_ms": opened["ms"], "load_s": opened["load"], "browser_ms_per_token": per_token * 1000,
+                     "cpython_ms_per_token": min(cpython) * 1000, "ratio": per_token / min(cpython)})
+    return rows
+
+
+def print_realmodel(rows: list[dict]) -> None:
+    print(f"\n{'Am echten Modell':<22}{'open s':>8}{'load s':>8}{'ms/token':>10}{'CPython':>9}{'ratio':>7}")
+    for r in rows:
+        print(f"{r['slug']:<22}{r['open_ms'] / 1000:>8.2f}{r['load_s']:>8.3f}{r['browser_ms_per_token']:>10.2f}"
+              f"{r['cpython_ms_per_token']:>9.2f}{r['ratio']:>7.2f}")
+    print("(open: opening the block → first distribution, with Pyodide and numpy on first use; load: the model's "
+          "files fetched and the model built, after the worker is up; ms/token: „Ganzer Text“, the worker's time "
+          "per generated token, beside CPython's)")
+    print_checks([(f"{r['slug']}: model load vs 2 s", r["load_s"] / 2) for r in rows]
+                 + [(f"{r['slug']}: ms per generated token vs 30 ms", r["browser_ms_per_token"] / 30) for r in rows])
+
+
 def print_workshop(times: dict) -> None:
     print(f"\nIm Code nachrechnen on {times['slug']}: Ausführen → figure {times['first_ms'] / 1000:.2f} s on first use, "
           f"{times['second_ms'] / 1000:.2f} s on a second run · Systemcheck in the page's runtime: numpy "
@@ -508,6 +563,8 @@ def main(argv=None) -> int:
     parser.add_argument("--workshop-page", default="top-p-sampling", help="a page with a workshop script")
     parser.add_argument("--live-only", action="store_true",
                         help="measure only „Eigener Lauf“ on the engine pages (browser vs CPython, long tasks)")
+    parser.add_argument("--realmodel-only", action="store_true",
+                        help="measure only „Am echten Modell“ (model load, ms per token: browser vs CPython)")
     parser.add_argument("--site", type=Path, default=SITE,
                         help="another build to measure (e.g. an older revision's, for an A/B comparison)")
     parser.add_argument("--reference", type=Path,
@@ -530,10 +587,13 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     from probierlabor.pageblocks import live_block
+    from probierlabor.realmodel.fields import PAGES as REALMODEL_PAGES
 
     # A part alone: (key in the JSON, measure(browser, url), print)
     part = (("live", lambda browser, url: live_times(browser, url, sorted(live_block.PAGES)), print_live)
             if args.live_only else
+            ("realmodel", lambda browser, url: realmodel_times(browser, url, sorted(REALMODEL_PAGES)), print_realmodel)
+            if args.realmodel_only else
             ("workshop", lambda browser, url: workshop_times(browser, url, args.workshop_page), print_workshop)
             if args.workshop_only else None)
     if part:

@@ -258,7 +258,9 @@ function compute(block, steps) {
         finish(s.pending ? TEXT.running : show(block, data), "done");
       }
       block.dispatchEvent(new CustomEvent("pl:realmodel-done", {
-        detail: { ms: performance.now() - started, seconds: data.seconds, load: data.load_seconds,
+        // load: the model's files into the worker and the model built from them (null: it was there)
+        detail: { ms: performance.now() - started, seconds: data.seconds,
+          load: data.load_seconds === null ? null : data.load_seconds + data.fetched,
           compute: data.compute_seconds, tokens: data.tokens ? data.tokens.length : 0, error: data.error || null },
       }));
     },

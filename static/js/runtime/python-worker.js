@@ -122,9 +122,12 @@ async function serve(event) {
     }
   };
   let run;
+  let fetched = 0;  // seconds this run waited for its files (make bench: the model's load)
   try {
     run = await runner(task, bundleUrl, tell);
+    const asked = performance.now();
     await place(await python(tell), files, tell);
+    fetched = (performance.now() - asked) / 1000;
   } catch (error) {
     send({ type: "failed", message: String((error && error.message) || error).split("\n")[0] });
     return;
@@ -138,5 +141,5 @@ async function serve(event) {
     send({ type: "failed", message: String((error && error.message) || error).trim().split("\n").pop() });
     return;
   }
-  send({ type: "done", seconds: (performance.now() - started) / 1000, dropped, ...result });
+  send({ type: "done", seconds: (performance.now() - started) / 1000, fetched, dropped, ...result });
 }
