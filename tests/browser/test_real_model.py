@@ -68,7 +68,8 @@ def test_a_prompt_steps_twice_like_cpython_and_the_link_brings_the_text_back(vis
         assert titles(page, "generated") == [f"Token {t['id']}" for t in two["tokens"]]
     page.click(f"{BLOCK} [data-realmodel-generated] button >> nth=0")
     with check("a generated token shows its distribution"):
-        assert page.text_content(f"{BLOCK} [data-realmodel-dist-title]").startswith("Verteilung, aus der Token 1")
+        title = page.text_content(f"{BLOCK} [data-realmodel-dist-title]")
+        assert title.startswith("Vor Token 1 („") and title.endswith(f"“): {two['shown']}"), title
         assert page.locator(f"{BLOCK} .pl-realmodel-bar[data-kind=chosen]").count() == 1
     link = page.url
     assert "m.steps=2" in link and "m.prompt=" in link

@@ -140,6 +140,13 @@ def speculative(model, prompt, steps, values) -> list[dict]:
     return out
 
 
+# What the bars show, per method (German, for the view's title).
+SHOWN = {"greedy": "die Wahrscheinlichkeiten des Modells", "beam": "die Wahrscheinlichkeiten des Modells",
+         "decode": "die Wahrscheinlichkeiten des Modells",
+         "top_k": "die Verteilung nach Temperatur und Top-k, aus der gezogen wird",
+         "top_p": "die Verteilung nach Temperatur und Top-p, aus der gezogen wird",
+         "speculative": "die Verteilung des Zielmodells nach der Temperatur"}
+
 METHODS = {"greedy": greedy, "decode": greedy, "top_k": sampling, "top_p": sampling, "beam": beam,
            "speculative": speculative}
 
@@ -191,6 +198,7 @@ def run(slug: str, settings) -> dict:
         "tokens": [_token(tokenizer, t) | {"dist": distribution(shown[len(prompt) - 1 + i], tokenizer)}
                    for i, t in enumerate(generated)],
         "next": distribution(shown[-1], tokenizer),
+        "shown": SHOWN["greedy" if params.greedy else method],
         "steps": steps,
         "text": tokenizer.decode(generated),
         "done": len(generated) >= MAX_NEW_TOKENS,

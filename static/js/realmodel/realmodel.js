@@ -27,8 +27,8 @@ const TEXT = {
   failed: (m) => `Das Modell konnte nicht starten (${m}). Lade die Seite neu.`,
   ready: (d) => `${d.tokens.length} von höchstens ${d.max} neuen Tokens, gerechnet in ${de(d.compute_seconds * 1000, 0)} ms.`,
   full: (max) => `Fertig: Mehr als ${max} neue Tokens schreibt das Modell hier nicht. „Von vorn“ fängt neu an.`,
-  next: "Verteilung des nächsten Tokens",
-  chosen: (i, text) => `Verteilung, aus der Token ${i + 1} („${text}“) gewählt wurde`,
+  next: (shown) => `Nächstes Token: ${shown}`,
+  chosen: (i, text, shown) => `Vor Token ${i + 1} („${text}“): ${shown}`,
   rest: (n) => `übrige ${de(n, 0)} Tokens`,
   token: (t) => `Token ${t.id}`,
   none: "Noch nichts erzeugt. „Nächstes Token“ rechnet einen Schritt.",
@@ -79,8 +79,11 @@ function notes(block, list, kind) {
   box.hidden = !list.length;
 }
 
-// A token as the reader can see it: a space as ␣, a line break as ↵.
-const visible = (text) => text.replace(/ /g, "\u2423").replace(/\n/g, "\u21b5");
+// A token as the reader can see it: a space as ␣, a line break as ↵, another control character by its
+// byte as ‹1F› (as a byte of an unfinished character is written).
+const hex = (ch) => `‹${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}›`;
+// eslint-disable-next-line no-control-regex -- the control characters are what this replaces
+const visible = (text) => text.replace(/ /g, "\u2423").replace(/\n/g, "\u21b5").replace(/[\u0000-\u001f\u007f]/g, hex);
 
 function chip(token, tag = "span") {
   const el = document.createElement(tag);
@@ -168,7 +171,7 @@ function detail(data, step) {
   }
   if (data.method === "decode") {
     const table = document.createElement("table");
-    table.className = "pl-realmodel-cache";
+    table.className = "pl-table pl-realmodel-cache";
     const head = table.createTHead().insertRow();
     for (const text of ["Schritt", "eingefüttert", "KV-Cache danach"]) head.append(Object.assign(document.createElement("th"), { textContent: text }));
     const body = table.createTBody();
@@ -189,11 +192,11 @@ function select(block, index) {
   const buttons = [...$(block, "generated").children];
   buttons.forEach((b, i) => b.setAttribute("aria-pressed", String(i === index)));
   if (index === null) {
-    showDistribution(block, data.next, TEXT.next, null);
+    showDistribution(block, data.next, TEXT.next(data.shown), null);
     $(block, "detail").replaceChildren(...detail(data, data.steps[data.steps.length - 1]));
   } else {
     const token = data.tokens[index];
-    showDistribution(block, token.dist, TEXT.chosen(index, visible(token.text)), token.id);
+    showDistribution(block, token.dist, TEXT.chosen(index, visible(token.text), data.shown), token.id);
     $(block, "detail").replaceChildren(...detail(data, stepOf(data, index)));
   }
 }
