@@ -55,6 +55,9 @@ TARGETS = """() => {
   const sel = '.md-content :is(button, select, summary, input:not([type=hidden]):not(.pl-option input), .pl-option)';
   for (const el of document.querySelectorAll(sel)) {
     if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+    // a closed <details> keeps its content laid out (Chromium) but shows only its summary
+    const shut = el.closest('details:not([open])');
+    if (shut && !(el.tagName === 'SUMMARY' && el.parentElement === shut)) continue;
     const r = el.getBoundingClientRect();
     out.push({what: (el.className || el.tagName) + ' ' + (el.textContent || el.dataset.param || '').trim().slice(0, 30),
               w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10});
