@@ -8,6 +8,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.attention import NoCacheAttention
 from engine.generate import greedy_recompute
@@ -162,3 +164,18 @@ def test_the_block_is_closed_and_offers_the_pages_settings(slug):
     shown = {name for name in fields.PARAMS if f'data-realmodel-field="{name}"' in html}
     assert shown == {"steps", *PAGES[slug][1]}
     assert 'data-realmodel-field="prompt"' in html
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(slug=st.sampled_from(SLUGS), raw=st.dictionaries(
+    st.sampled_from(["prompt", *fields.PARAMS]), st.one_of(st.text(max_size=30), st.integers(-99, 99).map(str),
+                                                            st.floats(allow_nan=True).map(str))))
+def test_any_settings_give_a_result_or_the_empty_prompt_note(slug, raw):
+    try:
+        out = methods.run(slug, raw)
+    except form.PromptError as refused:
+        assert str(refused).startswith("Der Prompt ist leer")
+        return
+    json.dumps(out, allow_nan=False)
+    assert len(out["tokens"]) <= MAX_NEW_TOKENS and len(out["prompt"]) <= PROMPT_TOKENS
+    assert methods.run(slug, out["settings"])["text"] == out["text"]  # what the link keeps gives it again
