@@ -82,7 +82,8 @@ def test_sampling_draws_what_engine_sampler_draws_with_the_same_seed(slug, setti
     assert ids(out["tokens"]) == seq[len(prompt):]
     # the bars are the distribution drawn from: the filtered tokens have probability 0
     for token in out["tokens"]:
-        assert token["dist"]["possible"] <= (settings["k"] if "k" in settings else 256)
+        assert token["dist"]["possible"] <= settings.get("k", target[1].vocab_size)
+        # a token outside the bars only where more than ten could be drawn
         assert token["id"] in ids(token["dist"]["top"]) or token["dist"]["possible"] > TOP
 
 
@@ -116,7 +117,7 @@ def test_speculative_rounds_follow_the_acceptance_rule_and_the_whole_text_is_the
     draft, _ = models.load("draft")
     out = run("speculative-decoding", steps=MAX_NEW_TOKENS, gamma=3, spec_temperature=0.8, seed=4)
     assert out["done"] and len(out["tokens"]) == MAX_NEW_TOKENS
-    assert int(out["settings"]["steps"]) == len(out["steps"]) < MAX_NEW_TOKENS  # rounds, each ≥ 1 token
+    assert int(out["settings"]["steps"]) == len(out["steps"]) <= MAX_NEW_TOKENS  # rounds, each ≥ 1 token
     for step in out["steps"]:
         a = step["accepted"]
         assert ids(step["tokens"][:a]) == ids(step["proposals"][:a])
@@ -143,10 +144,11 @@ def test_caps_hold_with_a_german_note_and_any_unicode_is_a_prompt(target):
     long = "Ä" * (PROMPT_CHARS + 100)
     out = methods.run("greedy-decoding", {"prompt": long, "steps": "1000"})
     assert len(out["prompt"]) == PROMPT_TOKENS and len(out["tokens"]) == MAX_NEW_TOKENS and out["done"]
+    tokens = len(tokenizer.encode(long[:PROMPT_CHARS]))
     assert out["notes"] == [
         f"Dein Prompt hat {PROMPT_CHARS + 100} Zeichen. Das Modell liest nur die ersten {PROMPT_CHARS}.",
         "„Schritte“: 1000 liegt außerhalb des erlaubten Bereichs 0 bis 32; verwendet wird 32.",
-        f"Dein Prompt ergibt {2 * PROMPT_CHARS} Tokens. Das Modell liest nur die ersten {PROMPT_TOKENS}."]
+        f"Dein Prompt ergibt {tokens} Tokens. Das Modell liest nur die ersten {PROMPT_TOKENS}."]
     assert out["settings"]["steps"] == str(MAX_NEW_TOKENS)
     out = methods.run("top-k-sampling", {"prompt": "🙂 日本語 ß", "k": "0", "temperature": "abc", "seed": "2"})
     assert out["prompt"] == [{"id": i, "text": tokenizer.token_text(i)} for i in tokenizer.encode("🙂 日本語 ß")]
