@@ -125,9 +125,10 @@ function showDistribution(block, dist, title, chosen) {
   $(block, "bars").replaceChildren(...rows);
 }
 
-// Which step made generated token i (a speculative round makes several).
+// Which step made generated token i (a speculative round makes several; beam search's step i is its
+// beam after i + 1 tokens).
 function stepOf(data, i) {
-  if (data.method === "beam") return data.steps[data.steps.length - 1];
+  if (data.method === "beam") return data.steps[i];
   let seen = 0;
   for (const step of data.steps) {
     seen += step.tokens.length;
