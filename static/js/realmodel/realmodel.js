@@ -137,6 +137,8 @@ function stepOf(data, i) {
   return null;
 }
 
+const tokens = (n) => `${de(n, 0)} ${n === 1 ? "Token" : "Tokens"}`;
+
 function paragraph(text) {
   return Object.assign(document.createElement("p"), { textContent: text });
 }
@@ -167,7 +169,7 @@ function detail(data, step) {
     const last = step.tokens[step.tokens.length - 1];
     const how = step.correction !== null ? `Korrektur des Zielmodells „${visible(last.text)}“`
       : `Bonus-Token des Zielmodells „${visible(last.text)}“`;
-    return [paragraph(`Runde ${round}: Der Entwurf schlägt ${step.proposals.length} Tokens vor, das Zielmodell behält ` +
+    return [paragraph(`Runde ${round}: Der Entwurf schlägt ${tokens(step.proposals.length)} vor, das Zielmodell behält ` +
       `${step.accepted}. Dazu kommt die ${how}.`), proposals];
   }
   if (data.method === "decode") {
@@ -179,7 +181,7 @@ function detail(data, step) {
     data.steps.forEach((s, i) => {
       const row = body.insertRow();
       if (s === step) row.dataset.kind = "chosen";
-      for (const cell of [i + 1, `${s.fed} ${s.fed === 1 ? "Token" : "Tokens"}`, `${s.cache} Positionen`]) row.insertCell().textContent = String(cell);
+      for (const cell of [i + 1, tokens(s.fed), `${s.cache} Positionen`]) row.insertCell().textContent = String(cell);
     });
     return [paragraph("Nach dem Prompt füttert jeder Schritt nur das zuletzt gewählte Token ein; den Rest liefert der KV-Cache."), table];
   }
