@@ -32,7 +32,7 @@ STATIC = ROOT / "static"
 # imports nothing of it but those two plain modules, so its cold start pays only for the download
 # (bytecode, about a tenth of the zip); engine/__init__.py must stay free of imports.
 ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py", "attention.py", "block_pool.py", "bpe.py", "engine.py", "model.py",
-                      "paged_kv.py", "sampler.py", "scheduler.py", "speculative.py", "tile_trace.py", "tokenizer.py",
+                      "paged_kv.py", "pretrained.py", "sampler.py", "scheduler.py", "speculative.py", "tile_trace.py", "tokenizer.py",
                       "toy.py", "tracer.py", "workloads.py")
 
 # A hook is loaded by path, not as part of a package: its neighbour is loaded the same way.
@@ -71,8 +71,7 @@ def on_config(config):
 def on_files(files, config):
     shipped = [path.relative_to(ROOT).as_posix() for path in sorted(STATIC.rglob("*")) if path.is_file()]
     # the trained models, fetched by the Python worker when a reader opens „Am echten Modell“ (realmodel/models.py)
-    if models.shipped():
-        shipped += [f"{models.WEIGHTS}/{name}" for name in models.FILES]
+    shipped += [f"{models.WEIGHTS}/{name}" for name in models.FILES]
     for rel in shipped:
         if "/." not in "/" + rel:
             files.append(File(rel, src_dir=str(ROOT), dest_dir=config["site_dir"],

@@ -1,4 +1,4 @@
-"""„Am echten Modell“ (probierlabor/realmodel) with the stand-in model: every page's method does what the
+"""„Am echten Modell“ (probierlabor/realmodel) on the trained models: every page's method does what the
 engine does on the same settings and seed, the distributions shown add up, caps and bad input get German
 notes, and a run is a function of its settings (a shared link gives the same text)."""
 

@@ -14,8 +14,8 @@ _loaded = set()
 
 
 def run(settings_json, slug, folder, tell):
-    """``folder``: where the worker put the trained models' files ("" when the site ships none)."""
-    models.FOLDER = folder or None
+    """``folder``: where the worker put the trained models' files."""
+    models.FOLDER = folder
     names = ["target", "draft"] if PAGES.get(slug, ("",))[0] == "speculative" else ["target"]
     load_seconds = None
     if not _loaded.issuperset(names):

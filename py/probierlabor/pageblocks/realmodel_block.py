@@ -50,11 +50,11 @@ def _field(name: str) -> str:
 def section(slug: str) -> str:
     method, shown = PAGES[slug]
     steps = PARAMS["steps"]
-    # the trained models' files in the site, for the worker to fetch (none: the stand-in, realmodel/models.py)
-    files = [f"{models.WEIGHTS}/{name}" for name in models.FILES] if models.shipped() else []
-    weights = f' data-weights="{escape(json.dumps(files))}"' if files else ""
+    # the trained models' files in the site, for the worker to fetch (realmodel/models.py)
+    files = [f"{models.WEIGHTS}/{name}" for name in models.FILES]
     html = (
-        f'<details class="pl-realmodel" data-realmodel="{escape(slug)}" data-max-new="{MAX_NEW_TOKENS}"{weights} '
+        f'<details class="pl-realmodel" data-realmodel="{escape(slug)}" data-max-new="{MAX_NEW_TOKENS}" '
+        f'data-weights="{escape(json.dumps(files))}" '
         f'data-search-exclude><summary>Am echten Modell</summary>'
         f'<p class="pl-realmodel-intro">{escape(INTRO)} {escape(METHOD[method])}</p>'
         f'<label class="pl-realmodel-prompt">Dein Prompt<input type="text" data-realmodel-field="prompt" '

@@ -273,14 +273,14 @@ function compute(block, steps) {
   });
 }
 
-// The trained models' files, when the site ships them (data-weights: their paths in the site, which the
-// worker's file system repeats under its home), and the folder static/py/realmodel_run.py loads them from.
+// The trained models' files (data-weights: their paths in the site, which the worker's file system repeats
+// under its home) and the folder static/py/realmodel_run.py loads them from.
 const HOME = "/home/pyodide/";
-const weightFiles = (block) => JSON.parse(block.dataset.weights || "[]");
+const weightFiles = (block) => JSON.parse(block.dataset.weights);
 const weights = (block) => Object.fromEntries(weightFiles(block).map((rel) => [HOME + rel, siteUrl(rel)]));
 const folder = (block) => {
   const [first] = weightFiles(block);
-  return first ? HOME + first.slice(0, first.lastIndexOf("/")) : "";
+  return HOME + first.slice(0, first.lastIndexOf("/"));
 };
 
 function currentSteps(block) {
