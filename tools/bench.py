@@ -616,12 +616,17 @@ def main(argv=None) -> int:
     slugs = [s for s in args.pages.split(",") if s in SLUGS] if args.pages else list(SLUGS)
     compared = None
     if reference:
+        # a page the reference build does not have yet cannot be compared side by side
+        newer = [s for s in slugs if not (reference / s / "index.html").exists()]
+        if newer:
+            print(f"not in the reference build, not compared: {', '.join(newer)}")
+        compare = [s for s in slugs if s not in newer]
         servers = {CURRENT: serve(site), REFERENCE: serve(reference)}
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
             # Chromium's own first start is no page's cost
             cold_load(browser, f"{servers[CURRENT][1]}/{slugs[0]}/")["context"].close()
-            samples = slider_side_by_side(browser, {b: url for b, (_, url) in servers.items()}, slugs,
+            samples = slider_side_by_side(browser, {b: url for b, (_, url) in servers.items()}, compare,
                                           args.rounds, args.jumps)
             browser.close()
         for server, _ in servers.values():
