@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,6 +119,14 @@ def describe(corpus: Corpus) -> str:
     return "\n".join(lines)
 
 
+def drift(corpus: Corpus, trained_on: dict) -> list[str]:
+    """Which of the two texts differ from those the committed weights were trained on (MANIFEST.json's
+    training.corpus_sha256). The site's prose is part of the corpus, so every page edited since shifts the
+    texts, the BPE's merges and the held-out slice: a new run's loss is then comparable only roughly."""
+    now = {"train": sha256(corpus.train), "heldout": sha256(corpus.heldout)}
+    return [name for name in ("train", "heldout") if trained_on.get(name) != now[name]]
+
+
 def write(corpus: Corpus, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     texts = {"train": corpus.train, "heldout": corpus.heldout}
@@ -133,5 +142,11 @@ if __name__ == "__main__":
     args = parser.parse_args()
     built = build()
     print(describe(built))
+    manifest = Path(__file__).resolve().parent.parent / "engine" / "weights" / "MANIFEST.json"
+    if manifest.exists():
+        changed = drift(built, json.loads(manifest.read_text(encoding="utf-8"))["training"]["corpus_sha256"])
+        if changed:
+            print(f"Hinweis: {' und '.join(changed)} weichen vom Korpus der eingecheckten Gewichte ab "
+                  "(engine/weights/MANIFEST.json); ein neuer Lauf ist mit ihnen nur ungefähr vergleichbar.")
     if args.out:
         write(built, args.out)

@@ -135,3 +135,11 @@ def test_written_texts_are_the_corpus_byte_for_byte(tmp_path):
     assert (tmp_path / "korpus" / "heldout.txt").read_text(encoding="utf-8") == built.heldout
     assert (tmp_path / "korpus" / "fixture.heldout.txt").read_text(encoding="utf-8") == built.sources[0].heldout
     assert corpus.sha256(built.train) == hashlib.sha256((tmp_path / "korpus" / "train.txt").read_bytes()).hexdigest()
+
+
+def test_drift_names_the_texts_that_differ_from_the_ones_the_weights_were_trained_on():
+    built = corpus.Corpus("ein Satz.", "noch einer.", [])
+    same = {"train": corpus.sha256("ein Satz."), "heldout": corpus.sha256("noch einer.")}
+    assert corpus.drift(built, same) == []
+    assert corpus.drift(built, same | {"heldout": corpus.sha256("anders.")}) == ["heldout"]
+    assert corpus.drift(built, {}) == ["train", "heldout"]
