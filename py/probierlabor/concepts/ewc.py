@@ -27,7 +27,7 @@ from fractions import Fraction
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Near, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task, unless_own
 
 SLUG = "ewc"
 TITLE = "Elastic Weight Consolidation (EWC)"
@@ -322,11 +322,6 @@ def view(r: dict, layout: str = WIDE) -> View:
 
 # -- the lesson ---------------------------------------------------------------------------
 
-def _article(check):
-    """The lesson's numbers are the article's F and start; own ones neither solve nor answer it."""
-    return lambda params, result: not result["own"] and check(params, result)
-
-
 LESSON = Lesson(
     prediction=Prediction(
         question="Du stellst bei EWC die Strafe ganz hoch, auf λ = 100. Was passiert mit den Gewichten?",
@@ -334,7 +329,7 @@ LESSON = Lesson(
                  "beide bleiben nahe 1, die Summe bleibt weit unter 4",
                  "beide wandern auf 2"),
         answer=1,
-        shown=_article(lambda params, result: result["mode"] == "ewc" and result["lam"] >= 50),
+        shown=unless_own(lambda params, result: result["mode"] == "ewc" and result["lam"] >= 50),
         explain="Bei λ = 100 kostet auch das unwichtige w₂ viel. Die Gewichte bleiben bei (1,00; 1,18), "
                 "die Summe bei 2,18: Die neue Aufgabe wird kaum gelernt.",
         example={"lam": 100.0},
@@ -347,37 +342,37 @@ LESSON = Lesson(
     tasks=(
         Task("learn_new", "Stelle λ so ein, dass EWC die neue Aufgabe fast ganz lernt: Die Summe soll mindestens "
                           "3,9 sein.",
-             solved=_article(lambda params, result: result["mode"] == "ewc" and result["sum"] >= 3.9),
+             solved=unless_own(lambda params, result: result["mode"] == "ewc" and result["sum"] >= 3.9),
              explain="Bei kleinem λ lernt EWC die neue Aufgabe fast ganz. Trotzdem bleibt w₁ nahe 1, "
                      "denn die Änderung übernimmt das unwichtige w₂.",
              example={"lam": 0.1},
              hints=("Die Summe w₁ + w₂ zeigt, wie weit die neue Aufgabe gelernt ist. Ganz gelernt ist sie bei 4.",
                     "Je kleiner λ, desto weniger hält die Strafe die Gewichte fest.",
                     "Schiebe „Stärke der Strafe λ“ nach links."),
-             near=Near(_article(lambda params, result: result["mode"] == "ewc" and 3.85 <= result["sum"] < 3.9),
+             near=Near(unless_own(lambda params, result: result["mode"] == "ewc" and 3.85 <= result["sum"] < 3.9),
                        "Fast: Die Summe liegt knapp unter 3,9. Die Strafe darf noch etwas schwächer sein.",
                        {"lam": 0.7})),
         Task("equal_cost", "Wähle „Gleiche Strafe“ und erreiche auch dort eine Summe von mindestens 3,9. "
                            "Vergleiche den Verlust der alten Aufgabe.",
-             solved=_article(lambda params, result: result["mode"] == "equal" and result["sum"] >= 3.9),
+             solved=unless_own(lambda params, result: result["mode"] == "equal" and result["sum"] >= 3.9),
              explain="Gleiche Strafe schiebt beide Gewichte fast bis 2. Die alte Aufgabe verliert dann über 4,5, "
                      "bei EWC nur etwa 0,2.",
              example={"mode": "equal", "lam": 0.1},
              hints=("Stelle „Schutz“ auf „Gleiche Strafe“.",
                     "Auch hier lernt das Modell mehr, je kleiner λ ist. Schaue danach auf den Verlust der alten Aufgabe."),
-             near=Near(_article(lambda params, result: result["mode"] == "equal" and 3.8 <= result["sum"] < 3.9),
+             near=Near(unless_own(lambda params, result: result["mode"] == "equal" and 3.8 <= result["sum"] < 3.9),
                        "Fast: Die Summe liegt knapp unter 3,9. Auch hier darf λ noch etwas kleiner sein.",
                        {"mode": "equal", "lam": 0.2})),
         Task("balance", "Finde bei EWC ein λ, bei dem der Verlust der alten und der neuen Aufgabe beide unter "
                         "0,12 liegen.",
-             solved=_article(lambda params, result: (result["mode"] == "ewc" and result["old_loss"] < 0.12
+             solved=unless_own(lambda params, result: (result["mode"] == "ewc" and result["old_loss"] < 0.12
                                                      and result["new_loss"] < 0.12)),
              explain="Um λ = 3,16 halten sich beide Verluste die Waage. "
                      "λ legt fest, wie viel dir die alte Aufgabe im Vergleich zur neuen wert ist.",
              example={"lam": 3.16},
              hints=("Großes λ schont die alte Aufgabe, kleines λ lernt die neue. Gesucht ist ein Wert dazwischen.",
                     "Verschiebe bei EWC „Stärke der Strafe λ“, bis beide Verluste etwa gleich groß sind."),
-             near=Near(_article(lambda params, result: (result["mode"] == "ewc" and result["old_loss"] < 0.15
+             near=Near(unless_own(lambda params, result: (result["mode"] == "ewc" and result["old_loss"] < 0.15
                                                         and result["new_loss"] < 0.15)),
                        "Fast: Beide Verluste liegen schon unter 0,15. Verschiebe λ ein wenig, sodass der größere sinkt.",
                        {"lam": 2.0})),

@@ -33,7 +33,7 @@ from html import escape
 from ..kit import distribution, drag, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
-from ..kit.lesson import Lesson, Near, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task, unless_own
 
 SLUG = "knowledge-distillation"
 TITLE = "Knowledge Distillation"
@@ -315,11 +315,6 @@ def _kl_at_1(params) -> float:
     return losses(student(params["s_a"], params["split"]), 1.0, params["alpha"])["soft_kl"]
 
 
-def _article(check):
-    """The lesson's questions and answers speak of the article's teacher; an own one neither solves nor answers them."""
-    return lambda params, result: not result["own"] and check(params, result)
-
-
 LESSON = Lesson(
     prediction=Prediction(
         question="Zwei Schüler geben A beide 0,6. Einer teilt den Rest wie der Lehrer auf, "
@@ -327,7 +322,7 @@ LESSON = Lesson(
         choices=("Der Schüler mit vertauschten B und C hat den größeren.", "Er ist gleich groß.",
                  "Der Schüler wie der Lehrer hat den größeren."),
         answer=1,
-        shown=_article(lambda params, result: _near(params["s_a"], 0.6)),
+        shown=unless_own(lambda params, result: _near(params["s_a"], 0.6)),
         explain="Der harte Verlust schaut nur auf A, das Label. Wie der Rest auf B und C verteilt ist, "
                 "sieht er gar nicht.",
         example={"s_a": 0.6, "split": 0.125},
@@ -339,7 +334,7 @@ LESSON = Lesson(
     ),
     tasks=(
         Task("copy_teacher", "Stelle den Schüler so ein, dass der weiche Verlust auf 0 fällt.",
-             solved=_article(lambda params, result: result["soft_kl"] < 1e-12),
+             solved=unless_own(lambda params, result: result["soft_kl"] < 1e-12),
              explain="Jetzt sagt der Schüler genau 0,6, 0,35 und 0,05 wie der Lehrer. "
                      "Der harte Verlust bleibt trotzdem über 0, weil das Label 1 für A verlangt.",
              example={"s_a": 0.6, "split": 0.875},
@@ -354,7 +349,7 @@ LESSON = Lesson(
         # over 1, not 0,5: the prediction's own example (B and C swapped, 0,584) passed 0,5 unasked
         Task("blind_label", "Lass A bei 0,6 und finde eine Aufteilung des Rests, bei der der weiche Verlust "
                             "über 1 steigt.",
-             solved=_article(lambda params, result: _near(params["s_a"], 0.6) and result["soft_kl"] > 1),
+             solved=unless_own(lambda params, result: _near(params["s_a"], 0.6) and result["soft_kl"] > 1),
              explain="Der harte Verlust bleibt bei 0,511, denn A hat sich nicht verändert. Nur der weiche "
                      "Verlust merkt, dass der Schüler fast den ganzen Rest C gibt, dem der Lehrer nur 0,05 zutraut.",
              example={"s_a": 0.6, "split": 0.02},
@@ -362,18 +357,18 @@ LESSON = Lesson(
                     "Der weiche Verlust wächst stark, wenn der Schüler einem Token wenig gibt, dem der Lehrer viel zutraut.",
                     "Lass „Schüler: Wahrscheinlichkeit von A“ bei 0,6 und schiebe „Schüler: Anteil von B am Rest“ "
                     "weit nach links."),
-             near=Near(_article(lambda params, result: result["soft_kl"] > 0.7),
+             near=Near(unless_own(lambda params, result: result["soft_kl"] > 0.7),
                        "Fast: Der weiche Verlust ist schon groß. Prüfe, ob A genau bei 0,6 steht und ob er über 1 liegt.",
                        {"s_a": 0.6, "split": 0.04})),
         Task("why_t_squared", "Erhöhe T, bis die KL-Divergenz weniger als ein Zehntel ihres Werts bei T = 1 hat.",
-             solved=_article(lambda params, result: 0 < result["soft_kl"] < 0.1 * _kl_at_1(params)),
+             solved=unless_own(lambda params, result: 0 < result["soft_kl"] < 0.1 * _kl_at_1(params)),
              explain="Die weichen Ziele ziehen bei hoher Temperatur viel schwächer am Schüler. "
                      "Der Faktor T² gleicht das aus, sonst würde fast nur noch das Label zählen.",
              example={"T": 4.0},
              hints=("Schaue auf den weichen Verlust KL, nicht auf T² · KL.",
                     "Je höher die Temperatur, desto flacher werden Lehrer und Schüler. Flache Verteilungen gleichen sich.",
                     "Schiebe „Temperatur T“ nach rechts und vergleiche die KL mit ihrem Wert bei T = 1."),
-             near=Near(_article(lambda params, result: 0 < result["soft_kl"] < 0.2 * _kl_at_1(params)),
+             near=Near(unless_own(lambda params, result: 0 < result["soft_kl"] < 0.2 * _kl_at_1(params)),
                        "Fast: Die KL ist schon unter einem Fünftel ihres Werts bei T = 1. Erhöhe T noch etwas.",
                        {"T": 2.5})),
     ),

@@ -34,7 +34,7 @@ from statistics import median
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
-from ..kit.lesson import Lesson, Near, Prediction, Task
+from ..kit.lesson import Lesson, Near, Prediction, Task, unless_own
 
 SLUG = "reservoir-sampling"
 TITLE = "Reservoir Sampling"
@@ -403,11 +403,6 @@ def _none_kept(k: int) -> Fraction:
     return Fraction(ex["kept_num"][0], ex["den"])
 
 
-def _article(check):
-    """The lesson's numbers are the article's stream; an own one neither solves nor answers it."""
-    return lambda params, result: not result["own"] and check(params, result)
-
-
 def _is_smallest_keeping_a_return(k: int) -> bool:
     return _none_kept(k) < Fraction(1, 2) <= _none_kept(k - 1)
 
@@ -429,7 +424,7 @@ LESSON = Lesson(
                  "Wie oft ist das mit acht Plätzen so?",
         choices=("immer noch über 60 %", "etwa in einem Drittel der Durchläufe", "fast nie, unter 5 %"),
         answer=1,
-        shown=_article(lambda params, result: result["strategy"] == "reservoir" and result["k"] == 8),
+        shown=unless_own(lambda params, result: result["strategy"] == "reservoir" and result["k"] == 8),
         explain="Jede Rücksendung bleibt jetzt mit 8/20 = 40 % im Speicher. Keine von beiden bleibt in "
                 "rund 35 % der Durchläufe: doppelter Platz, aber längst keine Sicherheit.",
         example={"k": 8},
@@ -453,7 +448,7 @@ LESSON = Lesson(
                        {"k": 5})),
         Task("biased_but_lucky", "Finde ein anderes Verfahren, das mit 6 Plätzen immer eine Rücksendung behält. "
                                  "Ist es fair zu allen Positionen?",
-             solved=_article(lambda params, result: (result["strategy"] != "reservoir" and result["k"] == 6
+             solved=unless_own(lambda params, result: (result["strategy"] != "reservoir" and result["k"] == 6
                                                      and result["exact_none"] == 0)),
              explain="Die letzten sechs enthalten Position 15 immer. Die Positionen 1 bis 14 sind dafür nie "
                      "dabei: Das Ergebnis hängt nur davon ab, wo die Rücksendung steht.",
@@ -461,20 +456,20 @@ LESSON = Lesson(
              hints=("Die beiden anderen Verfahren behalten immer dieselben Positionen. "
                     "Schaue, an welchen Positionen die Rücksendungen stehen.",
                     "Stelle „Plätze im Speicher k“ auf 6 und probiere beide anderen Verfahren aus."),
-             near=Near(_article(lambda params, result: (result["strategy"] != "reservoir" and result["k"] != 6
+             near=Near(unless_own(lambda params, result: (result["strategy"] != "reservoir" and result["k"] != 6
                                                         and result["exact_none"] == 0)),
                        "Fast: Dieses Verfahren behält immer eine Rücksendung, aber nicht mit genau 6 Plätzen.",
                        {"strategy": "last", "k": 7})),
         Task("few_runs", "Wähle weniger Durchläufe, bis ein Balken mehr als 5 Prozentpunkte vom exakten Wert "
                          "abweicht.",
-             solved=_article(lambda params, result: (result["strategy"] == "reservoir" and result["runs"] < RUNS_ARTICLE
+             solved=unless_own(lambda params, result: (result["strategy"] == "reservoir" and result["runs"] < RUNS_ARTICLE
                                                      and result["max_dev_pp"] > 5)),
              explain="Mit wenigen Durchläufen schwanken die Balken stark. Das ist Zufall der Auslosung: "
                      "Exakt liegt jede Position bei k/20.",
              example={"runs": 200},
              hints=("Vergleiche die Balken mit dem exakten Wert k/20. Mit 2000 Durchläufen liegen sie nah daran.",
                     "Verkleinere „Durchläufe je Start“. Je weniger Durchläufe, desto stärker schwanken die Balken."),
-             near=Near(_article(lambda params, result: (result["strategy"] == "reservoir"
+             near=Near(unless_own(lambda params, result: (result["strategy"] == "reservoir"
                                                         and result["runs"] < RUNS_ARTICLE
                                                         and 4 <= result["max_dev_pp"] <= 5)),
                        "Fast: Der größte Ausreißer liegt schon über 4 Prozentpunkten. "

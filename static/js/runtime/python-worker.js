@@ -1,6 +1,7 @@
 // A Web Worker with its own Pyodide, for Python that must not run on the page's main thread: the
 // reader's script of „Im Code nachrechnen“ (static/py/workshop_run.py), the engine's „Eigener
-// Lauf“ (static/py/engine_run.py) and the language model of „Am echten Modell“ (static/py/realmodel_run.py). In a worker a long or endless run never freezes the page, and
+// Lauf“ (static/py/engine_run.py) and the language model of „Am echten Modell“
+// (static/py/realmodel_run.py). In a worker a long or endless run never freezes the page, and
 // ending the worker ends the run (static/js/runtime/worker.js). Everything loads from this site (offline),
 // and nothing needs cross-origin isolation. A module worker: pyodide.mjs is an ES module.
 import { startPython } from "./python-start.mjs";
