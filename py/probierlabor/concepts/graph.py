@@ -13,6 +13,7 @@ Markdown links to the other pages' titles; tests/test_graph.py checks the shape.
 from __future__ import annotations
 
 READ_FIRST: dict[str, tuple[str, ...]] = {
+    "embeddings": (),
     "softmax-temperatur": (),
     "gradientenabstieg": (),
     "validation-set": (),
@@ -34,7 +35,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "speculative-decoding": ("softmax-temperatur", "greedy-decoding"),
     "mqa": ("softmax-temperatur", "kv-cache"),
     "gqa": ("mqa",),
-    "rope": (),
+    "rope": ("embeddings",),
     "kl-divergence": (),
     "knowledge-distillation": ("gradientenabstieg", "softmax-temperatur", "kl-divergence"),
     "prefill": (),
@@ -48,6 +49,12 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
 }
 
 SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
+    "embeddings": (
+        ("rope", "gibt die Position nicht per Addition mit, sondern dreht Query und Key; dann zählt nur der Abstand."),
+        ("mqa", "Queries und Keys sind auch Vektoren; die Attention vergleicht sie mit dem Skalarprodukt."),
+        ("softmax-temperatur", "am Ausgang macht das Modell aus seinem letzten Vektor ein Logit je Token und "
+                               "daraus Wahrscheinlichkeiten."),
+    ),
     "softmax-temperatur": (
         ("greedy-decoding", "der Grenzfall \\(T = 0\\): immer das Token mit dem größten Logit."),
         ("top-k-sampling", "zieht nach der Softmax nur unter den k wahrscheinlichsten Tokens."),
@@ -173,6 +180,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("kv-cache", "der Speicher, den MQA verkleinert."),
         ("decode", "der Schritt, in dem der Cache bei jedem Token gelesen wird."),
         ("rope", "wie Queries und Keys ihre Position mitbekommen."),
+        ("embeddings", "Vektoren und ihr Skalarprodukt, die Grundrechnung jeder Attention, zum Ziehen."),
     ),
     "gqa": (
         ("mqa", "der Grenzfall mit einer einzigen Gruppe."),
@@ -207,6 +215,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("greedy-decoding", "die Auswahlregel dieses Beispiels."),
         ("speculative-decoding", "prüft mehrere vorgeschlagene Tokens in einem Durchlauf statt nur eines."),
         ("continuous-batching", "viele Decode-Schleifen teilen sich die Hardware."),
+        ("embeddings", "wie die Tokens zu ihren Vektoren kommen und wie man Vektoren vergleicht."),
     ),
     "kv-cache": (
         ("prefill", "füllt den Cache mit dem bekannten Prompt."),
@@ -255,6 +264,10 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 TERMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "embeddings": (
+        ("Tokenizer", "zerlegt das getippte Wort in Tokens"),
+        ("Scaled Dot-Product Attention", "vergleicht Vektoren mit dem Skalarprodukt"),
+    ),
     "softmax-temperatur": (
         ("Entropie", "oben als Maß der Unsicherheit in Bit"),
     ),

@@ -69,6 +69,9 @@ TERMS: tuple[Term, ...] = (
          "Das Prefill eines langen Prompts in Portionen, damit andere Anfragen dazwischen weiterlaufen."),
     Term("Disaggregated Serving", "das", "",
          "Prefill und Decode laufen auf getrennten Rechnern, jeder auf seine Arbeit zugeschnitten."),
+    Term("Embedding", "das", "die Embeddings",
+         "Der Vektor, mit dem ein Modell ein Token darstellt: seine Zeile in einer gelernten Tabelle.",
+         page="embeddings"),
     Term("End-to-End Request Latency", "die", "",
          "Die ganze Wartezeit einer Anfrage, vom Absenden bis zum letzten Token."),
     Term("Entropie", "die", "",
@@ -101,6 +104,10 @@ TERMS: tuple[Term, ...] = (
          avoid={r"\bInter-token Latency\b": "Inter-token Latency"}),
     Term("Jensen-Shannon-Divergenz", "die", "",
          "Eine symmetrische Verwandte der KL-Divergenz: Sie misst von beiden Seiten zu einer Mischung."),
+    Term("Kosinus-Ähnlichkeit", "die", "",
+         "Das Skalarprodukt zweier Vektoren geteilt durch ihre Längen: 1 bei gleicher Richtung, 0 bei "
+         "senkrechten, −1 bei entgegengesetzten Vektoren.",
+         page="embeddings", avoid={r"\bKosinusähnlichkeit\b": "Kosinusähnlichkeit"}),
     Term("Kreuzentropie", "die", "",
          "Der übliche Verlust beim Lernen von Wahrscheinlichkeiten: Er bestraft, wenn das richtige Ergebnis "
          "eine kleine Wahrscheinlichkeit bekommt. Englisch heißt sie cross-entropy.",
@@ -209,6 +216,8 @@ TERMS: tuple[Term, ...] = (
     Term("Verlustfunktion", "die", "die Verlustfunktionen",
          "Eine Zahl für jede Wahl der Gewichte, die misst, wie falsch das Modell liegt. Gelernt wird, indem sie "
          "sinkt.", page="gradientenabstieg", avoid={r"\b[Ll]oss[- ][Ff]unction\b": "Loss Function"}),
+    Term("Vektor", "der", "die Vektoren",
+         "Eine Liste von Zahlen fester Länge. Zwei Zahlen sind ein Pfeil in der Ebene.", page="embeddings"),
     Term("Wahrscheinlichkeit", "die", "die Wahrscheinlichkeiten",
          "Eine Zahl von 0 bis 1 (oder 0 bis 100 %), die sagt, wie sicher etwas eintritt. In der Statistik "
          "meint „Chance“ dagegen die Odds.",
