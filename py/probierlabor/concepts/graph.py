@@ -35,7 +35,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "speculative-decoding": ("softmax-temperatur", "greedy-decoding"),
     "mqa": ("softmax-temperatur", "kv-cache"),
     "gqa": ("mqa",),
-    "rope": ("embeddings",),
+    "rope": (),
     "kl-divergence": (),
     "knowledge-distillation": ("gradientenabstieg", "softmax-temperatur", "kl-divergence"),
     "prefill": (),
@@ -191,6 +191,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "rope": (
         ("mqa", "was mit den Keys nach dem Drehen geschieht, wenn alle Köpfe sie teilen."),
         ("gqa", "dasselbe, wenn sich Gruppen von Köpfen Keys und Values teilen."),
+        ("embeddings", "die addierten Sinus-Positionen, die RoPE ersetzt, und Vektoren zum Ziehen."),
     ),
     "kl-divergence": (
         ("knowledge-distillation", "ein Schüler lernt, die Verteilung eines Lehrers nachzubilden."),
