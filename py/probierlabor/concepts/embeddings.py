@@ -226,11 +226,17 @@ MAP_X = (math.floor(min(_XS) * 10) / 10, math.ceil(max(_XS) * 10) / 10)
 MAP_Y = (math.floor(min(_YS) * 10) / 10, math.ceil(max(_YS) * 10) / 10)
 
 
-@functools.lru_cache(maxsize=4)
-def _squares(points: tuple, size: float) -> str:
-    """Many small squares as one path: one element however many tokens, and short (``h``/``v``, no arcs)."""
-    half = size / 2
-    return "".join(f"M{x - half:.1f} {y - half:.1f}h{size:g}v{size:g}h-{size:g}z" for x, y in points)
+def _marks(points) -> str:
+    """Marks as one path of zero-length strokes (the CSS gives them width and round caps): one element
+    however many tokens, about ten characters each, so a redraw sends little."""
+    return "".join(f"M{x:.0f} {y:.0f}h0" for x, y in points)
+
+
+@functools.lru_cache(maxsize=2)
+def _all_marks(layout: str) -> str:
+    """All tokens on the map: the same for every state, drawn once per layout."""
+    plot = _map_plot(layout)
+    return _marks((plot.px(x), plot.py(y)) for x, y in zip(_XS, _YS))
 
 
 def _handle(plot: svg.Plot, name: str, v) -> None:
@@ -269,18 +275,20 @@ def _plane(r: dict, layout: str) -> svg.Plot:
     return plot
 
 
-def _map(r: dict, layout: str) -> svg.Plot:
-    w = width(400, layout)
-    plot = svg.Plot(w, 300, MAP_X, MAP_Y, label="Karte aller 1024 Tokens des Modells (Hauptkomponenten)",
+def _map_plot(layout: str) -> svg.Plot:
+    return svg.Plot(width(400, layout), 300, MAP_X, MAP_Y, label="Karte aller Tokens des Modells (Hauptkomponenten)",
                     layout=layout, margin=(14, 10, 44, 16))
+
+
+def _map(r: dict, layout: str) -> svg.Plot:
+    plot = _map_plot(layout)
     plot.back.append(f'<rect class="pl-frame" x="{plot.left}" y="{plot.top}" width="{plot.right - plot.left}" '
                      f'height="{plot.bottom - plot.top}"/>')
     plot.back.append(f'<text class="pl-axis" x="{(plot.left + plot.right) / 2:.1f}" y="{plot.h - 8}" '
                      f'text-anchor="middle">Karte aller {len(data.TABLE)} Tokens ({fmt.pct(data.MAP_SHARE, 0)} der Streuung)</text>')
-    everyone = tuple((round(plot.px(x), 1), round(plot.py(y), 1)) for x, y in zip(_XS, _YS))
-    plot.body.append(f'<path class="pl-emb-all" d="{_squares(everyone, 2.4)}"/>')
+    plot.body.append(f'<path class="pl-emb-all" d="{_all_marks(layout)}"/>')
     near = [data.TABLE[i][3] for i in r["neighbours"]]
-    plot.body.append(f'<path class="pl-emb-near" d="{_squares(tuple((plot.px(x), plot.py(y)) for x, y in near), 7)}"/>')
+    plot.body.append(f'<path class="pl-emb-near" d="{_marks((plot.px(x), plot.py(y)) for x, y in near)}"/>')
     tx, ty = data.TABLE[r["token"]][3]
     plot.point(tx, ty, 7, "pl-emb-token", title=f"„{shown(r['token_text'])}“")
     plot.text(tx, ty, shown(r["token_text"]), "pl-label pl-emb-token-label", "start", dx=9, dy=-8)
