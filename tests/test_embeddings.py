@@ -118,11 +118,12 @@ def test_the_page_cuts_words_with_the_model_tokenizer():
 
 def test_what_the_prose_says_about_the_neighbours_holds():
     """pages/embeddings.md names them: „␣oder“ next to „␣und“, „␣3“ next to „␣2“, „␣sind“ near „␣ist“,
-    and „Hund“ is no token of its own."""
+    „␣Symbolleiste“ among the neighbours of „␣ein“, and „Hund“ is no token of its own."""
     assert run()["result"]["neighbour_texts"][0] == " oder"
     assert run(word="2")["result"]["neighbour_texts"][0] == " 3"
     assert " sind" in run(word="ist")["result"]["neighbour_texts"]
     assert run(word="Hund")["result"]["pieces"] == [" H", "und"]
+    assert " Symbolleiste" in run(word="ein", k=10)["result"]["neighbour_texts"]  # LibreOffice's help
 
 
 def test_typed_input_is_clamped_and_noted_in_german():
