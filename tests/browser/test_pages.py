@@ -269,6 +269,40 @@ def test_the_start_drags_in_two_directions_and_play_walks_the_steps(reader, chec
     assert v.console_errors() == []
 
 
+def test_a_vector_tip_drags_under_the_pointer_and_a_typed_word_finds_its_neighbours(reader, check):
+    """embeddings: the tip of b is a handle for its pair (data-drag-xy in the first of two panels, mapped by the
+    plane's box), and a typed word is cut by the model's tokenizer in the page's Python."""
+    v = reader("/embeddings/")
+    v.wait_state()
+    with check("the tip of b follows the pointer"):
+        tip = v.page.locator('circle[data-drag-xy="b"][role]')
+        tip.scroll_into_view_if_needed()
+        box = tip.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        v.page.mouse.move(x, y)
+        v.page.mouse.down()
+        for step in range(1, 6):  # left and up: b₁ falls, b₂ grows
+            v.page.mouse.move(x - 10 * step, y - 8 * step)
+        v.page.mouse.up()
+        v.page.wait_for_function("() => new URLSearchParams(location.search).has('b')")
+        b1, b2 = map(float, v.page.evaluate("new URLSearchParams(location.search).get('b')").split("_"))
+        assert b1 < 1 and b2 > 2, (b1, b2)
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                                 arg=api.run("embeddings", {"b": f"{b1}_{b2}"})["summary"])
+        moved = v.page.locator('circle[data-drag-xy="b"][role]').bounding_box()
+        # redrawn where the pointer let go, up to the snap to tenths (a few pixels)
+        assert abs(moved["x"] + moved["width"] / 2 - (x - 50)) < 6 and abs(moved["y"] + moved["height"] / 2 - (y - 40)) < 6
+    with check("a typed word shows its token's neighbours"):
+        field = v.page.locator('input[data-param="word"]')
+        field.fill("das")
+        field.press("Enter")
+        v.page.wait_for_function("() => new URLSearchParams(location.search).get('word') === 'das'")
+        expected = api.run("embeddings", {"b": f"{b1}_{b2}", "word": "das"})["summary"]
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=expected)
+        assert "„␣Das“" in expected
+    assert v.console_errors() == []
+
+
 # Python's figure and extra for what the controls hold now, as the browser writes that markup back.
 PYTHONS_MARKUP = """() => { const root = document.querySelector('[data-experiment]');
     const out = JSON.parse(window.probierlabor.runtime.run(root.plSlug,
