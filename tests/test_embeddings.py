@@ -144,8 +144,9 @@ def test_the_key_sentence_follows_every_control():
     summaries = {run(**raw)["summary"] for raw in (
         {}, {"a": "2; 2"}, {"b": "-1; 3"}, {"word": "der"}, {"k": 3},
         {"word": "Straßenbahn", "piece": 2}, {"positions": True}, {"positions": True, "pa": 3},
-        {"positions": True, "pb": 4})}
-    assert len(summaries) == 9
+        {"positions": True, "pb": 4}, {"pa": 3}, {"piece": 2})}
+    assert len(summaries) == 11
+    assert "zählen erst, wenn du „Positionen addieren“ einschaltest" in run(pa=3)["summary"]
     assert "senkrecht" in run(b="-1; 3")["summary"]
     assert "genau gegeneinander" in run(b="-3; -1")["summary"]
     assert "Mit Positionen (a an Stelle 2, b an Stelle 5)" in run(positions=True, pa=2, pb=5)["summary"]

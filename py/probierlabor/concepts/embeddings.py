@@ -44,6 +44,7 @@ NEIGHBOURS = len(data.TABLE[0][1])
 DIMENSIONS = data.DIMENSIONS
 MAP_PERCENT = fmt.pct(data.MAP_SHARE, 0)  # how much of the spread the map's two axes hold
 MAX_POSITION = 20
+PLACES = (0, 1)  # where a and b stand unless the reader moves them
 MAX_PIECE = 8
 WORD_CHARS = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzÄÖÜäöüß0123456789"
               ".,;:!?-'()\"„“")
@@ -61,9 +62,9 @@ PARAMS = (
           help="Zerfällt das Wort in mehrere Tokens: welches davon."),
     Param("positions", "Positionen addieren", "bool", False,
           help="Addiert zu a und b den Positionsvektor ihrer Stelle im Text."),
-    Param("pa", "Stelle von a", "int", 0, lo=0, hi=MAX_POSITION, step=1,
+    Param("pa", "Stelle von a", "int", PLACES[0], lo=0, hi=MAX_POSITION, step=1,
           help="An welcher Stelle im Text das Token a steht (nur mit Positionen)."),
-    Param("pb", "Stelle von b", "int", 1, lo=0, hi=MAX_POSITION, step=1,
+    Param("pb", "Stelle von b", "int", PLACES[1], lo=0, hi=MAX_POSITION, step=1,
           help="An welcher Stelle im Text das Token b steht (nur mit Positionen)."),
 )
 
@@ -106,7 +107,7 @@ def cosine_exact(dot: Fraction, n2a: Fraction, n2b: Fraction) -> Fraction | None
 
 
 def compute(a: tuple = A, b: tuple = B, word: str = WORD, k: int = 5, piece: int = 1,
-            positions: bool = False, pa: int = 0, pb: int = 1) -> dict:
+            positions: bool = False, pa: int = PLACES[0], pb: int = PLACES[1]) -> dict:
     va, vb = tuple(fmt.as_fraction(x) for x in a), tuple(fmt.as_fraction(x) for x in b)
     dot = va[0] * vb[0] + va[1] * vb[1]
     n2a, n2b = va[0] ** 2 + va[1] ** 2, vb[0] ** 2 + vb[1] ** 2
@@ -200,6 +201,9 @@ def _key_sentence(r: dict) -> str:
         text += (f" Mit Positionen (a an Stelle {r['pa']}, b an Stelle {r['pb']}) wird daraus "
                  f"a′·b′ {fmt.APPROX}{fmt.de(r['dot2'], 2)}")
         text += (f", Kosinus {fmt.APPROX}{fmt.de(r['cos2'], 3)}." if r["cos2"] is not None else ".")
+    elif (r["pa"], r["pb"]) != PLACES:
+        text += (f" Die Stellen (a an {r['pa']}, b an {r['pb']}) zählen erst, wenn du „Positionen addieren“ "
+                 "einschaltest.")
     pieces = r["pieces"]
     if not r["typed"]:
         text += f" Kein Wort eingetippt: Die Seite zeigt „{r['word']}“."
