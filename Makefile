@@ -102,3 +102,4 @@ model: setup words $(PEER_VENV)/.installed
 	$(BIN)/python -m model.corpus --out out/model/corpus
 	$(PEER_VENV)/bin/python -m model.train --corpus out/model/corpus --out out/model $(if $(SMOKE),--smoke)
 	$(BIN)/python -m model.export out/model
+	$(BIN)/python -m tools.embedding_table

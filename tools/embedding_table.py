@@ -7,7 +7,7 @@ written as a small Python module (``embeddings_table.py`` next to the concept): 
 tokenizer's merges (to split a typed word), each token's NEIGHBOURS nearest tokens by cosine in the full
 192 dimensions, and two coordinates per token from a principal component analysis (PCA) of the unit
 vectors. tests/test_embeddings.py derives it again from the weights and compares within a tolerance, so
-the weights stay its one source: retrain the model, rerun this.
+the weights stay its one source: `make model` reruns this after it exports new weights.
 """
 
 from __future__ import annotations
