@@ -112,16 +112,19 @@ def test_the_page_cuts_words_with_the_model_tokenizer():
     for word in ("und", "Straßenbahn", "2", ".", "Haus"):
         expected = tokenizer.encode(" " + word if word[0].isalnum() else word)
         assert emb.tokens_of(word) == expected
+    assert emb.tokens_of("-weise") == tokenizer.encode("weise") != tokenizer.encode(" weise")  # a piece inside a word
+    assert emb.tokens_of("-") == tokenizer.encode("-")
     r = run(word="Straßenbahn", piece=2)["result"]
     assert r["count"] > 2 and r["token"] == r["ids"][1]
 
 
 def test_what_the_prose_says_about_the_neighbours_holds():
-    """pages/embeddings.md names them: „␣oder“ next to „␣und“, „␣3“ next to „␣2“, „␣sind“ near „␣ist“,
+    """pages/embeddings.md names them: „␣oder“ next to „␣und“, „␣3“ next to „␣2“, „␣sind“ near „␣ist“, „ungen“ and „ierung“ near „ung“,
     „␣Symbolleiste“ among the neighbours of „␣ein“, and „Hund“ is no token of its own."""
     assert run()["result"]["neighbour_texts"][0] == " oder"
     assert run(word="2")["result"]["neighbour_texts"][0] == " 3"
     assert " sind" in run(word="ist")["result"]["neighbour_texts"]
+    assert {"ungen", "ierung"} <= set(run(word="-ung")["result"]["neighbour_texts"])
     assert run(word="Hund")["result"]["pieces"] == [" H", "und"]
     assert " Symbolleiste" in run(word="ein", k=10)["result"]["neighbour_texts"]  # LibreOffice's help
 

@@ -55,7 +55,8 @@ PARAMS = (
     Param("b", "Vektor b (x; y)", "values", B, lo=VEC_RANGE[0], hi=VEC_RANGE[1], count=(2, 2),
           help="Zwei Zahlen von −4 bis 4, mit Semikolon getrennt. Du kannst die Spitze von b auch im Bild ziehen."),
     Param("word", "Wort", "text", WORD, count=(1, 24), allowed=WORD_CHARS,
-          help="Ein Wort ohne Leerzeichen. Es wird gelesen wie mitten im Satz, mit einem Leerzeichen davor."),
+          help="Ein Wort ohne Leerzeichen, gelesen wie mitten im Satz: mit Leerzeichen davor. "
+               "Mit Bindestrich davor („-ung“) ein Stück ohne Leerzeichen."),
     Param("k", "Nachbarn", "int", 5, lo=1, hi=NEIGHBOURS, step=1,
           help="Wie viele nächste Tokens die Liste und die Karte zeigen."),
     Param("piece", "Teil des Worts", "int", 1, lo=1, hi=MAX_PIECE, step=1,
@@ -74,6 +75,7 @@ PRESETS = (
     Preset("Entgegengesetzt", {"b": (-3.0, -1.0)}, "b = −a: Kosinus −1."),
     Preset("Zahlen", {"word": "2"}, "Die Nachbarn des Tokens „␣2“: andere Ziffern."),
     Preset("Langes Wort", {"word": "Straßenbahn"}, "Ein seltenes Wort zerfällt in mehrere Tokens."),
+    Preset("Endung", {"word": "-ung"}, "Das Stück „ung“ ohne Leerzeichen: Seine Nachbarn sind andere Endungen."),
     Preset("Mit Positionen", {"positions": True, "pa": 2, "pb": 5},
            "a an Stelle 2, b an Stelle 5: Das Skalarprodukt ändert sich."),
 )
@@ -88,7 +90,11 @@ def shown(text: str) -> str:
 
 
 def tokens_of(word: str) -> list[int]:
-    """The word as it stands in the middle of a sentence: a word or number takes the space before it."""
+    """The word as it stands in the middle of a sentence: a word or number takes the space before it.
+    A hyphen in front („-ung“) asks for the piece inside a word, without the space: many of the model's
+    tokens are such pieces, and a reader can reach them so."""
+    if word.startswith("-") and word[1:2].isalnum():
+        return TOKENIZER.encode(word[1:])
     return TOKENIZER.encode((" " + word) if word[:1].isalnum() else word)
 
 
