@@ -91,14 +91,6 @@ def test_tiles_pinned_numbers_of_the_first_decode_step(reader):
     assert not v.foreign_requests() and not v.console_errors()
 
 
-def test_the_view_alphabet_is_the_engine_tokenizers():
-    from engine.tokenizer import DEFAULT_ALPHABET
-
-    js = (ROOT / "static" / "js" / "replay/kernels.js").read_text(encoding="utf-8")
-    literal = re.search(r'const ALPHABET = ("(?:[^"\\]|\\.)*");', js).group(1)
-    assert json.loads(literal) == DEFAULT_ALPHABET
-
-
 # ------------------------------------------------------------------------------ speculative decoding
 
 

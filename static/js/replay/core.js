@@ -315,6 +315,13 @@ function start(el, model, view, stage) {
 
 // ---- shared helpers for views ------------------------------------------------------------
 
+// token id -> its text, from the trace's own table (engine/tracer.py with_token_texts: every id the trace
+// names, a draft's rejected proposals too); `#id` for a trace without one
+export function tokenText(trace) {
+  const table = (trace.model && trace.model.tokens) || {};
+  return (id) => (id in table ? table[id] : `#${id}`);
+}
+
 export const fmt = {
   num(x, digits = 0) {
     return de(x, digits);
