@@ -112,13 +112,13 @@ def _decode_toy(meta):
 
 
 @scenario("kv-cache-growth", "Der KV-Cache wächst mit jedem Token",
-          "Ein Prompt, zwölf neue Tokens mit dem trainierten Sprachmodell der Seite (GQA): Prefill schreibt K "
+          "Ein Prompt, elf neue Tokens mit dem trainierten Sprachmodell der Seite (GQA): Prefill schreibt K "
           "und V aller Prompt-Positionen auf einmal, danach kommt pro Schritt eine Position dazu, alle vier "
           "Positionen ein neuer Block.",
           ["kv-cache", "decode"])
 def _kv_cache_growth(meta):
     engine = LLMEngine(model(), num_blocks=16, block_size=4, max_num_seqs=1, max_num_batched_tokens=32)
-    return run_engine(meta, engine, [text_request("r", "Der Cache wächst mit jedem", 12)])
+    return run_engine(meta, engine, [text_request("r", "Der Cache wächst mit jedem", 11)])
 
 
 def _mean_outputs(model: RunningMeanModel):

@@ -14,6 +14,13 @@ TRACES = SITE / "static" / "traces"
 SHOTS = ROOT / "out" / "screenshots"
 
 
+def shown(text: str) -> str:
+    """A token as the views write it (static/js/fmt.js token): spaces ␣, line breaks ↵, other control
+    characters as their byte."""
+    text = text.replace(" ", "\u2423").replace("\n", "\u21b5")
+    return "".join(f"‹{ord(ch):02X}›" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch for ch in text)
+
+
 def trace(name: str) -> dict:
     """The trace the built site serves."""
     return json.loads((TRACES / f"{name}.json").read_text(encoding="utf-8"))
