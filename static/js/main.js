@@ -1,11 +1,8 @@
-// The page's one entry (overrides/main.html: a module in <head>, before the theme's deferred bundle).
-// It starts Python, and on every page (mkdocs-material announces the first one and each instant
-// navigation on document$) it mounts what the page's markup declares, importing a feature's code only
-// for a page that has it: a page without a replay loads no replay code. Python survives the page
-// changes: the tab keeps this module, and with it the one runtime.
-// First import: the Trusted Types gate runs before every other module, so every later script's markup
-// passes it (static/js/trusted.js).
-import "./trusted.js";
+// The page's one entry (overrides/main.html: a module in <head>, after the Trusted Types gate and
+// before the theme's deferred bundle). It starts Python, and on every page (mkdocs-material announces
+// the first one and each instant navigation on document$) it mounts what the page's markup declares,
+// importing a feature's code only for a page that has it: a page without a replay loads no replay code.
+// Python survives the page changes: the tab keeps this module, and with it the one runtime.
 import { onPage as a11y } from "./a11y.js";
 import * as fmt from "./fmt.js";
 import { onPage as present } from "./classroom/present.js";

@@ -1,10 +1,12 @@
 // Trusted Types: every string the page turns into markup, script or a script's address passes this one
 // gate, the theme's and Pyodide's as well as ours. The policy (mkdocs_hooks/csp.py) says
 // require-trusted-types-for 'script', so a plain string at such a sink goes through the "default" policy
-// below, and no other policy can be made: the two names are taken here. This is the first module
-// static/js/main.js imports, so it runs before any other of ours (a module's imports run before it, in
-// their order), and main.js runs before the theme's deferred bundle: the gate stands before any script
-// writes markup. The page's inline scripts run earlier, while it is parsed, and write to no such sink.
+// below, and no other policy can be made: the two names are taken here. This is the first module of
+// the page (overrides/main.html: modules and deferred scripts run in document order once the page is
+// parsed), so the gate stands before static/js/main.js or the theme's bundle writes markup; the
+// page's inline scripts run earlier, while it is parsed, and write to no such sink. It imports nothing,
+// so no other file that fails to load can keep it from running; modules that use fragment() import it
+// (the same module, run once).
 // Our own writes escape what they insert (esc() in each file); the gate is there for the one that
 // forgets: markup that would run code loses the parts that would run it, and a script runs only if
 // it came with the page.

@@ -81,6 +81,10 @@ HARNESS = """async ([attacks, how]) => {
   return window.hits.filter((h) => h.startsWith(how + ':')).map((h) => h.slice(how.length + 1));
 }"""
 
+# A plain string written as markup, as the theme writes it.
+WRITE = """() => { const d = document.createElement('div');
+  d.innerHTML = '<b>fett</b><img src="x:" onerror="hit()">'; return d.innerHTML; }"""
+
 # The markup as the browser parses it, without any cleaning, and as each gate hands it on.
 SAME = """([markup]) => {
   const t = document.createElement('template');
@@ -108,8 +112,7 @@ def test_the_gate_lets_no_attack_run_and_keeps_the_sites_markup(browser, origin,
                 catch (e) { return null; } })""")
             assert made == [None, None, None]
         with check("plain strings pass the default gate"):
-            left = page.evaluate("""() => { const d = document.createElement('div');
-                d.innerHTML = '<b>fett</b><img src="x:" onerror="hit()">'; return d.innerHTML; }""")
+            left = page.evaluate(WRITE)
             assert left == '<b>fett</b><img src="x:">'
         with check("a page fetched for instant navigation keeps its scripts"):
             kept = page.evaluate("""async () => {
@@ -131,6 +134,18 @@ def test_the_gate_lets_no_attack_run_and_keeps_the_sites_markup(browser, origin,
         page = context.new_page()
         page.route(origin + BLANK, lambda route: route.fulfill(content_type="text/html",
                                                                body="<!DOCTYPE html><title>leer</title>"))
+        # A module of main.js that fails to load stops main.js, not the gate: the theme still writes its
+        # markup through the gate and changes pages instantly (the tab's window stays).
+        failed = []
+        page.route("**/static/js/a11y.js", lambda route: (failed.append(route.request.url), route.fulfill(status=404)))
+        page.goto(origin + "/overfitting/")
+        with check("a module of main.js that fails to load leaves the gate standing"):
+            assert failed and page.evaluate("window.probierlabor") is None  # main.js did not run
+            assert page.evaluate(WRITE) == '<b>fett</b><img src="x:">'
+            page.evaluate("window.__stay = true")
+            page.locator("a.md-nav__link[href$='kv-cache/']").first.click()
+            page.wait_for_function("() => document.querySelector('[data-experiment]').dataset.experiment === 'kv-cache'")
+            assert page.evaluate("window.__stay") is True
         page.goto(origin + BLANK)
         page.evaluate("import('/static/js/trusted.js').then((module) => { window.gate = module; })")
         page.add_script_tag(path=str(PURIFY))
