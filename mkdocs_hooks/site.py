@@ -47,10 +47,15 @@ def _package_files() -> list[Path]:
                   if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "pageblocks")
 
 
+# Data the page's Python reads at import (pkgutil.get_data): the trained tokenizer's merges, 12 KB, which
+# the page „Tokenisierung“ runs on; the weights stay outside the zip (on_files).
+ENGINE_DATA_FOR_BROWSER = ("weights/tokenizer.json",)
+
+
 def bundle_files() -> list[tuple[Path, str]]:
-    """(file, name in the zip) of everything the browser's Python imports."""
+    """(file, name in the zip) of everything the browser's Python imports or reads."""
     files = [(p, "probierlabor/" + p.relative_to(PACKAGE).as_posix()) for p in _package_files()]
-    return files + [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER]
+    return files + [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER + ENGINE_DATA_FOR_BROWSER]
 
 
 def _package_hash() -> str:
