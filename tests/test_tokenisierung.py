@@ -36,6 +36,7 @@ def test_the_pages_numbers():
     strasse = tok.compute(row="strasse")
     assert (strasse["chars"], strasse["bytes"], strasse["count"]) == (22, 23, 11)
     assert Fraction(strasse["bytes_per_token"]) == Fraction(23, 11)
+    assert strasse["tokens"] == ["S", "tra", "ß", "en", "b", "ah", "n", "hal", "te", "st", "elle"]  # the page names three
     assert tok.compute(row="strasse", merges=0)["count"] == 23
     assert tok.compute(row="strasse", merges=100)["count"] == 17
     # the first merge is e + n

@@ -31,6 +31,7 @@ TEASER = "Wie ein Sprachmodell Text in Tokens zerlegt – Merge für Merge, an d
 TOKENIZER = ByteBPE.from_json(pkgutil.get_data("engine", "weights/tokenizer.json").decode("utf-8"))
 MERGES = len(TOKENIZER.merges)
 BYTES = 256  # the first ids are the bytes themselves
+VOCAB = TOKENIZER.vocab_size
 LONGEST = 60  # characters of an own text: at 0 merges an emoji alone is four chips
 
 ROWS = {
@@ -55,12 +56,12 @@ PARAMS = (
 )
 
 PRESETS = (
-    Preset("„Haus“", {}, "Ein kurzes Wort: zwei Tokens."),
-    Preset("„Straßenbahnhaltestelle“", {"row": "strasse"}, "Ein langes, seltenes Wort zerfällt in viele Stücke."),
+    Preset("Haus", {}, "Ein kurzes, häufiges Wort."),
+    Preset("Straßenbahnhaltestelle", {"row": "strasse"}, "Ein langes, seltenes Wort zerfällt in viele Stücke."),
     Preset("Nur Bytes (0 Merges)", {"row": "strasse", "merges": 0}, "Ohne Merges ist jedes Byte ein Token."),
     Preset("Nach 100 Merges", {"row": "strasse", "merges": 100}, "Die häufigsten Paare sind schon verschmolzen."),
     Preset("Häufiges Wort", {"row": "schaltflaeche"}, "„ Schaltfläche“ samt Leerzeichen ist ein Token."),
-    Preset("Emoji", {"row": "emoji"}, "Vier Bytes, kein Merge: vier Tokens."),
+    Preset("Emoji", {"row": "emoji"}, "Ein Zeichen aus vier Bytes, die kein Merge verschmolzen hat."),
 )
 
 
@@ -219,7 +220,7 @@ def _curve(r: dict, layout: str) -> str:
     ticks = [0, 256, 512, MERGES]
     step = max(1, -(-r["bytes"] // 5))
     plot.grid(xticks=ticks, yticks=list(range(0, r["bytes"] + 1, step)),
-              xlabel=("Merges", f"(Vokabular 256 + Merges, bis {fmt.de(BYTES + MERGES)})"), ylabel="Tokens")
+              xlabel=("Merges", f"(Vokabular 256 + Merges, bis {fmt.de(VOCAB)})"), ylabel="Tokens")
     plot.hline(r["chars"], "pl-tok-chars")
     points, last = [(0, curve[0])], curve[0]
     for k, n in enumerate(curve):
