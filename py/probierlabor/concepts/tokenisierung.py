@@ -114,11 +114,12 @@ def compute(merges: int = MERGES, row: str = "haus", text: str = "") -> dict:
     text = text or ROWS[row]
     n_bytes = len(text.encode("utf-8"))
     traced = trace(text)
-    tokens, chunk_of = [], []
+    ids, chunk_of = [], []
     for c, (chunk, steps) in enumerate(traced):
-        ids = ids_after(chunk, steps, merges)
-        tokens += ids
-        chunk_of += [c] * len(ids)
+        here = ids_after(chunk, steps, merges)
+        ids += here
+        chunk_of += [c] * len(here)
+    tokens = [shown(i) for i in ids]
     applied = sorted({rank for _, steps in traced for rank, _ in steps})
     done = [r for r in applied if r < merges]
     curve = counts(traced, n_bytes)
@@ -133,17 +134,17 @@ def compute(merges: int = MERGES, row: str = "haus", text: str = "") -> dict:
         "vocab": BYTES + merges,
         "chars": len(text),
         "bytes": n_bytes,
-        "ids": tokens,
-        "tokens": [shown(i) for i in tokens],
+        "ids": ids,
+        "tokens": tokens,
         "chunk_of": chunk_of,
         "chunks": [chunk for chunk, _ in traced],
-        "count": len(tokens),
+        "count": len(ids),
         "count_full": full,
-        "bytes_per_token": str(Fraction(n_bytes, len(tokens))),
+        "bytes_per_token": str(Fraction(n_bytes, len(ids))),
         "curve": curve,
         "half": half,
         # tokens that are single bytes of a longer character (a byte ≥ 0x80 alone)
-        "byte_pieces": sum(1 for i in tokens if "‹" in TOKENIZER.token_text(i)),
+        "byte_pieces": sum("‹" in t for t in tokens),
         "wide_chars": [ch for ch in dict.fromkeys(text) if len(ch.encode("utf-8")) == 4],
         "last": _merge_info(done[-1] if done else None),
         "next": _merge_info(next((r for r in applied if r >= merges), None)),
