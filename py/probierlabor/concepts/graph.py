@@ -13,6 +13,7 @@ Markdown links to the other pages' titles; tests/test_graph.py checks the shape.
 from __future__ import annotations
 
 READ_FIRST: dict[str, tuple[str, ...]] = {
+    "tokenisierung": (),
     "softmax-temperatur": (),
     "gradientenabstieg": (),
     "validation-set": (),
@@ -38,8 +39,8 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "kl-divergence": (),
     "knowledge-distillation": ("gradientenabstieg", "softmax-temperatur", "kl-divergence"),
     "prefill": (),
-    "decode": ("softmax-temperatur", "prefill"),
-    "kv-cache": ("decode",),
+    "decode": ("tokenisierung", "softmax-temperatur", "prefill"),
+    "kv-cache": ("tokenisierung", "decode"),
     "flash-attention": (),
     "paged-attention": ("kv-cache",),
     "prefix-caching": ("paged-attention",),
@@ -48,6 +49,15 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
 }
 
 SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
+    "tokenisierung": (
+        ("softmax-temperatur", "macht aus den Logits des Modells Wahrscheinlichkeiten, eine für jedes Token "
+                               "des Vokabulars."),
+        ("prefill", "das Modell liest alle Tokens des Prompts in einem Durchlauf."),
+        ("decode", "danach entsteht die Antwort Token für Token, ein Schritt je Token."),
+        ("kv-cache", "hält für jedes Token Keys und Values: mehr Tokens, mehr Speicher."),
+        ("sequence-packing", "füllt Trainingsfenster fester Länge, gemessen in Tokens."),
+        ("loss-masking", "entscheidet Token für Token, welche Positionen im Verlust zählen."),
+    ),
     "softmax-temperatur": (
         ("greedy-decoding", "der Grenzfall \\(T = 0\\): immer das Token mit dem größten Logit."),
         ("top-k-sampling", "zieht nach der Softmax nur unter den k wahrscheinlichsten Tokens."),
@@ -118,6 +128,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "sequence-packing": (
         ("loss-masking", "welche Positionen im Verlust zählen, an einem Agenten-Transkript; auch dort bleibt "
                          "das Lesen davon unberührt."),
+        ("tokenisierung", "wie aus Text die Tokens werden, nach denen hier die Längen zählen."),
     ),
     "reinforcement-learning": (
         ("experience-replay", "Erfahrungen aufheben und beim Lernen wiederverwenden."),
@@ -127,6 +138,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "loss-masking": (
         ("sequence-packing", "dort müssen beim Zusammenlegen von Beispielen der Zugriff auf den Kontext und "
                              "die bewerteten Positionen ebenfalls getrennt gesteuert werden."),
+        ("tokenisierung", "wie ein Tokenizer den Text in die Tokens zerlegt, die hier einzeln zählen."),
     ),
     "pass-at-k": (
         ("validation-set", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
@@ -200,6 +212,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("ttft", "die ganze Wartezeit bis zum ersten Token."),
         ("continuous-batching", "Anfragen betreten und verlassen die Gruppe zwischen Iterationen."),
         ("softmax-temperatur", "wie die Softmax aus Scores Gewichte macht, die zusammen 1 ergeben."),
+        ("tokenisierung", "wie der Prompt in die Tokens zerfällt, die das Prefill liest."),
     ),
     "decode": (
         ("prefill", "verarbeitet den Prompt, bevor Decode beginnt."),
@@ -255,6 +268,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 TERMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "tokenisierung": (),
     "softmax-temperatur": (
         ("Entropie", "oben als Maß der Unsicherheit in Bit"),
     ),
@@ -349,7 +363,6 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "decode": (
         ("Disaggregated Serving", ""),
-        ("Tokenizer", ""),
     ),
     "kv-cache": (
         ("Causal Masking", ""),
@@ -374,7 +387,8 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
 PATHS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Wie ein Sprachmodell antwortet",
      "Erst liest das Modell den Prompt, dann schreibt es Token für Token. Wie wählt es jedes nächste?",
-     ("softmax-temperatur", "prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling", "top-p-sampling")),
+     ("tokenisierung", "softmax-temperatur", "prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling",
+      "top-p-sampling")),
     ("Lernen ohne zu vergessen",
      "Ein Modell lernt Neues und soll das Alte behalten.",
      ("gradientenabstieg", "overfitting", "ewc", "reservoir-sampling", "experience-replay", "continual-learning")),
