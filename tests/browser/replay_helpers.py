@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from conftest import change_page
+from probierlabor.kit import fmt
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("PROBIERLABOR_SITE", ROOT / "site"))  # as conftest.py: parallel builds
@@ -15,10 +16,8 @@ SHOTS = ROOT / "out" / "screenshots"
 
 
 def shown(text: str) -> str:
-    """A token as the views write it (static/js/fmt.js token): spaces ␣, line breaks ↵, other control
-    characters as their byte."""
-    text = text.replace(" ", "\u2423").replace("\n", "\u21b5")
-    return "".join(f"‹{ord(ch):02X}›" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch for ch in text)
+    """A token as the views write it: static/js/fmt.js token, held to kit/fmt.py's by tests/golden/numbers.json."""
+    return fmt.token(text)
 
 
 def trace(name: str) -> dict:

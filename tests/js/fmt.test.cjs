@@ -23,9 +23,3 @@ for (const c of golden.cases.filter((c) => golden.browser.includes(c.fn))) {
 test("byte units", () => {
   for (const [name, value] of Object.entries(golden.units)) assert.equal(fmt[name], value, name);
 });
-
-test("a token as a figure shows it: spaces, line breaks and control characters visible", () => {
-  assert.equal(fmt.token(" unter"), "\u2423unter");
-  assert.equal(fmt.token(".\nDie  K"), ".\u21b5Die\u2423\u2423K");
-  assert.equal(fmt.token("\u0001\u007f‹C3›"), "‹01›‹7F›‹C3›");  // ‹C3›: engine/bpe.py's half character
-});

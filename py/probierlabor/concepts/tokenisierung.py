@@ -98,8 +98,9 @@ def counts(traced, n_bytes: int) -> list[int]:
 
 
 def shown(token_id: int) -> str:
-    """A token as the chips show it: the leading space as ␣, a byte that is no whole character as ‹F0›."""
-    return TOKENIZER.token_text(token_id).replace(" ", "␣")
+    """A token as the chips show it (kit/fmt.token): the leading space as ␣, a byte that is no whole
+    character as ‹F0›."""
+    return fmt.token(TOKENIZER.token_text(token_id))
 
 
 def _merge_info(rank: int | None) -> dict | None:
