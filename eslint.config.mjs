@@ -16,13 +16,7 @@ export default [
   {
     // the browser side is ES modules (static/js/main.js imports them); the Python worker is a module worker
     files: ["static/js/**/*.js", "static/js/**/*.mjs"],
-    ignores: ["static/js/trusted.js"],
     languageOptions: { sourceType: "module", globals: { ...globals.browser, ...globals.worker } },
-  },
-  {
-    // the Trusted Types gate: a classic script, first in <head>, before any module can run
-    files: ["static/js/trusted.js"],
-    languageOptions: { sourceType: "script", globals: { ...globals.browser } },
   },
   {
     files: ["mkdocs_hooks/offline_sw.js"],

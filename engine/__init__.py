@@ -1,7 +1,8 @@
-"""Probierlabor's small inference engine (numpy; the page's own Python loads only ``acceptance`` and ``tokenizer``).
+"""Probierlabor's small inference engine (numpy; the page's own Python loads only ``acceptance``, ``tokenizer``
+and ``bpe``).
 
 This file imports nothing: the page imports the package from the site's zip (mkdocs_hooks/site.py) for its
-two plain-Python modules, so importing it there must not pull in numpy or the engine's other modules. The
+three plain-Python modules, so importing it there must not pull in numpy or the engine's other modules. The
 engine imports nothing from ``probierlabor``; the page's „Eigener Lauf“ (probierlabor/live) calls it.
 
 Modules, each readable on its own:

@@ -84,7 +84,7 @@ class ByteBPE:
         if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 256:
             raise ValueError(f"vocab_size must be an integer of at least 256 (the bytes), got {vocab_size!r}")
         tokenizer = cls()
-        chunk_counts = Counter(tokenizer._chunks(text))
+        chunk_counts = Counter(tokenizer.chunks(text))
         words = [list(chunk.encode("utf-8")) for chunk in chunk_counts]
         freqs = list(chunk_counts.values())
         counts: Counter[tuple[int, int]] = Counter()
@@ -127,7 +127,7 @@ class ByteBPE:
         return cls(merges)
 
     # ----------------------------------------------------------------- encoding
-    def _chunks(self, text: str) -> Iterator[str]:
+    def chunks(self, text: str) -> Iterator[str]:
         """The pattern's matches in order, and whatever lies between them as chunks of their own."""
         pos = 0
         for m in self._regex.finditer(text):
@@ -139,21 +139,33 @@ class ByteBPE:
         if pos < len(text):
             yield text[pos:]
 
-    def _encode_chunk(self, chunk: str) -> tuple[int, ...]:
+    def merge_steps(self, chunk: str) -> Iterator[tuple[int, list[int]]]:
+        """Encoding one chunk step by step: each merge it applies (its rank) and the ids after it.
+
+        The ranks only grow: a merge removes its pair everywhere, and a pair it creates contains the
+        new id, so it was learned later. The first k merges alone therefore encode the chunk to the ids
+        after its last step of rank below k (the bytes if there is none): one pass serves every k.
+        """
         ids = list(chunk.encode("utf-8"))
         ranks = self._ranks
         while len(ids) > 1:
             pair = min(zip(ids, ids[1:]), key=lambda p: ranks.get(p, len(ranks)))
             rank = ranks.get(pair)
             if rank is None:
-                break
+                return
             ids = _merge(ids, pair, 256 + rank)
+            yield rank, ids
+
+    def _encode_chunk(self, chunk: str) -> tuple[int, ...]:
+        ids = list(chunk.encode("utf-8"))
+        for _, ids in self.merge_steps(chunk):
+            pass
         return tuple(ids)
 
     def encode(self, text: str) -> list[int]:
         out: list[int] = []
         cache = self._cache
-        for chunk in self._chunks(text):
+        for chunk in self.chunks(text):
             ids = cache.get(chunk)
             if ids is None:
                 if len(cache) >= _CACHE_LIMIT:

@@ -19,7 +19,7 @@ positions 17…23, or one decode token, alone or in a batch with other sequences
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -196,6 +196,36 @@ class LlamaModel:
             x = x + (gate * (h @ w[p + "mlp.up_proj.weight"].T)) @ w[p + "mlp.down_proj.weight"].T
         x = rms_norm(x, w["model.norm.weight"], c.rms_norm_eps)
         return x @ w["lm_head.weight"].T
+
+
+def regroup_kv_heads(model: LlamaModel, num_kv_heads: int) -> LlamaModel:
+    """The same model with ``num_kv_heads`` K/V heads, made from its own K/V projections.
+
+    More heads (GQA → MHA): each K/V head is copied for every query head of its group, so the model
+    computes exactly the same, only its KV cache is larger. Fewer heads (GQA → MQA): the heads of each
+    new group are averaged, as Ainslie et al. (2023) start a GQA model from an MHA checkpoint ("mean
+    pooling"); without the short retraining they follow it with, the outputs change somewhat.
+    """
+    c = model.config
+    kv = c.num_kv_heads
+    if num_kv_heads % kv and kv % num_kv_heads:
+        raise ValueError(f"{num_kv_heads} K/V heads do not regroup the model's {kv}: one must divide the other")
+    config = replace(c, num_kv_heads=num_kv_heads)  # checks that num_heads is a multiple
+    weights = dict(model.weights)
+    for i in range(c.num_layers):
+        for proj in ("k_proj", "v_proj"):
+            name = f"model.layers.{i}.self_attn.{proj}.weight"
+            heads = weights[name].reshape(kv, c.head_dim, c.hidden_size)
+            if num_kv_heads >= kv:
+                heads = np.repeat(heads, num_kv_heads // kv, axis=0)
+            else:
+                heads = heads.reshape(num_kv_heads, kv // num_kv_heads, c.head_dim, c.hidden_size).mean(axis=1)
+            weights[name] = heads.reshape(num_kv_heads * c.head_dim, c.hidden_size)
+    out = LlamaModel(config, weights)
+    for attribute in ("tokenizer", "name"):
+        if hasattr(model, attribute):
+            setattr(out, attribute, getattr(model, attribute))
+    return out
 
 
 def tiny_config(kind: str = "GQA", **overrides) -> ModelConfig:

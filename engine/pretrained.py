@@ -16,6 +16,7 @@ dtype (float32 by default, float64 for the peer checks): the weights are widened
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -26,7 +27,7 @@ import numpy as np
 
 from engine.attention import NoCacheAttention
 from engine.bpe import ByteBPE
-from engine.model import LlamaModel, ModelConfig
+from engine.model import LlamaModel, ModelConfig, regroup_kv_heads
 
 WEIGHTS = Path(__file__).with_name("weights")
 MODELS = ("target", "draft")
@@ -68,7 +69,28 @@ def load(name: str = "target", dtype: str = "float32", folder: Path = WEIGHTS) -
         model = LlamaModel(config, {key: arrays[key] for key in arrays.files})
     tokenizer = load_tokenizer(folder, index)
     model.tokenizer = tokenizer
+    model.name = f"probierlabor-{name}"
     return model, tokenizer
+
+
+# The kinds of attention the engine pages compare, as K/V heads of the trained target (8 query heads).
+KV_HEADS = {"MHA": 8, "GQA": 2, "MQA": 1}
+
+
+@functools.cache
+def engine_model(kind: str = "GQA", dtype: str = "float64", folder: Path = WEIGHTS) -> LlamaModel:
+    """The model the engine serves by default: the trained target, for the recorded traces and the
+    readers' own runs. MHA and MQA are the same target with its K/V heads regrouped
+    (``model.regroup_kv_heads``): MHA computes exactly what GQA does, MQA averages the two K/V heads
+    without retraining. float64 by default, like the traces' other numbers. Cached: do not change it."""
+    if kind not in KV_HEADS:
+        raise ValueError(f"unknown attention kind {kind!r}; choose one of {sorted(KV_HEADS)}")
+    model, _ = load("target", dtype, folder)
+    if kind == "GQA":
+        return model
+    out = regroup_kv_heads(model, KV_HEADS[kind])
+    out.name = f"{model.name}-{kind.lower()}"
+    return out
 
 
 def heldout_ids(tokenizer: ByteBPE, folder: Path = WEIGHTS, index: dict | None = None) -> list[int]:

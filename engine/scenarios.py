@@ -14,18 +14,21 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import tracer
+from engine import pretrained, tracer
 from engine.backends import NUMPY, Backend
 from engine.engine import LLMEngine
-from engine.model import tiny_model
 from engine.sampler import GREEDY, SamplingParams
-from engine.speculative import speculative_generate, truncated_draft
+from engine.speculative import speculative_generate
 from engine.tile_trace import TileRecorder
-from engine.tokenizer import CharTokenizer
 from engine.toy import ARTICLE_P, ARTICLE_Q, ConstantModel, RunningMeanModel, ToyDecodeModel
 
 TRACES_DIR = Path(__file__).resolve().parent.parent / "static" / "traces"
-TOKENIZER = CharTokenizer()
+
+
+def model(kind: str = "GQA"):
+    """The site's trained language model (engine/pretrained.py), which every scenario with a
+    language model runs; MHA and MQA are its K/V heads regrouped."""
+    return pretrained.engine_model(kind)
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ class Scenario:
     concepts: tuple[str, ...]
     build: Callable[[dict], dict]  # scenario metadata -> trace
     twin: str | None = None  # a scenario recorded for side-by-side comparison
-    torch: bool = False  # runs the tiny Llama model, so it can be recorded on the torch backend too
+    torch: bool = False  # runs the trained Llama model, so it can be recorded on the torch backend too
 
     def meta(self) -> dict:
         meta = {"name": self.name, "title": self.title, "description": self.description,
@@ -93,7 +96,7 @@ def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None
 
 
 def text_request(req_id, text: str, max_new_tokens: int, arrival_step: int = 0) -> dict:
-    return {"id": req_id, "prompt": TOKENIZER.encode(text), "max_new_tokens": max_new_tokens,
+    return {"id": req_id, "prompt": model().tokenizer.encode(text), "max_new_tokens": max_new_tokens,
             "arrival_step": arrival_step, "eos_id": None}
 
 
@@ -109,12 +112,13 @@ def _decode_toy(meta):
 
 
 @scenario("kv-cache-growth", "Der KV-Cache wächst mit jedem Token",
-          "Ein Prompt, zwölf neue Tokens mit dem kleinen Llama-Modell (GQA): Prefill füllt vier Blöcke "
-          "auf einmal, danach kommt pro Schritt eine Position dazu, alle vier Positionen ein neuer Block.",
+          "Ein Prompt, elf neue Tokens mit dem trainierten Sprachmodell der Seite (GQA): Prefill schreibt K "
+          "und V aller Prompt-Positionen auf einmal, danach kommt pro Schritt eine Position dazu, alle vier "
+          "Positionen ein neuer Block.",
           ["kv-cache", "decode"])
 def _kv_cache_growth(meta):
-    engine = LLMEngine(tiny_model("GQA"), num_blocks=16, block_size=4, max_num_seqs=1, max_num_batched_tokens=32)
-    return run_engine(meta, engine, [text_request("r", "der cache wächst mit", 12)])
+    engine = LLMEngine(model(), num_blocks=16, block_size=4, max_num_seqs=1, max_num_batched_tokens=32)
+    return run_engine(meta, engine, [text_request("r", "Der Cache wächst mit jedem", 11)])
 
 
 def _mean_outputs(model: RunningMeanModel):
@@ -153,10 +157,11 @@ def _prefill_chunks(meta):
           "8 Tokens pro Schritt läuft sein Prefill in Stücken, die sich den Schritt mit den Decodes teilen.",
           ["prefill", "continuous-batching", "ttft"])
 def _prefill_interleaved(meta):
-    engine = LLMEngine(tiny_model("GQA"), num_blocks=32, block_size=4, max_num_seqs=4, max_num_batched_tokens=8)
-    requests = [text_request("kurz 1", "hallo", 8), text_request("kurz 2", "guten tag", 8),
-                text_request("kurz 3", "moin", 8),
-                text_request("lang", "ein langer prompt wird in stücken vorgefüllt.", 4, arrival_step=2)]
+    engine = LLMEngine(model(), num_blocks=32, block_size=4, max_num_seqs=4, max_num_batched_tokens=8)
+    requests = [text_request("kurz 1", "Hallo", 8), text_request("kurz 2", "Guten Tag", 8),
+                text_request("kurz 3", "Moin", 8),
+                text_request("lang", "Ein langer Prompt wird in Stücken vorgefüllt, während die kurzen Anfragen "
+                             "weiter Tokens erzeugen.", 4, arrival_step=2)]
     return run_engine(meta, engine, requests)
 
 
@@ -164,29 +169,30 @@ def _prefill_interleaved(meta):
           "Zwei Anfragen mit Blöcken zu 4 Positionen: Position 4 braucht einen zweiten Block, und die "
           "Blöcke einer Anfrage liegen nicht nebeneinander im Pool.", ["paged-attention", "kv-cache"])
 def _paged_blocks(meta):
-    engine = LLMEngine(tiny_model("GQA"), num_blocks=8, block_size=4, max_num_seqs=2, max_num_batched_tokens=16)
-    requests = [text_request("hund", "hund", 6), text_request("katze", "katz", 6, arrival_step=1)]
+    engine = LLMEngine(model(), num_blocks=8, block_size=4, max_num_seqs=2, max_num_batched_tokens=16)
+    requests = [text_request("hund", "Der Hund", 6), text_request("katze", "Die Katze", 6, arrival_step=1)]
     return run_engine(meta, engine, requests)
 
 
 @scenario("prefix-caching-article", "Präfix-Cache: A … H, dann X an jeder Stelle",
-          "Erst wird a b c d e f g h gerechnet und in Blöcken zu 2 zwischengespeichert. Dann ersetzt x nacheinander "
-          "jede Position: x an Stelle h nutzt 6 Tokens aus dem Cache, x an Stelle a keines.",
+          "Erst wird ABCDEFGH gerechnet (der Tokenizer macht aus jedem Buchstaben ein Token) und in Blöcken zu 2 zwischengespeichert. "
+          "Dann ersetzt X nacheinander jede Position: X an Stelle H nutzt 6 Tokens aus dem Cache, X an Stelle A "
+          "keines.",
           ["prefix-caching"])
 def _prefix_article(meta):
-    engine = LLMEngine(tiny_model("GQA"), num_blocks=48, block_size=2, max_num_seqs=1, max_num_batched_tokens=16)
-    base = "abcdefgh"
-    requests = [text_request("abcdefgh", base, 1)]
+    engine = LLMEngine(model(), num_blocks=48, block_size=2, max_num_seqs=1, max_num_batched_tokens=16)
+    base = "ABCDEFGH"
+    requests = [text_request(base, base, 1)]
     for i in range(len(base) - 1, -1, -1):  # H → X first, as the article starts
-        text = base[:i] + "x" + base[i + 1:]
+        text = base[:i] + "X" + base[i + 1:]
         requests.append(text_request(text, text, 1, arrival_step=len(requests)))
     return run_engine(meta, engine, requests)
 
 
 def _section_13(meta, policy):
-    engine = LLMEngine(tiny_model("GQA"), num_blocks=16, block_size=4, max_num_seqs=2, max_num_batched_tokens=8,
+    engine = LLMEngine(model(), num_blocks=16, block_size=4, max_num_seqs=2, max_num_batched_tokens=8,
                        policy=policy)
-    requests = [text_request("A", "a", 6), text_request("B", "a", 2), text_request("C", "a", 2, arrival_step=1)]
+    requests = [text_request("A", "Das", 6), text_request("B", "Das", 2), text_request("C", "Das", 2, arrival_step=1)]
     return run_engine(meta, engine, requests)
 
 
@@ -209,14 +215,14 @@ TILE = 4
 
 
 @scenario("flash-attention-tiles", "Online-Softmax Kachel für Kachel",
-          f"Das kleine Llama-Modell rechnet mit Kacheln zu {TILE} Schlüsseln. Gezeigt: Schicht 0, Kopf 0, die "
+          f"Das trainierte Sprachmodell rechnet mit Kacheln zu {TILE} Schlüsseln. Gezeigt: Schicht 0, Kopf 0, die "
           "jeweils letzte Position – laufendes Maximum m, Summe l und Zähler u nach jeder Kachel; u/l am "
           "Ende ist genau die dichte Attention.", ["flash-attention"])
 def _flash_tiles(meta):
     tiles = TileRecorder(TILE)
-    engine = LLMEngine(tiny_model("GQA"), num_blocks=8, block_size=4, max_num_seqs=1, max_num_batched_tokens=32,
+    engine = LLMEngine(model(), num_blocks=8, block_size=4, max_num_seqs=1, max_num_batched_tokens=32,
                        kernel=tiles.kernel)
-    return run_engine(meta, engine, [text_request("r", "kacheln rechnen", 3)], per_step=tiles.events)
+    return run_engine(meta, engine, [text_request("r", "Die Kacheln rechnen Stück für Stück", 3)], per_step=tiles.events)
 
 
 # --------------------------------------------------------------------------- speculative decoding
@@ -238,38 +244,45 @@ def _spec_pq(meta):
                              params=SamplingParams(temperature=1.0), seed=0, tokenizer=target.tokenizer)
 
 
-@scenario("speculative-decoding-tiny", "Speculative Decoding mit dem kleinen Llama-Modell",
-          "Zielmodell: zwei Schichten; Entwurf: nur seine erste Schicht. Greedy mit k = 4: angenommen wird, "
-          "was das Zielmodell selbst gewählt hätte – die Ausgabe ist Zeichen für Zeichen die des Zielmodells.",
+@scenario("speculative-decoding-tiny", "Speculative Decoding mit dem trainierten Modellpaar",
+          "Zielmodell: das trainierte Sprachmodell der Seite; Entwurf: ein zehnmal kleineres Modell, das von ihm "
+          "gelernt hat. Greedy mit k = 4: angenommen wird, was das Zielmodell selbst gewählt hätte – die Ausgabe "
+          "ist Token für Token die des Zielmodells.",
           ["speculative-decoding"])
 def _spec_tiny(meta):
-    target = tiny_model("GQA")
-    draft = truncated_draft(target, 1)
-    return speculative_trace(meta, target, draft, TOKENIZER.encode("die katze"), 24, k=4, params=GREEDY, seed=None,
-                             tokenizer=TOKENIZER)
+    target = model()
+    draft, _ = pretrained.load("draft", target.config.dtype)
+    return speculative_trace(meta, target, draft, target.tokenizer.encode("Die Katze"), 24, k=4, params=GREEDY,
+                             seed=None, tokenizer=target.tokenizer)
 
 
 # --------------------------------------------------------------------------- GQA / MQA
 def _kv_heads(meta, kind):
-    engine = LLMEngine(tiny_model(kind), num_blocks=24, block_size=4, max_num_seqs=4, max_num_batched_tokens=32)
-    requests = [text_request("a", "wie viele köpfe", 8), text_request("b", "teilen sich k und v?", 8),
-                text_request("c", "gqa spart speicher", 8, arrival_step=2)]
+    engine = LLMEngine(model(kind), num_blocks=24, block_size=4, max_num_seqs=4, max_num_batched_tokens=32)
+    requests = [text_request("a", "Wie viele Köpfe", 8), text_request("b", "Teilen sich K und V?", 8),
+                text_request("c", "GQA spart Speicher", 8, arrival_step=2)]
     return run_engine(meta, engine, requests)
 
 
-for _kind, _slug, _text in (("MHA", "gqa", "vier K/V-Köpfe, einer pro Query-Kopf"),
-                            ("GQA", "gqa", "zwei K/V-Köpfe für vier Query-Köpfe"),
-                            ("MQA", "mqa", "ein K/V-Kopf für alle vier Query-Köpfe")):
+# The trained model has 8 query heads over 2 K/V heads; MHA and MQA are its heads regrouped.
+for _kind, _slug, _text, _how in (
+        ("MHA", "gqa", "acht K/V-Köpfe, einer pro Query-Kopf",
+         "Jeder K/V-Kopf des trainierten Modells ist für jeden Query-Kopf seiner Gruppe kopiert: dieselben Tokens, "
+         "viermal so viel Cache."),
+        ("GQA", "gqa", "zwei K/V-Köpfe für acht Query-Köpfe", "So ist das Sprachmodell der Seite trainiert."),
+        ("MQA", "mqa", "ein K/V-Kopf für alle acht Query-Köpfe",
+         "Die zwei K/V-Köpfe des trainierten Modells sind gemittelt, ohne Nachtraining: halb so viel Cache, "
+         "aber der Text ändert sich.")):
     scenario(f"{_slug}-kv-{_kind.lower()}", f"{_kind}: {_text}",
-             "Dieselben drei Anfragen; wie viele Bytes der KV-Cache pro Token braucht, hängt nur an der Zahl "
-             "der K/V-Köpfe.", ["gqa", "mqa"])(lambda meta, kind=_kind: _kv_heads(meta, kind))
+             f"Dieselben drei Anfragen; wie viele Bytes der KV-Cache pro Token braucht, hängt nur an der Zahl "
+             f"der K/V-Köpfe. {_how}", ["gqa", "mqa"])(lambda meta, kind=_kind: _kv_heads(meta, kind))
 
 
 # --------------------------------------------------------------------------- realistic workloads
-def run_workload(meta: dict, workload, model=None, backend: Backend = NUMPY, **engine_overrides) -> dict:
-    """A ``workloads.Workload`` on the tiny GQA model with the engine settings it was shaped for."""
-    model = backend.model(model if model is not None else tiny_model("GQA"))
-    engine = LLMEngine(model, **(workload.engine | engine_overrides))
+def run_workload(meta: dict, workload, served=None, backend: Backend = NUMPY, **engine_overrides) -> dict:
+    """A ``workloads.Workload`` on the trained model with the engine settings it was shaped for."""
+    served = backend.model(served if served is not None else model())
+    engine = LLMEngine(served, **(workload.engine | engine_overrides))
     requests = [{"id": str(r.req_id), "prompt": list(r.prompt), "max_new_tokens": r.max_new_tokens,
                  "arrival_step": r.arrival_step, "eos_id": r.eos_id} for r in workload.requests]
     return run_engine(meta, engine, requests, seed=workload.seed, backend=backend)
@@ -286,7 +299,7 @@ BUDGET = 16
           torch=True)
 def _realistic_cont(meta, backend=NUMPY):
     from engine import workloads
-    return run_workload(meta, workloads.realistic(seed=0), backend=backend, policy="continuous",
+    return run_workload(meta, workloads.realistic(seed=0, tokenizer=model().tokenizer), backend=backend, policy="continuous",
                         max_num_batched_tokens=BUDGET)
 
 
@@ -295,7 +308,7 @@ def _realistic_cont(meta, backend=NUMPY):
           ["continuous-batching", "ttft"], twin="continuous-batching-realistic", torch=True)
 def _realistic_static(meta, backend=NUMPY):
     from engine import workloads
-    return run_workload(meta, workloads.realistic(seed=0), backend=backend, policy="static",
+    return run_workload(meta, workloads.realistic(seed=0, tokenizer=model().tokenizer), backend=backend, policy="static",
                         max_num_batched_tokens=BUDGET)
 
 
@@ -304,7 +317,7 @@ def _realistic_static(meta, backend=NUMPY):
           "seine vollen Blöcke im Präfix-Cache und rechnen nur ihren eigenen Teil.", ["prefix-caching"], torch=True)
 def _shared(meta, backend=NUMPY):
     from engine import workloads
-    return run_workload(meta, workloads.shared_prompt(seed=0), backend=backend)
+    return run_workload(meta, workloads.shared_prompt(seed=0, tokenizer=model().tokenizer), backend=backend)
 
 
 @scenario("paged-attention-pressure", "Speicherdruck: Verdrängen und neu rechnen",
@@ -313,7 +326,7 @@ def _shared(meta, backend=NUMPY):
           ["paged-attention", "continuous-batching"], torch=True)
 def _pressure(meta, backend=NUMPY):
     from engine import workloads
-    return run_workload(meta, workloads.memory_pressure(seed=0), backend=backend)
+    return run_workload(meta, workloads.memory_pressure(seed=0, tokenizer=model().tokenizer), backend=backend)
 
 
 # --------------------------------------------------------------------------- files

@@ -85,13 +85,34 @@ def model_info(model) -> dict:
         return {"name": "dry-run"}
     info = model.config.to_dict()
     kind = getattr(model.config, "attention_kind", None)
-    info.setdefault("name", f"tiny-llama-{kind.lower()}" if kind else type(model).__name__)
+    info.setdefault("name", getattr(model, "name", None) or (f"tiny-llama-{kind.lower()}" if kind else type(model).__name__))
     if kind:
         info["attention"] = kind
-    alphabet = getattr(getattr(model, "tokenizer", None), "alphabet", None)
-    if alphabet:  # a replay can then show every token id as text, also proposals that were never emitted
-        info["alphabet"] = alphabet
     return info
+
+
+def _token_ids(trace: dict) -> set[int]:
+    ids = {t for r in trace["workload"]["requests"] for t in r["prompt"]}
+    for step in trace["steps"]:
+        for e in step["events"]:
+            if e["type"] == "schedule":
+                ids.update(e["token_ids"])
+            elif e["type"] == "emit":
+                ids.add(e["token"])
+            elif e["type"] == "verify":
+                ids.update(e["proposals"] + e["emitted"])
+    for out in trace["result"]["outputs"].values():
+        ids.update(out["tokens"])
+    return ids
+
+
+def with_token_texts(trace: dict, tokenizer) -> dict:
+    """``trace`` with ``model.tokens``: the text of every token id it names, so a replay shows text for
+    each one (a draft's rejected proposals too) without the tokenizer. With subword tokens a prompt's
+    text does not split into its tokens by characters, so the replay reads them here."""
+    if tokenizer is not None and hasattr(tokenizer, "token_text"):
+        trace["model"]["tokens"] = {str(i): tokenizer.token_text(i) for i in sorted(_token_ids(trace))}
+    return trace
 
 
 # ----------------------------------------------------------------------------- steps
@@ -156,7 +177,7 @@ def from_engine(engine, *, scenario: dict, requests: Iterable[dict], seed: int |
             item["text"] = engine.tokenizer.decode(tokens)
         outputs[_sid(rid)] = item
     steps = [trace_step(r) for r in engine.steps]
-    return {
+    return with_token_texts({
         "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
         "scenario": scenario,
         "recorded": recorded(backend, device, model_config.get("dtype", "float64"), revision),
@@ -166,7 +187,7 @@ def from_engine(engine, *, scenario: dict, requests: Iterable[dict], seed: int |
         "steps": steps,
         "result": {"num_steps": len(steps), "outputs": outputs,
                    "wall_time_s": round(sum(s["wall_time_s"] for s in steps), 6)},
-    }
+    }, engine.tokenizer if engine.model is not None else None)
 
 
 def from_speculative(run, *, target, draft, prompt, max_new_tokens: int, k: int, params, seed: int | None,
@@ -219,11 +240,12 @@ def from_speculative(run, *, target, draft, prompt, max_new_tokens: int, k: int,
     config = {"num_blocks": run.num_blocks, "block_size": run.block_size, "k": k, "sampling": params.to_dict(),
               "draft": model_info(draft), "target_calls": run.target_calls,
               "acceptance_rate": run.acceptance_rate, "tokens_per_target_call": run.tokens_per_target_call}
-    return {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "scenario": scenario,
-            "recorded": recorded("numpy", device, target.config.dtype, revision), "model": model_info(target),
-            "config": config, "workload": {"seed": seed, "requests": [spec]}, "steps": steps,
-            "result": {"num_steps": len(steps), "outputs": {seq_id: result},
-                       "wall_time_s": round(sum(s["wall_time_s"] for s in steps), 6)}}
+    return with_token_texts({
+        "schema": SCHEMA, "schema_version": SCHEMA_VERSION, "scenario": scenario,
+        "recorded": recorded("numpy", device, target.config.dtype, revision), "model": model_info(target),
+        "config": config, "workload": {"seed": seed, "requests": [spec]}, "steps": steps,
+        "result": {"num_steps": len(steps), "outputs": {seq_id: result},
+                   "wall_time_s": round(sum(s["wall_time_s"] for s in steps), 6)}}, tokenizer)
 
 
 # ----------------------------------------------------------------------------- files

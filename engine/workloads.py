@@ -5,9 +5,11 @@ optional EOS id) and the ``LLMEngine`` settings it was shaped for. Everything is
 ``numpy.random.default_rng(seed)``, so the same seed gives the same requests on every machine, and a
 recorded trace can be reproduced from its header.
 
-Prompts are German text through ``tokenizer.py`` (one token per character), so a trace shows
-„heute trinke ich“ rather than ``[8, 5, 21, …]``. Only letters and the space are used (ids 0…30), so
-any model with a vocabulary of at least 31 tokens accepts them.
+Prompts are German text, so a trace shows „heute trinke ich“ rather than ``[8, 5, 21, …]``. Lengths
+are counted in tokens of the tokenizer a workload is drawn for: the site's trained byte-level BPE
+(``bpe.py``) for the recorded runs and the readers' own, or the character tokenizer (``tokenizer.py``,
+the default) for the tiny random models of the tests and the benchmarks. Its words use only small
+letters and the space (character ids 0…30).
 
     from engine.workloads import realistic, submit
     w = realistic(seed=0)
@@ -24,7 +26,8 @@ import numpy as np
 
 from engine.tokenizer import CharTokenizer
 
-TOKENIZER = CharTokenizer()
+# The tiny models' tokenizer, the default of every workload.
+CHARS = CharTokenizer()
 
 # Everyday words, lower case (the alphabet has no capitals). Their first letters cover enough of
 # the alphabet for ``shared_prompt`` to give every user question its own first character.
@@ -51,10 +54,7 @@ class RequestSpec:
     max_new_tokens: int
     arrival_step: int = 0
     eos_id: int | None = None
-
-    @property
-    def text(self) -> str:
-        return TOKENIZER.decode(self.prompt)
+    text: str = ""  # the prompt as text (its tokens decoded)
 
     @property
     def max_positions(self) -> int:
@@ -62,7 +62,7 @@ class RequestSpec:
         return len(self.prompt) + self.max_new_tokens - 1
 
     def to_dict(self) -> dict:
-        return asdict(self) | {"prompt": list(self.prompt), "text": self.text}
+        return asdict(self) | {"prompt": list(self.prompt)}
 
 
 @dataclass(frozen=True)
@@ -83,38 +83,29 @@ def submit(engine, requests: Iterable[RequestSpec]) -> None:
                            eos_id=r.eos_id)
 
 
-def text_of_length(rng: np.random.Generator, length: int, first: str | None = None) -> str:
-    """Random words joined by spaces, cut to exactly ``length`` characters (the cut may split a word)."""
-    return _words(rng, length, first, exact=True)
-
-
-def recorded_text(rng: np.random.Generator, length: int, first: str | None = None) -> str:
-    """The text of the recorded workloads' prompts: ``length`` characters, or ``length − 1`` where the
-    words end exactly there (it counts a space after the last word, too).
-
-    The committed traces (static/traces) were drawn this way: an exact length would draw one more word
-    in those cases and change four of them. So the recorded workloads keep it; new code takes
-    ``text_of_length``."""
-    return _words(rng, length, first, exact=False)
-
-
-def _words(rng: np.random.Generator, length: int, first: str | None, *, exact: bool) -> str:
+def prompt_of_length(rng: np.random.Generator, length: int, tokenizer=CHARS,
+                     first: str | None = None) -> tuple[tuple[int, ...], str]:
+    """Random words, cut to exactly ``length`` tokens of ``tokenizer`` (the cut may split a word): the ids
+    and their text."""
     if length < 0:
         raise ValueError(f"length must not be negative, got {length}")
     words = [first] if first else []
-    while (len(" ".join(words)) if exact else sum(len(w) + 1 for w in words)) < length:
+    while len(tokenizer.encode(" ".join(words))) < length:
         words.append(WORDS[int(rng.integers(len(WORDS)))])
-    return " ".join(words)[:length]
+    ids = tuple(tokenizer.encode(" ".join(words))[:length])
+    return ids, tokenizer.decode(ids)
 
 
-def _check_vocab(vocab: int) -> None:
-    needed = max(max(TOKENIZER.encode(w)) for w in WORDS) + 1
-    if vocab < needed:
-        raise ValueError(f"the workloads' German text needs token ids up to {needed - 1}, "
-                         f"but the vocabulary has only {vocab} tokens")
+def text_of_length(rng: np.random.Generator, length: int, first: str | None = None, tokenizer=CHARS) -> str:
+    """The text of ``prompt_of_length``: with the default tokenizer, exactly ``length`` characters."""
+    return prompt_of_length(rng, length, tokenizer, first)[1]
 
 
-def realistic(seed: int = 0, n: int = 16, vocab: int = 48, *, prompt_len: tuple[int, int] = (4, 40),
+def _spec(req_id, ids: tuple[int, ...], tokenizer, new: int, arrival: int) -> RequestSpec:
+    return RequestSpec(req_id, ids, new, arrival, text=tokenizer.decode(ids))
+
+
+def realistic(seed: int = 0, n: int = 16, tokenizer=CHARS, *, prompt_len: tuple[int, int] = (4, 40),
               new_tokens: tuple[int, int] = (2, 24), max_gap: int = 2) -> Workload:
     """About 16 requests of mixed size arriving a few steps apart: a small day in a serving engine.
 
@@ -126,13 +117,12 @@ def realistic(seed: int = 0, n: int = 16, vocab: int = 48, *, prompt_len: tuple[
     time and a budget that holds four whole prompts keep every prefill in one step (each request
     then needs exactly ``max_new_tokens`` rounds); the pool is large enough that nobody is preempted.
     """
-    _check_vocab(vocab)
     rng = np.random.default_rng(seed)
     requests, arrival = [], 0
     for i in range(n):
         length = int(rng.integers(prompt_len[0], prompt_len[1] + 1))
         new = int(rng.integers(new_tokens[0], new_tokens[1] + 1))
-        requests.append(RequestSpec(f"r{i}", tuple(TOKENIZER.encode(recorded_text(rng, length))), new, arrival))
+        requests.append(_spec(f"r{i}", prompt_of_length(rng, length, tokenizer)[0], tokenizer, new, arrival))
         arrival += int(rng.integers(0, max_gap + 1))
     longest = max(r.max_positions for r in requests)
     engine = {"num_blocks": 4 * -(-longest // 4) + 8, "block_size": 4, "max_num_seqs": 4,
@@ -141,7 +131,7 @@ def realistic(seed: int = 0, n: int = 16, vocab: int = 48, *, prompt_len: tuple[
     return Workload("realistic", tuple(requests), engine, seed)
 
 
-def shared_prompt(seed: int = 0, n: int = 8, system_len: int = 35, vocab: int = 48, *, block_size: int = 4,
+def shared_prompt(seed: int = 0, n: int = 8, system_len: int = 35, tokenizer=CHARS, *, block_size: int = 4,
                   user_len: tuple[int, int] = (4, 12), new_tokens: tuple[int, int] = (3, 8)) -> Workload:
     """N requests that start with the same system prompt of ``system_len`` tokens, then a short question.
 
@@ -149,7 +139,8 @@ def shared_prompt(seed: int = 0, n: int = 8, system_len: int = 35, vocab: int = 
     what prefix caching saves. It is built so that the saving is exactly (N − 1)·⌊S/B⌋·B prompt tokens
     (S = ``system_len``, B = ``block_size``), because
 
-    * every question starts with a different character, so two prompts agree on exactly S tokens and
+    * every question starts with a word of its own first letter (tokenized on its own, after the system
+      prompt's first S tokens), so two prompts agree on exactly S tokens and
       the block that straddles the end of the system prompt never matches;
     * every question has at least one token, so the last prompt token (never served from the cache)
       lies after the system prompt: ⌊(len − 1)/B⌋ ≥ ⌊S/B⌋;
@@ -157,9 +148,9 @@ def shared_prompt(seed: int = 0, n: int = 8, system_len: int = 35, vocab: int = 
       step (the budget holds a whole prompt) and its full blocks are committed before anyone looks;
     * the pool is large enough that no cached block is evicted.
     """
-    _check_vocab(vocab)
-    if system_len > len(SYSTEM_PROMPT):
-        raise ValueError(f"system_len can be at most {len(SYSTEM_PROMPT)}")
+    system = tuple(tokenizer.encode(SYSTEM_PROMPT))
+    if system_len > len(system):
+        raise ValueError(f"system_len can be at most {len(system)} (the system prompt's tokens)")
     by_letter: dict[str, list[str]] = {}
     for w in sorted(set(WORDS)):
         by_letter.setdefault(w[0], []).append(w)
@@ -168,15 +159,15 @@ def shared_prompt(seed: int = 0, n: int = 8, system_len: int = 35, vocab: int = 
     rng = np.random.default_rng(seed)
     letters = sorted(by_letter)
     chosen = [letters[int(i)] for i in rng.choice(len(letters), size=n, replace=False)]
-    system = SYSTEM_PROMPT[:system_len]
+    system = system[:system_len]
     requests = []
     for i, letter in enumerate(chosen):
         words = by_letter[letter]
         first = words[int(rng.integers(len(words)))]
         length = int(rng.integers(user_len[0], user_len[1] + 1))
-        question = recorded_text(rng, length, first=first)
+        question = prompt_of_length(rng, length, tokenizer, first=first)[0]
         new = int(rng.integers(new_tokens[0], new_tokens[1] + 1))
-        requests.append(RequestSpec(f"u{i}", tuple(TOKENIZER.encode(system + question)), new, i))
+        requests.append(_spec(f"u{i}", system + question, tokenizer, new, i))
     longest = max(r.max_positions for r in requests)
     engine = {"num_blocks": n * -(-longest // block_size) + 4, "block_size": block_size, "max_num_seqs": n,
               "max_num_batched_tokens": max(64, longest + n), "chunked_prefill": True, "prefix_caching": True,
@@ -189,7 +180,7 @@ def expected_prefix_savings(n: int, system_len: int, block_size: int) -> int:
     return (n - 1) * (system_len // block_size) * block_size
 
 
-def memory_pressure(seed: int = 0, n: int = 6, vocab: int = 48) -> Workload:
+def memory_pressure(seed: int = 0, n: int = 6, tokenizer=CHARS) -> Workload:
     """Long answers in a pool too small for all of them: the engine must preempt by recompute.
 
     Why this shape: six requests with prompts of 8…14 tokens and 14…20 new tokens all arrive at
@@ -198,13 +189,12 @@ def memory_pressure(seed: int = 0, n: int = 6, vocab: int = 48) -> Workload:
     latest admitted sequence is preempted, re-queued in front and later prefilled again (with the
     tokens it had already generated). Every single request fits the pool alone, so the run finishes.
     """
-    _check_vocab(vocab)
     rng = np.random.default_rng(seed)
     requests = []
     for i in range(n):
         length = int(rng.integers(8, 15))
         new = int(rng.integers(14, 21))
-        requests.append(RequestSpec(f"m{i}", tuple(TOKENIZER.encode(recorded_text(rng, length))), new, 0))
+        requests.append(_spec(f"m{i}", prompt_of_length(rng, length, tokenizer)[0], tokenizer, new, 0))
     engine = {"num_blocks": 16, "block_size": 4, "max_num_seqs": n, "max_num_batched_tokens": 64,
               "chunked_prefill": True, "prefix_caching": True, "policy": "continuous"}
     return Workload("memory_pressure", tuple(requests), engine, seed)

@@ -13,8 +13,9 @@ What is loosened, each found necessary in Chromium (tests/browser/test_csp.py re
   concept's rules in its page (mkdocs_hooks/stylesheets.py).
 - img-src data:: the theme draws its icons as data: SVGs in its stylesheet.
 And tightened, in the pages only (PAGE_ONLY): require-trusted-types-for 'script' sends every string that
-becomes markup, script or a script's address through static/js/trusted.js (loaded first, in <head>),
-which cleans it; trusted-types names that file's two policies, so no script can make a third.
+becomes markup, script or a script's address through static/js/trusted.js (the first module in <head>:
+it runs before the other scripts that have a file), which cleans it; trusted-types names that file's two
+policies, so no script can make a third.
 
 The policy as a header, with what only a header can say (frame-ancestors: no other site may frame
 these pages), goes into the file content-security-policy.txt of the site: tools/serve.py sends it from

@@ -11,6 +11,8 @@
     {{ read_first("decode") }}   the "Vorher lesen" line, from probierlabor/concepts/graph.py
     {{ see_also("decode") }}     the "Siehe auch" section, from the same graph
     {{ glossary_entries() }}     the glossary page's entries, from probierlabor/pageblocks/glossary.py
+    {{ about_model() }}          the site's language model in a paragraph, from its manifest
+    {{ model_fact("kv_bytes", "MHA") }}   one number about it (probierlabor/pageblocks/site_model.py)
 
 So text and experiment cannot drift apart: both come from ``api.run``.
 """
@@ -18,7 +20,7 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 from __future__ import annotations
 
 from probierlabor.pageblocks import (experiment_block, glossary, graph_block, lesson_block, live_block, prose_values,
-                                    realmodel_block, replay_block, workshop_block)
+                                    realmodel_block, replay_block, site_model, workshop_block)
 from probierlabor.kit import api, fmt
 
 
@@ -54,6 +56,14 @@ def define_env(env):
     @env.macro
     def see_also(slug: str) -> str:
         return graph_block.see_also(slug)
+
+    @env.macro
+    def about_model() -> str:
+        return site_model.paragraph()
+
+    @env.macro
+    def model_fact(name: str, *args) -> str:
+        return site_model.fact(name, *args)
 
     @env.macro
     def glossary_entries() -> str:

@@ -7,7 +7,7 @@ start. The browser then needs only katex.min.css and its fonts. One node process
 (mkdocs_hooks/katex_render.cjs, KaTeX from node_modules: the version package-lock.json pins).
 
 The search plugin reads the pages before that and kept their TeX, so a result showed
-``\frac{\exp(z_i/T)}…``: its index gets each formula's text as KaTeX renders it (its MathML, read aloud
+``\\frac{\\exp(z_i/T)}…``: its index gets each formula's text as KaTeX renders it (its MathML, read aloud
 by screen readers too), ``α<0`` for ``\alpha < 0``.
 """
 

@@ -26,10 +26,11 @@ PACKAGE = ROOT / "py" / "probierlabor"
 ENGINE = ROOT / "engine"
 STATIC = ROOT / "static"
 # The engine modules the package imports (tests/test_browser_zip.py checks the list against its imports):
-# a concept's plain-Python math (acceptance.py), the tokenizer „Eigener Lauf“'s form reads prompts by, and
+# a concept's plain-Python math (acceptance.py), the tokenizer „Eigener Lauf“'s form reads prompts by, the
+# byte-level BPE the page „Tokenisierung“ runs (bpe.py, plain Python too), and
 # what probierlabor/live and probierlabor/realmodel (with the byte-level tokenizer) run on numpy in the
 # Python worker, only when a reader starts a run or opens „Am echten Modell“. The page
-# imports nothing of it but those two plain modules, so its cold start pays only for the download
+# imports nothing of it but those three plain modules, so its cold start pays only for the download
 # (bytecode, about a tenth of the zip); engine/__init__.py must stay free of imports.
 ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py", "attention.py", "block_pool.py", "bpe.py", "engine.py", "model.py",
                       "paged_kv.py", "pretrained.py", "sampler.py", "scheduler.py", "speculative.py", "tile_trace.py", "tokenizer.py",
@@ -47,10 +48,15 @@ def _package_files() -> list[Path]:
                   if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "pageblocks")
 
 
+# Data the page's Python reads at import (pkgutil.get_data): the trained tokenizer's merges, 12 KB, which
+# the page „Tokenisierung“ runs on; the weights stay outside the zip (on_files).
+ENGINE_DATA_FOR_BROWSER = ("weights/tokenizer.json",)
+
+
 def bundle_files() -> list[tuple[Path, str]]:
-    """(file, name in the zip) of everything the browser's Python imports."""
+    """(file, name in the zip) of everything the browser's Python imports or reads."""
     files = [(p, "probierlabor/" + p.relative_to(PACKAGE).as_posix()) for p in _package_files()]
-    return files + [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER]
+    return files + [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER + ENGINE_DATA_FOR_BROWSER]
 
 
 def _package_hash() -> str:

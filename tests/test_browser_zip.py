@@ -27,9 +27,9 @@ def built_zip() -> Path:
 
 
 def _shipped_name(name: str) -> str:
-    """A source's name in the zip: bytecode, except the workshop scripts (read as text, never imported)."""
+    """A source's name in the zip: bytecode, except the workshop scripts (read as text, never imported) and data."""
     script = name.startswith("probierlabor/workshop/") and not name.endswith("__init__.py")
-    return name if script else name[:-3] + ".pyc"
+    return name if script or not name.endswith(".py") else name[:-3] + ".pyc"
 
 
 def test_the_zip_holds_the_package_and_exactly_the_engine_modules_it_imports():
@@ -39,15 +39,18 @@ def test_the_zip_holds_the_package_and_exactly_the_engine_modules_it_imports():
     graph = grimp.build_graph("probierlabor", "engine")
     shipped = {m for m in graph.modules if m.startswith("probierlabor") and not m.startswith("probierlabor.pageblocks")}
     imported = {m for m in set().union(*map(graph.find_upstream_modules, shipped)) if m.startswith("engine.")}
-    assert {n for n in names if n.startswith("engine/")} == {"engine/__init__.pyc"} | {
+    assert {n for n in names if n.startswith("engine/") and n.endswith(".pyc")} == {"engine/__init__.pyc"} | {
         m.replace(".", "/") + ".pyc" for m in imported}
+    # besides code only the tokenizer's merges, which the page „Tokenisierung“ reads at import
+    assert {n for n in names if not n.endswith((".pyc", ".py"))} == {"engine/weights/tokenizer.json"}
     # one zip of our code: the Python worker's „Eigener Lauf“ takes its engine from it too
     assert [p.name for p in built_zip().parent.glob("*.zip")] == [built_zip().name]
 
 
 def test_the_zip_name_follows_the_shared_engine_module(tmp_path, monkeypatch):
     before = site_hook._package_hash()
-    for name in site_hook.ENGINE_FOR_BROWSER:
+    for name in site_hook.ENGINE_FOR_BROWSER + site_hook.ENGINE_DATA_FOR_BROWSER:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_bytes((site_hook.ENGINE / name).read_bytes())
     monkeypatch.setattr(site_hook, "ENGINE", tmp_path)
     assert site_hook._package_hash() == before
@@ -70,7 +73,9 @@ import dataclasses, fractions
 out = api.run("speculative-decoding")
 json.dumps({"api": api.__file__, "dataclasses": dataclasses.__file__, "fractions": fractions.__file__,
             "final": out["result"]["final_exact"], "figure": out["figure"],
-            "modules": sorted(m for m in sys.modules if m.split(".")[0] in ("engine", "numpy"))})
+            "modules": sorted(m for m in sys.modules if m.split(".")[0] in ("engine", "numpy")),
+            "tokens": api.run("tokenisierung", {"row": "strasse", "merges": 100})["figure"],
+            "modules_after": sorted(m for m in sys.modules if m.split(".")[0] in ("engine", "numpy"))})
 `));
 """
 
@@ -91,6 +96,9 @@ def test_pyodide_imports_the_bytecode_and_computes_what_cpython_computes(tmp_pat
     from probierlabor.kit import api
     expected = api.run("speculative-decoding")
     assert (seen["final"], seen["figure"]) == (expected["result"]["final_exact"], expected["figure"])
+    # the tokenizer page reads the trained merges from the zip and needs the byte-level BPE, no numpy
+    assert seen["tokens"] == api.run("tokenisierung", {"row": "strasse", "merges": 100})["figure"]
+    assert seen["modules_after"] == ["engine", "engine.acceptance", "engine.bpe"]
 
 
 def test_every_module_is_bytecode_and_the_stdlib_part_comes_from_pyodides_own_sources():

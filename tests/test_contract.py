@@ -222,7 +222,7 @@ def _is_valid(param, value):
         return isinstance(value, bool)
     if param.kind == "text":
         return (isinstance(value, str) and (value == param.default or param.count[0] <= len(value) <= param.count[1])
-                and all(ch in param.allowed for ch in value))
+                and all(param.allows(ch) for ch in value))
     if param.kind == "values":
         if value == () and param.default == ():
             return True

@@ -3,9 +3,8 @@
 The page (py/probierlabor/concepts/embeddings.py) shows the nearest neighbours of a token and a map of
 all 1024 tokens. Its interpreter has no numpy at start, and the weights (3,8 MB) load only when a reader
 opens „Am echten Modell“, so what the page needs is computed here once, from the committed weights, and
-written as a small Python module (``embeddings_table.py`` next to the concept): the token texts and the
-tokenizer's merges (to split a typed word), each token's NEIGHBOURS nearest tokens by cosine in the full
-192 dimensions, and two coordinates per token from a principal component analysis (PCA) of the unit
+written as a small Python module (``embeddings_table.py`` next to the concept): the token texts, each
+token's NEIGHBOURS nearest tokens by cosine in the full 192 dimensions, and two coordinates per token from a principal component analysis (PCA) of the unit
 vectors. tests/test_embeddings.py derives it again from the weights and compares within a tolerance, so
 the weights stay its one source: `make model` reruns this after it exports new weights.
 """
@@ -39,8 +38,6 @@ def derive(folder: Path = pretrained.WEIGHTS) -> dict:
     return {
         "weights_sha256": hashlib.sha256((folder / "target.npz").read_bytes()).hexdigest(),
         "dimensions": int(table.shape[1]),
-        "pattern": tokenizer.pattern,
-        "merges": [tuple(pair) for pair in tokenizer.merges],
         "tokens": [tokenizer.token_text(i) for i in range(tokenizer.vocab_size)],
         "neighbours": nearest.tolist(),
         "cosines": np.round(np.take_along_axis(cosine, nearest, axis=1), DIGITS).tolist(),
@@ -60,8 +57,6 @@ def source(data: dict) -> str:
         f"WEIGHTS_SHA256 = {data['weights_sha256']!r}",
         f"DIMENSIONS = {data['dimensions']}",
         f"MAP_SHARE = {data['map_share']!r}",
-        f"PATTERN = {data['pattern']!r}",
-        "MERGES = (" + ", ".join(f"({a}, {b})" for a, b in data["merges"]) + ",)",
         "# id: (text, neighbours, cosines, (x, y))",
         "TABLE = (",
     ]

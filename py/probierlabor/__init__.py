@@ -8,6 +8,7 @@ the CLI and the build all use.
 # The concepts that have a page: the catalogue's order (CONCEPTS.md §0), decoding in teaching order;
 # MQA before GQA and Prefill, Decode, KV-Cache in that order, as concepts/graph.py's prerequisites ask.
 SLUGS = (
+    "tokenisierung",
     "embeddings",
     "softmax-temperatur",
     "gradientenabstieg",

@@ -50,4 +50,10 @@ function pct(x, digits = 1) {
   return join(digitsOf(x, digits, "percent"), x < 0, false) + THIN_NBSP + "%";
 }
 
-export { MINUS, THIN_NBSP, KIB, MIB, GIB, de, pct };
+// A token as a reader can see it in a chip or a figure: every space as ␣, a line break as ↵, another
+// control character by its byte as ‹1F› (as engine/bpe.py writes a byte of an unfinished character).
+const hex = (ch) => `‹${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}›`;
+// eslint-disable-next-line no-control-regex -- the control characters are what this replaces
+const token = (text) => text.replace(/ /g, "\u2423").replace(/\n/g, "\u21b5").replace(/[\u0000-\u001f\u007f]/g, hex);
+
+export { MINUS, THIN_NBSP, KIB, MIB, GIB, de, pct, token };

@@ -7,11 +7,17 @@ import os
 from pathlib import Path
 
 from conftest import change_page
+from probierlabor.kit import fmt
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("PROBIERLABOR_SITE", ROOT / "site"))  # as conftest.py: parallel builds
 TRACES = SITE / "static" / "traces"
 SHOTS = ROOT / "out" / "screenshots"
+
+
+def shown(text: str) -> str:
+    """A token as the views write it: static/js/fmt.js token, held to kit/fmt.py's by tests/golden/numbers.json."""
+    return fmt.token(text)
 
 
 def trace(name: str) -> dict:

@@ -137,10 +137,16 @@ def test_nothing_the_site_does_breaks_its_policy_online_or_offline(browser):
             try { s.textContent = 'window.__plRan = true'; } catch (e) { return e.name; }
             document.head.append(s); }""")
         assert refused == "TypeError" and page.evaluate("window.__plRan") is None
-        # the gate's handle, whose cleaned fragments morph.js puts into the page, cannot be swapped
-        assert page.evaluate("""() => { const gate = window.probierlaborTrusted;
-            window.probierlaborTrusted = {fragment: () => 'x'}; gate.fragment = () => 'x';
-            return window.probierlaborTrusted === gate && gate.fragment('<b>1</b>') instanceof DocumentFragment; }""")
+        # the gate, whose cleaned fragments morph.js puts into the page, is the module main.js loaded
+        # (one instance: its policies could not be made twice), on no window global, and no script can
+        # swap its fragment(): an import's binding is read-only outside the module
+        assert page.evaluate("""async () => { const gate = await import('/static/js/trusted.js');
+            const fragment = gate.fragment;
+            try { gate.fragment = () => 'x'; } catch (_) { /* refused, as in a strict-mode script */ }
+            return gate.fragment === fragment
+                && Object.getOwnPropertyNames(window).filter((key) => key.startsWith('probierlabor'))
+                    .join() === 'probierlabor'
+                && gate.fragment('<a href="javascript:hit()">1</a>').firstChild.outerHTML === '<a>1</a>'; }""")
         # reported by the meta tag's policy, which alone carries Trusted Types (csp.PAGE_ONLY)
         page.wait_for_function("() => window.__plCsp.length === 1")
         assert [found[0] for found in page.evaluate("window.__plCsp.splice(0)")] == ["require-trusted-types-for"]

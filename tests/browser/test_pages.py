@@ -35,8 +35,9 @@ def change(v, param):
     if param.kind in ("int", "float") and param.widget != "number":
         slider = v.page.locator(f'input[type="range"][data-param="{param.name}"]')
         slider.focus()
-        slider.press("End")
-        return param.hi
+        at_top = param.default == param.hi  # a slider that starts at its top (all merges) moves down
+        slider.press("Home" if at_top else "End")
+        return param.lo if at_top else param.hi
     if param.kind in ("int", "float"):
         field = v.page.locator(f'input[data-param="{param.name}"]')
         field.fill(param.to_url(param.hi if param.default != param.hi else param.lo))
@@ -172,7 +173,8 @@ def test_a_shared_link_restores_the_experiment_and_a_tampered_one_is_clamped_wit
         assert v.page.is_hidden(".pl-notes")
 
     param = first_control(slug)
-    bad = "999999" if param.kind in ("int", "float") else "unsinn"
+    # clamped to the end the default is not at, so the URL must carry it
+    bad = ("-999999" if param.default == param.hi else "999999") if param.kind in ("int", "float") else "unsinn"
     v = reader(f"/{slug}/?{param.name}={bad}&unsinn=1")
     assert v.wait_state() == "ready"
     with check("tampered link"):
@@ -225,21 +227,28 @@ def test_dragging_a_point_refits_and_lands_in_the_url(reader):
     assert v.console_errors() == []
 
 
+def drag_pair(page, selector, dx, dy, steps=5):
+    """Drags a handle of a pair of values (data-drag-xy) by (dx, dy) pixels per step, as a mouse would;
+    returns the centre it started from."""
+    handle = page.locator(selector)
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in range(1, steps + 1):
+        page.mouse.move(x + dx * step, y + dy * step)
+    page.mouse.up()
+    return x, y
+
+
 def test_the_start_drags_in_two_directions_and_play_walks_the_steps(reader, check):
     """gradientenabstieg: the start is one handle for a pair of values (data-drag-xy), moved by mouse
     and arrow keys; „Abspielen“ walks the steps slider from 0 up to the reader's value."""
     v = reader("/gradientenabstieg/?start=-3_2")
     v.wait_state()
     with check("dragging the start writes both weights"):
-        point = v.page.locator('circle[data-drag-xy="start"][role]')
-        point.scroll_into_view_if_needed()
-        box = point.bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        v.page.mouse.move(x, y)
-        v.page.mouse.down()
-        for step in range(1, 6):  # right and down: w₁ grows, w₂ falls
-            v.page.mouse.move(x + 16 * step, y + 12 * step)
-        v.page.mouse.up()
+        drag_pair(v.page, 'circle[data-drag-xy="start"][role]', 16, 12)  # right and down: w₁ grows, w₂ falls
         v.page.wait_for_function("() => new URLSearchParams(location.search).get('start') !== '-3_2'")
         w1, w2 = map(float, v.page.evaluate("new URLSearchParams(location.search).get('start')").split("_"))
         assert w1 > -3 and w2 < 2, (w1, w2)
@@ -275,15 +284,7 @@ def test_a_vector_tip_drags_under_the_pointer_and_a_typed_word_finds_its_neighbo
     v = reader("/embeddings/")
     v.wait_state()
     with check("the tip of b follows the pointer"):
-        tip = v.page.locator('circle[data-drag-xy="b"][role]')
-        tip.scroll_into_view_if_needed()
-        box = tip.bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        v.page.mouse.move(x, y)
-        v.page.mouse.down()
-        for step in range(1, 6):  # left and up: b₁ falls, b₂ grows
-            v.page.mouse.move(x - 10 * step, y - 8 * step)
-        v.page.mouse.up()
+        x, y = drag_pair(v.page, 'circle[data-drag-xy="b"][role]', -10, -8)  # left and up: b₁ falls, b₂ grows
         v.page.wait_for_function("() => new URLSearchParams(location.search).has('b')")
         b1, b2 = map(float, v.page.evaluate("new URLSearchParams(location.search).get('b')").split("_"))
         assert b1 < 1 and b2 > 2, (b1, b2)

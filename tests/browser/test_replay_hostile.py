@@ -82,9 +82,9 @@ SHOWN = [  # valid traces whose text fields hold markup: drawn, as text (where t
     ("paged-attention", "paged-attention-blocks", lambda t: _rename(t, "hund", IMG[:60]), "long id", True),
     ("gqa", "gqa-kv-gqa", lambda t: t["model"].update(name=BOLD) or t["scenario"].update(title=IMG), "model name",
      False),  # the memory view shows neither today: this guards the day it does
-    ("speculative-decoding", "speculative-decoding-pq",
-     lambda t: [e.update(text=BOLD) for s in t["steps"] for e in s["events"] if e["type"] == "emit"] and None,
-     "token text", True),
+    ("speculative-decoding", "speculative-decoding-pq",  # the view reads token texts from the header's table
+     lambda t: [e.update(text=BOLD) for s in t["steps"] for e in s["events"] if e["type"] == "emit"]
+     and t["model"]["tokens"].update(dict.fromkeys(t["model"]["tokens"], BOLD)) and None, "token text", True),
 ]
 
 

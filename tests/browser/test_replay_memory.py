@@ -42,28 +42,28 @@ def test_paged_attention_hund_gets_its_second_block_for_position_4(reader):
     t = trace("paged-attention-blocks")
     v, panel = open_panel(reader, "paged-attention", "paged-attention-blocks")
     at4 = index_after(t, lambda e: e["type"] == "schedule" and e["seq"] == "hund" and e["positions"][0] == 4)
-    assert at4 == 2
+    assert at4 == 3  # prompt „Der Hund“: 3 tokens, then one position per step
     go(panel, at4 - 1)
     assert table_blocks(panel, "hund") == [0]
     go(panel, at4)
     row = panel.locator('.pl-rm-table[data-seq="hund"]')
-    assert table_blocks(panel, "hund") == [0, 1]
+    assert table_blocks(panel, "hund") == [0, 2]
     assert "2 Blöcke" in row.locator(".pl-rm-count").inner_text()
     assert "Position 4" in row.locator(".pl-rm-seqmeta").inner_text()
     # the new block is highlighted as allocated, in the table and in the pool, where it is hund's
     assert "+" in row.locator('.pl-rm-slot[data-logical="1"] .pl-rm-marks').inner_text()
-    cell = panel.locator('.pl-rm-pool .pl-rm-block[data-block="1"]')
+    cell = panel.locator('.pl-rm-pool .pl-rm-block[data-block="2"]')
     assert "pl-rm-ev-allocate" in cell.get_attribute("class")
     assert cell.locator(".pl-rm-owner").inner_text() == "hund"
-    assert table_blocks(panel, "katze") == [2]
-    # block 0 was full after the prefill and carries its short hash; free blocks are empty
-    hash0 = next(e["hash"] for e in t["steps"][0]["events"] if e.get("op") == "cache" and e["block"] == 0)
+    # block 1 went to katze a step earlier: hund's blocks are not side by side in the pool
+    assert table_blocks(panel, "katze") == [1, 3]
+    # block 0 filled up with position 3 and carries its short hash; free blocks are empty
+    hash0 = next(e["hash"] for s in t["steps"][:at4] for e in s["events"] if e.get("op") == "cache" and e["block"] == 0)
     assert panel.locator('.pl-rm-block[data-block="0"] .pl-rm-hash').inner_text() == f"#{hash0[:4]}"
     assert panel.locator('.pl-rm-block[data-block="7"]').inner_text().strip() == "7"
-    # later hund gets block 4 because 2 and 3 are katze's: not side by side in the pool
     go(panel, 6)
-    assert table_blocks(panel, "hund") == [0, 1, 4]
-    assert table_blocks(panel, "katze") == [2, 3]
+    assert table_blocks(panel, "hund") == [0, 2]
+    assert table_blocks(panel, "katze") == [1, 3]
     assert panel.locator('.pl-rm-table[data-seq="hund"] .pl-rm-status').inner_text() == "fertig"
     assert panel.locator('.pl-rm-table[data-seq="hund"]').get_attribute("data-blocks") == "0"
     assert "Nach Schritt 6" in panel.locator(".pl-replay-summary").inner_text()
@@ -74,7 +74,7 @@ def test_paged_attention_pressure_shows_each_preemption(reader):
     t = trace("paged-attention-pressure")
     v, panel = open_panel(reader, "paged-attention", "paged-attention-pressure")
     preemptions = [(s["step"] + 1, e["seq"]) for s in t["steps"] for e in s["events"] if e["type"] == "preempt"]
-    assert len(preemptions) == 5
+    assert len(preemptions) >= 3  # the pool runs out again and again
     for index, seq in preemptions:
         go(panel, index)
         banner = panel.locator(".pl-rm-banner")
@@ -88,13 +88,16 @@ def test_paged_attention_pressure_shows_each_preemption(reader):
         assert row.get_attribute("data-blocks") == "0"
         assert seq in panel.locator(".pl-rm-waiting").inner_text()
         assert f"Verdrängt: {seq}" in panel.locator(".pl-replay-summary").inner_text()
-    # m4 comes back, recomputes, and finds 12 of its tokens in the prefix cache
-    back = index_after(t, lambda e: e["type"] == "schedule" and e["seq"] == "m4" and e["recompute"]
-                       and e["num_cached_tokens"] > 0)
+    # a preempted request comes back, recomputes, and finds some of its tokens in the prefix cache
+    again = next(e for s in t["steps"] for e in s["events"]
+                 if e["type"] == "schedule" and e["recompute"] and e["num_cached_tokens"] > 0)
+    seq, cached = again["seq"], again["num_cached_tokens"]
+    back = index_after(t, lambda e: e is again)
     go(panel, back)
-    meta = panel.locator('.pl-rm-table[data-seq="m4"] .pl-rm-seqmeta').inner_text()
-    assert "rechnet neu" in meta and "12 Tokens aus dem Cache" in meta
-    assert panel.locator('.pl-rm-table[data-seq="m4"] .pl-rm-slot.pl-rm-ev-hit').count() == 3
+    meta = panel.locator(f'.pl-rm-table[data-seq="{seq}"] .pl-rm-seqmeta').inner_text()
+    assert "rechnet neu" in meta and f"{cached} Tokens aus dem Cache" in meta
+    size = t["config"]["block_size"]
+    assert panel.locator(f'.pl-rm-table[data-seq="{seq}"] .pl-rm-slot.pl-rm-ev-hit').count() == cached // size
     # the pool's count of used blocks is the trace's at every step
     for index in (1, 14, 24, len(t["steps"])):
         go(panel, index)
@@ -116,15 +119,15 @@ def test_prefix_article_reuses_6_tokens_for_h_to_x_and_none_for_a_to_x(reader):
         assert cell.get_attribute("data-hash") == e["hash"]
         assert cell.locator(".pl-rm-hash").inner_text() == f"#{e['hash'][:4]}"
     go(panel, 2)  # H → X
-    row = panel.locator('.pl-rm-hitrow[data-seq="abcdefgx"]')
+    row = panel.locator('.pl-rm-hitrow[data-seq="ABCDEFGX"]')
     assert re.fullmatch(r"6 von 8 aus dem Cache", row.locator(".pl-rm-hitnum").inner_text().strip())
     assert row.locator(".pl-rm-tc-hit").count() == 6
-    assert table_blocks(panel, "abcdefgx") == [0, 1, 2, 4]
-    assert panel.locator('.pl-rm-table[data-seq="abcdefgx"] .pl-rm-slot.pl-rm-ev-hit').count() == 3
-    assert "abcdefgx: 6 Tokens aus dem Cache" in panel.locator(".pl-replay-summary").inner_text()
+    assert table_blocks(panel, "ABCDEFGX") == [0, 1, 2, 4]
+    assert panel.locator('.pl-rm-table[data-seq="ABCDEFGX"] .pl-rm-slot.pl-rm-ev-hit').count() == 3
+    assert "ABCDEFGX: 6 Tokens aus dem Cache" in panel.locator(".pl-replay-summary").inner_text()
     go(panel, len(t["steps"]))
     expected = {e["seq"]: e["num_cached_tokens"] for s in t["steps"] for e in s["events"] if e["type"] == "schedule"}
-    assert expected["abcdefgx"] == 6 and expected["xbcdefgh"] == 0
+    assert expected["ABCDEFGX"] == 6 and expected["XBCDEFGH"] == 0
     for seq, n in expected.items():
         text = panel.locator(f'.pl-rm-hitrow[data-seq="{seq}"] .pl-rm-hitnum').inner_text()
         assert number(text) == n, (seq, text)
@@ -181,22 +184,25 @@ def test_kv_cache_growth_bytes_and_blocks(reader):
     t = trace("kv-cache-growth")
     m = t["model"]
     per_position = m["num_layers"] * 2 * m["num_kv_heads"] * m["head_dim"] * 8
-    assert per_position == 512
+    assert per_position == 4096  # 4 layers, 2 K/V heads of 32 numbers, float64
     v, panel = open_panel(reader, "kv-cache", "kv-cache-growth")
     seq = panel.locator('.pl-rm-seq[data-seq="r"]')
-    go(panel, 1)  # prefill: 20 positions, 5 blocks of 4
-    assert seq.locator(".pl-rm-pos-now").count() == 20
-    assert number(seq.locator(".pl-rm-bytesval").inner_text()) == 20 * per_position == 10240
-    assert "in 5 Blöcken" in seq.locator(".pl-rm-cachestat").inner_text()
-    go(panel, 2)  # position 20 opens block 6
-    assert "in 6 Blöcken" in seq.locator(".pl-rm-cachestat").inner_text()
-    assert seq.locator(".pl-rm-pos-now").get_attribute("data-pos") == "20"
+    go(panel, 1)  # prefill: the 10 prompt positions, 3 blocks of 4
+    assert len(t["workload"]["requests"][0]["prompt"]) == 10
+    assert seq.locator(".pl-rm-pos-now").count() == 10
+    assert number(seq.locator(".pl-rm-bytesval").inner_text()) == 10 * per_position == 40960
+    assert "in 3 Blöcken" in seq.locator(".pl-rm-cachestat").inner_text()
+    go(panel, 2)  # position 10 still fits block 3
+    assert "in 3 Blöcken" in seq.locator(".pl-rm-cachestat").inner_text()
+    assert seq.locator(".pl-rm-pos-now").get_attribute("data-pos") == "10"
+    go(panel, 4)  # position 12 opens block 4
+    assert "in 4 Blöcken" in seq.locator(".pl-rm-cachestat").inner_text()
     n = len(t["steps"])
     go(panel, n)
     computed = t["steps"][-1]["events"][0]["positions"][1]
-    assert computed == 31
-    assert number(seq.locator(".pl-rm-bytesval").inner_text()) == computed * per_position == 15872
-    assert "15\u202f872 Byte" in panel.locator(".pl-replay-summary").inner_text()
+    assert computed == 20  # 10 prompt positions and 11 new tokens, the last never computed
+    assert number(seq.locator(".pl-rm-bytesval").inner_text()) == computed * per_position == 81920
+    assert "81\u202f920 Byte" in panel.locator(".pl-replay-summary").inner_text()
     assert number(seq.locator(".pl-rm-full").inner_text()) == sum(
         e["positions"][1] for s in t["steps"] for e in s["events"] if e["type"] == "schedule")
     assert not v.console_errors()
@@ -204,7 +210,7 @@ def test_kv_cache_growth_bytes_and_blocks(reader):
 
 # ------------------------------------------------------------------------------ K/V bytes
 @pytest.mark.parametrize("slug, main", [("gqa", "GQA"), ("mqa", "MQA")])
-def test_kvbytes_mha_holds_twice_gqa_and_four_times_mqa(reader, slug, main):
+def test_kvbytes_mha_holds_four_times_gqa_and_eight_times_mqa(reader, slug, main):
     name = {"gqa": "gqa-kv-gqa", "mqa": "mqa-kv-mqa"}[slug]
     t = trace(name)
     v, panel = open_panel(reader, slug, name)
@@ -212,17 +218,19 @@ def test_kvbytes_mha_holds_twice_gqa_and_four_times_mqa(reader, slug, main):
     assert [cards.nth(k).get_attribute("data-config") for k in range(3)] == ["MHA", "GQA", "MQA"]
     assert panel.locator(".pl-rm-kvcard.pl-rm-main").get_attribute("data-config") == main
     per_token = [number(cards.nth(k).locator(".pl-rm-kvtok").inner_text()) for k in range(3)]
-    assert per_token == [1024, 512, 256]
+    assert per_token == [16384, 4096, 2048]  # 2 · 4 layers · 8, 2, 1 K/V heads · 32 numbers · 8 bytes
     # query heads vs K/V heads as drawn
-    assert [cards.nth(k).locator("circle.pl-rm-qhead").count() for k in range(3)] == [4, 4, 4]
-    assert [cards.nth(k).locator("rect.pl-rm-kvhead").count() for k in range(3)] == [4, 2, 1]
+    assert [cards.nth(k).locator("circle.pl-rm-qhead").count() for k in range(3)] == [8, 8, 8]
+    assert [cards.nth(k).locator("rect.pl-rm-kvhead").count() for k in range(3)] == [8, 2, 1]
     for index in range(1, len(t["steps"]) + 1):
         go(panel, index)
         mha, gqa, mqa = (number(cards.nth(k).locator(".pl-rm-kvbytes").inner_text()) for k in range(3))
-        assert mha == 4 * mqa == 2 * gqa
-        assert mqa == t["steps"][index - 1]["end"]["blocks_used"] * 4 * 256
+        assert mha == 8 * mqa == 4 * gqa
+        assert mqa == t["steps"][index - 1]["end"]["blocks_used"] * 4 * 2048
     go(panel, 7)
-    assert [number(x) for x in panel.locator(".pl-rm-kvbytes").all_inner_texts()] == [77824, 38912, 19456]
+    blocks = t["steps"][6]["end"]["blocks_used"]
+    assert [number(x) for x in panel.locator(".pl-rm-kvbytes").all_inner_texts()] == [
+        blocks * 4 * b for b in per_token]
     assert not v.console_errors()
 
 

@@ -121,8 +121,11 @@ def test_realistic_slots_show_both_makespans_and_who_waits(reader):
         for req in t["workload"]["requests"]:
             seq = req["id"]
             assert shown_steps(panel, name, seq, "pre chunk dec") == [s for s in scheduled_steps(t, seq) if s < 60]
-    # the last request r15 is still waiting in the fixed group at step 59
-    assert shown_steps(panel, static["scenario"]["name"], "r15", "wait") == list(range(15, 60))
+    # the last request r15 waits in the fixed group from its arrival until its group starts
+    r15 = next(r for r in static["workload"]["requests"] if r["id"] == "r15")
+    start = min(first_step(static, "r15", "schedule"), 60)
+    assert start - r15["arrival_step"] >= 10  # the fixed group makes it wait long
+    assert shown_steps(panel, static["scenario"]["name"], "r15", "wait") == list(range(r15["arrival_step"], start))
     go(panel, length)
     assert f"Fertig nach {cont['result']['num_steps']} Schritten" in panel.locator(".pl-rs-timeline figcaption").nth(0).inner_text()
     assert not v.foreign_requests() and not v.console_errors()

@@ -13,8 +13,8 @@ from conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
-GATE = ROOT / "static" / "js" / "trusted.js"
 PURIFY = ROOT / "node_modules" / "dompurify" / "dist" / "purify.min.js"
+BLANK = "/leer-ohne-richtlinie/"  # answered by the test itself, with no policy
 
 # Markup an escape forgotten somewhere might let into a page. Each calls hit(name) if any of it runs;
 # the attacks on sanitizers themselves (the "mutation" ones: markup that parses differently once written
@@ -51,7 +51,8 @@ ATTACKS = {
     "base": '<base href="javascript:hit(\'base\')//">',
 }
 
-# In a blank page without a policy, so that nothing but the gate stands between markup and code.
+# In a blank page without a policy, so that nothing but the gate stands between markup and code. `gate`
+# is the module static/js/trusted.js, imported there (BLANK).
 HARNESS = """async ([attacks, how]) => {
   window.hits = window.hits || [];
   window.hit = (name) => window.hits.push(how + ':' + name);
@@ -66,7 +67,7 @@ HARNESS = """async ([attacks, how]) => {
     const slot = document.createElement('div');
     box.append(slot);
     if (how === 'raw') slot.innerHTML = markup;
-    else if (how === 'fragment') slot.append(probierlaborTrusted.fragment(markup));
+    else if (how === 'fragment') slot.append(gate.fragment(markup));
     else if (how === 'text') slot.innerHTML = trustedTypes.defaultPolicy.createHTML(markup, 'Element innerHTML');
     else slot.innerHTML = DOMPurify.sanitize(markup);
   }
@@ -80,12 +81,16 @@ HARNESS = """async ([attacks, how]) => {
   return window.hits.filter((h) => h.startsWith(how + ':')).map((h) => h.slice(how.length + 1));
 }"""
 
+# A plain string written as markup, as the theme writes it.
+WRITE = """() => { const d = document.createElement('div');
+  d.innerHTML = '<b>fett</b><img src="x:" onerror="hit()">'; return d.innerHTML; }"""
+
 # The markup as the browser parses it, without any cleaning, and as each gate hands it on.
 SAME = """([markup]) => {
   const t = document.createElement('template');
   t.innerHTML = markup;
   const f = document.createElement('template');
-  f.content.append(probierlaborTrusted.fragment(markup));
+  f.content.append(gate.fragment(markup));
   return { parsed: t.innerHTML, fragment: f.innerHTML,
            text: String(trustedTypes.defaultPolicy.createHTML(markup, 'Element innerHTML')),
            purified: DOMPurify.sanitize(markup) };
@@ -107,8 +112,7 @@ def test_the_gate_lets_no_attack_run_and_keeps_the_sites_markup(browser, origin,
                 catch (e) { return null; } })""")
             assert made == [None, None, None]
         with check("plain strings pass the default gate"):
-            left = page.evaluate("""() => { const d = document.createElement('div');
-                d.innerHTML = '<b>fett</b><img src="x:" onerror="hit()">'; return d.innerHTML; }""")
+            left = page.evaluate(WRITE)
             assert left == '<b>fett</b><img src="x:">'
         with check("a page fetched for instant navigation keeps its scripts"):
             kept = page.evaluate("""async () => {
@@ -122,9 +126,28 @@ def test_the_gate_lets_no_attack_run_and_keeps_the_sites_markup(browser, origin,
                             + raw.count('<script id="__config"'), "content": True}
         markup = page.evaluate("document.querySelector('article').innerHTML")  # experiment, replays, formulas
 
-        # A blank page without a policy: the gate and DOMPurify side by side, on the same inputs.
-        page.goto("about:blank")
-        page.add_script_tag(path=str(GATE))
+        # A blank page of the site's origin without a policy: the gate, imported as main.js imports it,
+        # and DOMPurify side by side, on the same inputs. In a context of its own, where the site's
+        # service worker (registered by the visit above) cannot answer for the page.
+        context.close()
+        context = browser.new_context(service_workers="block")
+        page = context.new_page()
+        page.route(origin + BLANK, lambda route: route.fulfill(content_type="text/html",
+                                                               body="<!DOCTYPE html><title>leer</title>"))
+        # A module of main.js that fails to load stops main.js, not the gate: the theme still writes its
+        # markup through the gate and changes pages instantly (the tab's window stays).
+        failed = []
+        page.route("**/static/js/a11y.js", lambda route: (failed.append(route.request.url), route.fulfill(status=404)))
+        page.goto(origin + "/overfitting/")
+        with check("a module of main.js that fails to load leaves the gate standing"):
+            assert failed and page.evaluate("window.probierlabor") is None  # main.js did not run
+            assert page.evaluate(WRITE) == '<b>fett</b><img src="x:">'
+            page.evaluate("window.__stay = true")
+            page.locator("a.md-nav__link[href$='kv-cache/']").first.click()
+            page.wait_for_function("() => document.querySelector('[data-experiment]').dataset.experiment === 'kv-cache'")
+            assert page.evaluate("window.__stay") is True
+        page.goto(origin + BLANK)
+        page.evaluate("import('/static/js/trusted.js').then((module) => { window.gate = module; })")
         page.add_script_tag(path=str(PURIFY))
         with check("the attacks are real: unguarded, most of them run"):
             ran = page.evaluate(HARNESS, [ATTACKS, "raw"])

@@ -27,7 +27,7 @@ WITH_SCRIPT = [slug for slug in SLUGS if workshop_block.has_script(slug)]
 # A run costs a worker with its own Pyodide, numpy and matplotlib: run on a few pages of different kinds
 # (every script runs in CPython in its concept's test). Continual learning reads its messages from the
 # page's own Python package, which the worker loads too.
-RUN_ON = [s for s in ("top-p-sampling", "continual-learning", "continuous-batching") if s in WITH_SCRIPT]
+RUN_ON = [s for s in ("top-p-sampling", "tokenisierung", "continual-learning", "continuous-batching") if s in WITH_SCRIPT]
 SECTION = ".pl-workshop"
 MAIN = "[data-experiment]:not([data-url-prefix])"
 FIRST_RUN_MS = 180_000  # a fresh worker: Pyodide, numpy, matplotlib and its font cache on a busy 2-core machine

@@ -6,11 +6,14 @@ import re
 import numpy as np
 import pytest
 
-from engine import bench
+from engine import bench, pretrained
 from engine.engine import LLMEngine
-from engine.model import LlamaModel, tiny_config
-from engine.workloads import (TOKENIZER, RequestSpec, Workload, expected_prefix_savings, memory_pressure,
-                              realistic, shared_prompt, submit)
+from engine.model import LlamaModel, tiny_config, tiny_model
+from engine.workloads import (CHARS, RequestSpec, Workload, expected_prefix_savings, memory_pressure, realistic,
+                              shared_prompt, submit)
+
+# the tiny models' characters and the trained model's byte-level BPE (what the recorded runs use)
+TOKENIZERS = {"chars": CHARS, "bpe": pretrained.load_tokenizer()}
 
 GENERATORS = {"realistic": realistic, "shared_prompt": shared_prompt, "memory_pressure": memory_pressure}
 
@@ -25,19 +28,23 @@ def dry_run(workload: Workload, **overrides) -> LLMEngine:
 # ------------------------------------------------------------------ workloads
 
 
+@pytest.mark.parametrize("tokens", sorted(TOKENIZERS))
 @pytest.mark.parametrize("name", sorted(GENERATORS))
-def test_workloads_are_deterministic_and_valid(name):
+def test_workloads_are_deterministic_and_valid(name, tokens):
+    tokenizer = TOKENIZERS[tokens]
     make = GENERATORS[name]
-    w = make(seed=3)
-    assert w == make(seed=3) and w.to_dict() == make(seed=3).to_dict()
-    assert w.requests != make(seed=4).requests
+    w = make(seed=3, tokenizer=tokenizer)
+    assert w == make(seed=3, tokenizer=tokenizer) and w.to_dict() == make(seed=3, tokenizer=tokenizer).to_dict()
+    assert w.requests != make(seed=4, tokenizer=tokenizer).requests
     ids = [r.req_id for r in w.requests]
     assert len(set(ids)) == len(ids)
     arrivals = [r.arrival_step for r in w.requests]
     assert arrivals == sorted(arrivals) and arrivals[0] == 0
     for r in w.requests:
-        assert r.prompt and all(0 <= t < 31 for t in r.prompt) and r.max_new_tokens >= 1
-        assert TOKENIZER.encode(r.text) == list(r.prompt)
+        assert r.prompt and all(0 <= t < tokenizer.vocab_size for t in r.prompt) and r.max_new_tokens >= 1
+        assert tokenizer.decode(r.prompt) == r.text
+        if tokenizer is CHARS:
+            assert all(t < 31 for t in r.prompt)  # small letters and the space
     json.dumps(w.to_dict(), ensure_ascii=False)  # plain data, ready for a trace header
     engine = dry_run(w)
     assert all(len(engine.sequences[r.req_id].output) == r.max_new_tokens for r in w.requests)
@@ -54,9 +61,10 @@ def test_realistic_mixes_lengths_and_staggers_arrivals():
     assert any(" " in r.text for r in w.requests)  # words, not noise
 
 
-def test_shared_prompt_prompts_agree_on_exactly_the_system_prompt():
-    for n, s in ((8, 35), (5, 13), (12, 40)):
-        w = shared_prompt(n=n, system_len=s)
+@pytest.mark.parametrize("tokens", sorted(TOKENIZERS))
+def test_shared_prompt_prompts_agree_on_exactly_the_system_prompt(tokens):
+    for n, s in ((8, 35), (5, 13), (12, 20)):
+        w = shared_prompt(n=n, system_len=s, tokenizer=TOKENIZERS[tokens])
         prompts = [r.prompt for r in w.requests]
         for i, a in enumerate(prompts):
             for b in prompts[i + 1:]:
@@ -77,9 +85,11 @@ def test_memory_pressure_preempts_and_still_finishes():
     assert sum(len(s["preempted"]) for s in dry_run(w, num_blocks=64).steps) == 0  # the pool is the cause
 
 
-def test_workloads_refuse_a_too_small_vocabulary():
-    with pytest.raises(ValueError, match="vocabulary"):
-        realistic(vocab=20)
+def test_a_workload_for_another_tokenizer_is_refused_by_name():
+    # the BPE's ids reach 1023, the tiny model knows 48 tokens
+    engine = LLMEngine(tiny_model(), **realistic().engine)
+    with pytest.raises(ValueError, match="token ids must lie in 0…47"):
+        submit(engine, realistic(tokenizer=TOKENIZERS["bpe"]).requests)
 
 
 # ------------------------------------------------------------------ d. prefix caching

@@ -222,3 +222,20 @@ def test_a_bad_file_is_refused_clearly(text, message):
     with pytest.raises(ValueError, match=message):
         ByteBPE.from_json(text)
     assert ByteBPE.from_json(good()).vocab_size == 258
+
+
+@given(st.integers(0, 50_000), st.integers(1, 200))
+def test_merge_steps_apply_ever_later_merges_and_any_prefix_of_them_is_that_tokenizer(start, length):
+    """The page „Tokenisierung“ reads every k off one pass: the first k merges alone encode a chunk to the
+    ids after its last step of rank below k."""
+    tokenizer = trained()
+    text = sample()[start : start + length]
+    for chunk in tokenizer.chunks(text):
+        steps = list(tokenizer.merge_steps(chunk))
+        ranks = [rank for rank, _ in steps]
+        assert ranks == sorted(set(ranks))
+        assert (tuple(steps[-1][1]) if steps else tuple(chunk.encode("utf-8"))) == tokenizer._encode_chunk(chunk)
+        for k in sorted({0, len(tokenizer.merges)} | set(ranks) | {r + 1 for r in ranks}):
+            fewer = ByteBPE(tokenizer.merges[:k])
+            want = [ids for rank, ids in steps if rank < k]
+            assert fewer.encode(chunk) == (want[-1] if want else list(chunk.encode("utf-8")))

@@ -1,11 +1,11 @@
-"""The random prompt texts of engine/workloads.py: the exact one and the one the recorded traces were drawn with."""
+"""The random prompts of engine/workloads.py: exactly as many tokens as asked, for either tokenizer."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from engine import workloads
+from engine import pretrained, workloads
 
 
 @pytest.mark.parametrize("first", [None, "heute"])
@@ -17,14 +17,12 @@ def test_text_of_length_has_exactly_that_many_characters(first):
             assert len(text) == length, (seed, length, text)
 
 
-def test_recorded_text_is_one_short_exactly_where_the_words_end_one_before_the_length():
-    short = 0
-    for seed in range(20):
-        for length in range(1, 70):
-            exact = workloads.text_of_length(np.random.default_rng(seed), length)
-            recorded = workloads.recorded_text(np.random.default_rng(seed), length)
-            # the same words; where they fill length − 1, the exact text draws one more and keeps its space
-            assert recorded == exact or exact == recorded + " ", (seed, length)
-            short += recorded != exact
-    assert short > 0  # the case exists, so the recorded traces would change with an exact length
-
+@pytest.mark.parametrize("first", [None, "heute"])
+def test_prompt_of_length_has_exactly_that_many_bpe_tokens(first):
+    bpe = pretrained.load_tokenizer()
+    for seed in range(10):
+        for length in range(0, 50, 3):
+            ids, text = workloads.prompt_of_length(np.random.default_rng(seed), length, bpe, first)
+            assert len(ids) == length and bpe.decode(ids) == text, (seed, length, text)
+            if first and length >= 3:
+                assert text.startswith(first[:2])

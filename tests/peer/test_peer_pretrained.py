@@ -13,6 +13,7 @@ transformers = pytest.importorskip("transformers")
 
 from engine import pretrained  # noqa: E402 (after the skip: without torch the module is not collected)
 from engine.attention import NoCacheAttention  # noqa: E402 (after the skip)
+from engine.engine import LLMEngine  # noqa: E402 (after the skip)
 from engine.generate import greedy_paged  # noqa: E402 (after the skip)
 from tests.peer.test_peer_llama import hf_greedy  # noqa: E402 (after the skip)
 
@@ -43,3 +44,24 @@ def test_trained_weights_give_transformers_logits_and_greedy_tokens(name):
     print(f"peer trained {name}: max |Δlogit| = {worst:.2e}, greedy: {tokenizer.decode(tokens)!r}")
     assert worst <= TOLERANCE
     assert np.ptp(prefill[-1]) > 5.0  # a trained model's logits are spread out: the comparison is not trivial
+
+
+BATCH_PROMPTS = ("Der KV-Cache", "Wähle im Menü", "Ein kleines Modell lernt aus Text, und")
+
+
+@pytest.mark.parametrize("kind", sorted(pretrained.KV_HEADS))
+def test_batched_paged_engine_run_gives_each_request_transformers_greedy_tokens(kind):
+    """The engine as the traces run it (pretrained.engine_model: several requests at once, chunked
+    prefill, paged KV cache, preemption by a small pool) against Transformers on each prompt alone."""
+    ours = pretrained.engine_model(kind)
+    hf = hf_model(ours)
+    engine = LLMEngine(ours, num_blocks=9, block_size=4, max_num_seqs=3, max_num_batched_tokens=6,
+                       chunked_prefill=True, prefix_caching=True)
+    prompts = {f"r{i}": ours.tokenizer.encode(text) for i, text in enumerate(BATCH_PROMPTS)}
+    for i, (rid, prompt) in enumerate(prompts.items()):
+        engine.add_request(prompt, 10, req_id=rid, arrival_step=i)
+    engine.run()
+    assert any(record["preempted"] for record in engine.steps)  # the pool forced a recompute
+    for rid, prompt in prompts.items():
+        _, tokens, _ = hf_greedy(hf, prompt, 10)
+        assert [int(t) for t in engine.sequences[rid].output] == tokens, rid

@@ -14,13 +14,15 @@ Three parts, one experiment:
 * The site's trained model (engine/weights/target.npz, 1024 tokens × 192 numbers): the nearest tokens
   of a typed word's token by cosine, and a map of all tokens on the first two principal components.
   The page has no numpy: tools/embedding_table.py derives both from the weights into
-  ``embeddings_table.py``, and the typed word is cut by the model's own tokenizer (engine/bpe.py).
+  ``embeddings_table.py``, and the typed word is cut by the model's own tokenizer (engine/bpe.py with
+  engine/weights/tokenizer.json, which the page's zip carries as data, as for the tokenisierung page).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import pkgutil
 from fractions import Fraction
 
 from engine.bpe import ByteBPE
@@ -80,13 +82,7 @@ PRESETS = (
            "a an Stelle 2, b an Stelle 5: Das Skalarprodukt ändert sich."),
 )
 
-TOKENIZER = ByteBPE(data.MERGES, data.PATTERN)
-SPACE, NEWLINE = "␣", "↵"
-
-
-def shown(text: str) -> str:
-    """A token's text with its spaces and line ends visible: „ und“ is another token than „und“."""
-    return text.replace(" ", SPACE).replace("\n", NEWLINE)
+TOKENIZER = ByteBPE.from_json(pkgutil.get_data("engine", "weights/tokenizer.json").decode("utf-8"))
 
 
 def tokens_of(word: str) -> list[int]:
@@ -190,7 +186,7 @@ def _direction(cos: float) -> str:
 
 
 def _quoted(texts) -> str:
-    return ", ".join(f"„{shown(t)}“" for t in texts)
+    return ", ".join(f"„{fmt.token(t)}“" for t in texts)
 
 
 def _key_sentence(r: dict) -> str:
@@ -214,15 +210,15 @@ def _key_sentence(r: dict) -> str:
     if not r["typed"]:
         text += f" Kein Wort eingetippt: Die Seite zeigt „{r['word']}“."
     if len(pieces) == 1:
-        text += f" „{r['word']}“ ist ein Token, „{shown(r['token_text'])}“" + (
+        text += f" „{r['word']}“ ist ein Token, „{fmt.token(r['token_text'])}“" + (
             f": Es hat nur Teil 1, keinen Teil {r['asked']}." if r["piece_clamped"] else ".")
     else:
-        text += (f" „{r['word']}“ zerfällt in {len(pieces)} Tokens: {' + '.join('„' + shown(p) + '“' for p in pieces)}. "
+        text += (f" „{r['word']}“ zerfällt in {len(pieces)} Tokens: {' + '.join('„' + fmt.token(p) + '“' for p in pieces)}. "
                  f"{'Es hat keinen Teil ' + str(r['piece'] + 1) + '; gezeigt' if r['piece_clamped'] else 'Gezeigt'} "
-                 f"wird Teil {r['piece']}, „{shown(r['token_text'])}“.")
+                 f"wird Teil {r['piece']}, „{fmt.token(r['token_text'])}“.")
     best = fmt.de(r["cosines"][0], 2)
     if r["k"] == 1:
-        text += f" Sein nächster Nachbar im Modell: „{shown(r['neighbour_texts'][0])}“ (Kosinus {fmt.APPROX}{best})."
+        text += f" Sein nächster Nachbar im Modell: „{fmt.token(r['neighbour_texts'][0])}“ (Kosinus {fmt.APPROX}{best})."
     else:
         text += (f" Seine {r['k']} nächsten Nachbarn im Modell: {_quoted(r['neighbour_texts'])}; "
                  f"der nächste mit Kosinus {fmt.APPROX}{best}.")
@@ -300,8 +296,8 @@ def _map(r: dict, layout: str) -> svg.Plot:
     near = [data.TABLE[i][3] for i in r["neighbours"]]
     plot.body.append(f'<path class="pl-emb-near" d="{_marks((plot.px(x), plot.py(y)) for x, y in near)}"/>')
     tx, ty = data.TABLE[r["token"]][3]
-    plot.point(tx, ty, 7, "pl-emb-token", title=f"„{shown(r['token_text'])}“")
-    plot.text(tx, ty, shown(r["token_text"]), "pl-label pl-emb-token-label", "start", dx=9, dy=-8)
+    plot.point(tx, ty, 7, "pl-emb-token", title=f"„{fmt.token(r['token_text'])}“")
+    plot.text(tx, ty, fmt.token(r["token_text"]), "pl-label pl-emb-token-label", "start", dx=9, dy=-8)
     return plot
 
 
@@ -316,10 +312,10 @@ def _figure(r: dict, layout: str) -> str:
 
 
 def _neighbour_table(r: dict) -> str:
-    rows = [(str(i + 1), f"„{shown(text)}“", fmt.APPROX + fmt.de(c, 3))
+    rows = [(str(i + 1), f"„{fmt.token(text)}“", fmt.APPROX + fmt.de(c, 3))
             for i, (text, c) in enumerate(zip(r["neighbour_texts"], r["cosines"]))]
     return table.table(("Rang", "Token", "Kosinus"), rows, numeric=True,
-                       caption=f"Die nächsten Tokens zu „{shown(r['token_text'])}“ im Modell der Seite "
+                       caption=f"Die nächsten Tokens zu „{fmt.token(r['token_text'])}“ im Modell der Seite "
                                f"({data.DIMENSIONS} Zahlen je Token, Kosinus gerundet)")
 
 
@@ -333,9 +329,9 @@ def view(r: dict, layout: str = WIDE) -> View:
     if r["positions"]:
         readouts.append(Readout("dot2", "mit Positionen a′·b′", fmt.APPROX + fmt.de(r["dot2"], 2), r["dot2"]))
     readouts += [
-        Readout("token", "Token", f"„{shown(r['token_text'])}“ (Nr. {r['token']})", r["token"]),
+        Readout("token", "Token", f"„{fmt.token(r['token_text'])}“ (Nr. {r['token']})", r["token"]),
         Readout("nearest", "Nächster Nachbar",
-                f"„{shown(r['neighbour_texts'][0])}“ ({fmt.APPROX}{fmt.de(r['cosines'][0], 2)})", r["cosines"][0]),
+                f"„{fmt.token(r['neighbour_texts'][0])}“ ({fmt.APPROX}{fmt.de(r['cosines'][0], 2)})", r["cosines"][0]),
     ]
     return View(_figure(r, layout), readouts, _key_sentence(r), _neighbour_table(r))
 

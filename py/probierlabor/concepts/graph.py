@@ -13,7 +13,8 @@ Markdown links to the other pages' titles; tests/test_graph.py checks the shape.
 from __future__ import annotations
 
 READ_FIRST: dict[str, tuple[str, ...]] = {
-    "embeddings": (),
+    "tokenisierung": (),
+    "embeddings": ("tokenisierung",),
     "softmax-temperatur": (),
     "gradientenabstieg": (),
     "validation-set": (),
@@ -39,8 +40,8 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "kl-divergence": (),
     "knowledge-distillation": ("gradientenabstieg", "softmax-temperatur", "kl-divergence"),
     "prefill": (),
-    "decode": ("softmax-temperatur", "prefill"),
-    "kv-cache": ("decode",),
+    "decode": ("tokenisierung", "softmax-temperatur", "prefill"),
+    "kv-cache": ("tokenisierung", "decode"),
     "flash-attention": (),
     "paged-attention": ("kv-cache",),
     "prefix-caching": ("paged-attention",),
@@ -49,6 +50,16 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
 }
 
 SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
+    "tokenisierung": (
+        ("softmax-temperatur", "macht aus den Logits des Modells Wahrscheinlichkeiten, eine für jedes Token "
+                               "des Vokabulars."),
+        ("prefill", "das Modell liest alle Tokens des Prompts in einem Durchlauf."),
+        ("decode", "danach entsteht die Antwort Token für Token, ein Schritt je Token."),
+        ("kv-cache", "hält für jedes Token Keys und Values: mehr Tokens, mehr Speicher."),
+        ("sequence-packing", "füllt Trainingsfenster fester Länge, gemessen in Tokens."),
+        ("loss-masking", "entscheidet Token für Token, welche Positionen im Verlust zählen."),
+        ("embeddings", "was das Modell mit jedem Token macht: Es schlägt seinen Vektor nach."),
+    ),
     "embeddings": (
         ("rope", "gibt die Position nicht per Addition mit, sondern dreht Query und Key; dann zählt nur der Abstand."),
         ("mqa", "Queries und Keys sind auch Vektoren; die Attention vergleicht sie mit dem Skalarprodukt."),
@@ -125,6 +136,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "sequence-packing": (
         ("loss-masking", "welche Positionen im Verlust zählen, an einem Agenten-Transkript; auch dort bleibt "
                          "das Lesen davon unberührt."),
+        ("tokenisierung", "wie aus Text die Tokens werden, nach denen hier die Längen zählen."),
     ),
     "reinforcement-learning": (
         ("experience-replay", "Erfahrungen aufheben und beim Lernen wiederverwenden."),
@@ -134,6 +146,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "loss-masking": (
         ("sequence-packing", "dort müssen beim Zusammenlegen von Beispielen der Zugriff auf den Kontext und "
                              "die bewerteten Positionen ebenfalls getrennt gesteuert werden."),
+        ("tokenisierung", "wie ein Tokenizer den Text in die Tokens zerlegt, die hier einzeln zählen."),
     ),
     "pass-at-k": (
         ("validation-set", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
@@ -209,6 +222,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("ttft", "die ganze Wartezeit bis zum ersten Token."),
         ("continuous-batching", "Anfragen betreten und verlassen die Gruppe zwischen Iterationen."),
         ("softmax-temperatur", "wie die Softmax aus Scores Gewichte macht, die zusammen 1 ergeben."),
+        ("tokenisierung", "wie der Prompt in die Tokens zerfällt, die das Prefill liest."),
     ),
     "decode": (
         ("prefill", "verarbeitet den Prompt, bevor Decode beginnt."),
@@ -265,8 +279,8 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 TERMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "tokenisierung": (),
     "embeddings": (
-        ("Tokenizer", "zerlegt das getippte Wort in Tokens"),
         ("Scaled Dot-Product Attention", "vergleicht Vektoren mit dem Skalarprodukt"),
     ),
     "softmax-temperatur": (
@@ -363,7 +377,6 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "decode": (
         ("Disaggregated Serving", ""),
-        ("Tokenizer", ""),
     ),
     "kv-cache": (
         ("Causal Masking", ""),
@@ -388,7 +401,8 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
 PATHS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Wie ein Sprachmodell antwortet",
      "Erst liest das Modell den Prompt, dann schreibt es Token für Token. Wie wählt es jedes nächste?",
-     ("softmax-temperatur", "prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling", "top-p-sampling")),
+     ("tokenisierung", "softmax-temperatur", "prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling",
+      "top-p-sampling")),
     ("Lernen ohne zu vergessen",
      "Ein Modell lernt Neues und soll das Alte behalten.",
      ("gradientenabstieg", "overfitting", "ewc", "reservoir-sampling", "experience-replay", "continual-learning")),

@@ -15,7 +15,7 @@ import re
 import reprlib
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from . import fmt
 
@@ -44,7 +44,8 @@ class Param:
     that may repeat, e.g. lengths; an empty default means „none typed“,
     and the concept falls back to its own numbers), and
     ``text`` (a short typed text, e.g. an own prompt of letters: ``count`` bounds its length, ``allowed``
-    holds every character it may contain; an empty default means „none typed“).
+    holds every character it may contain, or is a test of one character, e.g. ``str.isprintable`` for any
+    text one can type into a line; an empty default means „none typed“).
 
     ``alias`` is a former name that old shared links still carry: ``api.checked`` reads it when the
     name itself is missing, and the page writes the link back under the name.
@@ -67,7 +68,7 @@ class Param:
     normalise: bool = False
     whole: bool = False
     repeats: bool = False
-    allowed: str = ""
+    allowed: str | Callable[[str], bool] = ""
     alias: str = ""
 
     def __post_init__(self):
@@ -233,6 +234,10 @@ class Param:
                 problems.append(f"die Werte ergaben zusammen {text}; sie wurden durch {text} geteilt")
         return tuple(values), self._values_note(problems)
 
+    def allows(self, ch: str) -> bool:
+        """Whether a typed text (kind ``text``) may hold the character ``ch``."""
+        return self.allowed(ch) if callable(self.allowed) else ch in self.allowed
+
     def _coerce_text(self, raw):
         """Typed text: characters outside ``allowed`` are left out and a too long text is cut, each said once.
         Every character counts, a space too where ``allowed`` has it: nothing is stripped unsaid."""
@@ -241,8 +246,8 @@ class Param:
         if not isinstance(raw, str):
             raise ValueError(raw)
         text, unread = raw[:_READ_AT_MOST], len(raw) > _READ_AT_MOST
-        bad = list(dict.fromkeys(ch for ch in text if ch not in self.allowed))
-        text = "".join(ch for ch in text if ch in self.allowed)
+        bad = list(dict.fromkeys(ch for ch in text if not self.allows(ch)))
+        text = "".join(ch for ch in text if self.allows(ch))
         problems = []
         if bad:
             shown = ", ".join(_character(ch) for ch in bad[:3]) + (" …" if len(bad) > 3 else "")

@@ -52,6 +52,13 @@ def de_auto(value: float, significant: int = 3) -> str:
     return de(value, digits, trim=True)
 
 
+def token(text: str) -> str:
+    """A token as a chip or a figure shows it: every space as ␣, a line break as ↵, another control
+    character by its byte as ‹1F› (as engine/bpe.py writes a byte of an unfinished character)."""
+    text = text.replace(" ", "\u2423").replace("\n", "\u21b5")
+    return "".join(f"‹{ord(ch):02X}›" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch for ch in text)
+
+
 def count(n: int, one: str, many: str) -> str:
     """A number with its noun in the right form: 1 Token, 2 Tokens, 0 Tokens."""
     return f"{de(n)} {one if n == 1 else many}"

@@ -188,8 +188,8 @@ def _most_requests_within(requests, engine_settings: dict, tile_size: int | None
 # ----------------------------------------------------------------------------- presets
 def settings_of_trace(trace: Mapping) -> dict:
     """A recorded run's workload as live settings: the page's presets are the runs it replays."""
-    requests = [workloads.RequestSpec(r["id"], tuple(r["prompt"]), r["max_new_tokens"], r["arrival_step"])
-                for r in trace["workload"]["requests"]]
+    requests = [workloads.RequestSpec(r["id"], tuple(r["prompt"]), r["max_new_tokens"], r["arrival_step"],
+                                      text=r["prompt_text"]) for r in trace["workload"]["requests"]]
     kernel = trace["config"].get("kernel", "")
     tile_size = int(kernel.removeprefix("tiled_")) if kernel.startswith("tiled_") else None
     return settings_of(requests, trace["model"].get("attention", "GQA"), trace["config"], tile_size)

@@ -19,13 +19,12 @@ from engine import tracer
 from engine.model import tiny_model
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate, truncated_draft
-from engine.tokenizer import CharTokenizer
 from engine.toy import ALPHABET, ARTICLE_P, ARTICLE_Q, ConstantModel
 
 from . import form
 from .fields import ARTICLE, PROMPT_LENGTH, SPECULATIVE_NUMBERS as NUMBERS
 from .form import WorkloadError
-from .recording import REVISION, SCENARIO, SEED, TOKENIZER, Stopped, prompt_text
+from .recording import REVISION, SCENARIO, SEED, Stopped, prompt_text
 
 
 @dataclass(frozen=True)
@@ -122,8 +121,7 @@ def settings_of_trace(trace: Mapping) -> dict:
     spec = trace["workload"]["requests"][0]
     config, sampling = trace["config"], trace["config"]["sampling"]
     model = ARTICLE if trace["model"].get("name") == "constant" else trace["model"].get("attention", "GQA")
-    tokenizer = CharTokenizer(trace["model"]["alphabet"]) if "alphabet" in trace["model"] else TOKENIZER
-    return {"prompt": tokenizer.decode(spec["prompt"]), "model": model, "max_new_tokens": str(spec["max_new_tokens"]),
+    return {"prompt": spec["prompt_text"], "model": model, "max_new_tokens": str(spec["max_new_tokens"]),
             "k": str(config["k"]), "temperature": "0" if sampling["greedy"] else _text(float(sampling["temperature"])),
             "top_k": str(sampling["top_k"] or 0), "top_p": _text(float(sampling["top_p"])),
             "seed": str(trace["workload"]["seed"] or 0), "block_size": str(config["block_size"])}

@@ -6,7 +6,7 @@
 // page's cold start pays for it; its stylesheet comes with it. A run is a function of its settings: the
 // prompt, the page's settings and how many steps were taken („steps“). They live in the page's query under
 // „m.“, so a link gives the same text; „Nächstes Token“ asks for the same run with one step more.
-import { de, pct } from "../fmt.js";
+import { de, pct, token as visible } from "../fmt.js";
 import { siteUrl } from "../site.js";
 import { config } from "../runtime/start.js";
 import * as worker from "../runtime/worker.js";
@@ -78,12 +78,6 @@ function notes(block, list, kind) {
   box.replaceChildren(...list.map((note) => Object.assign(document.createElement("li"), { textContent: note })));
   box.hidden = !list.length;
 }
-
-// A token as the reader can see it: a space as ␣, a line break as ↵, another control character by its
-// byte as ‹1F› (as a byte of an unfinished character is written).
-const hex = (ch) => `‹${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}›`;
-// eslint-disable-next-line no-control-regex -- the control characters are what this replaces
-const visible = (text) => text.replace(/ /g, "\u2423").replace(/\n/g, "\u21b5").replace(/[\u0000-\u001f\u007f]/g, hex);
 
 function chip(token, tag = "span") {
   const el = document.createElement(tag);

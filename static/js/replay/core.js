@@ -10,7 +10,7 @@
 // steps, requests and blocks are what they claim to be. Anything else is refused with a German message, never half-shown, and the page's live
 // experiment keeps working whatever happens here.
 import { setPlayer } from "../classroom/handles.js";
-import { de } from "../fmt.js";
+import { de, token } from "../fmt.js";
 import { siteUrl } from "../site.js";
 import { TraceCheckError, check } from "./trace-check.js";
 
@@ -315,6 +315,13 @@ function start(el, model, view, stage) {
 
 // ---- shared helpers for views ------------------------------------------------------------
 
+// token id -> its text, from the trace's own table (engine/tracer.py with_token_texts: every id the trace
+// names, a draft's rejected proposals too); `#id` for a trace without one
+export function tokenText(trace) {
+  const table = (trace.model && trace.model.tokens) || {};
+  return (id) => (id in table ? table[id] : `#${id}`);
+}
+
 export const fmt = {
   num(x, digits = 0) {
     return de(x, digits);
@@ -325,9 +332,9 @@ export const fmt = {
   esc(s) {
     return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   },
-  // A token's text as it should read in a figure: spaces and line breaks made visible.
+  // A token's text as it should read in a figure: spaces and line breaks made visible (fmt.js).
   tok(text) {
-    return text === " " ? "␣" : text === "\n" ? "↵" : text;
+    return token(text);
   },
 };
 

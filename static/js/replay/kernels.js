@@ -2,33 +2,11 @@
 // "speculative" (speculative decoding, one verification round per step). Both read only what the
 // trace recorded (tile and verify events); the arithmetic shown (rescaling factors, tile shares,
 // acceptance rates) is derived from those numbers, never recomputed from a model.
-// The engine's default character alphabet (engine/tokenizer.py DEFAULT_ALPHABET; a test keeps
-// the two equal). Traces carry the text of prompts and emitted tokens but not of rejected draft
-// proposals, and the FlashAttention trace none at all; for those the alphabet is the fallback,
-// used only when the trace's vocabulary has its size and no token the trace names contradicts it.
 import { de as num, pct } from "../fmt.js";
-import { fmt, registerView } from "./core.js";
-
-const ALPHABET = " abcdefghijklmnopqrstuvwxyzäöüß0123456789.,!?-:\n";
+import { fmt, registerView, tokenText } from "./core.js";
 
 function register() {
   const { esc, tok } = fmt;
-
-  // token id -> text, from everything the trace itself says, then the alphabet where consistent
-  function tokenTexts(model) {
-    const known = {};
-    const trace = model.trace;
-    for (const r of trace.workload.requests) {
-      if (typeof r.prompt_text === "string" && [...r.prompt_text].length === r.prompt.length) {
-        [...r.prompt_text].forEach((ch, i) => (known[r.prompt[i]] = ch));
-      }
-    }
-    for (const step of trace.steps) for (const e of step.events) if (e.type === "emit" && e.text !== undefined) known[e.token] = e.text;
-    const vocab = trace.model && trace.model.vocab_size;
-    const alphabet = [...ALPHABET];
-    const fits = vocab === alphabet.length && Object.entries(known).every(([id, text]) => alphabet[id] === text);
-    return (id) => (id in known ? known[id] : fits ? alphabet[id] : `#${id}`);
-  }
 
   // ---------------------------------------------------------------- tiles (FlashAttention)
 
@@ -47,7 +25,7 @@ function register() {
 
   const tiles = {
     init(stage, model) {
-      model.plkText = tokenTexts(model);
+      model.plkText = tokenText(model.trace);
     },
     render(stage, model, i) {
       const text = model.plkText;
@@ -159,7 +137,7 @@ function register() {
 
   const speculative = {
     init(stage, model) {
-      model.plkText = tokenTexts(model);
+      model.plkText = tokenText(model.trace);
       const cfg = model.trace.config || {};
       const p = model.trace.model && model.trace.model.probs;
       const qd = cfg.draft && cfg.draft.probs;

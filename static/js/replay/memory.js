@@ -42,14 +42,13 @@ function seqInfo(model) {
 // Token texts per position (prompt, then generated); numbers where the trace has no text.
 function tokenTexts(model) {
   const out = {};
-  for (const id of model.ids) {
-    const r = model.requests[id];
-    const text = typeof r.prompt_text === "string" && r.prompt_text.length === r.prompt.length ? Array.from(r.prompt_text) : null;
-    out[id] = r.prompt.map((t, p) => (text ? { t: text[p] } : { t: String(t), id: true }));
-  }
+  // the trace's own table of token texts (engine/tracer.py with_token_texts)
+  const table = (model.trace.model && model.trace.model.tokens) || {};
+  const known = (t) => (t in table ? { t: table[t] } : { t: String(t), id: true });
+  for (const id of model.ids) out[id] = model.requests[id].prompt.map(known);
   for (const step of model.trace.steps) {
     for (const e of step.events) {
-      if (e.type === "emit") out[e.seq][e.position] = e.text !== undefined ? { t: e.text } : { t: String(e.token), id: true };
+      if (e.type === "emit") out[e.seq][e.position] = e.text !== undefined ? { t: e.text } : known(e.token);
     }
   }
   return out;

@@ -1,0 +1,71 @@
+"""What the pages say about the site's own language model, read from the model's manifest
+(engine/weights/MANIFEST.json, written by ``make model``), so no page repeats a number by hand.
+
+    {{ about_model() }}                 a paragraph: size, what it read, what it can and cannot do
+    {{ model_fact("kv_bytes", "MHA") }}   one number, German-formatted (FACTS)
+
+Build time only (it reads the manifest with the engine); the recorded traces run this model
+(engine/pretrained.engine_model), in float64, so a cached number takes 8 bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from engine import pretrained
+
+from ..kit import fmt
+
+BYTES_PER_NUMBER = 8  # the traces compute in float64 (pretrained.engine_model)
+
+
+@functools.cache
+def _manifest() -> dict:
+    return pretrained.manifest()
+
+
+def _config(name: str = "target") -> dict:
+    return _manifest()["models"][name]["config"]
+
+
+def kv_bytes(kind: str = "GQA") -> int:
+    """Bytes the KV cache holds per token: K and V, in every layer, for each K/V head of ``kind``."""
+    c = _config()
+    return 2 * c["num_layers"] * pretrained.KV_HEADS[kind] * c["head_dim"] * BYTES_PER_NUMBER
+
+
+def _millions(n: int) -> str:
+    return f"{fmt.de(n / 1e6, 2)} Millionen"
+
+
+FACTS = {
+    "parameters": lambda: _millions(_manifest()["models"]["target"]["parameters"]),
+    "draft_parameters": lambda: _millions(_manifest()["models"]["draft"]["parameters"]),
+    "layers": lambda: fmt.de(_config()["num_layers"]),
+    "heads": lambda: fmt.de(_config()["num_heads"]),
+    "kv_heads": lambda kind="GQA": fmt.de(pretrained.KV_HEADS[kind]),
+    "head_dim": lambda: fmt.de(_config()["head_dim"]),
+    "vocab": lambda: fmt.de(_config()["vocab_size"]),
+    "bytes_per_number": lambda: fmt.de(BYTES_PER_NUMBER),
+    "kv_bytes": lambda kind="GQA": fmt.de(kv_bytes(kind)),
+    "perplexity": lambda name="target": fmt.de(_manifest()["models"][name]["heldout_perplexity"], 1),
+    "real_words": lambda name="target": fmt.pct(_manifest()["models"][name]["real_words"]["share"], 0),
+}
+
+
+def fact(name: str, *args) -> str:
+    return FACTS[name](*args)
+
+
+def paragraph() -> str:
+    """The site's model in a few sentences, for every page whose engine runs it."""
+    m = _manifest()
+    return (
+        f"Gerechnet hat das Sprachmodell dieser Website, ein kleines Llama-Modell mit {fact('parameters')} "
+        f"Parametern. Es hat {fact('layers')} Schichten und {fact('heads')} Query-Köpfe, die sich "
+        f"{fact('kv_heads')} K/V-Köpfe teilen (GQA). Gelernt hat es aus dem Text dieser Website und der deutschen "
+        f"Hilfe von LibreOffice, zusammen {fmt.de(m['training']['train_tokens'])} Tokens. Es setzt deutsche Sätze "
+        f"fort, und {fact('real_words')} seiner längeren Wörter gibt es wirklich. Einen Sinn über einen halben "
+        f"Satz hinaus hat sein Text selten. Bei Text, den es nie gesehen hat, ist es im Mittel so unsicher wie bei "
+        f"einer Wahl zwischen {fact('perplexity')} gleich guten Tokens."
+    )
