@@ -69,9 +69,10 @@ def _documents(source: Source, texts: list[tuple[str, list[str]]]) -> list[Docum
             for name, paragraphs in texts if paragraphs]
 
 
-def documents(external: bool = True) -> list[Document]:
-    """The site's documents, then (``external``) those of the LibreOffice help, fetched into the cache."""
-    docs = _documents(SITE, site.site_texts())
+def documents(external: bool = True, current: bool = False) -> list[Document]:
+    """The site's documents, as pinned (model/site-prose.json.gz) or today's (``current``), then
+    (``external``) those of the LibreOffice help, fetched into the cache."""
+    docs = _documents(SITE, site.site_texts() if current else site.pinned_texts())
     if external:
         docs += _documents(LIBREOFFICE_HELP, libreoffice_help.help_texts())
     return docs
@@ -83,7 +84,8 @@ def held_out(paragraph: str) -> bool:
 
 
 def build(docs: list[Document] | None = None) -> Corpus:
-    """Train and held-out text of ``docs`` (default: ``documents()``), paragraphs in document order."""
+    """Train and held-out text of ``docs`` (default: ``documents()``, the pinned prose), paragraphs in
+    document order."""
     docs = documents() if docs is None else docs
     seen: set[str] = set()
     sides: dict[str, tuple[list[str], list[str]]] = {}
@@ -139,7 +141,11 @@ def write(corpus: Corpus, folder: Path) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Korpus bauen, Größen und sha256 zeigen")
     parser.add_argument("--out", type=Path, help="Ordner für train.txt, heldout.txt und die Texte je Quelle")
+    parser.add_argument("--pin-prose", metavar="COMMIT",
+                        help="den heutigen Text der Website als neuen festen Stand speichern (model/site-prose.json.gz)")
     args = parser.parse_args()
+    if args.pin_prose:
+        site.pin(site.site_texts(), args.pin_prose)
     built = build()
     print(describe(built))
     manifest = Path(__file__).resolve().parent.parent / "engine" / "weights" / "MANIFEST.json"

@@ -82,9 +82,17 @@ def page_paragraphs(html: str) -> list[str]:
     return [p for p in (unicodedata.normalize("NFC", p) for p in parser.paragraphs) if is_sentence(p)]
 
 
+def _deb_name() -> str:
+    return f"{PACKAGE}_{VERSION.replace(':', '%3a')}_all.deb"
+
+
+def deb_cached() -> bool:
+    return (CACHE_DIR / _deb_name()).exists()
+
+
 def deb_path() -> Path:
     """The pinned .deb from the cache, downloaded first if missing; its sha256 checked every time."""
-    name = f"{PACKAGE}_{VERSION.replace(':', '%3a')}_all.deb"
+    name = _deb_name()
     path = CACHE_DIR / name
     if not path.exists():
         if shutil.which("apt-get") is None:

@@ -6,6 +6,8 @@ corpus holds exactly the strings the reader sees, numbers filled in as the page 
 
 from __future__ import annotations
 
+import gzip
+import json
 import unicodedata
 from pathlib import Path
 
@@ -18,6 +20,10 @@ from .prose import markdown_paragraphs
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "pages"
+# The prose the committed weights were trained on. The site keeps changing (every new page, every edited
+# lesson), so `make model` reads this copy and trains on the same text as the committed run; pin the
+# current prose (``python -m model.corpus --pin-prose``) only to train on it on purpose.
+PINNED = Path(__file__).with_name("site-prose.json.gz")
 
 
 def page_texts(pages: Path = PAGES) -> list[tuple[str, list[str]]]:
@@ -48,7 +54,21 @@ def glossary_text() -> tuple[str, list[str]]:
 
 
 def site_texts() -> list[tuple[str, list[str]]]:
+    """Today's prose."""
     return [*page_texts(), *lesson_texts(), glossary_text()]
+
+
+def pinned_texts(path: Path = PINNED) -> list[tuple[str, list[str]]]:
+    """The prose as pinned (``pin``)."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [(name, paragraphs) for name, paragraphs in json.load(f)["documents"]]
+
+
+def pin(texts: list[tuple[str, list[str]]], commit: str, path: Path = PINNED) -> None:
+    """Write ``texts`` as the pinned prose, byte for byte the same for the same texts (no time stamp)."""
+    data = json.dumps({"commit": commit, "documents": texts}, ensure_ascii=False, indent=0).encode("utf-8")
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as f:
+        f.write(data)
 
 
 def _clean(text: str) -> str:
