@@ -26,7 +26,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "continual-learning": ("experience-replay", "ewc"),
     "sequence-packing": (),
     "reinforcement-learning": (),
-    "loss-masking": ("kreuzentropie-perplexitaet",),
+    "loss-masking": (),
     "pass-at-k": (),
     "greedy-decoding": (),
     "beam-search": ("greedy-decoding",),
@@ -37,7 +37,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "gqa": ("mqa",),
     "rope": (),
     "kl-divergence": (),
-    "knowledge-distillation": ("gradientenabstieg", "softmax-temperatur", "kreuzentropie-perplexitaet", "kl-divergence"),
+    "knowledge-distillation": ("gradientenabstieg", "softmax-temperatur", "kl-divergence"),
     "prefill": (),
     "decode": ("softmax-temperatur", "prefill"),
     "kv-cache": ("decode",),
@@ -143,6 +143,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "loss-masking": (
         ("sequence-packing", "dort müssen beim Zusammenlegen von Beispielen der Zugriff auf den Kontext und "
                              "die bewerteten Positionen ebenfalls getrennt gesteuert werden."),
+        ("kreuzentropie-perplexitaet", "der Verlust, den die Maske für jedes Token zulässt oder ausblendet."),
     ),
     "pass-at-k": (
         ("validation-set", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
@@ -211,6 +212,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("kl-divergence", "das Maß, mit dem du die Vorhersagen von Lehrer und Schüler vergleichst."),
         ("beam-search", "liefert die Folgen des Lehrers, wenn auf Folgenebene destilliert wird."),
         ("continual-learning", "dort kann ein älteres Modell als Lehrer helfen, Früheres nicht zu vergessen."),
+        ("kreuzentropie-perplexitaet", "die Kreuzentropie mit dem harten Label, der erste Teil des Verlusts."),
     ),
     "prefill": (
         ("decode", "die Erzeugung nach dem Prefill, Token für Token."),
