@@ -95,6 +95,15 @@ def test_own_probabilities_replace_the_first_tokens_and_the_rest_keeps_the_table
     assert out["result"]["unused"] == 1 and "1 eigener Wert bleibt ohne Token." in out["summary"]
 
 
+def test_a_dragged_bar_leaves_the_others_exact():
+    """mount.js writes every bar's value when one is dragged: an untouched 1/104 comes back as its float."""
+    out = run(satz="miaut", p="_".join(map(repr, (0.25, 0.4, 1 / 104, 0.5))))
+    r = out["result"]
+    assert r["probs_exact"] == ["1/4", "2/5", "1/104", "1/2"] and r["changed"] == [1]
+    assert "„miaut“ mit p = 1/104" in out["summary"]
+    assert "Hund 0,4" in out["readouts"][0]["value"]
+
+
 def test_bad_probabilities_are_clamped_with_a_german_note():
     out = run(p="0; 2; x")
     note = " ".join(out["notes"])

@@ -82,7 +82,7 @@ OWN_P = Param("p", "Eigene Wahrscheinlichkeiten", "values", (), lo=P_MIN, hi=1.0
                    "getrennt (0,0001 bis 1). Leer: die Werte der Tabelle. Die Balken oben lassen sich ziehen.")
 
 PARAMS = (
-    Param("satz", "Satz", "choice", "katze", choices=SENTENCE_CHOICES, widget="select",
+    Param("satz", "Satz", "choice", "katze", choices=SENTENCE_CHOICES,
           help="Ein Satz aus den Wörtern der Tabelle. „Maus“ kennt die Tabelle nicht."),
     Param("text", "Eigener Satz", "text", "", count=(1, LONGEST), allowed=TYPABLE,
           widget="z. B. Der Hund frisst gern Knochen.",
@@ -157,7 +157,10 @@ def compute(satz: str = "katze", text: str = "", p: tuple = ()) -> dict:
     contexts = [START] + [token for _, token in pairs[:-1]]
     rows = [row(c) for c in contexts]
     table_p = [r[token] for r, (_, token) in zip(rows, pairs)]
-    own = [fmt.as_fraction(v) for v in p]
+    # a dragged bar writes every bar's value into the list: an untouched one arrives as the float of its
+    # table fraction (1/104 as 0.009615384615384616) and keeps the exact fraction
+    own = [table_p[i] if i < len(table_p) and float(v) == float(table_p[i]) else fmt.as_fraction(v)
+           for i, v in enumerate(p)]
     probs = [own[i] if i < len(own) else q for i, q in enumerate(table_p)]
     loss = losses(probs)
     n = len(probs)
@@ -202,7 +205,13 @@ def _nats(value: float, digits: int = 2) -> str:
 
 def _p_text(r: dict, i: int) -> str:
     q = Fraction(r["probs_exact"][i])
-    return fmt.ratio(q) if q.denominator < 1000 and not r["own"] else fmt.exact(q)
+    # the table's fractions as fractions, typed probabilities as the decimals they were typed as
+    return fmt.ratio(q) if q.denominator < 1000 and i not in r["changed"] else fmt.exact(q)
+
+
+def _p_is(r: dict, i: int) -> str:
+    text = _p_text(r, i)
+    return "p " + text if text.startswith(fmt.APPROX) else "p = " + text
 
 
 def _ppl_text(r: dict) -> str:
@@ -250,9 +259,9 @@ def _key_sentence(r: dict) -> str:
                "gleich guten Tokens.")
         i = r["worst"]
         if not _has_worst(r):
-            who = f"Alle Tokens kosten gleich viel, p = {_p_text(r, i)}."
+            who = f"Alle Tokens kosten gleich viel, {_p_is(r, i)}."
         else:
-            who = (f"Am teuersten ist „{r['words'][i]}“ mit p = {_p_text(r, i)} ({_nats(r['loss'][i])} nats, "
+            who = (f"Am teuersten ist „{r['words'][i]}“ mit {_p_is(r, i)} ({_nats(r['loss'][i])} nats, "
                    f"{fmt.pct(r['worst_share'], 0)} des ganzen Verlusts).")
         body = f"{mean} {ppl} {who}"
     return f"{lead} {body}" if lead else body
