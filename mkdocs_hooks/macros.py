@@ -8,6 +8,7 @@
     {{ replay("prefill-interleaved", view="prefill") }}          a recorded engine run
     {{ live_run("continuous-batching") }}   „Eigener Lauf“: the reader's workload, run in the browser
     {{ real_model("top-k-sampling") }}   „Am echten Modell“: the reader's prompt through the language model
+    {{ real_model_loss("kreuzentropie-perplexitaet") }}   the same for the loss of the reader's sentence
     {{ read_first("decode") }}   the "Vorher lesen" line, from probierlabor/concepts/graph.py
     {{ see_also("decode") }}     the "Siehe auch" section, from the same graph
     {{ glossary_entries() }}     the glossary page's entries, from probierlabor/pageblocks/glossary.py
@@ -20,7 +21,8 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 from __future__ import annotations
 
 from probierlabor.pageblocks import (experiment_block, glossary, graph_block, lesson_block, live_block, prose_values,
-                                    realmodel_block, replay_block, site_model, workshop_block)
+                                    realmodel_block, realmodel_loss_block, replay_block, site_model,
+                                    workshop_block)
 from probierlabor.kit import api, fmt
 
 
@@ -48,6 +50,11 @@ def define_env(env):
     def real_model(slug: str) -> str:
         """„Am echten Modell“ (probierlabor/realmodel), opened and run by static/js/realmodel/realmodel.js."""
         return "\n\n" + realmodel_block.section(slug) + "\n\n"
+
+    @env.macro
+    def real_model_loss(slug: str) -> str:
+        """„Am echten Modell“ of the cross-entropy page: the reader's sentence, its loss per token."""
+        return "\n\n" + realmodel_loss_block.section(slug) + "\n\n"
 
     @env.macro
     def read_first(slug: str) -> str:

@@ -12,6 +12,7 @@ SLUGS = (
     "embeddings",
     "softmax-temperatur",
     "gradientenabstieg",
+    "kreuzentropie-perplexitaet",
     "validation-set",
     "overfitting",
     "metr-horizon",

@@ -17,12 +17,14 @@ import { REAL_MODEL, query, renameOld } from "./url-state.js";
 // „Am echten Modell“ (static/js/realmodel/realmodel.js) is a closed block: its code and the model load
 // when the reader opens it, or at once for a link that carries its state (m.…), which opens it.
 const doors = new WeakSet();
+// data-realmodel-view: which view a block is („loss“: the cross-entropy page's losses per token)
+const VIEWS = { decoding: () => import("./realmodel/realmodel.js"), loss: () => import("./realmodel/loss.js") };
 function realModel() {
   for (const block of document.querySelectorAll("details[data-realmodel]")) {
     if (doors.has(block)) continue;
     doors.add(block);
     block.addEventListener("toggle", () => {
-      if (block.open) import("./realmodel/realmodel.js").then((m) => m.open(block));
+      if (block.open) (VIEWS[block.dataset.realmodelView] || VIEWS.decoding)().then((m) => m.open(block));
     });
     if ([...query().keys()].some((key) => key.startsWith(REAL_MODEL))) block.open = true;
   }

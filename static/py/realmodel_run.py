@@ -1,12 +1,12 @@
 # „Am echten Modell“: the site's language model on the reader's prompt (py/probierlabor/realmodel), in the
 # tab's Python Web Worker (static/js/runtime/python-worker.js) on Pyodide's numpy. The model loads on the
 # first run, with a status line, and stays for the next ones (realmodel/models.py keeps it).
-# Defines run(settings_json, slug, folder, tell) -> JSON: the data of methods.run, or {error, prompt: true} for a
-# prompt the model cannot start from.
+# Defines run(settings_json, slug, folder, tell) -> JSON: the data of methods.run (loss.run on the cross-entropy
+# page), or {error, prompt: true} for a prompt the model cannot start from.
 import json
 import time
 
-from probierlabor.realmodel import methods, models
+from probierlabor.realmodel import loss, methods, models
 from probierlabor.realmodel.fields import PAGES
 from probierlabor.realmodel.form import PromptError
 
@@ -27,7 +27,7 @@ def run(settings_json, slug, folder, tell):
         load_seconds = time.perf_counter() - started
     try:
         started = time.perf_counter()
-        out = methods.run(slug, json.loads(settings_json))
+        out = loss.run(json.loads(settings_json)) if slug == loss.SLUG else methods.run(slug, json.loads(settings_json))
         out["compute_seconds"] = time.perf_counter() - started
     except PromptError as error:
         return json.dumps({"error": str(error), "prompt": True}, ensure_ascii=False)

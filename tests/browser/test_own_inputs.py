@@ -235,3 +235,36 @@ def test_a_logit_bar_is_dragged_to_the_value_under_the_pointer_and_by_keyboard(v
     assert logits() == [2, 2.5, 0.4, -1]
     assert v.page.evaluate("document.activeElement.dataset.drag") == "2"
     assert not v.console_errors()
+
+
+# The p bars of kreuzentropie-perplexitaet are direct handles too: a dragged bar writes every bar into the
+# own list, and the untouched ones keep the table's exact fractions (1/104 stays 1/104, not its float).
+P_BAR = ROOT + ' [data-drag="{}"][data-drag-field="p"]'
+
+
+def test_a_p_bar_dragged_by_mouse_and_by_keyboard_moves_the_loss_and_leaves_the_others_exact(visit):
+    slug = "kreuzentropie-perplexitaet"
+    v = visit(f"/{slug}/?satz=miaut")
+    v.wait_state()
+    drag_through(v, P_BAR.format(1), (0.45, 0.4))
+    v.page.wait_for_function("sel => Math.abs(document.querySelector(sel).getAttribute('aria-valuenow') - 0.4) < 0.01",
+                             arg=P_BAR.format(1))
+    url = dict(v.page.evaluate("[...new URLSearchParams(location.search)]"))["p"]
+    expected = api.run(slug, {"satz": "miaut", "p": url})
+    assert not expected["notes"] and expected["result"]["changed"] == [1]
+    assert expected["result"]["probs_exact"][2] == "1/104"
+    v.page.wait_for_function("([sel, text]) => document.querySelector(sel + ' .pl-summary').textContent === text",
+                             arg=[ROOT, expected["summary"]])
+
+    # the keyboard: „miaut“ one step (0,01) up, onto the step's grid (1/104 + 0,01 → 0,02), and cheaper
+    v.page.locator(P_BAR.format(2)).focus()
+    v.page.keyboard.press("ArrowUp")
+    v.page.wait_for_function("sel => Math.abs(document.querySelector(sel).getAttribute('aria-valuenow') - 0.02) < 1e-9",
+                             arg=P_BAR.format(2))
+    url = dict(v.page.evaluate("[...new URLSearchParams(location.search)]"))["p"]
+    after = api.run(slug, {"satz": "miaut", "p": url})
+    assert after["result"]["mean"] < expected["result"]["mean"]
+    v.page.wait_for_function("([sel, text]) => document.querySelector(sel + ' .pl-summary').textContent === text",
+                             arg=[ROOT, after["summary"]])
+    assert v.page.evaluate("document.activeElement.dataset.drag") == "2"
+    assert not v.console_errors()

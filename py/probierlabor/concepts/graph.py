@@ -17,6 +17,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "embeddings": ("tokenisierung",),
     "softmax-temperatur": (),
     "gradientenabstieg": (),
+    "kreuzentropie-perplexitaet": ("softmax-temperatur",),
     "validation-set": (),
     "overfitting": (),
     "metr-horizon": (),
@@ -66,6 +67,15 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("softmax-temperatur", "am Ausgang macht das Modell aus seinem letzten Vektor ein Logit je Token und "
                                "daraus Wahrscheinlichkeiten."),
     ),
+    "kreuzentropie-perplexitaet": (
+        ("kl-divergence", "die Kreuzentropie minus die Entropie der Referenz: wie weit zwei Verteilungen "
+                          "auseinanderliegen."),
+        ("knowledge-distillation", "ein Schüler lernt mit Kreuzentropie die ganze Verteilung eines Lehrers statt "
+                                   "nur das richtige Token."),
+        ("loss-masking", "welche Tokens im Mittel des Verlusts zählen und welche nicht."),
+        ("continual-learning", "der Verlust auf alten Aufgaben steigt, wenn ein Modell nur Neues lernt."),
+        ("gradientenabstieg", "wie ein Modell Schritt für Schritt seinen Verlust senkt."),
+    ),
     "softmax-temperatur": (
         ("greedy-decoding", "der Grenzfall \\(T = 0\\): immer das Token mit dem größten Logit."),
         ("top-k-sampling", "zieht nach der Softmax nur unter den k wahrscheinlichsten Tokens."),
@@ -75,16 +85,21 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
                                    "trägt den Faktor \\(T^2\\)."),
         ("speculative-decoding", "prüft Vorschläge gegen die Verteilung des großen Modells, bei jeder Temperatur."),
         ("kl-divergence", "misst, wie weit zwei Verteilungen, etwa bei zwei Temperaturen, auseinanderliegen."),
+        ("kreuzentropie-perplexitaet", "dieselben „gleich guten Tokens“ als Perplexität, gemittelt über einen "
+                                       "ganzen Text."),
     ),
     "gradientenabstieg": (
         ("overfitting", "dort lernt eine Kurve die Daten; zu gut gelernt schadet auf neuen Daten."),
         ("ewc", "dieselbe Schüssel aus zwei Gewichten, mit einer Strafe gegen das Vergessen."),
         ("continual-learning", "ein kleines Netz lernt dort mit Gradientenabstieg eine Aufgabe nach der anderen."),
         ("experience-replay", "mischt alte Beispiele in die Schritte, damit der Abstieg Früheres nicht verlernt."),
+        ("kreuzentropie-perplexitaet", "der Verlust, auf dem Sprachmodelle mit Gradientenabstieg lernen."),
     ),
     "validation-set": (
         ("overfitting", "warum die Kurve das Heft perfekt trifft und trotzdem schlecht schätzt."),
         ("pass-at-k", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
+        ("kreuzentropie-perplexitaet", "das Fehlermaß bei Textvorhersagen; auch dort zählt der Wert auf Text, "
+                                       "den das Modell beim Lernen nicht gesehen hat."),
     ),
     "overfitting": (
         ("ewc", "eine Strafe auf Gewichtsänderungen, diesmal gegen das Vergessen einer alten Aufgabe."),
@@ -132,6 +147,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("softmax-temperatur", "wie die Softmax aus Punktzahlen Wahrscheinlichkeiten macht; sie koppelt hier "
                                "die Abteilungen."),
         ("gradientenabstieg", "wie das kleine Netz hier Schritt für Schritt lernt, und warum die Lernrate zählt."),
+        ("kreuzentropie-perplexitaet", "der Verlust, auf dem das Netz hier alte und neue Aufgaben lernt."),
     ),
     "sequence-packing": (
         ("loss-masking", "welche Positionen im Verlust zählen, an einem Agenten-Transkript; auch dort bleibt "
@@ -147,6 +163,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("sequence-packing", "dort müssen beim Zusammenlegen von Beispielen der Zugriff auf den Kontext und "
                              "die bewerteten Positionen ebenfalls getrennt gesteuert werden."),
         ("tokenisierung", "wie ein Tokenizer den Text in die Tokens zerlegt, die hier einzeln zählen."),
+        ("kreuzentropie-perplexitaet", "der Verlust, den die Maske für jedes Token zulässt oder ausblendet."),
     ),
     "pass-at-k": (
         ("validation-set", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
@@ -210,11 +227,14 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("knowledge-distillation", "ein Schüler lernt, die Verteilung eines Lehrers nachzubilden."),
         ("top-p-sampling", "hier misst du, wie weit die gefilterte Verteilung von der ursprünglichen abweicht."),
         ("softmax-temperatur", "woher die Verteilungen eines Modells kommen und wie die Temperatur sie verändert."),
+        ("kreuzentropie-perplexitaet", "die Kreuzentropie, aus der die KL-Divergenz entsteht, am Verlust eines "
+                                       "Sprachmodells."),
     ),
     "knowledge-distillation": (
         ("kl-divergence", "das Maß, mit dem du die Vorhersagen von Lehrer und Schüler vergleichst."),
         ("beam-search", "liefert die Folgen des Lehrers, wenn auf Folgenebene destilliert wird."),
         ("continual-learning", "dort kann ein älteres Modell als Lehrer helfen, Früheres nicht zu vergessen."),
+        ("kreuzentropie-perplexitaet", "die Kreuzentropie mit dem harten Label, der erste Teil des Verlusts."),
     ),
     "prefill": (
         ("decode", "die Erzeugung nach dem Prefill, Token für Token."),
@@ -283,17 +303,16 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     "embeddings": (
         ("Scaled Dot-Product Attention", "vergleicht Vektoren mit dem Skalarprodukt"),
     ),
+    "kreuzentropie-perplexitaet": (
+        ("Entropie", "die Kreuzentropie einer Verteilung mit sich selbst"),
+    ),
     "softmax-temperatur": (
         ("Entropie", "oben als Maß der Unsicherheit in Bit"),
     ),
-    "gradientenabstieg": (
-        ("Kreuzentropie", "der Verlust, auf dem Sprachmodelle mit Gradientenabstieg lernen"),
-    ),
+    "gradientenabstieg": (),
     "validation-set": (
         ("Test Set", "oben erklärt"),
         ("Fine-Tuning", "auch dort wählst du Einstellungen wie die Lernrate mit Validierungsdaten"),
-        ("Kreuzentropie", "ein anderes Fehlermaß, üblich bei Textvorhersagen; die Rollen der Datenteile "
-                          "bleiben dieselben"),
     ),
     "overfitting": (
         ("Weight Decay", "die Strafe der Vorlage „Grad 9 mit Strafe“ in neuronalen Netzen"),
@@ -364,12 +383,10 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Causal Masking", ""),
     ),
     "kl-divergence": (
-        ("Kreuzentropie", "englisch cross-entropy"),
         ("Entropie", ""),
         ("Jensen-Shannon-Divergenz", "eine symmetrische Variante"),
     ),
     "knowledge-distillation": (
-        ("Kreuzentropie", ""),
         ("On-Policy-Selbstdestillation", ""),
     ),
     "prefill": (

@@ -113,7 +113,7 @@ TERMS: tuple[Term, ...] = (
          page="embeddings", avoid={r"\bKosinusähnlichkeit\b": "Kosinusähnlichkeit"}),
     Term("Kreuzentropie", "die", "",
          "Der übliche Verlust beim Lernen von Wahrscheinlichkeiten: Er bestraft, wenn das richtige Ergebnis "
-         "eine kleine Wahrscheinlichkeit bekommt. Englisch heißt sie cross-entropy.",
+         "eine kleine Wahrscheinlichkeit bekommt. Englisch heißt sie cross-entropy.", page="kreuzentropie-perplexitaet",
          avoid={r"\b[Cc]ross[- ]?[Ee]ntropy\b": "Cross-Entropy", r"\bKreuz-Entropie\b": "Kreuz-Entropie"}),
     Term("KV-Cache", "der", "die KV-Caches",
          "Der Speicher für die Keys und Values aller bisherigen Tokens, damit das Modell sie nicht neu "
@@ -156,6 +156,10 @@ TERMS: tuple[Term, ...] = (
          page="flash-attention"),
     Term("Padding", "das", "",
          "Leere Füllplätze, die kurze Beispiele auf die Länge der längsten bringen.", page="sequence-packing"),
+    Term("Perplexität", "die", "",
+         "e hoch der Kreuzentropie eines Texts: so unsicher, als wählte das Modell bei jedem Token zwischen so "
+         "vielen gleich guten Tokens.", page="kreuzentropie-perplexitaet",
+         avoid={r"\bPerplexity\b": "Perplexity", r"\bPerplexizität\b": "Perplexizität"}),
     Term("Positional Encoding", "das", "",
          "Die ursprüngliche Art, Positionen mitzugeben: Ein Positionsvektor wird zum Embedding des Tokens addiert.",
          page="rope"),

@@ -232,30 +232,46 @@ function compute(block, steps) {
   s.running = true;
   const ask = values(block);
   write(PREFIX, Object.keys(ask), ask);
-  block.setAttribute("aria-busy", "true");
   for (const name of ["step", "all", "reset"]) $(block, name).disabled = true;
-  const started = performance.now();
-  worker.session("realmodel", [JSON.stringify(ask), block.dataset.realmodel, folder(block)], config.bundle, {
-    files: weights(block),
-    limit: LIMIT_S,
-    text: TEXT,
-    say: (text, kind) => status(block, text, kind),
-    end: () => {
+  runInWorker(block, ask, TEXT, {
+    ended: () => {
       s.running = false;
-      block.setAttribute("aria-busy", "false");
       if (s.pending) {
         s.pending = false;
         compute(block, Number(field(block, "steps").value) || 0);
       } else if (!s.data) $(block, "reset").disabled = false;
     },
+    shown: (data) => (s.pending ? TEXT.running : show(block, data)),  // a newer ask waits: this result is already old
+    failed: (data) => {
+      if (data.prompt) notes(block, [], "");
+      s.data = null;
+    },
+  });
+}
+
+// One run of a block's settings in the worker, for this view and the cross-entropy page's (loss.js): the
+// status line, the time limit, the busy mark and „pl:realmodel-done“ (for the bench). ended(): the worker
+// is free again; shown(data): the view's status line for a result; failed(data): after an error, whose
+// message the status line shows while the result area hides.
+function runInWorker(block, ask, text, { ended, shown, failed }) {
+  block.setAttribute("aria-busy", "true");
+  const started = performance.now();
+  worker.session("realmodel", [JSON.stringify(ask), block.dataset.realmodel, folder(block)], config.bundle, {
+    files: weights(block),
+    limit: LIMIT_S,
+    text,
+    say: (line, kind) => status(block, line, kind),
+    end: () => {
+      block.setAttribute("aria-busy", "false");
+      ended();
+    },
     done: (data, finish) => {
       if (data.error) {
         finish(data.error, "error");
-        if (data.prompt) notes(block, [], "");
         $(block, "result").hidden = true;
-        s.data = null;
-      } else {  // a newer ask waits: this result is already old
-        finish(s.pending ? TEXT.running : show(block, data), "done");
+        failed(data);
+      } else {
+        finish(shown(data), "done");
       }
       block.dispatchEvent(new CustomEvent("pl:realmodel-done", {
         // load: the model's files into the worker and the model built from them (null: it was there)
@@ -303,3 +319,5 @@ function mount(block) {
 
 // The block is open: wire it and run what its fields (or the link) say.
 export const open = mount;
+// What the cross-entropy page's view (loss.js) shares with this one.
+export { TEXT, chip, notes, runInWorker, style, visible };
