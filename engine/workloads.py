@@ -83,16 +83,29 @@ def submit(engine, requests: Iterable[RequestSpec]) -> None:
                            eos_id=r.eos_id)
 
 
+def round_trip_cut(tokenizer, ids, length: int) -> tuple[int, ...]:
+    """The longest start of ``ids``, at most ``length`` tokens, whose text ``tokenizer`` encodes back to
+    exactly these tokens. Every cut of characters does; a byte-level BPE's cut may split a character or
+    leave a word piece that tokenizes otherwise, and a cut between two words always does (merges never
+    cross the space before a word), so it is at most one word short. A prompt so cut can travel as text
+    (a trace's header, a link) and gives the same tokens again."""
+    for n in range(min(length, len(ids)), 0, -1):
+        kept = list(ids[:n])
+        if tokenizer.encode(tokenizer.decode(kept)) == kept:
+            return tuple(kept)
+    return ()
+
+
 def prompt_of_length(rng: np.random.Generator, length: int, tokenizer=CHARS,
                      first: str | None = None) -> tuple[tuple[int, ...], str]:
-    """Random words, cut to exactly ``length`` tokens of ``tokenizer`` (the cut may split a word): the ids
-    and their text."""
+    """Random words, cut to ``length`` tokens of ``tokenizer`` where the text gives the same tokens again
+    (``round_trip_cut``: exactly ``length`` characters, at most ``length`` BPE tokens): the ids and their text."""
     if length < 0:
         raise ValueError(f"length must not be negative, got {length}")
     words = [first] if first else []
     while len(tokenizer.encode(" ".join(words))) < length:
         words.append(WORDS[int(rng.integers(len(WORDS)))])
-    ids = tuple(tokenizer.encode(" ".join(words))[:length])
+    ids = round_trip_cut(tokenizer, tokenizer.encode(" ".join(words)), length)
     return ids, tokenizer.decode(ids)
 
 
