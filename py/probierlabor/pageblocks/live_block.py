@@ -59,7 +59,7 @@ INTRO = ("Hier rechnest du deine eigenen Anfragen mit derselben kleinen Engine, 
          "oben geschrieben hat, und mit demselben trainierten Sprachmodell der Seite. Sie läuft in deinem "
          "Browser auf numpy. Beim ersten Start lädt die Seite Python, numpy und das Modell nach, das dauert "
          "ein paar Sekunden.")
-_PROMPT = (f"Der Prompt ist beliebiger Text; mehr als {fields.PROMPT_TOKENS} Tokens werden abgeschnitten.")
+_PROMPT = f"Der Prompt ist beliebiger Text. Mehr als {fields.PROMPT_TOKENS} Tokens werden abgeschnitten."
 SPECULATIVE_HELP = (f"{_PROMPT} Beim Beispielpaar p und q besteht er aus A, B und C. Temperatur 0 rechnet "
                     "greedy, dann ist die Antwort genau die des Zielmodells allein.")
 HELP = (f"Eine Anfrage pro Zeile, höchstens {fields.MAX_REQUESTS}: Prompt | neue Tokens | Ankunftsschritt. "
