@@ -41,7 +41,7 @@ from engine.sampler import SamplingParams, draw
 from engine.speculative import speculative_generate, truncated_draft, verify
 from engine.tokenizer import CharTokenizer
 from engine.workloads import (RequestSpec, Workload, expected_prefix_savings, realistic, shared_prompt,
-                              submit, text_of_length)
+                              submit, system_prompt, text_of_length)
 
 TOKENIZER = CharTokenizer()
 
@@ -321,9 +321,10 @@ def part_d() -> tuple[list[Row], list[str]]:
         if off - on != cached:
             raise AssertionError(f"prefill work fell by {off - on} tokens, but {cached} were reported cached")
         n = len(w.requests)
-        rows.append(Row("d", f"gesparte Prompt-Token, N = {n}, S = {system_len}, B = {block_size} "
+        shared = system_prompt(system_len)[1]
+        rows.append(Row("d", f"gesparte Prompt-Token, N = {n}, S = {shared}, B = {block_size} "
                              f"({off} → {on} berechnet) / prompt tokens saved", off - on,
-                        expected_prefix_savings(n, system_len, block_size), "=", "n"))
+                        expected_prefix_savings(n, shared, block_size), "=", "n"))
     notes = ["d: shared_prompt workload, real runs with and without prefix caching (same tokens asserted). "
              "(N−1)·⌊S/B⌋·B holds when the individual parts differ in their first token, are non-empty (the "
              "last prompt token is never served from the cache), the first request is committed before "

@@ -30,7 +30,7 @@ from engine.tokenizer import CharTokenizer
 CHARS = CharTokenizer()
 
 # Everyday words, lower case (the alphabet has no capitals). Their first letters cover enough of
-# the alphabet for ``shared_prompt`` to give every user question its own first character.
+# the alphabet for ``shared_prompt`` to give every user question its own first token.
 WORDS = (
     "heute", "trinke", "ich", "tee", "kaffee", "wir", "gehen", "nach", "hause", "der", "die", "das",
     "katze", "hund", "schläft", "auf", "dem", "sofa", "morgen", "regnet", "es", "vielleicht", "bitte",
@@ -83,16 +83,29 @@ def submit(engine, requests: Iterable[RequestSpec]) -> None:
                            eos_id=r.eos_id)
 
 
+def round_trip_cut(tokenizer, ids, length: int) -> tuple[int, ...]:
+    """The longest start of ``ids``, at most ``length`` tokens, whose text ``tokenizer`` encodes back to
+    exactly these tokens. Every cut of characters does; a byte-level BPE's cut may split a character or
+    leave a word piece that tokenizes otherwise, and a cut between two words always does (merges never
+    cross the space before a word), so it is at most one word short. A prompt so cut can travel as text
+    (a trace's header, a link) and gives the same tokens again."""
+    for n in range(min(length, len(ids)), 0, -1):
+        kept = list(ids[:n])
+        if tokenizer.encode(tokenizer.decode(kept)) == kept:
+            return tuple(kept)
+    return ()
+
+
 def prompt_of_length(rng: np.random.Generator, length: int, tokenizer=CHARS,
                      first: str | None = None) -> tuple[tuple[int, ...], str]:
-    """Random words, cut to exactly ``length`` tokens of ``tokenizer`` (the cut may split a word): the ids
-    and their text."""
+    """Random words, cut to ``length`` tokens of ``tokenizer`` where the text gives the same tokens again
+    (``round_trip_cut``: exactly ``length`` characters, at most ``length`` BPE tokens): the ids and their text."""
     if length < 0:
         raise ValueError(f"length must not be negative, got {length}")
     words = [first] if first else []
     while len(tokenizer.encode(" ".join(words))) < length:
         words.append(WORDS[int(rng.integers(len(WORDS)))])
-    ids = tuple(tokenizer.encode(" ".join(words))[:length])
+    ids = round_trip_cut(tokenizer, tokenizer.encode(" ".join(words)), length)
     return ids, tokenizer.decode(ids)
 
 
@@ -131,43 +144,69 @@ def realistic(seed: int = 0, n: int = 16, tokenizer=CHARS, *, prompt_len: tuple[
     return Workload("realistic", tuple(requests), engine, seed)
 
 
+def system_prompt(system_len: int, tokenizer=CHARS) -> tuple[str, int]:
+    """``shared_prompt``'s system prompt: the most whole words of SYSTEM_PROMPT whose S ≤ ``system_len``, and
+    S, the tokens every prompt built on it shares (with characters, the space before the question too)."""
+    words, found = SYSTEM_PROMPT.split(), None
+    for k in range(1, len(words) + 1):
+        text = " ".join(words[:k])
+        shared = _shared_tokens(text, tokenizer)
+        if shared > system_len:
+            break
+        found = (text, shared)
+    if found is None or (found[0] == " ".join(words) and system_len > found[1]):
+        most = _shared_tokens(" ".join(words), tokenizer)
+        raise ValueError(f"system_len must lie in {_shared_tokens(words[0], tokenizer)}…{most} "
+                         "(the system prompt's tokens, whole words)")
+    return found
+
+
+def _shared_tokens(text: str, tokenizer) -> int:
+    """How many tokens of ``text`` + " " + a question do not depend on the question (any of WORDS)."""
+    first, *others = (tokenizer.encode(f"{text} {w}") for w in sorted(set(WORDS)))
+    return min(next(i for i, (x, y) in enumerate(zip(first, other)) if x != y) for other in others)
+
+
 def shared_prompt(seed: int = 0, n: int = 8, system_len: int = 35, tokenizer=CHARS, *, block_size: int = 4,
                   user_len: tuple[int, int] = (4, 12), new_tokens: tuple[int, int] = (3, 8)) -> Workload:
-    """N requests that start with the same system prompt of ``system_len`` tokens, then a short question.
+    """N requests that start with the same system prompt (S tokens, ``system_prompt``: whole words, at most
+    ``system_len`` tokens), then a short question.
 
     Why this shape: a chat service sends the same instructions before every user's question, which is
     what prefix caching saves. It is built so that the saving is exactly (N − 1)·⌊S/B⌋·B prompt tokens
-    (S = ``system_len``, B = ``block_size``), because
+    (B = ``block_size``), because
 
-    * every question starts with a word of its own first letter (tokenized on its own, after the system
-      prompt's first S tokens), so two prompts agree on exactly S tokens and
-      the block that straddles the end of the system prompt never matches;
+    * each prompt is the tokens of its text „system prompt, space, question“, so its text gives the same
+      tokens again (a trace's header, a link), and the system prompt ends after a whole word: the BPE's
+      merges never cross the space before the question's first word, so every prompt starts with the same
+      S tokens;
+    * every question's first token (a BPE token holds the space before a word; characters share the space
+      and differ in the letter) is its own, so two prompts agree on exactly S tokens and the block that
+      straddles the end of the system prompt never matches;
     * every question has at least one token, so the last prompt token (never served from the cache)
       lies after the system prompt: ⌊(len − 1)/B⌋ ≥ ⌊S/B⌋;
     * request 0 arrives at step 0 and the others from step 1 on, one per step: its prefill runs in one
       step (the budget holds a whole prompt) and its full blocks are committed before anyone looks;
     * the pool is large enough that no cached block is evicted.
     """
-    system = tuple(tokenizer.encode(SYSTEM_PROMPT))
-    if system_len > len(system):
-        raise ValueError(f"system_len can be at most {len(system)} (the system prompt's tokens)")
-    by_letter: dict[str, list[str]] = {}
+    system, shared = system_prompt(system_len, tokenizer)
+    by_first: dict[int, list[str]] = {}
     for w in sorted(set(WORDS)):
-        by_letter.setdefault(w[0], []).append(w)
-    if n > len(by_letter):
-        raise ValueError(f"at most {len(by_letter)} requests: each question needs its own first letter")
+        by_first.setdefault(tokenizer.encode(f"{system} {w}")[shared], []).append(w)
+    if n > len(by_first):
+        raise ValueError(f"at most {len(by_first)} requests: each question needs its own first token")
     rng = np.random.default_rng(seed)
-    letters = sorted(by_letter)
-    chosen = [letters[int(i)] for i in rng.choice(len(letters), size=n, replace=False)]
-    system = system[:system_len]
+    keys = sorted(by_first)
+    chosen = [keys[int(i)] for i in rng.choice(len(keys), size=n, replace=False)]
     requests = []
-    for i, letter in enumerate(chosen):
-        words = by_letter[letter]
+    for i, key in enumerate(chosen):
+        words = by_first[key]
         first = words[int(rng.integers(len(words)))]
         length = int(rng.integers(user_len[0], user_len[1] + 1))
-        question = prompt_of_length(rng, length, tokenizer, first=first)[0]
+        question = prompt_of_length(rng, length, tokenizer, first=first)[1]
         new = int(rng.integers(new_tokens[0], new_tokens[1] + 1))
-        requests.append(_spec(f"u{i}", system + question, tokenizer, new, i))
+        text = f"{system} {question}"
+        requests.append(RequestSpec(f"u{i}", tuple(tokenizer.encode(text)), new, i, text=text))
     longest = max(r.max_positions for r in requests)
     engine = {"num_blocks": n * -(-longest // block_size) + 4, "block_size": block_size, "max_num_seqs": n,
               "max_num_batched_tokens": max(64, longest + n), "chunked_prefill": True, "prefix_caching": True,

@@ -77,7 +77,7 @@ def on_config(config):
 def on_files(files, config):
     shipped = [path.relative_to(ROOT).as_posix() for path in sorted(STATIC.rglob("*")) if path.is_file()]
     # the trained models, fetched by the Python worker when a reader opens „Am echten Modell“ (realmodel/models.py)
-    shipped += [f"{models.WEIGHTS}/{name}" for name in models.FILES]
+    shipped += models.PATHS
     for rel in shipped:
         if "/." not in "/" + rel:
             files.append(File(rel, src_dir=str(ROOT), dest_dir=config["site_dir"],

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine import scenarios, tracer
 from probierlabor.live import batching, fields, form, recording, runs, speculative
+from probierlabor.pageblocks import live_block
 from trace_equal import same
 
 BASE = {"model": "GQA", "block_size": "4", "num_blocks": "16", "max_num_seqs": "2", "max_num_batched_tokens": "8",
@@ -37,11 +38,10 @@ def renamed(trace: dict, names: dict) -> dict:
     return out
 
 
-# Every recorded run of the tiny GQA model is a preset: run live from the settings its header holds,
-# it must be the same run, event for event (floats to their last bits: the file may come from another CPU).
-PRESETS = ["continuous-batching-article", "continuous-batching-article-static", "continuous-batching-realistic",
-           "continuous-batching-realistic-static", "paged-attention-blocks", "paged-attention-pressure",
-           "prefix-caching-shared", "prefill-interleaved", "kv-cache-growth", "flash-attention-tiles"]
+# Every page's presets are recorded runs of the trained model: run live from the settings its header holds,
+# each must be the same run, event for event (floats to their last bits: the file may come from another CPU).
+PRESETS = sorted({name for _, names, _ in live_block.PAGES.values() for name in names
+                  if not name.startswith("speculative-decoding")})
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -70,14 +70,41 @@ def test_same_settings_same_trace():
     s = with_requests("7 | 5\n12 | 4 | 1\nkatze | 3 | 1")
     first, second = runs.run_settings(s)["trace"], runs.run_settings(s)["trace"]
     assert tracer.without_measurements(first) == tracer.without_measurements(second)
-    # a bare number is a prompt of that many characters, drawn from a fixed seed
-    assert [len(r["prompt"]) for r in first["workload"]["requests"]] == [7, 12, 5]
+    # a bare number is a prompt of that many tokens, drawn from a fixed seed; text is tokenized
+    assert [len(r["prompt"]) for r in first["workload"]["requests"]] == [7, 12, len(recording.tokenizer().encode("katze"))]
 
 
-def test_a_prompt_given_as_a_length_has_that_length():
+def test_a_prompt_given_as_a_length_has_that_many_tokens_and_its_text_gives_them_again():
+    tok = recording.tokenizer()
     for length in range(1, fields.REQUEST["prompt"].hi + 1):
         (request,) = batching.parse(with_requests(f"{length} | 2", num_blocks=32)).requests
-        assert len(request.text) == length
+        assert len(request.prompt) == length and tuple(tok.encode(request.text)) == request.prompt
+
+
+@pytest.mark.parametrize("text", ["Hallo Welt! Grüße aus Köln", "Ünïcödé @ 100 % – „Zitat“ 😀 中文", "  zwei  Leerzeichen"])
+def test_any_text_is_a_prompt_as_typed(text):
+    """The byte-level BPE knows every character: capitals, emoji, other scripts run, with no note."""
+    out = runs.run_settings(with_requests(f"{text} | 3", num_blocks=32))
+    assert out["notes"] == []
+    (request,) = out["trace"]["workload"]["requests"]
+    assert request["prompt_text"] == text and request["prompt"] == recording.tokenizer().encode(text)
+    assert out["settings"]["requests"].startswith(text + " | 3")
+
+
+@pytest.mark.parametrize("text", ["Das Modell liest die Seite und schreibt weiter. " * 8, "a😀" * 30, "ä" * 200])
+def test_a_long_prompt_is_cut_to_its_tokens_with_a_note_and_its_text_gives_them_again(text):
+    tok = recording.tokenizer()
+    w = batching.parse(with_requests(f"{text} | 2", num_blocks=32))
+    (request,) = w.requests
+    cap = fields.REQUEST["prompt"].hi
+    assert len(request.prompt) <= cap and text.startswith(request.text)
+    assert tuple(tok.encode(request.text)) == request.prompt
+    assert w.notes == (f"Anfrage A (Zeile 1): Der Prompt ergibt {len(tok.encode(text))} Tokens. "
+                       f"Gerechnet wird mit den ersten {len(request.prompt)}.",)
+    again = batching.parse(w.settings())
+    assert again.requests == w.requests and again.notes == ()
+    spec = speculative.parse(SPEC | {"prompt": text})
+    assert spec.prompt == request.text and len(spec.notes) == 1 and spec.notes[0].startswith("Prompt: Der Prompt ergibt")
 
 def test_settings_give_the_workload_back_also_for_a_prompt_that_ends_in_a_space():
     w = batching.parse(with_requests("heute trinke  | 4 | 1\nwir|3"))
@@ -98,9 +125,8 @@ def test_progress_counts_every_step_up_to_the_dry_runs_count_and_stop_ends_the_r
 
 
 @pytest.mark.parametrize("requests, changes, words", [
-    ("Hallo @welt | 4", {}, ["„@“", "kennt der Tokenizer nicht"]),
     ("hallo | 4", {"num_blocks": 0}, ["Ohne Blöcke"]),
-    ("hallo welt wie geht es | 30", {"num_blocks": 4}, ["Anfrage A passt nie", "13 Blöcke", "nur 4"]),
+    ("hallo welt wie geht es | 30", {"num_blocks": 4}, ["Anfrage A passt nie", "11 Prompt-Tokens", "10 Blöcke", "nur 4"]),
     ("hallo | 4\nein langer prompt hier | 8", {"chunked_prefill": 0}, ["Anfrage B", "ohne Chunked Prefill",
                                                                           "Budget ist 8"]),
     ("", {}, ["Keine Anfrage"]),
@@ -123,15 +149,14 @@ def test_a_bad_workload_is_refused_in_german_before_anything_runs(requests, chan
 
 def test_every_problem_of_a_workload_is_named_at_once():
     with pytest.raises(form.WorkloadError) as caught:
-        batching.parse(with_requests("hallo | 4\nHallo @welt | x\nwelt | 3 | später", max_num_seqs="abc", policy="zufall"))
+        batching.parse(with_requests("hallo | 4\n | x\nwelt | 3 | später", max_num_seqs="abc", policy="zufall"))
     assert caught.value.problems == (
-        "Anfrage B (Zeile 2): Zeichen „@“ kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, ä, ö, ü, ß, "
-        "Ziffern, Leerzeichen und . , ! ? - :",
+        "Anfrage B (Zeile 2): Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.",
         "Anfrage B (Zeile 2), neue Tokens: „x“ ist keine Zahl.",
         "Anfrage C (Zeile 3), Ankunft: „später“ ist keine Zahl.",
         "Sequenzen pro Schritt: „abc“ ist keine Zahl.",
         "Batching „zufall“ gibt es nicht; möglich sind continuous und static.")
-    assert form.check(with_requests("hallo | 4\nHallo @welt | x\nwelt | 3 | später", max_num_seqs="abc")) == \
+    assert form.check(with_requests("hallo | 4\n | x\nwelt | 3 | später", max_num_seqs="abc")) == \
         list(caught.value.problems[:-1])  # the page's early check: the same words, without the engine
     with pytest.raises(form.WorkloadError) as caught:
         batching.parse(with_requests("eins eins eins | 30\nzwei zwei zwei | 30", num_blocks=4))
@@ -147,23 +172,19 @@ def test_a_whole_number_field_takes_a_german_or_english_decimal(typed, ran, note
 
 
 def test_absurd_sizes_are_capped_and_the_notes_say_so():
-    w = batching.parse(with_requests("\n".join(["x" * 100 + " | 99 | 500"] + ["a | 2"] * 19),
+    w = batching.parse(with_requests("\n".join(["x" * 600 + " | 99 | 500"] + ["a | 2"] * 19),
                             num_blocks=100000, block_size=0, max_num_seqs=99, max_num_batched_tokens=-3))
     assert len(w.requests) == 16
     first = w.requests[0]
     assert (len(first.prompt), first.max_new_tokens, first.arrival_step) == (64, 32, 64)
     assert [w.engine[k] for k in fields.NUMBERS] == [1, 256, 16, 1]  # block size, blocks, sequences, budget
     text = " ".join(w.notes)
-    for word in ("ersten 16 von 20", "nach 64 von 100 Zeichen", "99 liegt außerhalb von 1 bis 32",
+    for word in ("ersten 16 von 20", f"nach {fields.PROMPT_CHARS} von 600 Zeichen",
+                 f"Der Prompt ergibt {len(recording.tokenizer().encode('x' * fields.PROMPT_CHARS))} Tokens. Gerechnet "
+                 "wird mit den ersten 64.", "99 liegt außerhalb von 1 bis 32",
                  "500 liegt außerhalb von 0 bis 64", "100000 liegt außerhalb", "Blockgröße: 0",
                  "Token-Budget pro Schritt: -3"):
         assert word in text
-
-
-def test_capital_letters_are_written_small_with_a_note():
-    w = batching.parse(with_requests("Hallo Welt | 3"))
-    assert w.requests[0].text == "hallo welt"
-    assert any("Großbuchstaben" in note for note in w.notes)
 
 
 def test_the_largest_capped_workload_runs():
@@ -266,7 +287,6 @@ def test_tile_size_and_requests_are_capped_with_notes():
 
 # ----------------------------------------------------------------------------- speculative decoding
 from engine.generate import greedy_recompute  # noqa: E402
-from engine.model import tiny_model  # noqa: E402
 
 SPEC = {"prompt": "es war einmal", "model": "GQA", "max_new_tokens": "20", "k": "3", "temperature": "0,8",
         "top_k": "0", "top_p": "1", "seed": "3", "block_size": "4"}
@@ -285,7 +305,7 @@ def test_an_own_greedy_speculative_run_is_the_target_models_own_text():
     out = runs.run_settings(SPEC | {"temperature": "0", "model": "MQA", "k": "5"}, concept="speculative-decoding")
     trace = out["trace"]
     tracer.validate(trace)
-    target = greedy_recompute(tiny_model("MQA"), recording.TOKENIZER.encode("es war einmal"), 20).tokens
+    target = greedy_recompute(recording.model("MQA"), recording.tokenizer().encode("es war einmal"), 20).tokens
     assert trace["result"]["outputs"]["r"]["tokens"] == target
     assert trace["config"]["k"] == 5 and trace["config"]["sampling"]["greedy"]
     assert any(e["op"] == "free" for s in trace["steps"][:-1] for e in s["events"] if e["type"] == "block")
@@ -316,7 +336,6 @@ def test_speculative_progress_and_stop():
     ({"temperature": "warm"}, "Temperatur: „warm“ ist keine Zahl"),
     ({"temperature": "0,7,1"}, "Temperatur: „0,7,1“ ist keine Zahl"),
     ({"k": "zwei"}, r"Vorschläge pro Runde \(γ\): „zwei“ ist keine Zahl"),
-    ({"prompt": "hallo #"}, "Zeichen „#“ kennt der Tokenizer nicht"),
     ({"prompt": ""}, "Der Prompt ist leer"),
 ])
 def test_a_bad_speculative_workload_is_refused_in_german(changes, words):
@@ -350,6 +369,8 @@ def test_any_speculative_settings_give_a_workload_within_the_limits_or_a_german_
     for key in fields.SPECULATIVE_NUMBERS:
         low, high = fields.SPECULATIVE[key].lo, fields.SPECULATIVE[key].hi
         assert low <= getattr(w, key) <= high
-    assert 1 <= len(w.prompt) <= fields.PROMPT_LENGTH
+    assert 1 <= len(w.prompt) <= fields.PROMPT_CHARS
+    if w.model != fields.ARTICLE:
+        assert 1 <= len(recording.tokenizer().encode(w.prompt)) <= fields.PROMPT_TOKENS
     again = speculative.parse(w.settings())
     assert again == dataclasses.replace(w, notes=())

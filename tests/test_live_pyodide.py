@@ -1,6 +1,6 @@
 """The same workload in CPython and in the browser's Pyodide (Node.js, the vendored Pyodide and its
-numpy wheel, the site's one zip with the page package and the engine) gives the identical trace, event
-for event."""
+numpy wheel, the site's one zip with the page package and the engine, the trained model's files where the
+worker puts them) gives the identical trace, event for event."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 
 from engine import scenarios, tracer
 from probierlabor.live import batching, form, runs
+from probierlabor.realmodel import models
 from trace_equal import same
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,13 +23,20 @@ _spec = importlib.util.spec_from_file_location("site_hook", ROOT / "mkdocs_hooks
 site_hook = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(site_hook)
 
+# The worker's copy of the trained model's files: each at its path in the site under the worker's home
+# (static/js/runtime/worker.js weights()).
+HOME = "/home/pyodide/"
+FOLDER = HOME + models.WEIGHTS
+
 # One Pyodide with numpy (Node.js) for both checks below, as static/js/runtime/python-worker.js starts it.
-# First a live run: the zip in place, as the worker runs one.
+# First a live run: the zip and the model's files in place, as the worker runs one.
 NODE_RUN = """
 import { loadPyodide } from %(mjs)s;
 import { readFileSync, writeFileSync } from "node:fs";
 const py = await loadPyodide({ indexURL: %(dir)s });
 await py.loadPackage(["numpy"], { messageCallback: () => {} });
+py.FS.mkdirTree(%(folder)s);
+for (const path of %(weights)s) py.FS.writeFile(%(home)s + path, new Uint8Array(readFileSync(%(root)s + path)));
 py.FS.writeFile("/home/pyodide/page.zip", new Uint8Array(readFileSync(%(page)s)));
 py.FS.writeFile("/home/pyodide/settings.json", readFileSync(%(settings)s));
 const out = py.runPython(`
@@ -36,7 +44,7 @@ import json, sys
 sys.path.insert(0, "/home/pyodide/page.zip")
 from probierlabor.live import runs
 settings = json.load(open("/home/pyodide/settings.json"))
-json.dumps({"traces": [runs.run_settings(s, device="Pyodide")["trace"] for s in settings],
+json.dumps({"traces": [runs.run_settings(s, ${JSON.stringify(%(folder)s)}, device="Pyodide")["trace"] for s in settings],
             "runs": runs.__file__, "numpy": sys.modules["numpy"].__version__})
 `);
 writeFileSync(%(out)s, out);
@@ -57,7 +65,7 @@ WORKLOADS = [
     {"requests": "hallo welt | 12 | 0\n20 | 6 | 1\nhallo welt, wie geht es? | 9 | 3\n5 | 20 | 3", "model": "MHA",
      "block_size": "2", "num_blocks": "24", "max_num_seqs": "3", "max_num_batched_tokens": "5",
      "chunked_prefill": "1", "prefix_caching": "1", "policy": "static"},
-    # decode: one request of the tiny MQA model, a token per step
+    # decode: one request of the trained model as MQA, a token per step
     {"requests": "der hund läuft | 24", "model": "MQA", "block_size": "3", "num_blocks": "16", "max_num_seqs": "1",
      "max_num_batched_tokens": "64", "chunked_prefill": "1", "prefix_caching": "0", "policy": "continuous"},
     # flash-attention: tiles of 3 keys, their m, l and u in the trace
@@ -96,7 +104,7 @@ py.runPython("import sys; sys.path.insert(0, '/home/pyodide/page.zip'); import e
 const scope = py.globals.get("dict")();
 py.runPython(readFileSync(%(runner)s, "utf8"), { globals: scope });
 const told = [];
-const runs = [%(good)s, %(bad)s, "[1]"].map((s) => JSON.parse(scope.get("run")(s, "ttft", (m) => told.push(JSON.parse(m)))));
+const runs = [%(good)s, %(bad)s, "[1]"].map((s) => JSON.parse(scope.get("run")(s, "ttft", %(folder)s, (m) => told.push(JSON.parse(m)))));
 writeFileSync(%(runner_out)s, JSON.stringify({ runs, told, acceptance: py.runPython("import engine.acceptance as a; a.__file__") }));
 """
 GOOD = WORKLOADS[0]
@@ -120,7 +128,8 @@ def pyodide_runs(tmp_path_factory):
     script.write_text((NODE_RUN + NODE_RUNNER) % {k: json.dumps(v) for k, v in {
         "mjs": (PYODIDE / "pyodide.mjs").as_uri(), "dir": str(PYODIDE) + "/", "page": str(page),
         "settings": str(settings), "out": str(out), "runner": str(ROOT / "static" / "py" / "engine_run.py"),
-        "good": json.dumps(GOOD), "bad": json.dumps(BAD), "runner_out": str(runner_out)}.items()})
+        "good": json.dumps(GOOD), "bad": json.dumps(BAD), "runner_out": str(runner_out), "folder": FOLDER,
+        "home": HOME, "root": str(ROOT) + "/", "weights": list(models.PATHS)}.items()})
     done = subprocess.run(["node", str(script)], timeout=300, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-1500:]  # the Python traceback is at the end
     return {"live": json.loads(out.read_text(encoding="utf-8")), "runner": json.loads(runner_out.read_text(encoding="utf-8"))}
@@ -134,7 +143,9 @@ def test_the_worker_runner_runs_the_page_zips_engine_and_reports_every_step(pyod
     assert tracer.without_measurements(ran["trace"]) == tracer.without_measurements(here["trace"])
     assert ran["trace"]["scenario"]["concepts"] == ["ttft"] and ran["notes"] == [] and ran["settings"] == here["settings"]
     n = here["trace"]["result"]["num_steps"]
-    assert seen["told"] == [{"type": "progress", "done": i, "total": n} for i in range(1, n + 1)]
+    # the model loads on the first run only, said in the status line; then every step
+    assert seen["told"] == [{"type": "status", "stage": "model"}, {"type": "status", "stage": "running"}] + [
+        {"type": "progress", "done": i, "total": n} for i in range(1, n + 1)]
     with pytest.raises(form.WorkloadError) as caught:
         batching.parse(BAD)
     assert refused == {"error": str(caught.value), "problems": list(caught.value.problems)}

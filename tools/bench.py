@@ -17,7 +17,8 @@ loads divided by the bare loads just around them, so every ratio compares loads 
                                                build (make bench REFERENCE=…): both served, loaded in
                                                turn page by page (A B, then B A), the ratio per page
     python tools/bench.py --workshop-only      just the „Im Code nachrechnen“ measurement
-    python tools/bench.py --live-only          just „Eigener Lauf“: each engine page's first preset run in
+    python tools/bench.py --live-only [--pages continuous-batching]
+                                               just „Eigener Lauf“: each engine page's first preset run in
                                                the browser and in CPython, their ratio, the longest
                                                main-thread task while the engine runs
     python tools/bench.py --realmodel-only     just „Am echten Modell“: the model's load after the worker is up
@@ -593,7 +594,8 @@ def main(argv=None) -> int:
     from probierlabor.realmodel.fields import PAGES as REALMODEL_PAGES
 
     # A part alone: (key in the JSON, measure(browser, url), print)
-    part = (("live", lambda browser, url: live_times(browser, url, sorted(live_block.PAGES)), print_live)
+    live_pages = [s for s in args.pages.split(",") if s in live_block.PAGES] if args.pages else sorted(live_block.PAGES)
+    part = (("live", lambda browser, url: live_times(browser, url, live_pages), print_live)
             if args.live_only else
             ("realmodel", lambda browser, url: realmodel_times(browser, url, sorted(REALMODEL_PAGES)), print_realmodel)
             if args.realmodel_only else

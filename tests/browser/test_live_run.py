@@ -1,8 +1,9 @@
 """„Eigener Lauf“ in the browser (pageblocks/live_block.py, static/js/live/live.js, the Python worker).
 
 A run on the page must be the run CPython computes for the same settings (probierlabor/live), replayed
-by the page's own view; a bad workload gets its German message and no run. numpy loads only on the
-first „Starten“, the engine comes in the page's one zip, and every request stays on the site's origin.
+by the page's own view; a bad workload gets its German message and no run. numpy and the trained model's
+files load only on the first „Starten“, the engine comes in the page's one zip, and every request stays on
+the site's origin.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import pytest
 
 from probierlabor.live import batching, fields, form, runs
 from probierlabor.pageblocks import live_block
+from probierlabor.realmodel import models
 from trace_equal import same
 
 pytestmark = pytest.mark.browser
 
 SECTION = ".pl-live"
 FIRST_RUN_MS = 180_000  # a fresh worker: Pyodide and numpy on a busy 2-core machine
-SETTINGS = {"requests": "hallo welt | 6 | 0\nguten tag | 3 | 1\n9 | 4 | 2", "model": "GQA", "block_size": "4",
+SETTINGS = {"requests": "Hallo Welt | 6 | 0\nGuten Tag, 😀 | 3 | 1\n9 | 4 | 2", "model": "GQA", "block_size": "4",
             "num_blocks": "12", "max_num_seqs": "2", "max_num_batched_tokens": "8", "chunked_prefill": "1",
             "prefix_caching": "1", "policy": "continuous"}
 
@@ -52,10 +54,10 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     assert page.input_value(f"{SECTION} [data-live-field=requests]") == SETTINGS["requests"]
     assert page.input_value(f"{SECTION} [data-live-field=max_num_seqs]") == "2"
     assert page.text_content(f"{SECTION} [data-live-status]").startswith("Dieser Link bringt einen eigenen Lauf mit")
-    assert not [u for u in requests if "numpy-" in u]
+    assert not [u for u in requests if "numpy-" in u or "/engine/weights/" in u]
 
     # typos: every one named at once, by the page's own Python, before the engine loads (issue 28 §4)
-    typos = {"requests": "hallo | 4\nHallo @welt | x", "max_num_seqs": "abc", "max_num_batched_tokens": "8,0"}
+    typos = {"requests": "hallo | 4\n | x", "max_num_seqs": "abc", "max_num_batched_tokens": "8,0"}
     for key, text in typos.items():
         page.fill(f"{SECTION} [data-live-field={key}]", "")
         page.locator(f"{SECTION} [data-live-field={key}]").press_sequentially(text)
@@ -64,8 +66,8 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
         assert page.input_value(f"{SECTION} [data-live-field=max_num_batched_tokens]") == "8,0"
     status = start_and_wait(page)
     problems = form.check(SETTINGS | typos)
-    assert problems == ["Anfrage B (Zeile 2): Zeichen „@“ kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, ä, ö, "
-                        "ü, ß, Ziffern, Leerzeichen und . , ! ? - :", "Anfrage B (Zeile 2), neue Tokens: „x“ ist keine Zahl.",
+    assert problems == ["Anfrage B (Zeile 2): Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.",
+                        "Anfrage B (Zeile 2), neue Tokens: „x“ ist keine Zahl.",
                         "Sequenzen pro Schritt: „abc“ ist keine Zahl."]
     with check("all problems at once, before the engine loads"):
         assert notes(page) == problems
@@ -113,6 +115,9 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     bundle = page.get_attribute('meta[name="probierlabor-bundle"]', "content").rsplit("/", 1)[1]
     assert {u.rsplit("/", 1)[1] for u in requests if "/static/py/" in u and u.endswith(".zip")} == {bundle}
     assert any("numpy-" in u for u in requests)
+    with check("the trained model's files came with the first run, each once, from the site"):
+        weights = sorted(u.rsplit("/", 1)[1] for u in requests if "/engine/weights/" in u)
+        assert weights == sorted(name.rsplit("/", 1)[1] for name in models.PATHS)
 
     # a workload only the engine can refuse: probierlabor/live's German messages, all of them, and the last
     # run's replay goes, so that no result stands under the error

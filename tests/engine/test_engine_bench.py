@@ -6,11 +6,11 @@ import re
 import numpy as np
 import pytest
 
-from engine import bench, pretrained
+from engine import bench, pretrained, workloads
 from engine.engine import LLMEngine
 from engine.model import LlamaModel, tiny_config, tiny_model
 from engine.workloads import (CHARS, RequestSpec, Workload, expected_prefix_savings, memory_pressure, realistic,
-                              shared_prompt, submit)
+                              shared_prompt, submit, system_prompt)
 
 # the tiny models' characters and the trained model's byte-level BPE (what the recorded runs use)
 TOKENIZERS = {"chars": CHARS, "bpe": pretrained.load_tokenizer()}
@@ -63,14 +63,23 @@ def test_realistic_mixes_lengths_and_staggers_arrivals():
 
 @pytest.mark.parametrize("tokens", sorted(TOKENIZERS))
 def test_shared_prompt_prompts_agree_on_exactly_the_system_prompt(tokens):
+    """S tokens, whole words of the system prompt, as many as fit in system_len: every two prompts agree on
+    exactly them, and each prompt's text gives its tokens again."""
+    tokenizer = TOKENIZERS[tokens]
     for n, s in ((8, 35), (5, 13), (12, 20)):
-        w = shared_prompt(n=n, system_len=s, tokenizer=TOKENIZERS[tokens])
+        text, shared = system_prompt(s, tokenizer)
+        space = shared - len(tokenizer.encode(text))  # characters share the space before the question too
+        one_more = " ".join(workloads.SYSTEM_PROMPT.split()[:len(text.split()) + 1])
+        assert shared <= s < len(tokenizer.encode(one_more)) + space  # one word more would not fit
+        w = shared_prompt(n=n, system_len=s, tokenizer=tokenizer)
         prompts = [r.prompt for r in w.requests]
+        for r in w.requests:
+            assert r.text.startswith(text + " ") and tuple(tokenizer.encode(r.text)) == r.prompt
         for i, a in enumerate(prompts):
             for b in prompts[i + 1:]:
                 common = next(j for j, (x, y) in enumerate(zip(a, b)) if x != y)
-                assert common == s
-    with pytest.raises(ValueError, match="first letter"):
+                assert common == shared
+    with pytest.raises(ValueError, match="first token"):
         shared_prompt(n=40)
 
 
@@ -101,13 +110,14 @@ def test_prefix_savings_are_exactly_the_formula(n, system_len, block_size):
     off, cached_off, _ = bench.prefill_work(None, w, False)
     on, cached_on, _ = bench.prefill_work(None, w, True)
     assert cached_off == 0 and off == sum(len(r.prompt) for r in w.requests)
-    assert off - on == cached_on == expected_prefix_savings(n, system_len, block_size)
+    assert off - on == cached_on == expected_prefix_savings(n, system_prompt(system_len)[1], block_size)
 
 
 def test_prefix_savings_formula_needs_its_conditions():
     """Two questions with the same first block after the system prompt save one block more; a request
     that arrives together with the first one saves nothing: the formula is not true by construction."""
     w = shared_prompt(n=4, system_len=8, block_size=4)
+    assert system_prompt(8)[1] == 8
     twin = RequestSpec("twin", w.requests[1].prompt[:12] + (1, 2), 3, 5)
     w2 = Workload("twin", w.requests + (twin,), dict(w.engine))
     assert bench.prefill_work(None, w2, True)[1] == expected_prefix_savings(5, 8, 4) + 4

@@ -23,6 +23,6 @@ def test_prompt_of_length_has_exactly_that_many_bpe_tokens(first):
     for seed in range(10):
         for length in range(0, 50, 3):
             ids, text = workloads.prompt_of_length(np.random.default_rng(seed), length, bpe, first)
-            assert len(ids) == length and bpe.decode(ids) == text, (seed, length, text)
+            assert len(ids) == length and bpe.decode(ids) == text and bpe.encode(text) == list(ids), (seed, length, text)
             if first and length >= 3:
                 assert text.startswith(first[:2])

@@ -6,9 +6,10 @@ browser's Pyodide for the page. ``parse`` turns them into a ``LiveWorkload`` or 
 German ``WorkloadError`` before anything is computed; ``run`` drives the engine's ``LLMEngine`` step by
 step and returns a trace in the schema the replay panels already play (``engine/tracer.py``).
 
-Requests are written one per line, ``prompt | new tokens | arrival step``; the prompt is text
-through the engine's tokenizer, or a bare number for a prompt of that many characters of everyday
-words. A trace of a live run depends only on the settings: the same settings give the same trace in
+Requests are written one per line, ``prompt | new tokens | arrival step``; the prompt is any text,
+through the trained model's byte-level tokenizer, or a bare number for a prompt of that many tokens of
+everyday words. The model is the site's trained target (``recording.model``) with the K/V heads the
+reader chose. A trace of a live run depends only on the settings: the same settings give the same trace in
 CPython and in Pyodide, event for event (``tests/test_live_pyodide.py``).
 
 Sizes are capped (the ``Param``s of fields.py), and so is a run's total work (``MAX_WORK``), so that a run stays short
@@ -26,28 +27,29 @@ import numpy as np
 from engine import tracer, workloads
 from engine.block_pool import BlockPool
 from engine.engine import LLMEngine
-from engine.model import tiny_model
 from engine.scheduler import POLICIES
 from engine.tile_trace import TileRecorder
 
 from . import form
 from .fields import ENGINE, NAMES, NUMBERS, SEPARATOR, SWITCHES
 from .form import WorkloadError
-from .recording import REVISION, SCENARIO, SEED, TOKENIZER, Stopped, prompt_text
+from . import recording
+from .recording import REVISION, SCENARIO, SEED, Stopped
 
 # With FlashAttention's tiles every step carries layer 0's tiles of its last query (up to 96 keys at
 # tile size 1): so many requests keep a trace far below the replay's size bound.
 TILE_REQUESTS = 4
 # A finished run of any capped workload takes far fewer steps; more means something is stuck.
 MAX_STEPS = 5000
-# What a run costs, counted on its dry run, in rounds of the tiled kernel's loop: a step is one pass of
-# the whole model (6 rounds), a scheduled chunk its attention calls (2), a token its rows (1/2), a tile
-# one round (and one event in the trace the page replays). Fitted by least squares to eight extreme
-# workloads, CPython on one core here: one round ≈ 0,04 ms.
-WORK = {"steps": 6, "chunks": 2, "tokens": 0.5, "tiles": 1}
-# The worst capped runs take 0,2–0,3 s of CPU in CPython, about a second on this shared 2-core machine;
-# one request at every upper bound (5368 with tiles of one key) always fits.
-MAX_WORK = 6000
+# What a run of the trained model costs, counted on its dry run, in rounds of the tiled kernel's loop: a
+# step that computes is one pass of the whole model (16 rounds), a scheduled chunk its attention calls (2), a token its
+# rows through four layers and the 1024-token head (3,5), a tile one round (and one event in the trace
+# the page replays). Fitted by least squares to ten extreme workloads, CPython on one core here (one
+# BLAS thread): one round ≈ 0,09 ms, each workload within 20 % of its fit.
+WORK = {"steps": 16, "chunks": 2, "tokens": 3.5, "tiles": 1}
+# One request at every upper bound always fits (6602 with tiles of one key); the worst capped runs take
+# 0,5–0,6 s of CPU in CPython (the tiny random model's cap allowed 0,2–0,3 s).
+MAX_WORK = 7000
 
 
 @dataclass(frozen=True)
@@ -77,9 +79,9 @@ def format_requests(requests) -> str:
     return "\n".join(f"{r.text} {SEPARATOR} {r.max_new_tokens} {SEPARATOR} {r.arrival_step}" for r in requests)
 
 
-def parse(settings: Mapping) -> LiveWorkload:
+def parse(settings: Mapping, folder: str | None = None) -> LiveWorkload:
     """Page settings (strings, as a form or a URL holds them) → a workload that can run, with notes;
-    a ``WorkloadError`` with every problem found."""
+    a ``WorkloadError`` with every problem found. ``folder``: the weight files' (``recording.model``)."""
     problems = form.Problems()
     read = problems.take(form.read, settings) or {}
     policy = str(settings.get("policy", ENGINE["policy"].default)).strip()
@@ -87,10 +89,14 @@ def parse(settings: Mapping) -> LiveWorkload:
         problems.found.append(f"Batching „{policy[:20]}“ gibt es nicht; möglich sind continuous und static.")
     problems.raise_any()
     notes = read["notes"]
+    tok = recording.tokenizer(folder)
     rng = np.random.default_rng(SEED)  # prompts given as a length are drawn in the order of the requests
-    requests = tuple(
-        workloads.RequestSpec(NAMES[i], tuple(TOKENIZER.encode(prompt_text(written, rng))), new, arrival)
-        for i, (written, new, arrival) in enumerate(read["requests"]))
+    requests = []
+    for i, (written, new, arrival) in enumerate(read["requests"]):
+        where = f"Anfrage {NAMES[i]} (Zeile {i + 1})"
+        ids, text = recording.prompt_ids(recording.prompt_text(written, rng, tok), where, notes, tok)
+        requests.append(workloads.RequestSpec(NAMES[i], ids, new, arrival, text=text))
+    requests = tuple(requests)
     engine: dict = {"policy": policy, **{key: read[key] for key in (*NUMBERS, *SWITCHES)}}
     tile_size = read.get("tile_size")
     if tile_size is not None and len(requests) > TILE_REQUESTS:
@@ -129,18 +135,18 @@ def _check_fits(requests, engine: dict) -> None:
 
 # ----------------------------------------------------------------------------- running
 def run(workload: LiveWorkload, *, concept: str = "eigener-lauf", on_step: Callable[[int, int], None] | None = None,
-        should_stop: Callable[[], bool] | None = None, device: str | None = None) -> dict:
+        should_stop: Callable[[], bool] | None = None, device: str | None = None, folder: str | None = None) -> dict:
     """The workload through ``LLMEngine``; the trace. ``on_step(done, expected)`` after every step,
     ``expected`` the step count of a dry run (the same schedule without numbers: exact unless
     prefix hits depend on generated tokens)."""
     expected = workload.expected_steps
     tiles = None if workload.tile_size is None else TileRecorder(workload.tile_size)
     kernel = {} if tiles is None else {"kernel": tiles.kernel}
-    engine = LLMEngine(tiny_model(workload.model), **workload.engine, **kernel)
+    engine = LLMEngine(recording.model(workload.model, folder), **workload.engine, **kernel)
     specs = []
     for r in workload.requests:
         engine.add_request(list(r.prompt), r.max_new_tokens, req_id=r.req_id, arrival_step=r.arrival_step)
-        specs.append(tracer.request_spec(r.req_id, r.prompt, r.max_new_tokens, r.arrival_step, None, TOKENIZER))
+        specs.append(tracer.request_spec(r.req_id, r.prompt, r.max_new_tokens, r.arrival_step, None, engine.tokenizer))
     while engine.has_unfinished():
         if should_stop is not None and should_stop():
             raise Stopped
@@ -167,7 +173,8 @@ def _dry_run(requests, engine_settings: dict, tile_size: int | None) -> tuple[in
     chunks = [c for record in engine.steps for c in record["scheduled"]]
     # the tiled kernel walks each chunk's keys (0 … its last position) in tiles
     tiles = 0 if tile_size is None else sum(-(-c["positions"][1] // tile_size) for c in chunks)
-    work = (WORK["steps"] * len(engine.steps) + WORK["chunks"] * len(chunks)
+    passes = sum(1 for record in engine.steps if record["scheduled"])  # a step waiting for arrivals costs nothing
+    work = (WORK["steps"] * passes + WORK["chunks"] * len(chunks)
             + WORK["tokens"] * sum(c["num_tokens"] for c in chunks) + WORK["tiles"] * tiles)
     return len(engine.steps), round(work)
 

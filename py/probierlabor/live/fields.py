@@ -21,9 +21,8 @@ def _number(name: str, label: str, lo, hi, hint: str = "", kind: str = "int") ->
     return Param(name, label, kind, lo, lo=lo, hi=hi, help=hint)
 
 
-# Within these bounds a run can still be long: 16 requests of 64 + 32 tokens one token per step, or four
-# with FlashAttention's tiles of one key, took 0,5–0,9 s of CPU in CPython here (6–7 s in a browser).
-# batching.MAX_WORK caps the whole run.
+# Within these bounds a run can still be long (16 requests of 64 + 32 tokens, one token per step, or four
+# with FlashAttention's tiles of one key): batching.MAX_WORK caps the whole run.
 REQUEST = {p.name: p for p in (  # the parts of one request line: prompt | new tokens | arrival step
     _number("prompt", "Prompt-Länge", 1, 64),
     _number("max_new_tokens", "neue Tokens", 1, 32),
@@ -47,14 +46,16 @@ ENGINE = {p.name: p for p in (
 NUMBERS = ("block_size", "num_blocks", "max_num_seqs", "max_num_batched_tokens")
 SWITCHES = tuple(name for name, p in ENGINE.items() if p.kind == "bool")
 
-# The speculative-decoding page's form: one prompt, γ and the sampling rules. At every upper bound a run
-# takes a few hundred milliseconds in CPython.
+# The speculative-decoding page's form: one prompt, γ and the sampling rules. With the trained pair a run at
+# every upper bound takes 0,1–1,1 s of CPU in CPython (the longest: greedy, γ = 8, 64 tokens, MQA); the
+# article's recorded run needs 60 new tokens.
 SPECULATIVE_KEY = "k"  # settings that carry γ are a speculative run
 ARTICLE = "PQ"  # the article's model pair p and q over the tokens A, B, C
 SPECULATIVE = {p.name: p for p in (
     Param("model", "Modellpaar", "choice", "GQA", help="Zielmodell und Entwurf",
           choices=((ARTICLE, "Beispielpaar p und q (A, B, C)"),
-                   *((kind, f"kleines Llama-Modell ({kind}), Entwurf: seine erste Schicht") for kind in MODELS))),
+                   *((kind, f"trainiertes Sprachmodell der Seite ({kind}), Entwurf: das kleine destillierte Modell")
+                     for kind in MODELS))),
     _number("max_new_tokens", "Neue Tokens", 1, 64, "so lang wird die Antwort"),
     _number(SPECULATIVE_KEY, "Vorschläge pro Runde (γ)", 1, 8, "so viele Tokens schlägt der Entwurf pro Runde vor"),
     _number("temperature", "Temperatur", 0.0, 2.0, "0 heißt greedy: immer das wahrscheinlichste Token", "float"),
@@ -68,4 +69,8 @@ SPECULATIVE_NUMBERS = tuple(name for name, p in SPECULATIVE.items() if p.kind in
 
 # The typed text of each form, and its label.
 TEXT_LABELS = {"requests": "Anfragen", "prompt": "Prompt"}
-PROMPT_LENGTH = REQUEST["prompt"].hi  # the most characters of a prompt, on both forms
+# A prompt, on both forms, is cut to PROMPT_CHARS characters as typed (the byte-level tokenizer is pure
+# Python: so tokenizing stays fast) and then to PROMPT_TOKENS tokens. 64 tokens of the site's texts are
+# about 200 characters; only a pasted page reaches the character cap.
+PROMPT_TOKENS = REQUEST["prompt"].hi
+PROMPT_CHARS = 8 * PROMPT_TOKENS

@@ -19,10 +19,8 @@ import math
 import re
 from collections.abc import Mapping
 
-from engine.tokenizer import DEFAULT_ALPHABET
-
 from ..kit.contract import Param
-from .fields import (ARTICLE, DEFAULT_NEW_TOKENS, ENGINE, MAX_REQUESTS, MODELS, NAMES, NUMBERS, PROMPT_LENGTH,
+from .fields import (ARTICLE, DEFAULT_NEW_TOKENS, ENGINE, MAX_REQUESTS, MODELS, NAMES, NUMBERS, PROMPT_CHARS,
                      REQUEST, SEPARATOR, SPECULATIVE, SPECULATIVE_KEY, SPECULATIVE_NUMBERS, SWITCHES, TEXT_LABELS)
 
 
@@ -109,25 +107,17 @@ def switch(value, what: str) -> bool:
 
 
 def prompt(field: str, where: str, notes: list[str]) -> str | int:
-    """A prompt as typed (lower case, within the tokenizer's alphabet, cut to its limit), or the length
-    of a prompt to draw when the field is a bare number."""
+    """A prompt as typed (any text: the byte-level tokenizer knows every character), cut to PROMPT_CHARS
+    characters, or the length of a prompt to draw when the field is a bare number. Its cut to
+    PROMPT_TOKENS tokens needs the tokenizer, which only the worker has (recording.cut_to_tokens)."""
     if field.strip().isascii() and field.strip().isdigit():
         return bounded(field, REQUEST["prompt"], notes, f"{where}, {REQUEST['prompt'].label}")
-    text = field
-    if text != text.lower():
-        notes.append(f"{where}: Großbuchstaben klein geschrieben (der Tokenizer kennt nur kleine).")
-        text = text.lower()
-    unknown = sorted({ch for ch in text if ch not in DEFAULT_ALPHABET})
-    if unknown:
-        shown = ", ".join(f"„{ch}“" for ch in unknown[:5])
-        raise WorkloadError(f"{where}: Zeichen {shown} kennt der Tokenizer nicht. Erlaubt sind kleine Buchstaben, "
-                            "ä, ö, ü, ß, Ziffern, Leerzeichen und . , ! ? - :")
-    if not text:
+    if not field:
         raise WorkloadError(f"{where}: Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.")
-    if len(text) > PROMPT_LENGTH:
-        notes.append(f"{where}: Prompt nach {PROMPT_LENGTH} von {len(text)} Zeichen abgeschnitten.")
-        text = text[:PROMPT_LENGTH]
-    return text
+    if len(field) > PROMPT_CHARS:
+        notes.append(f"{where}: Prompt nach {PROMPT_CHARS} von {len(field)} Zeichen abgeschnitten.")
+        return field[:PROMPT_CHARS]
+    return field
 
 
 def request_lines(text: str, notes: list[str]) -> list[tuple[str | int, int, int]]:
@@ -139,7 +129,7 @@ def request_lines(text: str, notes: list[str]) -> list[tuple[str | int, int, int
     """
     lines = [line for line in str(text).replace("\r\n", "\n").split("\n") if line.strip()]
     if not lines:
-        raise WorkloadError("Keine Anfrage: Schreibe mindestens eine Zeile wie „hallo welt | 8 | 0“.")
+        raise WorkloadError("Keine Anfrage: Schreibe mindestens eine Zeile wie „Hallo Welt | 8 | 0“.")
     if len(lines) > MAX_REQUESTS:
         notes.append(f"Nur die ersten {MAX_REQUESTS} von {len(lines)} Anfragen werden gerechnet.")
         lines = lines[:MAX_REQUESTS]

@@ -10,12 +10,14 @@ from . import batching, speculative
 from .fields import SPECULATIVE_KEY
 
 
-def run_settings(settings: Mapping, **kwargs) -> dict:
+def run_settings(settings: Mapping, folder: str | None = None, **kwargs) -> dict:
     """``parse`` then ``run``: the trace, the notes to show and the settings as they ran (capped); a
-    ``form.WorkloadError`` before anything runs."""
+    ``form.WorkloadError`` before anything runs. ``folder``: where the trained model's files are (the
+    browser's worker puts them there); None, the engine's own folder."""
     kind = speculative if SPECULATIVE_KEY in settings else batching
-    workload = kind.parse(settings)
-    return {"trace": kind.run(workload, **kwargs), "notes": list(workload.notes), "settings": workload.settings()}
+    workload = kind.parse(settings, folder)
+    return {"trace": kind.run(workload, folder=folder, **kwargs), "notes": list(workload.notes),
+            "settings": workload.settings()}
 
 
 def settings_of_trace(trace: Mapping) -> dict:

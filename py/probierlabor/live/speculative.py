@@ -3,8 +3,9 @@ the target verifies them in one pass (the engine's ``speculative.speculative_gen
 
 Settings are strings as in ``batching.py`` (a form, a URL): the prompt, new tokens, γ (``k``), the
 sampling rules (temperature 0 means greedy), a seed for the draws, the block size, and the model
-pair: the tiny Llama model (MHA, GQA or MQA) with its first layer as the draft, or the article's p
-and q over A, B, C (``toy.ConstantModel``). A bad value gets a German ``WorkloadError`` before
+pair: the site's trained target (its K/V heads as MHA, GQA or MQA) with the small model distilled from
+it as the draft (its own heads: the engine keeps a cache per model), or the article's p and q over
+A, B, C (``toy.ConstantModel``). A bad value gets a German ``WorkloadError`` before
 anything runs; sizes are capped to their ``Param``s' bounds (fields.py) with a note, so a run stays well under a second.
 """
 
@@ -16,15 +17,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine import tracer
-from engine.model import tiny_model
 from engine.sampler import GREEDY, SamplingParams
-from engine.speculative import speculative_generate, truncated_draft
+from engine.speculative import speculative_generate
 from engine.toy import ALPHABET, ARTICLE_P, ARTICLE_Q, ConstantModel
 
-from . import form
-from .fields import ARTICLE, PROMPT_LENGTH, SPECULATIVE_NUMBERS as NUMBERS
+from . import form, recording
+from .fields import ARTICLE, PROMPT_TOKENS, SPECULATIVE_NUMBERS as NUMBERS, TEXT_LABELS
 from .form import WorkloadError
-from .recording import REVISION, SCENARIO, SEED, Stopped, prompt_text
+from .recording import REVISION, SCENARIO, SEED, Stopped
 
 
 @dataclass(frozen=True)
@@ -63,38 +63,42 @@ def _article_prompt(text: str) -> str:
     if not prompt or any(ch not in ALPHABET for ch in prompt):
         raise WorkloadError(f"Prompt: Das Beispielpaar p und q kennt nur die Tokens {', '.join(ALPHABET)}. "
                                  "Schreibe zum Beispiel „A“ oder „ABBA“.")
-    return prompt[:PROMPT_LENGTH]
+    return prompt[:PROMPT_TOKENS]
 
 
-def parse(settings: Mapping) -> SpeculativeWorkload:
-    """Settings (strings) → a workload that can run, with notes; a ``WorkloadError`` with every problem found."""
+def parse(settings: Mapping, folder: str | None = None) -> SpeculativeWorkload:
+    """Settings (strings) → a workload that can run, with notes; a ``WorkloadError`` with every problem
+    found. ``folder``: the weight files' (``recording.model``)."""
     problems = form.Problems()
     read = problems.take(form.read_speculative, settings)
     if str(settings.get("model", "")).strip().upper() == ARTICLE:
         article = problems.take(_article_prompt, str(settings.get("prompt", "")))
     problems.raise_any()
+    notes = read["notes"]
     if read["model"] == ARTICLE:
         prompt = article
     else:
-        prompt = prompt_text(read["prompt"], np.random.default_rng(SEED))
-    return SpeculativeWorkload(prompt, read["model"], **{key: read[key] for key in NUMBERS}, notes=tuple(read["notes"]))
+        tok = recording.tokenizer(folder)
+        text = recording.prompt_text(read["prompt"], np.random.default_rng(SEED), tok)
+        prompt = recording.prompt_ids(text, TEXT_LABELS["prompt"], notes, tok)[1]
+    return SpeculativeWorkload(prompt, read["model"], **{key: read[key] for key in NUMBERS}, notes=tuple(notes))
 
 
-def models(model: str):
+def models(model: str, folder: str | None = None):
     """(target, draft, tokenizer) of a model choice."""
     if model == ARTICLE:
         target = ConstantModel(ARTICLE_P)
         return target, ConstantModel(ARTICLE_Q), target.tokenizer
-    target = tiny_model(model)
-    return target, truncated_draft(target, 1), target.tokenizer
+    target = recording.model(model, folder)
+    return target, recording.draft(folder), target.tokenizer
 
 
 def run(workload: SpeculativeWorkload, *, concept: str = "speculative-decoding",
         on_step: Callable[[int, int], None] | None = None, should_stop: Callable[[], bool] | None = None,
-        device: str | None = None) -> dict:
+        device: str | None = None, folder: str | None = None) -> dict:
     """The workload through ``speculative_generate``; the trace. ``on_step(rounds, expected)`` after
     every round, ``expected`` the rounds so far plus the remaining tokens at this run's pace."""
-    target, draft, tokenizer = models(workload.model)
+    target, draft, tokenizer = models(workload.model, folder)
     prompt = tokenizer.encode(workload.prompt)
     params = workload.params
     rng = None if params.greedy else np.random.default_rng(workload.seed)

@@ -17,12 +17,12 @@ import json
 from dataclasses import dataclass
 from html import escape
 
-from engine import tracer
-from engine.model import tiny_config
+from engine import pretrained, tracer
 
 from ..kit import fmt
 from ..kit.contract import Param
 from ..live import fields, runs
+from ..realmodel import models
 from . import replay_block
 
 # slug -> the replay view that plays a live trace, the recorded runs offered as presets (the first is
@@ -43,25 +43,28 @@ PAGES = {
     "mqa": ("kvbytes", ("mqa-kv-mqa", "gqa-kv-gqa", "gqa-kv-mha"), ("model", "block_size", "num_blocks")),
     "decode": ("cache", ("kv-cache-growth",), ("model", "block_size")),
     "flash-attention": ("tiles", ("flash-attention-tiles",), ("tile_size", "block_size")),
-    # The article's constant p and q are a choice of the model pair, beside the tiny Llama model.
+    # The article's constant p and q are a choice of the model pair, beside the site's trained model.
     "speculative-decoding": ("speculative", ("speculative-decoding-tiny", "speculative-decoding-pq"),
                              ("model", *fields.SPECULATIVE_NUMBERS)),
 }
 
-# The engine form's model choice counts the tiny model's heads, known only with the engine's numpy.
+# The engine form's model choice counts the trained model's heads (its MANIFEST.json, read at build time).
+_HEADS = pretrained.manifest()["models"]["target"]["config"]["num_heads"]
 MODEL = dataclasses.replace(
-    fields.ENGINE["model"], help=f"so viele K/V-Köpfe teilen sich die {tiny_config().num_heads} Query-Köpfe",
+    fields.ENGINE["model"], help=f"so viele K/V-Köpfe teilen sich die {_HEADS} Query-Köpfe des trainierten "
+                                 "Sprachmodells der Seite",
     choices=tuple((kind, f"{kind}: {n} K/V-Köpfe" if n > 1 else f"{kind}: 1 K/V-Kopf")
-                  for kind, n in ((kind, tiny_config(kind).num_kv_heads) for kind in fields.MODELS)))
+                  for kind, n in ((kind, pretrained.KV_HEADS[kind]) for kind in fields.MODELS)))
 INTRO = ("Hier rechnest du deine eigenen Anfragen mit derselben kleinen Engine, die die Aufzeichnungen "
-         "oben geschrieben hat. Sie läuft in deinem Browser auf numpy. Beim ersten Start lädt die Seite "
-         "Python und numpy nach, das dauert ein paar Sekunden.")
-SPECULATIVE_HELP = ("Ein Prompt aus kleinen Buchstaben, Ziffern und Satzzeichen. Beim Beispielpaar p und q "
-                    "besteht er aus A, B und C. Temperatur 0 rechnet greedy, dann ist die Antwort genau die des "
-                    "Zielmodells allein.")
+         "oben geschrieben hat, und mit demselben trainierten Sprachmodell der Seite. Sie läuft in deinem "
+         "Browser auf numpy. Beim ersten Start lädt die Seite Python, numpy und das Modell nach, das dauert "
+         "ein paar Sekunden.")
+_PROMPT = f"Der Prompt ist beliebiger Text. Mehr als {fields.PROMPT_TOKENS} Tokens werden abgeschnitten."
+SPECULATIVE_HELP = (f"{_PROMPT} Beim Beispielpaar p und q besteht er aus A, B und C. Temperatur 0 rechnet "
+                    "greedy, dann ist die Antwort genau die des Zielmodells allein.")
 HELP = (f"Eine Anfrage pro Zeile, höchstens {fields.MAX_REQUESTS}: Prompt | neue Tokens | Ankunftsschritt. "
-        "Der Prompt ist Text aus kleinen Buchstaben, Ziffern und Satzzeichen. Eine Zahl allein steht für einen "
-        "Prompt aus zufälligen Wörtern mit so vielen Zeichen. Die Anfragen heißen der Reihe nach A, B, C …")
+        f"{_PROMPT} Eine Zahl allein steht für einen Prompt aus zufälligen Wörtern mit so vielen Tokens. "
+        "Die Anfragen heißen der Reihe nach A, B, C …")
 
 
 def presets(slug: str) -> list[tuple[str, dict]]:
@@ -110,7 +113,7 @@ def _text_field(form: Form, value: str) -> str:
     label = escape(fields.TEXT_LABELS[form.text])
     if form.text == "prompt":
         return (f'<label class="pl-live-requests">{label}<input type="text" {attrs} '
-                f'maxlength="{fields.PROMPT_LENGTH}" value="{escape(value)}"></label>')
+                f'maxlength="{fields.PROMPT_CHARS}" value="{escape(value)}"></label>')
     rows = min(max(value.count("\n") + 2, 4), 10)
     return f'<label class="pl-live-requests">{label}<textarea {attrs} rows="{rows}">{escape(value)}</textarea></label>'
 
@@ -128,7 +131,8 @@ def section(slug: str) -> str:
     panel = replay_block.frame(view, "data-live-replay", "Dein Lauf", f"{what}, gerechnet in deinem Browser.",
                                0, "Der Lauf wird vorbereitet …", "")
     html = (
-        f'<div class="pl-live" data-live="{escape(slug)}" data-search-exclude>'
+        f'<div class="pl-live" data-live="{escape(slug)}" data-weights="{escape(json.dumps(models.PATHS))}" '
+        f'data-search-exclude>'
         f'<p class="pl-live-intro">{escape(INTRO)}</p>'
         f'<p class="pl-live-presets"><span>Vorlagen:</span>{buttons}</p>'
         f'{_text_field(form, default[form.text])}'

@@ -51,10 +51,9 @@ def section(slug: str) -> str:
     method, shown = PAGES[slug]
     steps = PARAMS["steps"]
     # the trained models' files in the site, for the worker to fetch (realmodel/models.py)
-    files = [f"{models.WEIGHTS}/{name}" for name in models.FILES]
     html = (
         f'<details class="pl-realmodel" data-realmodel="{escape(slug)}" data-max-new="{MAX_NEW_TOKENS}" '
-        f'data-weights="{escape(json.dumps(files))}" '
+        f'data-weights="{escape(json.dumps(models.PATHS))}" '
         f'data-search-exclude><summary>Am echten Modell</summary>'
         f'<p class="pl-realmodel-intro">{escape(INTRO)} {escape(METHOD[method])}</p>'
         f'<label class="pl-realmodel-prompt">Dein Prompt<input type="text" data-realmodel-field="prompt" '

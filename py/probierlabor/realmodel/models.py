@@ -16,6 +16,7 @@ from engine import pretrained
 # The files pretrained.load reads, in the engine's folder and, under the same path, in the site.
 WEIGHTS = "engine/weights"
 FILES = ("MANIFEST.json", "tokenizer.json", "target.npz", "draft.npz")
+PATHS = tuple(f"{WEIGHTS}/{name}" for name in FILES)  # in the repository and in the site; „Eigener Lauf“ too
 FOLDER: str | None = None  # None: the engine's own folder (CPython); the worker's copy in the browser
 
 

@@ -2,9 +2,9 @@
 // engine (probierlabor/live) in the tab's Python worker (static/js/runtime/worker.js) and replayed by the
 // page's own view (static/js/replay/core.js play(), imported with the first run's result).
 //
-// Nothing loads before the first „Starten“: then the worker starts its own Pyodide with numpy and
-// the engine's zip, so a page's cold start stays as it is, and the engine's steps never run on the
-// main thread. „Abbrechen“ ends the worker. The settings live in the page's query under „lauf.“, so a
+// Nothing loads before the first „Starten“: then the worker starts its own Pyodide with numpy, the
+// engine's zip and the site's trained model (its files, data-weights, fetched once per worker), so a
+// page's cold start stays as it is, and the engine's steps never run on the main thread. „Abbrechen“ ends the worker. The settings live in the page's query under „lauf.“, so a
 // link brings the workload along; whether a workload can run is decided by probierlabor/live alone,
 // which answers with a German message before the engine computes anything: the page's own Python
 // reads the form with probierlabor/live/form.py at once, so a typo is named before the worker loads numpy.
@@ -21,6 +21,8 @@ const TEXT = {
   python: "Python wird im Hintergrund gestartet …",
   package: (d) => `${d.name} wird geladen …`,
   engine: "Die Engine wird geladen …",
+  files: "Das Sprachmodell der Seite wird geladen …",  // its weight files, into the worker
+  model: "Das Sprachmodell der Seite wird geladen …",
   running: "Die Engine rechnet …",
   progress: (done, total) => `Schritt ${done} von etwa ${total}`,
   // from the press to the result: the first run also waits for Python, numpy and the engine
@@ -144,8 +146,10 @@ function start(section) {
   progress.hidden = false;
   const started = performance.now();
   setRunning(section, true);
+  const model = worker.weights(JSON.parse(section.dataset.weights));
   section.plRun = worker.session("engine",
-    [JSON.stringify(values(section)), section.dataset.live], config.bundle, {
+    [JSON.stringify(values(section)), section.dataset.live, model.folder], config.bundle, {
+      files: model.files,
       limit: LIMIT_S,
       text: TEXT,
       say: (text, kind) => status(section, text, kind),

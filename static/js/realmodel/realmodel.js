@@ -256,8 +256,9 @@ function compute(block, steps) {
 function runInWorker(block, ask, text, { ended, shown, failed }) {
   block.setAttribute("aria-busy", "true");
   const started = performance.now();
-  worker.session("realmodel", [JSON.stringify(ask), block.dataset.realmodel, folder(block)], config.bundle, {
-    files: weights(block),
+  const model = worker.weights(JSON.parse(block.dataset.weights));
+  worker.session("realmodel", [JSON.stringify(ask), block.dataset.realmodel, model.folder], config.bundle, {
+    files: model.files,
     limit: LIMIT_S,
     text,
     say: (line, kind) => status(block, line, kind),
@@ -282,16 +283,6 @@ function runInWorker(block, ask, text, { ended, shown, failed }) {
     },
   });
 }
-
-// The trained models' files (data-weights: their paths in the site, which the worker's file system repeats
-// under its home) and the folder static/py/realmodel_run.py loads them from.
-const HOME = "/home/pyodide/";
-const weightFiles = (block) => JSON.parse(block.dataset.weights);
-const weights = (block) => Object.fromEntries(weightFiles(block).map((rel) => [HOME + rel, siteUrl(rel)]));
-const folder = (block) => {
-  const [first] = weightFiles(block);
-  return HOME + first.slice(0, first.lastIndexOf("/"));
-};
 
 function currentSteps(block) {
   const s = state.get(block);

@@ -102,4 +102,14 @@ function session(task, args, bundle, o) {
   return { stop: () => halt(o.text.stopped) };
 }
 
-export { run, end, session };
+// The site's trained model (engine/weights, listed by probierlabor/realmodel/models.py PATHS, which a page
+// block writes into its data-weights): the `files` for a run, each under the worker's home at its path in
+// the site, and the folder Python loads them from („Am echten Modell“, „Eigener Lauf“).
+const HOME = "/home/pyodide/";
+function weights(paths) {
+  const [first] = paths;
+  return { files: Object.fromEntries(paths.map((rel) => [HOME + rel, siteUrl(rel)])),
+    folder: HOME + first.slice(0, first.lastIndexOf("/")) };
+}
+
+export { run, end, session, weights };
