@@ -10,6 +10,7 @@ the CLI and the build all use.
 SLUGS = (
     "softmax-temperatur",
     "gradientenabstieg",
+    "attention",
     "validation-set",
     "overfitting",
     "metr-horizon",

@@ -225,21 +225,26 @@ def test_dragging_a_point_refits_and_lands_in_the_url(reader):
     assert v.console_errors() == []
 
 
+def drag_by(v, handle, dx, dy):
+    """Drags the point ``handle`` (a selector) by (dx, dy) screen pixels in five moves, as a hand does."""
+    point = v.page.locator(handle)
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    v.page.mouse.move(x, y)
+    v.page.mouse.down()
+    for step in range(1, 6):
+        v.page.mouse.move(x + dx * step / 5, y + dy * step / 5)
+    v.page.mouse.up()
+
+
 def test_the_start_drags_in_two_directions_and_play_walks_the_steps(reader, check):
     """gradientenabstieg: the start is one handle for a pair of values (data-drag-xy), moved by mouse
     and arrow keys; „Abspielen“ walks the steps slider from 0 up to the reader's value."""
     v = reader("/gradientenabstieg/?start=-3_2")
     v.wait_state()
     with check("dragging the start writes both weights"):
-        point = v.page.locator('circle[data-drag-xy="start"][role]')
-        point.scroll_into_view_if_needed()
-        box = point.bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        v.page.mouse.move(x, y)
-        v.page.mouse.down()
-        for step in range(1, 6):  # right and down: w₁ grows, w₂ falls
-            v.page.mouse.move(x + 16 * step, y + 12 * step)
-        v.page.mouse.up()
+        drag_by(v, 'circle[data-drag-xy="start"][role]', 80, 60)  # right and down: w₁ grows, w₂ falls
         v.page.wait_for_function("() => new URLSearchParams(location.search).get('start') !== '-3_2'")
         w1, w2 = map(float, v.page.evaluate("new URLSearchParams(location.search).get('start')").split("_"))
         assert w1 > -3 and w2 < 2, (w1, w2)
@@ -266,6 +271,32 @@ def test_the_start_drags_in_two_directions_and_play_walks_the_steps(reader, chec
         v.page.get_by_role("button", name="▶ Abspielen").click()
         assert v.page.evaluate("sel => document.querySelector(sel).value", steps) == "20"
         assert v.page.get_attribute("[data-play] button", "aria-pressed") == "false"
+    assert v.console_errors() == []
+
+
+def test_one_key_of_several_drags_in_two_directions_and_the_others_stay(reader, check):
+    """attention: the keys are one field of several pairs; each key's tip is a handle (data-drag-pair)
+    that rewrites only its own pair, in the panel it sits in (the middle of three), by mouse and keys.
+    Fails where mount.js knew one pair per field: the whole list became that one pair."""
+    keys = "-1_0.5_2.5_-0.5_0.5_2_1_-1_-1_-1.5"  # the page's own, written to the address by the first drag
+    v = reader("/attention/")
+    v.wait_state()
+    current = "() => new URLSearchParams(location.search).get('keys')"
+    with check("dragging the key of „Die“ changes its pair only"):
+        # right and down: the first number grows, the second falls
+        drag_by(v, 'circle[data-drag-xy="keys"][data-drag-pair="0"][role]', 40, 30)
+        v.page.wait_for_function(f"() => ![null, '{keys}'].includes(({current})())")
+        got = [float(x) for x in v.page.evaluate(current).split("_")]
+        assert len(got) == 10 and got[2:] == [2.5, -0.5, 0.5, 2.0, 1.0, -1.0, -1.0, -1.5], got
+        assert got[0] > -1 and got[1] < 0.5, got
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                                 arg=api.run("attention", {"keys": "_".join(f"{x:g}" for x in got)})["summary"])
+    with check("arrow keys move the value of „jagt“ and keep the focus on it"):
+        handle = 'circle[data-drag-xy="vals"][data-drag-pair="2"][role]'
+        v.page.locator(handle).focus()
+        v.page.keyboard.press("ArrowUp")
+        v.page.wait_for_function("() => new URLSearchParams(location.search).get('vals') === '-2_1_2_2_1_-1.9_-1_-1_0_2.5'")
+        v.page.wait_for_function(f"() => document.activeElement === document.querySelector('{handle}')")
     assert v.console_errors() == []
 
 
