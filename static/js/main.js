@@ -22,7 +22,10 @@ function realModel() {
     if (doors.has(block)) continue;
     doors.add(block);
     block.addEventListener("toggle", () => {
-      if (block.open) import("./realmodel/realmodel.js").then((m) => m.open(block));
+      if (!block.open) return;
+      // the attention page's heatmap of heads (data-realmodel-view="heads"), else a decoding page's method
+      const view = block.dataset.realmodelView === "heads" ? import("./realmodel/heads.js") : import("./realmodel/realmodel.js");
+      view.then((m) => m.open(block));
     });
     if ([...query().keys()].some((key) => key.startsWith(REAL_MODEL))) block.open = true;
   }

@@ -6,7 +6,7 @@
 import json
 import time
 
-from probierlabor.realmodel import methods, models
+from probierlabor.realmodel import heads, methods, models
 from probierlabor.realmodel.fields import PAGES
 from probierlabor.realmodel.form import PromptError
 
@@ -27,7 +27,8 @@ def run(settings_json, slug, folder, tell):
         load_seconds = time.perf_counter() - started
     try:
         started = time.perf_counter()
-        out = methods.run(slug, json.loads(settings_json))
+        settings = json.loads(settings_json)  # the attention page's heatmap, else a decoding page's method
+        out = heads.run(settings) if slug == heads.PAGE else methods.run(slug, settings)
         out["compute_seconds"] = time.perf_counter() - started
     except PromptError as error:
         return json.dumps({"error": str(error), "prompt": True}, ensure_ascii=False)

@@ -6,4 +6,5 @@ the rest.
 fields.py holds the settings and their limits (numpy-free: the page block renders them at build time),
 form.py reads a reader's settings with German notes, models.py gives the model, methods.py runs one
 page's method and returns plain JSON data for the view (static/js/realmodel/realmodel.js), in the tab's
-Python worker (static/py/realmodel_run.py)."""
+Python worker (static/py/realmodel_run.py). heads.py is the attention page's view: the attention of every
+layer and head on the reader's sentence, drawn as a heatmap by static/js/realmodel/heads.js."""

@@ -227,6 +227,23 @@ function show(block, data) {
   return data.done ? TEXT.full(max) : TEXT.ready({ ...data, max });
 }
 
+// One run of `settings` in the worker for this block's page, its stages on the status line and the block
+// busy until it ended (whatever ended it): then end(), and done(data, finish) with its result.
+function session(block, settings, text, { end, done }) {
+  block.setAttribute("aria-busy", "true");
+  return worker.session("realmodel", [JSON.stringify(settings), block.dataset.realmodel, folder(block)], config.bundle, {
+    files: weights(block),
+    limit: LIMIT_S,
+    text,
+    say: (line, kind) => status(block, line, kind),
+    end: () => {
+      block.setAttribute("aria-busy", "false");
+      end();
+    },
+    done,
+  });
+}
+
 // The run with the form's values and `steps`; an ask while one runs waits for it (the last one wins).
 function compute(block, steps) {
   const s = state.get(block);
@@ -238,17 +255,11 @@ function compute(block, steps) {
   s.running = true;
   const ask = values(block);
   write(PREFIX, Object.keys(ask), ask);
-  block.setAttribute("aria-busy", "true");
   for (const name of ["step", "all", "reset"]) $(block, name).disabled = true;
   const started = performance.now();
-  worker.session("realmodel", [JSON.stringify(ask), block.dataset.realmodel, folder(block)], config.bundle, {
-    files: weights(block),
-    limit: LIMIT_S,
-    text: TEXT,
-    say: (text, kind) => status(block, text, kind),
+  session(block, ask, TEXT, {
     end: () => {
       s.running = false;
-      block.setAttribute("aria-busy", "false");
       if (s.pending) {
         s.pending = false;
         compute(block, Number(field(block, "steps").value) || 0);
@@ -309,3 +320,5 @@ function mount(block) {
 
 // The block is open: wire it and run what its fields (or the link) say.
 export const open = mount;
+// what the attention page's view of heads (heads.js) shares: the status lines, the model's files, the look
+export { TEXT, notes, session, style, visible };
