@@ -276,7 +276,8 @@ def test_the_start_drags_in_two_directions_and_play_walks_the_steps(reader, chec
 
 def test_one_key_of_several_drags_in_two_directions_and_the_others_stay(reader, check):
     """attention: the keys are one field of several pairs; each key's tip is a handle (data-drag-pair)
-    that rewrites only its own pair, in the panel it sits in (the middle of three), by mouse and keys.
+    that rewrites only its own pair, in the panel it sits in (the first of three), by mouse and keys; typed
+    keys with an odd number are said in the key sentence.
     Fails where mount.js knew one pair per field: the whole list became that one pair."""
     keys = "-1_0.5_2.5_-0.5_0.5_2_1_-1_-1_-1.5"  # the page's own, written to the address by the first drag
     v = reader("/attention/")
@@ -297,6 +298,13 @@ def test_one_key_of_several_drags_in_two_directions_and_the_others_stay(reader, 
         v.page.keyboard.press("ArrowUp")
         v.page.wait_for_function("() => new URLSearchParams(location.search).get('vals') === '-2_1_2_2_1_-1.9_-1_-1_0_2.5'")
         v.page.wait_for_function(f"() => document.activeElement === document.querySelector('{handle}')")
+    with check("typed keys with a number too many: the key sentence says what was left out"):
+        field = '[data-experiment] input[data-param="keys"]'
+        v.page.fill(field, "1; 2; 3; 4; 5; 6; 7")
+        v.page.press(field, "Enter")
+        expected = api.run("attention", {"keys": "1_2_3_4_5_6_7", "vals": "-2_1_2_2_1_-1.9_-1_-1_0_2.5"})["summary"]
+        assert "keinen Partner" in expected and "Token 4 gibt es bei 3 Tokens nicht" in expected
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=expected)
     assert v.console_errors() == []
 
 
