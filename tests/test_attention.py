@@ -123,6 +123,7 @@ def test_the_key_sentence_follows_every_control():
     assert "genau 1/4" in summaries[6]
     assert "„Die“ bekommt" in summaries[7]
     assert "liegt fast auf seinem Value" in run(query="4; 1")["summary"]
+    assert "„Die“ bekommt das ganze Gewicht 1" in run(pos=1)["summary"]
 
 
 def test_every_vector_is_a_handle_in_2d():

@@ -224,13 +224,16 @@ def _key_sentence(r: dict) -> str:
     lead = " ".join(r["notes"]) + " " if r["notes"] else ""
     hidden = n - sum(r["visible"])
     if hidden:
-        sees = (f"Die Maske verbirgt {fmt.count(hidden, 'späteres Token', 'spätere Tokens')}; "
-                f"{asker} sieht nur {fmt.count(pos, 'Token', 'Tokens')}.")
+        seen = "sich selbst" if pos == 1 else fmt.count(pos, "Token", "Tokens")
+        sees = f"Die Maske verbirgt {fmt.count(hidden, 'späteres Token', 'spätere Tokens')}; {asker} sieht nur {seen}."
     elif r["mask"]:
         sees = f"{asker} ist das letzte Token und sieht alle {n}."
     else:
         sees = f"Ohne Maske sieht {asker} alle {n} Tokens, auch spätere."
     text = f"{lead}{asker} fragt mit q = {_vec(r['q'])}. {sees} "
+    if sum(r["visible"]) == 1:  # the first token under the mask
+        return (text + f"Es gibt nur einen Score: {asker} bekommt das ganze Gewicht 1, "
+                f"die Ausgabe ist sein eigener Value {_vec(r['vals'][0])}.")
     if r["weights_exact"]:
         m = sum(r["visible"])
         why = "q ist (0; 0), also ist jeder Score 0" if r["q"] == [0.0, 0.0] else "Alle sichtbaren Scores sind gleich"
