@@ -3,6 +3,7 @@ head (floats within a stated tolerance: the softmax is irrational), the exact ca
 the reader's own vectors with their German notes, the key sentence, the drag handles and the script."""
 
 import math
+import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -136,6 +137,17 @@ def test_every_vector_is_a_handle_in_2d():
     assert figure.count('role="slider"') == 11
     # each panel carries its own box and ranges, which the drag maps the pointer through
     assert figure.count('data-box="') == 3
+
+
+def test_a_control_changes_attributes_not_the_elements_of_the_figure():
+    """static/js/experiment/morph.js keeps the nodes on screen where the new figure has the same elements
+    in the same order: the asking token, the mask and √d must not add or drop any (bench: slider → frame)."""
+    def shape(raw):
+        return re.findall(r"<(/?[a-z]+)((?: [a-z-]+=)*)", re.sub(r'="[^"]*"', "=", api.run(SLUG, raw)["figure"]))
+
+    base = shape({})
+    for raw in ({"pos": 1}, {"pos": 2}, {"pos": 5}, {"mask": False}, {"scale": False}, {"query": "0,5; 0"}):
+        assert shape(raw) == base, raw
 
 
 raw_values = st.one_of(st.none(), st.text(max_size=12), st.floats(allow_nan=True), st.integers(-10**6, 10**6),

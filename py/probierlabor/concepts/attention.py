@@ -300,11 +300,12 @@ def _keys_panel(r: dict, layout: str) -> svg.Plot:
 def _values_panel(r: dict, layout: str) -> svg.Plot:
     plot = _plane(r, layout, "Values und Ausgabe", "Values: 1. Zahl")
     o = r["output"]
+    # a line as thick as the weight pulls the output, one per token in every state (a masked one 0 wide):
+    # a slider step then changes attributes, not the elements the page must build and restyle
     for j, v in enumerate(r["vals"]):
-        if r["visible"][j] and r["weights"][j] > 0:  # a line as thick as the weight pulls the output
-            plot.body.append(f'<line class="pl-att-pull" x1="{plot._cx(o[0]):.1f}" y1="{plot._cy(o[1]):.1f}" '
-                             f'x2="{plot._cx(v[0]):.1f}" y2="{plot._cy(v[1]):.1f}" '
-                             f'stroke-width="{0.5 + 7 * r["weights"][j]:.1f}"/>')
+        thick = 0.5 + 7 * r["weights"][j] if r["weights"][j] > 0 else 0
+        plot.body.append(f'<line class="pl-att-pull" x1="{plot._cx(o[0]):.1f}" y1="{plot._cy(o[1]):.1f}" '
+                         f'x2="{plot._cx(v[0]):.1f}" y2="{plot._cy(v[1]):.1f}" stroke-width="{thick:.1f}"/>')
     for j, v in enumerate(r["vals"]):
         cls = "pl-att-value" if r["visible"][j] else "pl-att-value pl-att-masked"
         _handle(plot, "vals", j, v, cls, f"Value von {_word(r, j)}")
@@ -326,11 +327,10 @@ def _weights_panel(r: dict, layout: str) -> svg.Plot:
     for j in range(n):
         x0, x1 = plot.px(j + 0.15), plot.px(j + 0.85)
         wj = r["weights"][j]
-        if r["visible"][j]:
-            plot.body.append(svg.rect(x0, plot.py(wj), x1 - x0, plot.py(0) - plot.py(wj), "pl-att-bar"))
-        else:  # a masked token: an empty, dashed place where its bar would stand
-            plot.body.append(svg.rect(x0, plot.py(1), x1 - x0, plot.py(0) - plot.py(1), "pl-att-masked-box",
-                                      title=f"{r['words'][j]}: verborgen von der Maske, Gewicht 0"))
+        plot.body.append(svg.rect(x0, plot.py(wj), x1 - x0, plot.py(0) - plot.py(wj), "pl-att-bar"))
+        # a masked token: an empty, dashed place where its bar would stand (there, hidden, for the others)
+        shown = "" if r["visible"][j] else " pl-att-shown"
+        plot.body.append(svg.rect(x0, plot.py(1), x1 - x0, plot.py(0) - plot.py(1), "pl-att-masked-box" + shown))
         plot.text(j + 0.5, wj, _weight(r, j).replace(fmt.APPROX, ""), "pl-att-weight", "middle", dy=-5)
         plot.text(j + 0.5, 0, r["words"][j], "pl-axis", "middle", dy=16)
     return plot
