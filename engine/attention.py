@@ -177,3 +177,12 @@ class PagedAttention:
                                      "steps": steps})
             offset += seg.length
         return out
+
+
+def attention_maps(model, token_ids: Sequence[int]) -> np.ndarray:
+    """The attention probabilities of every layer and query head when ``model`` reads ``token_ids`` from
+    position 0: ``[layers, heads, tokens, tokens]``, row = query, column = key, 0 above the diagonal.
+    The same numbers as Transformers' ``output_attentions=True`` with eager attention (tests/peer)."""
+    attn = NoCacheAttention(record=True)
+    model.forward(list(token_ids), np.arange(len(token_ids)), attn)
+    return np.stack([record["steps"][0]["weights"] for record in attn.records])

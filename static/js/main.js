@@ -17,8 +17,10 @@ import { REAL_MODEL, query, renameOld } from "./url-state.js";
 // „Am echten Modell“ (static/js/realmodel/realmodel.js) is a closed block: its code and the model load
 // when the reader opens it, or at once for a link that carries its state (m.…), which opens it.
 const doors = new WeakSet();
-// data-realmodel-view: which view a block is („loss“: the cross-entropy page's losses per token)
-const VIEWS = { decoding: () => import("./realmodel/realmodel.js"), loss: () => import("./realmodel/loss.js") };
+// data-realmodel-view: which view a block is („loss“: the cross-entropy page's losses per token, „heads“: the
+// attention page's heatmap of heads)
+const VIEWS = { decoding: () => import("./realmodel/realmodel.js"), loss: () => import("./realmodel/loss.js"),
+  heads: () => import("./realmodel/heads.js") };
 function realModel() {
   for (const block of document.querySelectorAll("details[data-realmodel]")) {
     if (doors.has(block)) continue;

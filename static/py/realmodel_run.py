@@ -6,7 +6,7 @@
 import json
 import time
 
-from probierlabor.realmodel import loss, methods, models
+from probierlabor.realmodel import heads, loss, methods, models
 from probierlabor.realmodel.fields import PAGES
 from probierlabor.realmodel.form import PromptError
 
@@ -27,7 +27,9 @@ def run(settings_json, slug, folder, tell):
         load_seconds = time.perf_counter() - started
     try:
         started = time.perf_counter()
-        out = loss.run(json.loads(settings_json)) if slug == loss.SLUG else methods.run(slug, json.loads(settings_json))
+        settings = json.loads(settings_json)  # the pages with their own view, else a decoding page's method
+        view = {loss.SLUG: loss.run, heads.PAGE: heads.run}.get(slug)
+        out = view(settings) if view else methods.run(slug, settings)
         out["compute_seconds"] = time.perf_counter() - started
     except PromptError as error:
         return json.dumps({"error": str(error), "prompt": True}, ensure_ascii=False)

@@ -301,6 +301,39 @@ def test_a_vector_tip_drags_under_the_pointer_and_a_typed_word_finds_its_neighbo
         expected = api.run("embeddings", {"b": f"{b1}_{b2}", "word": "das"})["summary"]
         v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=expected)
         assert "„␣Das“" in expected
+
+
+def test_one_key_of_several_drags_in_two_directions_and_the_others_stay(reader, check):
+    """attention: the keys are one field of several pairs; each key's tip is a handle (data-drag-pair)
+    that rewrites only its own pair, in the panel it sits in (the first of three), by mouse and keys; typed
+    keys with an odd number are said in the key sentence.
+    Fails where mount.js knew one pair per field: the whole list became that one pair."""
+    keys = "-1_0.5_2.5_-0.5_0.5_2_1_-1_-1_-1.5"  # the page's own, written to the address by the first drag
+    v = reader("/attention/")
+    v.wait_state()
+    current = "() => new URLSearchParams(location.search).get('keys')"
+    with check("dragging the key of „Die“ changes its pair only"):
+        # right and down: the first number grows, the second falls
+        drag_pair(v.page, 'circle[data-drag-xy="keys"][data-drag-pair="0"][role]', 8, 6)
+        v.page.wait_for_function(f"() => ![null, '{keys}'].includes(({current})())")
+        got = [float(x) for x in v.page.evaluate(current).split("_")]
+        assert len(got) == 10 and got[2:] == [2.5, -0.5, 0.5, 2.0, 1.0, -1.0, -1.0, -1.5], got
+        assert got[0] > -1 and got[1] < 0.5, got
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                                 arg=api.run("attention", {"keys": "_".join(f"{x:g}" for x in got)})["summary"])
+    with check("arrow keys move the value of „jagt“ and keep the focus on it"):
+        handle = 'circle[data-drag-xy="vals"][data-drag-pair="2"][role]'
+        v.page.locator(handle).focus()
+        v.page.keyboard.press("ArrowUp")
+        v.page.wait_for_function("() => new URLSearchParams(location.search).get('vals') === '-2_1_2_2_1_-1.9_-1_-1_0_2.5'")
+        v.page.wait_for_function(f"() => document.activeElement === document.querySelector('{handle}')")
+    with check("typed keys with a number too many: the key sentence says what was left out"):
+        field = '[data-experiment] input[data-param="keys"]'
+        v.page.fill(field, "1; 2; 3; 4; 5; 6; 7")
+        v.page.press(field, "Enter")
+        expected = api.run("attention", {"keys": "1_2_3_4_5_6_7", "vals": "-2_1_2_2_1_-1.9_-1_-1_0_2.5"})["summary"]
+        assert "keinen Partner" in expected and "Token 4 gibt es bei 3 Tokens nicht" in expected
+        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=expected)
     assert v.console_errors() == []
 
 

@@ -93,3 +93,36 @@ def test_a_prompt_steps_twice_like_cpython_and_the_link_brings_the_text_back(vis
         wide = shared.page.evaluate("document.documentElement.scrollWidth")
         assert wide <= 360, f"die Seite ist {wide} px breit"
     assert shared.console_errors() == [] and shared.foreign_requests() == []
+
+
+def test_the_attention_page_shows_the_head_the_reader_picks(visit, check):
+    """attention: the block (pageblocks/heads_block.py, static/js/realmodel/heads.js) runs the reader's sentence
+    once in the worker and draws the picked layer and head as a heatmap; a new pick draws without a new run."""
+    from probierlabor.realmodel import heads
+
+    v = visit("/attention/", service_workers="block")
+    v.wait_state()
+    page = v.page
+    with check("closed, nothing of it loads"):
+        assert [u for u in v.requests if "realmodel" in u] == []
+    page.click(f"{BLOCK} > summary")
+    page.wait_for_selector(f"{BLOCK} table.pl-heads-table", timeout=FIRST_RUN_MS)
+    wait_run(page)
+    expected = heads.run({"prompt": heads.DEFAULT_SENTENCE})
+    n = len(expected["tokens"])
+    cells = f"{BLOCK} table.pl-heads-table tbody td"
+    with check("one row per token, nothing above the diagonal"):
+        assert page.locator(f"{BLOCK} table.pl-heads-table tbody tr").count() == n
+        assert page.locator(f"{cells}[data-kind=masked]").count() == n * (n - 1) // 2
+    page.select_option(f"{BLOCK} [data-realmodel-field=layer]", "3")
+    page.select_option(f"{BLOCK} [data-realmodel-field=head]", "6")
+    last = expected["maps"][2][5][-1]
+    best = max(range(n), key=lambda j: (last[j], -j))
+    with check("the picked head: its title, its sentence and the link"):
+        assert page.text_content(f"{BLOCK} [data-realmodel-heads-title]").startswith("Schicht 3, Kopf 6:")
+        said = page.text_content(f"{BLOCK} [data-realmodel-heads-summary]")
+        assert f"das meiste Gewicht ({last[best]:.2f})".replace(".", ",") in said, said
+        assert "m.layer=3" in page.url and "m.head=6" in page.url
+        first = page.get_attribute(f"{cells} >> nth=0", "title")
+        assert first.endswith(": 1,00"), first  # the first token can only look at itself
+    assert v.console_errors() == [] and v.foreign_requests() == []

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.attention import (
+    attention_maps,
     NoCacheAttention,
     PagedAttention,
     Segment,
@@ -229,3 +230,20 @@ def test_paged_errors_are_clear():
         PagedAttention(cache, [Segment([0], 0, 0)])
     with pytest.raises(ValueError, match="positive"):
         KVCache(Cfg, 0, 4)
+
+
+def test_attention_maps_are_causal_probabilities_per_layer_and_head():
+    """engine.attention.attention_maps (the attention page's real-model heatmap; tests/peer checks it against
+    Transformers): one row per query, summing to 1, nothing above the diagonal, and a prefix's maps are
+    the top-left corner of a longer text's (a later token never changes an earlier row)."""
+    from engine.model import tiny_model
+
+    model = tiny_model("GQA")
+    ids = [3, 1, 4, 1, 5, 9, 2]
+    maps = attention_maps(model, ids)
+    c = model.config
+    assert maps.shape == (c.num_layers, c.num_heads, len(ids), len(ids))
+    np.testing.assert_allclose(maps.sum(-1), 1.0, rtol=0, atol=1e-12)
+    assert np.all(np.triu(maps, 1) == 0) and np.all(maps >= 0)
+    np.testing.assert_allclose(attention_maps(model, ids[:4]), maps[:, :, :4, :4], rtol=0, atol=1e-12)
+    assert maps[:, :, 0, 0].tolist() == [[1.0] * c.num_heads] * c.num_layers  # the first token sees only itself

@@ -18,6 +18,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "softmax-temperatur": (),
     "gradientenabstieg": (),
     "kreuzentropie-perplexitaet": ("softmax-temperatur",),
+    "attention": ("softmax-temperatur",),
     "validation-set": (),
     "overfitting": (),
     "metr-horizon": (),
@@ -35,7 +36,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "top-k-sampling": ("softmax-temperatur", "greedy-decoding"),
     "top-p-sampling": ("softmax-temperatur", "top-k-sampling"),
     "speculative-decoding": ("softmax-temperatur", "greedy-decoding"),
-    "mqa": ("softmax-temperatur", "kv-cache"),
+    "mqa": ("softmax-temperatur", "attention", "kv-cache"),
     "gqa": ("mqa",),
     "rope": (),
     "kl-divergence": (),
@@ -95,6 +96,14 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("experience-replay", "mischt alte Beispiele in die Schritte, damit der Abstieg Früheres nicht verlernt."),
         ("kreuzentropie-perplexitaet", "der Verlust, auf dem Sprachmodelle mit Gradientenabstieg lernen."),
     ),
+    "attention": (
+        ("mqa", "alle Köpfe teilen sich einen Key und einen Value je Token; der KV-Cache schrumpft."),
+        ("gqa", "Gruppen von Köpfen teilen sich Keys und Values, wie im Modell dieser Seite."),
+        ("rope", "wie Query und Key ihre Position mitbekommen, bevor der Score entsteht."),
+        ("kv-cache", "hebt Keys und Values früherer Tokens auf, damit jede neue Query sie nur noch liest."),
+        ("prefill", "rechnet die Attention für alle Tokens des Prompts auf einmal, mit kausaler Maske."),
+        ("flash-attention", "dieselbe Rechnung in Kacheln, ohne die ganze Tabelle der Gewichte zu speichern."),
+    ),
     "validation-set": (
         ("overfitting", "warum die Kurve das Heft perfekt trifft und trotzdem schlecht schätzt."),
         ("pass-at-k", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
@@ -153,6 +162,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("loss-masking", "welche Positionen im Verlust zählen, an einem Agenten-Transkript; auch dort bleibt "
                          "das Lesen davon unberührt."),
         ("tokenisierung", "wie aus Text die Tokens werden, nach denen hier die Längen zählen."),
+        ("attention", "die kausale Maske in einem Kopf: Spätere Tokens bekommen das Gewicht 0."),
     ),
     "reinforcement-learning": (
         ("experience-replay", "Erfahrungen aufheben und beim Lernen wiederverwenden."),
@@ -217,11 +227,13 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("kv-cache", "der Speicher, der hier schrumpft."),
         ("flash-attention", "spart Speicherzugriffe auf andere Weise; beides lässt sich kombinieren."),
         ("rope", "wie Queries und Keys ihre Position mitbekommen."),
+        ("attention", "ein einzelner Kopf Schritt für Schritt, und die Köpfe des Modells dieser Website."),
     ),
     "rope": (
         ("mqa", "was mit den Keys nach dem Drehen geschieht, wenn alle Köpfe sie teilen."),
         ("gqa", "dasselbe, wenn sich Gruppen von Köpfen Keys und Values teilen."),
         ("embeddings", "die addierten Sinus-Positionen, die RoPE ersetzt, und Vektoren zum Ziehen."),
+        ("attention", "die Rechnung, in die die gedrehten Queries und Keys eingehen: Score, Softmax, Summe."),
     ),
     "kl-divergence": (
         ("knowledge-distillation", "ein Schüler lernt, die Verteilung eines Lehrers nachzubilden."),
@@ -239,6 +251,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "prefill": (
         ("decode", "die Erzeugung nach dem Prefill, Token für Token."),
         ("kv-cache", "was Prefill für später ablegt und was es kostet."),
+        ("attention", "die Rechnung eines Kopfes, die Prefill für jedes Token des Prompts ausführt."),
         ("ttft", "die ganze Wartezeit bis zum ersten Token."),
         ("continuous-batching", "Anfragen betreten und verlassen die Gruppe zwischen Iterationen."),
         ("softmax-temperatur", "wie die Softmax aus Scores Gewichte macht, die zusammen 1 ergeben."),
@@ -259,9 +272,11 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("prefix-caching", "den Cache eines gemeinsamen Präfixes wiederverwenden."),
         ("gqa", "weniger K/V-Köpfe, kleinerer Cache."),
         ("mqa", "nur ein K/V-Kopf, der kleinste Cache."),
+        ("attention", "wozu die Keys und Values im Cache da sind: Jede neue Query liest sie."),
     ),
     "flash-attention": (
         ("gqa", "weniger K/V-Köpfe, kombinierbar mit FlashAttention."),
+        ("attention", "die Rechnung, die FlashAttention in Kacheln zerlegt, an einem Kopf zum Ziehen."),
         ("paged-attention", "wie der KV-Cache in Blöcken im Speicher liegt."),
         ("softmax-temperatur", "die Softmax an einem Beispiel zum Ziehen; das Abziehen des größten Werts "
                                "ist hier der laufende Maximalwert."),
@@ -310,6 +325,9 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Entropie", "oben als Maß der Unsicherheit in Bit"),
     ),
     "gradientenabstieg": (),
+    "attention": (
+        ("Multi-Head Attention", "mehrere Köpfe nebeneinander, jeder mit eigenen Queries, Keys und Values"),
+    ),
     "validation-set": (
         ("Test Set", "oben erklärt"),
         ("Fine-Tuning", "auch dort wählst du Einstellungen wie die Lernrate mit Validierungsdaten"),

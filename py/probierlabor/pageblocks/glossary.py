@@ -50,6 +50,9 @@ _NUMBER_WORDS = (r"(?:(?!1\b)\d+|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zeh
 _CHANCE = r"\b(?=[A-ZÄÖÜ])[\w-]*[Cc]hance\w*"
 
 TERMS: tuple[Term, ...] = (
+    Term("Attention", "die", "",
+         "Jedes Token vergleicht seine Query mit den Keys aller sichtbaren Tokens und mischt deren Values, "
+         "gewichtet nach der Softmax der Scores.", page="attention"),
     Term("Batch", "der", "die Batches",
          "Eine Gruppe von Beispielen oder Anfragen, die das Modell in einem gemeinsamen Durchlauf bearbeitet."),
     Term("Beam Search", "die", "", "Behält bei jedem Schritt die besten Anfänge einer Antwort statt nur eines.",
@@ -66,7 +69,7 @@ TERMS: tuple[Term, ...] = (
          page="continual-learning", avoid={r"\bcatastrophic forgetting\b": "catastrophic forgetting"}),
     Term("Causal Masking", "das", "",
          "Jede Position darf nur sich selbst und frühere Positionen sehen, nie spätere. "
-         "Die Sperre dafür heißt kausale Maske.",
+         "Die Sperre dafür heißt kausale Maske.", page="attention",
          avoid={r"\b(?!Causal Masking\b)[Cc]ausal[- ][Mm]asking\b": "causal masking, Causal-Masking"}),
     Term("Chunked Prefill", "das", "",
          "Das Prefill eines langen Prompts in Portionen, damit andere Anfragen dazwischen weiterlaufen."),
@@ -115,6 +118,12 @@ TERMS: tuple[Term, ...] = (
          "Der übliche Verlust beim Lernen von Wahrscheinlichkeiten: Er bestraft, wenn das richtige Ergebnis "
          "eine kleine Wahrscheinlichkeit bekommt. Englisch heißt sie cross-entropy.", page="kreuzentropie-perplexitaet",
          avoid={r"\b[Cc]ross[- ]?[Ee]ntropy\b": "Cross-Entropy", r"\bKreuz-Entropie\b": "Kreuz-Entropie"}),
+    Term("Key", "der", "die Keys",
+         "Der Vektor, mit dem ein Token sagt, was es bietet; die Query eines anderen Tokens wird mit ihm "
+         "verglichen.", page="attention"),
+    Term("Kopf", "der", "die Köpfe",
+         "Englisch head: eine Attention-Rechnung mit eigenen Queries, Keys und Values. Ein Modell hat in "
+         "jeder Schicht mehrere Köpfe nebeneinander.", page="attention"),
     Term("KV-Cache", "der", "die KV-Caches",
          "Der Speicher für die Keys und Values aller bisherigen Tokens, damit das Modell sie nicht neu "
          "berechnen muss.", page="kv-cache",
@@ -169,6 +178,9 @@ TERMS: tuple[Term, ...] = (
          avoid={r"\b(?:der|den|einen)(?: \w+e[nrs]?)? Prefill\b(?![s\w-])": "der Prefill, den Prefill",
                 r"\bPre-[Ff]ill\b": "Pre-fill"}),
     Term("Prompt", "der", "die Prompts", "Der Text, den das Modell als Eingabe bekommt, bevor es antwortet."),
+    Term("Query", "die", "die Queries",
+         "Der Vektor, mit dem ein Token in der Attention fragt, was es sucht; Englisch für Anfrage.",
+         page="attention"),
     Term("Reward Hacking", "das", "",
          "Ein Modell findet einen Weg, viel Belohnung zu bekommen, ohne die eigentliche Aufgabe zu lösen."),
     Term("RLHF", "", "",
@@ -184,7 +196,7 @@ TERMS: tuple[Term, ...] = (
          "Ein Durchgang über alle Trainingsbeispiele; das Training wiederholt ihn mehrmals."),
     Term("Scaled Dot-Product Attention", "die", "",
          "Die Grundrechnung der Attention: Skalarprodukt von Query und Key, geteilt durch die Wurzel der "
-         "Dimension, dann Softmax und gewichtete Summe der Values."),
+         "Dimension, dann Softmax und gewichtete Summe der Values.", page="attention"),
     Term("Skalierung des KV-Caches", "die", "",
          "Wie der Speicher des KV-Caches mit Kontextlänge, Schichten und Köpfen wächst.", page="kv-cache"),
     Term("Softmax", "die", "",
@@ -218,6 +230,9 @@ TERMS: tuple[Term, ...] = (
          "Lost das nächste Token nur unter den wahrscheinlichsten aus, bis ihre Summe p erreicht.",
          page="top-p-sampling",
          avoid={r"\b[Tt]op-p[ ][Ss]ampling\b": "Top-p Sampling", r"\bTop-P\b": "Top-P"}),
+    Term("Value", "der", "die Values",
+         "Der Vektor, den ein Token in der Attention weitergibt; die Ausgabe ist eine gewichtete Summe "
+         "der Values.", page="attention"),
     Term("Validation Set", "das", "die Validation Sets",
          "Daten, die beim Lernen beiseitebleiben. Mit ihnen wählst du Einstellungen wie den Grad einer Kurve.",
          page="validation-set", avoid={r"\bvalidation set\b": "validation set"}),

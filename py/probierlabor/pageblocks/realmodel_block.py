@@ -14,7 +14,8 @@ import json
 from html import escape
 
 from ..kit import fmt
-from ..realmodel import models
+from . import heads_block
+from ..realmodel import heads, models
 from ..realmodel.fields import DEFAULT_PROMPT, MAX_NEW_TOKENS, PAGES, PARAMS, PROMPT_CHARS, PROMPT_TOKENS
 
 INTRO = ("Hier schreibst du einen eigenen Prompt für ein kleines Sprachmodell. Es läuft in deinem Browser auf "
@@ -48,6 +49,8 @@ def _field(name: str) -> str:
 
 
 def section(slug: str) -> str:
+    if slug == heads.PAGE:  # the attention page's heatmap of heads, not a decoding method
+        return heads_block.section()
     method, shown = PAGES[slug]
     steps = PARAMS["steps"]
     # the trained models' files in the site, for the worker to fetch (realmodel/models.py)

@@ -7,4 +7,5 @@ fields.py holds the settings and their limits (numpy-free: the page block render
 form.py reads a reader's settings with German notes, models.py gives the model, methods.py runs one
 page's method and returns plain JSON data for the view (static/js/realmodel/realmodel.js), in the tab's
 Python worker (static/py/realmodel_run.py). loss.py does the same for the cross-entropy page: the loss of each
-token of the reader's sentence (static/js/realmodel/loss.js)."""
+token of the reader's sentence (static/js/realmodel/loss.js); heads.py is the attention page's view: the
+attention of every layer and head on the reader's sentence, drawn as a heatmap by static/js/realmodel/heads.js."""

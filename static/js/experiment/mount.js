@@ -337,12 +337,18 @@ function handleSelector({ field, index }) {
   return `[data-drag="${index}"]` + (field ? `[data-drag-field="${field}"]` : ":not([data-drag-field])");
 }
 
+// A point dragged in 2-D: the handle of a field's pair, or of its pair number ``index`` (data-drag-pair),
+// where the field holds several pairs; never its larger target for a finger (no role).
+function pairSelector(name, index) {
+  return `[data-drag-xy="${name}"]` + (index === undefined ? "" : `[data-drag-pair="${index}"]`) + "[role]";
+}
+
 // A view (Python's or a pre-rendered one) on screen, with the controls and the URL it belongs to.
 function paint(root, out, { url = true } = {}) {
   const active = document.activeElement;
   const focused = !active || !root.contains(active) ? undefined
     : active.dataset.drag !== undefined ? handleSelector({ field: active.dataset.dragField, index: active.dataset.drag })
-      : active.dataset.dragXy !== undefined ? `[data-drag-xy="${active.dataset.dragXy}"][role]` : undefined;
+      : active.dataset.dragXy !== undefined ? pairSelector(active.dataset.dragXy, active.dataset.dragPair) : undefined;
   const scrolling = sizes(root).scrolling;
   morph(root.querySelector(".pl-figure"), out.figure);
   morph(root.querySelector(".pl-extra"), out.extra || "");
@@ -657,13 +663,15 @@ function enableDragging(root) {
   // A point dragged in both directions: data-drag-xy names the field of its pair of values (the first
   // across, the second up), data-drag-value holds the pair now drawn, data-drag-step rounds a value and
   // is an arrow key's step. Both values go into the field, and from there the one path every change takes.
-  const pairHandle = (name) => stage.querySelector(`[data-drag-xy="${name}"][role]`);  // not its larger target
+  // A field of several pairs (attention's keys) numbers its handles with data-drag-pair.
+  const pairHandle = (name, index) => stage.querySelector(pairSelector(name, index));
   const pairAt = (handle, e) => {
-    const svg = handle.ownerSVGElement;
-    const [left, top, right, bottom] = svg.dataset.box.split(" ").map(Number);
-    const [x0, x1] = svg.dataset.xrange.split(" ").map(Number);
-    const [y0, y1] = svg.dataset.yrange.split(" ").map(Number);
-    const pt = svg.createSVGPoint();
+    // the plot's box and ranges: on its <svg>, or on its panel's group where a figure has several
+    const plot = handle.closest("[data-box]");
+    const [left, top, right, bottom] = plot.dataset.box.split(" ").map(Number);
+    const [x0, x1] = plot.dataset.xrange.split(" ").map(Number);
+    const [y0, y1] = plot.dataset.yrange.split(" ").map(Number);
+    const pt = handle.ownerSVGElement.createSVGPoint();
     pt.x = e.clientX; pt.y = e.clientY;
     const local = pt.matrixTransform(handle.getScreenCTM().inverse());
     return [x0 + (local.x - left) / (right - left) * (x1 - x0), y0 + (bottom - local.y) / (bottom - top) * (y1 - y0)];
@@ -673,7 +681,16 @@ function enableDragging(root) {
     if (!field) return;
     const step = Number(handle.dataset.dragStep || 0.1);
     const snap = (v) => Number((Math.round(clamp(handle, v) / step) * step).toFixed(6));
-    const value = pair.map(snap).join("_");
+    let values = pair.map(snap);
+    if (handle.dataset.dragPair !== undefined) {
+      // one pair of several: the others stay as drawn (the typed ones, or the page's own while the field is empty)
+      const all = [...stage.querySelectorAll(`[data-drag-xy="${handle.dataset.dragXy}"][data-drag-pair][role]`)]
+        .sort((a, b) => a.dataset.dragPair - b.dataset.dragPair)
+        .flatMap((h) => h.dataset.dragValue.split(" ").map(Number));
+      all.splice(2 * Number(handle.dataset.dragPair), 2, ...values);
+      values = all;
+    }
+    const value = values.join("_");
     if (value === field.value) return;
     field.value = value;
     userChange(root);
@@ -682,13 +699,13 @@ function enableDragging(root) {
     const target = e.target.closest("[data-drag-xy]");
     if (!target || root.plDragging !== undefined) return;
     e.preventDefault();
-    root.plDragging = { pair: target.dataset.dragXy };
+    root.plDragging = { pair: target.dataset.dragXy, pairIndex: target.dataset.dragPair };
     stage.setPointerCapture(e.pointerId);
     stage.classList.add("pl-dragging");
   });
   stage.addEventListener("pointermove", (e) => {
     const name = root.plDragging && root.plDragging.pair;
-    const handle = name && !runtime.failure && pairHandle(name);
+    const handle = name && !runtime.failure && pairHandle(name, root.plDragging.pairIndex);
     if (handle) writePair(handle, pairAt(handle, e));
   });
   stage.addEventListener("keydown", (e) => {

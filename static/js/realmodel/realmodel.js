@@ -249,7 +249,7 @@ function compute(block, steps) {
   });
 }
 
-// One run of a block's settings in the worker, for this view and the cross-entropy page's (loss.js): the
+// One run of a block's settings in the worker, for this view and the others (loss.js, heads.js): the
 // status line, the time limit, the busy mark and „pl:realmodel-done“ (for the bench). ended(): the worker
 // is free again; shown(data): the view's status line for a result; failed(data): after an error, whose
 // message the status line shows while the result area hides.
@@ -310,5 +310,5 @@ function mount(block) {
 
 // The block is open: wire it and run what its fields (or the link) say.
 export const open = mount;
-// What the cross-entropy page's view (loss.js) shares with this one.
+// What the cross-entropy page's view (loss.js) and the attention page's (heads.js) share with this one.
 export { TEXT, chip, notes, runInWorker, style, visible };

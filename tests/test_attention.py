@@ -1,0 +1,181 @@
+"""One attention head with 2-D vectors: the page's numbers, the head against an independent numpy
+head (floats within a stated tolerance: the softmax is irrational), the exact cases (ties, the mask),
+the reader's own vectors with their German notes, the key sentence, the drag handles and the script."""
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from probierlabor.concepts import attention as att
+from probierlabor.concepts import softmax_temperatur
+from probierlabor.kit import api
+
+SLUG = att.SLUG
+TOL = 1e-12  # floats of one softmax over at most five scores: far below any digit the page shows
+
+
+def run(**raw):
+    return api.run(SLUG, raw)
+
+
+def numpy_head(q, keys, vals, pos, mask, scale):
+    """The head written the way a textbook writes it, for the comparison."""
+    K, V = np.array(keys, float).reshape(-1, 2), np.array(vals, float).reshape(-1, 2)
+    s = K @ np.array(q, float) / (np.sqrt(2) if scale else 1.0)
+    if mask:
+        s = np.where(np.arange(len(K)) < pos, s, -np.inf)
+    w = np.exp(s - s.max())
+    w /= w.sum()
+    return w, w @ V
+
+
+def test_the_page_example_scores_exactly_and_katze_wins():
+    r = run()["result"]
+    assert [Fraction(s) for s in r["scores_exact"]] == [Fraction(-3, 2), Fraction(9, 2), 3, 1, Fraction(-7, 2)]  # q = (2; 1)
+    w, out = numpy_head(att.QUERY, att.KEYS, att.VALUES, 4, True, True)
+    assert r["weights"] == pytest.approx(list(w), abs=TOL)
+    assert r["output"] == pytest.approx(list(out), abs=TOL)
+    assert r["best"] == 1 and round(r["weights"][1], 2) == 0.69
+    assert r["weights_exact"] is None  # a softmax of different scores is irrational: shown rounded, with „≈“
+    readouts = {x["key"]: x["value"] for x in run()["readouts"]}
+    assert readouts["weights"] == "Die ≈ 0,01 · Katze ≈ 0,69 · jagt ≈ 0,24 · Mäuse ≈ 0,06 · nachts 0"
+    assert readouts["scores"] == "−1,5; 4,5; 3; 1; −3,5"
+
+
+pair = st.tuples(st.integers(-40, 40), st.integers(-40, 40)).map(lambda p: (p[0] / 10, p[1] / 10))
+
+
+@given(pair, st.lists(pair, min_size=3, max_size=5), st.lists(pair, min_size=5, max_size=5),
+       st.integers(1, 5), st.booleans(), st.booleans())
+@settings(max_examples=80, deadline=None)
+def test_the_head_is_the_textbook_head(q, keys, vals, pos, mask, scale):
+    flat_k, flat_v = [x for p in keys for x in p], [x for p in vals[:len(keys)] for x in p]
+    r = run(query=list(q), keys=flat_k, vals=flat_v, pos=pos, mask=mask, scale=scale)["result"]
+    pos = min(pos, len(keys))
+    w, out = numpy_head(q, flat_k, flat_v, pos, mask, scale)
+    assert r["weights"] == pytest.approx(list(w), abs=1e-9)
+    assert r["output"] == pytest.approx(list(out), abs=1e-9)
+    assert sum(r["weights"]) == pytest.approx(1, abs=TOL)
+    seen = [j for j in range(len(keys)) if r["visible"][j]]
+    assert seen == list(range(pos if mask else len(keys)))
+    assert all(r["weights"][j] == 0 for j in range(len(keys)) if j not in seen)  # masked: exactly 0
+    # a weighted mean: the output lies within the visible values on both axes
+    for axis in range(2):
+        coords = [vals[j][axis] for j in seen]
+        assert min(coords) - 1e-9 <= r["output"][axis] <= max(coords) + 1e-9
+
+
+def test_dividing_by_root_d_is_a_softmax_at_temperature_root_two():
+    r = run(pos=5)["result"]  # every token visible
+    assert r["weights"] == pytest.approx(softmax_temperatur.softmax(r["scores"], math.sqrt(2)), abs=TOL)
+    doubled = run(query="4; 2", pos=5)["result"]  # twice the query: the same as half the temperature
+    assert doubled["weights"] == pytest.approx(softmax_temperatur.softmax(r["scores"], math.sqrt(2) / 2), abs=TOL)
+    assert doubled["weights"][1] > r["weights"][1]
+
+
+@pytest.mark.parametrize("raw, m", [({"query": "0; 0"}, 4), ({"query": "0; 0", "pos": 5}, 5), ({"query": "0; 0", "pos": 2}, 2),
+                                    ({"keys": "1; 1; 1; 1; 1; 1"}, 3), ({"pos": 1}, 1)])
+def test_equal_scores_share_the_weight_exactly(raw, m):
+    r = run(**raw)["result"]
+    exact = [Fraction(w) for w in r["weights_exact"]]
+    assert exact[:m] == [Fraction(1, m)] * m and all(w == 0 for w in exact[m:])
+    values = [tuple(map(Fraction, v)) for v in r["vals"][:m]]
+    assert [Fraction(x) for x in r["output_exact"]] == [sum(v[i] for v in values) / m for i in range(2)]
+
+
+def test_the_mask_hides_exactly_the_later_tokens():
+    early = run(pos=2)["result"]
+    assert early["visible"] == [True, True, False, False, False] and early["weights"][2:] == [0.0] * 3
+    unmasked = run(pos=2, mask=False)["result"]
+    assert all(unmasked["visible"]) and unmasked["weights"] == pytest.approx(run(pos=5)["result"]["weights"], abs=TOL)
+    table = run(pos=2)["extra"]
+    assert table.count("−∞ (Maske)") == 3
+
+
+def test_own_vectors_are_clamped_and_each_change_is_said_in_german():
+    out = run(query="9; -1,5", keys="1; 2; 3; 4; 5; 6; 7", vals="1; 2; 3; 4; 5; 6; 7; 8", pos=5)
+    assert out["url"]["query"] == "4_-1.5"
+    assert any("außerhalb des erlaubten Bereichs" in n or "außerhalb von −4 bis 4" in n for n in out["notes"])
+    r = out["result"]
+    assert r["n"] == 3 and r["pos"] == 3 and r["keys"] == [[1.0, 2.0], [3.0, 4.0], [4.0, 4.0]]
+    said = " ".join(r["notes"])
+    assert "keinen Partner" in said and "Token 5 gibt es bei 3 Tokens nicht" in said
+    assert "1 Paar wurde weggelassen" in said
+    assert said in out["summary"]  # the notes stand first in the key sentence, for every reader to see
+    short = run(vals=att._flat(att.VALUES_ALL[:4]))["result"]  # five keys, four values: the fifth is the page's own
+    assert short["vals"][4] == list(att.VALUES_ALL[4]) and "1 Paar fehlte" in " ".join(short["notes"])
+    assert "Token 5 gibt es bei 4 Tokens nicht" in run(keys=att._flat(att.KEYS_ALL[:4]), pos=5)["summary"]
+
+
+def test_the_key_sentence_follows_every_control():
+    states = ({}, {"pos": 5}, {"pos": 2}, {"pos": 2, "mask": False}, {"scale": False}, {"query": "4; 2"}, {"query": "0; 0"},
+              {"keys": "3; 1,5; 2,5; -0,5; 0,5; 2; 1; -1; -1; -1,5"}, {"vals": "-2; 1; 3; 3; 1; -2; -1; -1; 0; 2,5"})
+    summaries = [run(**raw)["summary"] for raw in states]
+    assert len(set(summaries)) == len(states)
+    assert "„Katze“ bekommt ≈ 0,69 des Gewichts" in summaries[0]
+    assert "Die Maske verbirgt 1 späteres Token" in summaries[0] and "sieht alle 5" in summaries[1]
+    assert "Die Maske verbirgt 3 spätere Tokens" in summaries[2]
+    assert "Ohne Maske" in summaries[3] and "ungeteilt" in summaries[4]
+    assert "genau 1/4" in summaries[6]
+    assert "„Die“ bekommt" in summaries[7]
+    assert "liegt fast auf seinem Value" in run(query="4; 1")["summary"]
+    assert "„Die“ bekommt das ganze Gewicht 1" in run(pos=1)["summary"]
+
+
+def test_every_vector_is_a_handle_in_2d():
+    figure = run()["figure"]
+    ET.fromstring(figure)
+    assert 'data-drag-xy="query"' in figure and 'data-drag-value="2.0 1.0"' in figure
+    for j in range(5):
+        assert f'data-drag-xy="keys" data-drag-pair="{j}"' in figure
+        assert f'data-drag-xy="vals" data-drag-pair="{j}"' in figure
+    assert figure.count('role="slider"') == 11
+    # each panel carries its own box and ranges, which the drag maps the pointer through
+    assert figure.count('data-box="') == 3
+
+
+def test_a_control_changes_attributes_not_the_elements_of_the_figure():
+    """static/js/experiment/morph.js keeps the nodes on screen where the new figure has the same elements
+    in the same order: the asking token, the mask and √d must not add or drop any (bench: slider → frame)."""
+    def shape(raw):
+        return re.findall(r"<(/?[a-z]+)((?: [a-z-]+=)*)", re.sub(r'="[^"]*"', "=", api.run(SLUG, raw)["figure"]))
+
+    base = shape({})
+    for raw in ({"pos": 1}, {"pos": 2}, {"pos": 5}, {"mask": False}, {"scale": False}, {"query": "0,5; 0"}):
+        assert shape(raw) == base, raw
+
+
+raw_values = st.one_of(st.none(), st.text(max_size=12), st.floats(allow_nan=True), st.integers(-10**6, 10**6),
+                       st.lists(st.floats(-10, 10), max_size=12))
+
+
+@given(st.fixed_dictionaries({}, optional={name: raw_values for name in ("pos", "mask", "scale", "query", "keys", "vals")}))
+@settings(max_examples=80, deadline=None)
+def test_any_input_gives_a_finite_result_and_valid_svg(raw):
+    for layout in ("wide", "narrow"):
+        out = api.run(SLUG, raw, layout=layout)
+        r = out["result"]
+        assert all(math.isfinite(x) for x in r["weights"] + r["output"])
+        assert sum(r["weights"]) == pytest.approx(1, abs=TOL)
+        ET.fromstring(out["figure"])
+        ET.fromstring(out["extra"])
+
+
+def test_workshop_script_recomputes_the_head():
+    """The numpy script (workshop/attention.py) gives the same weights and output."""
+    from workshop_check import run_states, number
+
+    states = [{}, api.preset_values(SLUG, "Frühes Token"), api.preset_values(SLUG, "Drei Tokens"),
+              {"query": "0_0"}, {"keys": "1_2_3_4_5_6_7", "vals": "1_2", "scale": False}]
+    for state, out in zip(states, run_states(SLUG, states)):
+        result = api.run(SLUG, state)["result"]
+        assert out["figures"] == 1
+        for word, w in zip(result["words"], result["weights"]):
+            assert number(out["stdout"], f"Gewicht {word}") == pytest.approx(w, abs=2e-6)
+        assert number(out["stdout"], "Ausgabe 1") == pytest.approx(result["output"][0], abs=2e-6)
+        assert number(out["stdout"], "Ausgabe 2") == pytest.approx(result["output"][1], abs=2e-6)

@@ -1,0 +1,47 @@
+"""„Am echten Modell“ on the attention page (realmodel/heads.py, pageblocks/heads_block.py): the trained target's
+attention of every layer and head on the reader's sentence, as the heatmap gets it; the caps and notes; the
+block's choices from the model's own configuration."""
+
+import numpy as np
+import pytest
+
+from engine.attention import attention_maps
+from probierlabor.pageblocks import realmodel_block
+from probierlabor.realmodel import heads, models
+from probierlabor.realmodel.fields import PROMPT_CHARS
+from probierlabor.realmodel.form import PromptError
+
+
+def test_every_layer_and_head_of_the_trained_model_row_by_row():
+    out = heads.run({"prompt": heads.DEFAULT_SENTENCE})
+    model, tokenizer = models.load("target")
+    ids = tokenizer.encode(heads.DEFAULT_SENTENCE)
+    assert (out["layers"], out["heads"], out["kv_heads"]) == (4, 8, 2)  # GQA: four query heads per K/V head
+    assert [t["id"] for t in out["tokens"]] == ids and out["notes"] == []
+    full = attention_maps(model, ids)
+    for layer in range(4):
+        for head in range(8):
+            rows = out["maps"][layer][head]
+            assert [len(row) for row in rows] == list(range(1, len(ids) + 1))  # the mask: keys up to the query
+            for i, row in enumerate(rows):
+                np.testing.assert_allclose(row, full[layer, head, i, :i + 1], atol=0.5 * 10 ** -heads.DIGITS)
+                assert sum(row) == pytest.approx(1, abs=len(row) * 0.5 * 10 ** -heads.DIGITS)
+
+
+def test_a_long_sentence_is_cut_with_a_note_and_an_empty_one_refused():
+    long = "Die Katze jagt die Maus. " * 30
+    out = heads.run({"prompt": long})
+    assert len(out["tokens"]) == heads.HEAD_TOKENS and len(out["maps"][0][0]) == heads.HEAD_TOKENS
+    said = " ".join(out["notes"])
+    assert f"nur die ersten {PROMPT_CHARS}" in said and f"Die Karte zeigt die ersten {heads.HEAD_TOKENS}" in said
+    with pytest.raises(PromptError, match="Der Satz ist leer"):
+        heads.run({"prompt": "   "})
+
+
+def test_the_block_offers_the_models_layers_and_heads_and_stays_closed():
+    html = realmodel_block.section(heads.PAGE)
+    assert html.startswith('<details class="pl-realmodel" data-realmodel="attention" data-realmodel-view="heads"')
+    config = models.load("target")[0].config
+    assert html.count("<option") == config.num_layers + config.num_heads
+    assert "Kopf 4 (K/V-Gruppe 1)" in html and "Kopf 5 (K/V-Gruppe 2)" in html
+    assert " open" not in html.split(">")[0] and 'data-realmodel-field="prompt"' in html
