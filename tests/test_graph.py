@@ -37,6 +37,18 @@ def test_every_related_concept_has_a_reason_and_appears_once():
             assert reason.strip() and reason.endswith("."), (slug, other)
 
 
+def test_every_page_that_uses_a_foundation_idea_links_to_its_page():
+    # issue 32: twelve pages used attention, five softmax, every LLM page „Token“, without a page to click
+    assert set(graph.USES) == {s for s in SLUGS if api.concept(s).GROUP == "Grundlagen"}
+    for foundation, words in graph.USES.items():
+        for slug in SLUGS:
+            text = (ROOT / "pages" / f"{slug}.md").read_text(encoding="utf-8")
+            if slug != foundation and re.search(words, text):
+                linked = set(graph.READ_FIRST[slug]) | {other for other, _ in graph.SEE_ALSO[slug]}
+                assert foundation in linked, f"{slug} spricht von {re.search(words, text).group()}, " \
+                                             f"verlinkt aber {foundation} nicht"
+
+
 def test_no_term_without_a_page_has_a_page():
     names = {}
     for slug in SLUGS:
@@ -84,7 +96,8 @@ def test_nav_order_follows_the_named_prerequisites():
 
 
 def test_learning_paths_follow_the_graph():
-    assert 2 <= len(graph.PATHS) <= 3
+    assert 2 <= len(graph.PATHS) <= 4
+    assert graph.PATHS[0][2] == tuple(s for s in SLUGS if api.concept(s).GROUP == "Grundlagen")  # first, all six
     for title, description, slugs in graph.PATHS:
         assert title and description and len(slugs) >= 3
         assert set(slugs) <= set(SLUGS)

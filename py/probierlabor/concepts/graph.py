@@ -67,6 +67,8 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("mqa", "Queries und Keys sind auch Vektoren; die Attention vergleicht sie mit dem Skalarprodukt."),
         ("softmax-temperatur", "am Ausgang macht das Modell aus seinem letzten Vektor ein Logit je Token und "
                                "daraus Wahrscheinlichkeiten."),
+        ("attention", "wie ein Kopf mit Query, Keys und Values rechnet, Schritt für Schritt."),
+        ("gradientenabstieg", "wie Training die Gewichte Schritt für Schritt entlang des Gradienten verschiebt."),
     ),
     "kreuzentropie-perplexitaet": (
         ("kl-divergence", "die Kreuzentropie minus die Entropie der Referenz: wie weit zwei Verteilungen "
@@ -76,6 +78,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("loss-masking", "welche Tokens im Mittel des Verlusts zählen und welche nicht."),
         ("continual-learning", "der Verlust auf alten Aufgaben steigt, wenn ein Modell nur Neues lernt."),
         ("gradientenabstieg", "wie ein Modell Schritt für Schritt seinen Verlust senkt."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "softmax-temperatur": (
         ("greedy-decoding", "der Grenzfall \\(T = 0\\): immer das Token mit dem größten Logit."),
@@ -88,6 +91,8 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("kl-divergence", "misst, wie weit zwei Verteilungen, etwa bei zwei Temperaturen, auseinanderliegen."),
         ("kreuzentropie-perplexitaet", "dieselben „gleich guten Tokens“ als Perplexität, gemittelt über einen "
                                        "ganzen Text."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
+        ("gradientenabstieg", "wie Training die Gewichte Schritt für Schritt entlang des Gradienten verschiebt."),
     ),
     "gradientenabstieg": (
         ("overfitting", "dort lernt eine Kurve die Daten; zu gut gelernt schadet auf neuen Daten."),
@@ -103,6 +108,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("kv-cache", "hebt Keys und Values früherer Tokens auf, damit jede neue Query sie nur noch liest."),
         ("prefill", "rechnet die Attention für alle Tokens des Prompts auf einmal, mit kausaler Maske."),
         ("flash-attention", "dieselbe Rechnung in Kacheln, ohne die ganze Tabelle der Gewichte zu speichern."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "validation-set": (
         ("overfitting", "warum die Kurve das Heft perfekt trifft und trotzdem schlecht schätzt."),
@@ -174,6 +180,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
                              "die bewerteten Positionen ebenfalls getrennt gesteuert werden."),
         ("tokenisierung", "wie ein Tokenizer den Text in die Tokens zerlegt, die hier einzeln zählen."),
         ("kreuzentropie-perplexitaet", "der Verlust, den die Maske für jedes Token zulässt oder ausblendet."),
+        ("attention", "wie ein Kopf mit Query, Keys und Values rechnet, Schritt für Schritt."),
     ),
     "pass-at-k": (
         ("validation-set", "auch dort geht es darum, ehrlich zu messen, was ein Modell kann."),
@@ -190,17 +197,20 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("top-p-sampling", "zieht aus der kleinsten Spitzengruppe, die eine Schwelle erreicht."),
         ("speculative-decoding", "beschleunigt das Schreiben, ohne die Verteilung zu ändern."),
         ("softmax-temperatur", "Greedy ist dort der Grenzfall der Temperatur 0."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "beam-search": (
         ("greedy-decoding", "Beam Search mit Breite 1."),
         ("top-k-sampling", "wählt zufällig unter den k besten Tokens statt Folgen zu behalten."),
         ("knowledge-distillation", "bei der Destillation auf Folgenebene lernt der Schüler aus den "
                                    "Beam-Search-Ausgaben des Lehrers."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "top-k-sampling": (
         ("top-p-sampling", "die Grenze nach der Summe der Wahrscheinlichkeiten statt nach der Zahl."),
         ("greedy-decoding", "das Gleiche wie \\(k = 1\\) bei eindeutigem Maximum."),
         ("beam-search", "behält mehrere Folgen, lost aber nichts aus."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "top-p-sampling": (
         ("top-k-sampling", "legt die Zahl der Kandidaten fest statt ihrer Summe."),
@@ -208,12 +218,14 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("knowledge-distillation", "verwendet ebenfalls eine Temperatur, dort um die Verteilung eines "
                                    "Lehrermodells weicher zu machen."),
         ("kl-divergence", "ein Maß dafür, wie weit eine gefilterte Verteilung von der ursprünglichen abweicht."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "speculative-decoding": (
         ("decode", "der Token-für-Token-Schritt, den Speculative Decoding beschleunigt."),
         ("top-p-sampling", "eine Ziehregel, die in \\(p\\) und \\(q\\) schon stecken kann."),
         ("kl-divergence", "ein anderes Maß dafür, wie weit zwei Verteilungen wie \\(p\\) und \\(q\\) "
                           "auseinanderliegen."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "mqa": (
         ("gqa", "der Mittelweg zwischen MHA und MQA, mit Speicherrechner."),
@@ -221,6 +233,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("decode", "der Schritt, in dem der Cache bei jedem Token gelesen wird."),
         ("rope", "wie Queries und Keys ihre Position mitbekommen."),
         ("embeddings", "Vektoren und ihr Skalarprodukt, die Grundrechnung jeder Attention, zum Ziehen."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "gqa": (
         ("mqa", "der Grenzfall mit einer einzigen Gruppe."),
@@ -228,12 +241,15 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("flash-attention", "spart Speicherzugriffe auf andere Weise; beides lässt sich kombinieren."),
         ("rope", "wie Queries und Keys ihre Position mitbekommen."),
         ("attention", "ein einzelner Kopf Schritt für Schritt, und die Köpfe des Modells dieser Website."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "rope": (
         ("mqa", "was mit den Keys nach dem Drehen geschieht, wenn alle Köpfe sie teilen."),
         ("gqa", "dasselbe, wenn sich Gruppen von Köpfen Keys und Values teilen."),
         ("embeddings", "die addierten Sinus-Positionen, die RoPE ersetzt, und Vektoren zum Ziehen."),
         ("attention", "die Rechnung, in die die gedrehten Queries und Keys eingehen: Score, Softmax, Summe."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
+        ("softmax-temperatur", "was die Softmax aus Scores oder Logits macht."),
     ),
     "kl-divergence": (
         ("knowledge-distillation", "ein Schüler lernt, die Verteilung eines Lehrers nachzubilden."),
@@ -241,12 +257,14 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("softmax-temperatur", "woher die Verteilungen eines Modells kommen und wie die Temperatur sie verändert."),
         ("kreuzentropie-perplexitaet", "die Kreuzentropie, aus der die KL-Divergenz entsteht, am Verlust eines "
                                        "Sprachmodells."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "knowledge-distillation": (
         ("kl-divergence", "das Maß, mit dem du die Vorhersagen von Lehrer und Schüler vergleichst."),
         ("beam-search", "liefert die Folgen des Lehrers, wenn auf Folgenebene destilliert wird."),
         ("continual-learning", "dort kann ein älteres Modell als Lehrer helfen, Früheres nicht zu vergessen."),
         ("kreuzentropie-perplexitaet", "die Kreuzentropie mit dem harten Label, der erste Teil des Verlusts."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "prefill": (
         ("decode", "die Erzeugung nach dem Prefill, Token für Token."),
@@ -264,6 +282,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("speculative-decoding", "prüft mehrere vorgeschlagene Tokens in einem Durchlauf statt nur eines."),
         ("continuous-batching", "viele Decode-Schleifen teilen sich die Hardware."),
         ("embeddings", "wie die Tokens zu ihren Vektoren kommen und wie man Vektoren vergleicht."),
+        ("attention", "wie ein Kopf mit Query, Keys und Values rechnet, Schritt für Schritt."),
     ),
     "kv-cache": (
         ("prefill", "füllt den Cache mit dem bekannten Prompt."),
@@ -280,6 +299,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("paged-attention", "wie der KV-Cache in Blöcken im Speicher liegt."),
         ("softmax-temperatur", "die Softmax an einem Beispiel zum Ziehen; das Abziehen des größten Werts "
                                "ist hier der laufende Maximalwert."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "paged-attention": (
         ("kv-cache", "was in den Blöcken steht und wie viel Speicher es kostet."),
@@ -289,12 +309,16 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("flash-attention", "organisiert die Rechnung, nicht die Ablage; beides lässt sich kombinieren."),
         ("decode", "hängt Position für Position an und braucht so immer wieder einen neuen Block."),
         ("continuous-batching", "wechselnde Anfragen, für die Blöcke schnell frei werden müssen."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
+        ("attention", "wie ein Kopf mit Query, Keys und Values rechnet, Schritt für Schritt."),
     ),
     "prefix-caching": (
         ("paged-attention", "die Blöcke und Blocktabellen, auf denen Prefix Caching aufbaut."),
         ("kv-cache", "was in den Blöcken steht."),
         ("decode", "erzeugt die Antwort weiterhin Token für Token."),
         ("ttft", "wird kürzer, wenn weniger Arbeit an der Eingabe bleibt."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
+        ("attention", "wie ein Kopf mit Query, Keys und Values rechnet, Schritt für Schritt."),
     ),
     "continuous-batching": (
         ("paged-attention", "Speicher in Blöcken, damit wechselnde Anfragen Platz finden."),
@@ -304,12 +328,14 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
         ("ttft", "wann der Scheduler eine Anfrage zulässt, verschiebt das erste Token."),
         ("sequence-packing", "auch beim Training teilen sich mehrere Beispiele einen Durchlauf; dort trennen "
                              "Masken sie voneinander."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
     "ttft": (
         ("continuous-batching", "bestimmt, wie lange eine Anfrage in der Warteschlange bleibt."),
         ("prefix-caching", "spart Arbeit an der Eingabe, wenn der Anfang schon berechnet ist."),
         ("prefill", "die Rechnung an der Eingabe, ein Teil der TTFT."),
         ("decode", "erzeugt die weiteren Tokens in ihrem Rhythmus."),
+        ("tokenisierung", "was ein Token ist und wie ein Tokenizer Text in Tokens zerlegt."),
     ),
 }
 
@@ -433,7 +459,22 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 
+# The six foundation pages and the words by which another page's text shows that it uses their idea: such a
+# page links to the foundation page (under „Vorher lesen“ or „Siehe auch“; tests/test_graph.py checks every page).
+USES: dict[str, str] = {
+    "tokenisierung": r"\bTokens?\b",
+    "embeddings": r"\bEmbeddings?\b",
+    "attention": r"\bAttention\b",
+    "softmax-temperatur": r"\bSoftmax\b|\bLogits?\b",
+    "kreuzentropie-perplexitaet": r"\bKreuzentropie\b|\bPerplexität\b",
+    "gradientenabstieg": r"\bGradient(en)?\b|\bGradientenabstieg\b|\bLernrate\b",
+}
+
 PATHS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("Grundlagen",
+     "Was in jedem Sprachmodell steckt: Tokens, Vektoren, Wahrscheinlichkeiten, Attention und wie es lernt.",
+     ("tokenisierung", "embeddings", "softmax-temperatur", "attention", "kreuzentropie-perplexitaet",
+      "gradientenabstieg")),
     ("Wie ein Sprachmodell antwortet",
      "Erst liest das Modell den Prompt, dann schreibt es Token für Token. Wie wählt es jedes nächste?",
      ("tokenisierung", "softmax-temperatur", "prefill", "decode", "kv-cache", "greedy-decoding", "top-k-sampling",
