@@ -340,6 +340,8 @@ class TorchLlamaModel:
     def from_numpy(cls, model: LlamaModel, device: str | torch.device | None = None) -> TorchLlamaModel:
         out = cls(model.config, model.weights, device)
         out.tokenizer = getattr(model, "tokenizer", None)
+        if hasattr(model, "name"):  # the trained model's name, for the trace header (tracer.model_info)
+            out.name = model.name
         return out
 
     # Hooks LLMEngine looks for: the K/V store and the attention backend of this model's kind.

@@ -171,7 +171,7 @@ def test_a_realistic_scenario_recorded_on_torch_is_the_numpy_run_labelled_with_i
     # asking torch of a scenario without the Llama model says which ones can
     assert cli.main(["record", "decode-toy", "--backend", "torch", "--dir", str(tmp_path)]) == 2
     assert not (tmp_path / "decode-toy.json").exists()
-    assert backends.get("torch", device).model(scenarios.tiny_model()).device.type == device
+    assert backends.get("torch", device).model(scenarios.model()).device.type == device
 
 
 # ------------------------------------------------------------------------------------ kernel parity
