@@ -9,7 +9,7 @@ import { de } from "../fmt.js";
 import { REAL_MODEL as PREFIX, read, write } from "../url-state.js";
 import { TEXT as SHARED, notes, runInWorker, style, visible } from "./realmodel.js";
 
-const state = new WeakMap();  // block → { running, pending, data }
+const state = new WeakMap();  // block → { data }
 const TYPING_MS = 400;
 const TEXT = {
   ...SHARED,
@@ -85,26 +85,14 @@ function draw(block) {
 
 function compute(block) {
   const s = state.get(block);
-  if (s.running) {
-    s.pending = true;
-    return;
-  }
-  s.running = true;
   write(PREFIX, NAMES, values(block));
-  runInWorker(block, { prompt: field(block, "prompt").value }, TEXT, {
-    ended: () => {
-      s.running = false;
-      if (s.pending) {
-        s.pending = false;
-        compute(block);
-      }
-    },
+  runInWorker(block, () => ({ prompt: field(block, "prompt").value }), TEXT, {
     shown: (data) => {
       s.data = data;
       notes(block, data.notes);
       $(block, "result").hidden = false;
       draw(block);
-      return s.pending ? TEXT.running : TEXT.ready(data);
+      return TEXT.ready(data);
     },
     failed: () => {
       notes(block, [], "");
@@ -115,7 +103,7 @@ function compute(block) {
 
 function mount(block) {
   if (state.has(block)) return;
-  state.set(block, { running: false, pending: false, data: null });
+  state.set(block, { data: null });
   style();
   setValues(block, read(PREFIX, NAMES));
   let typing = null;

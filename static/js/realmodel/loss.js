@@ -11,7 +11,7 @@ import { de, pct } from "../fmt.js";
 import { REAL_MODEL as PREFIX, read, write } from "../url-state.js";
 import { TEXT as LINES, chip, notes, runInWorker, style, visible } from "./realmodel.js";
 
-const state = new WeakMap();  // block → { running, pending }
+const mounted = new WeakSet();
 const TYPING_MS = 400;  // the sentence is run once the reader pauses
 const TEXT = { ...LINES, ready: (d) => `${tokens(d.tokens.length + 1)}, gerechnet in ${de(d.compute_seconds * 1000, 0)} ms.` };
 const HEAD = ["Token", "p davor", "−ln p (nats)", "am ehesten erwartet"];
@@ -74,32 +74,18 @@ function show(block, data) {
   return TEXT.ready(data);
 }
 
-// The run with the field's sentence; an ask while one runs waits for it (the last one wins).
+// The run with the field's sentence.
 function compute(block) {
-  const s = state.get(block);
-  if (s.running) {
-    s.pending = true;
-    return;
-  }
-  s.running = true;
-  const ask = { text: input(block).value };
-  write(PREFIX, ["text"], ask);
-  runInWorker(block, ask, TEXT, {
-    ended: () => {
-      s.running = false;
-      if (s.pending) {
-        s.pending = false;
-        compute(block);
-      }
-    },
-    shown: (data) => (s.pending ? TEXT.running : show(block, data)),  // a newer ask waits: this result is already old
+  write(PREFIX, ["text"], { text: input(block).value });
+  runInWorker(block, () => ({ text: input(block).value }), TEXT, {
+    shown: (data) => show(block, data),
     failed: () => notes(block, []),
   });
 }
 
 function mount(block) {
-  if (state.has(block)) return;
-  state.set(block, { running: false, pending: false });
+  if (mounted.has(block)) return;
+  mounted.add(block);
   style();
   const given = read(PREFIX, ["text"]);
   if ("text" in given) input(block).value = given.text;

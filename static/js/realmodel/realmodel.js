@@ -12,7 +12,7 @@ import { config } from "../runtime/start.js";
 import * as worker from "../runtime/worker.js";
 import { REAL_MODEL as PREFIX, read, write } from "../url-state.js";
 
-const state = new WeakMap();  // block → { running, pending, data, selected }
+const state = new WeakMap();  // block → { data, selected }
 const LIMIT_S = 60;  // a run of every capped setting takes well under a second; past this something is wrong
 const TYPING_MS = 400;  // the prompt is run once the reader pauses
 const TEXT = {
@@ -221,27 +221,18 @@ function show(block, data) {
   return data.done ? TEXT.full(max) : TEXT.ready({ ...data, max });
 }
 
-// The run with the form's values and `steps`; an ask while one runs waits for it (the last one wins).
+// The run with the form's values and `steps`.
 function compute(block, steps) {
   const s = state.get(block);
   field(block, "steps").value = String(steps);
-  if (s.running) {
-    s.pending = true;
-    return;
-  }
-  s.running = true;
   const ask = values(block);
   write(PREFIX, Object.keys(ask), ask);
   for (const name of ["step", "all", "reset"]) $(block, name).disabled = true;
-  runInWorker(block, ask, TEXT, {
+  runInWorker(block, () => values(block), TEXT, {
     ended: () => {
-      s.running = false;
-      if (s.pending) {
-        s.pending = false;
-        compute(block, Number(field(block, "steps").value) || 0);
-      } else if (!s.data) $(block, "reset").disabled = false;
+      if (!s.data) $(block, "reset").disabled = false;
     },
-    shown: (data) => (s.pending ? TEXT.running : show(block, data)),  // a newer ask waits: this result is already old
+    shown: (data) => show(block, data),
     failed: (data) => {
       if (data.prompt) notes(block, [], "");
       s.data = null;
@@ -249,22 +240,39 @@ function compute(block, steps) {
   });
 }
 
-// One run of a block's settings in the worker, for this view and the others (loss.js, heads.js): the
-// status line, the time limit, the busy mark and „pl:realmodel-done“ (for the bench). ended(): the worker
-// is free again; shown(data): the view's status line for a result; failed(data): after an error, whose
-// message the status line shows while the result area hides.
-function runInWorker(block, ask, text, { ended, shown, failed }) {
+// Runs of a block in the worker: one at a time; an ask while one runs waits for it, and of several waiting
+// asks only the last runs (the last one wins).
+const runs = new WeakMap();  // block → { running, waiting: the arguments of the last waiting ask }
+
+// One run of a block's settings (ask(): read when the run starts) in the worker, for this view and the
+// others (loss.js, heads.js): the status line, the time limit, the busy mark and „pl:realmodel-done“ (for
+// the bench). shown(data): the view's status line for a result (not asked when a newer ask waits: the
+// result is already old); failed(data): after an error, whose message the status line shows while the
+// result area hides; ended(): the worker is free and no ask waits.
+function runInWorker(block, ask, text, handlers) {
+  const r = runs.get(block) || { running: false, waiting: null };
+  runs.set(block, r);
+  if (r.running) {
+    r.waiting = [ask, text, handlers];
+    return;
+  }
+  r.running = true;
+  const { ended, shown, failed } = handlers;
   block.setAttribute("aria-busy", "true");
   const started = performance.now();
   const model = worker.weights(JSON.parse(block.dataset.weights));
-  worker.session("realmodel", [JSON.stringify(ask), block.dataset.realmodel, model.folder], config.bundle, {
+  worker.session("realmodel", [JSON.stringify(ask()), block.dataset.realmodel, model.folder], config.bundle, {
     files: model.files,
     limit: LIMIT_S,
     text,
     say: (line, kind) => status(block, line, kind),
     end: () => {
       block.setAttribute("aria-busy", "false");
-      ended();
+      r.running = false;
+      const next = r.waiting;
+      r.waiting = null;
+      if (next) runInWorker(block, ...next);
+      else if (ended) ended();
     },
     done: (data, finish) => {
       if (data.error) {
@@ -272,7 +280,7 @@ function runInWorker(block, ask, text, { ended, shown, failed }) {
         $(block, "result").hidden = true;
         failed(data);
       } else {
-        finish(shown(data), "done");
+        finish(r.waiting ? TEXT.running : shown(data), "done");
       }
       block.dispatchEvent(new CustomEvent("pl:realmodel-done", {
         // load: the model's files into the worker and the model built from them (null: it was there)
@@ -291,7 +299,7 @@ function currentSteps(block) {
 
 function mount(block) {
   if (state.has(block)) return;
-  state.set(block, { running: false, pending: false, data: null, selected: null });
+  state.set(block, { data: null, selected: null });
   style();
   setValues(block, read(PREFIX, fields(block).map((el) => el.dataset.realmodelField)));
   let typing = null;
