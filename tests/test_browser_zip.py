@@ -41,7 +41,7 @@ def test_the_zip_holds_the_package_and_exactly_the_engine_modules_it_imports():
     imported = {m for m in set().union(*map(graph.find_upstream_modules, shipped)) if m.startswith("engine.")}
     assert {n for n in names if n.startswith("engine/") and n.endswith(".pyc")} == {"engine/__init__.pyc"} | {
         m.replace(".", "/") + ".pyc" for m in imported}
-    # besides code only the tokenizer's merges, which the page „Tokenisierung“ reads at import
+    # besides code only the tokenizer's merges, which kit/site_tokenizer.py reads at import
     assert {n for n in names if not n.endswith((".pyc", ".py"))} == {"engine/weights/tokenizer.json"}
     # one zip of our code: the Python worker's „Eigener Lauf“ takes its engine from it too
     assert [p.name for p in built_zip().parent.glob("*.zip")] == [built_zip().name]

@@ -14,23 +14,20 @@ Three parts, one experiment:
 * The site's trained model (engine/weights/target.npz, 1024 tokens × 192 numbers): the nearest tokens
   of a typed word's token by cosine, and a map of all tokens on the first two principal components.
   The page has no numpy: tools/embedding_table.py derives both from the weights into
-  ``embeddings_table.py``, and the typed word is cut by the model's own tokenizer (engine/bpe.py with
-  engine/weights/tokenizer.json, which the page's zip carries as data, as for the tokenisierung page).
+  ``embeddings_table.py``, and the typed word is cut by the model's own tokenizer (kit/site_tokenizer.py).
 """
 
 from __future__ import annotations
 
 import functools
 import math
-import pkgutil
 from fractions import Fraction
-
-from engine.bpe import ByteBPE
 
 from ..kit import fmt, svg, table
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
+from ..kit.site_tokenizer import TOKENIZER
 from . import embeddings_table as data
 
 SLUG = "embeddings"
@@ -82,7 +79,6 @@ PRESETS = (
            "a an Stelle 2, b an Stelle 5: Das Skalarprodukt ändert sich."),
 )
 
-TOKENIZER = ByteBPE.from_json(pkgutil.get_data("engine", "weights/tokenizer.json").decode("utf-8"))
 
 
 def tokens_of(word: str) -> list[int]:

@@ -1,9 +1,8 @@
 """Tokenization with byte-level BPE: the site's own tokenizer, merge by merge, on the reader's text.
 
 The tokenizer is the one the site's trained model reads (``engine/bpe.py``, ``engine/weights/tokenizer.json``:
-768 merges, vocabulary 1 024; Sennrich, Haddow, Birch 2016 after Gage 1994, byte-level as in GPT-2). The
-file travels in the page's Python zip (mkdocs_hooks/site.py), 12 KB, and is read once when this module is
-imported: the page needs no numpy and no download of its own.
+768 merges, vocabulary 1 024; Sennrich, Haddow, Birch 2016 after Gage 1994, byte-level as in GPT-2), read
+once per interpreter by kit/site_tokenizer.py from the page's Python zip: no numpy, no download of its own.
 
 With only the first k merges a text encodes as the full tokenizer's encoding stopped before its first merge
 of rank k or later (``ByteBPE.merge_steps``: the ranks an encoding applies only grow). So one pass over
@@ -13,22 +12,19 @@ is counting: exact integers, the bytes per token an exact fraction.
 
 from __future__ import annotations
 
-import pkgutil
 from fractions import Fraction
-
-from engine.bpe import ByteBPE
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
+from ..kit.site_tokenizer import TOKENIZER
 
 SLUG = "tokenisierung"
 TITLE = "Tokenisierung"
 GROUP = "Grundlagen"
 TEASER = "Wie ein Sprachmodell Text in Tokens zerlegt – Merge für Merge, an deinem eigenen Text."
 
-TOKENIZER = ByteBPE.from_json(pkgutil.get_data("engine", "weights/tokenizer.json").decode("utf-8"))
 MERGES = len(TOKENIZER.merges)
 BYTES = 256  # the first ids are the bytes themselves
 VOCAB = TOKENIZER.vocab_size
