@@ -8,7 +8,6 @@
     {{ replay("prefill-interleaved", view="prefill") }}          a recorded engine run
     {{ live_run("continuous-batching") }}   „Eigener Lauf“: the reader's workload, run in the browser
     {{ real_model("top-k-sampling") }}   „Am echten Modell“: the reader's prompt through the language model
-    {{ real_model_loss("kreuzentropie-perplexitaet") }}   the same for the loss of the reader's sentence
     {{ read_first("decode") }}   the "Vorher lesen" line, from probierlabor/concepts/graph.py
     {{ see_also("decode") }}     the "Siehe auch" section, from the same graph
     {{ glossary_entries() }}     the glossary page's entries, from probierlabor/pageblocks/glossary.py
@@ -20,8 +19,8 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 
 from __future__ import annotations
 
-from probierlabor.pageblocks import (experiment_block, glossary, graph_block, lesson_block, live_block, prose_values,
-                                    realmodel_block, realmodel_loss_block, replay_block, site_model,
+from probierlabor.pageblocks import (experiment_block, glossary, graph_block, heads_block, lesson_block, live_block,
+                                    prose_values, realmodel_block, realmodel_loss_block, replay_block, site_model,
                                     workshop_block)
 from probierlabor.kit import api, fmt
 
@@ -46,15 +45,14 @@ def define_env(env):
         """The reader's own engine run (probierlabor/live), started by static/js/live/live.js."""
         return "\n\n" + live_block.section(slug) + "\n\n"
 
-    @env.macro
-    def real_model(slug: str) -> str:
-        """„Am echten Modell“ (probierlabor/realmodel), opened and run by static/js/realmodel/realmodel.js."""
-        return "\n\n" + realmodel_block.section(slug) + "\n\n"
+    # the pages whose „Am echten Modell“ is a view of its own; the others are decoding pages
+    own_view = {"attention": heads_block.section, "kreuzentropie-perplexitaet": realmodel_loss_block.section}
 
     @env.macro
-    def real_model_loss(slug: str) -> str:
-        """„Am echten Modell“ of the cross-entropy page: the reader's sentence, its loss per token."""
-        return "\n\n" + realmodel_loss_block.section(slug) + "\n\n"
+    def real_model(slug: str) -> str:
+        """„Am echten Modell“ (probierlabor/realmodel), opened and run by static/js/realmodel/ (main.js picks
+        the view's code)."""
+        return "\n\n" + own_view.get(slug, realmodel_block.section)(slug) + "\n\n"
 
     @env.macro
     def read_first(slug: str) -> str:

@@ -8,10 +8,10 @@ import. The layer and head choices come from the trained model's own configurati
 
 from __future__ import annotations
 
-import json
 from html import escape
 
 from ..realmodel import heads, models
+from .realmodel_block import frame
 
 INTRO = ("Hier liest das Modell dieser Website deinen Satz. Die Karte zeigt für einen Kopf, wohin jedes Token "
          "schaut: Jede Zeile ist ein fragendes Token, jede Spalte ein Token davor. Je dunkler ein Feld, desto "
@@ -24,29 +24,24 @@ def _select(name: str, label: str, options: list[tuple[int, str]]) -> str:
     return f'<label>{escape(label)}<select data-realmodel-field="{name}" name="{name}">{items}</select></label>'
 
 
-def section() -> str:
+def section(slug: str = heads.PAGE) -> str:
     config = models.load("target")[0].config
     group = config.num_heads // config.num_kv_heads
-    files = [f"{models.WEIGHTS}/{name}" for name in models.FILES]
     layers = [(i, f"Schicht {i}") for i in range(1, config.num_layers + 1)]
     # grouped-query attention: heads 1–4 read the first pair of keys and values, 5–8 the second
     head_options = [(i, f"Kopf {i} (K/V-Gruppe {(i - 1) // group + 1})")
                     for i in range(1, config.num_heads + 1)]
-    html = (
-        f'<details class="pl-realmodel" data-realmodel="{heads.PAGE}" data-realmodel-view="heads" '
-        f'data-weights="{escape(json.dumps(files))}" data-search-exclude><summary>Am echten Modell</summary>'
+    controls = (
         f'<p class="pl-realmodel-intro">{escape(INTRO)}</p>'
         f'<label class="pl-realmodel-prompt">Dein Satz<input type="text" data-realmodel-field="prompt" '
         f'name="prompt" spellcheck="false" autocomplete="off" value="{escape(heads.DEFAULT_SENTENCE)}"></label>'
         f'<p class="pl-realmodel-help">{escape(LIMITS)}</p>'
         f'<div class="pl-realmodel-settings">{_select("layer", "Schicht", layers)}'
         f'{_select("head", "Kopf", head_options)}</div>'
-        f'<p class="pl-realmodel-status" data-realmodel-status role="status" aria-live="polite"></p>'
-        f'<ul class="pl-realmodel-notes" data-realmodel-notes hidden></ul>'
-        f'<div class="pl-realmodel-result" data-realmodel-result hidden>'
-        f'<p class="pl-realmodel-label" data-realmodel-heads-title></p>'
-        f'<p class="pl-heads-summary" data-realmodel-heads-summary aria-live="polite"></p>'
-        f'<div class="pl-heads-map" data-realmodel-heads-map></div>'
-        f"</div></details>"
     )
-    return html.replace("\n", "&#10;").replace("$", "&#36;").replace("\\", "&#92;")
+    result = (
+        '<p class="pl-realmodel-label" data-realmodel-heads-title></p>'
+        '<p class="pl-heads-summary" data-realmodel-heads-summary aria-live="polite"></p>'
+        '<div class="pl-heads-map" data-realmodel-heads-map></div>'
+    )
+    return frame(slug, controls, result, view="heads")

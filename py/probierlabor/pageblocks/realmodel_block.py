@@ -14,8 +14,7 @@ import json
 from html import escape
 
 from ..kit import fmt
-from . import heads_block
-from ..realmodel import heads, models
+from ..realmodel import models
 from ..realmodel.fields import DEFAULT_PROMPT, MAX_NEW_TOKENS, PAGES, PARAMS, PROMPT_CHARS, PROMPT_TOKENS
 
 INTRO = ("Hier schreibst du einen eigenen Prompt für ein kleines Sprachmodell. Es läuft in deinem Browser auf "
@@ -48,16 +47,28 @@ def _field(name: str) -> str:
             f'<span class="pl-realmodel-hint">{escape(param.help)}</span></label>')
 
 
+def frame(slug: str, controls: str, result: str, view: str = "", extra: str = "", cls: str = "") -> str:
+    """A closed „Am echten Modell“ block, the same for every view: ``controls``, the status line and the
+    notes, then ``result`` (hidden until a run). ``view`` (data-realmodel-view) tells static/js/main.js which
+    code to load when it opens; the models' files in the site are for the worker to fetch
+    (realmodel/models.py PATHS); ``extra``: more attributes, ``cls`` another class. One line of HTML (Markdown would break blank
+    lines into paragraphs), and no "$" or "\\" left for the formula typesetter (pymdownx.arithmatex)."""
+    html = (
+        f'<details class="pl-realmodel{f" {cls}" if cls else ""}" data-realmodel="{escape(slug)}"'
+        + (f' data-realmodel-view="{view}"' if view else "") + extra
+        + f' data-weights="{escape(json.dumps(models.PATHS))}" data-search-exclude><summary>Am echten Modell</summary>'
+        f'{controls}<p class="pl-realmodel-status" data-realmodel-status role="status" aria-live="polite"></p>'
+        f'<ul class="pl-realmodel-notes" data-realmodel-notes hidden></ul>'
+        f'<div class="pl-realmodel-result" data-realmodel-result hidden>{result}</div></details>'
+    )
+    return html.replace("\n", "&#10;").replace("$", "&#36;").replace("\\", "&#92;")
+
+
 def section(slug: str) -> str:
-    if slug == heads.PAGE:  # the attention page's heatmap of heads, not a decoding method
-        return heads_block.section()
+    """A decoding page's block: the prompt, the page's settings, steps and the distributions."""
     method, shown = PAGES[slug]
     steps = PARAMS["steps"]
-    # the trained models' files in the site, for the worker to fetch (realmodel/models.py)
-    html = (
-        f'<details class="pl-realmodel" data-realmodel="{escape(slug)}" data-max-new="{MAX_NEW_TOKENS}" '
-        f'data-weights="{escape(json.dumps(models.PATHS))}" '
-        f'data-search-exclude><summary>Am echten Modell</summary>'
+    controls = (
         f'<p class="pl-realmodel-intro">{escape(INTRO)} {escape(METHOD[method])}</p>'
         f'<label class="pl-realmodel-prompt">Dein Prompt<input type="text" data-realmodel-field="prompt" '
         f'name="prompt" spellcheck="false" autocomplete="off" value="{escape(DEFAULT_PROMPT)}"></label>'
@@ -68,18 +79,14 @@ def section(slug: str) -> str:
         f'<button type="button" class="md-button md-button--primary" data-realmodel-step disabled>Nächstes Token</button>'
         f'<button type="button" class="md-button" data-realmodel-all disabled>Ganzer Text</button>'
         f'<button type="button" class="md-button" data-realmodel-reset disabled>Von vorn</button></p>'
-        f'<p class="pl-realmodel-status" data-realmodel-status role="status" aria-live="polite"></p>'
-        f'<ul class="pl-realmodel-notes" data-realmodel-notes hidden></ul>'
-        f'<div class="pl-realmodel-result" data-realmodel-result hidden>'
-        f'<p class="pl-realmodel-label">Tokens deines Prompts</p>'
-        f'<div class="pl-realmodel-chips" data-realmodel-prompt-tokens></div>'
-        f'<p class="pl-realmodel-label">Erzeugt</p>'
-        f'<div class="pl-realmodel-chips" data-realmodel-generated></div>'
-        f'<p class="pl-realmodel-label" data-realmodel-dist-title></p>'
-        f'<div class="pl-realmodel-bars" data-realmodel-bars role="list"></div>'
-        f'<div class="pl-realmodel-detail" data-realmodel-detail></div>'
-        f"</div></details>"
     )
-    # One line of HTML (Markdown would break blank lines into paragraphs), and no "$" or "\\" left for
-    # the formula typesetter (pymdownx.arithmatex).
-    return html.replace("\n", "&#10;").replace("$", "&#36;").replace("\\", "&#92;")
+    result = (
+        '<p class="pl-realmodel-label">Tokens deines Prompts</p>'
+        '<div class="pl-realmodel-chips" data-realmodel-prompt-tokens></div>'
+        '<p class="pl-realmodel-label">Erzeugt</p>'
+        '<div class="pl-realmodel-chips" data-realmodel-generated></div>'
+        '<p class="pl-realmodel-label" data-realmodel-dist-title></p>'
+        '<div class="pl-realmodel-bars" data-realmodel-bars role="list"></div>'
+        '<div class="pl-realmodel-detail" data-realmodel-detail></div>'
+    )
+    return frame(slug, controls, result, extra=f' data-max-new="{MAX_NEW_TOKENS}"')
