@@ -214,8 +214,9 @@ def _cb_article_static(meta):
 TILE = 4
 
 
+# the pages count layers and heads from 1 (the trace itself from 0)
 @scenario("flash-attention-tiles", "Online-Softmax Kachel für Kachel",
-          f"Das trainierte Sprachmodell rechnet mit Kacheln zu {TILE} Schlüsseln. Gezeigt: Schicht 0, Kopf 0, die "
+          f"Das trainierte Sprachmodell rechnet mit Kacheln zu {TILE} Keys. Gezeigt: Schicht 1, Kopf 1, die "
           "jeweils letzte Position – laufendes Maximum m, Summe l und Zähler u nach jeder Kachel; u/l am "
           "Ende ist genau die dichte Attention.", ["flash-attention"])
 def _flash_tiles(meta):

@@ -11,8 +11,10 @@
     {{ read_first("decode") }}   the "Vorher lesen" line, from probierlabor/concepts/graph.py
     {{ see_also("decode") }}     the "Siehe auch" section, from the same graph
     {{ glossary_entries() }}     the glossary page's entries, from probierlabor/pageblocks/glossary.py
-    {{ about_model() }}          the site's language model in a paragraph, from its manifest
+    {{ about_model() }}          the site's language model in a paragraph, from its manifest („present“: after
+                                 a sentence that names it)
     {{ model_fact("kv_bytes", "MHA") }}   one number about it (probierlabor/pageblocks/site_model.py)
+    {{ trace_fact("flash-attention-tiles", "prompt_tokens") }}   one number of a recorded run (replay_block.FACTS)
 
 So text and experiment cannot drift apart: both come from ``api.run``.
 """
@@ -63,12 +65,16 @@ def define_env(env):
         return graph_block.see_also(slug)
 
     @env.macro
-    def about_model() -> str:
-        return site_model.paragraph()
+    def about_model(tense: str = "past") -> str:
+        return site_model.paragraph(tense)
 
     @env.macro
     def model_fact(name: str, *args) -> str:
         return site_model.fact(name, *args)
+
+    @env.macro
+    def trace_fact(name: str, key: str) -> str:
+        return replay_block.fact(name, key)
 
     @env.macro
     def glossary_entries() -> str:

@@ -51,6 +51,9 @@ def test_tiles_show_m_l_rescaling_and_the_output_of_every_step(reader):
         rows = view.locator("li.plk-row")
         assert rows.count() == len(tiles)
         query = tiles[0]["query"]
+        # layers and heads counted from 1, as on the page and in the attention heatmap
+        head = view.locator(".plk-head").inner_text()
+        assert f"Schicht {tiles[0]['layer'] + 1}, Kopf {tiles[0]['head'] + 1}," in head
         assert view.locator(".plk-key").count() == query + 1  # the current context: every key up to the query
         assert view.locator(".plk-key.plk-self").count() == 1
         m_old = None

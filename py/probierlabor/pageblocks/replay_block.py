@@ -12,6 +12,8 @@ import json
 from html import escape
 from pathlib import Path
 
+from ..kit import fmt
+
 TRACES = Path(__file__).resolve().parents[3] / "static" / "traces"
 
 VIEWS = ("blocks", "cache", "slots", "ttft", "prefill", "tiles", "speculative", "kvbytes")
@@ -45,6 +47,27 @@ def header(name: str) -> dict:
     # The header is the first line (tracer.dumps writes one step per line after it).
     head = json.loads(text.split('"steps":[', 1)[0].rstrip(",") + "}")
     return head
+
+
+def _tile(name: str) -> dict:
+    """The first ``tile`` event of a trace (engine/tile_trace.py): which layer and head it shows."""
+    steps = json.loads((TRACES / f"{name}.json").read_text(encoding="utf-8"))["steps"]
+    return next(e for step in steps for e in step["events"] if e["type"] == "tile")
+
+
+# What a page's prose says about a recorded run, read from the trace: ``{{ trace_fact(name, key) }}``.
+# Layers and heads are counted from 1 on the pages (as the attention page's heatmap does), from 0 in a trace.
+FACTS = {
+    "prompt_tokens": lambda name: len(header(name)["workload"]["requests"][0]["prompt"]),
+    "head_dim": lambda name: header(name)["model"]["head_dim"],
+    "tile_size": lambda name: int(header(name)["config"]["kernel"].removeprefix("tiled_")),
+    "layer": lambda name: _tile(name)["layer"] + 1,
+    "head": lambda name: _tile(name)["head"] + 1,
+}
+
+
+def fact(name: str, key: str) -> str:
+    return fmt.de(FACTS[key](name))
 
 
 def machine_line(head: dict) -> str:

@@ -72,8 +72,8 @@ function register() {
 
       const kind = sched ? ({ prefill: "Prefill", prefill_chunk: "Prefill-Stück", decode: "Decode" }[sched.kind] || sched.kind) : "";
       const range = sched ? (sched.positions[1] - sched.positions[0] > 1 ? `der Positionen ${sched.positions[0]}–${sched.positions[1] - 1}` : `an Position ${sched.positions[0]}`) : "";
-      const head = `<p class="plk-head"><strong>Schritt ${i}: ${esc(kind)} ${range}.</strong> Gezeigt: Schicht ${esc(events[0].layer)}, ` +
-        `Kopf ${esc(events[0].head)}, die Query an Position ${esc(q)}. Sie sieht ${nKeys} Keys (Positionen 0–${nKeys - 1}), ` +
+      const head = `<p class="plk-head"><strong>Schritt ${i}: ${esc(kind)} ${range}.</strong> Gezeigt: Schicht ${esc(events[0].layer + 1)}, ` +
+        `Kopf ${esc(events[0].head + 1)}, die Query an Position ${esc(q)}. Sie sieht ${nKeys} Keys (Positionen 0–${nKeys - 1}), ` +
         `abgearbeitet in ${events.length} Kacheln.</p>`;
 
       const keyRow = rows.map((r) => {
