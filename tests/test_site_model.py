@@ -3,6 +3,7 @@ traces ran, and no page whose engine runs it calls it untrained any more."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -10,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from engine import pretrained
-from probierlabor.kit import fmt
-from probierlabor.pageblocks import site_model
+from probierlabor import SLUGS
+from probierlabor.kit import api, fmt, vocabulary
+from probierlabor.pageblocks import live_block, site_model
+from probierlabor.realmodel import fields as realmodel_fields
+from tests.browser.conftest import SITE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,4 +41,110 @@ def test_no_page_calls_the_engines_model_untrained():
     # the nine engine pages said „untrainiert … Unsinn“ while the engine served random weights
     said = [p.name for p in (ROOT / "pages").glob("*.md")
             if re.search(r"untrainiert|Text ist also Unsinn|zufällige Gewichte", p.read_text(encoding="utf-8"))]
+    assert said == []
+
+
+# ------------------------------------------------------------------------------ what the model read
+
+
+def _data_md_train_bytes(source: str) -> int:
+    """The train size model/DATA.md's source table gives (its row ``source``), in bytes."""
+    row = next(line for line in (ROOT / "model/DATA.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith(f"| {source} |"))
+    return int(re.search(r"\| ([\d ]+) B, [\d ]+ Wörter \| [\d ]+ B", row).group(1).replace(" ", ""))
+
+
+def test_the_paragraph_says_truly_what_the_weights_were_trained_on():
+    """The weights read the pinned prose of an earlier site (model/site-prose.json.gz), which has none of the
+    pages under „Grundlagen“, and that prose is less than a tenth of the training text: the rest, most of it,
+    is the LibreOffice help."""
+    from model import corpus, site
+
+    pinned = {name for name, _ in site.pinned_texts() if name.startswith("pages/")}
+    today = {f"pages/{p.name}" for p in (ROOT / "pages").glob("*.md")}
+    foundations = {f"pages/{slug}.md" for slug in SLUGS if api.concept(slug).GROUP == "Grundlagen"}
+    assert foundations and today - pinned == foundations and not foundations & pinned
+
+    site_train = corpus.build(corpus.documents(external=False)).train
+    assert len(site_train.encode("utf-8")) == _data_md_train_bytes("`site`")  # DATA.md's table is this prose's
+    assert _data_md_train_bytes("`site`") < _data_md_train_bytes("zusammen") / 10
+
+    for tense in site_model.LEAD:
+        text = site_model.paragraph(tense)
+        assert "vor allem aus der deutschen Hilfe von LibreOffice" in text
+        assert "weniger als einem Zehntel aus einer früheren Fassung dieser Website" in text
+        assert "ohne die Seiten unter „Grundlagen“" in text
+        assert "aus dem Text dieser Website" not in text
+
+
+def test_rounded_model_numbers_carry_the_approx_sign():
+    for name in ("parameters", "draft_parameters", "perplexity", "real_words"):
+        assert site_model.fact(name).startswith(fmt.APPROX), name
+    for exact in ("layers", "heads", "kv_heads", "head_dim", "kv_bytes"):
+        assert "≈" not in site_model.fact(exact), exact
+
+
+def test_after_a_sentence_that_names_the_model_the_paragraph_does_not_name_it_again():
+    present = site_model.paragraph("present")
+    assert present.startswith("Es ist ein kleines Llama-Modell") and "Gerechnet hat" not in present
+    assert present.split("Parametern. ", 1)[1] == site_model.paragraph().split("Parametern. ", 1)[1]
+    for slug in ("decode", "speculative-decoding"):
+        text = (ROOT / "pages" / f"{slug}.md").read_text(encoding="utf-8")
+        before, _ = text.split('{{ about_model("present") }}')
+        assert "Sprachmodell dieser Website" in before.rstrip().splitlines()[-1], slug  # what „Es“ refers to
+        assert text.count("about_model(") == 1, slug
+
+
+# ------------------------------------------------------------------------------ the built pages
+
+
+def _built_text(slug: str) -> str:
+    path = SITE / slug / "index.html"
+    if not path.exists():
+        pytest.skip(f"{path} fehlt: erst die Website bauen")
+    body = re.sub(r"<script.*?</script>", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return re.sub(r"[ \t\r\n]+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))  # U+202F stays
+
+
+GENERATES = sorted(set(realmodel_fields.PAGES) | set(live_block.PAGES))
+
+
+@pytest.mark.parametrize("slug", GENERATES)
+def test_every_page_that_shows_the_models_text_says_what_to_expect(slug):
+    text = _built_text(slug)
+    expect = site_model.EXPECT
+    blocks = (slug in realmodel_fields.PAGES) + (slug in live_block.PAGES)
+    assert text.count(expect) == blocks, slug
+    assert "LibreOffice" in expect and "„Left“" in expect and "selten Sinn" in expect
+
+
+def test_the_flash_attention_page_describes_the_run_its_trace_recorded():
+    trace = json.loads((ROOT / "static/traces/flash-attention-tiles.json").read_text(encoding="utf-8"))
+    events = [e for step in trace["steps"] for e in step["events"]]
+    prefill = next(e for e in events if e["type"] == "schedule" and e["kind"] == "prefill")
+    tile = next(e for e in events if e["type"] == "tile")
+    assert len(tile["u"]) == trace["model"]["head_dim"] == pretrained.manifest()["models"]["target"]["config"]["head_dim"]
+    text = _built_text("flash-attention")
+    assert f"sieht sie die {prefill['num_tokens']} Keys des Prompts" in text
+    assert f"Vektoren mit {len(tile['u'])} Zahlen" in text
+    # counted from 1, as the attention page's heatmap counts them
+    shown = f"Schicht {tile['layer'] + 1}, Kopf {tile['head'] + 1}"
+    assert text.count(shown) >= 3 and "Schicht 0" not in text and "Kopf 0" not in text
+
+
+@pytest.mark.parametrize("slug", ["beam-search", "greedy-decoding", "top-p-sampling"])
+def test_vocabulary_sizes_use_the_one_phrase(slug):
+    assert vocabulary.site_size() == pretrained.manifest()["models"]["target"]["config"]["vocab_size"]
+    assert site_model.fact("vocab_sizes") == vocabulary.sizes()
+    assert fmt.de(vocabulary.site_size()) in vocabulary.sizes()
+    text = _built_text(slug)
+    assert f"({vocabulary.sizes()})" in text
+    assert not re.search(r"[Zz]ehntausend|[Tt]ausende |[Ee]in echtes Modell", text)
+
+
+def test_no_older_page_gives_a_vocabulary_size_another_way():
+    older = [p for p in (ROOT / "pages").glob("*.md")
+             if p.stem not in SLUGS or api.concept(p.stem).GROUP != "Grundlagen"]
+    said = [p.name for p in older if re.search(r"(?:[Zz]ehn|[Hh]undert)?[Tt]ausende[n]? Tokens|\d\d 000 Tokens|"
+                                               r"Vokabulare? (?:hat|haben) [Zz]ehntausend", p.read_text(encoding="utf-8"))]
     assert said == []

@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..kit import distribution, fmt
+from ..kit import distribution, fmt, vocabulary
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
@@ -599,7 +599,7 @@ LESSON = Lesson(
                        {"width": 4})),
     ),
     discussion=(
-        "Ein echtes Modell kennt Zehntausende Tokens. Warum kann man die Breite nicht einfach so groß wählen, "
+        f"Vokabulare sind groß ({vocabulary.sizes()}). Warum kann man die Breite nicht einfach so groß wählen, "
         "dass nie etwas verworfen wird?",
         "Mit α ändert sich, welche Antwort gewinnt. Welche Antwort ist dann „die beste“?",
     ),

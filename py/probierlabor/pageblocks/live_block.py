@@ -23,7 +23,7 @@ from ..kit import fmt
 from ..kit.contract import Param
 from ..live import fields, runs
 from ..realmodel import models
-from . import replay_block
+from . import replay_block, site_model
 
 # slug -> the replay view that plays a live trace, the recorded runs offered as presets (the first is
 # the default), and the settings the form shows.
@@ -52,12 +52,12 @@ PAGES = {
 _HEADS = pretrained.manifest()["models"]["target"]["config"]["num_heads"]
 MODEL = dataclasses.replace(
     fields.ENGINE["model"], help=f"so viele K/V-Köpfe teilen sich die {_HEADS} Query-Köpfe des trainierten "
-                                 "Sprachmodells der Seite",
+                                 "Sprachmodells dieser Website",
     choices=tuple((kind, f"{kind}: {n} K/V-Köpfe" if n > 1 else f"{kind}: 1 K/V-Kopf")
                   for kind, n in ((kind, pretrained.KV_HEADS[kind]) for kind in fields.MODELS)))
 INTRO = ("Hier rechnest du deine eigenen Anfragen mit derselben kleinen Engine, die die Aufzeichnungen "
-         "oben geschrieben hat, und mit demselben trainierten Sprachmodell der Seite. Sie läuft in deinem "
-         "Browser auf numpy. Beim ersten Start lädt die Seite Python, numpy und das Modell nach, das dauert "
+         "oben geschrieben hat, und mit demselben trainierten Sprachmodell dieser Website. Sie läuft in deinem "
+         "Browser mit der Python-Bibliothek numpy. Beim ersten Start lädt die Seite Python, numpy und das Modell nach, das dauert "
          "ein paar Sekunden.")
 _PROMPT = f"Der Prompt ist beliebiger Text. Mehr als {fields.PROMPT_TOKENS} Tokens werden abgeschnitten."
 SPECULATIVE_HELP = (f"{_PROMPT} Beim Beispielpaar p und q besteht er aus A, B und C. Temperatur 0 rechnet "
@@ -134,6 +134,7 @@ def section(slug: str) -> str:
         f'<div class="pl-live" data-live="{escape(slug)}" data-weights="{escape(json.dumps(models.PATHS))}" '
         f'data-search-exclude>'
         f'<p class="pl-live-intro">{escape(INTRO)}</p>'
+        f'<p class="pl-live-intro" data-model-expect>{escape(site_model.EXPECT)}</p>'
         f'<p class="pl-live-presets"><span>Vorlagen:</span>{buttons}</p>'
         f'{_text_field(form, default[form.text])}'
         f'<p class="pl-live-help">{escape(form.help)}</p>'

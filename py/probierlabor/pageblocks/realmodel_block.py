@@ -16,9 +16,10 @@ from html import escape
 from ..kit import fmt
 from ..realmodel import models
 from ..realmodel.fields import DEFAULT_PROMPT, MAX_NEW_TOKENS, PAGES, PARAMS, PROMPT_CHARS, PROMPT_TOKENS
+from . import site_model
 
-INTRO = ("Hier schreibst du einen eigenen Prompt für ein kleines Sprachmodell. Es läuft in deinem Browser auf "
-         "numpy und wählt jedes Token mit dem Verfahren dieser Seite. Du siehst die Tokens deines Prompts, die "
+INTRO = ("Hier schreibst du einen eigenen Prompt für ein kleines Sprachmodell. Es läuft in deinem Browser mit "
+         "der Python-Bibliothek numpy und wählt jedes Token mit dem Verfahren dieser Seite. Du siehst die Tokens deines Prompts, die "
          "zehn wahrscheinlichsten nächsten Tokens und den Rest. Klicke ein erzeugtes Token an, dann siehst du "
          "seine Verteilung.")
 LIMITS = (f"Das Modell liest höchstens {PROMPT_CHARS} Zeichen und {PROMPT_TOKENS} Tokens deines Prompts "
@@ -73,6 +74,7 @@ def section(slug: str) -> str:
         f'<label class="pl-realmodel-prompt">Dein Prompt<input type="text" data-realmodel-field="prompt" '
         f'name="prompt" spellcheck="false" autocomplete="off" value="{escape(DEFAULT_PROMPT)}"></label>'
         f'<p class="pl-realmodel-help">{escape(LIMITS)}</p>'
+        f'<p class="pl-realmodel-help" data-model-expect>{escape(site_model.EXPECT)}</p>'
         + (f'<div class="pl-realmodel-settings">{"".join(_field(name) for name in shown)}</div>' if shown else "")
         + f'<input type="hidden" data-realmodel-field="steps" value="{steps.to_url(steps.default)}">'
         f'<p class="pl-realmodel-actions">'

@@ -18,7 +18,7 @@ from ..realmodel.fields import PROMPT_CHARS, PROMPT_TOKENS
 from .realmodel_block import frame
 
 INTRO = ("Hier tippst du einen eigenen Satz für das kleine Sprachmodell dieser Website. Es läuft in deinem Browser "
-         "auf numpy. Für jedes Token ab dem zweiten siehst du, welche Wahrscheinlichkeit das Modell ihm gab, "
+         "mit der Python-Bibliothek numpy. Für jedes Token ab dem zweiten siehst du, welche Wahrscheinlichkeit das Modell ihm gab, "
          "bevor es kam, und was das kostet. Das erste Token hat nichts davor.")
 LIMITS = f"Das Modell liest höchstens {PROMPT_CHARS} Zeichen und {PROMPT_TOKENS} Tokens deines Satzes."
 

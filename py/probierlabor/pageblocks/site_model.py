@@ -1,8 +1,12 @@
 """What the pages say about the site's own language model, read from the model's manifest
 (engine/weights/MANIFEST.json, written by ``make model``), so no page repeats a number by hand.
 
-    {{ about_model() }}                 a paragraph: size, what it read, what it can and cannot do
+    {{ about_model() }}                 a paragraph: size, what it read, how well it predicts text
+    {{ about_model("present") }}        the same after a sentence that already names the model
     {{ model_fact("kv_bytes", "MHA") }}   one number, German-formatted (FACTS)
+
+EXPECT is what a reader should expect of the model's own text; every block that shows it says so
+(realmodel_block, live_block).
 
 Build time only (it reads the manifest with the engine); the recorded traces run this model
 (engine/pretrained.engine_model), in float64, so a cached number takes 8 bytes.
@@ -14,7 +18,7 @@ import functools
 
 from engine import pretrained
 
-from ..kit import fmt
+from ..kit import fmt, vocabulary
 
 BYTES_PER_NUMBER = 8  # the traces compute in float64 (pretrained.engine_model)
 
@@ -35,7 +39,7 @@ def kv_bytes(kind: str = "GQA") -> int:
 
 
 def _millions(n: int) -> str:
-    return f"{fmt.de(n / 1e6, 2)} Millionen"
+    return f"{fmt.APPROX}{fmt.de(n / 1e6, 2)} Millionen"
 
 
 FACTS = {
@@ -46,10 +50,12 @@ FACTS = {
     "kv_heads": lambda kind="GQA": fmt.de(pretrained.KV_HEADS[kind]),
     "head_dim": lambda: fmt.de(_config()["head_dim"]),
     "vocab": lambda: fmt.de(_config()["vocab_size"]),
+    "vocab_sizes": vocabulary.sizes,
     "bytes_per_number": lambda: fmt.de(BYTES_PER_NUMBER),
     "kv_bytes": lambda kind="GQA": fmt.de(kv_bytes(kind)),
-    "perplexity": lambda name="target": fmt.de(_manifest()["models"][name]["heldout_perplexity"], 1),
-    "real_words": lambda name="target": fmt.pct(_manifest()["models"][name]["real_words"]["share"], 0),
+    # rounded, so written with „≈“
+    "perplexity": lambda name="target": fmt.APPROX + fmt.de(_manifest()["models"][name]["heldout_perplexity"], 1),
+    "real_words": lambda name="target": fmt.APPROX + fmt.pct(_manifest()["models"][name]["real_words"]["share"], 0),
 }
 
 
@@ -57,15 +63,30 @@ def fact(name: str, *args) -> str:
     return FACTS[name](*args)
 
 
-def paragraph() -> str:
-    """The site's model in a few sentences, for every page whose engine runs it."""
+# The weights learnt from model/site-prose.json.gz, the pages as they were before the group „Grundlagen“
+# had any, and from the LibreOffice help, which is more than nine tenths of the text (model/DATA.md).
+TRAINING_TEXT = ("vor allem aus der deutschen Hilfe von LibreOffice, zu weniger als einem Zehntel aus einer "
+                 "früheren Fassung dieser Website, noch ohne die Seiten unter „Grundlagen“")
+
+EXPECT = ("Von einem so kleinen Modell mit so wenig Lesestoff erwarte keinen sinnvollen Text: Es schreibt Sätze, "
+          "die deutsch klingen, aber selten Sinn ergeben. Englische Stücke wie „Left“ oder „FileSc“ hat es aus der "
+          "Hilfe von LibreOffice: Dort stehen zwischen den deutschen Sätzen viele englische Namen von Befehlen.")
+
+LEAD = {
+    "past": "Gerechnet hat das Sprachmodell dieser Website, ein kleines Llama-Modell mit {parameters} Parametern.",
+    "present": "Es ist ein kleines Llama-Modell mit {parameters} Parametern.",
+}
+
+
+def paragraph(tense: str = "past") -> str:
+    """The site's model in a few sentences, for every page whose engine runs it. ``present``: for a place
+    whose sentence before already names the model, so the paragraph does not name it again."""
     m = _manifest()
     return (
-        f"Gerechnet hat das Sprachmodell dieser Website, ein kleines Llama-Modell mit {fact('parameters')} "
-        f"Parametern. Es hat {fact('layers')} Schichten und {fact('heads')} Query-Köpfe, die sich "
-        f"{fact('kv_heads')} K/V-Köpfe teilen (GQA). Gelernt hat es aus dem Text dieser Website und der deutschen "
-        f"Hilfe von LibreOffice, zusammen {fmt.de(m['training']['train_tokens'])} Tokens. Es setzt deutsche Sätze "
-        f"fort, und {fact('real_words')} seiner längeren Wörter gibt es wirklich. Einen Sinn über einen halben "
-        f"Satz hinaus hat sein Text selten. Bei Text, den es nie gesehen hat, ist es im Mittel so unsicher wie bei "
-        f"einer Wahl zwischen {fact('perplexity')} gleich guten Tokens."
+        LEAD[tense].format(parameters=fact("parameters"))
+        + f" Es hat {fact('layers')} Schichten und {fact('heads')} Query-Köpfe, die sich "
+        f"{fact('kv_heads')} K/V-Köpfe teilen (GQA). Gelernt hat es aus "
+        f"{fmt.de(m['training']['train_tokens'])} Tokens Text: {TRAINING_TEXT}. Es setzt deutsche Sätze "
+        f"fort, und {fact('real_words')} seiner längeren Wörter gibt es wirklich. Bei Text, den es nie gesehen "
+        f"hat, ist es im Mittel so unsicher wie bei einer Wahl zwischen {fact('perplexity')} gleich guten Tokens."
     )

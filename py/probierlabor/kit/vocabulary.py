@@ -1,0 +1,23 @@
+"""How many tokens a vocabulary holds, in the one phrase every page uses for it: large language models
+beside the site's own model. The site's number is its tokenizer's (engine/weights/tokenizer.json, which
+the page's zip carries as data): the 256 bytes and one token per merge.
+"""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+
+from . import fmt
+
+# GPT-2 has 50 257 tokens, Llama 2 32 000, Llama 3 128 256, GPT-4o's tokenizer (o200k) about 200 000.
+LARGE = (30_000, 200_000)
+
+
+def site_size() -> int:
+    return 256 + len(json.loads(pkgutil.get_data("engine", "weights/tokenizer.json"))["merges"])
+
+
+def sizes() -> str:
+    return (f"große Sprachmodelle: {fmt.de(LARGE[0])} bis {fmt.de(LARGE[1])} Tokens, "
+            f"das Modell dieser Website: {fmt.de(site_size())}")
