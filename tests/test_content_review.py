@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from probierlabor.pageblocks import glossary
+from probierlabor.pageblocks import glossary, live_block, realmodel_block, realmodel_loss_block
 from probierlabor.concepts import continuous_batching, graph, prefix_caching
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,6 +36,12 @@ CLAIMS = [
     (page("pass-at-k"), "", "nur eine einzige Gruppe"),
     # p is the reference on every page (kl-divergence, speculative-decoding): here the teacher
     (page("knowledge-distillation"), r"D_{\mathrm{KL}}\bigl(q(T)", r"D_{\mathrm{KL}}\bigl(p(T)"),
+    # das Token: one token per letter is „eines“
+    (page("prefix-caching"), "Tokens, einen je Buchstabe", "Tokens, eines je Buchstaben"),
+    # numpy is named for what it is
+    (realmodel_block.INTRO, "auf numpy", "mit der Python-Bibliothek numpy"),
+    (realmodel_loss_block.INTRO, "auf numpy", "mit der Python-Bibliothek numpy"),
+    (live_block.INTRO, "auf numpy", "mit der Python-Bibliothek numpy"),
 ]
 
 
