@@ -70,6 +70,9 @@ def test_page_uses_the_glossary_spelling(slug):
     ("Im Artikelbeispiel verschenkt Greedy viel.", "Vorlage"),
     ("Leer: die Zahlen des Artikels.", "Vorlage"),
     ("Jede K/V wird einmal berechnet.", "K/V-Paar"),
+    ("Jede Gruppe hat einen eigenen K/V-Satz.", "K/V-Kopf"),
+    ("MHA speichert acht K/V-Sätze.", "K/V-Kopf"),
+    ("Kopf 4 (K/V-Gruppe 1)", "K/V-Kopf"),
     ("Gut. Stell den Regler auf 3.", "Imperativ"),
     ("Dann schieb ihn nach rechts.", "Imperativ"),
 ])
@@ -86,6 +89,7 @@ def test_a_planted_variant_is_found(planted, rule):
     "Top-p-Sampling und Top-k-Sampling; die Labels, das Label.",
     "Die Wahrscheinlichkeit, ihre Odds und Log-Odds; im Code heißt sie greedy_chance oder chance_all_old.",
     "Die Gerade, der Geraden, zur Geraden; gerade Linien. Jedes K/V-Paar, die K/V-Köpfe, Sale-Artikel.",
+    "Der K/V-Kopf, einen K/V-Kopf, die K/V-Köpfe; ein Satz Keys und Values; die Gruppe teilt ihn.",
     "Maskierte Tokens, jedes eigene Token, welche Tokens.",
 ])
 def test_correct_text_is_not_flagged(fine):

@@ -155,7 +155,7 @@ def test_the_key_sentence_places_the_cache_between_mha_and_mqa():
     """Under the figure: GQA is named as lying between the extremes with the factor to MHA; G = H is MHA,
     G = 1 is MQA, H = 1 makes all three the same; the note on a G that does not divide H stays in front."""
     default = api.run("gqa")["summary"].replace("\u202f", " ")
-    assert "2 Gruppen zu je 4, also 2 K/V-Sätze statt 8" in default and "32 MiB, zwischen den Extremen" in default
+    assert "2 Gruppen zu je 4, also 2 K/V-Köpfe statt 8" in default and "32 MiB, zwischen den Extremen" in default
     assert "das 4-Fache (128 MiB), MQA nur 16 MiB" in default
     mha = api.run("gqa", api.preset_values("gqa", "MHA (G = 8)"))["summary"].replace("\u202f", " ")
     assert "Das ist MHA" in mha and "bleibt bei 128 MiB" in mha and "zwischen" not in mha

@@ -129,7 +129,7 @@ def test_the_key_sentence_names_why_the_heads_agree_or_differ():
     blamed equal queries there too)."""
     default = api.run("mqa")["summary"]
     assert "Kopf 1 mit (0,804; 0,196), Kopf 2 mit (0,196; 0,804)" in default and "zwei Ergebnisse" in default
-    assert "8 Query-Köpfe 8 K/V-Sätze, MQA nur einen" in default and "dasselbe" not in default
+    assert "8 Query-Köpfe 8 K/V-Köpfe, MQA nur einen" in default and "dasselbe" not in default
     same = api.run("mqa", api.preset_values("mqa", "Gleiche Frage"))["summary"]
     assert "Beide Queries sind gleich" in same and "dasselbe Ergebnis (0,804; 0,196)" in same
     mirrored = api.run("mqa", {"angle1": 0, "angle2": 270})["summary"]

@@ -43,5 +43,5 @@ def test_the_block_offers_the_models_layers_and_heads_and_stays_closed():
     assert html.startswith('<details class="pl-realmodel" data-realmodel="attention" data-realmodel-view="heads"')
     config = models.load("target")[0].config
     assert html.count("<option") == config.num_layers + config.num_heads
-    assert "Kopf 4 (K/V-Gruppe 1)" in html and "Kopf 5 (K/V-Gruppe 2)" in html
+    assert "Kopf 4 (K/V-Kopf 1)" in html and "Kopf 5 (K/V-Kopf 2)" in html
     assert " open" not in html.split(">")[0] and 'data-realmodel-field="prompt"' in html

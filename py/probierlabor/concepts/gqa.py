@@ -49,9 +49,9 @@ PARAMS = (
 
 PRESETS = (
     Preset("MHA (G = 8)", {"groups": 8}, "Jeder der 8 Köpfe hat eigene Keys und Values."),
-    Preset("GQA, 2 Gruppen", {}, "8 Köpfe in 2 Gruppen zu je 4: zwei K/V-Sätze."),
+    Preset("GQA, 2 Gruppen", {}, "8 Köpfe in 2 Gruppen zu je 4: zwei K/V-Köpfe."),
     Preset("GQA, 4 Gruppen", {"groups": 4}, "8 Köpfe in 4 Gruppen zu je 2."),
-    Preset("MQA (G = 1)", {"groups": 1}, "Alle 8 Köpfe teilen einen K/V-Satz."),
+    Preset("MQA (G = 1)", {"groups": 1}, "Alle 8 Köpfe teilen einen K/V-Kopf."),
     Preset("G = 3 geht nicht", {"groups": 3}, "3 teilt 8 nicht – was passiert?"),
 )
 
@@ -122,15 +122,15 @@ def _key_sentence(r: dict) -> str:
     heads, groups, per = r["heads"], r["groups"], r["heads_per_group"]
     cache, mha, mqa = mib_text(r["bytes"]), mib_text(r["bytes_mha"]), mib_text(r["bytes_mqa"])
     if heads == 1:
-        text = f"Mit einem Query-Kopf sind MHA, GQA und MQA dasselbe: ein K/V-Satz, der KV-Cache hat {cache}."
+        text = f"Mit einem Query-Kopf sind MHA, GQA und MQA dasselbe: ein K/V-Kopf, der KV-Cache hat {cache}."
     elif groups == heads:
-        text = (f"Mit G = H = {heads} hat jeder Query-Kopf seinen eigenen K/V-Satz: Das ist MHA, der KV-Cache "
+        text = (f"Mit G = H = {heads} hat jeder Query-Kopf seinen eigenen K/V-Kopf: Das ist MHA, der KV-Cache "
                 f"bleibt bei {cache}. MQA bräuchte nur {mqa}.")
     elif groups == 1:
-        text = (f"Mit G = 1 teilen sich alle {heads} Query-Köpfe einen K/V-Satz: Das ist MQA. Der KV-Cache "
+        text = (f"Mit G = 1 teilen sich alle {heads} Query-Köpfe einen K/V-Kopf: Das ist MQA. Der KV-Cache "
                 f"schrumpft von {mha} (MHA) auf {cache}, {fmt.de(r['factor_vs_mha'])}-mal kleiner.")
     else:
-        text = (f"{heads} Query-Köpfe teilen sich in {groups} Gruppen zu je {per}, also {groups} K/V-Sätze statt "
+        text = (f"{heads} Query-Köpfe teilen sich in {groups} Gruppen zu je {per}, also {groups} K/V-Köpfe statt "
                 f"{heads}. Der KV-Cache braucht {cache}, zwischen den Extremen: MHA bräuchte das "
                 f"{fmt.de(r['factor_vs_mha'])}-Fache ({mha}), MQA nur {mqa}.")
     return (r["note"] + " " if r["note"] else "") + text
@@ -153,7 +153,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     y_q, y_kv = top + 26, top + 118
     box_h = 28
     q_title, q_text = f"Query-Köpfe (H = {heads})", "jeder rechnet eigene Gewichte"
-    kv_title, kv_text = f"K/V-Sätze (G = {groups})", "je Gruppe einer"
+    kv_title, kv_text = f"K/V-Köpfe (G = {groups})", "je Gruppe einer"
     if narrow:
         parts.append(svg.text(left, y_q - 8 - explain, q_title, "pl-axis"))
         parts.append(svg.text(left, y_q - 8, q_text, "pl-tick"))
@@ -180,7 +180,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         x = left + slot * per * g + gap / 2
         width_g = slot * per - gap
         parts.append(f'<rect class="pl-gqa-kv pl-gqa-c{g % COLOURS}" x="{x:.1f}" y="{y_kv}" width="{width_g:.1f}" '
-                     f'height="{box_h}" rx="3"><title>K/V-Satz {g + 1} für die Köpfe '
+                     f'height="{box_h}" rx="3"><title>K/V-Kopf {g + 1} für die Köpfe '
                      f'{g * per + 1} bis {(g + 1) * per}</title></rect>')
         if width_g >= 40:
             parts.append(svg.text(x + width_g / 2, y_kv + 19, f"K/V {g + 1}", "pl-tick pl-gqa-in", "middle"))
@@ -202,11 +202,11 @@ def view(r: dict, layout: str = WIDE) -> View:
                      f'height="18"/>')
         parts.append(svg.text(left + label_w + bar_w + 6, y + 14, mib_text(n_bytes), "pl-label" + current))
     h = y_bars + 12 + row_h * 3 + 16 if narrow else top + 318
-    figure = svg.figure(w, h, parts, label=f"{heads} Query-Köpfe in {groups} Gruppen, {groups} K/V-Sätze",
+    figure = svg.figure(w, h, parts, label=f"{heads} Query-Köpfe in {groups} Gruppen, {groups} K/V-Köpfe",
                         layout=layout)
 
     readouts = [
-        Readout("kv_sets", "K/V-Sätze je Schicht", fmt.de(r["kv_sets"]), r["kv_sets"], True),
+        Readout("kv_sets", "K/V-Köpfe je Schicht", fmt.de(r["kv_sets"]), r["kv_sets"], True),
         Readout("heads_per_group", "Query-Köpfe je Gruppe", fmt.de(r["heads_per_group"]), r["heads_per_group"]),
         Readout("cache", "KV-Cache", mib_text(r["bytes"]), r["bytes"], True),
         Readout("cache_mha", "zum Vergleich MHA (G = H)", mib_text(r["bytes_mha"]), r["bytes_mha"]),
@@ -272,14 +272,14 @@ LESSON = Lesson(
         choices=tuple(mib_text(b) for b in (_SWAP["bytes"] // 2, _SWAP["bytes"], 2 * _SWAP["bytes"])),
         answer=1,
         shown=lambda params, result: _as_example_except(result, groups=1, tokens=2 * DEFAULTS["tokens"]),
-        explain="Doppelt so viele Tokens verdoppeln den Cache, halb so viele K/V-Sätze halbieren ihn. "
+        explain="Doppelt so viele Tokens verdoppeln den Cache, halb so viele K/V-Köpfe halbieren ihn. "
                 "Beides zusammen hebt sich auf.",
         example={"tokens": 2 * DEFAULTS["tokens"], "groups": 1},
         why_not=(f"Der Schritt von {DEFAULTS['groups']} Gruppen auf 1 halbiert den Cache, das stimmt. "
                  "Doppelt so viele Tokens verdoppeln ihn aber wieder.",
                  "",
                  "Doppelt so viele Tokens verdoppeln den Cache, das stimmt. "
-                 f"Nur noch ein K/V-Satz statt {DEFAULTS['groups']} halbiert ihn aber wieder."),
+                 f"Nur noch ein K/V-Kopf statt {DEFAULTS['groups']} halbiert ihn aber wieder."),
     ),
     tasks=(
         Task("long_text", f"Stelle {fmt.de(LONG_TEXT)} gespeicherte Tokens ein. Finde die größte Gruppenzahl G, "
@@ -289,7 +289,7 @@ LESSON = Lesson(
                      f"bleibst du bei {mib_text(_LONG['bytes'])}, MHA bräuchte {mib_text(_LONG['bytes_mha'])}.",
              example={"tokens": LONG_TEXT, "groups": 4},
              hints=("Schau, wie der Cache mit den Tokens wächst: viermal so viele Tokens, viermal so viel Speicher.",
-                    "Jede Gruppe hat einen eigenen K/V-Satz. Mehr Gruppen kosten mehr Speicher.",
+                    "Jede Gruppe hat einen eigenen K/V-Kopf. Mehr Gruppen kosten mehr Speicher.",
                     f"Stelle „Gespeicherte Tokens“ auf {fmt.de(LONG_TEXT)} und erhöhe „Gruppen G (= K/V-Köpfe)“, "
                     f"solange der Cache in {mib_text(BUDGET)} passt."),
              near=Near(_one_divisor_beside_the_largest_g,
@@ -299,10 +299,10 @@ LESSON = Lesson(
              solved=lambda params, result: (result["heads"] == 12 and result["note"] is None
                                             and result["factor_vs_mha"] == 3),
              explain="Der Cache schrumpft um den Faktor H/G. 12 Köpfe in 4 Gruppen zu je 3 brauchen "
-                     "nur 4 statt 12 K/V-Sätze.",
+                     "nur 4 statt 12 K/V-Köpfe.",
              example={"heads": 12, "groups": 4},
              hints=("Schaue auf die Zeile „gegenüber MHA“.",
-                    "MHA speichert H K/V-Sätze, GQA nur G. Der Cache schrumpft also um den Faktor H/G.",
+                    "MHA speichert H K/V-Köpfe, GQA nur G. Der Cache schrumpft also um den Faktor H/G.",
                     "Stelle „Query-Köpfe H“ auf 12 und probiere die Gruppenzahlen, die 12 teilen."),
              near=Near(lambda params, result: (result["heads"] == 12 and result["note"] is None
                                                and result["factor_vs_mha"] in (2, 4)),

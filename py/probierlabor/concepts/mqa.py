@@ -51,7 +51,7 @@ PARAMS = (
           help="Längere Queries geben schärfere Gewichte, Länge 0 verteilt halb und halb."),
     Param("show", "Im Bild", "choice", "both", choices=HEADS_SHOWN),
     Param("heads", "Query-Köpfe H (für den Cache)", "int", 8, lo=1, hi=64, step=1,
-          help="MHA speichert für jeden Kopf einen K/V-Satz, MQA einen für alle."),
+          help="MHA hat für jeden Query-Kopf einen eigenen K/V-Kopf, MQA einen für alle."),
 )
 
 PRESETS = (
@@ -133,9 +133,9 @@ def _key_sentence(r: dict) -> str:
                 f"{_pair(h1['weights'])}, und liefern dasselbe Ergebnis {_pair(h1['output'])}: Softmax zählt nur, "
                 f"wie weit die Scores auseinanderliegen.")
     if c["mha_sets"] == 1:
-        text += " Mit einem Query-Kopf speichern MHA und MQA gleich viel: einen K/V-Satz."
+        text += " Mit einem Query-Kopf speichern MHA und MQA gleich viel: einen K/V-Kopf."
     else:
-        text += f" MHA speichert für {c['mha_sets']} Query-Köpfe {c['mha_sets']} K/V-Sätze, MQA nur einen."
+        text += f" MHA speichert für {c['mha_sets']} Query-Köpfe {c['mha_sets']} K/V-Köpfe, MQA nur einen."
     return text + f" Im Bild: {dict(HEADS_SHOWN)[r['show']]}."
 
 
@@ -144,7 +144,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     narrow = layout == NARROW
     lim = 3.2
     plot = svg.Plot(290 if narrow else 500, 330, (-lim, lim), (-lim, lim),
-                    label="Zwei Query-Köpfe über einem gemeinsamen K/V-Satz",
+                    label="Zwei Query-Köpfe über einem gemeinsamen K/V-Kopf",
                     margin=(14, 16 if narrow else 226, 40, 40), layout=layout)
     ticks = [-3, -2, -1, 0, 1, 2, 3]
     plot.grid(xticks=ticks, yticks=ticks, xlabel="erste Zahl", ylabel="zweite Zahl",
@@ -209,7 +209,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("weights2", "Gewichte Kopf 2 (k₁; k₂)", _pair(h2["weights"]), h2["weights"], True),
         Readout("output1", "Ergebnis Kopf 1", _pair(h1["output"]), h1["output"]),
         Readout("output2", "Ergebnis Kopf 2", _pair(h2["output"]), h2["output"]),
-        Readout("sets", "K/V-Sätze im Cache: MHA → MQA", f"{c['mha_sets']} → 1", c["mha_sets"], True),
+        Readout("sets", "K/V-Köpfe im Cache: MHA → MQA", f"{c['mha_sets']} → 1", c["mha_sets"], True),
         Readout("factor", "Cache bei MQA", _smaller(c["factor"]), c["factor"]),
     ]
     summary = _key_sentence(r)
@@ -232,9 +232,9 @@ def _cache_figure(c: dict, layout: str) -> str:
         for k in range(sets):
             parts.append(f'<rect class="pl-mqa-set" x="{left + k * box:.1f}" y="{y}" width="{max(box - 2, 1):.1f}" '
                          f'height="28"/>')
-        parts.append(svg.text(left, y + 46, f"{fmt.de(sets)} K/V-{'Satz' if sets == 1 else 'Sätze'} · "
+        parts.append(svg.text(left, y + 46, f"{fmt.de(sets)} K/V-{'Kopf' if sets == 1 else 'Köpfe'} · "
                            f"{fmt.de(mib, 0)} MiB im Standardbeispiel", "pl-tick"))
-    return svg.figure(w, h, parts, label=f"KV-Cache: {heads} K/V-Sätze bei MHA, einer bei MQA", layout=layout)
+    return svg.figure(w, h, parts, label=f"KV-Cache: {heads} K/V-Köpfe bei MHA, einer bei MQA", layout=layout)
 
 
 def _table(r: dict) -> str:
@@ -301,11 +301,11 @@ LESSON = Lesson(
         Task("one_gib", f"Stelle H so ein, dass Multi-Head Attention im Beispiel {fmt.size(fmt.GIB, 'GiB')} "
                         "KV-Cache braucht.",
              solved=lambda params, result: result["cache"]["mha_bytes"] == fmt.GIB,
-             explain=f"Dann speichert MHA {fmt.GIB // BYTES_PER_SET} K/V-Sätze, MQA nur einen: "
+             explain=f"Dann speichert MHA {fmt.GIB // BYTES_PER_SET} K/V-Köpfe, MQA nur einen: "
                      f"{fmt.size(BYTES_PER_SET, 'MiB')} statt {fmt.size(fmt.GIB, 'GiB')}.",
              example={"heads": fmt.GIB // BYTES_PER_SET},
-             hints=("MHA speichert für jeden Query-Kopf einen eigenen K/V-Satz.",
-                    f"Ein K/V-Satz kostet im Beispiel {fmt.size(BYTES_PER_SET, 'MiB')}. "
+             hints=("MHA speichert für jeden Query-Kopf einen eigenen K/V-Kopf.",
+                    f"Ein K/V-Kopf kostet im Beispiel {fmt.size(BYTES_PER_SET, 'MiB')}. "
                     f"Wie viele davon ergeben {fmt.size(fmt.GIB, 'GiB')}?",
                     "Erhöhe „Query-Köpfe H (für den Cache)“, bis der Cache von MHA genau passt."),
              near=Near(lambda params, result: 7 * fmt.GIB // 8 <= result["cache"]["mha_bytes"] < fmt.GIB,
@@ -318,7 +318,7 @@ LESSON = Lesson(
     ),
     teacher=(
         "Der KV-Cache wächst mit jedem Token, und bei jedem neuen Token wird er ganz gelesen. "
-        "Ein Satz statt H Sätze heißt H-mal weniger Speicher und weniger Lesen.",
+        "Ein K/V-Kopf statt H heißt H-mal weniger Speicher und weniger Lesen.",
         "Die Köpfe können sich nur noch in ihren Fragen unterscheiden, nicht in dem, was gespeichert ist. "
         "Das kostet etwas Qualität; GQA ist darum ein Mittelweg.",
     ),

@@ -124,6 +124,11 @@ TERMS: tuple[Term, ...] = (
     Term("Kopf", "der", "die Köpfe",
          "Englisch head: eine Attention-Rechnung mit eigenen Queries, Keys und Values. Ein Modell hat in "
          "jeder Schicht mehrere Köpfe nebeneinander.", page="attention"),
+    Term("K/V-Kopf", "der", "die K/V-Köpfe",
+         "Die Keys und Values, die ein oder mehrere Query-Köpfe lesen. Bei MHA hat jeder Query-Kopf einen "
+         "eigenen, bei GQA und MQA teilen sich mehrere einen. Der KV-Cache hält jeden K/V-Kopf einmal.", page="gqa",
+         avoid={r"\bK/V-S[äa]tz\w*": "K/V-Satz, K/V-Sätze", r"\bK/V-Gruppe\w*": "K/V-Gruppe",
+                r"\bKV-K[oö]pf\w*": "KV-Kopf"}),
     Term("KV-Cache", "der", "die KV-Caches",
          "Der Speicher für die Keys und Values aller bisherigen Tokens, damit das Modell sie nicht neu "
          "berechnen muss.", page="kv-cache",

@@ -28,8 +28,8 @@ def section(slug: str = heads.PAGE) -> str:
     config = models.load("target")[0].config
     group = config.num_heads // config.num_kv_heads
     layers = [(i, f"Schicht {i}") for i in range(1, config.num_layers + 1)]
-    # grouped-query attention: heads 1–4 read the first pair of keys and values, 5–8 the second
-    head_options = [(i, f"Kopf {i} (K/V-Gruppe {(i - 1) // group + 1})")
+    # grouped-query attention: heads 1–4 read the first K/V head, 5–8 the second
+    head_options = [(i, f"Kopf {i} (K/V-Kopf {(i - 1) // group + 1})")
                     for i in range(1, config.num_heads + 1)]
     controls = (
         f'<p class="pl-realmodel-intro">{escape(INTRO)}</p>'
