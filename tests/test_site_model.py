@@ -72,7 +72,7 @@ def test_the_paragraph_says_truly_what_the_weights_were_trained_on():
     for tense in site_model.LEAD:
         text = site_model.paragraph(tense)
         assert "vor allem aus der deutschen Hilfe von LibreOffice" in text
-        assert "weniger als einem Zehntel aus einer früheren Fassung dieser Website" in text
+        assert "Weniger als ein Zehntel stammt aus einer früheren Fassung dieser Website" in text
         assert "ohne die Seiten unter „Grundlagen“" in text
         assert "aus dem Text dieser Website" not in text
 

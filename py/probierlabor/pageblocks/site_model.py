@@ -65,12 +65,13 @@ def fact(name: str, *args) -> str:
 
 # The weights learnt from model/site-prose.json.gz, the pages as they were before the group „Grundlagen“
 # had any, and from the LibreOffice help, which is more than nine tenths of the text (model/DATA.md).
-TRAINING_TEXT = ("vor allem aus der deutschen Hilfe von LibreOffice, zu weniger als einem Zehntel aus einer "
+TRAINING_TEXT = ("vor allem aus der deutschen Hilfe von LibreOffice. Weniger als ein Zehntel stammt aus einer "
                  "früheren Fassung dieser Website, noch ohne die Seiten unter „Grundlagen“")
 
 EXPECT = ("Von einem so kleinen Modell mit so wenig Lesestoff erwarte keinen sinnvollen Text: Es schreibt Sätze, "
           "die deutsch klingen, aber selten Sinn ergeben. Englische Stücke wie „Left“ oder „FileSc“ hat es aus der "
-          "Hilfe von LibreOffice: Dort stehen zwischen den deutschen Sätzen viele englische Namen von Befehlen.")
+          "Hilfe von LibreOffice: Dort stehen zwischen den deutschen Sätzen viele englische Namen von Befehlen "
+          "und Funktionen.")
 
 LEAD = {
     "past": "Gerechnet hat das Sprachmodell dieser Website, ein kleines Llama-Modell mit {parameters} Parametern.",
@@ -86,7 +87,7 @@ def paragraph(tense: str = "past") -> str:
         LEAD[tense].format(parameters=fact("parameters"))
         + f" Es hat {fact('layers')} Schichten und {fact('heads')} Query-Köpfe, die sich "
         f"{fact('kv_heads')} K/V-Köpfe teilen (GQA). Gelernt hat es aus "
-        f"{fmt.de(m['training']['train_tokens'])} Tokens Text: {TRAINING_TEXT}. Es setzt deutsche Sätze "
+        f"{fmt.de(m['training']['train_tokens'])} Tokens Text, {TRAINING_TEXT}. Es setzt deutsche Sätze "
         f"fort, und {fact('real_words')} seiner längeren Wörter gibt es wirklich. Bei Text, den es nie gesehen "
         f"hat, ist es im Mittel so unsicher wie bei einer Wahl zwischen {fact('perplexity')} gleich guten Tokens."
     )
