@@ -12,7 +12,7 @@ import pytest
 
 from engine import pretrained
 from probierlabor import SLUGS
-from probierlabor.kit import api, fmt, vocabulary
+from probierlabor.kit import api, fmt, site_tokenizer, vocabulary
 from probierlabor.pageblocks import live_block, site_model
 from probierlabor.realmodel import fields as realmodel_fields
 from tests.browser.conftest import SITE
@@ -68,10 +68,12 @@ def test_the_paragraph_says_truly_what_the_weights_were_trained_on():
     site_train = corpus.build(corpus.documents(external=False)).train
     assert len(site_train.encode("utf-8")) == _data_md_train_bytes("`site`")  # DATA.md's table is this prose's
     assert _data_md_train_bytes("`site`") < _data_md_train_bytes("zusammen") / 10
+    # the paragraph counts the training text in tokens, so the tenth holds in tokens as well
+    assert len(site_tokenizer.TOKENIZER.encode(site_train)) < pretrained.manifest()["training"]["train_tokens"] / 10
 
     for tense in site_model.LEAD:
         text = site_model.paragraph(tense)
-        assert "vor allem aus der deutschen Hilfe von LibreOffice" in text
+        assert "vor allem aus der deutschen Hilfe des Büroprogramms LibreOffice" in text
         assert "Weniger als ein Zehntel stammt aus einer früheren Fassung dieser Website" in text
         assert "ohne die Seiten unter „Grundlagen“" in text
         assert "aus dem Text dieser Website" not in text
