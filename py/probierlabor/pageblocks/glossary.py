@@ -139,7 +139,8 @@ TERMS: tuple[Term, ...] = (
     Term("logistische Regression", "die", "",
          "Passt eine S-förmige Kurve an Ja-nein-Ergebnisse an, etwa Erfolg oder Misserfolg."),
     Term("Lernrate", "die", "die Lernraten",
-         "Die Zahl η, die beim Gradientenabstieg sagt, wie weit ein Schritt geht.", page="gradientenabstieg",
+         "Die Zahl η, die beim Gradientenabstieg sagt, mit welchem Faktor der Gradient zum Schritt wird.",
+         page="gradientenabstieg",
          avoid={r"\b[Ll]earning[- ][Rr]ate\b": "Learning Rate"}),
     Term("Logit", "das", "die Logits",
          "Der Rohwert, den ein Modell für jedes mögliche nächste Token ausgibt; die Softmax macht daraus "
