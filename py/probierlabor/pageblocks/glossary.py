@@ -60,8 +60,8 @@ TERMS: tuple[Term, ...] = (
     Term("Behavioral Cloning", "das", "",
          "Ein Modell ahmt vorgemachte Handlungen nach, ohne Belohnungen zu sehen."),
     Term("Byte-Pair-Encoding", "das", "",
-         "Ein Tokenizer, der mit den 256 Bytes beginnt und die häufigsten Paare Schritt für Schritt zu neuen "
-         "Tokens verschmilzt. Kurz BPE.", page="tokenisierung"),
+         "Ein Verfahren, das die häufigsten Paare Schritt für Schritt zu neuen Tokens verschmilzt. Es beginnt "
+         "mit einzelnen Zeichen, hier mit den 256 Bytes. Kurz BPE.", page="tokenisierung"),
     Term("Benchmark", "der", "die Benchmarks",
          "Eine feste Sammlung von Aufgaben, an der man Modelle vergleicht."),
     Term("Catastrophic Forgetting", "das", "",
