@@ -216,3 +216,10 @@ def test_workshop_script_recomputes_the_tokens():
         assert out["stdout"].split("Nummern: ")[1].split("\n")[0] == " ".join(map(str, r["ids"]))
         half = out["stdout"].split("ab Merge: ")[1].split("\n")[0]
         assert half == (str(r["half"]) if r["half"] is not None else "nie")
+
+
+def test_no_preset_or_help_text_answers_the_emoji_guess_before_it_is_made():
+    answer = tok.compute(text="😀")["count"]
+    words = {str(answer), {4: "vier"}.get(answer, str(answer))}
+    shown = [p.help for p in tok.PRESETS] + [p.help for p in tok.PARAMS]
+    assert not [text for text in shown if any(word in text for word in words)]

@@ -58,7 +58,7 @@ PRESETS = (
     Preset("Nur Bytes (0 Merges)", {"row": "strasse", "merges": 0}, "Ohne Merges ist jedes Byte ein Token."),
     Preset("Nach 100 Merges", {"row": "strasse", "merges": 100}, "Die häufigsten Paare sind schon verschmolzen."),
     Preset("Häufiges Wort", {"row": "schaltflaeche"}, "„␣Schaltfläche“ samt Leerzeichen ist ein Token."),
-    Preset("Emoji", {"row": "emoji"}, "Ein Zeichen aus vier Bytes, die kein Merge verschmolzen hat."),
+    Preset("Emoji", {"row": "emoji"}, "Ein Emoji mitten im Satz: ein einziges Zeichen."),
 )
 
 
