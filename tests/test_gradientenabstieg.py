@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from page_states import solved_by_the_page, unmarked_roundings
 from probierlabor.concepts import gradientenabstieg as gd
-from probierlabor.kit import api
+from probierlabor.kit import api, fmt
 
 SLUG = gd.SLUG
 
@@ -70,6 +71,66 @@ def test_at_the_limit_the_steep_weight_swings_for_ever():
     assert r["swings"] and not r["diverges"]
     assert [p[1] for p in r["path"][:4]] == [2.0, -2.0, 2.0, -2.0]
     assert "genau auf der Grenze" in run(lr=0.5)["summary"]
+
+
+def test_the_guess_and_its_answer_name_the_limit_as_it_is():
+    """At η = 2/λ_max itself the path swings for ever and does not run away: the answer is „über 0,5“."""
+    guess = gd.LESSON.prediction
+    limit = run()["result"]["limit"]
+    assert guess.choices[guess.answer] == f"über {fmt.de_auto(limit)}"
+    at, over = run(lr=limit)["result"], run(lr=0.501)["result"]
+    assert at["factors"][1] == -1 and at["swings"] and not at["diverges"]
+    assert not run(lr=limit)["lesson"]["shown"] and run(lr=0.501)["lesson"]["shown"]
+    assert over["factors"][1] < -1 and "Für η > 0,5 ist das kleiner als −1" in guess.explain
+
+
+@pytest.mark.parametrize("raw", [
+    {"lr": 0.562}, {"lr": 0.501}, {"lr": 0.501, "steps": 50}, {"lr": 0.562, "start": "-3; 0,1", "steps": 3},
+    {"lr": 0.562, "start": "-3; 0,1"}, {"lr": 0.6, "curv": "4; 4", "steps": 5}, {"lr": 1.2, "momentum": True},
+    {"lr": 0.99, "momentum": True, "beta": 0.0, "steps": 2},
+])
+def test_a_path_that_runs_away_is_described_as_it_goes(raw):
+    """Only the direction with a factor below −1 lands further away with every step; the other one may
+    shrink, and over the first steps the loss may fall. The sentence says „gewachsen“ only where it grew."""
+    out = run(**raw)
+    r, text = out["result"], out["summary"]
+    assert r["diverges"]
+    if not r["momentum"]:
+        for axis in r["edge_axes"]:
+            along = [abs(p[axis]) for p in r["path"]]
+            assert all(b > a for a, b in zip(along, along[1:])), axis  # „landet weiter weg“, every step
+            assert f"1 − η·λ{'₁₂'[axis]} = " in text
+    assert ("gewachsen" in text) == (r["loss_end"] > r["loss_start"])
+    assert "Auf Dauer wächst der Verlust ohne Grenze" in text
+
+
+def test_at_the_momentum_limit_the_path_swings_without_dying_down():
+    out = run(lr=0.95, momentum=True)
+    r = out["result"]
+    assert r["swings"] and r["loss_end"] > r["loss_start"]  # so no „sinkt nicht unter“ the end's loss
+    assert "ohne abzuklingen" in out["summary"] and "sinkt nicht" not in out["summary"]
+
+
+def test_rounded_numbers_carry_the_approx_sign_and_exact_ones_do_not():
+    readouts = {r["key"]: r["value"] for r in run()["readouts"]}
+    assert readouts["loss_start"] == "12,5" and readouts["loss_end"] == "≈ 0,0665"
+    assert readouts["w"] == "≈ (−0,36; 0,00)" and readouts["factors"] == "0,9; 0,6"
+    assert {r["key"]: r["value"] for r in run(steps=0)["readouts"]}["w"] == "(−3; 2)"
+    assert "das sind ≈ 0,5\u202f% des Anfangs" in run()["summary"]
+    assert unmarked_roundings(SLUG) == []  # the prose: „≈“ exactly before the numbers it rounds
+
+
+def test_no_preset_no_number_in_the_text_and_not_the_default_solves_a_task():
+    assert solved_by_the_page(SLUG) == {}
+
+
+def test_a_task_on_a_region_takes_every_state_in_it():
+    """„höchstens 0,05 über der Grenze“: any η in (0,5; 0,55]; „in höchstens 30 Schritten“: fewer too."""
+    solved = lambda raw, key: key in run(**raw)["lesson"]["solved"]  # noqa: E731
+    assert all(solved({"lr": lr, "steps": 50}, "edge") for lr in (0.501, 0.52, 0.55))
+    assert not solved({"lr": 0.562}, "edge") and not solved({"lr": 0.5}, "edge")
+    assert solved({"lr": 0.01, "momentum": True, "steps": 25}, "momentum")
+    assert not solved({"lr": 0.01, "momentum": True, "steps": 50}, "momentum")
 
 
 def test_the_key_sentence_follows_every_control():
@@ -143,3 +204,17 @@ def test_workshop_script_recomputes_the_path():
         assert number(out["stdout"], "Verlust am Start") == pytest.approx(result["loss_start"], rel=1e-4)
         assert number(out["stdout"], "Verlust am Ende") == pytest.approx(result["loss_end"], rel=1e-4, abs=2e-6)
         assert number(out["stdout"], "Grenze der Lernrate") == pytest.approx(result["limit"], rel=1e-4)
+
+
+def test_the_page_and_the_glossary_call_eta_a_factor_and_lambda_a_curvature():
+    """η turns the gradient into the step (the step is η·|∇L|, not η); λ is how curved the bowl is, and each
+    weight has its own factor 1 − η·λᵢ."""
+    from pathlib import Path
+
+    from probierlabor.pageblocks import glossary
+
+    page = " ".join((Path(__file__).resolve().parents[1] / "pages" / f"{SLUG}.md").read_text(encoding="utf-8").split())
+    for text in (page, glossary.by_term()["Lernrate"].explanation, gd.PARAMS[0].help):
+        assert "Faktor der Gradient zum Schritt wird" in text and "wie weit ein Schritt geht" not in text.lower()
+    assert "mit seinem festen Faktor \\(1 - \\eta \\lambda_i\\) malgenommen" in page
+    assert "viermal so stark gekrümmt" in page and "viermal so stark gekrümmt" in gd.LESSON.prediction.question

@@ -11,8 +11,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from page_states import solved_by_the_page, unmarked_roundings
 from probierlabor.concepts import softmax_temperatur as sm
-from probierlabor.kit import api
+from probierlabor.kit import api, lesson
 
 TOL = 1e-12
 logit_lists = st.lists(st.floats(-20, 20, allow_nan=False), min_size=2, max_size=6)
@@ -128,6 +129,56 @@ def test_the_key_sentence_follows_the_state():
     assert "steiler" in api.run(sm.SLUG, {"T": 0.5})["summary"]
     assert "flacher" in api.run(sm.SLUG, {"T": 2})["summary"]
     assert "fast gleich verteilt" in api.run(sm.SLUG, {"T": 20, "logits": "0,1; 0"})["summary"]
+
+
+@pytest.mark.parametrize("raw", [{"logits": "1; 1; 1; 1"}, {"logits": "0; 0", "T": 5}, {"logits": "−3; −3; −3", "T": 0.01},
+                                 {"logits": "2; 2; 2", "greedy": 1}])
+def test_equal_logits_are_exactly_uniform_at_every_t_and_the_page_says_so(raw):
+    out = api.run(sm.SLUG, raw)
+    r, text = out["result"], out["summary"]
+    n = r["n"]
+    assert r["probs_exact"] == [f"1/{n}"] * n and r["entropy"] == math.log2(n)
+    assert f"genau 1/{n}" in text and "fast" not in text and "die anderen 0" not in text
+    readout = out["readouts"][0]
+    assert readout["label"] == "Wahrscheinlichkeiten (exakt)"
+    assert "≈" not in readout["value"].replace(f"1/{n} ≈", "")  # 1/3 ≈ 0,33 names the exact value first
+
+
+def test_no_preset_no_number_in_the_text_and_not_the_default_solves_a_task():
+    assert solved_by_the_page(sm.SLUG) == {}
+
+
+def test_rounded_numbers_in_the_text_carry_the_approx_sign_and_exact_ones_do_not():
+    assert unmarked_roundings(sm.SLUG) == []
+
+
+def test_a_task_on_a_band_takes_every_state_in_it_as_the_readout_shows_it():
+    def solved(key, **raw):
+        return key in api.run(sm.SLUG, raw)["lesson"]["solved"]
+
+    stops = [float(f"{10 ** (k / 100):.3g}") for k in range(-100, 201)]  # the slider's temperatures
+    ticked = {"sure": 0, "unsure": 0}
+    for T in stops:  # the checks read the result only: no figure to draw for each stop
+        r = sm.compute(T=T)
+        done = lesson.status(sm.LESSON, {"T": T}, r)["solved"]
+        assert ("sure" in done) == (0.9 <= round(r["probs"][0], 2) <= 0.95), T
+        assert ("unsure" in done) == (3.7 <= round(r["perplexity"], 2) <= 3.9), T
+        ticked.update({key: ticked[key] + 1 for key in done if key in ticked})
+    assert min(ticked.values()) >= 5, ticked
+    assert solved("sure", T=0.363) and solved("unsure", T=3.16)  # and through the page's own run
+    for logits in ("2; 2; 2; −1", "0; 0; 0", "5; 5; 1; 5; −2; 0"):
+        assert solved("tie", logits=logits, greedy=1), logits
+    assert not solved("tie", logits="2; 2; 2; 2", greedy=1) and not solved("tie", row="gleichstand", greedy=1)
+
+
+def test_the_page_names_entropy_h_of_p_and_bridges_to_cross_entropy():
+    from pathlib import Path
+
+    page = " ".join((Path(__file__).resolve().parents[1] / "pages" / f"{sm.SLUG}.md").read_text(encoding="utf-8").split())
+    assert r"H(p) \;=\; -\sum_i p_i \log_2 p_i" in page and r"\(H(p, q)\)" in page
+    assert r"H \;=\;" not in page and r"\(2^H\)" not in page
+    assert "meist unendlich viele Nachkommastellen" in page and "genau \\(1/n\\)" in page
+    assert "„Ein Logit von 12 heißt eine große Wahrscheinlichkeit.“" in sm.LESSON.misconceptions[1]
 
 
 def test_the_logit_bars_are_handles_that_set_their_entry():

@@ -13,8 +13,10 @@ from hypothesis import given, settings, strategies as st
 
 from engine import pretrained
 from engine.bpe import ByteBPE
+from page_states import PAGES, solved_by_the_page, unmarked_roundings
 from probierlabor.concepts import tokenisierung as tok
-from probierlabor.kit import api
+from probierlabor.kit import api, fmt, lesson
+from probierlabor.pageblocks import glossary, site_model
 
 SAMPLES = list(tok.ROWS.values()) + ["Grüß Gott, 12345 Äpfel!", "x", "  zwei  Leerzeichen", "日本語 ✓ 👋🏽"]
 
@@ -101,6 +103,70 @@ def test_own_text_is_cleaned_and_cut_with_german_notes():
     assert out["summary"].startswith("Eigener Text:")
 
 
+def test_the_emoji_guess_is_settled_by_any_text_with_the_emoji_at_the_full_tokenizer():
+    def shown(**raw):
+        return api.run(tok.SLUG, raw)["lesson"]["shown"]
+
+    assert shown(text="😀") and shown(text="Ich 😀 dich") and shown(row="emoji")
+    assert not shown(text="😀", merges=100) and not shown(text="Ich mag dich") and not shown()
+    assert tok.compute(text="😀")["count"] == 4  # the answer the guess is judged against
+
+
+def test_two_tokens_from_four_bytes_would_take_two_merges():
+    """One merge of two of the emoji's bytes leaves three tokens; two tokens take a second merge."""
+    one = ByteBPE([(0xF0, 0x9F)], tok.TOKENIZER.pattern)
+    two = ByteBPE([(0xF0, 0x9F), (0x98, 0x80)], tok.TOKENIZER.pattern)
+    assert len(one.encode("😀")) == 3 and len(two.encode("😀")) == 2
+    why = tok.LESSON.prediction.why_not[1]
+    assert "Merges hätten die vier Bytes zu zwei Stücken verschmolzen" in why and "Ein Merge hat" not in why
+
+
+def test_no_preset_no_number_in_the_text_and_not_the_default_solves_a_task():
+    assert solved_by_the_page(tok.SLUG) == {}
+    assert unmarked_roundings(tok.SLUG) == []
+
+
+def test_the_tasks_want_words_the_page_does_not_name_and_take_any_such_word():
+    def solved(key, **raw):
+        return key in api.run(tok.SLUG, raw)["lesson"]["solved"]
+
+    # the page names „␣Schaltfläche“ and „Straßenbahnhaltestelle“: typed, they solve nothing
+    assert not solved("one", text=" Schaltfläche") and not solved("apart", text="Straßenbahnhaltestelle")
+    assert all(solved("one", text=word) for word in (" Datenbank", " Tabellen", " Dokument", " Symbolleiste"))
+    assert all(solved("apart", text=word) for word in ("Eichhörnchen", "Donaudampfschiff", "Regenschirm"))
+    for task in tok.LESSON.tasks:
+        for value in task.example.values():
+            assert str(value).strip() not in task.text, task.key
+    # the smallest k for „höchstens 15 Tokens“ is no number a preset's sentence or the text prints
+    answer = tok.LESSON.tasks[2].example["merges"]
+    every_k = [k for k in range(tok.MERGES + 1)  # the check reads the result only: no figure per k
+               if "few" in lesson.status(tok.LESSON, {}, tok.compute(row="strasse", merges=k))["solved"]]
+    assert every_k == [answer] and solved("few", row="strasse", merges=answer)
+    shown = " ".join(api.run(tok.SLUG, api.preset_values(tok.SLUG, p.label))["summary"] for p in tok.PRESETS)
+    assert str(answer) not in shown + (PAGES / f"{tok.SLUG}.md").read_text(encoding="utf-8")
+
+
+def test_the_page_says_what_the_tokenizer_read_and_where_byte_level_bpe_comes_from():
+    page = " ".join((PAGES / f"{tok.SLUG}.md").read_text(encoding="utf-8").split())
+    assert "vor allem an der deutschen Hilfe von LibreOffice gelernt" in page
+    assert "früheren Fassung dieser Website (ohne die Grundlagen-Seiten" in page
+    assert "Radford" in page and "Language Models are Unsupervised Multitask Learners" in page
+    assert "maschinellen Übersetzung" in page and "BPE für Sprachmodelle" not in page
+    bpe = glossary.by_term()["Byte-Pair-Encoding"].explanation
+    assert bpe.startswith("Ein Verfahren") and "hier mit den 256 Bytes" in bpe
+    assert "die meisten Emojis als vier" in page and "12 kB" in page and "KB" not in page
+    assert page.count("**Merge**") == 1 and "Verschmelzung" in page and "Verschmelzungen" not in tok.PARAMS[0].help
+    assert "␣Schaltfläche" in tok.PRESETS[4].help and "großes Modell wie GPT" in tok.LESSON.discussion[0]
+
+
+@pytest.mark.parametrize("slug", [tok.SLUG, "softmax-temperatur"])
+def test_vocabulary_sizes_in_the_one_phrase_of_the_site(slug):
+    phrase = ('große Sprachmodelle: {{ de(30000, 0) }} bis {{ de(200000, 0) }} Tokens, das Modell dieser Website: '
+              '{{ model_fact("vocab") }}')
+    assert phrase in " ".join((PAGES / f"{slug}.md").read_text(encoding="utf-8").split())
+    assert site_model.fact("vocab") == fmt.de(tok.VOCAB)
+
+
 def test_the_key_sentence_follows_every_control():
     texts = {api.run(tok.SLUG, api.preset_values(tok.SLUG, p.label))["summary"] for p in tok.PRESETS}
     assert len(texts) == len(tok.PRESETS)
@@ -152,3 +218,10 @@ def test_workshop_script_recomputes_the_tokens():
         assert out["stdout"].split("Nummern: ")[1].split("\n")[0] == " ".join(map(str, r["ids"]))
         half = out["stdout"].split("ab Merge: ")[1].split("\n")[0]
         assert half == (str(r["half"]) if r["half"] is not None else "nie")
+
+
+def test_no_preset_or_help_text_answers_the_emoji_guess_before_it_is_made():
+    answer = tok.compute(text="😀")["count"]
+    words = {str(answer), {4: "vier"}.get(answer, str(answer))}
+    shown = [p.help for p in tok.PRESETS] + [p.help for p in tok.PARAMS]
+    assert not [text for text in shown if any(word in text for word in words)]

@@ -4,9 +4,9 @@ The loss is a quadratic bowl with its minimum at (0, 0) and the curvatures λ₁
 
     L(w) = ½ (λ₁·w₁² + λ₂·w₂²),   ∇L(w) = (λ₁·w₁, λ₂·w₂).
 
-Plain gradient descent takes w ← w − η·∇L(w), so every weight shrinks by the same factor 1 − η·λᵢ
-in every step: it converges iff |1 − η·λᵢ| < 1, i.e. η < 2/λᵢ, and the steepest direction sets the
-limit 2/λ_max (Goodfellow, Bengio, Courville: Deep Learning, Kap. 4.3). With momentum (Polyak 1964,
+Plain gradient descent takes w ← w − η·∇L(w), so every weight is multiplied by its own fixed factor
+1 − η·λᵢ in every step: it converges iff |1 − η·λᵢ| < 1, i.e. η < 2/λᵢ, and the most curved direction
+sets the limit 2/λ_max (Goodfellow, Bengio, Courville: Deep Learning, Kap. 4.3). With momentum (Polyak 1964,
 the „heavy ball“): v ← β·v − η·∇L(w), w ← w + v, starting with v = 0; on this bowl it converges
 iff η·λᵢ < 2(1 + β) (the roots of z² − (1 + β − η·λᵢ)·z + β = 0 lie inside the unit circle).
 Plain descent is the case β = 0.
@@ -41,7 +41,7 @@ MAX_STEPS = 50
 PARAMS = (
     # a log slider's step is a power of ten: its values are 10^(k/20), rounded to three digits (0,447, 0,562)
     Param("lr", "Lernrate η", "float", 0.1, lo=0.001, hi=2.0, step=0.05, log=True,
-          help="Wie weit ein Schritt entlang des negativen Gradienten geht."),
+          help="Mit welchem Faktor der Gradient zum Schritt wird: Schritt = η mal Gradient, bergab."),
     Param("steps", "Schritte", "int", 20, lo=0, hi=MAX_STEPS, step=1,
           help="Wie viele Schritte der Abstieg macht."),
     Param("momentum", "Momentum", "bool", False,
@@ -52,7 +52,8 @@ PARAMS = (
           help="Zwei Zahlen von −4 bis 4, mit Semikolon getrennt. Du kannst den Start auch im Bild ziehen."),
     Param("curv", "Krümmung (λ₁; λ₂)", "values", CURVATURE, lo=CURVATURE_RANGE[0], hi=CURVATURE_RANGE[1],
           count=(2, 2),
-          help="Zwei Zahlen von 0,1 bis 20, mit Semikolon getrennt: wie steil die Schüssel entlang w₁ und w₂ ist."),
+          help="Zwei Zahlen von 0,1 bis 20, mit Semikolon getrennt: wie stark die Schüssel entlang w₁ und w₂ "
+               "gekrümmt ist."),
 )
 
 PRESETS = (
@@ -97,6 +98,7 @@ def compute(lr: float = 0.1, steps: int = 20, momentum: bool = False, beta: floa
     # a direction runs away where the rule says so and the start has a part along it
     away = [eta > lim and x != 0 for lim, x in zip(limits, begin)]
     swings = [eta == lim and x != 0 for lim, x in zip(limits, begin)]
+    edge = away if any(away) else swings
     outside = next((k for k, w in enumerate(visited) if max(abs(w[0]), abs(w[1])) > VIEW), None)
     return {
         "lr": lr, "steps": steps, "momentum": momentum, "beta": float(b),
@@ -109,13 +111,18 @@ def compute(lr: float = 0.1, steps: int = 20, momentum: bool = False, beta: floa
         "loss_start": float(losses[0]),
         "loss_start_exact": str(losses[0]),
         "loss_end": float(losses[-1]),
+        "loss_end_exact": str(losses[-1]),
+        "ratio_exact": str(losses[-1] / losses[0]) if losses[0] else "0",
+        "w_exact": [str(x) for x in visited[-1]],
         "ratio": float(losses[-1] / losses[0]) if losses[0] else 0.0,
         "factors": [float(1 - eta * c) for c in curvature],
+        "factors_exact": [str(1 - eta * c) for c in curvature],
         "limits": [float(x) for x in limits],
         "limit": float(min(limits)),
         "limit_exact": str(min(limits)),
         "diverges": any(away),
         "swings": any(swings) and not any(away),
+        "edge_axes": [i for i in range(2) if edge[i]],  # the directions that run away (or swing for ever)
         "outside": outside,
     }
 
@@ -125,25 +132,59 @@ def compute(lr: float = 0.1, steps: int = 20, momentum: bool = False, beta: floa
 HUGE = 1e6  # beyond this a number says only „über einer Million“
 
 
-def _num(x: float, digits: int = 2) -> str:
+def _exact(x) -> Fraction:
+    """A Fraction, its str (as compute writes exact values) or a typed decimal."""
+    return Fraction(x) if isinstance(x, str) else fmt.as_fraction(x)
+
+
+def _num(x, digits: int = 2) -> str:
+    """An exact number as it ends, with „≈“ where it is rounded to ``digits`` places."""
+    x = _exact(x)
     if abs(x) >= HUGE:
         return ("über " if x > 0 else "unter −") + "einer Million"
-    return fmt.de(x, digits)
+    return fmt.exact(x, digits, digits)
 
 
-def _small(x: float) -> str:
-    """A loss near 0 with its first digits (0,000532), not as 0,00."""
-    return _num(x) if abs(x) >= 1 else fmt.de_auto(x)
+def _small(x) -> str:
+    """A loss near 0 with its first digits (≈ 0,000532), not as ≈ 0,00."""
+    x = _exact(x)
+    if abs(x) >= 1 or x == 0 or (fmt.decimal_places(x) or 99) <= 6:
+        return _num(x, 6 if abs(x) < 1 else 2)
+    return fmt.APPROX + fmt.de_auto(float(x))
 
 
 def _point(w) -> str:
-    return f"({_num(w[0])}; {_num(w[1])})"
+    """Two exact coordinates; one „≈“ before the pair where either is rounded."""
+    parts = [_num(x) for x in w]
+    if any(part.startswith(fmt.APPROX) for part in parts):  # both to two places then, as the readout always was
+        parts = [_num(x, 0) if abs(_exact(x)) >= HUGE else fmt.de(float(_exact(x)), 2) for x in w]
+        return f"{fmt.APPROX}({parts[0]}; {parts[1]})"
+    return f"({parts[0]}; {parts[1]})"
+
+
+def _share(ratio) -> str:
+    """The end's loss as a share of the start's, in percent with one decimal."""
+    ratio = Fraction(ratio)
+    if ratio < Fraction(1, 1000):
+        return "weniger als 0,1 %"
+    exact = (fmt.decimal_places(ratio * 100) or 99) <= 1
+    return ("" if exact else fmt.APPROX) + fmt.pct(float(ratio), 1)
 
 
 def _rule(r: dict) -> str:
     lim = fmt.exact(Fraction(r["limit_exact"]))
     lim = (" " if lim.startswith(fmt.APPROX.strip()) else " = ") + lim  # „≈ 0,216“ needs no „=“
     return ("2·(1 + β)/λ_max" if r["momentum"] else "2/λ_max") + lim
+
+
+def _factor(r: dict, axis: int, equals: bool = False) -> str:
+    """1 − η·λ along an axis, exact where it ends within three places; ``equals`` puts „=“ before it."""
+    text = fmt.exact(Fraction(r["factors_exact"][axis]), 3)
+    return ("" if not equals else " " if text.startswith(fmt.APPROX) else " = ") + text
+
+
+def _axes(r: dict) -> str:
+    return " und ".join(f"w{'₁₂'[i]}" for i in r["edge_axes"])
 
 
 def _overshoots(visited) -> bool:
@@ -159,26 +200,43 @@ def _key_sentence(r: dict) -> str:
     if r["loss_start"] == 0:
         return "Der Start liegt schon im Minimum. Dort ist der Gradient 0, und kein Schritt bewegt etwas."
     if n == 0:
-        return (f"Noch kein Schritt: Der Start {_point(r['start'])} hat den Verlust {_num(r['loss_start'])}. "
+        return (f"Noch kein Schritt: Der Start {_point(r['start'])} hat den Verlust {_num(r['loss_start_exact'])}. "
                 f"Die Grenze für die Lernrate ist {_rule(r)}.")
-    if r["diverges"]:
-        text = (f"Die Lernrate η = {lr} ist größer als {_rule(r)}. Vom Start {_point(r['start'])} aus schießt jeder "
-                f"Schritt über das Minimum hinaus und landet weiter weg: Nach {steps} ist der Verlust auf {_num(r['loss_end'])} gewachsen.")
-    elif r["swings"]:
-        text = (f"Die Lernrate η = {lr} liegt genau auf der Grenze {_rule(r)}. Der Weg kommt nie an: "
-                f"Er springt immer wieder hin und her, der Verlust sinkt nicht unter {_num(r['loss_end'])}.")
+    if r["diverges"] or r["swings"]:
+        if r["diverges"]:
+            text = f"Die Lernrate η = {lr} ist größer als {_rule(r)}. "
+            if r["momentum"]:
+                text += (f"Entlang {_axes(r)} schaukelt sich der Weg mit dem Schwung auf und springt immer weiter "
+                         "über die Talsohle. ")
+            else:
+                factors = " und ".join(f"1 − η·λ{'₁₂'[i]}{_factor(r, i, equals=True)}" for i in r["edge_axes"])
+                text += (f"Entlang {_axes(r)} {'sind' if len(r['edge_axes']) > 1 else 'ist'} {factors} kleiner "
+                         "als −1: Jeder Schritt springt dort über die "
+                         "Talsohle und landet weiter weg. ")
+            text += "Auf Dauer wächst der Verlust ohne Grenze. "
+        else:
+            text = (f"Die Lernrate η = {lr} liegt genau auf der Grenze {_rule(r)}. Der Weg kommt nie an: "
+                    f"Entlang {_axes(r)} pendelt er über die Talsohle hin und her, ohne abzuklingen. ")
+        # while the other direction still shrinks, the loss may fall over the first steps before it grows
+        if not r["diverges"]:
+            text += f"Nach {steps} ist der Verlust {_small(r['loss_end_exact'])}."
+        elif r["loss_end"] > r["loss_start"]:
+            text += (f"Nach {steps} ist er von {_num(r['loss_start_exact'])} auf {_num(r['loss_end_exact'])} "
+                     "gewachsen.")
+        else:
+            text += (f"Nach {steps} ist er noch {_small(r['loss_end_exact'])} (am Start {_num(r['loss_start_exact'])}): "
+                     "Das Wachsen zeigt sich erst nach mehr Schritten.")
     else:
-        share = fmt.pct(r["ratio"], 1) if r["ratio"] >= 0.001 else "weniger als 0,1 %"
-        text = (f"Mit η = {lr}{with_momentum} fällt der Verlust in {steps} von {_num(r['loss_start'])} auf "
-                f"{_small(r['loss_end'])}, das sind {share} des Anfangs.")
+        text = (f"Mit η = {lr}{with_momentum} fällt der Verlust in {steps} von {_num(r['loss_start_exact'])} auf "
+                f"{_small(r['loss_end_exact'])}, das sind {_share(r['ratio_exact'])} des Anfangs.")
         if r["ratio"] > 0.1 and r["lr"] <= r["limit"] / 4:
             text += f" Der Weg kriecht: Bis zur Grenze {_rule(r)} dürfte η viel größer sein."
         elif r["momentum"] and _overshoots(r["path"]):
             text += " Der Schwung trägt den Weg über das Minimum hinaus, dann pendelt er zurück."
         elif not r["momentum"] and min(r["factors"]) < 0:
-            axis = "₁" if r["factors"][0] < r["factors"][1] else "₂"
-            text += (f" Entlang w{axis} springt jeder Schritt über die Talsohle "
-                     f"(Faktor {fmt.de(min(r['factors']), 2)}): Der Weg läuft im Zickzack.")
+            k = 0 if r["factors"][0] < r["factors"][1] else 1
+            text += (f" Entlang w{'₁₂'[k]} springt jeder Schritt über die Talsohle "
+                     f"(Faktor {_factor(r, k)}): Der Weg läuft im Zickzack.")
     if r["outside"] is not None:
         text += f" Ab Schritt {r['outside']} liegt der Weg außerhalb des Bildes."
     return text
@@ -214,7 +272,7 @@ def _figure(r: dict, layout: str) -> svg.Plot:
     plot.body.append(f'<path class="pl-gd-step" d="{"".join(_dot(x, y, 3) for x, y in dots) or "M0 0"}"/>')
     end = points[-1]
     if len(points) > 1 and max(abs(end[0]), abs(end[1])) <= VIEW:
-        plot.point(*end, 5, "pl-gd-end", title=f"nach Schritt {len(points) - 1}: {_point(end)}")
+        plot.point(*end, 5, "pl-gd-end", title=f"nach Schritt {len(points) - 1}: {_point(r['w_exact'])}")
     sx, sy = r["start"]
     step = 0.1
     # a finger's target (static/js/experiment/mount.js: data-drag-xy) under the visible handle
@@ -238,39 +296,45 @@ def _figure(r: dict, layout: str) -> svg.Plot:
 def view(r: dict, layout: str = WIDE) -> View:
     n = r["steps"]
     readouts = [
-        Readout("loss_start", "Verlust am Start", _num(r["loss_start"]), r["loss_start"]),
-        Readout("loss_end", f"Verlust nach {fmt.count(n, 'Schritt', 'Schritten')}", _small(r["loss_end"]),
+        Readout("loss_start", "Verlust am Start", _num(r["loss_start_exact"]), r["loss_start"]),
+        Readout("loss_end", f"Verlust nach {fmt.count(n, 'Schritt', 'Schritten')}", _small(r["loss_end_exact"]),
                 r["loss_end"], True),
-        Readout("w", "Gewichte am Ende (w₁; w₂)", _point(r["w"]), r["w"]),
+        Readout("w", "Gewichte am Ende (w₁; w₂)", _point(r["w_exact"]), r["w"]),
         Readout("limit", "Grenze der Lernrate", _rule(r), r["limit"], True),
     ]
     if not r["momentum"]:
         readouts.append(Readout("factors", "Faktor je Schritt (1 − η·λ)",
-                                f"{fmt.de(r['factors'][0], 3, trim=True)}; {fmt.de(r['factors'][1], 3, trim=True)}",
+                                f"{_factor(r, 0)}; {_factor(r, 1)}",
                                 r["factors"]))
     return View(_figure(r, layout).render(), readouts, _key_sentence(r))
 
 
 # -- the lesson ---------------------------------------------------------------------------
 
+# The tasks lie beside the presets, not on them: „Zu große Lernrate“ (0,562) is more than EDGE over the
+# limit, and „Mit Momentum“ takes 50 steps, more than QUICK.
+EDGE = 0.05
+QUICK = 30
+
 LESSON = Lesson(
     prediction=Prediction(
-        question="Die Schüssel ist entlang w₂ viermal so steil wie entlang w₁ (λ = 1 und 4). "
-                 "Ab welcher Lernrate läuft der Weg davon?",
-        choices=("ab 0,5", "ab 2", "nie: Nahe am Minimum wird der Gradient klein und bremst jeden Schritt"),
+        question="Die Schüssel ist entlang w₂ viermal so stark gekrümmt wie entlang w₁ (λ = 1 und 4). "
+                 "Bei welchen Lernraten läuft der Weg davon?",
+        choices=("über 0,5", "über 2", "nie: Nahe am Minimum wird der Gradient klein und bremst jeden Schritt"),
         answer=0,
         shown=unless_own(lambda params, result: not result["momentum"] and result["diverges"]),
-        explain="Entlang w₂ schrumpft jeder Schritt den Abstand um den Faktor 1 − η·4. Ab η = 0,5 ist er "
+        explain="Entlang w₂ wird der Abstand in jedem Schritt mit 1 − 4η malgenommen. Für η > 0,5 ist das "
                 "kleiner als −1: Der Weg landet jedes Mal weiter weg, auf der anderen Seite.",
         example={"lr": 0.708},
         why_not=("",
-                 "Für die flache Richtung w₁ (λ = 1) stimmt das. Die steile Richtung w₂ ist aber schon bei "
-                 "η = 0,5 an ihrer Grenze 2/4.",
+                 "Für die flache Richtung w₁ (λ = 1) stimmt das. Die stärker gekrümmte Richtung w₂ erreicht "
+                 "ihre Grenze 2/4 aber zuerst.",
                  "Der Gradient wird nahe am Minimum klein, aber η·λ bleibt gleich. Ist η·λ größer als 2, "
                  "wächst der Abstand mit jedem Schritt."),
     ),
     tasks=(
-        Task("fast", "Finde eine Lernrate, mit der der Verlust in 10 Schritten unter 0,1 % des Anfangs fällt.",
+        Task("fast", "Finde eine Lernrate, mit der der Verlust in höchstens 10 Schritten unter 0,1 % des "
+                     "Anfangs fällt.",
              solved=unless_own(lambda params, result: (not result["momentum"] and result["steps"] <= 10
                                                   and result["ratio"] < 0.001)),
              explain="Am schnellsten geht es, wenn beide Faktoren 1 − η·λ klein sind. Bei η = 0,4 wären sie "
@@ -283,34 +347,38 @@ LESSON = Lesson(
                                                      and 0.001 <= result["ratio"] < 0.01)),
                        "Fast: Der Verlust liegt schon unter 1 % des Anfangs. Ein etwas anderes η hilft.",
                        {"lr": 0.2, "steps": 10})),
-        Task("edge", "Bringe den Weg zum Davonlaufen, mit einer Lernrate höchstens 0,1 über der Grenze.",
+        Task("edge", f"Bringe den Weg zum Davonlaufen, mit einer Lernrate höchstens {fmt.de(EDGE)} über der Grenze.",
              solved=unless_own(lambda params, result: (result["diverges"]
-                                                  and result["lr"] <= result["limit"] + 0.1)),
-             explain="Die Grenze ist 2/λ_max. Knapp darüber wächst der Abstand nur langsam, aber er wächst: "
-                     "Nach genug Schritten verlässt der Weg das Bild.",
-             example={"lr": 0.562},
+                                                  and result["lr"] <= result["limit"] + EDGE)),
+             explain="Die Grenze ist 2/λ_max. Knapp darüber wächst der Abstand entlang w₂ nur langsam, aber er "
+                     "wächst mit jedem Schritt: Auf Dauer läuft der Weg davon.",
+             example={"lr": 0.501},
              hints=("Die Grenze steht unter „Grenze der Lernrate“.",
                     "Schiebe η knapp über diese Grenze und schaue, wie der Verlust wächst."),
              near=Near(unless_own(lambda params, result: (not result["diverges"] and not result["momentum"]
                                                      and result["lr"] >= 0.4)),
                        "Fast: Der Weg springt schon im Zickzack. Ein wenig mehr, dann läuft er davon.",
                        {"lr": 0.447})),
-        Task("momentum", "Lass η bei 0,01 und bringe den Verlust in 50 Schritten unter 1 % des Anfangs.",
-             solved=unless_own(lambda params, result: (result["lr"] <= 0.0101 and result["steps"] <= MAX_STEPS
+        Task("momentum", f"Lass η bei 0,01 und bringe den Verlust in höchstens {QUICK} Schritten unter 1 % des "
+                         "Anfangs.",
+             solved=unless_own(lambda params, result: (result["lr"] <= 0.0101 and result["steps"] <= QUICK
                                                   and result["ratio"] < 0.01)),
              explain="Momentum sammelt Schwung: Zeigen die Gradienten lange in dieselbe Richtung, wird der "
-                     "Schritt fast zehnmal so groß (1/(1 − β) bei β = 0,9).",
-             example={"lr": 0.01, "momentum": True, "steps": 50},
+                     "Schritt bis zu 1/(1 − β)-mal so groß. Zu viel Schwung trägt den Weg aber über das Minimum "
+                     "hinaus, und er pendelt zurück.",
+             example={"lr": 0.01, "momentum": True, "steps": QUICK, "beta": 0.85},
              hints=("Ohne Hilfe ist η = 0,01 zu klein: Der Weg kriecht.",
-                    "Schalte „Momentum“ ein und stelle 50 Schritte ein."),
+                    "Schalte „Momentum“ ein. Schaue im Bild, ob der Weg über das Minimum hinausschießt.",
+                    f"Stelle {QUICK} Schritte ein und probiere ein kleineres β."),
              near=Near(unless_own(lambda params, result: (result["lr"] <= 0.0101 and result["momentum"]
-                                                     and result["ratio"] < 0.1)),
-                       "Fast: Mit Momentum ist der Verlust schon unter 10 %. Mehr Schritte oder ein größeres β helfen.",
-                       {"lr": 0.01, "momentum": True, "steps": 30})),
+                                                     and result["steps"] <= QUICK and result["ratio"] < 0.1)),
+                       "Fast: Mit Momentum ist der Verlust schon unter 10 %. Ändere β oder die Zahl der Schritte.",
+                       {"lr": 0.01, "momentum": True, "steps": QUICK})),
     ),
     discussion=(
-        "Warum setzt die steilste Richtung die Grenze für die Lernrate, und die flachste Richtung die Dauer?",
-        "Ein Netz hat Millionen Gewichte. Was heißt dann „die Schüssel ist in einer Richtung steil“?",
+        "Warum setzt die am stärksten gekrümmte Richtung die Grenze für die Lernrate, und die flachste "
+        "Richtung die Dauer?",
+        "Ein Netz hat Millionen Gewichte. Was heißt dann „die Schüssel ist in einer Richtung stark gekrümmt“?",
     ),
     teacher=(
         "Jeder Schritt multipliziert den Abstand entlang einer Richtung mit 1 − η·λ. Der Betrag muss unter 1 "

@@ -7,7 +7,8 @@ is the page's own insight (the same number added to every logit changes nothing)
 shows and says so.
 
 T = 0 is the limit, not a division: all weight on the largest logit, and logits that tie for it share it
-equally – exact fractions (1/2, 1/3). T → ∞ makes every token 1/n. The entropy in bits, H = −Σ p log₂ p,
+equally – exact fractions (1/2, 1/3). T → ∞ makes every token 1/n; equal logits give exactly 1/n at every T,
+the one case besides T = 0 where the page writes exact values. The entropy in bits, H = −Σ p log₂ p,
 reads how unsure the distribution is; 2^H is the number of equally good tokens that are as unsure.
 
 The logits come from a chosen row or from the reader's own list (2–6 numbers); a bar of the logit panel
@@ -57,7 +58,7 @@ OWN = Param("logits", "Eigene Logits", "values", (), lo=LOGIT_RANGE[0], hi=LOGIT
 
 PARAMS = (
     # step: a hundredth of a power of ten (2,3 %), one arrow key a change the readout shows; the slider
-    # stands exactly on 0,01, 0,1, 1, 10, 100 and (rounded to three digits, as it reports) on 0,2, 2 and 20,
+    # stands on 10^(k/100) rounded to three significant digits, as it reports (0,2, 2, 20, 0,363, 3,16),
     # so presets and task examples use those
     Param("T", "Temperatur T", "float", 1.0, lo=T_MIN, hi=float(T_MAX), step=0.01, log=True,
           help="Teilt jedes Logit vor der Softmax. Unter 1 wird die Verteilung steiler, über 1 flacher."),
@@ -111,7 +112,8 @@ def compute(T: float = 1.0, greedy: bool = False, row: str = "beispiel", logits:
     z = [float(v) for v in logits] if logits else list(ROWS[row])
     n = len(z)
     tokens = list(LETTERS[:n])
-    exact = argmax_limit(z) if greedy else None
+    same = all(v == z[0] for v in z)
+    exact = argmax_limit(z) if greedy or same else None
     probs = [float(p) for p in exact] if exact else softmax(z, T)
     own = softmax(z, 1.0)
     h = math.log2(sum(p > 0 for p in exact)) if exact else entropy_bits(probs)
@@ -128,6 +130,7 @@ def compute(T: float = 1.0, greedy: bool = False, row: str = "beispiel", logits:
         "probs_exact": [str(p) for p in exact] if exact else None,
         "model_probs": own,
         "uniform": 1 / n,
+        "equal": same,  # all logits equal: exactly 1/n at every T
         "n": n,
         "entropy": h,
         "max_entropy": math.log2(n),
@@ -166,6 +169,10 @@ def _key_sentence(r: dict) -> str:
     lead = "Eigene Logits: " if r["row"] == "eigen" else ""
     unsure = (f"Entropie {fmt.de(r['entropy'], 2)} Bit: so unsicher wie zwischen "
               f"{fmt.de(r['perplexity'], 2, trim=True)} gleich guten Tokens.")
+    if r["equal"]:
+        both = "Beide" if r["n"] == 2 else f"Alle {r['n']}"
+        return (f"{lead}{both} Logits sind gleich ({fmt.de_auto(z[0])}): Bei jedem T bekommt jedes Token genau "
+                f"{fmt.ratio(Fraction(1, r['n']))} – gleich verteilt. {unsure}")
     if r["greedy"]:
         winners = r["top_tokens"]
         if len(winners) == 1:
@@ -201,7 +208,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     figure = svg.figure(total_w, total_h, body, label=label, cls="pl-sm", layout=layout)
     probs = " · ".join(f"{t} {_prob_text(r, i)}" for i, t in enumerate(r["tokens"]))
     readouts = [
-        Readout("probs", "Wahrscheinlichkeiten (gerundet)" if not r["greedy"] else "Wahrscheinlichkeiten (exakt)",
+        Readout("probs", "Wahrscheinlichkeiten (exakt)" if r["probs_exact"] else "Wahrscheinlichkeiten (gerundet)",
                 probs, r["probs"], True),
         Readout("entropy", "Entropie", f"{fmt.de(r['entropy'], 2)} Bit (höchstens {fmt.de(r['max_entropy'], 2)})",
                 r["entropy"]),
@@ -294,8 +301,15 @@ def _curves(r: dict, layout: str) -> str:
 
 # -- the lesson ----------------------------------------------------------------------------------
 
-SURE = 0.9  # „A bekommt mindestens 0,9“
-UNSURE = 3.5  # „so unsicher wie zwischen 3,5 gleich guten Tokens“ (of four)
+# The tasks ask for a band, not a side: „T = 0,2“ (A ≈ 0,99), „T = 2“ (≈ 3,54 gleich gute Tokens) and
+# „T = 20“ (≈ 3,99) lie outside, so no preset solves one. Both are read off as the readouts round them.
+SURE = (0.9, 0.95)  # A's probability
+UNSURE = (3.7, 3.9)  # equally good tokens, of four
+TIE = 3  # tokens that share everything at T = 0: no row has three equal logits, the reader types them
+
+
+def _within(value: float, band: tuple[float, float]) -> bool:
+    return band[0] <= round(value, 2) <= band[1]
 
 
 def _example_state(result) -> bool:
@@ -327,34 +341,39 @@ LESSON = Lesson(
                  "Addieren ändert die Abstände nicht."),
     ),
     tasks=(
-        Task("sure", f"Stelle die Temperatur beim Beispiel so ein, dass A mindestens {fmt.de(SURE, 1)} bekommt. "
-                     "T = 0 gilt nicht.",
-             solved=lambda params, result: _example_state(result) and result["probs"][0] >= SURE,
-             explain="Eine kleine Temperatur macht die Abstände der Logits größer. Dann zieht das größte davon.",
-             example={"T": 0.2},
+        Task("sure", f"Stelle die Temperatur beim Beispiel so ein, dass A zwischen {fmt.de(SURE[0], 1)} und "
+                     f"{fmt.de(SURE[1], 2)} bekommt. T = 0 gilt nicht.",
+             solved=lambda params, result: _example_state(result) and _within(result["probs"][0], SURE),
+             explain="Eine kleine Temperatur macht die Abstände der Logits größer. Dann zieht das größte davon, "
+                     "und je kälter, desto mehr.",
+             example={"T": 0.363},
              hints=("Schaue auf die Wahrscheinlichkeit von A unter dem Bild.",
                     "Soll die Verteilung steiler oder flacher werden?",
-                    "Schiebe den Regler „Temperatur T“ nach links, unter 1."),
-             near=Near(lambda params, result: _example_state(result) and 0.8 <= result["probs"][0] < SURE,
+                    "Schiebe den Regler „Temperatur T“ nach links, unter 1, und dann in kleinen Schritten."),
+             near=Near(lambda params, result: _example_state(result) and 0.8 <= round(result["probs"][0], 2) < SURE[0],
                        "Fast: A liegt schon über 0,8. Noch ein Stück kälter.", {"T": 0.501})),
-        Task("unsure", f"Mache das Beispiel so unsicher wie zwischen mindestens {fmt.de(UNSURE, 1)} gleich guten Tokens.",
-             solved=lambda params, result: _example_state(result) and result["perplexity"] >= UNSURE,
-             explain="Eine hohe Temperatur drückt alle Logits zur 0. Dann werden die vier Tokens fast gleich wahrscheinlich.",
-             example={"T": 10.0},
+        Task("unsure", f"Mache das Beispiel mit der Temperatur so unsicher wie eine Wahl unter {fmt.de(UNSURE[0], 1)} "
+                       f"bis {fmt.de(UNSURE[1], 1)} gleich guten Tokens.",
+             solved=lambda params, result: _example_state(result) and _within(result["perplexity"], UNSURE),
+             explain="Eine hohe Temperatur drückt alle Logits zur 0. Dann werden die vier Tokens fast gleich "
+                     "wahrscheinlich, und die Unsicherheit nähert sich der einer Wahl unter vier.",
+             example={"T": 3.16},
              hints=("Schaue auf „So unsicher wie zwischen“.",
                     "Mehr als vier gleich gute Tokens gibt es hier nicht. Wann sind alle vier fast gleich?",
-                    "Schiebe den Regler „Temperatur T“ weit nach rechts."),
-             near=Near(lambda params, result: _example_state(result) and 3.0 <= result["perplexity"] < UNSURE,
+                    "Schiebe den Regler „Temperatur T“ nach rechts, über 2, und dann in kleinen Schritten."),
+             near=Near(lambda params, result: _example_state(result) and 3.0 <= round(result["perplexity"], 2) < UNSURE[0],
                        "Fast: schon über 3 gleich gute Tokens. Noch etwas heißer.", {"T": 1.58})),
-        Task("tie", "Finde einen Zustand, in dem bei T = 0 zwei Tokens je genau die Hälfte bekommen.",
-             solved=lambda params, result: result["greedy"] and len(result["top_tokens"]) == 2,
-             explain="Greedy hat bei einem Gleichstand keinen Sieger. Im Grenzwert teilen sich die beiden alles.",
-             example={"row": "gleichstand", "greedy": True},
-             hints=("Bei T = 0 bekommt das größte Logit alles. Was, wenn es zwei größte gibt?",
-                    "Eine der Auswahlen unter „Logits“ hat zwei gleich große Werte.",
-                    "Wähle „Gleichstand“ und schalte „T = 0“ ein."),
-             near=Near(lambda params, result: result["row"] == "gleichstand" and not result["greedy"],
-                       "Fast: A und B sind gleich groß. Jetzt noch T = 0.", {"row": "gleichstand"})),
+        Task("tie", "Finde Logits, bei denen bei T = 0 drei Tokens je genau ein Drittel bekommen.",
+             solved=lambda params, result: result["greedy"] and len(result["top_tokens"]) == TIE,
+             explain="Greedy hat bei einem Gleichstand keinen Sieger. Im Grenzwert teilen sich die gleich großen "
+                     "Logits alles zu gleichen Teilen.",
+             example={"logits": (2.0, 2.0, 2.0, -1.0), "greedy": True},
+             hints=("Bei T = 0 bekommt das größte Logit alles. Was, wenn es mehrere größte gibt?",
+                    "Tippe eigene Logits in das Feld, drei davon gleich groß und am größten.",
+                    "Tippe „2; 2; 2; −1“ und schalte „T = 0“ ein."),
+             near=Near(lambda params, result: result["greedy"] and len(result["top_tokens"]) == TIE - 1,
+                       "Fast: Zwei Tokens teilen sich schon alles. Es sollen drei sein.",
+                       {"row": "gleichstand", "greedy": True})),
         Task("shift", "Tippe eigene Logits: die vier des Beispiels, jedes um dieselbe Zahl größer oder kleiner.",
              solved=lambda params, result: _shifted(result),
              explain="Die Wahrscheinlichkeiten bleiben gleich. Nur die Abstände der Logits zählen.",
@@ -377,7 +396,7 @@ LESSON = Lesson(
     misconceptions=(
         "„Die Temperatur macht das Modell klüger oder dümmer.“ – Nein, sie ändert nur, wie spitz die "
         "Verteilung ist. Das Wissen steckt in den Logits.",
-        "„Große Logits bedeuten große Wahrscheinlichkeiten.“ – Nur die Abstände zählen: 12, 11, 10,5, 9 "
+        "„Ein Logit von 12 heißt eine große Wahrscheinlichkeit.“ – Nur die Abstände zählen: 12, 11, 10,5, 9 "
         "gibt dasselbe wie 2, 1, 0,5, −1.",
     ),
 )

@@ -1,7 +1,8 @@
 """Tokenization with byte-level BPE: the site's own tokenizer, merge by merge, on the reader's text.
 
 The tokenizer is the one the site's trained model reads (``engine/bpe.py``, ``engine/weights/tokenizer.json``:
-768 merges, vocabulary 1 024; Sennrich, Haddow, Birch 2016 after Gage 1994, byte-level as in GPT-2), read
+768 merges, vocabulary 1 024; Sennrich, Haddow, Birch 2016 after Gage 1994, byte-level as in GPT-2 (Radford
+et al. 2019)), read
 once per interpreter by kit/site_tokenizer.py from the page's Python zip: no numpy, no download of its own.
 
 With only the first k merges a text encodes as the full tokenizer's encoding stopped before its first merge
@@ -41,7 +42,7 @@ ROW_CHOICES = tuple((key, f"„{text}“") for key, text in ROWS.items())
 
 PARAMS = (
     Param("merges", "Merges", "int", MERGES, lo=0, hi=MERGES, step=1,
-          help=f"Wie viele der gelernten Verschmelzungen der Tokenizer benutzt. 0: nur Bytes. {MERGES}: der "
+          help=f"Wie viele der gelernten Merges der Tokenizer benutzt. 0: nur Bytes. {MERGES}: der "
                "fertige Tokenizer des Modells dieser Website."),
     Param("row", "Text", "choice", "haus", choices=ROW_CHOICES, widget="select",
           help="Ein Beispieltext. Ein eigener Text darunter ersetzt ihn."),
@@ -56,8 +57,8 @@ PRESETS = (
     Preset("Straßenbahnhaltestelle", {"row": "strasse"}, "Ein langes, seltenes Wort zerfällt in viele Stücke."),
     Preset("Nur Bytes (0 Merges)", {"row": "strasse", "merges": 0}, "Ohne Merges ist jedes Byte ein Token."),
     Preset("Nach 100 Merges", {"row": "strasse", "merges": 100}, "Die häufigsten Paare sind schon verschmolzen."),
-    Preset("Häufiges Wort", {"row": "schaltflaeche"}, "„ Schaltfläche“ samt Leerzeichen ist ein Token."),
-    Preset("Emoji", {"row": "emoji"}, "Ein Zeichen aus vier Bytes, die kein Merge verschmolzen hat."),
+    Preset("Häufiges Wort", {"row": "schaltflaeche"}, "„␣Schaltfläche“ samt Leerzeichen ist ein Token."),
+    Preset("Emoji", {"row": "emoji"}, "Ein Emoji mitten im Satz: ein einziges Zeichen."),
 )
 
 
@@ -253,6 +254,10 @@ def view(r: dict, layout: str = WIDE) -> View:
 
 LONG_WORD = 8  # letters of a word the finished tokenizer reads as one token
 MANY = 6  # tokens a word costs that falls apart
+FEW = 15  # tokens of „Straßenbahnhaltestelle“: reached at a merge no preset names, not by the last one
+# the words of the sample texts: the page shows them, so a task that asks for a word wants another one
+SAMPLE_WORDS = frozenset(word for text in ROWS.values()
+                         for word in "".join(ch if ch.isalpha() else " " for ch in text).lower().split())
 
 
 def _full(result) -> bool:
@@ -268,8 +273,18 @@ def _letters(result) -> int:
     return sum(ch.isalpha() for ch in result["text"])
 
 
-def _first_half(result) -> bool:
-    return not result["own"] and result["row"] == "strasse" and result["merges"] == result["half"]
+def _new_word(result) -> bool:
+    """An own text that is one word, and not one of the sample texts' words."""
+    return _one_word(result) and result["text"].strip().lower() not in SAMPLE_WORDS
+
+
+def _few_from(result) -> int | None:
+    """The smallest number of merges at which the text needs at most FEW tokens."""
+    return next((k for k, n in enumerate(result["curve"]) if n <= FEW), None)
+
+
+def _strasse(result) -> bool:
+    return not result["own"] and result["row"] == "strasse"
 
 
 _STRASSE = compute(row="strasse")
@@ -279,56 +294,57 @@ LESSON = Lesson(
         question="Das Emoji „😀“ ist ein einziges Zeichen. Wie viele Tokens kostet es beim fertigen Tokenizer dieser Website?",
         choices=("1 – ein Zeichen, ein Token", "2", "4 – eins pro Byte"),
         answer=2,
-        shown=lambda params, result: not result["own"] and result["row"] == "emoji" and _full(result),
+        shown=lambda params, result: "😀" in result["text"] and _full(result),
         explain="„😀“ ist in UTF-8 vier Bytes lang. Im Training kam es nie oft genug vor, also hat kein Merge die "
                 "vier Bytes verschmolzen.",
         example={"row": "emoji"},
         why_not=("Ein Token je Zeichen gibt es nur für häufige Zeichen. Dieses Emoji hat keinen eigenen Eintrag.",
-                 "Zwei Tokens hieße: Ein Merge hat zwei der vier Bytes verschmolzen. Dafür war es im Training zu selten.",
+                 "Zwei Tokens hießen: Merges hätten die vier Bytes zu zwei Stücken verschmolzen. Dafür war es "
+                 "im Training zu selten.",
                  ""),
     ),
     tasks=(
         Task("one", f"Finde ein Wort mit mindestens {LONG_WORD} Buchstaben, das der fertige Tokenizer als ein "
-                    "einziges Token liest.",
-             solved=lambda params, result: _one_word(result) and _full(result) and result["count"] == 1
+                    "einziges Token liest – ein anderes als „Schaltfläche“.",
+             solved=lambda params, result: _new_word(result) and _full(result) and result["count"] == 1
              and _letters(result) >= LONG_WORD,
              explain="Häufige Wörter der Trainingstexte werden ganz verschmolzen, samt dem Leerzeichen davor.",
-             example={"text": " Schaltfläche"},
+             example={"text": " Datenbank"},
              hints=("Die Trainingstexte enthalten viele Hilfeseiten von Programmen.",
                     "Ein Wort mitten im Satz beginnt mit einem Leerzeichen. Tippe das Leerzeichen mit.",
-                    "Tippe „ Schaltfläche“, mit einem Leerzeichen davor."),
-             near=Near(lambda params, result: _one_word(result) and _full(result) and result["count"] <= 4
+                    "Denke an Wörter aus der Hilfe eines Büroprogramms, etwa „ Datenbank“, mit einem Leerzeichen "
+                    "davor."),
+             near=Near(lambda params, result: _new_word(result) and _full(result) and result["count"] <= 4
                        and result["count"] > 1 and _letters(result) >= LONG_WORD,
                        "Fast: nur noch wenige Stücke. Versuche es mit einem Leerzeichen vor dem Wort.",
-                       {"text": "Schaltfläche"})),
-        Task("apart", f"Finde ein Wort, das beim fertigen Tokenizer in mindestens {MANY} Tokens zerfällt.",
-             solved=lambda params, result: _one_word(result) and _full(result) and result["count"] >= MANY,
+                       {"text": "Datenbank"})),
+        Task("apart", f"Finde ein eigenes Wort, das in keinem Beispieltext steht und beim fertigen Tokenizer in "
+                      f"mindestens {MANY} Tokens zerfällt.",
+             solved=lambda params, result: _new_word(result) and _full(result) and result["count"] >= MANY,
              explain="Seltene Wörter kennt das Vokabular nicht am Stück. Sie zerfallen in häufige Teile.",
-             example={"text": "Straßenbahnhaltestelle"},
+             example={"text": "Eichhörnchen"},
              hints=("Lange, seltene Wörter zerfallen eher.",
                     "Zusammengesetzte Wörter mit ß oder Umlauten sind gute Kandidaten.",
-                    "Tippe „Straßenbahnhaltestelle“."),
-             near=Near(lambda params, result: _one_word(result) and _full(result) and 4 <= result["count"] < MANY,
+                    "Tippe zum Beispiel „Eichhörnchen“."),
+             near=Near(lambda params, result: _new_word(result) and _full(result) and 4 <= result["count"] < MANY,
                        "Fast: schon vier Stücke oder mehr. Nimm ein noch längeres, selteneres Wort.",
-                       {"text": "Schaltfläche"})),
-        Task("half", "Wähle „Straßenbahnhaltestelle“ und finde die kleinste Zahl von Merges, bei der das Wort "
-                     "höchstens halb so viele Tokens wie Bytes hat.",
-             solved=lambda params, result: _first_half(result),
+                       {"text": "Fahrrad"})),
+        Task("few", f"Wähle „Straßenbahnhaltestelle“ und finde die kleinste Zahl von Merges, bei der das Wort "
+                    f"höchstens {FEW} Tokens braucht.",
+             solved=lambda params, result: _strasse(result) and result["merges"] == _few_from(result),
              explain="Jeder Merge verschmilzt ein Paar. Die ersten Merges sind die häufigsten Paare der "
-                     "Trainingstexte, etwa „en“ und „er“.",
-             example={"row": "strasse", "merges": _STRASSE["half"]},
-             hints=(f"Das Wort hat {fmt.de(_STRASSE['bytes'])} Bytes. Halb so viele Tokens heißt höchstens "
-                    f"{fmt.de(_STRASSE['bytes'] // 2)}.",
+                     "Trainingstexte, etwa „en“ und „er“. Sie sparen am meisten.",
+             example={"row": "strasse", "merges": _few_from(_STRASSE)},
+             hints=(f"Das Wort hat {fmt.de(_STRASSE['bytes'])} Bytes, ohne Merges also {fmt.de(_STRASSE['bytes'])} "
+                    "Tokens.",
                     "Schiebe den Regler „Merges“ und schaue auf die Treppe im unteren Bild.",
-                    f"Gehe mit den Pfeiltasten zurück, bis es mehr als {fmt.de(_STRASSE['bytes'] // 2)} Tokens "
-                    "sind, und dann einen Schritt vor."),
-             near=Near(lambda params, result: not result["own"] and result["row"] == "strasse"
-                       and result["half"] is not None and result["merges"] > result["half"],
-                       "Schon halbiert. Geht es mit weniger Merges auch?",
+                    f"Gehe mit den Pfeiltasten zurück, bis es mehr als {FEW} Tokens sind, und dann einen Schritt vor."),
+             near=Near(lambda params, result: _strasse(result) and result["merges"] > (_few_from(result) or MERGES),
+                       f"Schon höchstens {FEW} Tokens. Geht es mit weniger Merges auch?",
                        {"row": "strasse"})),
     ),
     discussion=(
-        "Warum braucht ein Modell für denselben Satz auf Englisch oft weniger Tokens als auf Deutsch?",
+        "Warum braucht ein großes Modell wie GPT für denselben Satz auf Englisch oft weniger Tokens als auf Deutsch?",
         "Ein größeres Vokabular macht Texte kürzer. Warum nimmt man trotzdem nicht eine Million Tokens?",
     ),
     teacher=(

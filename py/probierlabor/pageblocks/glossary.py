@@ -60,8 +60,8 @@ TERMS: tuple[Term, ...] = (
     Term("Behavioral Cloning", "das", "",
          "Ein Modell ahmt vorgemachte Handlungen nach, ohne Belohnungen zu sehen."),
     Term("Byte-Pair-Encoding", "das", "",
-         "Ein Tokenizer, der mit den 256 Bytes beginnt und die häufigsten Paare Schritt für Schritt zu neuen "
-         "Tokens verschmilzt. Kurz BPE.", page="tokenisierung"),
+         "Ein Verfahren, das die häufigsten Paare Schritt für Schritt zu neuen Tokens verschmilzt. Es beginnt "
+         "mit einzelnen Zeichen, hier mit den 256 Bytes. Kurz BPE.", page="tokenisierung"),
     Term("Benchmark", "der", "die Benchmarks",
          "Eine feste Sammlung von Aufgaben, an der man Modelle vergleicht."),
     Term("Catastrophic Forgetting", "das", "",
@@ -144,7 +144,8 @@ TERMS: tuple[Term, ...] = (
     Term("logistische Regression", "die", "",
          "Passt eine S-förmige Kurve an Ja-nein-Ergebnisse an, etwa Erfolg oder Misserfolg."),
     Term("Lernrate", "die", "die Lernraten",
-         "Die Zahl η, die beim Gradientenabstieg sagt, wie weit ein Schritt geht.", page="gradientenabstieg",
+         "Die Zahl η, die beim Gradientenabstieg sagt, mit welchem Faktor der Gradient zum Schritt wird.",
+         page="gradientenabstieg",
          avoid={r"\b[Ll]earning[- ][Rr]ate\b": "Learning Rate"}),
     Term("Logit", "das", "die Logits",
          "Der Rohwert, den ein Modell für jedes mögliche nächste Token ausgibt; die Softmax macht daraus "
