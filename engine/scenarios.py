@@ -246,7 +246,7 @@ def _spec_pq(meta):
 
 
 @scenario("speculative-decoding-tiny", "Speculative Decoding mit dem trainierten Modellpaar",
-          "Zielmodell: das trainierte Sprachmodell der Seite; Entwurf: ein zehnmal kleineres Modell, das von ihm "
+          "Zielmodell: das trainierte Sprachmodell der Seite; Entwurf: ein etwa neunmal kleineres Modell, das von ihm "
           "gelernt hat. Greedy mit k = 4: angenommen wird, was das Zielmodell selbst gewählt hätte – die Ausgabe "
           "ist Token für Token die des Zielmodells.",
           ["speculative-decoding"])

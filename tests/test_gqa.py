@@ -1,8 +1,10 @@
 """GQA: the KV-cache figures of CONCEPTS.md §23 in exact integers, the grouping, honest handling of bad G."""
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -164,3 +166,14 @@ def test_the_key_sentence_places_the_cache_between_mha_and_mqa():
     odd = api.run("gqa", api.preset_values("gqa", "G = 3 geht nicht"))["summary"]
     assert odd.startswith("G = 3 teilt H = 8 nicht") and "2 Gruppen zu je 4" in odd
     assert "dasselbe" in api.run("gqa", {"heads": 1, "groups": 1})["summary"]
+
+
+def test_the_formula_names_the_head_dimension_as_its_field_does():
+    label = next(p.label for p in gqa.PARAMS if p.name == "head_dim")
+    page = (Path(__file__).resolve().parents[1] / "pages" / "gqa.md").read_text(encoding="utf-8")
+    assert label == "Dimension je K/V-Kopf" and f"\\text{{{label}}}" in page
+
+
+def test_the_lesson_names_the_shared_keys_and_values_k_v_heads():
+    # „Satz“ only ever explains the term („ein Satz Keys und Values“); alone it is the glossary's avoided variant
+    assert not [t for t in gqa.LESSON.misconceptions if re.search(r"\bSätze|\bSatz\b(?! Keys)", t)]

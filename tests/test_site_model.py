@@ -150,3 +150,41 @@ def test_no_older_page_gives_a_vocabulary_size_another_way():
     said = [p.name for p in older if re.search(r"(?:[Zz]ehn|[Hh]undert)?[Tt]ausende[n]? Tokens|\d\d 000 Tokens|"
                                                r"Vokabulare? (?:hat|haben) [Zz]ehntausend", p.read_text(encoding="utf-8"))]
     assert said == []
+
+
+def test_the_rounded_ends_of_the_vocabulary_range_carry_the_approx_sign():
+    # LARGE is rounded (Llama 2 has 32 000 tokens, GPT-4o's tokenizer a few more than 200 000); the site's is exact
+    large, site = vocabulary.sizes().split(", das Modell dieser Website: ")
+    assert large == f"große Sprachmodelle: {fmt.APPROX}{fmt.de(vocabulary.LARGE[0])} bis " \
+                    f"{fmt.APPROX}{fmt.de(vocabulary.LARGE[1])} Tokens"
+    assert site == fmt.de(vocabulary.site_size())
+
+
+def _replayed(slug: str) -> set[str]:
+    """The models whose recordings a page plays (its ``replay("…")`` macros)."""
+    names = re.findall(r'replay\("([^"]+)"', (ROOT / "pages" / f"{slug}.md").read_text(encoding="utf-8"))
+    return {json.loads((ROOT / "static/traces" / f"{n}.json").read_text(encoding="utf-8"))["model"].get("name")
+            for n in names}
+
+
+@pytest.mark.parametrize("slug", sorted(live_block.PAGES))
+def test_the_own_run_claims_the_recordings_model_only_where_they_ran_it(slug):
+    # decode's recording runs the hand-built toy model, the speculative page's first the constant pair p, q
+    section = html.unescape(live_block.section(slug))
+    intro = re.search(r'<p class="pl-live-intro">(.*?)</p>', section).group(1)
+    others = {m for m in _replayed(slug) if not str(m).startswith("probierlabor-target")}
+    if others:
+        assert "demselben" not in intro and "rechnet mit dem trainierten Sprachmodell dieser Website" in intro, slug
+    offers_pair = "Beispielpaar p und q" in section.split(intro, 1)[1]
+    assert ("Beispielpaar p und q" in intro) == offers_pair, slug
+
+
+def test_the_speculative_trace_sizes_the_draft_truly():
+    words = {8: "acht", 9: "neun", 10: "zehn", 11: "elf", 12: "zwölf"}
+    models = pretrained.manifest()["models"]
+    ratio = models["target"]["parameters"] / models["draft"]["parameters"]
+    said = json.loads((ROOT / "static/traces/speculative-decoding-tiny.json").read_text(encoding="utf-8"))
+    said = said["scenario"]["description"]
+    factor = re.search(r"ein (etwa )?(\w+)mal kleineres Modell", said)
+    assert factor and factor.group(2) == words[round(ratio)], said
+    assert bool(factor.group(1)) == (ratio != round(ratio)), said  # rounded, so „etwa“

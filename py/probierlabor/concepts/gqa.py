@@ -323,7 +323,7 @@ LESSON = Lesson(
     ),
     misconceptions=(
         "„Mit weniger K/V-Köpfen wird der Kontext kürzer.“ – Nein, es werden genauso viele Tokens "
-        "gespeichert, nur in weniger Sätzen.",
+        "gespeichert, nur in weniger K/V-Köpfen.",
         "„GQA hat weniger Query-Köpfe.“ – Nein, alle H Query-Köpfe bleiben; sie teilen sich nur Keys und Values.",
     ),
 )

@@ -19,5 +19,6 @@ def site_size() -> int:
 
 
 def sizes() -> str:
-    return (f"große Sprachmodelle: {fmt.de(LARGE[0])} bis {fmt.de(LARGE[1])} Tokens, "
+    # both ends are rounded (o200k holds a few more than 200 000)
+    return (f"große Sprachmodelle: {fmt.APPROX}{fmt.de(LARGE[0])} bis {fmt.APPROX}{fmt.de(LARGE[1])} Tokens, "
             f"das Modell dieser Website: {fmt.de(site_size())}")

@@ -128,7 +128,7 @@ TERMS: tuple[Term, ...] = (
          "Die Keys und Values, die ein oder mehrere Query-Köpfe lesen. Bei MHA hat jeder Query-Kopf einen "
          "eigenen, bei GQA und MQA teilen sich mehrere einen. Der KV-Cache hält jeden K/V-Kopf einmal.", page="gqa",
          avoid={r"\bK/V-S[äa]tz\w*": "K/V-Satz, K/V-Sätze", r"\bK/V-Gruppe\w*": "K/V-Gruppe",
-                r"\bKV-K[oö]pf\w*": "KV-Kopf"}),
+                r"\bKV-K[oö]pf\w*": "KV-Kopf", r"\bK/V-Darstellung\w*": "K/V-Darstellung"}),
     Term("KV-Cache", "der", "die KV-Caches",
          "Der Speicher für die Keys und Values aller bisherigen Tokens, damit das Modell sie nicht neu "
          "berechnen muss.", page="kv-cache",

@@ -55,10 +55,13 @@ MODEL = dataclasses.replace(
                                  "Sprachmodells dieser Website",
     choices=tuple((kind, f"{kind}: {n} K/V-Köpfe" if n > 1 else f"{kind}: 1 K/V-Kopf")
                   for kind, n in ((kind, pretrained.KV_HEADS[kind]) for kind in fields.MODELS)))
-INTRO = ("Hier rechnest du deine eigenen Anfragen mit derselben kleinen Engine, die die Aufzeichnungen "
-         "oben geschrieben hat, und mit demselben trainierten Sprachmodell dieser Website. Sie läuft in deinem "
-         "Browser mit der Python-Bibliothek numpy. Beim ersten Start lädt die Seite Python, numpy und das Modell nach, das dauert "
-         "ein paar Sekunden.")
+# Not „demselben Sprachmodell“: a page's recordings may run another model (decode's toy model, the
+# speculative page's constant pair), and the speculative form offers that pair too.
+_INTRO = ("Hier rechnest du deine eigenen Anfragen mit derselben kleinen Engine, die die Aufzeichnungen "
+          "oben geschrieben hat. Sie rechnet mit dem trainierten Sprachmodell dieser Website{alternative} und "
+          "läuft in deinem Browser mit der Python-Bibliothek numpy. Beim ersten Start lädt die Seite Python, "
+          "numpy und das Modell nach, das dauert ein paar Sekunden.")
+INTRO = _INTRO.format(alternative="")
 _PROMPT = f"Der Prompt ist beliebiger Text. Mehr als {fields.PROMPT_TOKENS} Tokens werden abgeschnitten."
 SPECULATIVE_HELP = (f"{_PROMPT} Beim Beispielpaar p und q besteht er aus A, B und C. Temperatur 0 rechnet "
                     "greedy, dann ist die Antwort genau die des Zielmodells allein.")
@@ -81,10 +84,12 @@ class Form:
     text: str  # the setting typed as free text: requests (one per line) or one prompt
     fields: dict[str, Param]
     help: str
+    intro: str = INTRO
 
 
 ENGINE_FORM = Form("requests", fields.ENGINE | {"model": MODEL}, HELP)
-SPECULATIVE_FORM = Form("prompt", fields.SPECULATIVE, SPECULATIVE_HELP)
+SPECULATIVE_FORM = Form("prompt", fields.SPECULATIVE, SPECULATIVE_HELP,
+                        _INTRO.format(alternative=" oder mit dem Beispielpaar p und q"))
 
 
 def _field(form: Form, key: str, value: str, shown: bool) -> str:
@@ -133,7 +138,7 @@ def section(slug: str) -> str:
     html = (
         f'<div class="pl-live" data-live="{escape(slug)}" data-weights="{escape(json.dumps(models.PATHS))}" '
         f'data-search-exclude>'
-        f'<p class="pl-live-intro">{escape(INTRO)}</p>'
+        f'<p class="pl-live-intro">{escape(form.intro)}</p>'
         f'<p class="pl-live-intro" data-model-expect>{escape(site_model.EXPECT)}</p>'
         f'<p class="pl-live-presets"><span>Vorlagen:</span>{buttons}</p>'
         f'{_text_field(form, default[form.text])}'

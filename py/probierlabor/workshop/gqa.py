@@ -1,4 +1,4 @@
-# Grouped-Query Attention: Wie groß ist der KV-Cache, wenn sich H Köpfe G Sätze Keys und Values teilen?
+# Grouped-Query Attention: Wie groß ist der KV-Cache, wenn sich H Query-Köpfe G K/V-Köpfe teilen?
 import numpy as np
 import matplotlib.pyplot as plt
 
