@@ -18,7 +18,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "softmax-temperatur": (),
     "gradientenabstieg": (),
     "kreuzentropie-perplexitaet": ("softmax-temperatur",),
-    "attention": ("softmax-temperatur",),
+    "attention": ("embeddings", "softmax-temperatur"),
     "validation-set": (),
     "overfitting": (),
     "metr-horizon": (),
