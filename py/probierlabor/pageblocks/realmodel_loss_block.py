@@ -17,16 +17,17 @@ from ..realmodel import loss
 from ..realmodel.fields import PROMPT_CHARS, PROMPT_TOKENS
 from .realmodel_block import frame
 
-INTRO = ("Hier tippst du einen eigenen Satz für das kleine Sprachmodell dieser Website. Es läuft in deinem Browser "
-         "auf numpy. Für jedes Token ab dem zweiten siehst du, welche Wahrscheinlichkeit das Modell ihm gab, "
+INTRO = ("Hier tippst du einen eigenen Satz für das kleine Sprachmodell dieser Website. Es läuft in deinem Browser, "
+         "gerechnet mit der Python-Bibliothek numpy. Für jedes Token ab dem zweiten siehst du, welche Wahrscheinlichkeit das Modell ihm gab, "
          "bevor es kam, und was das kostet. Das erste Token hat nichts davor.")
 LIMITS = f"Das Modell liest höchstens {PROMPT_CHARS} Zeichen und {PROMPT_TOKENS} Tokens deines Satzes."
 
 
 def heldout_sentence() -> str:
     figures = loss.heldout()
-    return (f"Zum Vergleich: Auf Text, den es beim Lernen nie gesehen hat, kommt das Modell im Mittel auf "
-            f"{fmt.de(figures['loss'], 3)} nats, das ist eine Perplexität von {fmt.de(figures['perplexity'], 1)}.")
+    return (f"Zum Vergleich: Auf Text, den es beim Lernen nie gesehen hat, kommt das Modell im Mittel über lange "
+            f"Abschnitte auf {fmt.APPROX}{fmt.de(figures['loss'], 3)} Nat, das ist eine Perplexität von "
+            f"{fmt.APPROX}{fmt.de(figures['perplexity'], 1)}.")
 
 
 def section(slug: str = loss.SLUG) -> str:

@@ -15,6 +15,7 @@ import functools
 from engine import pretrained
 
 from ..kit import fmt
+from ..realmodel.fields import PROMPT_TOKENS
 
 BYTES_PER_NUMBER = 8  # the traces compute in float64 (pretrained.engine_model)
 
@@ -50,6 +51,7 @@ FACTS = {
     "kv_bytes": lambda kind="GQA": fmt.de(kv_bytes(kind)),
     "perplexity": lambda name="target": fmt.de(_manifest()["models"][name]["heldout_perplexity"], 1),
     "real_words": lambda name="target": fmt.pct(_manifest()["models"][name]["real_words"]["share"], 0),
+    "prompt_tokens": lambda: fmt.de(PROMPT_TOKENS),  # the most „Am echten Modell“ reads of a text
 }
 
 
