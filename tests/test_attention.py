@@ -268,7 +268,7 @@ CLAIMS = [
     # (what it said, what it says now)
     ("ist die Länge der Vektoren", "ist die Zahl der Einträge (die Dimension) von Query und Key"),
     ("Das hält die Scores klein", "hält diese Streuung gleich"),
-    ("bekommt jedes Token genau", "bekommt jedes sichtbare Token genau"),
+    ("bekommt jedes Token genau", "bekommt jedes der sichtbaren Tokens genau"),
     ("andere auf das erste Token oder auf sich selbst", "Ein Kopf (Schicht 2, Kopf 8) schaut vor allem"),
     ("Vaswani und andere", "Vaswani et al. 2017"),
     (r"{\sqrt{d}}\right) V", r"{\sqrt{d}} + M\right) V"),

@@ -70,6 +70,11 @@ def test_page_uses_the_glossary_spelling(slug):
     ("Im Artikelbeispiel verschenkt Greedy viel.", "Vorlage"),
     ("Leer: die Zahlen des Artikels.", "Vorlage"),
     ("Jede K/V wird einmal berechnet.", "K/V-Paar"),
+    ("Der Verlust ist 2,478 Nats.", "Nat"),
+    ("Im Mittel 1,6 nats je Token.", "Nat"),
+    ("D(p‖q) in nat", "Nat"),
+    ("Ainslie und Kollegen bauen um.", "et al."),
+    ("Vaswani und andere, 2017", "et al."),
     ("Gut. Stell den Regler auf 3.", "Imperativ"),
     ("Dann schieb ihn nach rechts.", "Imperativ"),
 ])
