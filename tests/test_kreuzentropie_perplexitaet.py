@@ -273,3 +273,8 @@ def test_the_prose_reads_the_blocks_limit_and_writes_large_numbers_as_fmt_does()
     if built.exists():
         text = re.sub(r"[ \n]+", " ", built.read_text(encoding="utf-8"))  # not \s: it takes U+202F too
         assert "große Sprachmodelle: 30\u202f000 bis 200\u202f000 Tokens, das Modell dieser Website: 1024" in text
+
+
+def test_the_figure_writes_a_rounded_perplexity_with_approx_and_an_exact_one_with_equals():
+    assert "Perplexität e^Mittel ≈ 5,32" in run(p="0,5; 0,5; 0,01; 0,5")["figure"]
+    assert "Perplexität e^Mittel = 2<" in run()["figure"]

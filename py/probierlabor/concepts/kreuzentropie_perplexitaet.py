@@ -358,8 +358,10 @@ def _loss_panel(r: dict, w: float, h: float, layout: str) -> str:
         plot.body.append(svg.rect(x0, plot.py(value), x1 - x0, max(plot.py(0) - plot.py(value), 1.5), cls))
         plot.text(i + 0.5, value, fmt.de(value, 2), "pl-ce-value", "middle", dy=-5)
     plot.hline(r["mean"], "pl-ce-mean")
-    note = (f"Mittel {_nats(r['mean'])} {UNIT} · Perplexität e^Mittel = {_ppl_text(r).removeprefix(fmt.APPROX)}"
-            if layout == WIDE else f"Mittel {_nats(r['mean'])} · Perplexität {_ppl_text(r).removeprefix(fmt.APPROX)}")
+    ppl = _ppl_text(r)
+    equals = ppl if ppl.startswith(fmt.APPROX) else "= " + ppl
+    note = (f"Mittel {_nats(r['mean'])} {UNIT} · Perplexität e^Mittel {equals}"
+            if layout == WIDE else f"Mittel {_nats(r['mean'])} · Perplexität {ppl}")
     plot.front.append(svg.key_row([("pl-ce-mean", note)], plot.left + 6, plot.top - 6, lines=("pl-ce-mean",)))
     _labels(plot, r, layout)
     return plot.inner()
