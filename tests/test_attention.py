@@ -256,7 +256,7 @@ def test_the_output_label_leaves_jagt_readable_where_it_stood_on_it():
 
 
 @given(st.lists(pair, min_size=5, max_size=5), pair, st.integers(1, 5))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 def test_the_output_label_keeps_clear_of_every_value_word(vals, q, pos):
     """Wherever the reader drags the values, the query and the asking token, „Ausgabe“ stands on no word."""
     raw = {"vals": [x for p in vals for x in p], "query": list(q), "pos": pos}
