@@ -106,7 +106,7 @@ def plot(log: dict, path: Path) -> None:
         best = log["models"][name]["best"]
         ax.plot([best["tokens"] / 1e6], [best["heldout_loss"]], "o", color=color)
     ax.set_xlabel("tokens seen (millions)")
-    ax.set_ylabel("cross-entropy (nats per token)")
+    ax.set_ylabel("cross-entropy (Nat per token)")
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -125,12 +125,12 @@ def report(index: dict, texts: dict[str, list[dict]]) -> str:
              .format(**m["config"])),
             ("training steps (best)", lambda m: f"{m['training']['schedule']['steps']} ({m['training']['best_step']})"),
             ("training time", lambda m: f"{m['training']['seconds'] / 60:.1f} min"),
-            ("held-out loss (nats/token)", lambda m: f"{m['heldout_loss']:.3f}"),
+            ("held-out loss (Nat/token)", lambda m: f"{m['heldout_loss']:.3f}"),
             ("held-out perplexity", lambda m: f"{m['heldout_perplexity']:.1f}"),
             (f"real German words at T = {WORDCHECK_TEMPERATURE}", lambda m: f"{m['real_words']['share']:.1%} of {m['real_words']['counted']}")]
     for label, cell in rows:
         lines.append(f"| {label} | {cell(index['models']['target'])} | {cell(index['models']['draft'])} |")
-    lines += ["", f"Vocabulary {t['vocab_size']} (ln {t['vocab_size']} = {math.log(t['vocab_size']):.2f} nats: "
+    lines += ["", f"Vocabulary {t['vocab_size']} (ln {t['vocab_size']} = {math.log(t['vocab_size']):.2f} Nat: "
               f"a model that knows nothing). Corpus (model/DATA.md): {t['train_tokens']:,} training tokens, "
               f"{t['heldout_tokens']:,} held out; the BPE trained on the training text in {t['bpe_seconds']:.0f} s. "
               f"Held-out loss from the float16 files by the numpy engine on "

@@ -6,6 +6,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -179,3 +180,136 @@ def test_workshop_script_recomputes_the_head():
             assert number(out["stdout"], f"Gewicht {word}") == pytest.approx(w, abs=2e-6)
         assert number(out["stdout"], "Ausgabe 1") == pytest.approx(result["output"][0], abs=2e-6)
         assert number(out["stdout"], "Ausgabe 2") == pytest.approx(result["output"][1], abs=2e-6)
+
+
+def test_no_click_solves_a_task():
+    """The untouched page, every preset and every number of the prose leave all tasks to the reader."""
+    from page_states import solved_by_the_page
+
+    assert solved_by_the_page(SLUG) == {}
+
+
+@pytest.mark.parametrize("pos", [1, 2, 3, 4, 5])
+def test_the_mask_task_is_solved_exactly_where_the_mask_changes_nothing(pos):
+    masked, unmasked = run(pos=pos, mask=True), run(pos=pos, mask=False)
+    same = masked["result"]["weights"] == pytest.approx(unmasked["result"]["weights"], abs=TOL)
+    for out in (masked, unmasked):
+        assert ("mask" in out["lesson"]["solved"]) == same
+    assert same == (pos == 5)
+    three = run(keys=att._flat(att.KEYS_ALL[:3]), pos=pos)  # three tokens: the third is the last
+    assert ("mask" in three["lesson"]["solved"]) == (min(pos, 3) == 3)
+
+
+def test_a_tie_is_solved_however_it_is_reached_and_never_by_a_zero_query():
+    """Equal scores give equal weights: by a key, by the query (perpendicular to two keys' difference) or by
+    typed keys; q = (0; 0), which the prose shows, does not count."""
+    by_key = run(keys="-1; 0,5; 2,5; -0,5; 2; 0,5; 1; -1; -1; -1,5")
+    by_query = run(query="2,5; 2")  # q·(k_Katze − k_jagt) = 2,5·2 + 2·(−2,5) = 0
+    for out in (by_key, by_query):
+        r = out["result"]
+        assert "equal" in out["lesson"]["solved"]
+        assert r["weights"][1] == r["weights"][2]
+    assert "equal" not in run(query="0; 0")["lesson"]["solved"]
+    assert "equal" not in run()["lesson"]["solved"]
+
+
+def test_the_key_task_takes_any_query_and_asking_token_once_die_wins():
+    """After the other tasks the query or the asking token may have moved: „Die“ winning with its own
+    dragged key counts everywhere two or more tokens are seen."""
+    key = "3; 1,5; 2,5; -0,5; 0,5; 2; 1; -1; -1; -1,5"
+    for raw in ({}, {"query": "4; 1"}, {"pos": 2}, {"pos": 5, "mask": False}):
+        assert "key" in run(keys=key, **raw)["lesson"]["solved"], raw
+    assert "key" not in run(keys=key, pos=1)["lesson"]["solved"]  # alone under the mask it wins anyway
+    assert "key" not in run(query="-2; 1")["lesson"]["solved"]  # „Die“ wins by the query, its key unmoved
+
+
+def _values_texts(figure: str) -> dict:
+    from figure_text import font_sizes, text_boxes
+
+    boxes = text_boxes(figure, font_sizes("pl-att"))
+    return {text: box for text, box, cls in boxes if cls.startswith("pl-label") and text != "q"}
+
+
+def _output_label_clear(raw, layout="wide"):
+    from figure_text import gap
+
+    figure = api.run(SLUG, raw, layout=layout)["figure"]
+    panel = ET.fromstring(figure)
+    ns = "{http://www.w3.org/2000/svg}"
+    values = [g for g in panel.iter(ns + "g") if g.get("data-box") and any(
+        t.text == "Ausgabe" for t in g.iter(ns + "text"))][0]
+    texts = _values_texts(ET.tostring(values, encoding="unicode"))
+    out = texts.pop("Ausgabe")
+    return min(gap(out, box) for box in texts.values())
+
+
+@pytest.mark.parametrize("label", [p.label for p in att.PRESETS])
+def test_the_output_label_overlaps_no_value_word_in_any_preset(label):
+    for layout in ("wide", "narrow"):
+        assert _output_label_clear(api.preset_values(SLUG, label), layout) >= 0
+
+
+def test_the_output_label_leaves_jagt_readable_where_it_stood_on_it():
+    # the output below „jagt“'s word: the label stood 22 px below the output and ran through it
+    assert _output_label_clear({"vals": "-2; 1; 2; 2; 1; -2; -1; -1; 0; 2,5", "query": "0,4; -2"}) >= 0
+    assert _output_label_clear({"vals": "-2; 1; 2; 2; 0; -1,2; -1; -1; 0; 2,5", "query": "0,3; -1,5", "pos": 3}) >= 0
+
+
+@given(st.lists(pair, min_size=5, max_size=5), pair, st.integers(1, 5))
+@settings(max_examples=30, deadline=None)
+def test_the_output_label_keeps_clear_of_every_value_word(vals, q, pos):
+    """Wherever the reader drags the values, the query and the asking token, „Ausgabe“ stands on no word."""
+    raw = {"vals": [x for p in vals for x in p], "query": list(q), "pos": pos}
+    assert _output_label_clear(raw) >= 0
+
+
+PAGE = " ".join((Path(__file__).resolve().parents[1] / "pages/attention.md").read_text(encoding="utf-8").split())
+CLAIMS = [
+    # (what it said, what it says now)
+    ("ist die Länge der Vektoren", "ist die Zahl der Einträge (die Dimension) von Query und Key"),
+    ("Das hält die Scores klein", "hält diese Streuung gleich"),
+    ("bekommt jedes Token genau", "bekommt jedes der sichtbaren Tokens genau"),
+    ("andere auf das erste Token oder auf sich selbst", "Ein Kopf (Schicht 2, Kopf 8) schaut vor allem"),
+    ("Vaswani und andere", "Vaswani et al. 2017"),
+    (r"{\sqrt{d}}\right) V", r"{\sqrt{d}} + M\right) V"),
+    ("", "Hier fragt jedes Token mit derselben Query"),
+]
+
+
+@pytest.mark.parametrize("wrong, right", CLAIMS, ids=[right for _, right in CLAIMS])
+def test_the_corrected_claim_stands(wrong, right):
+    assert right in PAGE and (not wrong or wrong not in PAGE)
+
+
+def test_every_token_asks_with_the_same_query_as_the_limits_say():
+    """„Fragendes Token verschiebt nur die Maske“: without the mask every asking token gets the same weights."""
+    weights = [run(pos=pos, mask=False)["result"]["weights"] for pos in range(1, 6)]
+    assert all(w == weights[0] for w in weights)
+
+
+def test_the_page_reads_the_embeddings_page_first():
+    """It uses the dot product, which the embeddings page explains."""
+    from probierlabor.concepts import graph
+
+    assert "embeddings" in graph.READ_FIRST[SLUG]
+
+
+def test_one_head_of_the_trained_model_looks_at_the_token_before_and_most_spread_wider():
+    """The prose names Schicht 2, Kopf 8 (counted from 1, as the heatmap counts): on the block's own sentence
+    it gives the token before more than half of its weight (rows with five or more tokens to look at); every
+    other head gives it under 0,45, and most give even their largest weight less than that head does."""
+    import numpy as np
+
+    from engine.attention import attention_maps
+    from probierlabor.realmodel import heads, models
+
+    model, tokenizer = models.load("target")
+    maps = attention_maps(model, tokenizer.encode(heads.DEFAULT_SENTENCE))
+    rows = np.arange(4, maps.shape[2])
+    before = maps[:, :, rows, rows - 1].mean(axis=-1)
+    largest = np.array([[np.mean([maps[l, h, i, :i + 1].max() for i in rows]) for h in range(maps.shape[1])]
+                        for l in range(maps.shape[0])])
+    assert np.unravel_index(before.argmax(), before.shape) == (1, 7) and before[1, 7] > 0.5
+    others = np.ones(before.shape, bool)
+    others[1, 7] = False
+    assert (largest[others] < largest[1, 7]).sum() >= 24 and before[others].max() < 0.45

@@ -5,6 +5,7 @@ the key sentence and the numpy script."""
 import math
 import xml.etree.ElementTree as ET
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -188,3 +189,64 @@ def test_workshop_script_recomputes_the_vectors():
         assert number(out["stdout"], "Kosinus") == pytest.approx(result["cos"], abs=1e-6)
         if result["positions"]:
             assert number(out["stdout"], "mit Positionen") == pytest.approx(result["dot2"], abs=1e-6)
+
+
+def test_no_click_solves_a_task():
+    """The untouched page, every preset and every number of the prose leave all tasks to the reader."""
+    from page_states import solved_by_the_page
+
+    assert solved_by_the_page(SLUG) == {}
+
+
+def test_the_place_task_is_solvable_after_the_first_task_with_any_a_and_b():
+    """A reader who did task 1 first (a and b no longer the page's) can still solve task 3: it asks for the
+    place where a′·b′ is lowest for the a and b on screen, and every other place is not it."""
+    for a, b in (("3; 1", "1; 2"), ("3; 1", "-1; 3"), ("2; 1", "-1; 2"), ("-2; 0,5", "1,5; -3")):
+        dots = [run(a=a, b=b, positions=True, pa=p, pb=p)["result"]["dot2"] for p in range(emb.MAX_POSITION + 1)]
+        lowest = dots.index(min(dots))
+        for p in range(emb.MAX_POSITION + 1):
+            status = run(a=a, b=b, positions=True, pa=p, pb=p)["lesson"]
+            assert ("place" in status["solved"]) == (p == lowest), (a, b, p)
+        assert "place" not in run(a=a, b=b, positions=True, pa=lowest, pb=lowest + 1)["lesson"]["solved"]
+    # b = −a: a′·b′ is the same at every place, there is no lowest one to find
+    assert "place" not in run(b="-3; -1", positions=True, pa=4, pb=4)["lesson"]["solved"]
+
+
+def test_the_perpendicular_task_takes_every_a_and_b_at_a_right_angle():
+    for a, b in (("2; 1", "-1; 2"), ("1; 0", "0; -3"), ("-2,5; 1,5", "1,5; 2,5"), ("3; 1,5", "-0,5; 1")):
+        assert "perpendicular" in run(a=a, b=b)["lesson"]["solved"], (a, b)
+    assert "perpendicular" not in run(a="2; 1", b="0; 0")["lesson"]["solved"]  # b has no direction
+    # the task asks for an a of the reader's own: the page's a with b = (−1; 3) is the preset „Senkrecht“
+    assert "perpendicular" not in run(b="-1; 3")["lesson"]["solved"]
+
+
+def test_a_word_nearer_the_goal_than_the_last_near_one_is_near_too():
+    """„Fast“ had a gap: „die“ (≈ 0,49) was near, „und“ typed elsewhere (≈ 0,58) and „das“ (≈ 0,63) were not."""
+    for word in ("das", "2", "eine"):
+        cos = run(word=word)["result"]["cosines"][0]
+        assert 0.5 < cos <= emb.CLOSE and "close" in run(word=word)["lesson"]["near"], word
+
+
+PAGE = " ".join((Path(__file__).resolve().parents[1] / "pages/embeddings.md").read_text(encoding="utf-8").split())
+CLAIMS = [
+    # (where, what it said, what it says now)
+    (PAGE, "Senkrecht heißt unabhängig", "Senkrecht heißt: kein gemeinsamer Anteil"),
+    (PAGE, "an ähnlichen Stellen im Text", "in ähnlicher Umgebung"),
+    (PAGE, "ist ihr Abstand 0", "ist ihr Positionsabstand 0"),
+    (PAGE, "die Seiten dieser Website und die Hilfe", "eine frühere Fassung dieser Website (ohne die Grundlagen-Seiten)"),
+    (PAGE, "Modell dieser Seite", "Modell dieser Website"),
+    (PAGE, "Millionen Gewichte", "model_fact(\"parameters\") }} Parameter"),
+    (PAGE, "Mikolov und Kollegen", "Mikolov et al."),
+    (PAGE, "ist sie {{", "ist sie ≈ {{"),
+    (PAGE, "", "die Nummer des Zahlenpaars"),
+    (emb.TEASER, "Modell dieser Seite", "Modell dieser Website"),
+    (" ".join(emb.LESSON.misconceptions), "ähnliche Zahlen an derselben Stelle", "Jede einzelne Zahl im Embedding"),
+    (" ".join(emb.LESSON.teacher), "Modell der Seite (2 Millionen Gewichte", "Modell der Website (rund 2 Millionen Parameter"),
+    (run(b="-1; 3")["summary"], "nichts gemeinsam", "keinen gemeinsamen Anteil"),
+    (emb.LESSON.tasks[2].explain, "Der Abstand ist", "Der Positionsabstand ist"),
+]
+
+
+@pytest.mark.parametrize("where, wrong, right", CLAIMS, ids=[right for _, _, right in CLAIMS])
+def test_the_corrected_claim_stands(where, wrong, right):
+    assert right in where and (not wrong or wrong not in where)

@@ -73,6 +73,11 @@ def test_page_uses_the_glossary_spelling(slug):
     ("Jede Gruppe hat einen eigenen K/V-Satz.", "K/V-Kopf"),
     ("MHA speichert acht K/V-Sätze.", "K/V-Kopf"),
     ("Kopf 4 (K/V-Gruppe 1)", "K/V-Kopf"),
+    ("Der Verlust ist 2,478 Nats.", "Nat"),
+    ("Im Mittel 1,6 nats je Token.", "Nat"),
+    ("D(p‖q) in nat", "Nat"),
+    ("Ainslie und Kollegen bauen um.", "et al."),
+    ("Vaswani und andere, 2017", "et al."),
     ("Gut. Stell den Regler auf 3.", "Imperativ"),
     ("Dann schieb ihn nach rechts.", "Imperativ"),
 ])

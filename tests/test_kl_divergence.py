@@ -182,7 +182,7 @@ def test_workshop_script_recomputes_both_directions():
         for label, key in (("D(p‖q)", "d_pq"), ("D(q‖p)", "d_qp"), ("Kreuzentropie", "cross_entropy"),
                            ("Entropie der Referenz", "entropy")):
             if r[key] is None:
-                assert f"{label}: ∞ nat\n" in out["stdout"]
+                assert f"{label}: ∞ Nat\n" in out["stdout"]
             else:
                 assert number(out["stdout"], label) == pytest.approx(r[key], abs=5e-5)
 
@@ -281,7 +281,7 @@ def test_workshop_script_recomputes_own_distributions():
         assert out["figures"] == 1
         for label, key in (("D(p‖q)", "d_pq"), ("D(q‖p)", "d_qp"), ("Entropie der Referenz", "entropy")):
             if r[key] is None:
-                assert f"{label}: ∞ nat\n" in out["stdout"]
+                assert f"{label}: ∞ Nat\n" in out["stdout"]
             else:
                 assert number(out["stdout"], label) == pytest.approx(r[key], abs=5e-5)
 

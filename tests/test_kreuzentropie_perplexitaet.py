@@ -6,6 +6,7 @@ Logarithms are irrational: floats compared with a stated tolerance (1e-12 agains
 
 import json
 import math
+import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -168,6 +169,112 @@ def test_workshop_script_recomputes_the_loss():
         assert out["figures"] == 1
         for word, loss in zip(r["words"], r["loss"]):
             assert number(out["stdout"], f"Verlust {word}") == pytest.approx(loss, abs=5e-6)
-        assert number(out["stdout"], "Kreuzentropie (nats)") == pytest.approx(r["mean"], abs=5e-6)
+        assert number(out["stdout"], "Kreuzentropie (Nat)") == pytest.approx(r["mean"], abs=5e-6)
         assert number(out["stdout"], "Kreuzentropie (Bit)") == pytest.approx(r["mean_bits"], abs=5e-6)
         assert number(out["stdout"], "Perplexität") == pytest.approx(r["perplexity"], abs=5e-6)
+
+
+def test_no_click_solves_a_task():
+    """The untouched page, every preset and every number of the prose leave all tasks to the reader."""
+    from page_states import solved_by_the_page
+
+    assert solved_by_the_page(ce.SLUG) == {}
+
+
+def test_own_probabilities_left_over_say_that_they_hold_for_the_chosen_sentence():
+    """A preset's own probabilities stay when the reader picks a sentence: the key sentence says first that they,
+    not the table's, are in force, for which tokens, and how to get the table back; emptied, the table holds."""
+    left = run(satz="miaut", p="0,5; 0,5; 0,01; 0,5")
+    assert left["summary"].startswith("Es gelten deine eigenen Wahrscheinlichkeiten, nicht die der Tabelle "
+                                      "(anders bei „Der“, „miaut“). Leere „Eigene Wahrscheinlichkeiten“")
+    assert "(Tabelle 1/104)" in left["extra"]  # the table under the figure shows what the table would give
+    table = run(satz="miaut")
+    assert "Eigene" not in table["summary"] and table["result"]["probs_exact"][2] == "1/104"
+    same = run(satz="katze", p="0,5; 0,5")
+    assert same["summary"].startswith("Eigene Wahrscheinlichkeiten, gleich denen der Tabelle.")
+
+
+def test_one_token_carries_over_two_thirds_only_in_sentences_the_reader_builds():
+    """No listed sentence passes two thirds („Der Hund miaut.“ ≈ 63 % is „Fast“); a typed one can."""
+    for key in ce.SENTENCES:
+        assert run(satz=key)["result"]["worst_share"] <= ce.DOMINANT, key
+    assert run(satz="miaut")["lesson"]["near"] == ["surprise"]
+    bellt = run(text="Die Katze bellt.")
+    assert bellt["result"]["worst_share"] > ce.DOMINANT and "surprise" in bellt["lesson"]["solved"]
+    assert "surprise" not in run(text="Die Katze bellt.", p="0,5; 0,5; 0,01; 0,5")["lesson"]["solved"]
+
+
+def test_perplexity_four_with_unequal_probabilities_is_any_product_of_one_over_256():
+    for p in ("0,5; 0,5; 0,125; 0,125", "1; 0,25; 0,0625; 0,25", "1; 1; 0,0625; 0,0625"):
+        out = run(p=p)
+        assert out["result"]["perplexity_exact"] == "4" and "four" in out["lesson"]["solved"], p
+    assert run(satz="maus")["result"]["perplexity_exact"] == "4"  # the table's own: not typed, not the task
+    assert "four" not in run(satz="maus")["lesson"]["solved"]
+    assert run(p="0,25; 0,25; 0,25; 0,25")["lesson"]["near"] == ["four"]
+
+
+def test_the_loss_is_zero_on_any_other_sentence_with_every_p_one():
+    for raw in ({"satz": "hund", "p": "1; 1; 1; 1"}, {"satz": "fisch", "p": "1; 1; 1; 1; 1; 1"},
+                {"text": "Die Katze frisst.", "p": "1; 1; 1; 1"}):
+        out = run(**raw)
+        assert out["result"]["total"] == 0 and "zero" in out["lesson"]["solved"], raw
+    assert "zero" not in run(satz="fisch", p="1; 1; 1; 1")["lesson"]["solved"]  # two tokens still cost
+    assert run(p="1; 1; 1; 1")["lesson"]["near"] == ["zero"]
+
+
+def test_the_costliest_share_is_marked_as_rounded_unless_it_is_all():
+    assert "(≈ 4,61 Nat, ≈ 69\u202f% des ganzen Verlusts)" in run(p="0,5; 0,5; 0,01; 0,5")["summary"]
+    assert "(≈ 0,69 Nat, 100\u202f% des ganzen Verlusts)" in run(p="1; 1; 0,5; 1")["summary"]
+
+
+def test_the_guess_explains_with_the_modules_own_numbers():
+    r = run(p="0,5; 0,5; 0,01; 0,5")["result"]
+    explain = ce.LESSON.prediction.explain
+    assert f"≈ {r['mean']:.2f}".replace(".", ",") in explain and f"≈ {r['perplexity']:.1f}".replace(".", ",") in explain
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+PAGE = " ".join((ROOT / "pages/kreuzentropie-perplexitaet.md").read_text(encoding="utf-8").split())
+LOSS_JS = (ROOT / "static/js/realmodel/loss.js").read_text(encoding="utf-8")
+CLAIMS = [
+    # (where, what it said, what it says now)
+    (PAGE, "sind es {{", "sind es ≈ {{"),
+    (PAGE, "kostet {{", "kostet ≈ {{"),
+    (PAGE, "im Mittel {{", "im Mittel ≈ {{"),
+    (PAGE, "steigt sie auf {{", "steigt sie auf ≈ {{"),
+    (PAGE, "trägt {{", "trägt ≈ {{"),
+    (PAGE, "Text dieser Website und der deutschen Hilfe", "aus einer früheren Fassung dieser Website (ohne die Grundlagen-Seiten)"),
+    (PAGE, "liest alles davor.", 'liest alles davor, hier bis zu {{ model_fact("prompt_tokens") }} Tokens'),
+    (PAGE, "tausende Tokens", 'große Sprachmodelle: {{ de(30000, 0) }} bis {{ de(200000, 0) }} Tokens, das Modell '
+                            'dieser Website: {{ model_fact("vocab") }}'),
+    (PAGE, "nats", "Nat"),
+    (PAGE, r"H \;=\;", r"H(p_{\text{Text}},\, p_{\text{Modell}})"),
+    (PAGE, "", r"Die **Entropie** \(H(p)\)"),
+    (PAGE, "Zählen tut sie", "Aussagekräftig ist sie erst"),
+    (ce.TEASER, "−log p", "−ln p"),
+    (" ".join(ce.LESSON.teacher), "Deshalb gibt die Softmax", "Die Softmax gibt jedem Token mehr als 0 – gut so"),
+    (" ".join(ce.LESSON.misconceptions), "seltene Wörter bestimmen", "unerwartete Tokens (kleines p) bestimmen"),
+    (LOSS_JS, "nie gesehen hat (${de(", "lange Abschnitte ` +\n    `zurückgehaltenen Textes"),
+    (LOSS_JS, "nats", "Nat"),
+]
+
+
+@pytest.mark.parametrize("where, wrong, right", CLAIMS, ids=[right[:50] for _, _, right in CLAIMS])
+def test_the_corrected_claim_stands(where, wrong, right):
+    assert right in where and (not wrong or wrong not in where)
+
+
+def test_the_prose_reads_the_blocks_limit_and_writes_large_numbers_as_fmt_does():
+    from probierlabor.pageblocks import site_model
+    from probierlabor.realmodel.fields import PROMPT_TOKENS
+
+    assert site_model.fact("prompt_tokens") == str(PROMPT_TOKENS)
+    built = ROOT / "site/kreuzentropie-perplexitaet/index.html"
+    if built.exists():
+        text = re.sub(r"[ \n]+", " ", built.read_text(encoding="utf-8"))  # not \s: it takes U+202F too
+        assert "große Sprachmodelle: 30\u202f000 bis 200\u202f000 Tokens, das Modell dieser Website: 1024" in text
+
+
+def test_the_figure_writes_a_rounded_perplexity_with_approx_and_an_exact_one_with_equals():
+    assert "Perplexität e^Mittel ≈ 5,32" in run(p="0,5; 0,5; 0,01; 0,5")["figure"]
+    assert "Perplexität e^Mittel = 2<" in run()["figure"]

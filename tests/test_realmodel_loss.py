@@ -63,7 +63,7 @@ def test_the_held_out_figures_are_the_manifests_and_the_block_shows_them():
     html = realmodel_loss_block.section(loss.SLUG)
     assert html.startswith(f'<details class="pl-realmodel pl-realmodel-loss" data-realmodel="{loss.SLUG}" '
                            'data-realmodel-view="loss"') and " open" not in html.split(">")[0]
-    assert f"{fmt.de(entry['heldout_loss'], 3)} nats" in html and f"Perplexität von {fmt.de(entry['heldout_perplexity'], 1)}" in html
+    assert f"≈ {fmt.de(entry['heldout_loss'], 3)} Nat" in html and f"Perplexität von ≈ {fmt.de(entry['heldout_perplexity'], 1)}" in html
     assert 'data-realmodel-field="text"' in html
 
 

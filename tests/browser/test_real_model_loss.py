@@ -49,9 +49,9 @@ def test_a_sentence_shows_each_tokens_loss_like_cpython_and_the_link_brings_it_b
         assert losses(page) == pytest.approx([round(t["loss"], 2) for t in expected["tokens"]], abs=0.011)
     with check("the summary: the mean, the perplexity and the manifest's held-out figures"):
         text = page.text_content(f"{BLOCK} [data-realmodel-summary]")
-        mean = float(re.search(r"im Mittel ≈ (\d+,\d+) nats", text).group(1).replace(",", "."))
+        mean = float(re.search(r"im Mittel ≈ (\d+,\d+) Nat", text).group(1).replace(",", "."))
         assert mean == pytest.approx(expected["mean"], abs=2e-3)
-        assert f"{fmt.de(expected['heldout']['loss'], 3)} nats, Perplexität {fmt.de(expected['heldout']['perplexity'], 1)}" in text
+        assert f"≈ {fmt.de(expected['heldout']['loss'], 3)} Nat, Perplexität ≈ {fmt.de(expected['heldout']['perplexity'], 1)}" in text
     with check("the costliest token is marked"):
         assert page.locator(f"{ROWS}[data-kind=chosen]").count() == 1
     link = page.url

@@ -25,7 +25,7 @@ from html import escape
 
 from ..kit import drag, fmt, svg, table
 from ..kit.contract import Param, Preset, Readout, View
-from ..kit.layout import NARROW, WIDE, width
+from ..kit.layout import NARROW, NARROW_MIN_FONT, WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
 
 SLUG = "attention"
@@ -76,13 +76,13 @@ PARAMS = (
 PRESETS = (
     Preset("Von vorn", {}, "„Mäuse“ fragt: Die Maske verbirgt „nachts“."),
     Preset("Frühes Token", {"pos": 2}, "„Katze“ fragt: Die Maske verbirgt die drei Tokens danach."),
-    Preset("Letztes Token", {"pos": 5}, "„nachts“ fragt und sieht alle fünf Tokens."),
+    Preset("Erstes Token", {"pos": 1}, "„Die“ fragt und sieht nur sich selbst."),
     Preset("Ohne Maske", {"pos": 2, "mask": False}, "„Katze“ darf auch die späteren Tokens sehen."),
     Preset("Ohne √d", {"scale": False}, "Die Scores gehen ungeteilt in die Softmax."),
     Preset("Doppelte Query", {"query": (4.0, 2.0)}, "Dieselbe Richtung, doppelt so lang."),
     Preset("Query null", {"query": (0.0, 0.0)}, "Alle Scores sind 0: Jedes Token bekommt gleich viel."),
-    Preset("Drei Tokens", {"keys": _flat(KEYS_ALL[:3]), "vals": _flat(VALUES_ALL[:3]), "pos": 3},
-           "Nur „Die Katze jagt“: „jagt“ fragt."),
+    Preset("Drei Tokens", {"keys": _flat(KEYS_ALL[:3]), "vals": _flat(VALUES_ALL[:3]), "pos": 2},
+           "Nur „Die Katze jagt“: „Katze“ fragt und sieht dasselbe wie bei fünf Tokens."),
 )
 
 
@@ -313,8 +313,42 @@ def _values_panel(r: dict, layout: str) -> svg.Plot:
     plot.front.append(f'<rect class="pl-att-out" x="{plot._cx(o[0]) - 6:.1f}" y="{plot._cy(o[1]) - 6:.1f}" '
                       f'width="12" height="12" transform="rotate(45 {plot._cx(o[0]):.1f} {plot._cy(o[1]):.1f})">'
                       f"<title>Ausgabe {escape(_output(r))}</title></rect>")
-    plot.text(o[0], o[1], "Ausgabe", "pl-label pl-att-out-label", "middle", dy=22)
+    x, y, anchor = _out_label_place(plot, r)
+    plot.front.append(svg.text(x, y, "Ausgabe", "pl-label pl-att-out-label", anchor))
     return plot
+
+
+LABEL_SIZE = 13  # px of .pl-label (static/css/probierlabor.css), bold for the output
+OUT_LABEL = "Ausgabe"
+# where the output's label may stand, in pixels from the diamond (dx, baseline dy, anchor): the first that
+# keeps clear of every value's dot and word wins, so a value dragged beside the output never hides it
+_AROUND = [(0, 22, "middle"), (0, -12, "middle"), (12, 5, "start"), (-12, 5, "end"),
+           (12, 20, "start"), (-12, 20, "end"), (12, -10, "start"), (-12, -10, "end")]
+_OUT_CANDIDATES = _AROUND + [(dx * k, dy * k + (4 if dy > 0 else 0) * (k - 1), a)
+                             for k in (2, 3, 4, 5) for dx, dy, a in _AROUND]
+
+
+def _out_label_place(plot: svg.Plot, r: dict) -> tuple[float, float, str]:
+    """The output's label beside the diamond where it overlaps no value's word or dot and stays in the plane;
+    where every place is taken (values piled round the output), the one farthest from them."""
+    size = max(LABEL_SIZE, NARROW_MIN_FONT)
+    taken = []
+    for v, word in zip(r["vals"], r["words"]):
+        vx, vy = plot._cx(v[0]), plot._cy(v[1])
+        taken.append(svg.text_box(vx, vy - 11, word, size, "middle"))
+        taken.append((vx - 8, vy - 8, vx + 8, vy + 8))
+    ox, oy = plot._cx(r["output"][0]), plot._cy(r["output"][1])
+    best, room = None, -math.inf
+    for dx, dy, anchor in _OUT_CANDIDATES:
+        box = svg.text_box(ox + dx, oy + dy, OUT_LABEL, size, anchor)
+        if box[0] < 0 or box[2] > plot.w or box[1] < 0 or box[3] > plot.bottom:
+            continue
+        clear = min(max(b[0] - box[2], box[0] - b[2], b[1] - box[3], box[1] - b[3]) for b in taken)
+        if clear >= 0:
+            return ox + dx, oy + dy, anchor
+        if clear > room:
+            best, room = (ox + dx, oy + dy, anchor), clear
+    return best or (ox, oy + 22, "middle")
 
 
 def _weights_panel(r: dict, layout: str) -> svg.Plot:
@@ -390,6 +424,21 @@ def _page_keys(result) -> bool:
     return not result["own_keys"] and result["pos"] == DEFAULT_POS and result["scale"] and not result["notes"]
 
 
+def _visible_scores(result) -> list[str]:
+    return [s for s, seen in zip(result["scores_exact"], result["visible"]) if seen]
+
+
+def _tie(result) -> bool:
+    """Two visible tokens with the same score (so exactly the same weight), with a query that is not 0."""
+    scores = _visible_scores(result)
+    return any(result["q"]) and len(set(scores)) < len(scores)
+
+
+def _closest_scores(result) -> float:
+    scores = sorted(Fraction(s) for s in _visible_scores(result))
+    return min((b - a for a, b in zip(scores, scores[1:])), default=math.inf)
+
+
 LESSON = Lesson(
     prediction=Prediction(
         question="„Mäuse“ fragt mit q = (2; 1), und „Katze“ bekommt etwa 0,69 des Gewichts. Du verdoppelst "
@@ -420,39 +469,43 @@ LESSON = Lesson(
              near=Near(lambda params, result: _page_keys(result) and 0.8 <= result["top_weight"] < FOCUS,
                        "Fast: schon über 0,8. Noch ein Stück länger oder genauer in Richtung des Keys.",
                        {"query": (4.0, 2.0)})),
-        Task("equal", "Sorge dafür, dass alle sichtbaren Tokens genau gleich viel Gewicht bekommen.",
-             solved=lambda params, result: (result["weights_exact"] is not None and sum(result["visible"]) >= 2
-                                            and not result["notes"]),
-             explain="Gleiche Scores geben gleiche Gewichte, genau 1/m. Bei q = (0; 0) ist jeder Score 0.",
-             example={"query": (0.0, 0.0)},
-             hints=("Die Gewichte sind gleich, wenn alle Scores gleich sind.",
-                    "Was ergibt q·k, wenn q der Nullvektor ist?",
-                    "Ziehe q in die Mitte oder tippe „0; 0“."),
+        Task("equal", "Sorge dafür, dass zwei sichtbare Tokens genau gleich viel Gewicht bekommen. "
+                      "Die Query darf dabei nicht (0; 0) sein.",
+             solved=lambda params, result: _tie(result),
+             explain="Gleiche Scores geben gleiche Gewichte, genau gleich, welche Zahl die Softmax auch "
+                     "ausrechnet. Es kommt nur auf q·k an, nicht darauf, wie Key oder Query einzeln aussehen.",
+             example={"keys": KEYS[:4] + (2.0, 0.5) + KEYS[6:]},
+             hints=("Gleiche Gewichte gibt es nur bei gleichen Scores.",
+                    "Der Score ist q·k. Ändere einen Key oder die Query, bis zwei Scores gleich sind.",
+                    "Mit q = (2; 1) hat „Katze“ den Score 4,5. Schiebe den Key von „jagt“, bis 2·k₁ + k₂ "
+                    "auch 4,5 ergibt."),
+             near=Near(lambda params, result: (any(result["q"]) and not _tie(result)
+                                               and _closest_scores(result) <= Fraction(1, 2)),
+                       "Fast: Zwei Scores liegen schon weniger als 0,5 auseinander.",
+                       {"query": (2.4, 2.0)})),
+        Task("mask", "Finde ein fragendes Token, dessen Gewichte sich durch die Maske nicht ändern.",
+             solved=lambda params, result: result["pos"] == result["n"],
+             explain="Die Maske verbirgt nur Tokens nach dem fragenden. Nach dem letzten kommt keins mehr: "
+                     "Es sieht mit und ohne Maske alle. Jedes frühere Token verliert mit Maske die späteren, "
+                     "denn beim Training darf es die Wörter nicht sehen, die es vorhersagen soll.",
+             example={"pos": 5},
+             hints=("Schalte die Maske aus und wieder ein und vergleiche die Balken.",
+                    "Die Maske verbirgt die Tokens nach dem fragenden.",
+                    "Welches Token hat keine Tokens nach sich?"),
              near=None),
-        Task("mask", "Lass „Katze“ fragen, so dass sie nur sich selbst und „Die“ sieht.",
-             solved=lambda params, result: result["pos"] == 2 and result["mask"],
-             explain="Die kausale Maske verbirgt alle späteren Tokens. Beim Training darf ein Token "
-                     "die Wörter nicht sehen, die es vorhersagen soll.",
-             example={"pos": 2},
-             hints=("„Katze“ ist das zweite Token.",
-                    "Stelle „Fragendes Token“ auf 2 und lass die Maske an."),
-             near=Near(lambda params, result: result["pos"] == 2 and not result["mask"],
-                       "Fast: „Katze“ fragt, sieht aber noch die späteren Tokens. Schalte die Maske ein.",
-                       {"pos": 2, "mask": False})),
         Task("key", "Ziehe den Key von „Die“, bis „Die“ das meiste Gewicht bekommt.",
-             solved=lambda params, result: (result["own_keys"] and tuple(params["query"]) == QUERY
-                                            and result["pos"] == DEFAULT_POS and result["mask"]
+             solved=lambda params, result: (result["keys"][0] != list(KEYS_ALL[0]) and sum(result["visible"]) >= 2
                                             and result["winners"] == [0]),
              explain="Der Score hängt vom Key ab: Zeigt der Key von „Die“ in die Richtung der Query "
                      "und ist länger als die anderen, gewinnt „Die“.",
              example={"keys": (3.0, 1.5) + KEYS[2:]},
              hints=("Der Key von „Die“ zeigt nach links oben, q nach rechts.",
                     "Ziehe die Spitze des Keys von „Die“ nach rechts, in die Richtung von q.",
-                    "Der Key muss q·k über 4,5 bringen, den Score von „Katze“."),
+                    "Mit q = (2; 1) muss der Key q·k über 4,5 bringen, den Score von „Katze“."),
              near=None),
     ),
     discussion=(
-        "Warum fragt jedes Token mit einer eigenen Query, statt alle Tokens gleich zu behandeln?",
+        "Hier fragt jedes Token mit derselben Query. Warum bekommt im Modell jedes Token eine eigene?",
         "Was würde ein Sprachmodell beim Training lernen, wenn es keine kausale Maske gäbe?",
     ),
     teacher=(
@@ -460,8 +513,9 @@ LESSON = Lesson(
         "Token sucht, der Key, was es bietet, der Value, was es weitergibt.",
         "Ohne Maske sähe jedes Token das nächste Wort. Das Modell lernte abzuschreiben und könnte beim "
         "Erzeugen nichts, weil das nächste Wort dann noch fehlt.",
-        "Die Teilung durch √d hält die Scores klein, wenn d groß ist (in echten Modellen 64 oder 128). "
-        "Sonst wäre die Softmax fast immer ein Greedy-Sieger.",
+        "Haben die Einträge von Query und Key etwa dieselbe Größe, wächst die Streuung der Scores mit √d. "
+        "Die Teilung durch √d hält sie gleich, wie groß d auch ist (in echten Modellen 64 oder 128). Sonst "
+        "gäbe die Softmax fast immer einem Token fast alles.",
     ),
     misconceptions=(
         "„Attention sucht das ähnlichste Wort.“ Nur ungefähr: Der Score ist ein Skalarprodukt, die Länge "

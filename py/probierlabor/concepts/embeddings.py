@@ -33,7 +33,7 @@ from . import embeddings_table as data
 SLUG = "embeddings"
 TITLE = "Embeddings"
 GROUP = "Grundlagen"
-TEASER = "Jedes Token ist ein Vektor: Welche Tokens liegen im Modell dieser Seite nah beieinander?"
+TEASER = "Jedes Token ist ein Vektor: Welche Tokens liegen im Modell dieser Website nah beieinander?"
 
 A, B = (3.0, 1.0), (1.0, 2.0)
 WORD = "und"
@@ -70,7 +70,7 @@ PARAMS = (
 
 PRESETS = (
     Preset("Von vorn", {}, "a = (3; 1), b = (1; 2) und das Wort „und“."),
-    Preset("Senkrecht", {"b": (-1.0, 3.0)}, "a·b = 0: Die Vektoren haben nichts gemeinsam."),
+    Preset("Senkrecht", {"b": (-1.0, 3.0)}, "a·b = 0: Die Vektoren haben keinen gemeinsamen Anteil."),
     Preset("Entgegengesetzt", {"b": (-3.0, -1.0)}, "b = −a: Kosinus −1."),
     Preset("Zahlen", {"word": "2"}, "Die Nachbarn des Tokens „␣2“: andere Ziffern."),
     Preset("Langes Wort", {"word": "Straßenbahn"}, "Ein seltenes Wort zerfällt in mehrere Tokens."),
@@ -169,7 +169,7 @@ def _direction(cos: float) -> str:
     if cos == -1:
         return "zeigen genau gegeneinander"
     if cos == 0:
-        return "stehen senkrecht aufeinander: Sie haben nichts gemeinsam"
+        return "stehen senkrecht aufeinander: Sie haben keinen gemeinsamen Anteil"
     if cos > 0.9:
         return "zeigen fast in dieselbe Richtung"
     if cos > 0.3:
@@ -311,7 +311,7 @@ def _neighbour_table(r: dict) -> str:
     rows = [(str(i + 1), f"„{fmt.token(text)}“", fmt.APPROX + fmt.de(c, 3))
             for i, (text, c) in enumerate(zip(r["neighbour_texts"], r["cosines"]))]
     return table.table(("Rang", "Token", "Kosinus"), rows, numeric=True,
-                       caption=f"Die nächsten Tokens zu „{fmt.token(r['token_text'])}“ im Modell der Seite "
+                       caption=f"Die nächsten Tokens zu „{fmt.token(r['token_text'])}“ im Modell der Website "
                                f"({data.DIMENSIONS} Zahlen je Token, Kosinus gerundet)")
 
 
@@ -334,14 +334,39 @@ def view(r: dict, layout: str = WIDE) -> View:
 
 # -- the lesson ---------------------------------------------------------------------------
 
+CLOSE = 0.65  # above every preset's word: „␣2“ (the „Zahlen“ preset) has its nearest neighbour at ≈ 0,63
+
+
+def same_place_dots(a, b) -> list[float]:
+    """a′·b′ with a and b both at place p, for every place the slider offers."""
+    out = []
+    for p in range(MAX_POSITION + 1):
+        pe = position(p)
+        out.append((a[0] + pe[0]) * (b[0] + pe[0]) + (a[1] + pe[1]) * (b[1] + pe[1]))
+    return out
+
+
 def _same_place(result) -> bool:
-    """Positions on, a and b as the page sets them, both at the same place."""
-    return (result["positions"] and result["pa"] == result["pb"]
-            and result["a"] == list(A) and result["b"] == list(B))
+    return result["positions"] and result["pa"] == result["pb"]
+
+
+def _above_lowest(result) -> float | None:
+    """How far a′·b′ lies above its lowest value at any shared place; None where the place does not
+    matter (positions off, different places, or a + b so short that every place gives about the same)."""
+    if not _same_place(result):
+        return None
+    dots = same_place_dots(result["a"], result["b"])
+    if max(dots) - min(dots) < 1:
+        return None
+    return dots[result["pa"]] - min(dots)
 
 
 def _parallel(result) -> bool:
     return result["cos"] == 1 and Fraction(result["norm2_a"]) != Fraction(result["norm2_b"])
+
+
+def _perpendicular(result) -> bool:
+    return result["a"] != list(A) and result["cos"] is not None
 
 
 LESSON = Lesson(
@@ -358,38 +383,41 @@ LESSON = Lesson(
                  "Der Kosinus ist nie größer als 1. Das erreicht er schon, wenn die Richtungen gleich sind."),
     ),
     tasks=(
-        Task("perpendicular", "Ziehe b so, dass das Skalarprodukt a·b genau 0 ist.",
-             solved=lambda params, result: result["dot"] == 0 and result["cos"] is not None,
+        Task("perpendicular", "Ändere a. Finde dann ein b, mit dem das Skalarprodukt a·b genau 0 ist.",
+             solved=lambda params, result: _perpendicular(result) and result["dot"] == 0,
              explain="a·b = 0 heißt: a und b stehen senkrecht aufeinander. Der Kosinus ist 0, die Vektoren "
-                     "haben keine gemeinsame Richtung.",
-             example={"b": (-1.0, 3.0)},
-             hints=("Das Skalarprodukt ist a₁·b₁ + a₂·b₂. Mit a = (3; 1) also 3·b₁ + b₂.",
+                     "haben keinen gemeinsamen Anteil. Zu jedem a gibt es so ein b.",
+             example={"a": (2.0, 1.0), "b": (-1.0, 2.0)},
+             hints=("Das Skalarprodukt ist a₁·b₁ + a₂·b₂.",
                     "Drehe b um einen rechten Winkel gegenüber a.",
-                    "Probiere b = (−1; 3)."),
-             near=Near(lambda params, result: result["cos"] is not None and 0 < abs(result["cos"]) < 0.1,
+                    "Tausche die beiden Zahlen von a und ändere bei einer das Vorzeichen."),
+             near=Near(lambda params, result: _perpendicular(result) and 0 < abs(result["cos"]) < 0.1,
                        "Fast: b steht schon fast senkrecht auf a. Ein kleines Stück noch.",
-                       {"b": (-1.0, 2.8)})),
-        Task("close", "Finde ein Wort, dessen nächster Nachbar im Modell einen Kosinus über 0,6 hat.",
-             solved=lambda params, result: result["cosines"][0] > 0.6,
-             explain="Kleine Wörter kommen im Text oft vor. Das Modell hat sie gut gelernt, und ihre "
-                     "Verwandten (groß und klein geschrieben, Zahlen) liegen nah.",
-             example={"word": "das"},
+                       {"a": (2.0, 1.0), "b": (-1.0, 1.8)})),
+        Task("close", f"Finde ein Wort, dessen nächster Nachbar im Modell einen Kosinus über {fmt.de(CLOSE, 2)} hat.",
+             solved=lambda params, result: result["cosines"][0] > CLOSE,
+             explain="Häufige Wörter kommen im Text oft vor. Das Modell hat sie gut gelernt, und ihre "
+                     "Verwandten (dasselbe Wort ohne Leerzeichen, groß und klein geschrieben) liegen nah.",
+             example={"word": "Die"},
              hints=("Häufige kleine Wörter haben die klarsten Nachbarn.",
-                    "Probiere Artikel wie „der“, „die“, „das“."),
-             near=Near(lambda params, result: 0.45 < result["cosines"][0] <= 0.55,
-                       "Fast: Der nächste Nachbar liegt schon nahe bei 0,5. Probiere ein verwandtes Wort.",
-                       {"word": "die"})),
-        Task("place", "Schalte die Positionen ein und stelle a und b an dieselbe Stelle. Finde eine Stelle, "
-                      "an der a′·b′ unter 2 fällt, ohne a und b zu ändern.",
-             solved=lambda params, result: _same_place(result) and result["dot2"] < 2,
-             explain="Der Abstand ist immer 0, und doch hängt a′·b′ von der Stelle ab: Addierte Positionen "
-                     "machen die Ähnlichkeit von der absoluten Stelle abhängig. RoPE vermeidet das.",
+                    "Die LibreOffice-Hilfe, aus der das Modell vor allem gelernt hat, beginnt viele Sätze gleich.",
+                    "Probiere Wörter, mit denen ein Satz anfängt, groß geschrieben."),
+             near=Near(lambda params, result: result["word"] != WORD and 0.5 < result["cosines"][0] <= CLOSE,
+                       "Fast: Der nächste Nachbar liegt schon über 0,5. Probiere ein ähnliches Wort.",
+                       {"word": "das"})),
+        Task("place", "Schalte die Positionen ein und stelle a und b an dieselbe Stelle. Finde die Stelle, an der "
+                      "a′·b′ am kleinsten ist.",
+             solved=lambda params, result: _above_lowest(result) == 0,
+             explain="Der Positionsabstand ist überall 0, und doch hängt a′·b′ von der Stelle ab: Addierte "
+                     "Positionen machen die Ähnlichkeit von der absoluten Stelle abhängig. RoPE vermeidet das.",
              example={"positions": True, "pa": 4, "pb": 4},
              hints=("Setze „Stelle von a“ und „Stelle von b“ auf dieselbe Zahl und schiebe beide gemeinsam.",
-                    "Der Positionsvektor (sin p; cos p) dreht sich mit p. Zeigt er gegen a und b, "
-                    "werden a′ und b′ kurz."),
-             near=Near(lambda params, result: _same_place(result) and 2 <= result["dot2"] < 4,
-                       "Fast: a′·b′ ist schon unter 4.", {"positions": True, "pa": 3, "pb": 3})),
+                    "Der Positionsvektor (sin p; cos p) dreht sich mit p. Zeigt er gegen a + b, "
+                    "wird a′·b′ klein.",
+                    "Probiere alle Stellen von 0 bis 20 und merke dir die kleinste Zahl."),
+             near=Near(lambda params, result: 0 < (_above_lowest(result) or math.inf) < 0.5,
+                       "Fast: a′·b′ ist hier klein, aber an einer anderen Stelle noch kleiner.",
+                       {"positions": True, "pa": 10, "pb": 10})),
     ),
     discussion=(
         "Warum misst man Ähnlichkeit lieber mit dem Kosinus als mit dem Skalarprodukt?",
@@ -399,15 +427,15 @@ LESSON = Lesson(
     teacher=(
         "Das Skalarprodukt ist |a|·|b|·cos φ. Teilt man durch beide Längen, bleibt nur die Richtung. "
         "Aufgabe 1 zeigt den Fall cos φ = 0.",
-        "Die Nachbarn kommen aus dem Modell der Seite (2 Millionen Gewichte, 3 MB Text). Sie sind grob: "
+        "Die Nachbarn kommen aus dem Modell der Website (rund 2 Millionen Parameter, knapp 3 MB Text). Sie sind grob: "
         "Artikel, Ziffern und Formen desselben Worts liegen nah, Bedeutungen kaum. Große Modelle lernen "
         "feinere Nachbarschaften.",
         "Sinus-Positionen werden addiert und verändern so jedes Skalarprodukt, abhängig von der absoluten "
         "Stelle. RoPE dreht Query und Key stattdessen; dann zählt nur der Abstand.",
     ),
     misconceptions=(
-        "„Ähnliche Wörter haben ähnliche Zahlen an derselben Stelle.“ Es zählt die Richtung des ganzen "
-        "Vektors, keine einzelne Zahl.",
+        "„Jede einzelne Zahl im Embedding hat eine feste Bedeutung.“ Es zählt die Richtung des ganzen "
+        "Vektors: Das Modell verteilt, was es gelernt hat, auf viele Zahlen zugleich.",
         "„Die Karte zeigt die Nachbarn.“ Sie zeigt nur zwei von 192 Richtungen. Nachbarn im Modell können "
         "auf der Karte weit auseinanderliegen.",
     ),

@@ -18,7 +18,7 @@ READ_FIRST: dict[str, tuple[str, ...]] = {
     "softmax-temperatur": (),
     "gradientenabstieg": (),
     "kreuzentropie-perplexitaet": ("softmax-temperatur",),
-    "attention": ("softmax-temperatur",),
+    "attention": ("embeddings", "softmax-temperatur"),
     "validation-set": (),
     "overfitting": (),
     "metr-horizon": (),
@@ -103,7 +103,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "attention": (
         ("mqa", "alle Köpfe teilen sich einen Key und einen Value je Token; der KV-Cache schrumpft."),
-        ("gqa", "Gruppen von Köpfen teilen sich Keys und Values, wie im Modell dieser Seite."),
+        ("gqa", "Gruppen von Köpfen teilen sich Keys und Values, wie im Modell dieser Website."),
         ("rope", "wie Query und Key ihre Position mitbekommen, bevor der Score entsteht."),
         ("kv-cache", "hebt Keys und Values früherer Tokens auf, damit jede neue Query sie nur noch liest."),
         ("prefill", "rechnet die Attention für alle Tokens des Prompts auf einmal, mit kausaler Maske."),

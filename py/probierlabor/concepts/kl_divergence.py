@@ -219,7 +219,7 @@ def _key_sentence(r: dict, ref: str, listed) -> str:
     infinity where the approximation rules out what the reference expects, equal values only for special
     pairs, otherwise the direction matters; the reference picks which of the two the page computes."""
     pq, qp = show(r["d_pq"]), show(r["d_qp"])
-    text = f"p = ({listed(r['p'])}), q = ({listed(r['q'])}): D(p‖q) = {pq}, D(q‖p) = {qp} (in nat)."
+    text = f"p = ({listed(r['p'])}), q = ({listed(r['q'])}): D(p‖q) = {pq}, D(q‖p) = {qp} (in Nat)."
     ruled_out = lambda a, b: [e for e, x, y in zip(r["events"], a, b) if x > 0 and y == 0]  # noqa: E731
     if r["p"] == r["q"]:
         text += " Beide Verteilungen sind gleich, darum ist KL in beiden Richtungen 0."
@@ -241,8 +241,8 @@ def view(r: dict, layout: str = WIDE) -> View:
     ref, approx = names(r)
     readouts = [
         # labels are fixed text (the page swaps only the values); the roles go into the values
-        Readout("d_pq", "D(p‖q) in nat", show(r["d_pq"]), r["d_pq"], True),
-        Readout("d_qp", "D(q‖p) in nat", show(r["d_qp"]), r["d_qp"], True),
+        Readout("d_pq", "D(p‖q) in Nat", show(r["d_pq"]), r["d_pq"], True),
+        Readout("d_qp", "D(q‖p) in Nat", show(r["d_qp"]), r["d_qp"], True),
         Readout("cross_entropy", "Kreuzentropie H(Referenz, Näherung)",
                 f"H({ref}, {approx}) = {show(r['cross_entropy'])}", r["cross_entropy"]),
         Readout("entropy", "Entropie H(Referenz)", f"H({ref}) = {show(r['entropy'])}", r["entropy"]),
@@ -372,7 +372,7 @@ def _curve(r: dict, layout: str) -> str:
     plot = svg.Plot(320, 248, (0, 1), (0, CURVE_TOP), label=f"KL in beiden Richtungen, {ref_name} fest",
                     margin=(22, 14, 42, 44), layout=layout)
     plot.grid(xticks=[0, 0.25, 0.5, 0.75, 1], yticks=[0, 1, 2, 3], xlabel=f"{approx_name}(A)",
-              ylabel="nat", xfmt=lambda v: fmt.de_auto(v) if v else "0", yfmt=lambda v: fmt.de(int(v)))
+              ylabel="Nat", xfmt=lambda v: fmt.de_auto(v) if v else "0", yfmt=lambda v: fmt.de(int(v)))
     grid = [i / 200 for i in range(201)]
     fref = tuple(float(x) for x in ref)
 

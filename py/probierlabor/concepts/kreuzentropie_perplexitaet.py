@@ -29,7 +29,7 @@ from ..kit.lesson import Lesson, Near, Prediction, Task, unless_own
 SLUG = "kreuzentropie-perplexitaet"
 TITLE = "Kreuzentropie und Perplexität"
 GROUP = "Grundlagen"
-TEASER = "Womit ein Sprachmodell lernt: −log p des richtigen Tokens, gemittelt – und wie viele gleich gute Tokens das sind."
+TEASER = "Womit ein Sprachmodell lernt: −ln p des richtigen Tokens, gemittelt – und wie viele gleich gute Tokens das sind."
 
 START = "(Anfang)"
 OTHER = "(anderes Wort)"
@@ -199,6 +199,9 @@ def compute(satz: str = "katze", text: str = "", p: tuple = ()) -> dict:
 
 # -- what the page shows -----------------------------------------------------------------------------
 
+UNIT = "Nat"  # of the natural logarithm, as „Bit“ is of log₂ (the glossary holds both)
+
+
 def _nats(value: float, digits: int = 2) -> str:
     return "0" if value == 0 else fmt.APPROX + fmt.de(value, digits)
 
@@ -228,6 +231,17 @@ def _bits_text(r: dict) -> str:
     return fmt.APPROX + fmt.de(r["mean_bits"], 2)
 
 
+def _own_note(r: dict) -> str:
+    """Which probabilities are in force: typed ones stay when the reader picks another sentence, so the
+    page says so, names the tokens they change and how to get the table's back."""
+    changed = [r["words"][i] for i in r["changed"]]
+    if not changed:
+        return "Eigene Wahrscheinlichkeiten, gleich denen der Tabelle."
+    words = ", ".join(f"„{w}“" for w in dict.fromkeys(changed))
+    return (f"Es gelten deine eigenen Wahrscheinlichkeiten, nicht die der Tabelle (anders bei {words}). "
+            f"Leere „{OWN_P.label}“, dann gilt wieder die Tabelle.")
+
+
 def _lead(r: dict) -> str:
     parts = []
     if r["source"] == "eigen":
@@ -239,7 +253,7 @@ def _lead(r: dict) -> str:
     if r["cut"]:
         parts.append(f"Die Tabelle liest nur die ersten {MAX_TOKENS} Tokens.")
     if r["own"]:
-        parts.append("Eigene Wahrscheinlichkeiten.")
+        parts.append(_own_note(r))
     if r["unused"]:
         parts.append(f"{fmt.count(r['unused'], 'eigener Wert bleibt', 'eigene Werte bleiben')} ohne Token.")
     return " ".join(parts)
@@ -249,7 +263,7 @@ def _key_sentence(r: dict) -> str:
     """Under the figure: how many tokens, the mean loss, the perplexity read out, and who costs most."""
     n = r["n"]
     lead = _lead(r)
-    mean = (f"{fmt.count(n, 'Token', 'Tokens')}, Verlust im Mittel {_nats(r['mean'], 3)} nats "
+    mean = (f"{fmt.count(n, 'Token', 'Tokens')}, Verlust im Mittel {_nats(r['mean'], 3)} {UNIT} "
             f"({_bits_text(r)} Bit).")
     if r["total"] == 0:
         body = (f"{mean} Jedes richtige Token hatte p = 1: Das kostet nichts, die Perplexität ist genau 1. "
@@ -261,10 +275,16 @@ def _key_sentence(r: dict) -> str:
         if not _has_worst(r):
             who = f"Alle Tokens kosten gleich viel, {_p_is(r, i)}."
         else:
-            who = (f"Am teuersten ist „{r['words'][i]}“ mit {_p_is(r, i)} ({_nats(r['loss'][i])} nats, "
-                   f"{fmt.pct(r['worst_share'], 0)} des ganzen Verlusts).")
+            who = (f"Am teuersten ist „{r['words'][i]}“ mit {_p_is(r, i)} ({_nats(r['loss'][i])} {UNIT}, "
+                   f"{_share_text(r)} des ganzen Verlusts).")
         body = f"{mean} {ppl} {who}"
     return f"{lead} {body}" if lead else body
+
+
+def _share_text(r: dict) -> str:
+    """The costliest token's share of the loss: a ratio of logarithms, exact only where it is all of it."""
+    share = fmt.pct(r["worst_share"], 0)
+    return share if r["worst_share"] == 1 else fmt.APPROX + share
 
 
 def _short(word: str, room: float) -> str:
@@ -283,11 +303,11 @@ def view(r: dict, layout: str = WIDE) -> View:
     probs = " · ".join(f"{word} {_p_text(r, i)}" for i, word in enumerate(r["words"]))
     readouts = [
         Readout("probs", "p des richtigen Tokens", probs, r["probs"]),
-        Readout("mean", "Kreuzentropie (Mittel)", f"{_nats(r['mean'], 3)} nats ({_bits_text(r)} Bit)", r["mean"], True),
+        Readout("mean", "Kreuzentropie (Mittel)", f"{_nats(r['mean'], 3)} {UNIT} ({_bits_text(r)} Bit)", r["mean"], True),
         Readout("perplexity", "Perplexität",
                 "1: keine Unsicherheit" if r["total"] == 0 else f"{_ppl_text(r)} gleich gute Tokens",
                 r["perplexity"], True),
-        Readout("total", "Verlust zusammen", f"{_nats(r['total'], 3)} nats über {fmt.count(r['n'], 'Token', 'Tokens')}",
+        Readout("total", "Verlust zusammen", f"{_nats(r['total'], 3)} {UNIT} über {fmt.count(r['n'], 'Token', 'Tokens')}",
                 r["total"]),
     ]
     return View(figure, readouts, _key_sentence(r), _table(r))
@@ -331,15 +351,17 @@ def _loss_panel(r: dict, w: float, h: float, layout: str) -> str:
     n, top = r["n"], _loss_top(r)
     plot = svg.Plot(w, h, (0, n), (0, top), label="Verluste", margin=(22, 10, 40, 58), layout=layout)
     step = 1 if top <= 6 else 2
-    plot.grid(xticks=[], yticks=list(range(0, int(top) + 1, step)), xlabel="Verlust −ln p in nats", ylabel="−ln p")
+    plot.grid(xticks=[], yticks=list(range(0, int(top) + 1, step)), xlabel=f"Verlust −ln p in {UNIT}", ylabel="−ln p")
     for i, value in enumerate(r["loss"]):
         x0, x1 = plot.px(i + 0.18), plot.px(i + 0.82)
         cls = "pl-ce-loss pl-ce-worst" if i == r["worst"] and _has_worst(r) else "pl-ce-loss"
         plot.body.append(svg.rect(x0, plot.py(value), x1 - x0, max(plot.py(0) - plot.py(value), 1.5), cls))
         plot.text(i + 0.5, value, fmt.de(value, 2), "pl-ce-value", "middle", dy=-5)
     plot.hline(r["mean"], "pl-ce-mean")
-    note = (f"Mittel {_nats(r['mean'])} nats · Perplexität e^Mittel = {_ppl_text(r).removeprefix(fmt.APPROX)}"
-            if layout == WIDE else f"Mittel {_nats(r['mean'])} · Perplexität {_ppl_text(r).removeprefix(fmt.APPROX)}")
+    ppl = _ppl_text(r)
+    equals = ppl if ppl.startswith(fmt.APPROX) else "= " + ppl
+    note = (f"Mittel {_nats(r['mean'])} {UNIT} · Perplexität e^Mittel {equals}"
+            if layout == WIDE else f"Mittel {_nats(r['mean'])} · Perplexität {ppl}")
     plot.front.append(svg.key_row([("pl-ce-mean", note)], plot.left + 6, plot.top - 6, lines=("pl-ce-mean",)))
     _labels(plot, r, layout)
     return plot.inner()
@@ -354,20 +376,34 @@ def _table(r: dict) -> str:
         table_p = Fraction(r["table_probs_exact"][i])
         p = _p_text(r, i) + (f" (Tabelle {fmt.ratio(table_p)})" if i in r["changed"] else "")
         rows.append([r["contexts"][i], shown, p, _nats(r["loss"][i], 3), r["expected"][i]])
-    return table.table(["nach", "richtiges Token", "p", "−ln p (nats)", "am wahrscheinlichsten wäre"], rows,
+    return table.table(["nach", "richtiges Token", "p", f"−ln p ({UNIT})", "am wahrscheinlichsten wäre"], rows,
                        caption="Die Tabelle des Modells, Token für Token", row_heads=False,
                        highlight=r["worst"] if _has_worst(r) else None)
 
 
 # -- the lesson ----------------------------------------------------------------------------------
 
-DOMINANT = 0.5  # one token carries more than half of the whole loss
+DOMINANT = Fraction(2, 3)  # one token carries more than two thirds of the whole loss (no listed sentence does)
 HIGH = 8  # „Perplexität über 8“ by one probability alone
+_CATS = [token for _, token in tokens_of(SENTENCES["katze"])]
+_GUESS = (0.5, 0.5, 0.01, 0.5)  # the guess: one of four tokens falls to 1/100
 
 
 def _one_changed_on_katze(result) -> bool:
     return result["source"] == "katze" and result["own"] and len(result["changed"]) == 1 and not result["unused"]
 
+
+def _unequal(result) -> bool:
+    return len(set(result["probs_exact"])) > 1
+
+
+def _guess_figures() -> dict:
+    before, after = losses([_H] * 4), losses([Fraction(p).limit_denominator(1000) for p in _GUESS])
+    return {"one": fmt.de(after[2], 1), "before": fmt.de(sum(before) / 4, 2), "after": fmt.de(sum(after) / 4, 2),
+            "ppl": fmt.de(perplexity([Fraction(p).limit_denominator(1000) for p in _GUESS])[0], 1)}
+
+
+_G = _guess_figures()
 
 LESSON = Lesson(
     prediction=Prediction(
@@ -376,9 +412,9 @@ LESSON = Lesson(
         choices=("Kaum etwas", "Mehr als doppelt so groß", "Fünfzigmal so groß"),
         answer=1,
         shown=lambda params, result: _one_changed_on_katze(result) and result["probs"][2] == 0.01,
-        explain="−ln(1/100) ≈ 4,6 nats ist so viel wie fast sieben Tokens mit 1/2. Das Mittel steigt von 0,69 "
-                "auf 1,67 nats, die Perplexität von 2 auf etwa 5,3.",
-        example={"p": (0.5, 0.5, 0.01, 0.5)},
+        explain=f"−ln(1/100) ≈ {_G['one']} {UNIT} ist so viel wie fast sieben Tokens mit 1/2. Das Mittel steigt von "
+                f"≈ {_G['before']} auf ≈ {_G['after']} {UNIT}, die Perplexität von 2 auf ≈ {_G['ppl']}.",
+        example={"p": _GUESS},
         why_not=("Im Mittel zählt jedes Token gleich, aber −ln p wächst ohne Grenze, wenn p gegen 0 geht. "
                  "Ein einziges sehr unwahrscheinliches Token zieht das Mittel weit nach oben.",
                  "",
@@ -386,16 +422,19 @@ LESSON = Lesson(
                  "als vierte Wurzel."),
     ),
     tasks=(
-        Task("surprise", "Wähle oder tippe einen Satz, in dem ein einziges Token mehr als die Hälfte des ganzen "
+        Task("surprise", "Wähle oder tippe einen Satz, in dem ein einziges Token mehr als zwei Drittel des ganzen "
                          "Verlusts trägt. Nimm die Werte der Tabelle.",
              solved=unless_own(lambda params, result: result["worst_share"] > DOMINANT),
-             explain="Ein Wort, das die Tabelle nach seinem Vorgänger kaum erwartet, kostet mehr als alle anderen "
-                     "zusammen.",
-             example={"satz": "miaut"},
+             explain="Ein Wort, das die Tabelle nach seinem Vorgänger kaum erwartet, kostet viel mehr als alle "
+                     "anderen zusammen, erst recht, wenn die anderen gut vorhergesagt sind.",
+             example={"text": "Die Katze bellt."},
              hints=("Schaue in der Tabelle unter dem Bild, welches Wort nach welchem selten ist.",
-                    "Ein Hund, der etwas tut, was sonst eine Katze tut?",
-                    "Wähle „Der Hund miaut.“ oder tippe ihn als eigenen Satz."),
-             near=None),
+                    "Je billiger die anderen Tokens, desto größer der Anteil des teuren: „Die“ am Anfang "
+                    "kostet weniger als „Der“.",
+                    "Eine Katze, die etwas tut, was sonst ein Hund tut?"),
+             near=Near(unless_own(lambda params, result: 0.5 < result["worst_share"] <= DOMINANT),
+                       "Fast: Ein Token trägt schon mehr als die Hälfte. Mache die anderen Tokens billiger.",
+                       {"satz": "miaut"})),
         Task("high", f"Ändere bei „Die Katze schläft.“ eine einzige Wahrscheinlichkeit so, dass die Perplexität "
                      f"über {HIGH} steigt.",
              solved=lambda params, result: _one_changed_on_katze(result) and result["perplexity"] > HIGH,
@@ -405,26 +444,32 @@ LESSON = Lesson(
                     "Wie klein muss p werden? Probiere 0,01 und dann noch kleiner.",
                     "Tippe „0,5; 0,5; 0,001; 0,5“ in „Eigene Wahrscheinlichkeiten“."),
              near=Near(lambda params, result: _one_changed_on_katze(result) and 5 <= result["perplexity"] <= HIGH,
-                       "Fast: schon über 5. Mache das eine p noch kleiner.", {"p": (0.5, 0.5, 0.01, 0.5)})),
-        Task("four", "Finde einen Satz oder tippe eigene Wahrscheinlichkeiten, bei denen die Perplexität genau 4 ist.",
-             solved=lambda params, result: result["perplexity_exact"] == "4",
-             explain="Gibt das Modell jedem richtigen Token 1/4, ist es so unsicher wie zwischen 4 gleich guten "
-                     "Tokens. Auch zwei Tokens mit 1/2 und 1/8 ergeben genau 4.",
-             example={"p": (0.25, 0.25, 0.25, 0.25)},
-             hints=("Bei „Die Katze schläft.“ hat jedes Token 1/2, die Perplexität ist 2.",
-                    "Welches p macht „so unsicher wie zwischen 4 gleich guten Tokens“?",
-                    "Tippe „0,25; 0,25; 0,25; 0,25“."),
-             near=None),
-        Task("zero", "Mache den Verlust genau 0.",
-             solved=lambda params, result: result["total"] == 0,
-             explain="−ln 1 = 0: Ein Token, das das Modell sicher vorhersagt, kostet nichts. Die Perplexität ist "
-                     "dann genau 1.",
-             example={"p": (1.0, 1.0, 1.0, 1.0)},
+                       "Fast: schon über 5. Mache das eine p noch kleiner.", {"p": _GUESS})),
+        Task("four", "Tippe eigene Wahrscheinlichkeiten, nicht alle gleich, bei denen die Perplexität genau 4 ist.",
+             solved=lambda params, result: result["own"] and _unequal(result) and result["perplexity_exact"] == "4",
+             explain="Die Perplexität ist ein geometrisches Mittel: Es zählt nur das Produkt der p. Halbierst du "
+                     "ein p und verdoppelst ein anderes, bleibt sie gleich. Auch zwei Tokens mit 1/2 und 1/8 "
+                     "ergeben genau 4.",
+             example={"p": (0.5, 0.5, 0.125, 0.125)},
+             hints=("Vier Tokens mit je 1/4 ergeben genau 4. Es soll aber nicht jedes p gleich sein.",
+                    "Es kommt nur auf das Produkt an: Bei vier Tokens muss es 1/256 sein.",
+                    "Halbiere ein p und verdopple ein anderes."),
+             near=Near(lambda params, result: (result["own"] and not _unequal(result)
+                                               and result["perplexity_exact"] == "4"),
+                       "Fast: Das ist genau 4, aber jedes p ist gleich. Mache sie verschieden, ohne dass sich "
+                       "die Perplexität ändert.", {"p": (0.25, 0.25, 0.25, 0.25)})),
+        Task("zero", "Wähle einen anderen Satz als „Die Katze schläft.“ und mache seinen Verlust genau 0.",
+             solved=lambda params, result: result["total"] == 0 and result["tokens"] != _CATS,
+             explain="−ln 1 = 0: Ein Token, das das Modell sicher vorhersagt, kostet nichts, in jedem Satz. Die "
+                     "Perplexität ist dann genau 1. Deine eigenen Wahrscheinlichkeiten gelten für den Satz, "
+                     "den du gerade gewählt hast.",
+             example={"satz": "hund", "p": (1.0, 1.0, 1.0, 1.0)},
              hints=("Welches p kostet nichts?",
-                    "Ziehe alle Balken ganz nach oben.",
-                    "Tippe „1; 1; 1; 1“."),
-             near=Near(lambda params, result: result["own"] and 0 < result["total"] and result["perplexity"] < 1.2,
-                       "Fast: Noch ist ein Token nicht ganz sicher.", {"p": (1.0, 1.0, 0.9, 1.0)})),
+                    "Wähle zuerst den Satz, dann ziehe alle seine Balken ganz nach oben.",
+                    "Jedes Token des Satzes braucht ein eigenes p: Zähle die Balken."),
+             near=Near(lambda params, result: result["total"] == 0 and result["tokens"] == _CATS,
+                       "Fast: Der Verlust ist 0, aber bei „Die Katze schläft.“. Wähle einen anderen Satz.",
+                       {"p": (1.0, 1.0, 1.0, 1.0)})),
     ),
     discussion=(
         "Warum darf ein Sprachmodell keinem Token die Wahrscheinlichkeit genau 0 geben?",
@@ -432,13 +477,13 @@ LESSON = Lesson(
     ),
     teacher=(
         "Bei p = 0 wäre −ln p unendlich: Ein einziges unerwartetes Token machte den Verlust unendlich. "
-        "Deshalb gibt die Softmax jedem Token etwas mehr als 0.",
+        "Die Softmax gibt jedem Token mehr als 0 – gut so, denn so bleibt der Verlust endlich.",
         "Nein, es ist ein Mittel. Mal ist das Modell sicher, mal schwankt es zwischen hunderten Tokens. "
         "Im geometrischen Mittel ist es so unsicher wie bei 12 gleich guten Tokens.",
     ),
     misconceptions=(
-        "„Ein seltenes Wort zählt im Mittel kaum.“ – Das Gegenteil: −ln p wächst ohne Grenze, seltene "
-        "Wörter bestimmen den Verlust.",
+        "„Ein unerwartetes Token zählt im Mittel kaum.“ – Das Gegenteil: −ln p wächst ohne Grenze, unerwartete "
+        "Tokens (kleines p) bestimmen den Verlust. Ein seltenes Wort, das das Modell gut vorhersagt, kostet wenig.",
         "„Perplexität und Verlust messen Verschiedenes.“ – Die Perplexität ist e hoch der Kreuzentropie, "
         "nur anders ausgedrückt.",
     ),

@@ -59,6 +59,9 @@ TERMS: tuple[Term, ...] = (
          page="beam-search"),
     Term("Behavioral Cloning", "das", "",
          "Ein Modell ahmt vorgemachte Handlungen nach, ohne Belohnungen zu sehen."),
+    Term("Bit", "das", "die Bit",
+         "Die Einheit eines Verlusts oder einer Entropie, gerechnet mit dem Logarithmus zur Basis 2: "
+         "Ein Bit ist die Unsicherheit eines Münzwurfs.", page="kreuzentropie-perplexitaet"),
     Term("Byte-Pair-Encoding", "das", "",
          "Ein Verfahren, das die häufigsten Paare Schritt für Schritt zu neuen Tokens verschmilzt. Es beginnt "
          "mit einzelnen Zeichen, hier mit den 256 Bytes. Kurz BPE.", page="tokenisierung"),
@@ -157,6 +160,10 @@ TERMS: tuple[Term, ...] = (
     Term("Multi-Head Attention", "die", "",
          "Attention mit mehreren Köpfen; jeder Kopf hat eigene Queries, Keys und Values. Kurz MHA.",
          page="gqa"),
+    Term("Nat", "das", "die Nat",
+         "Die Einheit eines Verlusts oder einer Entropie, gerechnet mit dem natürlichen Logarithmus ln. "
+         "Ein Bit sind ln 2 ≈ 0,693 Nat.", page="kreuzentropie-perplexitaet",
+         avoid={r"\b[Nn]ats\b": "Nats, nats", r"\bnat\b": "nat"}),
     Term("Newton-Verfahren", "das", "",
          "Ein Rechenverfahren, das sich Schritt für Schritt dem höchsten oder tiefsten Punkt einer Funktion "
          "nähert. Jeder Schritt nutzt die Steigung und die Krümmung an der Stelle, an der er gerade ist."),
@@ -267,6 +274,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
      "keine Bemerkung über die Vorlage der Seite (Lehrtext, Artikel); sag, was gemeint ist"),
     # K/V names two vectors, so it takes no singular article; the pair is „das K/V-Paar“
     (r"\b[Jj]ede[rs]? K/V\b(?!-)", "jedes K/V-Paar"),
+    # one citation style on every page: „Vaswani et al. 2017“, as most pages write it
+    (r"\b[A-ZÄÖÜ][a-zäöüß]+ und (?:Kollegen\b|andere(?=[,:)]))", "et al."),
 )
 
 # Weak verbs whose short imperative the pages do not use (the e-form: Stelle, Schiebe …).

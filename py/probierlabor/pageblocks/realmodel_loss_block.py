@@ -25,8 +25,9 @@ LIMITS = f"Das Modell liest höchstens {PROMPT_CHARS} Zeichen und {PROMPT_TOKENS
 
 def heldout_sentence() -> str:
     figures = loss.heldout()
-    return (f"Zum Vergleich: Auf Text, den es beim Lernen nie gesehen hat, kommt das Modell im Mittel auf "
-            f"{fmt.de(figures['loss'], 3)} nats, das ist eine Perplexität von {fmt.de(figures['perplexity'], 1)}.")
+    return (f"Zum Vergleich: Auf Text, den es beim Lernen nie gesehen hat, kommt das Modell im Mittel über lange "
+            f"Abschnitte auf {fmt.APPROX}{fmt.de(figures['loss'], 3)} Nat, das ist eine Perplexität von "
+            f"{fmt.APPROX}{fmt.de(figures['perplexity'], 1)}.")
 
 
 def section(slug: str = loss.SLUG) -> str:

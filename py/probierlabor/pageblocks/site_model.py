@@ -19,6 +19,7 @@ import functools
 from engine import pretrained
 
 from ..kit import fmt, vocabulary
+from ..realmodel.fields import PROMPT_TOKENS
 
 BYTES_PER_NUMBER = 8  # the traces compute in float64 (pretrained.engine_model)
 
@@ -56,6 +57,7 @@ FACTS = {
     # rounded, so written with „≈“
     "perplexity": lambda name="target": fmt.APPROX + fmt.de(_manifest()["models"][name]["heldout_perplexity"], 1),
     "real_words": lambda name="target": fmt.APPROX + fmt.pct(_manifest()["models"][name]["real_words"]["share"], 0),
+    "prompt_tokens": lambda: fmt.de(PROMPT_TOKENS),  # the most „Am echten Modell“ reads of a text
 }
 
 

@@ -24,18 +24,18 @@ p, q = np.array(p_eigen if p_eigen else [p_a, 1 - p_a]), np.array(q_eigen if q_e
 n = max(len(p), len(q))  # fehlende Ereignisse bekommen die Wahrscheinlichkeit 0
 p, q = np.pad(p, (0, n - len(p))), np.pad(q, (0, n - len(q)))
 referenz, naeherung = (q, p) if swap else (p, q)
-print(f"D(p‖q): {zeige(kl(p, q))} nat")
-print(f"D(q‖p): {zeige(kl(q, p))} nat")
+print(f"D(p‖q): {zeige(kl(p, q))} Nat")
+print(f"D(q‖p): {zeige(kl(q, p))} Nat")
 entropie = sum(-r * np.log(r) for r in referenz if r > 0)
-print(f"Kreuzentropie: {zeige(entropie + kl(referenz, naeherung))} nat")  # = Entropie + KL
-print(f"Entropie der Referenz: {zeige(entropie)} nat")
+print(f"Kreuzentropie: {zeige(entropie + kl(referenz, naeherung))} Nat")  # = Entropie + KL
+print(f"Entropie der Referenz: {zeige(entropie)} Nat")
 figur, achse = plt.subplots(figsize=(6, 3.5))
 if n == 2:  # beide Richtungen, während q(A) von 0 bis 1 läuft und p fest bleibt
     pa = np.linspace(0.001, 0.999, 500)
     achse.plot(pa, kl(p[:, None], np.array([pa, 1 - pa])), color="#0066a1", label="D(p‖q)")
     achse.plot(pa, kl(np.array([pa, 1 - pa]), p[:, None]), color="#d0021b", label="D(q‖p)")
     achse.axvline(q[0], color="#bbbbbb", linestyle="--", label="dein q(A)")
-    achse.set(ylim=(0, 3), xlabel="q(A)", ylabel="KL-Divergenz in nat")
+    achse.set(ylim=(0, 3), xlabel="q(A)", ylabel="KL-Divergenz in Nat")
     achse.xaxis.set_major_formatter(lambda x, _: f"{x:g}".replace(".", ","))
 else:  # mehr Ereignisse: die beiden Verteilungen nebeneinander
     achse.bar(np.arange(n) - 0.2, p, 0.4, color="#0066a1", label="p")

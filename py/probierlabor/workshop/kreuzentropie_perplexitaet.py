@@ -31,14 +31,14 @@ woerter = re.findall(r"[^\W\d_]+|\.", text or saetze[satz])[:10]  # höchstens 1
 folge = [w.lower() if w.lower() in tokens else "?" for w in woerter]
 q = np.array([wahrscheinlichkeit(d, t) for d, t in zip(["<anfang>"] + folge[:-1], folge)])
 q[:len(p)] = p[:len(q)]  # eigene Wahrscheinlichkeiten ersetzen die ersten Werte der Tabelle
-verlust = -np.log(q)  # in nats; −log₂ q wäre in Bit
+verlust = -np.log(q)  # in Nat; −log₂ q wäre in Bit
 mittel = verlust.mean()  # die Kreuzentropie
 komma = lambda x: f"{x:.6f}".replace(".", ",")
 print("\n".join(f"Verlust {wort}: {komma(wert)}" for wort, wert in zip(woerter, verlust)))
-print("Kreuzentropie (nats):", komma(mittel))
+print("Kreuzentropie (Nat):", komma(mittel))
 print("Kreuzentropie (Bit):", komma(mittel / np.log(2)))
 print("Perplexität:", komma(np.exp(mittel)))
 
 plt.bar(range(len(q)), verlust, color="#b35a00", tick_label=woerter)
 plt.axhline(mittel, color="black", linestyle="--", label=f"Mittel, Perplexität {np.exp(mittel):.2f}")
-plt.ylabel("−ln p (nats)"), plt.legend(), plt.show()
+plt.ylabel("−ln p (Nat)"), plt.legend(), plt.show()

@@ -14,13 +14,13 @@ import { TEXT as LINES, chip, notes, runInWorker, style, visible } from "./realm
 const mounted = new WeakSet();
 const TYPING_MS = 400;  // the sentence is run once the reader pauses
 const TEXT = { ...LINES, ready: (d) => `${tokens(d.tokens.length + 1)}, gerechnet in ${de(d.compute_seconds * 1000, 0)} ms.` };
-const HEAD = ["Token", "p davor", "−ln p (nats)", "am ehesten erwartet"];
+const HEAD = ["Token", "p davor", "−ln p (Nat)", "am ehesten erwartet"];
 
 const tokens = (n) => `${de(n, 0)} ${n === 1 ? "Token" : "Tokens"}`;
 const $ = (block, name) => block.querySelector(`[data-realmodel-${name}]`);
 const input = (block) => block.querySelector('[data-realmodel-field="text"]');
 
-// A probability in percent, with as many places as it needs to be more than 0 (a loss of 10 nats is p ≈ 0,005 %).
+// A probability in percent, with as many places as it needs to be more than 0 (a loss of 10 Nat is p ≈ 0,005 %).
 function percent(p) {
   for (const digits of [1, 2, 3, 4]) if (p * 100 >= 10 ** -digits || digits === 4) return `≈ ${pct(p, digits)}`;
   return "";
@@ -29,11 +29,14 @@ function percent(p) {
 function summary(data) {
   const worst = data.tokens[data.worst];
   const compared = data.mean > data.heldout.loss ? "mehr als" : "weniger als";
+  // the held-out figure is a mean over long stretches (up to 256 tokens before each): a short sentence,
+  // with little before its tokens, is expected to cost more
   return `${tokens(data.tokens.length)} bewertet (das erste hat nichts davor). Verlust im Mittel ` +
-    `≈ ${de(data.mean, 3)} nats (≈ ${de(data.bits, 2)} Bit), Perplexität ≈ ${de(data.perplexity, 1)}: so unsicher wie ` +
-    `zwischen ${de(data.perplexity, 1)} gleich guten Tokens. Dein Satz überrascht das Modell ${compared} Text, den es ` +
-    `nie gesehen hat (${de(data.heldout.loss, 3)} nats, Perplexität ${de(data.heldout.perplexity, 1)}). Am teuersten ist ` +
-    `„${visible(worst.text)}“ mit p ${percent(worst.p)}.`;
+    `≈ ${de(data.mean, 3)} Nat (≈ ${de(data.bits, 2)} Bit), Perplexität ≈ ${de(data.perplexity, 1)}: so unsicher wie ` +
+    `zwischen ${de(data.perplexity, 1)} gleich guten Tokens. Dein Satz kostet im Mittel ${compared} lange Abschnitte ` +
+    `zurückgehaltenen Textes, den das Modell nie gesehen hat (≈ ${de(data.heldout.loss, 3)} Nat, Perplexität ` +
+    `≈ ${de(data.heldout.perplexity, 1)}); ein kurzer Satz hat vor seinen Tokens wenig, woraus das Modell raten kann. ` +
+    `Am teuersten ist „${visible(worst.text)}“ mit p ${percent(worst.p)}.`;
 }
 
 function lossTable(data) {
