@@ -90,3 +90,18 @@ def test_the_workers_runner_sends_this_page_to_loss_run_and_the_decoding_pages_t
     assert out["prompt"] is True and out["error"].startswith("Der Satz ist leer.")
     out = json.loads(scope["run"](json.dumps({"prompt": TEXT}), "greedy-decoding", folder, told.append))
     assert out["method"] == "greedy"
+
+
+@pytest.mark.parametrize(("slug", "key"), [(loss.SLUG, "text"), ("greedy-decoding", "prompt"), ("attention", "prompt")])
+def test_half_a_character_in_the_readers_text_is_replaced_with_a_note_and_the_run_goes_on(slug, key, monkeypatch):
+    """A lone surrogate (an emoji cut in two) arrives from the field through JSON; the tokenizer cannot encode
+    it, and the run ended „unerwartet abgebrochen (UnicodeEncodeError …)“."""
+    monkeypatch.setattr(models, "FOLDER", models.FOLDER)
+    scope = {}
+    exec(compile((ROOT / "static/py/realmodel_run.py").read_text(encoding="utf-8"), "realmodel_run.py", "exec"), scope)
+    asked = json.dumps({key: "Die Katze \ud83d jagt die Maus \ude00"})  # as JSON.stringify writes lone halves
+    out = json.loads(scope["run"](asked, slug, str(pretrained.WEIGHTS), lambda _: None))
+    assert "error" not in out, out.get("error")
+    assert out["settings"][key] == "Die Katze \ufffd jagt die Maus \ufffd"
+    assert out["notes"] == ["Dein " + ("Prompt" if slug == "greedy-decoding" else "Satz") + " enthält 2 halbe "
+                            "Schriftzeichen (zum Beispiel zerschnittene Emojis). Das Modell liest an ihrer Stelle je ein „\ufffd“."]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..kit.contract import whole_characters
 from .fields import PAGES, PARAMS, PROMPT_CHARS
 
 
@@ -19,8 +20,8 @@ def read(slug: str, settings: Mapping) -> dict:
     if slug not in PAGES:
         raise PromptError(f"Die Seite „{str(slug)[:40]}“ hat kein „Am echten Modell“.")
     method, shown = PAGES[slug]
-    notes: list[str] = []
-    prompt = str(settings.get("prompt", ""))
+    prompt, note = whole_characters(str(settings.get("prompt", "")), "Dein Prompt")
+    notes: list[str] = [note] if note else []
     if not prompt.strip():
         raise PromptError("Der Prompt ist leer. Schreibe ein paar Wörter, zum Beispiel „Das Modell liest“.")
     if len(prompt) > PROMPT_CHARS:

@@ -14,6 +14,7 @@ import numpy as np
 
 from engine.attention import attention_maps
 
+from ..kit.contract import whole_characters
 from . import models
 from .fields import PROMPT_CHARS
 from .form import PromptError
@@ -26,10 +27,10 @@ DEFAULT_SENTENCE = "Die Katze jagt die Maus, und die Maus rennt weg."
 
 def run(settings) -> dict:
     """{tokens, layers, heads, kv_heads, maps [layer][head][query][key ≤ query], notes, settings}."""
-    sentence = str(settings.get("prompt", ""))
+    sentence, note = whole_characters(str(settings.get("prompt", "")), "Dein Satz")
     if not sentence.strip():
         raise PromptError("Der Satz ist leer. Schreibe ein paar Wörter, zum Beispiel „Die Katze jagt die Maus“.")
-    notes = []
+    notes = [note] if note else []
     if len(sentence) > PROMPT_CHARS:
         notes.append(f"Dein Satz hat {len(sentence)} Zeichen. Das Modell liest nur die ersten {PROMPT_CHARS}.")
         sentence = sentence[:PROMPT_CHARS]

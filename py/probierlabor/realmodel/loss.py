@@ -18,6 +18,7 @@ import numpy as np
 from engine import pretrained
 from engine.attention import NoCacheAttention
 
+from ..kit.contract import whole_characters
 from . import models
 from .fields import PROMPT_CHARS, PROMPT_TOKENS
 from .form import PromptError
@@ -42,13 +43,14 @@ def log_softmax(logits) -> np.ndarray:
 
 def read(settings) -> tuple[str, list[str]]:
     """The reader's sentence, cut to PROMPT_CHARS with a note; a ``PromptError`` for an empty one."""
-    text = str(settings.get("text", ""))
+    text, note = whole_characters(str(settings.get("text", "")), "Dein Satz")
     if not text.strip():
         raise PromptError(f"Der Satz ist leer. Schreibe ein paar Wörter, zum Beispiel „{DEFAULT_TEXT}“")
+    notes = [note] if note else []
     if len(text) > PROMPT_CHARS:
-        return text[:PROMPT_CHARS], [f"Dein Satz hat {len(text)} Zeichen. Das Modell liest nur die ersten "
-                                     f"{PROMPT_CHARS}."]
-    return text, []
+        return text[:PROMPT_CHARS], notes + [f"Dein Satz hat {len(text)} Zeichen. Das Modell liest nur die ersten "
+                                             f"{PROMPT_CHARS}."]
+    return text, notes
 
 
 def run(settings) -> dict:
