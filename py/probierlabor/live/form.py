@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Mapping
 
+from ..kit import fmt
 from ..kit.contract import Param, whole_characters
 from .fields import (ARTICLE, DEFAULT_NEW_TOKENS, ENGINE, MAX_REQUESTS, MODELS, NAMES, NUMBERS, PROMPT_CHARS,
                      REQUEST, SEPARATOR, SPECULATIVE, SPECULATIVE_KEY, SPECULATIVE_NUMBERS, SWITCHES, TEXT_LABELS)
@@ -118,7 +119,7 @@ def prompt(field: str, where: str, notes: list[str]) -> str | int:
     if note:
         notes.append(note)
     if len(field) > PROMPT_CHARS:
-        notes.append(f"{where}: Prompt nach {PROMPT_CHARS} von {len(field)} Zeichen abgeschnitten.")
+        notes.append(f"{where}: Prompt nach {PROMPT_CHARS} von {fmt.de(len(field), 0)} Zeichen abgeschnitten.")
         return field[:PROMPT_CHARS]
     return field
 
