@@ -20,6 +20,7 @@ import functools
 import hashlib
 import io
 import json
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -33,8 +34,17 @@ WEIGHTS = Path(__file__).with_name("weights")
 MODELS = ("target", "draft")
 
 
+class WeightsError(ValueError):
+    """A file of the trained models that is missing, unreadable or not the one MANIFEST.json names: the
+    site's copy is damaged, not the caller's input (the pages say so in their own words)."""
+
+
 def manifest(folder: Path = WEIGHTS) -> dict:
-    return json.loads((Path(folder) / "MANIFEST.json").read_text(encoding="utf-8"))
+    path = Path(folder) / "MANIFEST.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:  # ValueError: no JSON, or no UTF-8
+        raise WeightsError(f"{path} cannot be read: {error}") from error
 
 
 def sha256(data: bytes) -> str:
@@ -44,13 +54,16 @@ def sha256(data: bytes) -> str:
 def verified(filename: str, folder: Path = WEIGHTS, index: dict | None = None) -> bytes:
     """The bytes of ``filename``, after checking them against the sha256 in MANIFEST.json."""
     index = manifest(folder) if index is None else index
-    if filename not in index["files"]:
-        raise ValueError(f"{filename} is not listed in {Path(folder) / 'MANIFEST.json'}")
+    if filename not in index.get("files", {}):
+        raise WeightsError(f"{filename} is not listed in {Path(folder) / 'MANIFEST.json'}")
     path = Path(folder) / filename
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise WeightsError(f"{path} cannot be read: {error}") from error
     got, want = sha256(data), index["files"][filename]["sha256"]
     if got != want:
-        raise ValueError(f"{path} does not match MANIFEST.json: sha256 {got}, expected {want}. "
+        raise WeightsError(f"{path} does not match MANIFEST.json: sha256 {got}, expected {want}. "
                          "The file changed after `make model` exported it; restore it or run `make model` again.")
     return data
 
@@ -64,10 +77,17 @@ def load(name: str = "target", dtype: str = "float32", folder: Path = WEIGHTS) -
     if name not in MODELS:
         raise ValueError(f"unknown model {name!r}; choose one of {MODELS}")
     index = manifest(folder)
-    config = replace(ModelConfig(**index["models"][name]["config"]), dtype=dtype)
-    with np.load(io.BytesIO(verified(f"{name}.npz", folder, index)), allow_pickle=False) as arrays:
-        model = LlamaModel(config, {key: arrays[key] for key in arrays.files})
-    tokenizer = load_tokenizer(folder, index)
+    data = verified(f"{name}.npz", folder, index)
+    try:
+        config = replace(ModelConfig(**index["models"][name]["config"]), dtype=dtype)
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            model = LlamaModel(config, {key: arrays[key] for key in arrays.files})
+        tokenizer = load_tokenizer(folder, index)
+    except WeightsError:
+        raise
+    except (KeyError, TypeError, ValueError, zipfile.BadZipFile) as error:
+        # files that match a manifest which was changed with them: the checksum cannot catch that
+        raise WeightsError(f"the files in {folder} do not make model {name!r}: {error!r}") from error
     model.tokenizer = tokenizer
     model.name = f"probierlabor-{name}"
     return model, tokenizer

@@ -91,6 +91,17 @@ def test_any_text_is_a_prompt_as_typed(text):
     assert out["settings"]["requests"].startswith(text + " | 3")
 
 
+def test_half_a_character_in_a_prompt_is_replaced_with_a_note_and_the_run_goes_on():
+    """A lone surrogate (an emoji cut in two) ended the run „unerwartet abgebrochen (UnicodeEncodeError …)“."""
+    out = runs.run_settings(with_requests("Hallo \ud800 Welt | 3", num_blocks=32))
+    (request,) = out["trace"]["workload"]["requests"]
+    assert request["prompt_text"] == "Hallo \ufffd Welt" and out["settings"]["requests"].startswith("Hallo \ufffd Welt |")
+    assert out["notes"] == ["Anfrage A (Zeile 1): Der Prompt enthält ein halbes Schriftzeichen (zum Beispiel ein "
+                            "zerschnittenes Emoji). Das Modell liest an seiner Stelle „\ufffd“."]
+    spec = speculative.parse(SPEC | {"prompt": "es war \udfff einmal"})
+    assert spec.prompt == "es war \ufffd einmal" and spec.notes[0].startswith("Prompt: Der Prompt enthält ein halbes")
+
+
 @pytest.mark.parametrize("text", ["Das Modell liest die Seite und schreibt weiter. " * 8, "a😀" * 30, "ä" * 200])
 def test_a_long_prompt_is_cut_to_its_tokens_with_a_note_and_its_text_gives_them_again(text):
     tok = recording.tokenizer()

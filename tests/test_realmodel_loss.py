@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ import pytest
 from engine import pretrained
 from engine.attention import NoCacheAttention
 from probierlabor.kit import fmt
+from probierlabor.kit.model_files import DAMAGED
 from probierlabor.pageblocks import realmodel_loss_block
 from probierlabor.realmodel import loss, models
 from probierlabor.realmodel.fields import PROMPT_CHARS, PROMPT_TOKENS
@@ -78,10 +80,16 @@ def test_a_sentence_the_model_cannot_score_gets_a_german_message_and_a_long_one_
     assert len(out["tokens"]) == PROMPT_TOKENS - 1
 
 
+def _runner(script: str) -> dict:
+    """A worker's runner script (static/py), as python-worker.js runs it: its names, run() among them."""
+    scope = {}
+    exec(compile((ROOT / "static/py" / script).read_text(encoding="utf-8"), script, "exec"), scope)
+    return scope
+
+
 def test_the_workers_runner_sends_this_page_to_loss_run_and_the_decoding_pages_to_their_methods(monkeypatch):
     monkeypatch.setattr(models, "FOLDER", models.FOLDER)  # the runner sets it, as the worker does
-    scope = {}
-    exec(compile((ROOT / "static/py/realmodel_run.py").read_text(encoding="utf-8"), "realmodel_run.py", "exec"), scope)
+    scope = _runner("realmodel_run.py")
     told = []
     folder = str(pretrained.WEIGHTS)
     out = json.loads(scope["run"](json.dumps({"text": TEXT}), loss.SLUG, folder, told.append))
@@ -90,3 +98,44 @@ def test_the_workers_runner_sends_this_page_to_loss_run_and_the_decoding_pages_t
     assert out["prompt"] is True and out["error"].startswith("Der Satz ist leer.")
     out = json.loads(scope["run"](json.dumps({"prompt": TEXT}), "greedy-decoding", folder, told.append))
     assert out["method"] == "greedy"
+
+
+@pytest.mark.parametrize(("slug", "key"), [(loss.SLUG, "text"), ("greedy-decoding", "prompt"), ("attention", "prompt")])
+def test_half_a_character_in_the_readers_text_is_replaced_with_a_note_and_the_run_goes_on(slug, key, monkeypatch):
+    """A lone surrogate (an emoji cut in two) arrives from the field through JSON; the tokenizer cannot encode
+    it, and the run ended „unerwartet abgebrochen (UnicodeEncodeError …)“."""
+    monkeypatch.setattr(models, "FOLDER", models.FOLDER)
+    scope = _runner("realmodel_run.py")
+    asked = json.dumps({key: "Die Katze \ud83d jagt die Maus \ude00"})  # as JSON.stringify writes lone halves
+    out = json.loads(scope["run"](asked, slug, str(pretrained.WEIGHTS), lambda _: None))
+    assert "error" not in out, out.get("error")
+    assert out["settings"][key] == "Die Katze \ufffd jagt die Maus \ufffd"
+    assert out["notes"] == ["Dein " + ("Prompt" if slug == "greedy-decoding" else "Satz") + " enthält 2 halbe "
+                            "Schriftzeichen (zum Beispiel zerschnittene Emojis). Das Modell liest an ihrer Stelle je ein „\ufffd“."]
+
+
+@pytest.mark.parametrize("damage", ["flip", "manifest", "missing"])
+def test_damaged_model_files_get_a_german_message_instead_of_pythons_error(damage, tmp_path, monkeypatch):
+    """A weight file that does not match MANIFEST.json showed „Das Modell konnte nicht starten (ValueError: …
+    does not match MANIFEST.json: sha256 …)“; „Eigener Lauf“ said „unerwartet abgebrochen (ValueError …)“."""
+    folder = tmp_path / "weights"
+    shutil.copytree(pretrained.WEIGHTS, folder)
+    if damage == "flip":
+        data = bytearray((folder / "target.npz").read_bytes())
+        data[len(data) // 2] ^= 1
+        (folder / "target.npz").write_bytes(bytes(data))
+    elif damage == "manifest":
+        (folder / "MANIFEST.json").write_text("{ kaputt", encoding="utf-8")
+    else:
+        (folder / "tokenizer.json").unlink()
+    monkeypatch.setattr(models, "FOLDER", models.FOLDER)
+    monkeypatch.setattr(models, "load", models.load.__wrapped__)  # not the model this process has from the sound files
+    out = json.loads(_runner("realmodel_run.py")["run"](json.dumps({"prompt": TEXT}), "greedy-decoding", str(folder),
+                                                        lambda _: None))
+    assert out == {"error": DAMAGED}
+    engine_run = _runner("engine_run.py")["run"]
+    own_run = {"requests": "hallo welt | 2", "model": "GQA", "block_size": "4", "num_blocks": "16", "max_num_seqs": "2",
+               "max_num_batched_tokens": "8", "chunked_prefill": "1", "prefix_caching": "1", "policy": "continuous"}
+    out = json.loads(engine_run(json.dumps(own_run), "kv-cache", str(folder), lambda _: None))
+    assert out == {"error": DAMAGED}
+    assert "Lade die Seite neu. Hilft das nicht, muss die Website neu kopiert werden" in DAMAGED

@@ -219,3 +219,50 @@ def test_with_every_slot_held_a_connection_gets_a_german_503(tmp_path):
         assert status == 503 and "ausgelastet" in body and headers["X-Content-Type-Options"] == "nosniff"
         server.slots.release()
         assert _get(origin)[::2] == (200, "start")
+
+
+def _answer(port: int, data: bytes, limit_s: float = 5) -> bytes:
+    """All the server sends back to ``data`` before it closes the connection (at most limit_s)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=limit_s) as client:
+        client.sendall(data)
+        client.shutdown(socket.SHUT_WR)  # what a client that sent everything does; a line without its end stays cut
+        got, deadline = b"", time.monotonic() + limit_s
+        while time.monotonic() < deadline:
+            try:
+                part = client.recv(65536)
+            except ConnectionResetError:
+                break
+            if not part:
+                return got
+            got += part
+        pytest.fail(f"no clean close within {limit_s} s after {data[:40]!r}")
+        return got
+
+
+# A TLS ClientHello's first bytes, as a browser sends them for https:// on this plain port: a handshake
+# record (0x16), TLS 1.0 in the record, the hello's length; somewhere inside it a 0x0a, read as a line's end.
+CLIENT_HELLO = bytes.fromhex("160301020001000200fc03") + bytes(range(256)) * 2
+
+
+MALFORMED = (
+    (b"NONSENSE\r\n\r\n", 400),
+    (b"GET / HTTP/9.9\r\n\r\n", 505),
+    (b"GET / HTTX/1.0\r\n\r\n", 400),
+    (b"GET /" + b"a" * 70_000 + b" HTTP/1.0\r\n\r\n", 414),
+    (b"GET / HTTP/1.0\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n", 431),
+    (CLIENT_HELLO, None),
+)
+
+
+def test_a_malformed_request_gets_an_error_status_or_a_clean_close_and_no_traceback(tmp_path, capsys):
+    with _running(tmp_path) as server:
+        for request_bytes, status in MALFORMED:
+            started = time.monotonic()
+            answer = _answer(server.server_port, request_bytes)
+            if status is None:  # no HTTP to a TLS client, which could not read it: the connection just ends, at once
+                assert answer == b"" and time.monotonic() - started < 2
+            else:
+                assert answer.split(b"\r\n", 1)[0].startswith(b"HTTP/1.0 %d " % status), answer[:80]
+                assert b"nosniff" in answer
+            assert _get(f"http://127.0.0.1:{server.server_port}/")[::2] == (200, "start")  # and serves on
+    assert "Traceback" not in capsys.readouterr().err

@@ -48,6 +48,8 @@ SEND_TIMEOUT_S = 30
 # thread, and without a cap 1 000 stalled ones would hold 1 000. Beyond the cap a connection waits
 # (at most REQUEST_TIMEOUT_S, by which time a stalled one has been cut off) and then gets a 503.
 MAX_CONNECTIONS = 64
+# The first byte of a TLS handshake: a browser asked for https:// on this plain-HTTP port.
+TLS_HANDSHAKE = b"\x16"
 BUSY = ("HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n"
         "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
         "Der Server ist gerade ausgelastet. Bitte die Seite gleich noch einmal laden.\n").encode()
@@ -76,6 +78,9 @@ class _Deadline(io.RawIOBase):
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+    # A request line without a readable version was answered as HTTP/0.9 (a body, no status line, no
+    # headers); no client of this century speaks that, so every answer carries its status.
+    default_request_version = "HTTP/1.0"
     timeout = SEND_TIMEOUT_S  # set on the socket by StreamRequestHandler.setup; reading has its deadline
 
     def setup(self):
@@ -84,6 +89,22 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         # request line and the headers: one deadline for them.
         self.rfile.close()  # the socket stays open; only this reader of it goes
         self.rfile = io.BufferedReader(_Deadline(self.connection, self.server.request_timeout, self.timeout))
+
+    def handle_one_request(self):
+        # http.server answers a request line it cannot read (HTTP/9.9, no version, over 64 KiB) before it
+        # has set the path, and end_headers reads it: without a path that answer was a traceback instead.
+        self.path = ""
+        try:
+            first = self.rfile.peek(1)[:1]
+        except OSError:  # the deadline, or a reset: the read below meets it again and ends cleanly
+            first = b""
+        if first == TLS_HANDSHAKE:
+            # Nothing a TLS client could read: close at once (a browser then says the connection failed)
+            # instead of reading its binary hello as a request line, and tell the teacher why.
+            self.close_connection = True
+            self.log_message("%s", "Anfrage über https:// abgelehnt: Dieser Server spricht nur http://.")
+            return
+        super().handle_one_request()
 
     def send_head(self):
         try:

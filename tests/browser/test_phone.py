@@ -163,6 +163,19 @@ def assert_fits(info, slug, when):
     assert info["main"] >= MAIN_VALUE_PX, f"{slug}, {when}: „{info['text']}“ erscheint mit {info['main']:.1f} px"
 
 
+# Pages whose typed field sits far below the figure it changes on a phone (walkthrough 2026-12-06, row 12):
+# the field and a new value for it.
+TYPED = {"embeddings": ("word", "Katze"), "attention": ("query", "2; 1")}
+# The typed field's box, how many px of the figure are on screen below the sticky header, and its height.
+FIELD_AND_FIGURE = """name => {
+  const root = document.querySelector('[data-experiment]'), top = document.querySelector('.md-header').getBoundingClientRect().bottom;
+  const f = root.querySelector(`input[data-param="${name}"]`).getBoundingClientRect();
+  const g = root.querySelector('.pl-figure').getBoundingClientRect();
+  return {field: {top: f.top, bottom: f.bottom}, header: top, height: innerHeight, tall: g.height,
+          figure: Math.max(0, Math.min(g.bottom, innerHeight) - Math.max(g.top, top))};
+}"""
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_phone_page_is_readable_and_fits(phone, sizes, check, slug):
     page = phone(f"/{slug}/")
@@ -179,6 +192,16 @@ def test_phone_page_is_readable_and_fits(phone, sizes, check, slug):
     if slug in NARROW_SLUGS:
         with check("narrow figure"):
             assert_fits(fit(page), slug, "Python")
+    if slug in TYPED:
+        with check("Enter in a typed field shows the figure it changed"):
+            name, value = TYPED[slug]
+            field = page.locator(f'[data-experiment] input[data-param="{name}"]')
+            field.evaluate("el => el.scrollIntoView({block: 'center'})")  # where a reader types, the figure far above
+            field.fill(value)
+            field.press("Enter")
+            seen = page.evaluate(FIELD_AND_FIGURE, name)
+            assert seen["field"]["top"] >= seen["header"] and seen["field"]["bottom"] <= seen["height"], seen
+            assert seen["figure"] >= min(300, seen["tall"]), seen
 
     for scheme in ("light", "dark"):
         if scheme == "dark":

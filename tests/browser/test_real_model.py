@@ -105,9 +105,17 @@ def test_the_attention_page_shows_the_head_the_reader_picks(visit, check):
     page = v.page
     with check("closed, nothing of it loads"):
         assert [u for u in v.requests if "realmodel" in u] == []
+    # a hand-edited link's layer and head the model does not have, read when the block opens
+    page.evaluate("history.replaceState(null, '', location.pathname + '?m.layer=9&m.head=x')")
     page.click(f"{BLOCK} > summary")
     page.wait_for_selector(f"{BLOCK} table.pl-heads-table", timeout=FIRST_RUN_MS)
     wait_run(page)
+    with check("a layer and head the model lacks: clamped, with the contract's note, and so in the link"):
+        said = page.locator(f"{BLOCK} [data-realmodel-notes] li").all_text_contents()
+        assert [note.split(":")[0] for note in said] == ["„Schicht“", "„Kopf“"], said
+        assert page.input_value(f"{BLOCK} [data-realmodel-field=layer]") == "4"
+        assert page.input_value(f"{BLOCK} [data-realmodel-field=head]") == "1"
+        assert "m.layer=4" in page.url and "m.head=1" in page.url
     expected = heads.run({"prompt": heads.DEFAULT_SENTENCE})
     n = len(expected["tokens"])
     cells = f"{BLOCK} table.pl-heads-table tbody td"
@@ -125,4 +133,16 @@ def test_the_attention_page_shows_the_head_the_reader_picks(visit, check):
         assert "m.layer=3" in page.url and "m.head=6" in page.url
         first = page.get_attribute(f"{cells} >> nth=0", "title")
         assert first.endswith(": 1,00"), first  # the first token can only look at itself
+
+    # a pasted megabyte: the address keeps only the text the map shows, and a new head does not write it again
+    page.eval_on_selector(f"{BLOCK} [data-realmodel-field=prompt]", """el => {
+        el.value = 'Die Katze jagt die Maus. '.repeat(40000); el.dispatchEvent(new Event('input')); }""")
+    page.wait_for_function("() => document.querySelector('.pl-realmodel [data-realmodel-notes]').textContent"
+                           ".includes('000 Zeichen')", timeout=30_000)
+    wait_run(page)
+    page.select_option(f"{BLOCK} [data-realmodel-field=head]", "2")
+    with check("a megabyte sentence: the note, and the link holds only what the map shows"):
+        assert page.text_content(f"{BLOCK} [data-realmodel-notes]").startswith("Dein Satz hat 1\u202f000\u202f000 Zeichen.")
+        address = page.evaluate("location.search")
+        assert "m.head=2" in address and len(address) < 400, len(address)
     assert v.console_errors() == [] and v.foreign_requests() == []

@@ -123,6 +123,20 @@ def test_a_learning_path_leads_from_step_to_step_and_the_start_page_marks_the_st
     titles = {slug: api.concept(slug).TITLE for slug in slugs}
     v = reader("/")
     v.page.wait_for_selector(".pl-map")
+    # the header's offline indicator says what a state means for using the site without a network, and its
+    # widest words leave the page title room
+    rooms = v.page.locator(".pl-offline-chip .pl-offline-room").all_text_contents()
+    assert "Offline noch nicht bereit" in rooms and "Nicht offline" not in rooms, rooms
+    assert v.page.locator(".md-header__title").evaluate("t => t.getBoundingClientRect().width") > 200
+    # the last step of a path: the footer's „Weiter“ leads back to the start page, as the bar does, not off the path
+    v.page.locator('.pl-path[data-path="Grundlagen"] li[data-step="gradientenabstieg"] a').click()
+    v.page.wait_for_function("() => location.pathname === '/gradientenabstieg/' && document.querySelector('.pl-path-where')")
+    assert v.page.locator(".pl-path-bar").get_by_role("link", name="Letzter Schritt – zurück zur Startseite").count() == 1
+    nxt = v.page.locator("a.md-footer__link--next")
+    assert nxt.evaluate("a => new URL(a.href).pathname") == "/"
+    assert " ".join(nxt.inner_text().split()) == "Weiter Startseite (Ende des Lernpfads)"
+    nxt.click()
+    v.page.wait_for_selector(".pl-map")
     reset = v.page.locator(".pl-paths-reset button")
     if reset.is_visible():  # steps this tab opened in earlier tests
         reset.click()

@@ -35,7 +35,7 @@ def test_a_tampered_file_is_refused_by_name(tmp_path, victim, name):
     data = bytearray((folder / victim).read_bytes())
     data[len(data) // 2] ^= 1  # one flipped bit
     (folder / victim).write_bytes(bytes(data))
-    with pytest.raises(ValueError, match=f"{victim} does not match MANIFEST.json"):
+    with pytest.raises(pretrained.WeightsError, match=f"{victim} does not match MANIFEST.json"):
         pretrained.load(name, folder=folder)
 
 

@@ -336,6 +336,25 @@ class View:
     extra: str = ""  # optional second SVG or table
 
 
+# Half of a character: a UTF-16 surrogate without its partner. A text field can hold one (an emoji cut
+# in two by a script or a paste), JSON carries it, but no encoder writes it: the tokenizer stopped on it.
+_HALF_CHARACTER = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+
+
+def whole_characters(text: str, subject: str) -> tuple[str, str | None]:
+    """``text`` with every half character replaced by „�“ (U+FFFD), and a German note that starts with
+    ``subject`` („Dein Prompt“), or None when every character was whole."""
+    text, halves = _HALF_CHARACTER.subn(REPLACEMENT, text)
+    if not halves:
+        return text, None
+    if halves == 1:
+        return text, (f"{subject} enthält ein halbes Schriftzeichen (zum Beispiel ein zerschnittenes Emoji). "
+                      f"Das Modell liest an seiner Stelle „{REPLACEMENT}“.")
+    return text, (f"{subject} enthält {halves} halbe Schriftzeichen (zum Beispiel zerschnittene Emojis). "
+                  f"Das Modell liest an ihrer Stelle je ein „{REPLACEMENT}“.")
+
+
 def _parse_number(raw) -> float | int:
     """Parse a URL or CLI number; accepts a German decimal comma and the minus sign the pages print (−1)."""
     text = str(raw).strip().replace(",", ".").replace(fmt.MINUS, "-")

@@ -19,7 +19,8 @@ import math
 import re
 from collections.abc import Mapping
 
-from ..kit.contract import Param
+from ..kit import fmt
+from ..kit.contract import Param, whole_characters
 from .fields import (ARTICLE, DEFAULT_NEW_TOKENS, ENGINE, MAX_REQUESTS, MODELS, NAMES, NUMBERS, PROMPT_CHARS,
                      REQUEST, SEPARATOR, SPECULATIVE, SPECULATIVE_KEY, SPECULATIVE_NUMBERS, SWITCHES, TEXT_LABELS)
 
@@ -114,8 +115,11 @@ def prompt(field: str, where: str, notes: list[str]) -> str | int:
         return bounded(field, REQUEST["prompt"], notes, f"{where}, {REQUEST['prompt'].label}")
     if not field:
         raise WorkloadError(f"{where}: Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.")
+    field, note = whole_characters(field, f"{where}: Der Prompt")
+    if note:
+        notes.append(note)
     if len(field) > PROMPT_CHARS:
-        notes.append(f"{where}: Prompt nach {PROMPT_CHARS} von {len(field)} Zeichen abgeschnitten.")
+        notes.append(f"{where}: Prompt nach {PROMPT_CHARS} von {fmt.de(len(field), 0)} Zeichen abgeschnitten.")
         return field[:PROMPT_CHARS]
     return field
 

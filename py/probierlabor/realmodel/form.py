@@ -6,11 +6,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .fields import PAGES, PARAMS, PROMPT_CHARS
+from ..kit import fmt
+from ..kit.contract import whole_characters
+from .fields import DEFAULT_PROMPT, PAGES, PARAMS, PROMPT_CHARS
 
 
 class PromptError(ValueError):
     """A prompt the model cannot start from, said in German."""
+
+
+def typed(raw, what: str, example: str) -> tuple[str, list[str]]:
+    """A prompt or sentence as the reader typed it (``what``: „Prompt“ or „Satz“), ready for the tokenizer:
+    half characters replaced and a long one cut to PROMPT_CHARS, each with a note; an empty one is a
+    ``PromptError`` that suggests ``example``."""
+    text, note = whole_characters(str(raw), f"Dein {what}")
+    notes = [note] if note else []
+    if not text.strip():
+        raise PromptError(f"Der {what} ist leer. Schreibe ein paar Wörter, zum Beispiel „{example}“.")
+    if len(text) > PROMPT_CHARS:
+        notes.append(f"Dein {what} hat {fmt.de(len(text), 0)} Zeichen. Das Modell liest nur die ersten {PROMPT_CHARS}.")
+        text = text[:PROMPT_CHARS]
+    return text, notes
 
 
 def read(slug: str, settings: Mapping) -> dict:
@@ -19,13 +35,7 @@ def read(slug: str, settings: Mapping) -> dict:
     if slug not in PAGES:
         raise PromptError(f"Die Seite „{str(slug)[:40]}“ hat kein „Am echten Modell“.")
     method, shown = PAGES[slug]
-    notes: list[str] = []
-    prompt = str(settings.get("prompt", ""))
-    if not prompt.strip():
-        raise PromptError("Der Prompt ist leer. Schreibe ein paar Wörter, zum Beispiel „Das Modell liest“.")
-    if len(prompt) > PROMPT_CHARS:
-        notes.append(f"Dein Prompt hat {len(prompt)} Zeichen. Das Modell liest nur die ersten {PROMPT_CHARS}.")
-        prompt = prompt[:PROMPT_CHARS]
+    prompt, notes = typed(settings.get("prompt", ""), "Prompt", DEFAULT_PROMPT)
     out = {"method": method, "prompt": prompt}
     for name in ("steps", *shown):
         param = PARAMS[name]

@@ -19,8 +19,8 @@ from engine import pretrained
 from engine.attention import NoCacheAttention
 
 from . import models
-from .fields import PROMPT_CHARS, PROMPT_TOKENS
-from .form import PromptError
+from .fields import PROMPT_TOKENS
+from .form import PromptError, typed
 from .methods import _token
 
 SLUG = "kreuzentropie-perplexitaet"  # the page whose block runs this instead of a decoding method
@@ -42,13 +42,7 @@ def log_softmax(logits) -> np.ndarray:
 
 def read(settings) -> tuple[str, list[str]]:
     """The reader's sentence, cut to PROMPT_CHARS with a note; a ``PromptError`` for an empty one."""
-    text = str(settings.get("text", ""))
-    if not text.strip():
-        raise PromptError(f"Der Satz ist leer. Schreibe ein paar Wörter, zum Beispiel „{DEFAULT_TEXT}“")
-    if len(text) > PROMPT_CHARS:
-        return text[:PROMPT_CHARS], [f"Dein Satz hat {len(text)} Zeichen. Das Modell liest nur die ersten "
-                                     f"{PROMPT_CHARS}."]
-    return text, []
+    return typed(settings.get("text", ""), "Satz", DEFAULT_TEXT.rstrip("."))
 
 
 def run(settings) -> dict:

@@ -70,9 +70,11 @@ function showStep(path, index) {
   bar.append(where, links);
   article.prepend(bar);
 
+  // after the last step the footer, like the bar, leads back to the start page, not on to the menu's next page
   const footer = [
-    along(".md-footer__link--prev", before, "Zurück"),
-    along(".md-footer__link--next", after, "Weiter"),
+    along(".md-footer__link--prev", before && { href: pageUrl(before.slug), title: before.title }, "Zurück"),
+    along(".md-footer__link--next", after ? { href: pageUrl(after.slug), title: after.title }
+      : { href: BASE.href, title: "Startseite (Ende des Lernpfads)" }, "Weiter"),
   ];
   leave.addEventListener("click", () => {
     write(sessionStorage, FOLLOWING, null);
@@ -86,16 +88,16 @@ function showStep(path, index) {
   });
 }
 
-// The footer's link in one direction leads to the path's neighbour (where there is one); returns what
-// puts the menu's link back.
-function along(selector, step, direction) {
+// The footer's link in one direction leads to `target` ({href, title}: the path's neighbour, where there is
+// one); returns what puts the menu's link back.
+function along(selector, target, direction) {
   const a = document.querySelector(selector);
-  if (!a || !step) return () => {};
+  if (!a || !target) return () => {};
   const title = a.querySelector(".md-ellipsis");
   const menu = { href: a.getAttribute("href"), label: a.getAttribute("aria-label"), title: title.textContent };
-  a.href = pageUrl(step.slug);
-  a.setAttribute("aria-label", `${direction} im Lernpfad: ${step.title}`);
-  title.textContent = step.title;
+  a.href = target.href;
+  a.setAttribute("aria-label", `${direction} im Lernpfad: ${target.title}`);
+  title.textContent = target.title;
   return () => {
     a.setAttribute("href", menu.href);
     a.setAttribute("aria-label", menu.label);

@@ -52,6 +52,7 @@ function mount(root) {
   root.querySelectorAll("[data-param]").forEach((input) => {
     const kind = input.type === "range" ? "input" : "change";
     input.addEventListener(kind, () => userChange(root));
+    if (input.type === "text") input.addEventListener("keydown", (e) => { if (e.key === "Enter") showFigure(root, input); });
   });
   root.querySelectorAll("[data-seed-for]").forEach((button) => {
     button.addEventListener("click", () => {
@@ -92,6 +93,23 @@ function mount(root) {
       }, SLOW_MS);
     }
   }
+}
+
+// On a phone the figure stands above the controls (probierlabor.css), and a typed field further down
+// left it off screen: the reader pressed Enter and saw nothing change. Less than half of it on screen,
+// the page scrolls up to it, never so far that the field leaves the bottom edge.
+const FIELD_MARGIN = 8;  // px between the field and the screen's bottom edge
+function showFigure(root, field) {
+  const figure = root.querySelector(".pl-figure");
+  if (!figure || !figure.getClientRects().length) return;
+  const header = document.querySelector(".md-header");
+  const top = header ? header.getBoundingClientRect().bottom : 0;  // the sticky header covers the top
+  const box = figure.getBoundingClientRect(), own = field.getBoundingClientRect();
+  const visible = Math.max(0, Math.min(box.bottom, innerHeight) - Math.max(box.top, top));
+  // beside the field (a wide screen), or enough of it seen
+  if (box.bottom > own.top || visible >= Math.min(box.height, innerHeight - top) / 2) return;
+  const by = Math.max(box.top - top - FIELD_MARGIN, own.bottom + FIELD_MARGIN - innerHeight);
+  if (by < 0) window.scrollBy({ top: by, behavior: "instant" });
 }
 
 function start(root) {

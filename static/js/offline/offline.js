@@ -30,10 +30,11 @@ const mb = (bytes) => de(bytes / MIB, 1) + THIN_NBSP + "MiB";
 
 // ---- texts ---------------------------------------------------------------------------
 
-// The indicator's words for each state; the widest of them sets its width (see chip()).
+// The indicator's words for each state; the widest of them sets its width (see chip()). Each says what it
+// means for using the site without a network („Nicht offline“ read as „you are not offline“).
 const SHORT = {
   insecure: "Nur online", file: "Nur mit Server", unsupported: "Nur online", dev: "Nur online",
-  checking: "Offline …", idle: "Nicht offline", loading: (percent) => `Vorladen ${percent} %`,
+  checking: "Offline …", idle: "Offline noch nicht bereit", loading: (percent) => `Vorladen ${percent} %`,
   ready: "Offline bereit", update: "Neue Version", error: "Offline: Fehler",
 };
 

@@ -9,7 +9,9 @@ import { de } from "../fmt.js";
 import { REAL_MODEL as PREFIX, read, write } from "../url-state.js";
 import { TEXT as SHARED, notes, runInWorker, style, visible } from "./realmodel.js";
 
-const state = new WeakMap();  // block → { data }
+// block → { data, link: the layer and head the address gave that the block does not offer (the worker clamps
+// them with a note, as it does every setting out of range) }
+const state = new WeakMap();
 const TYPING_MS = 400;
 const TEXT = {
   ...SHARED,
@@ -25,14 +27,23 @@ const field = (block, name) => block.querySelector(`[data-realmodel-field="${nam
 const NAMES = ["prompt", "layer", "head"];
 const values = (block) => Object.fromEntries(NAMES.map((name) => [name, field(block, name).value]));
 
+// Puts the given values into the fields; returns those a select does not offer.
 function setValues(block, given) {
+  const unknown = {};
   for (const name of NAMES) {
     const el = field(block, name);
     if (!(name in given)) continue;
-    // a layer or head the model does not have keeps the first one
-    if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === given[name])) continue;
-    el.value = given[name];
+    if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === given[name])) unknown[name] = given[name];
+    else el.value = given[name];
   }
+  return unknown;
+}
+
+// The address keeps the sentence as the map shows it (the model's cut: a pasted book does not go into
+// the link, where every later change of head would write it again), and the layer and head shown.
+function remember(block) {
+  const s = state.get(block);
+  write(PREFIX, NAMES, { ...values(block), prompt: s.data.settings.prompt });
 }
 
 // The heatmap of one head: a cell's colour is its weight (0 white, 1 the full colour), above the
@@ -80,15 +91,16 @@ function draw(block) {
   $(block, "heads-title").textContent = TEXT.title(layer, head);
   $(block, "heads-summary").textContent = summary(data, layer, head);
   $(block, "heads-map").replaceChildren(heatmap(data, layer, head));
-  write(PREFIX, NAMES, values(block));
+  remember(block);
 }
 
 function compute(block) {
   const s = state.get(block);
-  write(PREFIX, NAMES, values(block));
-  runInWorker(block, () => ({ prompt: field(block, "prompt").value }), TEXT, {
+  runInWorker(block, () => ({ ...values(block), ...s.link }), TEXT, {
     shown: (data) => {
       s.data = data;
+      setValues(block, Object.fromEntries(Object.keys(s.link).map((name) => [name, data.settings[name]])));
+      s.link = {};
       notes(block, data.notes);
       $(block, "result").hidden = false;
       draw(block);
@@ -103,15 +115,20 @@ function compute(block) {
 
 function mount(block) {
   if (state.has(block)) return;
-  state.set(block, { data: null });
+  state.set(block, { data: null, link: {} });
   style();
-  setValues(block, read(PREFIX, NAMES));
+  state.get(block).link = setValues(block, read(PREFIX, NAMES));
   let typing = null;
   field(block, "prompt").addEventListener("input", () => {
     clearTimeout(typing);
     typing = setTimeout(() => compute(block), TYPING_MS);
   });
-  for (const name of ["layer", "head"]) field(block, name).addEventListener("change", () => draw(block));
+  for (const name of ["layer", "head"]) {
+    field(block, name).addEventListener("change", () => {
+      delete state.get(block).link[name];  // the reader's own pick wins over the link's
+      draw(block);
+    });
+  }
   compute(block);
 }
 
