@@ -218,3 +218,37 @@ def test_the_page_and_the_glossary_call_eta_a_factor_and_lambda_a_curvature():
         assert "Faktor der Gradient zum Schritt wird" in text and "wie weit ein Schritt geht" not in text.lower()
     assert "mit seinem festen Faktor \\(1 - \\eta \\lambda_i\\) malgenommen" in page
     assert "viermal so stark gekrümmt" in page and "viermal so stark gekrümmt" in gd.LESSON.prediction.question
+
+
+def test_no_state_the_page_shows_before_the_guess_names_the_limit():
+    """„Erst vermuten“ asks where the path runs away: the limit 2/λ_max shows only where the path itself
+    reaches it (or with momentum, where it is another number); no preset's sentence names it."""
+    for raw in [{}, *(p.values for p in gd.PRESETS)]:
+        out = run(**raw)
+        if out["lesson"]["shown"] or out["result"]["momentum"]:
+            continue
+        assert "limit" not in {r["key"] for r in out["readouts"]}, raw
+        assert "λ_max" not in out["summary"] and "Grenze" not in out["summary"], raw
+    assert {r["key"]: r["value"] for r in run(lr=0.5)["readouts"]}["limit"] == "2/λ_max = 0,5"
+
+
+def test_the_zigzag_needs_a_part_along_its_direction():
+    """Started on the w₁ axis, w₂ stays 0: a factor below 0 (or below −1) there moves nothing."""
+    out = run(lr=0.562, start="-3; 0")
+    assert not out["result"]["diverges"] and all(p[1] == 0 for p in out["result"]["path"])
+    assert "Zickzack" not in out["summary"] and "springt" not in out["summary"]
+
+
+def test_a_tiny_loss_is_written_as_a_decimal_and_a_loss_of_0_as_0():
+    for raw in ({"lr": 0.562, "start": "-3; 0"}, {"lr": 0.25, "steps": 50}):
+        out = run(**raw)
+        shown = out["summary"] + " ".join(r["value"] for r in out["readouts"])
+        assert 0 < out["result"]["loss_end"] < 1e-6 and "E" not in shown and "fast 0 (unter 0,000001)" in shown
+    exact = run(lr=1, curv="1; 1")["summary"]
+    assert "auf 0." in exact and "weniger als" not in exact and "genau im Minimum" in exact
+
+
+def test_strong_momentum_swings_and_does_not_crawl():
+    out = run(lr=0.01, momentum=True, beta=0.99, steps=50)
+    assert min(p[1] for p in out["result"]["path"]) < 0  # w₂ crossed the valley's floor
+    assert "kriecht" not in out["summary"] and "pendelt er zurück" in out["summary"]

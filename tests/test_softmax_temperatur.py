@@ -5,6 +5,7 @@ A softmax is irrational: floats with a stated tolerance (1e-12 against a direct 
 
 import json
 import math
+import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -216,3 +217,29 @@ def test_workshop_script_recomputes_the_softmax():
             assert number(out["stdout"], f"p {token}") == pytest.approx(p, abs=5e-6)
         assert number(out["stdout"], "Entropie") == pytest.approx(r["entropy"], abs=5e-6)
         assert number(out["stdout"], "Gleich gute Tokens") == pytest.approx(r["perplexity"], abs=5e-6)
+
+
+@pytest.mark.parametrize("raw, bits, good", [
+    ({}, "≈ 1,46 Bit (höchstens 2)", "≈ 2,76"),
+    ({"T": 100.0}, "≈ 2,00 Bit (höchstens 2)", "≈ 4"),  # 3,99996…: rounded, not exact
+    ({"T": 0.01}, "≈ 0,00 Bit (höchstens 2)", "≈ 1"),
+    ({"greedy": True}, "0 Bit (höchstens 2)", "1"),
+    ({"logits": "0; 0"}, "1 Bit (höchstens 1)", "2"),
+    ({"logits": "1; 1; 1"}, "≈ 1,58 Bit (höchstens ≈ 1,58)", "3"),  # log₂ 3 is irrational, 3 tokens exact
+    ({"row": "fuenf"}, "≈ 1,45 Bit (höchstens ≈ 2,32)", "≈ 2,74"),
+])
+def test_entropy_and_equally_good_tokens_carry_the_approx_sign_exactly_where_rounded(raw, bits, good):
+    out = api.run(sm.SLUG, raw)
+    readouts = {r["key"]: r["value"] for r in out["readouts"]}
+    assert readouts["entropy"] == bits and readouts["perplexity"] == f"{good} gleich guten Tokens"
+    assert f"Entropie {bits.split(' (')[0]}: so unsicher wie zwischen {good} gleich" in out["summary"]
+
+
+def test_no_hint_types_the_solution_for_the_reader():
+    """A hint helps; the last one does not hand over the numbers that solve the task."""
+    for task in sm.LESSON.tasks:
+        for hint in task.hints:
+            for quoted in re.findall(r"„([^“]*\d[^“]*)“", hint):
+                for greedy in (False, True):
+                    solved = api.run(sm.SLUG, {"logits": quoted, "greedy": greedy})["lesson"]["solved"]
+                    assert task.key not in solved, (task.key, hint)

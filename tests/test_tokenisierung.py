@@ -5,6 +5,7 @@ exactly, nothing the reader types fails, and the workshop script recomputes the 
 All numbers are counts: exact integers, bytes per token an exact fraction."""
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -225,3 +226,15 @@ def test_no_preset_or_help_text_answers_the_emoji_guess_before_it_is_made():
     words = {str(answer), {4: "vier"}.get(answer, str(answer))}
     shown = [p.help for p in tok.PRESETS] + [p.help for p in tok.PARAMS]
     assert not [text for text in shown if any(word in text for word in words)]
+
+
+def test_no_hint_names_a_word_that_solves_its_task():
+    """A hint points the way; a word it quotes, typed with or without the space before it, solves nothing.
+    A space inside a quote is written „␣“, as everywhere on the page."""
+    for task in tok.LESSON.tasks:
+        for hint in task.hints:
+            assert "„ " not in hint, hint
+            for quoted in re.findall(r"„([^“]+)“", hint):
+                word = quoted.replace("␣", " ")
+                for text in {word, " " + word.lstrip()}:
+                    assert task.key not in api.run(tok.SLUG, {"text": text})["lesson"]["solved"], (task.key, hint)

@@ -130,6 +130,7 @@ def compute(lr: float = 0.1, steps: int = 20, momentum: bool = False, beta: floa
 # -- what the page shows -----------------------------------------------------------------
 
 HUGE = 1e6  # beyond this a number says only „über einer Million“
+TINY = Fraction(1, 10**6)  # below this a loss says „fast 0“: fourteen zeros after the comma help nobody
 
 
 def _exact(x) -> Fraction:
@@ -141,13 +142,15 @@ def _num(x, digits: int = 2) -> str:
     """An exact number as it ends, with „≈“ where it is rounded to ``digits`` places."""
     x = _exact(x)
     if abs(x) >= HUGE:
-        return ("über " if x > 0 else "unter −") + "einer Million"
+        return ("über " if x > 0 else "unter minus ") + "einer Million"
     return fmt.exact(x, digits, digits)
 
 
 def _small(x) -> str:
     """A loss near 0 with its first digits (≈ 0,000532), not as ≈ 0,00."""
     x = _exact(x)
+    if 0 < abs(x) < TINY:
+        return f"fast 0 (unter {fmt.de(TINY, 6)})"
     if abs(x) >= 1 or x == 0 or (fmt.decimal_places(x) or 99) <= 6:
         return _num(x, 6 if abs(x) < 1 else 2)
     return fmt.APPROX + fmt.de_auto(float(x))
@@ -228,13 +231,18 @@ def _key_sentence(r: dict) -> str:
                      "Das Wachsen zeigt sich erst nach mehr Schritten.")
     else:
         text = (f"Mit η = {lr}{with_momentum} fällt der Verlust in {steps} von {_num(r['loss_start_exact'])} auf "
-                f"{_small(r['loss_end_exact'])}, das sind {_share(r['ratio_exact'])} des Anfangs.")
-        if r["ratio"] > 0.1 and r["lr"] <= r["limit"] / 4:
-            text += f" Der Weg kriecht: Bis zur Grenze {_rule(r)} dürfte η viel größer sein."
+                f"{_small(r['loss_end_exact'])}" + (f", das sind {_share(r['ratio_exact'])} des Anfangs." if r["loss_end"] else "."))
+        # a direction the start has no part along stays at 0: its factor moves nothing
+        jumping = [i for i in range(2) if r["factors"][i] < 0 and r["start"][i] != 0]
+        if r["loss_end"] == 0:
+            text += " Der Weg liegt genau im Minimum."
         elif r["momentum"] and _overshoots(r["path"]):
             text += " Der Schwung trägt den Weg über das Minimum hinaus, dann pendelt er zurück."
-        elif not r["momentum"] and min(r["factors"]) < 0:
-            k = 0 if r["factors"][0] < r["factors"][1] else 1
+        elif r["ratio"] > 0.1 and r["lr"] <= r["limit"] / 4:
+            # without the limit's value: a preset shows this sentence before the guess that asks for it
+            text += " Der Weg kriecht: η dürfte viel größer sein, ohne dass der Weg davonläuft."
+        elif not r["momentum"] and jumping:
+            k = min(jumping, key=lambda i: r["factors"][i])
             text += (f" Entlang w{'₁₂'[k]} springt jeder Schritt über die Talsohle "
                      f"(Faktor {_factor(r, k)}): Der Weg läuft im Zickzack.")
     if r["outside"] is not None:
@@ -300,8 +308,10 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("loss_end", f"Verlust nach {fmt.count(n, 'Schritt', 'Schritten')}", _small(r["loss_end_exact"]),
                 r["loss_end"], True),
         Readout("w", "Gewichte am Ende (w₁; w₂)", _point(r["w_exact"]), r["w"]),
-        Readout("limit", "Grenze der Lernrate", _rule(r), r["limit"], True),
     ]
+    # without momentum the limit is the answer to „Erst vermuten“: it shows where the path itself reaches it
+    if r["momentum"] or r["diverges"] or r["swings"]:
+        readouts.append(Readout("limit", "Grenze der Lernrate", _rule(r), r["limit"], True))
     if not r["momentum"]:
         readouts.append(Readout("factors", "Faktor je Schritt (1 − η·λ)",
                                 f"{_factor(r, 0)}; {_factor(r, 1)}",
@@ -342,7 +352,7 @@ LESSON = Lesson(
              example={"lr": 0.398, "steps": 10},
              hints=("Stelle „Schritte“ auf 10 und schaue auf den Verlust am Ende.",
                     "Eine größere Lernrate hilft der flachen Richtung w₁. Über 0,5 läuft aber w₂ davon.",
-                    "Probiere η zwischen 0,3 und 0,4."),
+                    "Schaue auf „Faktor je Schritt“: Beide Faktoren sollen dem Betrag nach möglichst klein sein."),
              near=Near(unless_own(lambda params, result: (not result["momentum"] and result["steps"] <= 10
                                                      and 0.001 <= result["ratio"] < 0.01)),
                        "Fast: Der Verlust liegt schon unter 1 % des Anfangs. Ein etwas anderes η hilft.",
@@ -353,13 +363,13 @@ LESSON = Lesson(
              explain="Die Grenze ist 2/λ_max. Knapp darüber wächst der Abstand entlang w₂ nur langsam, aber er "
                      "wächst mit jedem Schritt: Auf Dauer läuft der Weg davon.",
              example={"lr": 0.501},
-             hints=("Die Grenze steht unter „Grenze der Lernrate“.",
+             hints=("Die Grenze ist 2/λ_max: 2 geteilt durch die stärkere der beiden Krümmungen.",
                     "Schiebe η knapp über diese Grenze und schaue, wie der Verlust wächst."),
              near=Near(unless_own(lambda params, result: (not result["diverges"] and not result["momentum"]
                                                      and result["lr"] >= 0.4)),
                        "Fast: Der Weg springt schon im Zickzack. Ein wenig mehr, dann läuft er davon.",
                        {"lr": 0.447})),
-        Task("momentum", f"Lass η bei 0,01 und bringe den Verlust in höchstens {QUICK} Schritten unter 1 % des "
+        Task("momentum", f"Stelle η auf 0,01 und bringe den Verlust in höchstens {QUICK} Schritten unter 1 % des "
                          "Anfangs.",
              solved=unless_own(lambda params, result: (result["lr"] <= 0.0101 and result["steps"] <= QUICK
                                                   and result["ratio"] < 0.01)),

@@ -159,6 +159,25 @@ def _prob_text(r: dict, i: int, digits: int = 2) -> str:
     return _p(r["probs"][i], digits)
 
 
+def _log2(m: int, exact: bool) -> str:
+    """log₂ m in Bit as the page shows it: exact only where m is a power of two and the value exact."""
+    return fmt.de(math.log2(m), 0) if exact and m & (m - 1) == 0 else fmt.APPROX + fmt.de(math.log2(m), 2)
+
+
+def _bits(r: dict) -> str:
+    """The entropy in Bit: exact for exact probabilities (then log₂ of how many share everything)."""
+    if r["probs_exact"]:
+        return _log2(sum(Fraction(p) > 0 for p in r["probs_exact"]), True)
+    return fmt.APPROX + fmt.de(r["entropy"], 2)
+
+
+def _equally_good(r: dict) -> str:
+    """2^H: a whole number where the probabilities are exact, else rounded with „≈“."""
+    if r["probs_exact"]:
+        return fmt.de(sum(Fraction(p) > 0 for p in r["probs_exact"]))
+    return fmt.APPROX + fmt.de(r["perplexity"], 2, trim=True)
+
+
 def _listed(items: list[str]) -> str:
     return " und ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
@@ -167,8 +186,7 @@ def _key_sentence(r: dict) -> str:
     """The sentence under the figure: what T does to the logits, who gets how much, how unsure that is."""
     tokens, z = r["tokens"], r["logits"]
     lead = "Eigene Logits: " if r["row"] == "eigen" else ""
-    unsure = (f"Entropie {fmt.de(r['entropy'], 2)} Bit: so unsicher wie zwischen "
-              f"{fmt.de(r['perplexity'], 2, trim=True)} gleich guten Tokens.")
+    unsure = f"Entropie {_bits(r)} Bit: so unsicher wie zwischen {_equally_good(r)} gleich guten Tokens."
     if r["equal"]:
         both = "Beide" if r["n"] == 2 else f"Alle {r['n']}"
         return (f"{lead}{both} Logits sind gleich ({fmt.de_auto(z[0])}): Bei jedem T bekommt jedes Token genau "
@@ -210,9 +228,8 @@ def view(r: dict, layout: str = WIDE) -> View:
     readouts = [
         Readout("probs", "Wahrscheinlichkeiten (exakt)" if r["probs_exact"] else "Wahrscheinlichkeiten (gerundet)",
                 probs, r["probs"], True),
-        Readout("entropy", "Entropie", f"{fmt.de(r['entropy'], 2)} Bit (höchstens {fmt.de(r['max_entropy'], 2)})",
-                r["entropy"]),
-        Readout("perplexity", "So unsicher wie zwischen", f"{fmt.de(r['perplexity'], 2, trim=True)} gleich guten Tokens",
+        Readout("entropy", "Entropie", f"{_bits(r)} Bit (höchstens {_log2(r['n'], True)})", r["entropy"]),
+        Readout("perplexity", "So unsicher wie zwischen", f"{_equally_good(r)} gleich guten Tokens",
                 r["perplexity"], True),
         Readout("T", "Temperatur", "0 (Greedy)" if r["greedy"] else fmt.de_auto(r["T"]), r["T"]),
         Readout("order", "Reihenfolge", " > ".join(r["order"]), r["order"]),
@@ -370,7 +387,7 @@ LESSON = Lesson(
              example={"logits": (2.0, 2.0, 2.0, -1.0), "greedy": True},
              hints=("Bei T = 0 bekommt das größte Logit alles. Was, wenn es mehrere größte gibt?",
                     "Tippe eigene Logits in das Feld, drei davon gleich groß und am größten.",
-                    "Tippe „2; 2; 2; −1“ und schalte „T = 0“ ein."),
+                    "Schalte dann „T = 0 (Grenzfall Greedy)“ ein: Erst im Grenzfall bekommen sie genau ein Drittel."),
              near=Near(lambda params, result: result["greedy"] and len(result["top_tokens"]) == TIE - 1,
                        "Fast: Zwei Tokens teilen sich schon alles. Es sollen drei sein.",
                        {"row": "gleichstand", "greedy": True})),
@@ -380,7 +397,7 @@ LESSON = Lesson(
              example={"logits": (3.0, 2.0, 1.5, 0.0)},
              hints=("Das Beispiel ist 2; 1; 0,5; −1.",
                     "Addiere zu jeder Zahl zum Beispiel 1.",
-                    "Tippe „3; 2; 1,5; 0“ in „Eigene Logits“."),
+                    "Tippe die vier neuen Zahlen in „Eigene Logits“, mit Semikolon getrennt."),
              near=None),
     ),
     discussion=(

@@ -312,8 +312,8 @@ LESSON = Lesson(
              example={"text": " Datenbank"},
              hints=("Die Trainingstexte enthalten viele Hilfeseiten von Programmen.",
                     "Ein Wort mitten im Satz beginnt mit einem Leerzeichen. Tippe das Leerzeichen mit.",
-                    "Denke an Wörter aus der Hilfe eines Büroprogramms, etwa „ Datenbank“, mit einem Leerzeichen "
-                    "davor."),
+                    "Denke an Wörter, die in der Hilfe eines Büroprogramms auf fast jeder Seite stehen. Tippe "
+                    "ein Leerzeichen davor."),
              near=Near(lambda params, result: _new_word(result) and _full(result) and result["count"] <= 4
                        and result["count"] > 1 and _letters(result) >= LONG_WORD,
                        "Fast: nur noch wenige Stücke. Versuche es mit einem Leerzeichen vor dem Wort.",
@@ -325,7 +325,7 @@ LESSON = Lesson(
              example={"text": "Eichhörnchen"},
              hints=("Lange, seltene Wörter zerfallen eher.",
                     "Zusammengesetzte Wörter mit ß oder Umlauten sind gute Kandidaten.",
-                    "Tippe zum Beispiel „Eichhörnchen“."),
+                    "Nimm ein Wort, das in der Hilfe eines Büroprogramms kaum vorkommt, etwa einen Tiernamen."),
              near=Near(lambda params, result: _new_word(result) and _full(result) and 4 <= result["count"] < MANY,
                        "Fast: schon vier Stücke oder mehr. Nimm ein noch längeres, selteneres Wort.",
                        {"text": "Fahrrad"})),

@@ -153,7 +153,8 @@ def _fixed(x: float, digits: int) -> str:
 
 
 def _half_up(x: Decimal, digits: int) -> str:
-    return str(x.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP, Context(prec=400 + digits)))
+    # "f": a small value stays a decimal (0,0000000000000205), never Decimal's „2.05E-14“
+    return format(x.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP, Context(prec=400 + digits)), "f")
 
 
 def _exact_decimal(x: Fraction, places: int) -> str:
