@@ -281,12 +281,6 @@ function currentPreset(root) {
   return root.plPresetIndex !== undefined ? root.plPresetIndex : -1;
 }
 
-// Whether the experiment still shows the preset chosen last (by key or button), unchanged since:
-// classroom/lesson.js then counts no task solved in presentation mode (the teacher's demonstration is not the class's answer).
-export function showsChosenPreset(root) {
-  return root.plPresetIndex !== undefined && same(presetUrls(root)[root.plPresetIndex], currentUrl(root));
-}
-
 function markPreset(root) {
   const urls = presetUrls(root);
   const now = currentUrl(root);
