@@ -151,6 +151,8 @@ def test_only_operating_the_experiment_solves_the_first_task(reader, _reader_tab
     tasks = v.page.locator(f'.pl-tasks[data-lesson="{slug}"]')
     item = tasks.locator(f'.pl-task[data-task="{task.key}"]')
     nothing = f"Gelöst: 0 von {count} Aufgaben."
+    with check("the rule is said under the tasks"):
+        assert lesson_block._ONLY_YOU in tasks.locator(".pl-lesson-note").inner_text()
     with check("a shared link solves nothing"):
         assert v.page.locator(f"{MAIN} .pl-summary").inner_text() == api.run(slug, task.example)["summary"]
         assert tasks.locator(".pl-progress-text").inner_text() == nothing and tasks.locator(".pl-solved").count() == 0
