@@ -25,6 +25,22 @@ def test_the_untouched_page_solves_nothing_and_answers_nothing(slug):
     assert _status(slug, {}) == {"solved": [], "near": [], "shown": False}
 
 
+def test_which_preset_solves_which_task_for_the_record():
+    """The page counts no task a preset (its button, „Von vorn“, a number in the prose) shows: only the
+    reader's own change does (static/js/classroom/lesson.js). Which preset's state would solve which task
+    is printed for the record (``pytest -rP -k for_the_record``); the default state must solve none."""
+    rows = []
+    for slug in WITH_LESSON:
+        for preset in api.concept(slug).PRESETS:
+            values = api.preset_values(slug, preset.label)
+            solved = _status(slug, values)["solved"]
+            if not api.url_state(slug, values):
+                assert solved == [], f"{slug}: die Standardeinstellung „{preset.label}“ löst {solved}"
+            elif solved:
+                rows.append(f"{slug}: „{preset.label}“ → {', '.join(solved)}")
+    print(f"{len(rows)} Voreinstellungen zeigen einen Zustand, der eine Aufgabe löst (sie zählen nicht):", *rows, sep="\n")
+
+
 @pytest.mark.parametrize("slug", WITH_LESSON)
 def test_each_example_solves_its_task(slug):
     for task in api.concept(slug).LESSON.tasks:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import math
 from io import BytesIO
+from urllib.parse import urlencode
 
 import pytest
 from PIL import Image
-from conftest import ARRIVED, FOLLOW, Gate, describe, scan, settle
+from conftest import ARRIVED, FOLLOW, describe, scan, settle
 
 from probierlabor import SLUGS
 from probierlabor.pageblocks import lesson_block
@@ -30,6 +31,7 @@ SAMPLE = [slug for slug in ("top-p-sampling", "validation-set", "continuous-batc
 MAIN = "[data-experiment]:not([data-url-prefix])"  # not the A/B comparison's copy
 STORE = "probierlabor.lektion."
 KEYS_AT_MOST = 40  # a slider further away is moved close by an input event, the last step by key
+FORGET = "k => Object.keys(localStorage).filter(x => x.startsWith(k)).forEach(x => localStorage.removeItem(x))"
 
 
 def operate(page, slug, values):
@@ -70,12 +72,39 @@ def fresh(reader, slug):
     """The page in its default state with no progress stored (the shared tab keeps localStorage)."""
     v = reader(f"/{slug}/")
     v.wait_state()
-    v.page.evaluate("k => Object.keys(localStorage).filter(x => x.startsWith(k)).forEach(x => localStorage.removeItem(x))",
-                    STORE)
+    v.page.evaluate(FORGET, STORE)
     reset = v.page.locator(f'.pl-tasks[data-lesson="{slug}"] [data-lesson-reset]')
     if reset.is_visible():  # progress the page read before the storage was cleared
         reset.click()
     return v
+
+
+def opened_with(reader, tab, slug, values):
+    """The page opened with a shared link to ``values`` and no progress stored: the storage is cleared before
+    the page reads it (the worker's shared tab keeps it; a new tab has none)."""
+    if tab.page is not None and tab.page.url.startswith(tab.origin):
+        tab.page.evaluate(FORGET, STORE)
+    v = reader(f"/{slug}/?{urlencode(api.url_state(slug, api.check(slug, values)[0]))}")
+    v.wait_state()
+    return v
+
+
+# Clicks every preset of the page's experiment and every number of the prose that sets it (a number that sets
+# another page's experiment would leave the page), then the preset of the default state; after each click
+# (whose view is drawn at once, Python being ready) what the lesson shows.
+CLICK_EVERY_PRESET = """([slug, main, reset]) => {
+  const root = document.querySelector(main);
+  const tasks = document.querySelector(`.pl-tasks[data-lesson="${slug}"]`);
+  const seen = [];
+  const look = (what) => seen.push([what, tasks.querySelector('.pl-progress-text').textContent,
+                                    tasks.querySelectorAll('.pl-solved').length]);
+  const presets = [...root.querySelectorAll('.pl-presets [data-preset]')];
+  presets.forEach((button) => { button.click(); look(button.textContent.trim()); });
+  document.querySelectorAll(`a.pl-value[data-view^="${slug}:"]`).forEach((a) => { a.click(); look(a.textContent); });
+  presets[reset].click();
+  look('Von vorn');
+  return seen;
+}"""
 
 
 def listen(v, slug):
@@ -111,10 +140,30 @@ def guess(v, slug, index):
 
 
 @pytest.mark.parametrize("slug", WITH_LESSON)
-def test_operating_the_experiment_solves_the_first_task(reader, slug):
-    task = api.concept(slug).LESSON.tasks[0]
-    v = fresh(reader, slug)
-    item = v.page.locator(f'.pl-task[data-task="{task.key}"]')
+def test_only_operating_the_experiment_solves_the_first_task(reader, _reader_tab, check, slug):
+    """Only the reader solves a task: a shared link with the task's example, every preset and every number in
+    the prose show states that solve tasks (tests/test_lessons.py lists which) and count for nothing; the
+    reader's own change to the example does."""
+    concept = api.concept(slug)
+    task = concept.LESSON.tasks[0]
+    count = len(concept.LESSON.tasks)
+    v = opened_with(reader, _reader_tab, slug, task.example)
+    tasks = v.page.locator(f'.pl-tasks[data-lesson="{slug}"]')
+    item = tasks.locator(f'.pl-task[data-task="{task.key}"]')
+    nothing = f"Gelöst: 0 von {count} Aufgaben."
+    with check("the rule is said under the tasks"):
+        assert lesson_block._ONLY_YOU in tasks.locator(".pl-lesson-note").inner_text()
+    with check("a shared link solves nothing"):
+        assert v.page.locator(f"{MAIN} .pl-summary").inner_text() == api.run(slug, task.example)["summary"]
+        assert tasks.locator(".pl-progress-text").inner_text() == nothing and tasks.locator(".pl-solved").count() == 0
+    with check("no preset and no number in the prose solves anything"):
+        reset = next(i for i, p in enumerate(concept.PRESETS) if not api.preset_url(slug, p.label))
+        seen = v.page.evaluate(CLICK_EVERY_PRESET, [slug, MAIN, reset])
+        assert [what for what, _, _ in seen[:len(concept.PRESETS)]] == [p.label for p in concept.PRESETS]
+        assert [what for what, text, solved in seen if text != nothing or solved] == [], seen
+    with check("nothing stored"):
+        assert not v.page.evaluate("k => JSON.parse(localStorage.getItem(k) || '{}').solved", STORE + slug)
+    assert v.page.locator(f"{MAIN} .pl-summary").inner_text() == api.run(slug, {})["summary"]  # „Von vorn“
     assert item.locator(".pl-explain").is_hidden() and item.locator(".pl-task-done").is_hidden()
     listen(v, slug)
 
@@ -279,48 +328,6 @@ def test_presentation_mode_shows_one_task_at_a_time_with_hidden_answers(reader, 
     clean(v)
 
 
-def test_presets_the_teacher_chooses_in_presentation_mode_solve_no_task(reader):
-    """Issue 28: on top-p, the keys 2 and 3 marked two of three tasks „✓ gelöst“ before the class had
-    tried them. A preset chosen by key or by its button solves nothing while presenting; a state set by
-    hand still does."""
-    slug = "top-p-sampling"
-    lesson, presets = api.concept(slug).LESSON, api.concept(slug).PRESETS
-    solving = [i for i, preset in enumerate(presets)
-               if api.run(slug, api.preset_values(slug, preset.label))["lesson"]["solved"]]
-    assert len(solving) >= 2
-    v = fresh(reader, slug)
-    tasks = v.page.locator(f'.pl-tasks[data-lesson="{slug}"]')
-    v.page.evaluate("document.activeElement && document.activeElement.blur()")
-    v.page.keyboard.press("p")
-
-    def choose(index, by_key):
-        if by_key:
-            v.page.keyboard.press(str(index + 1))
-        else:
-            v.page.locator(f"{MAIN} .pl-presets [data-preset]").nth(index).click()
-        summary = api.run(slug, api.preset_values(slug, presets[index].label))["summary"]
-        v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=summary)
-
-    for index in solving:
-        choose(index, by_key=True)
-    choose(solving[0], by_key=False)
-    assert tasks.locator(".pl-progress-text").inner_text() == f"Gelöst: 0 von {len(lesson.tasks)} Aufgaben."
-    assert tasks.locator(".pl-solved").count() == 0
-    stored = v.page.evaluate("k => JSON.parse(localStorage.getItem(k) || '{}')", STORE + slug)
-    assert not stored.get("solved"), stored
-
-    # by hand, in presentation mode too: a task whose example is no preset's state
-    preset_states = [api.run(slug, api.preset_values(slug, preset.label))["url"] for preset in presets]
-    task = next(t for t in lesson.tasks if api.run(slug, t.example)["url"] not in preset_states)
-    assert preset_states[0] == {}
-    choose(0, by_key=True)  # back to the default state, from which the example is meant
-    operate(v.page, slug, task.example)
-    tasks.locator(f'.pl-task[data-task="{task.key}"].pl-solved').wait_for(state="attached")
-    v.page.keyboard.press("Escape")
-    assert tasks.locator(f'.pl-task[data-task="{task.key}"] .pl-task-done').is_visible()
-    clean(v)
-
-
 @pytest.mark.parametrize("slug", SAMPLE)
 def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
     lesson = api.concept(slug).LESSON
@@ -359,20 +366,40 @@ def _preset_that_solves():
     return None
 
 
-def test_a_preset_shown_before_python_is_ready_counts(visit):
-    """Its pre-rendered view carries the lesson status: the task is solved while Python still loads."""
+def test_before_python_is_ready_a_preset_solves_nothing_and_an_own_change_counts_once_computed(reader):
+    """A preset's pre-rendered view carries the lesson status and counts for nothing, as a preset does once
+    Python is there; the reader's own change, kept while Python starts, solves the task when it is computed.
+    Python is held back as in test_early_input.py: taken away before the page is reached, handed back after."""
     found = _preset_that_solves()
     if found is None:
         pytest.skip("no preset solves a task")
     slug, index, key = found
-    gate = Gate()
-    v = visit(f"/{slug}/", routes=[("**/static/py/boot.py", gate)])
-    v.page.locator(f"{MAIN} .pl-presets [data-preset]").nth(index).click()
-    v.page.locator(f'.pl-task[data-task="{key}"] .pl-task-done').wait_for(state="visible")
-    assert v.page.get_attribute(MAIN, "data-state") == "loading"
-    gate.release()
+    lesson = api.concept(slug).LESSON
+    task = next(t for t in lesson.tasks if t.key == key)
+    v = reader(f"/{next(s for s in WITH_LESSON if s != slug)}/")
     v.wait_state()
-    assert v.page.locator(f'.pl-task[data-task="{key}"] .pl-task-done').is_visible()
+    v.page.evaluate(FORGET, STORE)
+    v.page.evaluate("""() => { const r = window.probierlabor.runtime;
+        window.__held = [r.run, r.systemcheck, r.workshop, r.liveCheck]; r.run = null; }""")
+    v.page.evaluate(FOLLOW, f"{v.origin}/{slug}/")
+    v.page.wait_for_function(ARRIVED, arg=f"/{slug}/", timeout=30_000)
+    tasks = v.page.locator(f'.pl-tasks[data-lesson="{slug}"]')
+    tasks.locator(".pl-lesson-note").wait_for(state="visible")  # the lesson has mounted
+
+    presets = v.page.locator(f"{MAIN} .pl-presets [data-preset]")
+    presets.nth(index).click()
+    summary = api.run(slug, api.preset_values(slug, api.concept(slug).PRESETS[index].label))["summary"]
+    assert v.page.locator(f"{MAIN} .pl-summary").inner_text() == summary
+    assert v.page.get_attribute(MAIN, "data-state") == "loading", "Python was not held: the test proves nothing"
+    assert tasks.locator(".pl-solved").count() == 0
+    assert tasks.locator(".pl-progress-text").inner_text() == f"Gelöst: 0 von {len(lesson.tasks)} Aufgaben."
+
+    reset = next(i for i, p in enumerate(api.concept(slug).PRESETS) if not api.preset_url(slug, p.label))
+    presets.nth(reset).click()
+    operate(v.page, slug, task.example)
+    assert tasks.locator(".pl-solved").count() == 0  # not computed yet
+    v.page.evaluate("() => window.probierlabor.connect(...window.__held)")
+    tasks.locator(f'.pl-task[data-task="{key}"] .pl-task-done').wait_for(state="visible")
     clean(v)
 
 

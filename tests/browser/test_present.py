@@ -160,6 +160,77 @@ def test_keyboard_alone_chooses_steps_and_resets_presets(reader):
     assert v.console_errors() == []
 
 
+# The part of an element on screen, as a share of its height (or of the screen's, where it is taller).
+ON_SCREEN = """el => { const box = el.getBoundingClientRect();
+  const seen = Math.max(0, Math.min(box.bottom, innerHeight) - Math.max(box.top, 0));
+  return seen / Math.min(box.height, innerHeight); }"""
+
+
+def test_task_keys_and_a_presenter_remote_bring_the_tasks_into_view(reader, check):
+    """A / V / L change the task shown while presenting, and the task comes into view as a preset's figure does.
+    A presenter remote has Bild↑ / Bild↓ (some send ← / →) and „Bild aus“, which sends B or „.“ (the
+    theme's „next page“): Bild↓ walks the presets, after the last one the tasks, one at a time, and Bild↑
+    back the same way; „Bild aus“ shows the task's solution and stays on the page."""
+    slug = "softmax-temperatur"
+    labels = [p.label for p in api.concept(slug).PRESETS]
+    count = len(api.concept(slug).LESSON.tasks)
+    v = reader(f"/{slug}/#praesentation")
+    v.wait_state()
+    v.page.emulate_media(reduced_motion="reduce")  # a scroll lands at once
+    assert presenting(v)
+    section = v.page.locator(f'.pl-tasks[data-lesson="{slug}"]')
+    items = section.locator(".pl-task")
+    shown = lambda: [i for i in range(count) if items.nth(i).is_visible()]  # noqa: E731
+    on_screen = lambda locator: locator.evaluate(ON_SCREEN)  # noqa: E731
+    assert on_screen(section) == 0, "the tasks start off screen: the test proves nothing"
+
+    with check("A, V and L bring the task into view"):
+        v.page.keyboard.press("a")
+        assert shown() == [1] and on_screen(section) >= 0.99
+        v.page.evaluate("window.scrollTo(0, 0)")
+        v.page.keyboard.press("l")
+        assert items.nth(1).locator(".pl-explain").is_visible() and on_screen(section) >= 0.99
+        v.page.keyboard.press("l")
+        v.page.evaluate("window.scrollTo(0, 0)")
+        v.page.keyboard.press("v")
+        assert shown() == [0] and on_screen(section) >= 0.99
+
+    with check("a remote walks through the presets to the tasks and back"):
+        solved = section.locator(".pl-solved").count()  # what this tab stored before: a chosen preset adds nothing
+        v.page.keyboard.press("1")
+        shows(v, slug, labels[0])
+        for label in labels[1:]:
+            v.page.keyboard.press("PageDown")
+            shows(v, slug, label)
+        v.page.keyboard.press("PageDown")  # past the last preset: the tasks
+        shows(v, slug, labels[-1])
+        assert shown() == [0] and on_screen(section) >= 0.99
+        assert section.locator(".pl-solved").count() == solved
+        v.page.keyboard.press(".")  # „Bild aus“
+        assert items.first.locator(".pl-explain").is_visible() and on_screen(section) >= 0.99
+        for i in range(1, count + 1):  # the last task stays the last
+            v.page.keyboard.press("PageDown")
+            assert shown() == [min(i, count - 1)]
+        v.page.keyboard.press("b")
+        assert items.nth(count - 1).locator(".pl-explain").is_visible()
+        for i in reversed(range(count - 1)):
+            v.page.keyboard.press("PageUp")
+            assert shown() == [i]
+        v.page.keyboard.press("PageUp")  # before the first task: back to the experiment, as it was
+        shows(v, slug, labels[-1])
+        assert on_screen(v.page.locator(".pl-figure")) >= 0.5
+        v.page.keyboard.press("ArrowLeft")  # ← / → walk the same way where no replay takes them
+        shows(v, slug, labels[-2])
+        assert v.page.evaluate("location.pathname") == f"/{slug}/", "„.“ went to the next page"
+
+    with check("the help names the remote's keys"):
+        v.page.keyboard.press("?")
+        help_text = v.page.locator("dialog#pl-keys").inner_text()
+        assert "nach der letzten weiter zu den Aufgaben" in help_text and "Bild aus" in help_text
+        v.page.keyboard.press("?")
+    assert v.console_errors() == []
+
+
 def test_keys_do_nothing_while_typing_in_a_number_input(reader):
     v = reader("/kv-cache/")
     v.wait_state()
@@ -193,7 +264,7 @@ def test_presentation_mode_survives_instant_navigation_and_reload(visit):
     assert v.page.locator(".pl-present-toggle").count() == 1
     v.page.keyboard.press("2")  # the keys act on the new page's experiment
     shows(v, "ewc", "Gleiche Strafe")
-    v.page.keyboard.press(".")  # the theme's "next page" key still works (its "p" is ours now)
+    v.page.keyboard.press("n")  # the theme's "next page" key still works (its "p" and, while presenting, "." are ours)
     v.page.wait_for_function("() => location.pathname === '/reservoir-sampling/'")
     v.wait_state(selector='[data-experiment="reservoir-sampling"]')
     assert presenting(v) and v.page.evaluate("window.plSamePage === true")

@@ -7,7 +7,9 @@ raises counts as not solved: a lesson must never break the experiment it sits ne
 
 Every task and the prediction name an ``example``: parameter values that solve it (or answer the
 question). The tests check that the example solves and the default state does not, and the
-browser tests reach the example by operating the controls, as a student would.
+browser tests reach the example by operating the controls, as a student would. On the page only such a
+change of the reader's own counts (static/js/classroom/lesson.js): a state that a preset, a number in the
+prose or a shared link shows solves nothing, so a preset may show what a task asks for.
 
 Feedback teaches, it does not only judge: every wrong choice of the prediction says why someone might
 pick it and what the experiment shows instead (``why_not``); a task gives hints, one at a time on

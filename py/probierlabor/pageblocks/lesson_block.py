@@ -77,6 +77,10 @@ _OPEN = "Lege dich auf eine Antwort fest. Probiere es dann im Experiment aus."
 _COMMITTED = "Festgelegt. Probiere es jetzt im Experiment aus."
 
 
+# What lesson.js counts (only the reader's own change solves a task), said once under the tasks' progress.
+_ONLY_YOU = "Eine Aufgabe zählt erst, wenn du selbst etwas verstellst – Voreinstellungen und Links lösen keine."
+
+
 def after(slug: str) -> str:
     """The tasks (each with its hidden explanation and, for paper, answer lines), the questions for
     the class and the collapsed notes for the teacher."""
@@ -107,7 +111,7 @@ def after(slug: str) -> str:
         f'<button type="button" class="md-button" data-lesson-step="1" aria-keyshortcuts="A">Nächste Aufgabe</button></p>'
         f'<p class="pl-progress"><span class="pl-progress-text"></span>'
         f'<button type="button" class="md-button" data-lesson-reset hidden>Fortschritt zurücksetzen</button></p>'
-        f'<p class="pl-lesson-note" hidden>Dein Fortschritt bleibt nur in diesem Browser gespeichert.</p>'
+        f'<p class="pl-lesson-note" hidden>{_ONLY_YOU} Dein Fortschritt bleibt nur in diesem Browser gespeichert.</p>'
         f'<div class="pl-lesson-live" role="status"></div>'
         f"</section>"
         f'<section class="pl-lesson pl-talk" data-lesson="{slug}" aria-labelledby="pl-talk-{slug}-title">'

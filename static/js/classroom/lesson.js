@@ -13,11 +13,12 @@
 // Once solved, a task stays solved; a committed guess can be changed until the experiment has
 // answered it, then the verdict stands until the progress is reset.
 //
+// Only the reader solves a task: what a preset or a link shows counts for nothing (counted()).
+//
 // Presentation mode (classroom/present.js, html.pl-present) shows one task at a time and keeps every answer
 // hidden until the teacher reveals it (button „Lösung zeigen“, key L; A/V: next/previous task).
 import { lastRun } from "../experiment/mount.js";
 import { lessonOf, setLesson } from "./handles.js";
-import { showsChosenPreset } from "./present.js";
 
 const STORE = "probierlabor.lektion.";
 const html = document.documentElement;
@@ -77,6 +78,7 @@ function mount(slug) {
   setLesson(tasks, lesson);
   lesson.step = (delta) => step(lesson, delta);
   lesson.reveal = () => reveal(lesson, currentTask(lesson));
+  lesson.count = () => tasks.querySelectorAll(".pl-task").length;
 
   predict.querySelector("[data-lesson-commit]").addEventListener("click", () => commit(lesson));
   predict.querySelector("[data-lesson-change]").addEventListener("click", () => {
@@ -111,15 +113,16 @@ function mount(slug) {
 // one for each block; a comparison copy of classroom/share.js counts as well).
 function shownNow(slug) {
   return [...document.querySelectorAll(`[data-experiment="${CSS.escape(slug)}"]`)]
-    .filter((root) => lastRun(root) && lastRun(root).lesson).map((root) => counted(root, lastRun(root).lesson));
+    .filter((root) => lastRun(root) && lastRun(root).lesson).map((root) => counted(lastRun(root)));
 }
 
-// In presentation mode a preset the teacher chose (keys 1–9, ←/→, Bild↑/↓ or its button) shows the
-// class an example; it solves no task before the students have tried it (issue 28). A state the teacher
-// sets by hand counts as always.
-function counted(root, status) {
-  if (!presenting() || !showsChosenPreset(root)) return status;
-  return Object.assign({}, status, { solved: [], near: [] });
+// A preset (its button, „Von vorn“, keys 1–9 and ←/→ while presenting, a number in the prose) or a shared
+// link shows an example: a student working alone would find tasks ticked they never tried, and a class
+// would see the teacher's demonstration counted as its answer. Such a view still answers the guess
+// (shown); a task and its „fast“ wait for the reader's own change (experiment/mount.js: detail.byReader).
+function counted(detail) {
+  if (detail.byReader) return detail.lesson;
+  return Object.assign({}, detail.lesson, { solved: [], near: [] });
 }
 
 function taskText(li) {
@@ -338,7 +341,7 @@ document.addEventListener("pl:rendered", (e) => {
   const status = e.detail && e.detail.lesson;
   if (!root.dataset || !root.dataset.experiment || !status) return;
   const lesson = mount(root.dataset.experiment);
-  if (lesson) apply(lesson, counted(root, status));
+  if (lesson) apply(lesson, counted(e.detail));
 }, true);
 
 // classroom/present.js switches the mode with a class on <html>

@@ -19,18 +19,19 @@ const KEYS = [
   ["Esc", "Präsentationsmodus beenden"],
   ["1 … 9", "Voreinstellung 1 bis 9 des Experiments wählen"],
   ["← / →", "vorige / nächste Voreinstellung – hat die Seite eine Aufzeichnung, stattdessen einen Schritt in der Aufzeichnung zurück / vor"],
-  ["Bild↑ / Bild↓", "im Präsentationsmodus (auch mit einem Presenter): vorige / nächste Voreinstellung"],
+  ["Bild↑ / Bild↓", "im Präsentationsmodus (auch mit einem Presenter): vorige / nächste Voreinstellung, nach der letzten weiter zu den Aufgaben, eine nach der anderen (ohne Aufzeichnung auch ← / →)"],
   ["Leertaste", "Aufzeichnung abspielen / anhalten"],
   ["A / V", "im Präsentationsmodus: nächste / vorige Aufgabe"],
-  ["L", "im Präsentationsmodus: Lösung der Aufgabe zeigen und wieder verbergen"],
+  ["L / B / .", "im Präsentationsmodus: Lösung der Aufgabe zeigen und wieder verbergen (B oder . sendet die Taste „Bild aus“ eines Presenters)"],
   ["R", "zurück auf Anfang: die Aufzeichnung an den Start, sonst das Experiment auf seine Standardeinstellung"],
   ["+ / −", "Aufzeichnung schneller / langsamer"],
-  [", / .", "vorige / nächste Seite"],
+  [", / .", "vorige / nächste Seite (im Präsentationsmodus zeigt . die Lösung, N blättert weiter)"],
   ["?", "diese Übersicht öffnen und schließen"],
 ];
 
 let live = null;        // polite announcements for screen readers
 let lastUsed = null;  // the replay panel or „Eigener Lauf“ last clicked or focused: ←/→ and Space go there
+let atTasks = false;  // while presenting, Bild↑/↓ went on past the last preset to the tasks (walk)
 
 // ---- the mode --------------------------------------------------------------------------
 
@@ -51,6 +52,7 @@ function remembered() {
 
 function setMode(on, { announce = true } = {}) {
   html.classList.toggle("pl-present", on);
+  atTasks = false;
   remember(on);
   document.querySelectorAll(".pl-present-toggle").forEach((b) => b.setAttribute("aria-pressed", String(on)));
   fitExtras(document);
@@ -281,12 +283,6 @@ function currentPreset(root) {
   return root.plPresetIndex !== undefined ? root.plPresetIndex : -1;
 }
 
-// Whether the experiment still shows the preset chosen last (by key or button), unchanged since:
-// classroom/lesson.js then counts no task solved in presentation mode (the teacher's demonstration is not the class's answer).
-export function showsChosenPreset(root) {
-  return root.plPresetIndex !== undefined && same(presetUrls(root)[root.plPresetIndex], currentUrl(root));
-}
-
 function markPreset(root) {
   const urls = presetUrls(root);
   const now = currentUrl(root);
@@ -301,7 +297,7 @@ function choosePreset(root, index) {
   if (index < 0 || index >= all.length) return false;
   root.plPresetIndex = index;
   all[index].click();
-  reveal(root);
+  revealFigure(root);
   return true;
 }
 
@@ -324,17 +320,60 @@ function resetExperiment(root) {
   return choosePreset(root, index >= 0 ? index : 0);
 }
 
-// A key that changed the experiment should show the change: bring the figure into view
-// when less than half of it is on screen.
-function reveal(root) {
-  // the figure itself: on a phone its stage has no box of its own (probierlabor.css puts the controls
-  // between the figure and the readouts)
-  const stage = root.querySelector(".pl-figure") || root;
-  const box = stage.getBoundingClientRect();
+// A key that changed something should show the change: bring it into view when less than ``share`` of it
+// (or of the screen, where it is taller) is on screen.
+function reveal(el, share) {
+  const box = el.getBoundingClientRect();
   const visible = Math.max(0, Math.min(box.bottom, innerHeight) - Math.max(box.top, 0));
-  if (visible < Math.min(box.height, innerHeight) / 2) {
-    stage.scrollIntoView({ block: "nearest", behavior: reducedMotion.matches ? "auto" : "smooth" });
+  if (visible < share * Math.min(box.height, innerHeight) - 1) {
+    el.scrollIntoView({ block: box.height > innerHeight ? "start" : "nearest", behavior: reducedMotion.matches ? "auto" : "smooth" });
   }
+}
+
+// the figure itself, half of it at least: on a phone its stage has no box of its own (probierlabor.css puts
+// the controls between the figure and the readouts)
+function revealFigure(root) {
+  reveal(root.querySelector(".pl-figure") || root, 0.5);
+}
+
+// ---- the tasks (classroom/lesson.js): one at a time while presenting ----------------------
+
+function pageLesson() {
+  const tasks = document.querySelector(".pl-tasks[data-lesson]");
+  return tasks && lessonOf(tasks);
+}
+
+// The task list with its position and the solution, once shown, all of it: the class reads it from the screen.
+function revealTask(lesson) {
+  atTasks = true;
+  reveal(lesson.tasks, 1);
+}
+
+// A presenter remote has two keys to walk with (Bild↑/↓, some send ←/→) and one for „Bild aus“ (B or .):
+// the walk goes through the presets, after the last one on to the tasks, one at a time, and back the same
+// way; „Bild aus“ shows a task's solution (act). Stepping stops at either end, as it does for the presets.
+function walk(root, delta) {
+  const lesson = isOn() && pageLesson();
+  if (lesson && atTasks) {
+    const next = lesson.current + delta;
+    if (next >= lesson.count()) say("Letzte Aufgabe.");
+    else if (next < 0) {
+      atTasks = false;
+      if (root) revealFigure(root);
+      say("Zurück zum Experiment.");
+    } else {
+      lesson.step(delta);
+      revealTask(lesson);
+    }
+    return true;
+  }
+  if (!root) return false;
+  if (lesson && delta > 0 && currentPreset(root) === presets(root).length - 1) {
+    lesson.step(0);  // says which task it is
+    revealTask(lesson);
+    return true;
+  }
+  return stepPreset(root, delta);
 }
 
 // The panel knows which speeds it offers (its select); asking it keeps the announcement true.
@@ -420,12 +459,13 @@ function act(key) {
   }
   if (key === "?") { toggleHelp(); return true; }
 
-  if ((lower === "a" || lower === "v" || lower === "l") && isOn()) {
-    const tasks = document.querySelector(".pl-tasks[data-lesson]");
-    const lesson = tasks && lessonOf(tasks);  // static/js/classroom/lesson.js
+  // „.“ is the theme's next page, but a presenter's „Bild aus“ key sends it: while presenting it is a task's
+  if (["a", "v", "l", "b", "."].includes(lower) && isOn()) {
+    const lesson = pageLesson();
     if (!lesson) return false;
-    if (lower === "l") lesson.reveal();
-    else lesson.step(lower === "a" ? 1 : -1);
+    if (lower === "a" || lower === "v") lesson.step(lower === "a" ? 1 : -1);
+    else lesson.reveal();
+    revealTask(lesson);
     return true;
   }
 
@@ -435,11 +475,9 @@ function act(key) {
   if (key === "ArrowLeft" || key === "ArrowRight") {
     const delta = key === "ArrowRight" ? 1 : -1;
     if (replay) { playerOf(replay).step(delta); return true; }
-    return root ? stepPreset(root, delta) : false;
+    return walk(root, delta);
   }
-  if ((key === "PageUp" || key === "PageDown") && isOn()) {
-    return root ? stepPreset(root, key === "PageDown" ? 1 : -1) : false;
-  }
+  if ((key === "PageUp" || key === "PageDown") && isOn()) return walk(root, key === "PageDown" ? 1 : -1);
   if (key === " ") {
     if (!replay) return false;
     playerOf(replay).toggle();
@@ -464,10 +502,14 @@ function remind(e) {
   if (place) lastUsed = place;
   const button = e.target && e.target.closest ? e.target.closest(".pl-presets [data-preset]") : null;
   const root = button && button.closest("[data-experiment]");
-  if (root) root.plPresetIndex = presets(root).indexOf(button);
+  if (root) {
+    root.plPresetIndex = presets(root).indexOf(button);
+    if (e.type === "click") atTasks = false;
+  }
 }
 
 function onPage() {
+  atTasks = false;
   ensureHeader();
   ensureLive();
   ensureHelp();

@@ -72,7 +72,7 @@ function mount(root) {
   root.querySelectorAll("[data-preset]").forEach((button) => {
     button.addEventListener("click", () => {
       setControls(root, JSON.parse(button.dataset.preset));
-      if (python.ready()) userChange(root);
+      if (python.ready()) userChange(root, { byReader: false });
       else early(root, Number(button.dataset.view), button.textContent);
     });
   });
@@ -119,7 +119,10 @@ function start(root) {
   // A change made while Python started lives in the controls; otherwise the URL is the state
   // (and Python says what it had to correct in a shared link).
   if (root.plChanged) render(root, fromControls(root), { fromUrl: false });
-  else render(root, fromUrl(root), { fromUrl: true });
+  else {
+    root.plByReader = false;
+    render(root, fromUrl(root), { fromUrl: true });
+  }
 }
 
 // ---- before Python is ready ----------------------------------------------------------
@@ -174,11 +177,12 @@ function early(root, index, label) {
   const view = prerendered(root, index);
   if (!view) { pending(root, true); return; }
   root.plChanged = false;
+  root.plByReader = false;
   root.plShown = view;
   paint(root, view);
   pending(root, false);
   if (!runtime.failure) status(root, label ? TEXT.loadingPreset(label.trim()) : TEXT.loading);
-  announceRun(root, { ms: 0, prerendered: true, lesson: view.lesson });
+  announceRun(root, { ms: 0, prerendered: true, lesson: view.lesson, byReader: false });
 }
 
 // Changed controls whose view only Python can compute: the old view stays, dimmed and marked busy,
@@ -265,7 +269,11 @@ function writeUrl(root, values) {
 
 // ---- rendering ---------------------------------------------------------------------
 
-function userChange(root) {
+// byReader: the reader's own hand (a control, a field, a drag), not a preset's button (also „Von vorn“,
+// a number in the prose, a key of classroom/present.js); kept until the next change, so that a view drawn
+// again for a new width counts as the one before.
+function userChange(root, { byReader = true } = {}) {
+  root.plByReader = byReader;
   // Synchronous on purpose: Chromium already delivers pointer-driven input at most once per
   // frame, and computing at once leaves the whole rest of the frame for layout and paint.
   if (python.ready()) render(root, fromControls(root), { fromUrl: false });
@@ -296,7 +304,7 @@ function render(root, raw, { fromUrl }) {
   status(root, "");
   if (root.dataset.state !== "ready") root.dataset.state = "ready";
   root.plLastMs = performance.now() - t0;
-  announceRun(root, { ms: root.plLastMs, lesson: out.lesson });
+  announceRun(root, { ms: root.plLastMs, lesson: out.lesson, byReader: root.plByReader === true });
 }
 
 // Python started from the build's memory snapshot has run next to nothing when it is ready, and its
@@ -340,7 +348,8 @@ function warmUp(root) {
 }
 
 // Other features follow every view put on screen: classroom/present.js marks the preset, classroom/lesson.js checks
-// the tasks (detail.lesson: kit/lesson.status of this state). lastRun() keeps the last detail for a
+// the tasks (detail.lesson: kit/lesson.status of this state; detail.byReader: whether the reader's own
+// change led there, not a preset or the link the page was opened with). lastRun() keeps the last detail for a
 // feature that mounts after the event.
 const lastRuns = new WeakMap();
 export const lastRun = (root) => lastRuns.get(root);
