@@ -474,3 +474,23 @@ def test_a_finger_drags_a_bar_of_an_own_distribution(phone):
     page.wait_for_function("() => location.search.includes('dist=') && !location.search.includes('dist=0.5_0.3_0.2')")
     assert float(bar.get_attribute("aria-valuenow")) > 0.8
     assert page.evaluate("window.scrollY") == scrolled, "the finger moved the bar, not the page"
+
+
+def test_a_finger_drags_a_point_in_both_directions_as_far_as_it_goes(phone):
+    """A point dragged in both directions (attention's vectors, embeddings' words, gradientenabstieg's start:
+    data-drag-xy) follows a finger 50 px up and to the right, and the page does not scroll; the browser
+    took such a gesture over for scrolling after about 15 px."""
+    page = phone("/attention/")
+    handle = page.locator("[data-experiment] [data-drag-xy][role] >> nth=0")
+    handle.evaluate("el => el.scrollIntoView({block: 'center'})")  # not under the sticky header
+    centre = handle.evaluate(STEADY_CENTRE)
+    x, y = centre["x"], centre["y"]
+    before = handle.get_attribute("data-drag-value")
+    scrolled = page.evaluate("window.scrollY")
+    touch(page, [(x, y), (x + 25, y - 25), (x + 50, y - 50)])
+    page.wait_for_function("""before => { const h = document.querySelector('[data-experiment] [data-drag-xy][role]');
+        return h.dataset.dragValue !== before && !document.querySelector('[data-experiment].pl-pending'); }""", arg=before)
+    after = handle.evaluate(STEADY_CENTRE)
+    assert page.evaluate("window.scrollY") == scrolled, "the finger moved the point, not the page"
+    # the value snaps to a tenth, a few pixels at most
+    assert abs(after["x"] - x - 50) < 6 and abs(after["y"] - y + 50) < 6, (after, x, y)
