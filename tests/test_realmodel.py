@@ -41,14 +41,17 @@ def target():
     return model, tokenizer, tokenizer.encode(PROMPT)
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_every_distribution_shows_the_ten_likeliest_and_the_rest_which_sum_to_one(slug, target):
-    out = run(slug, steps=5)
+@pytest.mark.parametrize("slug, settings", [(slug, {}) for slug in SLUGS] + [("top-p-sampling", {"p": 0.2})])
+def test_every_distribution_shows_the_ten_likeliest_possible_the_rest_and_the_cut_which_sum_to_one(
+        slug, settings, target):
+    out = run(slug, steps=5, **settings)
     assert out["prompt"] == [{"id": i, "text": target[1].token_text(i)} for i in target[2]]
     for dist in [t["dist"] for t in out["tokens"]] + [out["next"]]:
         p = [t["p"] for t in dist["top"]]
-        assert len(p) == TOP and p == sorted(p, reverse=True)
-        assert dist["rest_count"] == target[1].vocab_size - TOP
+        # only tokens that can be drawn: a nucleus of three shows three bars, not seven more at 0 %
+        assert len(p) == min(TOP, dist["possible"]) and p == sorted(p, reverse=True) and min(p) > 0
+        assert dist["rest_count"] == dist["possible"] - len(p)
+        assert dist["cut"] == target[1].vocab_size - dist["possible"]
         assert sum(p) + dist["rest"] == pytest.approx(1, abs=1e-9)
         assert dist["rest"] <= p[-1] * dist["rest_count"] + 1e-12  # none of the rest beats the tenth
     json.dumps(out)  # plain data for the page

@@ -4,6 +4,7 @@
 // importing a feature's code only for a page that has it: a page without a replay loads no replay code.
 // Python survives the page changes: the tab keeps this module, and with it the one runtime.
 import { onPage as a11y } from "./a11y.js";
+import { onPage as backToTop } from "./back-to-top.js";
 import * as fmt from "./fmt.js";
 import { onPage as present } from "./classroom/present.js";
 import { onPage as paths } from "./classroom/paths.js";
@@ -49,6 +50,7 @@ const FEATURES = [
   { always: realModel },
   { always: offlinePage },
   { always: paths },
+  { always: backToTop },
 ];
 
 const loaded = new Map();  // feature → the promise of its module, once asked for

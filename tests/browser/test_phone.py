@@ -353,7 +353,7 @@ def test_tapping_a_preset_shows_its_view(phone):
     page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=expected)
 
 
-def test_dragging_a_slider_by_touch_changes_the_experiment(phone):
+def test_dragging_a_slider_by_touch_changes_the_experiment_and_no_pill_covers_it(phone):
     slug = "top-p-sampling"
     page = phone(f"/{slug}/")
     param = next(p for p in api.concept(slug).PARAMS if p.kind in ("int", "float") and p.widget != "number")
@@ -366,6 +366,12 @@ def test_dragging_a_slider_by_touch_changes_the_experiment(phone):
     page.wait_for_function(f"() => location.search.includes('{param.name}=')")
     raw = page.evaluate(f"new URLSearchParams(location.search).get('{param.name}')")
     assert api.run(slug, {param.name: raw})["summary"] == page.inner_text(".pl-summary")
+
+    # The theme's „Zurück zum Seitenanfang“, shown after a scroll up, lay on the slider; it still comes
+    # over the prose („Grenzen“, far from any block).
+    on_slider = pill_over(page, f'input[type="range"][data-param="{param.name}"]')
+    assert on_slider["under"] == [], on_slider
+    assert pill_over(page, "h2#grenzen")["shown"], "the pill no longer comes"
 
 
 # Where a figure's element stands on screen once the page holds still. A figure that scrolls sideways
@@ -497,3 +503,45 @@ def test_a_finger_drags_a_bar_of_an_own_distribution(phone):
     page.wait_for_function("() => location.search.includes('dist=') && !location.search.includes('dist=0.5_0.3_0.2')")
     assert float(bar.get_attribute("aria-valuenow")) > 0.8
     assert page.evaluate("window.scrollY") == scrolled, "the finger moved the bar, not the page"
+
+
+def test_a_finger_drags_a_point_in_both_directions_as_far_as_it_goes(phone):
+    """A point dragged in both directions (attention's vectors, embeddings' words, gradientenabstieg's start:
+    data-drag-xy) follows a finger 50 px up and to the right, and the page does not scroll; the browser
+    took such a gesture over for scrolling after about 15 px."""
+    page = phone("/attention/")
+    handle = page.locator("[data-experiment] [data-drag-xy][role] >> nth=0")
+    handle.evaluate("el => el.scrollIntoView({block: 'center'})")  # not under the sticky header
+    centre = handle.evaluate(STEADY_CENTRE)
+    x, y = centre["x"], centre["y"]
+    before = handle.get_attribute("data-drag-value")
+    scrolled = page.evaluate("window.scrollY")
+    touch(page, [(x, y), (x + 25, y - 25), (x + 50, y - 50)])
+    page.wait_for_function("""before => { const h = document.querySelector('[data-experiment] [data-drag-xy][role]');
+        return h.dataset.dragValue !== before && !document.querySelector('[data-experiment].pl-pending'); }""", arg=before)
+    after = handle.evaluate(STEADY_CENTRE)
+    assert page.evaluate("window.scrollY") == scrolled, "the finger moved the point, not the page"
+    # the value snaps to a tenth, a few pixels at most
+    assert abs(after["x"] - x - 50) < 6 and abs(after["y"] - y + 50) < 6, (after, x, y)
+
+
+# The theme's „Zurück zum Seitenanfang“ when shown, and what of an interactive block lies under it.
+PILL = """() => {
+  const pill = document.querySelector('.md-top'), r = pill.getBoundingClientRect();
+  const shown = !pill.hidden && getComputedStyle(pill).visibility !== 'hidden';
+  const blocks = '[data-experiment], details[data-realmodel], [data-workshop], [data-live], .pl-tasks[data-lesson]';
+  const under = [...document.querySelectorAll(`:is(${blocks}) :is(button, input:not([type=hidden]), select, summary, label, svg)`)]
+    .filter(el => { const q = el.getBoundingClientRect();
+      return q.width && q.right > r.left && q.left < r.right && q.bottom > r.top && q.top < r.bottom; })
+    .map(el => el.tagName + ' ' + (el.textContent || '').trim().slice(0, 20));
+  return {y: Math.round(scrollY), shown, under: shown ? under : []};
+}"""
+
+
+def pill_over(page, selector):
+    """The pill after a reader's short scroll up that leaves ``selector`` 90 px from the top, under it."""
+    page.evaluate("""s => { const el = document.querySelector(s);
+        window.scrollTo(0, el.getBoundingClientRect().top + scrollY - 90 + 150); }""", selector)
+    page.mouse.wheel(0, -150)
+    page.wait_for_timeout(250)  # the theme shows the pill after a scroll up, fading in 125 ms
+    return page.evaluate(PILL)

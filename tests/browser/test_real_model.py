@@ -6,9 +6,11 @@ German note, and on a phone nothing scrolls sideways."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from probierlabor.realmodel import methods
+from probierlabor.realmodel import fields, methods, models
 
 pytestmark = pytest.mark.browser
 
@@ -18,6 +20,15 @@ PROMPT = "Der Hund läuft über die Straße"
 STATUSES = """() => { const line = document.querySelector('.pl-realmodel [data-realmodel-status]');
     window.__statuses = []; new MutationObserver(() => window.__statuses.push(line.textContent))
       .observe(line, { childList: true, characterData: true, subtree: true }); }"""
+
+
+# font sizes in px: a paragraph of the page's text, the block's parts, its heading and „Im Code nachrechnen“'s
+SIZES = """() => { const px = (s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize);
+    return { mode: document.documentElement.classList.contains('pl-present'), body: px('.md-content .md-typeset > p'),
+      intro: px('.pl-realmodel-intro'), label: px('.pl-realmodel-label'), status: px('.pl-realmodel-status'),
+      bar: px('.pl-realmodel-bar .pl-realmodel-chip'), summary: px('.pl-realmodel > summary'),
+      workshop: px('.pl-workshop > summary') }; }"""
+TYPING_MS = 400  # realmodel.js: a prompt runs once the reader pauses this long
 
 
 def wait_run(page, generated: int | None = None, timeout=30_000):
@@ -52,12 +63,13 @@ def test_a_prompt_steps_twice_like_cpython_and_the_link_brings_the_text_back(vis
     page.wait_for_function(f"() => document.querySelectorAll('{chips}').length === {len(expected['prompt'])}",
                            timeout=30_000)
     wait_run(page)
-    with check("the prompt's tokens, ten bars and the rest"):
+    with check("the prompt's tokens, the ten tokens top-k keeps, and what it cut to 0 apart from them"):
         assert titles(page, "prompt-tokens") == [f"Token {t['id']}" for t in expected["prompt"]]
-        bars = page.locator(f"{BLOCK} .pl-realmodel-bar")
-        assert bars.count() == 11
-        assert bars.nth(10).text_content().startswith(f"übrige {expected['next']['rest_count']} Tokens")
-        assert all(text.endswith("\u202f%") and "," in text for text in bars.all_text_contents())
+        cut = expected["next"]["cut"]
+        assert cut == expected["vocab_size"] - 10 and expected["next"]["rest_count"] == 0  # k = 10
+        bars = page.locator(f"{BLOCK} .pl-realmodel-bar").all_text_contents()
+        assert len(bars) == 11 and bars[10] == f"abgeschnitten: {cut} Tokens0\u202f%", bars
+        assert all(text.endswith("\u202f%") and "," in text for text in bars[:10])
 
     for n in (1, 2):
         page.click(f"{BLOCK} [data-realmodel-step]")
@@ -73,6 +85,40 @@ def test_a_prompt_steps_twice_like_cpython_and_the_link_brings_the_text_back(vis
         assert page.locator(f"{BLOCK} .pl-realmodel-bar[data-kind=chosen]").count() == 1
     link = page.url
     assert "m.steps=2" in link and "m.prompt=" in link
+
+    # a new prompt, then at once „Ganzer Text“ (a paste, or a click within the typing pause) or Enter: the
+    # whole text of the new prompt, also once the typing pause is over (CPython's text for the first only)
+    for prompt, send in (("Heute lernen wir", lambda: page.click(f"{BLOCK} [data-realmodel-all]")),
+                         ("Die Katze", lambda: page.press(f"{BLOCK} [data-realmodel-field=prompt]", "Enter"))):
+        page.fill(f"{BLOCK} [data-realmodel-field=prompt]", prompt)
+        typed = time.monotonic()
+        send()
+        whole = methods.run("top-k-sampling", settings | {"prompt": prompt, "steps": str(fields.MAX_NEW_TOKENS)}) \
+            if prompt == "Heute lernen wir" else None
+        wait_run(page, generated=fields.MAX_NEW_TOKENS)
+        page.wait_for_timeout(max(0, TYPING_MS + 100 - 1000 * (time.monotonic() - typed)))
+        wait_run(page)
+        with check(f"„{prompt}“ at once: the whole text of the new prompt, also as one line to read"):
+            tokens = models.load("target")[1].encode(prompt)
+            assert titles(page, "prompt-tokens") == [f"Token {t}" for t in tokens]
+            assert len(titles(page, "generated")) == fields.MAX_NEW_TOKENS
+            line = page.text_content(f"{BLOCK} [data-realmodel-text]")
+            assert line.startswith(prompt) and len(line) > len(prompt), line
+            if whole:
+                assert titles(page, "generated") == [f"Token {t['id']}" for t in whole["tokens"]]
+                assert line == whole["prompt_text"] + whole["text"]
+
+    # projected, the block reads at the page's size and its heading as large as „Im Code nachrechnen“'s
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("p")
+    sizes = page.evaluate(SIZES)
+    with check("presentation mode scales the block like the page"):
+        assert sizes["mode"], "no presentation mode"
+        body = sizes.pop("body")
+        for name in ("intro", "label", "status", "bar"):
+            assert sizes[name] == body, sizes
+        assert sizes["summary"] == sizes["workshop"], sizes
+    page.keyboard.press("p")
 
     page.fill(f"{BLOCK} [data-realmodel-field=prompt]", "")
     page.wait_for_function("""() => document.querySelector('.pl-realmodel [data-realmodel-status]').dataset.kind

@@ -22,6 +22,7 @@ INTRO = ("Hier schreibst du einen eigenen Prompt für ein kleines Sprachmodell. 
          "der Python-Bibliothek numpy und wählt jedes Token mit dem Verfahren dieser Seite. Du siehst die Tokens deines Prompts, die "
          "zehn wahrscheinlichsten nächsten Tokens und den Rest. Klicke ein erzeugtes Token an, dann siehst du "
          "seine Verteilung.")
+ENTER = "Drückst du Enter, schreibt das Modell den ganzen Text, wie bei „Ganzer Text“."
 LIMITS = (f"Das Modell liest höchstens {PROMPT_CHARS} Zeichen und {PROMPT_TOKENS} Tokens deines Prompts "
           f"und schreibt höchstens {MAX_NEW_TOKENS} neue Tokens.")
 METHOD = {
@@ -69,11 +70,13 @@ def section(slug: str) -> str:
     """A decoding page's block: the prompt, the page's settings, steps and the distributions."""
     method, shown = PAGES[slug]
     steps = PARAMS["steps"]
+    help_id = f"pl-realmodel-help-{slug}"
     controls = (
         f'<p class="pl-realmodel-intro">{escape(INTRO)} {escape(METHOD[method])}</p>'
         f'<label class="pl-realmodel-prompt">Dein Prompt<input type="text" data-realmodel-field="prompt" '
-        f'name="prompt" spellcheck="false" autocomplete="off" value="{escape(DEFAULT_PROMPT)}"></label>'
-        f'<p class="pl-realmodel-help">{escape(LIMITS)}</p>'
+        f'name="prompt" spellcheck="false" autocomplete="off" enterkeyhint="go" aria-describedby="{help_id}" '
+        f'value="{escape(DEFAULT_PROMPT)}"></label>'
+        f'<p class="pl-realmodel-help" id="{help_id}">{escape(ENTER)} {escape(LIMITS)}</p>'
         f'<p class="pl-realmodel-help" data-model-expect>{escape(site_model.EXPECT)}</p>'
         + (f'<div class="pl-realmodel-settings">{"".join(_field(name) for name in shown)}</div>' if shown else "")
         + f'<input type="hidden" data-realmodel-field="steps" value="{steps.to_url(steps.default)}">'
@@ -87,6 +90,8 @@ def section(slug: str) -> str:
         '<div class="pl-realmodel-chips" data-realmodel-prompt-tokens></div>'
         '<p class="pl-realmodel-label">Erzeugt</p>'
         '<div class="pl-realmodel-chips" data-realmodel-generated></div>'
+        '<div class="pl-realmodel-text-area" data-realmodel-text-area hidden><p class="pl-realmodel-label">Als Text</p>'
+        '<p class="pl-realmodel-text" data-realmodel-text></p></div>'
         '<p class="pl-realmodel-label" data-realmodel-dist-title></p>'
         '<div class="pl-realmodel-bars" data-realmodel-bars role="list"></div>'
         '<div class="pl-realmodel-detail" data-realmodel-detail></div>'

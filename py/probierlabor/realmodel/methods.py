@@ -153,13 +153,16 @@ METHODS = {"greedy": greedy, "decode": greedy, "top_k": sampling, "top_p": sampl
 
 # ----------------------------------------------------------------------------- the data for the view
 def distribution(probs, tokenizer) -> dict:
-    """The TOP likeliest tokens (ties: the lower id first) and what the others have together."""
+    """The TOP likeliest tokens that can still be drawn (ties: the lower id first), what the other
+    possible ones have together („rest“, „rest_count“ of them) and how many top-k or top-p cut to 0
+    („cut“): a small nucleus shows its few tokens, not byte tokens at 0 % after them."""
     probs = np.asarray(probs, dtype=np.float64)
     order = np.argsort(-probs, kind="stable")
-    top = order[:TOP]
+    possible = int((probs > 0).sum())
+    top = order[:min(TOP, possible)]
     return {"top": [_token(tokenizer, i) | {"p": float(probs[i])} for i in top],
-            "rest": float(probs[order[TOP:]].sum()), "rest_count": len(order) - len(top),
-            "possible": int((probs > 0).sum())}
+            "rest": float(probs[order[len(top):]].sum()), "rest_count": possible - len(top),
+            "cut": len(order) - possible, "possible": possible}
 
 
 def _token(tokenizer, token_id) -> dict:
@@ -200,6 +203,7 @@ def run(slug: str, settings) -> dict:
         "next": distribution(shown[-1], tokenizer),
         "shown": SHOWN["greedy" if params.greedy else method],
         "steps": steps,
+        "prompt_text": tokenizer.decode(prompt),  # as the model read it (cut to PROMPT_TOKENS)
         "text": tokenizer.decode(generated),
         "done": len(generated) >= MAX_NEW_TOKENS,
         "vocab_size": tokenizer.vocab_size,

@@ -730,6 +730,12 @@ function enableDragging(root) {
     stage.setPointerCapture(e.pointerId);
     stage.classList.add("pl-dragging");
   });
+  // Chromium ignores touch-action on an SVG shape (only the <svg> box has one), and the figure around a
+  // point dragged in both directions must still scroll the page: so the finger's touch on such a point
+  // is kept from the browser, which would otherwise take it over for scrolling after a few pixels.
+  stage.addEventListener("touchstart", (e) => {
+    if (e.target.closest("[data-drag-xy]")) e.preventDefault();
+  }, { passive: false });
   stage.addEventListener("pointermove", (e) => {
     const name = root.plDragging && root.plDragging.pair;
     const handle = name && !runtime.failure && pairHandle(name, root.plDragging.pairIndex);

@@ -12,7 +12,7 @@ import { config } from "../runtime/start.js";
 import * as worker from "../runtime/worker.js";
 import { REAL_MODEL as PREFIX, read, write } from "../url-state.js";
 
-const state = new WeakMap();  // block → { data, selected }
+const state = new WeakMap();  // block → { data, selected, typing: the timer of a prompt being typed }
 const LIMIT_S = 60;  // a run of every capped setting takes well under a second; past this something is wrong
 const TYPING_MS = 400;  // the prompt is run once the reader pauses
 const TEXT = {
@@ -29,7 +29,8 @@ const TEXT = {
   full: (max) => `Fertig: Mehr als ${max} neue Tokens schreibt das Modell hier nicht. „Von vorn“ fängt neu an.`,
   next: (shown) => `Nächstes Token: ${shown}`,
   chosen: (i, text, shown) => `Vor Token ${i + 1} („${text}“): ${shown}`,
-  rest: (n) => `übrige ${de(n, 0)} Tokens`,
+  rest: (n) => `übrige ${tokens(n)}`,
+  cut: (n) => `abgeschnitten: ${tokens(n)}`,
   token: (t) => `Token ${t.id}`,
   none: "Noch nichts erzeugt. „Nächstes Token“ rechnet einen Schritt.",
 };
@@ -104,18 +105,17 @@ function bar(label, p, kind) {
   track.append(fill);
   const value = document.createElement("span");
   value.className = "pl-realmodel-bar-value";
-  value.textContent = pct(p, 1);
+  value.textContent = kind === "cut" ? pct(0, 0) : pct(p, 1);
   row.append(name, track, value);
   return row;
 }
 
 function showDistribution(block, dist, title, chosen) {
   $(block, "dist-title").textContent = title;
-  const rows = dist.top.map((t) => {
-    const label = chip(t);
-    return bar(label, t.p, t.id === chosen ? "chosen" : t.p === 0 ? "dropped" : "");
-  });
-  rows.push(bar(TEXT.rest(dist.rest_count), dist.rest, "rest"));
+  const rows = dist.top.map((t) => bar(chip(t), t.p, t.id === chosen ? "chosen" : ""));
+  if (dist.rest_count) rows.push(bar(TEXT.rest(dist.rest_count), dist.rest, "rest"));
+  // what top-k or top-p cut away can never be drawn: exactly 0, and not counted with the rest
+  if (dist.cut) rows.push(bar(TEXT.cut(dist.cut), 0, "cut"));
   $(block, "bars").replaceChildren(...rows);
 }
 
@@ -211,6 +211,10 @@ function show(block, data) {
     return el;
   });
   $(block, "generated").replaceChildren(...(generated.length ? generated : [paragraph(TEXT.none)]));
+  // the same text to read aloud: the prompt as the model read it, then what it wrote, spaces as spaces
+  $(block, "text").replaceChildren(Object.assign(document.createElement("span"), { textContent: data.prompt_text }),
+    Object.assign(document.createElement("strong"), { textContent: data.text }));
+  $(block, "text-area").hidden = !generated.length;
   $(block, "result").hidden = false;
   select(block, null);
   notes(block, data.notes);
@@ -224,6 +228,9 @@ function show(block, data) {
 // The run with the form's values and `steps`.
 function compute(block, steps) {
   const s = state.get(block);
+  // an explicit run reads the prompt as it is now: the typing pause's run, still to come, would only
+  // overtake it with the start of the text
+  clearTimeout(s.typing);
   field(block, "steps").value = String(steps);
   const ask = values(block);
   write(PREFIX, Object.keys(ask), ask);
@@ -292,20 +299,28 @@ function runInWorker(block, ask, text, handlers) {
   });
 }
 
+// How far the text on screen has gone; a prompt typed since starts a text of its own.
 function currentSteps(block) {
   const s = state.get(block);
-  return s.data ? Number(s.data.settings.steps) : 0;
+  return s.data && s.data.settings.prompt === field(block, "prompt").value ? Number(s.data.settings.steps) : 0;
 }
 
 function mount(block) {
   if (state.has(block)) return;
-  state.set(block, { data: null, selected: null });
+  state.set(block, { data: null, selected: null, typing: null });
   style();
   setValues(block, read(PREFIX, fields(block).map((el) => el.dataset.realmodelField)));
-  let typing = null;
-  field(block, "prompt").addEventListener("input", () => {
-    clearTimeout(typing);
-    typing = setTimeout(() => compute(block, 0), TYPING_MS);
+  const s = state.get(block);
+  const prompt = field(block, "prompt");
+  prompt.addEventListener("input", () => {
+    clearTimeout(s.typing);
+    s.typing = setTimeout(() => compute(block, 0), TYPING_MS);
+  });
+  // Enter sends the prompt, as in a chat: the model writes the whole text (the help under the field says so)
+  prompt.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" || e.isComposing) return;
+    e.preventDefault();
+    compute(block, Number(block.dataset.maxNew));
   });
   for (const el of fields(block)) {
     if (el.dataset.realmodelField !== "prompt" && el.type !== "hidden") el.addEventListener("change", () => compute(block, currentSteps(block)));
