@@ -153,7 +153,8 @@ def _fixed(x: float, digits: int) -> str:
 
 
 def _half_up(x: Decimal, digits: int) -> str:
-    return str(x.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP, Context(prec=400 + digits)))
+    # "f": str() would write a small quantized value with an exponent (1.00E-10), which no reader reads
+    return format(x.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP, Context(prec=400 + digits)), "f")
 
 
 def _exact_decimal(x: Fraction, places: int) -> str:
