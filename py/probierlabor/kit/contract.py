@@ -28,8 +28,8 @@ class Param:
     """One control of an experiment.
 
     kind: ``int`` and ``float`` (range with ``lo``/``hi``/``step``; ``log``
-    makes the slider move in powers of ten; ``widget="number"`` shows a number
-    field instead of a slider, e.g. for table cells), ``choice`` (``choices`` are
+    makes the slider move in powers of ten; ``widget="number"`` shows a typed number
+    field instead of a slider, e.g. for table cells: German „1,5“ and English 1.5 alike), ``choice`` (``choices`` are
     (value, label) pairs; ``widget="select"`` for a drop-down), ``bool``,
     ``seed`` (a button labelled ``label`` that draws a new random seed, e.g.
     „Start“ or „Neu würfeln“; the URL keeps the seed, so a shared link shows the
@@ -269,6 +269,15 @@ class Param:
         text = "; ".join(problems)
         return f"„{self.label}“: {text[0].upper()}{text[1:]}."
 
+    @property
+    def keyboard(self) -> str:
+        """The ``inputmode`` attribute of a typed number field: a digit pad for whole numbers, one with a
+        decimal separator for others, and none (the full keyboard) where a value may be negative, since a
+        phone's digit pad has no minus sign."""
+        if self.kind not in ("int", "float") or self.lo < 0:
+            return ""
+        return f' inputmode="{"numeric" if self.kind == "int" else "decimal"}"'
+
     # -- turning a valid value back into text
 
     def format(self, value) -> str:
@@ -290,9 +299,11 @@ class Param:
         return fmt.de(value)
 
     def to_field(self, value) -> str:
-        """The text a control holds: the URL's text, except that typed values read as German."""
+        """The text a control holds: the URL's text, except that what a reader types reads as German."""
         if self.kind == "values":  # German: decimal comma and the minus sign the pages print (−1)
-            return "; ".join(_url_text(v).replace(".", ",").replace("-", fmt.MINUS, v < 0) for v in value)
+            return "; ".join(_german(v) for v in value)
+        if self.kind in ("int", "float") and self.widget == "number":
+            return _german(value)
         return self.to_url(value)
 
     def to_url(self, value) -> str:
@@ -446,6 +457,12 @@ def _typed_number(item) -> float | None:
     except (ValueError, OverflowError):
         return None
     return value if math.isfinite(value) else None
+
+
+def _german(value) -> str:
+    """A number as a typed field shows it: the URL's digits with a decimal comma and the minus sign the pages
+    print (−1,5); ``_parse_number`` reads it back."""
+    return _url_text(value).replace(".", ",").replace("-", fmt.MINUS, value < 0)
 
 
 def _url_text(value) -> str:
