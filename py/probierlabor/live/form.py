@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Mapping
 
+from ..kit import fmt
 from ..kit.contract import Param
 from .fields import (ARTICLE, DEFAULT_NEW_TOKENS, ENGINE, MAX_REQUESTS, MODELS, NAMES, NUMBERS, PROMPT_CHARS,
                      REQUEST, SEPARATOR, SPECULATIVE, SPECULATIVE_KEY, SPECULATIVE_NUMBERS, SWITCHES, TEXT_LABELS)
@@ -52,12 +53,13 @@ class Problems:
 
 
 # ASCII digits only ("²".isdigit() is true, but float("²") fails); a decimal comma or point.
-NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)")
+NUMBER = re.compile(r"[+\-\u2212]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)")  # „−1“ as the pages print it too
 MAX_DIGITS = 9  # any number a form could mean; beyond, int() itself refuses at 4300 digits
 
 
 def german(x) -> str:
-    return f"{x:g}".replace(".", ",") if isinstance(x, float) else str(x)
+    """A number in a note, as fmt writes every number (0,0000000001, not 1e-10), with all its digits."""
+    return fmt.de_auto(x, 15) if isinstance(x, float) else fmt.de(x)
 
 
 def number(text, what: str, notes: list[str], whole: bool = True) -> int | float:
@@ -71,14 +73,14 @@ def number(text, what: str, notes: list[str], whole: bool = True) -> int | float
         raise WorkloadError(f"{what}: Hier fehlt eine Zahl.")
     if not NUMBER.fullmatch(raw):
         raise WorkloadError(f"{what}: „{raw[:20]}“ ist keine Zahl.")
-    if len(re.split(r"[.,]", raw.lstrip("+-"))[0]) > MAX_DIGITS:
+    if len(re.split(r"[.,]", raw.lstrip("+-\u2212"))[0]) > MAX_DIGITS:
         raise WorkloadError(f"{what}: {raw[:12]}… ist viel zu groß.")
-    value = float(raw.replace(",", "."))
+    value = float(raw.replace(",", ".").replace(fmt.MINUS, "-"))
     if not whole:
         return value
     rounded = math.floor(value + 0.5)  # 2,5 → 3: half up, as a reader rounds (kit/contract.py)
     if rounded != value:
-        notes.append(f"{what}: {german(value)} ist keine ganze Zahl, gerechnet wird mit {rounded}.")
+        notes.append(f"{what}: {german(value)} ist keine ganze Zahl, gerechnet wird mit {german(rounded)}.")
     return rounded
 
 
