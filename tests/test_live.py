@@ -365,6 +365,9 @@ def test_a_typed_number_reads_as_the_contract_reads_it_and_a_note_writes_it_as_f
     tiny = []
     form.bounded("0,0000000001", fields.SPECULATIVE["top_p"], tiny)
     assert tiny == ["Top-p: 0,0000000001 liegt außerhalb von 0,05 bis 1, gerechnet wird mit 0,05."]
+    long = []
+    form.prompt("x" * 12345, "Anfrage A", long)
+    assert long == [f"Anfrage A: Prompt nach {fields.PROMPT_CHARS} von 12\u202f345 Zeichen abgeschnitten."]
 
 
 _spec_text = st.text(max_size=8) | st.sampled_from(["", "0", "-3", "0,5", "1e3", "²", "99999999999"])

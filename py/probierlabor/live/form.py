@@ -117,7 +117,7 @@ def prompt(field: str, where: str, notes: list[str]) -> str | int:
     if not field:
         raise WorkloadError(f"{where}: Der Prompt ist leer. Schreibe Text oder eine Länge wie 12.")
     if len(field) > PROMPT_CHARS:
-        notes.append(f"{where}: Prompt nach {PROMPT_CHARS} von {len(field)} Zeichen abgeschnitten.")
+        notes.append(f"{where}: Prompt nach {PROMPT_CHARS} von {fmt.de(len(field))} Zeichen abgeschnitten.")
         return field[:PROMPT_CHARS]
     return field
 
@@ -133,7 +133,7 @@ def request_lines(text: str, notes: list[str]) -> list[tuple[str | int, int, int
     if not lines:
         raise WorkloadError("Keine Anfrage: Schreibe mindestens eine Zeile wie „Hallo Welt | 8 | 0“.")
     if len(lines) > MAX_REQUESTS:
-        notes.append(f"Nur die ersten {MAX_REQUESTS} von {len(lines)} Anfragen werden gerechnet.")
+        notes.append(f"Nur die ersten {MAX_REQUESTS} von {fmt.de(len(lines))} Anfragen werden gerechnet.")
         lines = lines[:MAX_REQUESTS]
     problems = Problems()
     requests = []
