@@ -9,7 +9,7 @@ from itertools import product
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor.kit import api
+from probierlabor.kit import api, fmt
 from probierlabor.concepts import beam_search as bs
 
 F = Fraction
@@ -300,3 +300,76 @@ def test_the_key_sentence_names_the_step_where_the_best_sequence_fell_out_only_w
     r = deep["result"]
     assert r["optimum"] == "ACA" and not r["found_optimum"]
     assert deep["summary"].endswith("Sein Anfang AC fiel nach Schritt 2 heraus.")
+
+
+# -- ties of different lengths, exactly ----------------------------------------------------------------
+
+def finished_in_the_end_tree(rows: dict, depth: int) -> dict:
+    """Every finished sequence of the tree with an end token ("$") and its exact chance, by brute force:
+    a sequence ends at "$" or after `depth` tokens; the chances after a token are those of its row."""
+    done, open_ = {}, {"": F(1)}
+    while open_:
+        s, p = open_.popitem()
+        for tok, q in rows[s[-1:]].items():
+            seq = s + tok
+            (done if tok == "$" or len(seq) == depth else open_)[seq] = p * q
+    return done
+
+
+def not_beaten(chances: dict, alpha: int) -> set:
+    """The sequences no other beats on ln P / L^α, for a whole α ≥ 0 without a logarithm:
+    ln p / L^α > ln q / M^α  ⟺  M^α ln p > L^α ln q  ⟺  p^(M^α) > q^(L^α)."""
+    def beats(a, b):
+        return chances[a] ** (len(b) ** alpha) > chances[b] ** (len(a) ** alpha)
+    return {s for s in chances if not any(beats(t, s) for t in chances)}
+
+
+def tie_with_the_end(alpha: int, p_end: F, q_a: F) -> tuple[dict, str, str]:
+    """Rows whose ‹Ende› (one token) and AA (two tokens) score exactly alike at α: P(AA) = P(‹Ende›)^(2^α).
+    Typed exactly: as decimals where they end, else as whole numbers over a common denominator (the page
+    divides a row by its sum)."""
+    p_a = p_end ** (2**alpha) / q_a
+    first, after_a = (p_a, p_end, 1 - p_a - p_end), (q_a, (1 - q_a) / 2, (1 - q_a) / 2)
+    assert all(x > 0 for x in first + after_a)
+
+    def typed(row):
+        common = math.lcm(*(x.denominator for x in row))
+        if common <= 100:
+            return "; ".join(str(x * common) for x in row)
+        assert all(fmt.decimal_places(x) is not None for x in row)
+        return "; ".join(fmt.exact(x, None) for x in row)
+
+    return ({"": dict(zip("A$B", first)), "A": dict(zip("AB$", after_a)), "B": {"A": F("0.9"), "B": F("0.05"), "$": F("0.05")}},
+            typed(first), typed(after_a))
+
+
+@pytest.mark.parametrize("alpha, p_end, q_a", [
+    (1, F("0.4"), F(16, 45)), (1, F("0.45"), F("0.405")), (1, F("0.5"), F("0.6")), (2, F("0.7"), F("0.9604")),
+    (2, F("0.6"), F("0.9")), (1, F("0.3"), F("0.5")),
+])
+@pytest.mark.parametrize("width", [1, 2, 3])
+def test_a_tie_of_different_lengths_is_a_tie_as_exact_enumeration_finds(alpha, p_end, q_a, width):
+    """‹Ende› alone against AA: ln P / L^α equal as numbers, unequal as floats (−0,916290731874155 against
+    −0,9162907318741551 at 0,4 and 0,16). A beam answer as good as the best is no miss, and its equals are named."""
+    rows, first, after_a = tie_with_the_end(alpha, p_end, q_a)
+    out = api.run(bs.SLUG, {"tree": "ende", "alpha": alpha, "width": width, "first": first, "after_a": after_a})
+    assert out["notes"] == [] or all("geteilt" in n for n in out["notes"]), out["notes"]
+    r = out["result"]
+    chances = finished_in_the_end_tree(rows, 2)
+    assert {bs.name(s.replace("$", bs.END)): p for s, p in chances.items()} == {
+        s["seq"]: F(s["prob_exact"]) for s in r["sequences"]}
+    best = {bs.name(s.replace("$", bs.END)) for s in not_beaten(chances, alpha)}
+    assert r["optimum"] in best
+    assert r["found_optimum"] == (r["result"] in best)
+    if r["found_optimum"]:
+        assert set(r["tied"]) == best - {r["result"]}
+    assert ("gleichauf mit" in out["summary"]) == bool(r["tied"])
+
+
+def test_the_constructed_tie_is_one_the_page_names():
+    """0,4 alone and 0,16 in two tokens at α = 1: greedy ends at AA, and ‹Ende› is its equal, not better."""
+    _, first, after_a = tie_with_the_end(1, F("0.4"), F(16, 45))
+    out = api.run(bs.SLUG, {"tree": "ende", "alpha": 1, "width": 1, "first": first, "after_a": after_a})
+    r = out["result"]
+    assert (r["result"], r["result_prob_exact"], r["found_optimum"], r["tied"]) == ("AA", "4/25", True, ["‹Ende›"])
+    assert "das ist auch das Beste im ganzen Baum, gleichauf mit ‹Ende›: beide haben denselben Score." in out["summary"]

@@ -1,6 +1,7 @@
 """The generic parameter contract: every bad value is replaced, and the reader is told in German."""
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -444,3 +445,26 @@ def test_the_minus_sign_the_pages_print_is_read_as_a_minus():
     # and a typed list shows it so, and reads back what it shows
     assert scores.to_field((2.0, -1.0, -1e-05)) == "2; \u22121; \u22121e-05"
     assert scores.coerce(scores.to_field((2.0, -1.0, -1e-05))) == ((2.0, -1.0, -1e-05), None)
+
+
+# What fmt never writes: an English decimal point, an exponent, a hyphen for minus, five digits ungrouped.
+NOT_FMT = re.compile(r"\d\.\d|\d[eE][-+]?\d|(?<!\w)-\d|(?<![\d,])\d{5}")
+WIDE = Param("n", "Anzahl", "int", 5, lo=1, hi=50_000)
+
+
+@pytest.mark.parametrize("param, raw, shown", [
+    (LAMBDA, "1e-10", "0,0000000001 liegt"),
+    (LAMBDA, "-1e-10", "\u22120,0000000001 liegt"),
+    (LAMBDA, "100,04", "100,04 liegt außerhalb des erlaubten Bereichs 0,01 bis 100; verwendet wird 100."),
+    (WIDE, "12345,5", "12\u202f345,5 ist keine ganze Zahl; verwendet wird 12\u202f346."),
+    (WIDE, "1e-10", "0,0000000001 liegt außerhalb des erlaubten Bereichs 1 bis 50\u202f000; verwendet wird 1."),
+    (WIDE, "60000,5", "60\u202f000,5 liegt außerhalb des erlaubten Bereichs 1 bis 50\u202f000"),
+    (SCORES, "5,01; 1e-10", "5,01 liegt außerhalb von \u22125 bis 5"),
+    (MOVES, "3:1e-10;4:360.04", "Punkt Nr. 4: 360,04 auf 360 begrenzt"),
+    (PLACES, "12,000001; 9", "12,000001 ist keine ganze Zahl"),
+])
+def test_a_note_writes_every_number_the_way_fmt_writes_it(param, raw, shown):
+    """Each number the reader gave, in full (20,04 is not „20“ beside the bound 20), as fmt writes it."""
+    _, note = param.coerce(raw)
+    assert shown in note, note
+    assert not NOT_FMT.search(re.sub(r"„[^“]*“", "", note)), note  # what the reader typed is quoted as typed

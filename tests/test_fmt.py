@@ -44,3 +44,11 @@ def test_node_checks_the_browser_port_against_the_same_table():
     assert node, "Node.js is needed for tests/js (npm is already needed for make setup)"
     done = subprocess.run([node, "--test", "tests/js/"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+def test_root_is_exact_where_the_root_is_a_fraction_and_none_elsewhere():
+    big = Fraction(123456789012345678, 10**17 + 3)  # 18 digits: a float root of its cube is off in the last place
+    assert fmt.root(big**3, 3) == big and fmt.root(big**7, 7) == big
+    assert fmt.root(Fraction(27, 8), 3) == Fraction(3, 2) and fmt.root(0, 5) == 0 and fmt.root(5, 1) == 5
+    assert fmt.root(2, 2) is None and fmt.root(big**3 + 1, 3) is None and fmt.root(Fraction(4, 3), 2) is None
+    assert fmt.root(-8, 3) is None and fmt.root(Fraction(3, 2), 10**17) is None and fmt.root(1, 10**17) == 1  # at once

@@ -75,10 +75,15 @@ def test_perplexity_is_the_inverse_geometric_mean_and_exact_only_where_it_is_exa
         assert exact ** len(probs) * math.prod(probs) == 1
 
 
-def test_exact_roots():
-    assert ce.exact_root(Fraction(16), 4) == 2 and ce.exact_root(Fraction(1, 27), 3) == Fraction(1, 3)
-    assert ce.exact_root(Fraction(1664), 4) is None and ce.exact_root(Fraction(2), 2) is None
-    assert ce.exact_root(Fraction(10 ** 40), 4) == 10 ** 10
+@pytest.mark.parametrize("typed, root", [
+    ("0,999999999999999", Fraction(10**15, 999999999999999)),  # 15 digits: a root guessed from a float missed it
+    ("0,12345678901234566", Fraction(10**17, 12345678901234566)),
+    ("0,0001", Fraction(10_000)), ("0,5; 0,25; 0,125", Fraction(4)),
+])
+def test_the_exact_perplexity_of_own_probabilities_is_the_exact_root(typed, root):
+    """(p₁ · p₂ · p₃)^(−1/3) of three tokens where it is a fraction, however many digits the typed p has."""
+    r = run(text="die katze schläft", p="; ".join([typed] * (3 // len(typed.split("; ")))))["result"]
+    assert r["n"] == 3 and Fraction(r["perplexity_exact"]) == root and r["perplexity"] == float(root)
 
 
 def test_p_one_costs_exactly_nothing():

@@ -193,8 +193,8 @@ def test_absurd_sizes_are_capped_and_the_notes_say_so():
     for word in ("ersten 16 von 20", f"nach {fields.PROMPT_CHARS} von 600 Zeichen",
                  f"Der Prompt ergibt {len(recording.tokenizer().encode('x' * fields.PROMPT_CHARS))} Tokens. Gerechnet "
                  "wird mit den ersten 64.", "99 liegt außerhalb von 1 bis 32",
-                 "500 liegt außerhalb von 0 bis 64", "100000 liegt außerhalb", "Blockgröße: 0",
-                 "Token-Budget pro Schritt: -3"):
+                 "500 liegt außerhalb von 0 bis 64", "100\u202f000 liegt außerhalb", "Blockgröße: 0",
+                 "Token-Budget pro Schritt: \u22123"):  # numbers as fmt writes them: grouped, with a real minus
         assert word in text
 
 
@@ -361,6 +361,24 @@ def test_speculative_sizes_are_capped_with_notes():
     assert any("Neue Tokens: 1000 liegt außerhalb von 1 bis 64" in n for n in w.notes)
     assert any("Temperatur: 5 liegt außerhalb von 0 bis 2, gerechnet wird mit 2." in n for n in w.notes)
     assert len(w.notes) == 4
+
+
+@pytest.mark.parametrize("typed, value, note", [
+    ("1,5", 1.5, None), ("1.5", 1.5, None), ("\u22120,5", 0.0, "Temperatur: \u22120,5 liegt außerhalb von 0 bis 2"),
+    ("0,0000000001", 0.0000000001, None), ("2,0000001", 2.0, "Temperatur: 2,0000001 liegt außerhalb von 0 bis 2,"),
+])
+def test_a_typed_number_reads_as_the_contract_reads_it_and_a_note_writes_it_as_fmt_does(typed, value, note):
+    """German and English decimals and the minus sign the pages print; in a note every digit the reader
+    typed, never an exponent (1e-10) nor a rounding that reads like the bound (2 beside „bis 2“)."""
+    notes = []
+    assert form.bounded(typed, fields.SPECULATIVE["temperature"], notes) == value
+    assert (notes == []) if note is None else (len(notes) == 1 and notes[0].startswith(note)), notes
+    tiny = []
+    form.bounded("0,0000000001", fields.SPECULATIVE["top_p"], tiny)
+    assert tiny == ["Top-p: 0,0000000001 liegt außerhalb von 0,05 bis 1, gerechnet wird mit 0,05."]
+    long = []
+    form.prompt("x" * 12345, "Anfrage A", long)
+    assert long == [f"Anfrage A: Prompt nach {fields.PROMPT_CHARS} von 12\u202f345 Zeichen abgeschnitten."]
 
 
 _spec_text = st.text(max_size=8) | st.sampled_from(["", "0", "-3", "0,5", "1e3", "²", "99999999999"])

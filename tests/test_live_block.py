@@ -31,7 +31,7 @@ def test_the_form_offers_the_recorded_runs_and_carries_every_setting(slug):
     form = live_block.SPECULATIVE_FORM if speculative_run else live_block.ENGINE_FORM
     for key, param in form.fields.items():
         if key in shown and param.kind in ("int", "float"):  # text, so that a decimal comma survives; the bounds said
-            field = re.search(f'<input type="text" inputmode="decimal" data-live-field="{key}"[^>]*>(.*?)</label>', page)
+            field = re.search(f'<input type="text"{param.keyboard} data-live-field="{key}"[^>]*>(.*?)</label>', page)
             assert field and f"{fmt.de_auto(param.lo)} bis {fmt.de_auto(param.hi)}" in field.group(1)
     assert 'type="number"' not in page
     assert "\n" not in page and "$" not in page and "\\" not in page  # one line, nothing for the formula typesetter

@@ -184,3 +184,15 @@ def test_any_settings_give_a_result_or_the_empty_prompt_note(slug, raw):
     json.dumps(out, allow_nan=False)
     assert len(out["tokens"]) <= MAX_NEW_TOKENS and len(out["prompt"]) <= PROMPT_TOKENS
     assert methods.run(slug, out["settings"])["text"] == out["text"]  # what the link keeps gives it again
+
+
+def test_a_typed_number_reads_in_german_and_english_and_a_whole_one_is_said_rounded():
+    """The block's fields are text (inputmode digits where no minus is needed): „1,5“ is 1.5, „−1“ is −1."""
+    read = form.read("top-p-sampling", {"prompt": PROMPT, "p": "0,5", "temperature": "1.5", "seed": "\u22121"})
+    assert (read["p"], read["temperature"], read["seed"]) == (0.5, 1.5, 0)
+    assert read["notes"] == ["„Seed“: \u22121 liegt außerhalb des erlaubten Bereichs 0 bis 9999; verwendet wird 0."]
+    assert form.read("beam-search", {"prompt": PROMPT, "width": "1,5"})["notes"] == [
+        "„Strahlbreite“: 1,5 ist keine ganze Zahl; verwendet wird 2."]
+    block = realmodel_block.section("top-k-sampling")
+    assert 'type="text" inputmode="numeric" data-realmodel-field="k"' in block
+    assert 'type="text" inputmode="decimal" data-realmodel-field="temperature"' in block

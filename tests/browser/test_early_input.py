@@ -94,7 +94,7 @@ def change(v, slug: str, p) -> None:
         root.locator(f'[data-seed-for="{p.name}"]').click()
     elif p.kind in ("int", "float") and p.widget == "number":
         step = p.step or 1
-        now = float(field.input_value())
+        now = p.coerce(field.input_value())[0]  # German, as the field shows it: „−3“, „1,5“
         field.fill(f"{now - step if now + step > p.hi else now + step:g}")
         field.evaluate("el => el.blur()")  # a number field reports its change when left
     elif p.kind in ("int", "float"):

@@ -300,8 +300,8 @@ def op_range(v, slug, p):
 
 def op_number(v, slug, p):
     value = current(p, state(v, slug))
-    presses = tab_to(v, f'input[type="number"][data-param="{p.name}"]')
-    has_name(v, "spinbutton", p.label)
+    presses = tab_to(v, f'input[data-step][data-param="{p.name}"]')  # a typed field that the arrow keys step
+    has_name(v, "textbox", p.label)
     new = step_value(p, value)
     now = press_and_check(v, slug, key_for(p, value), f"{slug}/{p.name}")
     assert same(current(p, now), new)
@@ -310,7 +310,7 @@ def op_number(v, slug, p):
                  if not same(x, new) and api.run(slug, {**now, p.name: x})["summary"] != api.run(slug, now)["summary"])
     typed = int(typed) if p.kind == "int" else typed
     v.page.keyboard.press("Control+a")
-    v.page.keyboard.type(p.to_url(typed))
+    v.page.keyboard.type(p.to_field(typed))  # German, as the field shows it
     now = press_and_check(v, slug, "Enter", f"{slug}/{p.name} typed {typed}")
     assert same(current(p, now), typed)
     return presses

@@ -115,6 +115,24 @@ def test_page_is_offline_ready_and_interactive(reader, check, slug):
         assert api.run(slug, {param.name: value})["summary"] == v.page.inner_text(".pl-summary") != before[1]
     v.screenshot(f"{slug}-1280")
 
+    typed = [p for p in api.concept(slug).PARAMS if p.kind in ("int", "float") and p.widget == "number"]
+    if typed:
+        with check("„1,5“ typed into every number field is 1.5 (a whole number: 2, and a note says so)"):
+            expected = api.run(slug, dict(parse_qsl(query(v).lstrip("?"))) | {p.name: "1,5" for p in typed})
+            fields = [v.page.locator(f'[data-experiment] input[data-param="{p.name}"]') for p in typed]
+            for field in fields[:-1]:  # set, and read with the last one: one run instead of one per field
+                field.evaluate("el => { el.value = '1,5'; }")
+            fields[-1].fill("1,5")
+            fields[-1].press("Enter")
+            v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
+                                     arg=expected["summary"])
+            link = dict(parse_qsl(query(v).lstrip("?")))
+            assert [(field.input_value(), link.get(p.name)) for p, field in zip(typed, fields)] == [
+                ("1,5", "1.5") if p.kind == "float" else ("2", expected["url"].get(p.name)) for p in typed]
+            notes = v.page.locator(".pl-notes").inner_text() if expected["notes"] else ""
+            assert [p.label for p in typed if f"„{p.label}“: 1,5 ist keine ganze Zahl; verwendet wird 2." not in notes] \
+                == [p.label for p in typed if p.kind == "float"], notes
+
     with check("the controls are named in German"):  # no code names („length_penalty α“), no „Value v1“
         labels = v.page.locator("[data-experiment] .pl-control label, [data-experiment] legend").all_inner_texts()
         assert labels and not [t for t in labels if re.search(r"\b[a-z]+_[a-z_]+\b|\bValue\b", t)], labels

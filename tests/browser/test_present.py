@@ -236,14 +236,15 @@ def test_keys_do_nothing_while_typing_in_a_number_input(reader):
     v.wait_state()
     v.page.keyboard.press("p")
     assert presenting(v)
-    field = v.page.locator('input[type="number"][data-param="layers"]')
+    field = v.page.locator('input[data-param="layers"]')
     field.focus()
     before = v.page.inner_html(".pl-figure")
-    for key in ("p", "Escape", "r", "1", "ArrowRight", "ArrowLeft", "PageDown", "Space"):
+    for key in ("p", "Escape", "r", "ArrowRight", "ArrowLeft", "PageDown", "Space"):
         field.press(key)
     assert presenting(v), "P and Esc in a field are typing, not commands"
     assert state(v) == {} and v.page.inner_html(".pl-figure") == before
-    assert field.input_value() == "11", "the digit went into the field"
+    assert "p" in field.input_value() and "r" in field.input_value(), "the letters went into the field"
+    field.fill("11")
     field.press("Enter")  # and the field itself still works
     v.page.wait_for_function("() => location.search.includes('layers=11')")
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from conftest import NOT_FOUND
+from conftest import NOT_FOUND, SITE
 
 from probierlabor import SLUGS
 from probierlabor.concepts.graph import PATHS
@@ -174,3 +174,13 @@ def test_a_learning_path_leads_from_step_to_step_and_the_start_page_marks_the_st
     assert section.locator(".pl-path-progress").inner_text() == (
         f"{kv + 2} von {len(slugs)} Schritten besucht. Weiter mit: {titles[slugs[kv + 2]]}")
     assert v.console_errors() == [] and v.foreign_requests() == []
+
+
+def test_no_page_of_the_built_site_has_a_number_field():
+    """A browser's number field reads „1,5“ as 15 or as nothing: every numeric field of the site is typed
+    text that Python parses (kit/contract.py), and no script makes one either."""
+    pages = sorted(SITE.rglob("*.html"))
+    scripts = sorted((SITE / "static/js").rglob("*.js"))
+    assert pages and scripts
+    number = re.compile(r"""type=["']?number\b|\.type\s*=\s*["']number["']""")
+    assert [str(f.relative_to(SITE)) for f in pages + scripts if number.search(f.read_text(encoding="utf-8"))] == []

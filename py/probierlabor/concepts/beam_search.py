@@ -31,8 +31,8 @@ token do not depend on what came before it (as in both trees above), so the rows
 also give the third step.
 
 Ties keep the order of the listing (earlier beam first, then A, B, C, ‹Ende›), as a stable sort
-does. Probabilities are exact fractions; where two sequences of equal length are compared, the
-comparison is exact, the logarithms are only shown.
+does. Probabilities are exact fractions, and so is every comparison of two finished sequences that can
+end in a tie (``better``); the logarithms are only shown.
 """
 
 from __future__ import annotations
@@ -151,11 +151,20 @@ def judged(prob: Fraction, length: int, alpha: float) -> float:
 
 
 def better(a, b, alpha: float) -> bool:
-    """Is finished sequence a = (seq, prob) strictly better than b? Exact where the lengths agree."""
+    """Is finished sequence a = (seq, prob) strictly better than b? Exact wherever the two can be equal.
+
+    ln pa / La^α > ln pb / Lb^α  ⟺  ln pa > (La/Lb)^α · ln pb. Where (La/Lb)^α is a fraction u/v, that is
+    v · ln pa > u · ln pb, i.e. pa^v > pb^u: fractions, so an exact tie of different lengths (0,4 alone and
+    0,16 in two tokens at α = 1) is a tie, which floats (−0,916290731874155 against −0,9162907318741551)
+    are not. Where (La/Lb)^α is irrational the two scores are never equal (ln pa / ln pb is rational or
+    transcendental, by Gelfond–Schneider), so floats only have to order them."""
     (sa, pa), (sb, pb) = a, b
-    if len(sa) == len(sb):
-        return pa > pb  # dividing equal negative logs by the same L^α keeps the order
-    return judged(pa, len(sa), alpha) > judged(pb, len(sb), alpha)
+    alpha_ = fmt.as_fraction(alpha)
+    base = fmt.root(Fraction(len(sa), len(sb)), alpha_.denominator)
+    if base is None:
+        return judged(pa, len(sa), alpha) > judged(pb, len(sb), alpha)
+    factor = base**alpha_.numerator  # (La/Lb)^α = u/v > 0; equal lengths give 1: pa > pb
+    return pa**factor.denominator > pb**factor.numerator
 
 
 def pick(items, alpha: float):

@@ -127,15 +127,6 @@ def _likeliest(dist: dict[str, Fraction]) -> str:
 
 # -- the numbers -----------------------------------------------------------------------------------
 
-def exact_root(x: Fraction, n: int) -> Fraction | None:
-    """The n-th root of a positive fraction where it is a fraction, else None."""
-    def whole(k: int) -> int | None:
-        guess = round(k ** (1 / n))
-        return next((r for r in (guess - 1, guess, guess + 1) if r >= 0 and r ** n == k), None)
-    top, bottom = whole(x.numerator), whole(x.denominator)
-    return Fraction(top, bottom) if top is not None and bottom is not None else None
-
-
 def losses(probs) -> list[float]:
     """−ln p of each right token in nats; p = 1 costs exactly 0."""
     return [0.0 if p == 1 else -math.log(p) for p in probs]
@@ -145,7 +136,7 @@ def perplexity(probs) -> tuple[float, Fraction | None]:
     """e^(mean loss) = (p₁ · … · pₙ)^(−1/n), with its exact value where that is a fraction."""
     product = math.prod(probs, start=Fraction(1))
     n = len(probs)
-    exact = exact_root(1 / product, n)
+    exact = fmt.root(1 / product, n)
     return (float(exact) if exact is not None else math.exp(sum(losses(probs)) / n)), exact
 
 

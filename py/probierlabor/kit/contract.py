@@ -28,8 +28,8 @@ class Param:
     """One control of an experiment.
 
     kind: ``int`` and ``float`` (range with ``lo``/``hi``/``step``; ``log``
-    makes the slider move in powers of ten; ``widget="number"`` shows a number
-    field instead of a slider, e.g. for table cells), ``choice`` (``choices`` are
+    makes the slider move in powers of ten; ``widget="number"`` shows a typed number
+    field instead of a slider, e.g. for table cells: German „1,5“ and English 1.5 alike), ``choice`` (``choices`` are
     (value, label) pairs; ``widget="select"`` for a drop-down), ``bool``,
     ``seed`` (a button labelled ``label`` that draws a new random seed, e.g.
     „Start“ or „Neu würfeln“; the URL keeps the seed, so a shared link shows the
@@ -111,9 +111,9 @@ class Param:
                 raise ValueError
             if value != int(value):
                 rounded = int(round(value))
-                clamped, note = self._clamp(rounded)
+                clamped, note = self._clamp(rounded, given=value)
                 return clamped, note or (
-                    f"„{self.label}“: {fmt.de_auto(value)} ist keine ganze Zahl; verwendet wird {clamped}."
+                    f"„{self.label}“: {_given(value)} ist keine ganze Zahl; verwendet wird {self.format(clamped)}."
                 )
             value = int(value)
         return self._clamp(value)
@@ -127,11 +127,12 @@ class Param:
             raise ValueError
         return self._clamp(float(value))
 
-    def _clamp(self, value):
+    def _clamp(self, value, given=None):
+        """``given``: what the reader typed where ``value`` is its rounding, so the note names what they typed."""
         if value < self.lo or value > self.hi:
             clamped = type(value)(min(max(value, self.lo), self.hi))
             return clamped, (
-                f"„{self.label}“: {_shorten(self.format(value))} liegt außerhalb des erlaubten Bereichs "
+                f"„{self.label}“: {_shorten(_given(value if given is None else given))} liegt außerhalb des erlaubten Bereichs "
                 f"{self.format(self.lo)} bis {self.format(self.hi)}; verwendet wird {self.format(clamped)}."
             )
         return value, None
@@ -177,7 +178,7 @@ class Param:
                 notes.append(f"einen Punkt Nr. {_shorten(index)} gibt es nicht")
                 continue
             if value < self.lo or value > self.hi:
-                notes.append(f"Punkt Nr. {index}: {_shorten(fmt.de_auto(value))} auf {fmt.de_auto(min(max(value, self.lo), self.hi))} begrenzt")
+                notes.append(f"Punkt Nr. {index}: {_shorten(_given(value))} auf {fmt.de_auto(min(max(value, self.lo), self.hi))} begrenzt")
                 value = min(max(value, self.lo), self.hi)
             moves[index] = round(value, 1)
         result = tuple(sorted(moves.items()))
@@ -211,7 +212,7 @@ class Param:
         elif bad:
             problems.append(f"{len(bad)} Einträge sind keine Zahlen und wurden weggelassen (etwa „{_shorten(bad[0])}“)")
         if outside:
-            what = (f"{_shorten(fmt.de_auto(outside[0]))} liegt" if len(outside) == 1
+            what = (f"{_shorten(_given(outside[0]))} liegt" if len(outside) == 1
                     else f"{len(outside)} Werte liegen")
             problems.append(f"{what} außerhalb von {fmt.de_auto(self.lo)} bis {fmt.de_auto(self.hi)} "
                             f"und wurde{'n' if len(outside) > 1 else ''} begrenzt")
@@ -222,7 +223,7 @@ class Param:
         if not values and self.default == ():
             return (), self._values_note(problems)
         if len(values) < low:
-            problems.append(f"es braucht mindestens {low} Wert{'e' if low > 1 else ''}; {fallback}")
+            problems.append(f"es braucht mindestens {fmt.de(low)} Wert{'e' if low > 1 else ''}; {fallback}")
             return self.default, self._values_note(problems)
         if self.normalise:
             total = sum(fmt.as_fraction(v) for v in values)
@@ -258,7 +259,7 @@ class Param:
         problems += cut + ([_unread("Zeichen")] if unread else [])
         if text and len(text) < low:
             fallback = "die Eingabe bleibt unbenutzt" if self.default == "" else f"verwendet wird „{self.default}“"
-            problems.append(f"es braucht mindestens {low} Zeichen; {fallback}")
+            problems.append(f"es braucht mindestens {fmt.de(low)} Zeichen; {fallback}")
             text = self.default
         return text, self._values_note(problems)
 
@@ -267,6 +268,15 @@ class Param:
             return None
         text = "; ".join(problems)
         return f"„{self.label}“: {text[0].upper()}{text[1:]}."
+
+    @property
+    def keyboard(self) -> str:
+        """The ``inputmode`` attribute of a typed number field: a digit pad for whole numbers, one with a
+        decimal separator for others, and none (the full keyboard) where a value may be negative, since a
+        phone's digit pad has no minus sign."""
+        if self.kind not in ("int", "float") or self.lo < 0:
+            return ""
+        return f' inputmode="{"numeric" if self.kind == "int" else "decimal"}"'
 
     # -- turning a valid value back into text
 
@@ -289,9 +299,11 @@ class Param:
         return fmt.de(value)
 
     def to_field(self, value) -> str:
-        """The text a control holds: the URL's text, except that typed values read as German."""
+        """The text a control holds: the URL's text, except that what a reader types reads as German."""
         if self.kind == "values":  # German: decimal comma and the minus sign the pages print (−1)
-            return "; ".join(_url_text(v).replace(".", ",").replace("-", fmt.MINUS, v < 0) for v in value)
+            return "; ".join(_german(v) for v in value)
+        if self.kind in ("int", "float") and self.widget == "number":
+            return _german(value)
         return self.to_url(value)
 
     def to_url(self, value) -> str:
@@ -435,8 +447,8 @@ def _cut(items, high: int, plural: str, last: str):
     extra = len(items) - high
     if extra <= 0:
         return items, []
-    return items[:high], [f"es gehen höchstens {high} {plural}, "
-                          + (f"{last} wurde weggelassen" if extra == 1 else f"die letzten {extra} wurden weggelassen")]
+    return items[:high], [f"es gehen höchstens {fmt.de(high)} {plural}, "
+                          + (f"{last} wurde weggelassen" if extra == 1 else f"die letzten {fmt.de(extra)} wurden weggelassen")]
 
 
 def _whole_and_different(values, repeats: bool = False) -> tuple[list[int], list[str]]:
@@ -445,13 +457,13 @@ def _whole_and_different(values, repeats: bool = False) -> tuple[list[int], list
     problems = []
     broken = [v for v, r in zip(values, rounded) if v != r]
     if broken:
-        problems.append(f"{_shorten(fmt.de_auto(broken[0]))} ist keine ganze Zahl und wurde gerundet"
+        problems.append(f"{_shorten(_given(broken[0]))} ist keine ganze Zahl und wurde gerundet"
                         if len(broken) == 1 else f"{len(broken)} Werte waren keine ganzen Zahlen und wurden gerundet")
     kept = rounded if repeats else list(dict.fromkeys(rounded))
     if len(kept) < len(rounded):
         twice = sorted(r for r, n in Counter(rounded).items() if n > 1)
-        problems.append(f"{', '.join(map(str, twice))} kam mehrfach vor und zählt einmal" if len(twice) == 1
-                        else f"{', '.join(map(str, twice))} kamen mehrfach vor und zählen je einmal")
+        problems.append(f"{', '.join(map(fmt.de, twice))} kam mehrfach vor und zählt einmal" if len(twice) == 1
+                        else f"{', '.join(map(fmt.de, twice))} kamen mehrfach vor und zählen je einmal")
     return kept, problems
 
 
@@ -466,12 +478,24 @@ def _typed_number(item) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _german(value) -> str:
+    """A number as a typed field shows it: the URL's digits with a decimal comma and the minus sign the pages
+    print (−1,5); ``_parse_number`` reads it back."""
+    return _url_text(value).replace(".", ",").replace("-", fmt.MINUS, value < 0)
+
+
 def _url_text(value) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, float):
         return repr(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
     return str(value)
+
+
+def _given(value) -> str:
+    """A number the reader gave, in a note: every digit a float keeps (15), so that 20,04 beside the bound 20
+    does not read „20 liegt außerhalb … bis 20“, and written out as ``fmt`` writes every number."""
+    return fmt.de_auto(value, 15) if isinstance(value, float) else fmt.de(value)
 
 
 _SHORT = reprlib.Repr()  # a million-entry list is not written out whole to be shortened

@@ -116,6 +116,29 @@ def exact(x, most: int | None = 6, approx: int = 3, fraction: bool = False, equa
     return f"{ratio(x)} ≈ {rounded}" if short else APPROX + rounded
 
 
+def root(x, n: int) -> Fraction | None:
+    """The exact ``n``-th root of a fraction ``x`` ≥ 0 where it is a fraction (27/8, 3 → 3/2), else None.
+    Read off the integer roots of numerator and denominator, never guessed from a float: a float root of a
+    number with 17 digits is off in the last place, and the test „root ** n == x“ then fails for an exact root."""
+    x = Fraction(x)
+    if x < 0 or n < 1:
+        return None
+    top, bottom = _integer_root(x.numerator, n), _integer_root(x.denominator, n)
+    return Fraction(top, bottom) if top**n == x.numerator and bottom**n == x.denominator else None
+
+
+def _integer_root(a: int, n: int) -> int:
+    """⌊a^(1/n)⌋ for an integer a ≥ 0, exact at any size (Newton's method on integers, from above)."""
+    if a < 2 or a.bit_length() <= n:  # a < 2^n: the root is below 2 (and a huge n costs nothing)
+        return min(a, 1)
+    x = 1 << -(-a.bit_length() // n)  # 2^⌈bits/n⌉ > the root
+    while True:
+        y = ((n - 1) * x + a // x ** (n - 1)) // n
+        if y >= x:
+            return x
+        x = y
+
+
 def ratio(x: Fraction) -> str:
     """A fraction as a reader writes it: 3, 4/9, −1/3."""
     x = Fraction(x)
@@ -153,7 +176,7 @@ def _fixed(x: float, digits: int) -> str:
 
 
 def _half_up(x: Decimal, digits: int) -> str:
-    # "f": a small value stays a decimal (0,0000000000000205), never Decimal's „2.05E-14“
+    # "f": str() would write a small quantized value with an exponent (1.00E-10), which no reader reads
     return format(x.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP, Context(prec=400 + digits)), "f")
 
 

@@ -53,12 +53,13 @@ class Problems:
 
 
 # ASCII digits only ("²".isdigit() is true, but float("²") fails); a decimal comma or point.
-NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)")
+NUMBER = re.compile(r"[+\-\u2212]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)")  # „−1“ as the pages print it too
 MAX_DIGITS = 9  # any number a form could mean; beyond, int() itself refuses at 4300 digits
 
 
 def german(x) -> str:
-    return f"{x:g}".replace(".", ",") if isinstance(x, float) else str(x)
+    """A number in a note, as fmt writes every number (0,0000000001, not 1e-10), with all its digits."""
+    return fmt.de_auto(x, 15) if isinstance(x, float) else fmt.de(x)
 
 
 def number(text, what: str, notes: list[str], whole: bool = True) -> int | float:
@@ -72,14 +73,14 @@ def number(text, what: str, notes: list[str], whole: bool = True) -> int | float
         raise WorkloadError(f"{what}: Hier fehlt eine Zahl.")
     if not NUMBER.fullmatch(raw):
         raise WorkloadError(f"{what}: „{raw[:20]}“ ist keine Zahl.")
-    if len(re.split(r"[.,]", raw.lstrip("+-"))[0]) > MAX_DIGITS:
+    if len(re.split(r"[.,]", raw.lstrip("+-\u2212"))[0]) > MAX_DIGITS:
         raise WorkloadError(f"{what}: {raw[:12]}… ist viel zu groß.")
-    value = float(raw.replace(",", "."))
+    value = float(raw.replace(",", ".").replace(fmt.MINUS, "-"))
     if not whole:
         return value
     rounded = math.floor(value + 0.5)  # 2,5 → 3: half up, as a reader rounds (kit/contract.py)
     if rounded != value:
-        notes.append(f"{what}: {german(value)} ist keine ganze Zahl, gerechnet wird mit {rounded}.")
+        notes.append(f"{what}: {german(value)} ist keine ganze Zahl, gerechnet wird mit {german(rounded)}.")
     return rounded
 
 
@@ -119,7 +120,7 @@ def prompt(field: str, where: str, notes: list[str]) -> str | int:
     if note:
         notes.append(note)
     if len(field) > PROMPT_CHARS:
-        notes.append(f"{where}: Prompt nach {PROMPT_CHARS} von {fmt.de(len(field), 0)} Zeichen abgeschnitten.")
+        notes.append(f"{where}: Prompt nach {PROMPT_CHARS} von {fmt.de(len(field))} Zeichen abgeschnitten.")
         return field[:PROMPT_CHARS]
     return field
 
@@ -135,7 +136,7 @@ def request_lines(text: str, notes: list[str]) -> list[tuple[str | int, int, int
     if not lines:
         raise WorkloadError("Keine Anfrage: Schreibe mindestens eine Zeile wie „Hallo Welt | 8 | 0“.")
     if len(lines) > MAX_REQUESTS:
-        notes.append(f"Nur die ersten {MAX_REQUESTS} von {len(lines)} Anfragen werden gerechnet.")
+        notes.append(f"Nur die ersten {MAX_REQUESTS} von {fmt.de(len(lines))} Anfragen werden gerechnet.")
         lines = lines[:MAX_REQUESTS]
     problems = Problems()
     requests = []

@@ -208,10 +208,14 @@ def _control(p: Param, value, display: str) -> str:
             f'data-seed-for="{p.name}">{escape(p.label)}</button>{help_text}</div>'
         )
     if p.kind in ("int", "float") and p.widget == "number":
+        # Text, not type="number": a number field reads „1,5“ as 15 or as nothing, depending on the browser;
+        # Python reads „1,5“, 1.5 and „−1“ alike and clamps with a note. The arrow keys step it
+        # (experiment/mount.js) within data-min/data-max.
         return (
             f'<div class="pl-control pl-number"><label for="{ident}">{escape(p.label)}</label>'
-            f'<input type="number" id="{ident}" data-param="{p.name}" min="{p.lo:g}" max="{p.hi:g}" '
-            f'step="{p.step or 1:g}" value="{value:g}" inputmode="decimal">{help_text}</div>'
+            f'<input type="text"{p.keyboard} id="{ident}" data-param="{p.name}" data-min="{p.lo:g}" data-max="{p.hi:g}" '
+            f'data-step="{p.step or 1:g}" value="{escape(p.to_field(value))}" autocomplete="off" spellcheck="false" '
+            f'enterkeyhint="done">{help_text}</div>'
         )
     if p.kind in ("int", "float"):
         if p.log:

@@ -109,7 +109,7 @@ def _field(form: Form, key: str, value: str, shown: bool) -> str:
     # Text, not type="number": Chromium's number field drops a decimal comma („0,7“ became „07“), and
     # live/form.py reads „0,7“ and "0.7" alike, in every field.
     bounds = f'<span class="pl-live-range">{fmt.de_auto(param.lo)} bis {fmt.de_auto(param.hi)}</span>'
-    return (f'<label>{label}<input type="text" inputmode="decimal" {attrs} autocomplete="off" '
+    return (f'<label>{label}<input type="text"{param.keyboard} {attrs} autocomplete="off" '
             f'value="{escape(value)}">{bounds}{hint}</label>')
 
 

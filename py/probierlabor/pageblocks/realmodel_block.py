@@ -44,7 +44,7 @@ def _field(name: str) -> str:
     param = PARAMS[name]
     value = param.to_url(param.default)
     bounds = f'<span class="pl-realmodel-range">{fmt.de_auto(param.lo)} bis {fmt.de_auto(param.hi)}</span>'
-    return (f'<label>{escape(param.label)}<input type="text" inputmode="decimal" data-realmodel-field="{name}" '
+    return (f'<label>{escape(param.label)}<input type="text"{param.keyboard} data-realmodel-field="{name}" '
             f'name="{name}" autocomplete="off" value="{escape(value)}">{bounds}'
             f'<span class="pl-realmodel-hint">{escape(param.help)}</span></label>')
 

@@ -53,6 +53,7 @@ function mount(root) {
     const kind = input.type === "range" ? "input" : "change";
     input.addEventListener(kind, () => userChange(root));
     if (input.type === "text") input.addEventListener("keydown", (e) => { if (e.key === "Enter") showFigure(root, input); });
+    if ("step" in input.dataset) input.addEventListener("keydown", (e) => stepNumber(root, input, e));
   });
   root.querySelectorAll("[data-seed-for]").forEach((button) => {
     button.addEventListener("click", () => {
@@ -235,6 +236,20 @@ export function fromControls(root) {
     else raw[name] = el.value;
   });
   return raw;
+}
+
+// A typed number field (experiment_block.py: text, so that „1,5“ reaches Python as typed) still steps
+// with the arrow keys, as a number field did: the text read as Python reads it (comma or point, „−“),
+// one data-step up or down within data-min..data-max, written back in German; Python checks the rest.
+function stepNumber(root, el, e) {
+  if ((e.key !== "ArrowUp" && e.key !== "ArrowDown") || e.altKey || e.ctrlKey || e.metaKey) return;
+  const now = Number(el.value.trim().replace(",", ".").replace("\u2212", "-"));
+  if (el.value.trim() === "" || !Number.isFinite(now)) return;
+  const { step, min, max } = el.dataset, places = (step.split(".")[1] || "").length;
+  const next = Math.min(Number(max), Math.max(Number(min), now + (e.key === "ArrowUp" ? 1 : -1) * Number(step)));
+  e.preventDefault();
+  el.value = String(Number(next.toFixed(places))).replace(".", ",").replace("-", "\u2212");
+  userChange(root);
 }
 
 // A slider's position as the value it stands for (a logarithmic one's position is the exponent).
@@ -444,7 +459,7 @@ function status(root, text) {
 function typedNotes(root, out) {
   return out.notes.filter((note, i) => {
     const el = root.querySelector(`[data-param="${out.noted[i]}"]`);
-    return el && (el.type === "text" || el.type === "number");
+    return el && el.type === "text";
   });
 }
 
