@@ -34,7 +34,7 @@ screenshots: site browser
 	PL_SCREENSHOTS=1 $(PYTEST) -m browser
 
 # ruff (rules in pyproject.toml) for Python, import-linter (contracts in pyproject.toml: the engine imports
-# nothing of the page side, no import cycles), eslint (eslint.config.mjs) for the browser side and the Node tools
+# nothing of the page side or the recorder, no import cycles), eslint (eslint.config.mjs) for the browser side and the Node tools
 lint: setup
 	$(BIN)/ruff check --quiet .
 	$(BIN)/lint-imports --no-logo --no-cache
@@ -50,7 +50,7 @@ bundle: site
 # `make bench REFERENCE=../old/site`: slider → repaint of every page side by side with another build
 bench: site browser
 	$(BIN)/python tools/bench.py $(if $(REFERENCE),--reference $(REFERENCE))
-	$(BIN)/python -m engine.bench
+	$(BIN)/python -m recorder.bench
 
 setup: $(VENV)/.installed node_modules/.package-lock.json vendor
 

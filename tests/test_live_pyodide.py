@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import scenarios, tracer
+from recorder import scenarios, tracer
 from probierlabor.live import batching, form, runs
 from probierlabor.realmodel import models
 from trace_equal import same
