@@ -93,7 +93,7 @@ $(PEER_VENV)/.installed: requirements-peer.txt
 	touch $@
 
 # Retrains the site's two language models and exports them (never part of `make test`; CI checks the
-# committed files in engine/weights/ instead): the corpus in .venv (it reads the lessons), model/train.py in
+# committed files in model/weights/ instead): the corpus in .venv (it reads the lessons), model/train.py in
 # .venv-peer (torch, about 30 min on 2 cores), then model/export.py in .venv (float16 files, MANIFEST.json,
 # the loss curve and the report in model/README.md).
 # `make model SMOKE=1`: a few steps only, to prove the pipeline.

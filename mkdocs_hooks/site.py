@@ -51,16 +51,18 @@ def _package_files() -> list[Path]:
                   if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "pageblocks")
 
 
-# Data the page's Python reads at import (pkgutil.get_data): the trained tokenizer's merges, 12 KB, which
-# the page „Tokenisierung“ runs on; the weights stay outside the zip (on_files).
-ENGINE_DATA_FOR_BROWSER = ("weights/tokenizer.json",)
+# Data the page's Python reads at import (kit/site_tokenizer.py), under its path in the repository: the
+# trained tokenizer's merges, 12 KB, which the page „Tokenisierung“ runs on; the weights stay outside the
+# zip (on_files).
+DATA_FOR_BROWSER = ("model/weights/tokenizer.json",)
 
 
 def bundle_files() -> list[tuple[Path, str]]:
     """(file, name in the zip) of everything the browser's Python imports or reads."""
     files = [(p, "probierlabor/" + p.relative_to(PACKAGE).as_posix()) for p in _package_files()]
     files += [(RECORDER / name, f"recorder/{name}") for name in RECORDER_FOR_BROWSER]
-    return files + [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER + ENGINE_DATA_FOR_BROWSER]
+    files += [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER]
+    return files + [(ROOT / name, name) for name in DATA_FOR_BROWSER]
 
 
 def _package_hash() -> str:
@@ -80,12 +82,14 @@ def on_config(config):
 
 def on_files(files, config):
     shipped = [path.relative_to(ROOT).as_posix() for path in sorted(STATIC.rglob("*")) if path.is_file()]
-    # the trained models, fetched by the Python worker when a reader opens „Am echten Modell“ (realmodel/models.py)
-    shipped += models.PATHS
     for rel in shipped:
         if "/." not in "/" + rel:
             files.append(File(rel, src_dir=str(ROOT), dest_dir=config["site_dir"],
                               use_directory_urls=config["use_directory_urls"]))
+    # the trained models (model/weights/), fetched by the Python worker when a reader opens „Am echten Modell“
+    # or starts „Eigener Lauf“, under the site's paths (realmodel/models.py)
+    for rel, source in models.SOURCES.items():
+        files.append(File.generated(config, rel, abs_src_path=str(source)))
     return files
 
 
