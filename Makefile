@@ -34,7 +34,7 @@ screenshots: site browser
 	PL_SCREENSHOTS=1 $(PYTEST) -m browser
 
 # ruff (rules in pyproject.toml) for Python, import-linter (contracts in pyproject.toml: the engine imports
-# nothing of the page side, no import cycles), eslint (eslint.config.mjs) for the browser side and the Node tools
+# nothing of the page side or the recorder, no import cycles), eslint (eslint.config.mjs) for the browser side and the Node tools
 lint: setup
 	$(BIN)/ruff check --quiet .
 	$(BIN)/lint-imports --no-logo --no-cache
@@ -50,7 +50,7 @@ bundle: site
 # `make bench REFERENCE=../old/site`: slider → repaint of every page side by side with another build
 bench: site browser
 	$(BIN)/python tools/bench.py $(if $(REFERENCE),--reference $(REFERENCE))
-	$(BIN)/python -m engine.bench
+	$(BIN)/python -m recorder.bench
 
 setup: $(VENV)/.installed node_modules/.package-lock.json vendor
 
@@ -93,7 +93,7 @@ $(PEER_VENV)/.installed: requirements-peer.txt
 	touch $@
 
 # Retrains the site's two language models and exports them (never part of `make test`; CI checks the
-# committed files in engine/weights/ instead): the corpus in .venv (it reads the lessons), model/train.py in
+# committed files in model/weights/ instead): the corpus in .venv (it reads the lessons), model/train.py in
 # .venv-peer (torch, about 30 min on 2 cores), then model/export.py in .venv (float16 files, MANIFEST.json,
 # the loss curve and the report in model/README.md).
 # `make model SMOKE=1`: a few steps only, to prove the pipeline.

@@ -2,7 +2,7 @@
 one is usable, else on the CPU).
 
 PyTorch is optional: `make test` never installs it, `make test-peer` does (.venv-peer), and a GPU
-machine brings its own. The engine around the model (scheduler, block pool, sampler, tracer) is the same
+machine brings its own. The engine around the model (scheduler, block pool, sampler) is the same
 for both, so a run recorded with torch differs from the numpy one only in the header and in measured
 times; the traces' header names the backend and the device, and the pages label the times with them.
 """
@@ -25,9 +25,9 @@ class Backend:
             return model
         return _torch().TorchLlamaModel.from_numpy(model, self.device)
 
-    def device_text(self) -> str | None:
-        """The machine in words for the trace header; None lets the tracer describe this CPU."""
-        return None if self.name == "numpy" else _torch().describe_device(self.device)
+    def gpu(self) -> str | None:
+        """The GPU this backend computes on, in words (name, memory, CUDA version); None on a CPU."""
+        return None if self.name == "numpy" else _torch().describe_gpu(self.device)
 
 
 NUMPY = Backend()
@@ -35,19 +35,19 @@ NUMPY = Backend()
 
 def get(name: str, device: str | None = None) -> Backend:
     if name not in NAMES:
-        raise ValueError(f"unbekanntes Backend {name!r}; vorhanden: {', '.join(NAMES)}")
+        raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(NAMES)}")
     if name == "numpy":
         if device not in (None, "cpu"):
-            raise ValueError(f"das numpy-Backend rechnet nur auf der CPU, nicht auf {device!r}")
+            raise ValueError(f"the numpy backend computes on the CPU only, not on {device!r}")
         return NUMPY
     torch = _torch()
     backend = Backend(name, device)
     try:
         torch.torch.device(device or "cpu")
     except RuntimeError as e:
-        raise ValueError(f"unbekanntes Gerät {device!r}: {e}") from None
+        raise ValueError(f"unknown device {device!r}: {e}") from None
     if device and device.startswith("cuda") and not torch.torch.cuda.is_available():
-        raise ValueError(f"Gerät {device!r} verlangt, aber PyTorch findet keine nutzbare CUDA-GPU")
+        raise ValueError(f"device {device!r} asked for, but PyTorch finds no usable CUDA GPU")
     return backend
 
 
@@ -55,6 +55,6 @@ def _torch():
     try:
         from engine import torch_backend
     except ImportError as e:
-        raise ValueError(f"das torch-Backend braucht PyTorch ({e.name or e} fehlt): `make test-peer` richtet "
-                         ".venv-peer damit ein, dann `.venv-peer/bin/python -m engine record … --backend torch`") from None
+        raise ValueError(f"the torch backend needs PyTorch ({e.name or e} is missing): `make test-peer` sets up "
+                         ".venv-peer with it") from None
     return torch_backend

@@ -1,6 +1,8 @@
-"""The site's trained models: the files in ``engine/weights/``, checked and loaded for the engine.
+"""Trained models from a folder of files, checked against its manifest and loaded for the engine.
 
-``make model`` writes them (``model/train.py`` trains, ``model/export.py`` exports):
+The default folder is the repository's ``model/weights/``, next to the training that writes it (``make model``:
+``model/train.py`` trains, ``model/export.py`` exports); the browser's worker passes the folder it put the
+files in. A folder holds:
 
 * ``target.npz``, ``draft.npz`` – float16 weights under the engine's (= Transformers') names;
 * ``tokenizer.json`` – the byte-level BPE both models read (``engine.bpe.ByteBPE``);
@@ -30,7 +32,7 @@ from engine.attention import NoCacheAttention
 from engine.bpe import ByteBPE
 from engine.model import LlamaModel, ModelConfig, regroup_kv_heads
 
-WEIGHTS = Path(__file__).with_name("weights")
+WEIGHTS = Path(__file__).resolve().parent.parent / "model" / "weights"
 MODELS = ("target", "draft")
 
 

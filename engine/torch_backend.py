@@ -42,7 +42,6 @@ import torch.nn.functional as F
 from engine import attention as np_attention
 from engine.attention import Segment, positions_of
 from engine.model import LlamaModel, weight_shapes
-from engine.tracer import describe_cpu
 
 TORCH_DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
@@ -52,14 +51,13 @@ def pick_device() -> torch.device:
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
-def describe_device(device: str | torch.device | None = None) -> str:
-    """The machine in words, for a trace header: the GPU's name and memory, or the CPU model from
-    /proc/cpuinfo with its core count – the same string as the numpy backend's traces on that machine."""
+def describe_gpu(device: str | torch.device | None = None) -> str | None:
+    """The GPU in words (name, memory, CUDA version); None when ``device`` is the CPU."""
     device = torch.device(device) if device is not None else pick_device()
     if device.type == "cuda":
         props = torch.cuda.get_device_properties(device)
         return f"GPU: {props.name} ({props.total_memory / 2**30:.0f} GiB, CUDA {torch.version.cuda})"
-    return describe_cpu()
+    return None
 
 
 # ------------------------------------------------------------------------------------------ kernels

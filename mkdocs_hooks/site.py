@@ -3,8 +3,8 @@
 MkDocs only copies files from docs_dir; the project keeps pages/, static/ and py/ apart
 (as asked), so this hook adds static/ file by file and zips py/probierlabor for the
 browser, named by its content hash so a new version never meets a stale cache. The zip
-also carries the engine modules the package imports (ENGINE_FOR_BROWSER), once for the page and the
-Python worker, and the bytecode of everything in it (mkdocs_hooks/bytecode.py).
+also carries the engine and recorder modules the package imports (ENGINE_FOR_BROWSER, RECORDER_FOR_BROWSER),
+once for the page and the Python worker, and the bytecode of everything in it (mkdocs_hooks/bytecode.py).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from probierlabor.realmodel import models
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "py" / "probierlabor"
 ENGINE = ROOT / "engine"
+RECORDER = ROOT / "recorder"
 STATIC = ROOT / "static"
 # The engine modules the package imports (tests/test_browser_zip.py checks the list against its imports):
 # a concept's plain-Python math (acceptance.py), the tokenizer „Eigener Lauf“'s form reads prompts by, the
@@ -33,8 +34,10 @@ STATIC = ROOT / "static"
 # imports nothing of it but those three plain modules, so its cold start pays only for the download
 # (bytecode, about a tenth of the zip); engine/__init__.py must stay free of imports.
 ENGINE_FOR_BROWSER = ("__init__.py", "acceptance.py", "attention.py", "block_pool.py", "bpe.py", "engine.py", "model.py",
-                      "paged_kv.py", "pretrained.py", "sampler.py", "scheduler.py", "speculative.py", "tile_trace.py", "tokenizer.py",
-                      "toy.py", "tracer.py", "workloads.py")
+                      "paged_kv.py", "pretrained.py", "sampler.py", "scheduler.py", "speculative.py", "tokenizer.py")
+# A reader's own run („Eigener Lauf“) is recorded in the worker as the committed runs are: the recorder's
+# trace writer, workloads, tile recorder and the article's toy pair, on the engine above.
+RECORDER_FOR_BROWSER = ("__init__.py", "tile_trace.py", "toy.py", "tracer.py", "workloads.py")
 
 # A hook is loaded by path, not as part of a package: its neighbour is loaded the same way.
 _spec = importlib.util.spec_from_file_location("probierlabor_bytecode", Path(__file__).with_name("bytecode.py"))
@@ -48,15 +51,18 @@ def _package_files() -> list[Path]:
                   if "__pycache__" not in p.parts and p.relative_to(PACKAGE).parts[0] != "pageblocks")
 
 
-# Data the page's Python reads at import (pkgutil.get_data): the trained tokenizer's merges, 12 KB, which
-# the page „Tokenisierung“ runs on; the weights stay outside the zip (on_files).
-ENGINE_DATA_FOR_BROWSER = ("weights/tokenizer.json",)
+# Data the page's Python reads at import (kit/site_tokenizer.py), under its path in the repository: the
+# trained tokenizer's merges, 12 KB, which the page „Tokenisierung“ runs on; the weights stay outside the
+# zip (on_files).
+DATA_FOR_BROWSER = ("model/weights/tokenizer.json",)
 
 
 def bundle_files() -> list[tuple[Path, str]]:
     """(file, name in the zip) of everything the browser's Python imports or reads."""
     files = [(p, "probierlabor/" + p.relative_to(PACKAGE).as_posix()) for p in _package_files()]
-    return files + [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER + ENGINE_DATA_FOR_BROWSER]
+    files += [(RECORDER / name, f"recorder/{name}") for name in RECORDER_FOR_BROWSER]
+    files += [(ENGINE / name, f"engine/{name}") for name in ENGINE_FOR_BROWSER]
+    return files + [(ROOT / name, name) for name in DATA_FOR_BROWSER]
 
 
 def _package_hash() -> str:
@@ -76,12 +82,14 @@ def on_config(config):
 
 def on_files(files, config):
     shipped = [path.relative_to(ROOT).as_posix() for path in sorted(STATIC.rglob("*")) if path.is_file()]
-    # the trained models, fetched by the Python worker when a reader opens „Am echten Modell“ (realmodel/models.py)
-    shipped += models.PATHS
     for rel in shipped:
         if "/." not in "/" + rel:
             files.append(File(rel, src_dir=str(ROOT), dest_dir=config["site_dir"],
                               use_directory_urls=config["use_directory_urls"]))
+    # the trained models (model/weights/), fetched by the Python worker when a reader opens „Am echten Modell“
+    # or starts „Eigener Lauf“, under the site's paths (realmodel/models.py)
+    for rel, source in models.SOURCES.items():
+        files.append(File.generated(config, rel, abs_src_path=str(source)))
     return files
 
 

@@ -1,4 +1,4 @@
-"""MkDocs hook: every committed trace (static/traces/*.json) passes engine/tracer.py's full check.
+"""MkDocs hook: every committed trace (static/traces/*.json) passes recorder/tracer.py's full check.
 
 The browser's replay (static/js/replay/core.js) only checks a trace's format and folds its events into
 states; whether the events agree with each other (free blocks handed out, reference counts, block
@@ -17,11 +17,11 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from engine import tracer
+from recorder import tracer
 
 TRACES = Path(__file__).resolve().parent.parent / "static" / "traces"
 # Where the browser's loader (static/js/replay/core.js SCHEMA_PATH) finds the schema it checks traces with.
-SCHEMA_URL = "static/engine/trace.schema.json"
+SCHEMA_URL = "static/recorder/trace.schema.json"
 
 _valid: set[str] = set()  # content hashes already checked: `mkdocs serve` rebuilds re-check only changes
 
@@ -40,7 +40,7 @@ def check(path: Path) -> None:
     except (tracer.TraceError, KeyError, TypeError, IndexError) as error:
         # KeyError and the like: a field the schema requires but an event lacks, reached by the replay
         raise PluginError(f"Aufzeichnung {where} ist ungültig: {error}. Neu aufnehmen mit "
-                          f"`python -m engine record {path.stem}`.") from None
+                          f"`python -m recorder record {path.stem}`.") from None
     _valid.add(digest)
 
 

@@ -148,11 +148,11 @@ if __name__ == "__main__":
         site.pin(site.site_texts(), args.pin_prose)
     built = build()
     print(describe(built))
-    manifest = Path(__file__).resolve().parent.parent / "engine" / "weights" / "MANIFEST.json"
+    manifest = Path(__file__).resolve().parent.parent / "model" / "weights" / "MANIFEST.json"
     if manifest.exists():
         changed = drift(built, json.loads(manifest.read_text(encoding="utf-8"))["training"]["corpus_sha256"])
         if changed:
             print(f"Hinweis: {' und '.join(changed)} weichen vom Korpus der eingecheckten Gewichte ab "
-                  "(engine/weights/MANIFEST.json); ein neuer Lauf ist mit ihnen nur ungefähr vergleichbar.")
+                  "(model/weights/MANIFEST.json); ein neuer Lauf ist mit ihnen nur ungefähr vergleichbar.")
     if args.out:
         write(built, args.out)

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m model.export out/model
 
-Writes ``engine/weights/`` (float16 ``target.npz`` and ``draft.npz``, ``tokenizer.json``, ``heldout.txt``,
+Writes ``model/weights/`` (float16 ``target.npz`` and ``draft.npz``, ``tokenizer.json``, ``heldout.txt``,
 ``MANIFEST.json``; see ``engine/pretrained.py``), the loss curve ``model/loss_curve.json`` and its figure
 ``model/loss_curve.png``, and the report between the markers in ``model/README.md``: sizes, times,
 held-out perplexity and samples. Every number in the report is computed here by the numpy engine from
@@ -134,7 +134,7 @@ def report(index: dict, texts: dict[str, list[dict]]) -> str:
               f"a model that knows nothing). Corpus (model/DATA.md): {t['train_tokens']:,} training tokens, "
               f"{t['heldout_tokens']:,} held out; the BPE trained on the training text in {t['bpe_seconds']:.0f} s. "
               f"Held-out loss from the float16 files by the numpy engine on "
-              f"`engine/weights/heldout.txt` ({index['eval']['tokens']} tokens, windows of {index['eval']['window']}). "
+              f"`model/weights/heldout.txt` ({index['eval']['tokens']} tokens, windows of {index['eval']['window']}). "
               f"Both models trained in {t['total_seconds'] / 60:.1f} min on {t['threads']} threads "
               f"(load average before/after: {t['load_average_before']:.1f} / {t['load_average_after']:.1f}).",
               "", f"Real German words (`model/wordcheck.py`): share of the words of three or more letters in text "

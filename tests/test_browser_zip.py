@@ -36,20 +36,20 @@ def test_the_zip_holds_the_package_and_exactly_the_engine_modules_it_imports():
     names = {n for n in zipfile.ZipFile(built_zip()).namelist() if not n.startswith("stdlib/")}
     assert {_shipped_name(name) for _, name in site_hook.bundle_files()} == names
     assert not any(n.startswith("probierlabor/pageblocks/") for n in names)
-    graph = grimp.build_graph("probierlabor", "engine")
+    graph = grimp.build_graph("probierlabor", "engine", "recorder")
     shipped = {m for m in graph.modules if m.startswith("probierlabor") and not m.startswith("probierlabor.pageblocks")}
-    imported = {m for m in set().union(*map(graph.find_upstream_modules, shipped)) if m.startswith("engine.")}
-    assert {n for n in names if n.startswith("engine/") and n.endswith(".pyc")} == {"engine/__init__.pyc"} | {
-        m.replace(".", "/") + ".pyc" for m in imported}
+    imported = {m for m in set().union(*map(graph.find_upstream_modules, shipped)) if m.startswith(("engine.", "recorder."))}
+    assert {n for n in names if n.startswith(("engine/", "recorder/")) and n.endswith(".pyc")} == {
+        "engine/__init__.pyc", "recorder/__init__.pyc"} | {m.replace(".", "/") + ".pyc" for m in imported}
     # besides code only the tokenizer's merges, which kit/site_tokenizer.py reads at import
-    assert {n for n in names if not n.endswith((".pyc", ".py"))} == {"engine/weights/tokenizer.json"}
+    assert {n for n in names if not n.endswith((".pyc", ".py"))} == {"model/weights/tokenizer.json"}
     # one zip of our code: the Python worker's „Eigener Lauf“ takes its engine from it too
     assert [p.name for p in built_zip().parent.glob("*.zip")] == [built_zip().name]
 
 
 def test_the_zip_name_follows_the_shared_engine_module(tmp_path, monkeypatch):
     before = site_hook._package_hash()
-    for name in site_hook.ENGINE_FOR_BROWSER + site_hook.ENGINE_DATA_FOR_BROWSER:
+    for name in site_hook.ENGINE_FOR_BROWSER:
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_bytes((site_hook.ENGINE / name).read_bytes())
     monkeypatch.setattr(site_hook, "ENGINE", tmp_path)

@@ -83,7 +83,7 @@ def test_positions_are_the_fastest_sinusoidal_pair_and_change_the_product_at_the
 
 
 def test_the_table_is_what_the_weights_give():
-    """The committed table against a fresh derivation from engine/weights: same token texts, map and
+    """The committed table against a fresh derivation from model/weights: same token texts, map and
     cosines within rounding (another BLAS may differ in the last bits), neighbours equal up to ties."""
     fresh = embedding_table.derive()
     assert table.WEIGHTS_SHA256 == pretrained.manifest()["files"]["target.npz"]["sha256"] == fresh["weights_sha256"]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import scenarios, tracer
+from recorder import scenarios, tracer
 from probierlabor.live import batching, fields, form, recording, runs, speculative
 from probierlabor.pageblocks import live_block
 from trace_equal import same

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import scenarios, tracer
+from recorder import scenarios, tracer
 from probierlabor.live import batching, form, runs
 from probierlabor.realmodel import models
 from trace_equal import same
@@ -26,7 +26,7 @@ _spec.loader.exec_module(site_hook)
 # The worker's copy of the trained model's files: each at its path in the site under the worker's home
 # (static/js/runtime/worker.js weights()).
 HOME = "/home/pyodide/"
-FOLDER = HOME + models.WEIGHTS
+FOLDER = HOME + models.SITE_FOLDER
 
 # One Pyodide with numpy (Node.js) for both checks below, as static/js/runtime/python-worker.js starts it.
 # First a live run: the zip and the model's files in place, as the worker runs one.
@@ -36,7 +36,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 const py = await loadPyodide({ indexURL: %(dir)s });
 await py.loadPackage(["numpy"], { messageCallback: () => {} });
 py.FS.mkdirTree(%(folder)s);
-for (const path of %(weights)s) py.FS.writeFile(%(home)s + path, new Uint8Array(readFileSync(%(root)s + path)));
+for (const [path, source] of %(weights)s) py.FS.writeFile(%(home)s + path, new Uint8Array(readFileSync(source)));
 py.FS.writeFile("/home/pyodide/page.zip", new Uint8Array(readFileSync(%(page)s)));
 py.FS.writeFile("/home/pyodide/settings.json", readFileSync(%(settings)s));
 const out = py.runPython(`
@@ -129,7 +129,7 @@ def pyodide_runs(tmp_path_factory):
         "mjs": (PYODIDE / "pyodide.mjs").as_uri(), "dir": str(PYODIDE) + "/", "page": str(page),
         "settings": str(settings), "out": str(out), "runner": str(ROOT / "static" / "py" / "engine_run.py"),
         "good": json.dumps(GOOD), "bad": json.dumps(BAD), "runner_out": str(runner_out), "folder": FOLDER,
-        "home": HOME, "root": str(ROOT) + "/", "weights": list(models.PATHS)}.items()})
+        "home": HOME, "weights": [[path, str(source)] for path, source in models.SOURCES.items()]}.items()})
     done = subprocess.run(["node", str(script)], timeout=300, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-1500:]  # the Python traceback is at the end
     return {"live": json.loads(out.read_text(encoding="utf-8")), "runner": json.loads(runner_out.read_text(encoding="utf-8"))}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 
-from engine import tracer
+from recorder import tracer
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("traces_hook", ROOT / "mkdocs_hooks" / "traces.py")
@@ -71,7 +71,7 @@ def test_a_broken_trace_stops_the_build_naming_trace_and_step(tmp_path, breakage
     message = str(caught.value)
     assert f"static/traces/{NAME}.json" in message and "ungültig" in message, message
     assert step in message, message
-    assert f"python -m engine record {NAME}" in message
+    assert f"python -m recorder record {NAME}" in message
 
 
 def test_a_number_json_does_not_have_stops_the_build(tmp_path):

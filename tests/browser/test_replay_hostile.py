@@ -13,7 +13,7 @@ import json
 
 from replay_helpers import traces_tab
 
-from engine import tracer
+from recorder import tracer
 
 SCHEMA = tracer.schema()
 

@@ -1,4 +1,4 @@
-"""Speculative decoding with the trained target and its distilled draft (engine/weights/).
+"""Speculative decoding with the trained target and its distilled draft (model/weights/).
 
 Leviathan et al. (2023, §3.5): a proposal x drawn from the draft's q is kept with probability
 min(1, p(x)/q(x)), so at a given context it is kept with probability β = Σₓ min(p(x), q(x)), and the

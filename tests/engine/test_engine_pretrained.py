@@ -1,4 +1,4 @@
-"""The committed trained models (engine/weights/): pinned by sha256, and as good as MANIFEST.json says.
+"""The committed trained models (model/weights/): pinned by sha256, and as good as MANIFEST.json says.
 
 The held-out loss is recomputed from the committed float16 files by the numpy engine in float32, the
 dtype the site serves. MANIFEST.json holds the float64 value of the same weights; the two differ only by

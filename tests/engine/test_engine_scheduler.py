@@ -11,7 +11,7 @@ from engine.generate import greedy_paged, greedy_recompute
 from engine.model import LlamaModel, tiny_config
 from engine.scheduler import Request
 from engine.tokenizer import CharTokenizer
-from engine.toy import ToyDecodeModel
+from recorder.toy import ToyDecodeModel
 
 TOK = CharTokenizer()
 MODEL = LlamaModel(tiny_config("GQA", seed=11))

@@ -1,6 +1,6 @@
-// static/js/replay/trace-check.js against engine/trace.schema.json: every committed trace passes, a trace
+// static/js/replay/trace-check.js against recorder/trace.schema.json: every committed trace passes, a trace
 // that smuggles markup or an absurd size into a field a view shows does not, and the checker refuses
-// a schema keyword it does not know (tests/engine/test_engine_tracer.py compares it with jsonschema).
+// a schema keyword it does not know (tests/recorder/test_recorder_tracer.py compares it with jsonschema).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -9,7 +9,7 @@ const fs = require("node:fs");
 
 const root = path.resolve(__dirname, "..", "..");
 const { check, TraceCheckError } = require(path.join(root, "static/js/replay/trace-check.js"));
-const schema = JSON.parse(fs.readFileSync(path.join(root, "engine/trace.schema.json"), "utf8"));
+const schema = JSON.parse(fs.readFileSync(path.join(root, "recorder/trace.schema.json"), "utf8"));
 const dir = path.join(root, "static/traces");
 const read = (name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8"));
 

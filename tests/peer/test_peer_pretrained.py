@@ -1,7 +1,7 @@
 """Peer check of the trained models: the engine and Transformers' LlamaForCausalLM on the committed weights.
 
 ``test_peer_llama.py`` proves the engine equal to Transformers on random weights; this repeats the
-check on the weights the site serves (``engine/weights/``), whose logits are sharper and whose greedy
+check on the weights the site serves (``model/weights/``), whose logits are sharper and whose greedy
 choices depend on small margins. Both sides compute in float64 from the same float16 values.
 """
 

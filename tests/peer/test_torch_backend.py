@@ -24,7 +24,7 @@ from engine.generate import greedy_paged, greedy_recompute  # noqa: E402
 from engine.paged_kv import KVCache  # noqa: E402
 from engine.model import LlamaModel, ModelConfig, tiny_config  # noqa: E402
 from engine.tokenizer import CharTokenizer  # noqa: E402
-from engine.tracer import describe_cpu  # noqa: E402
+from recorder.tracer import describe_cpu  # noqa: E402
 
 try:
     from engine import triton_kernels as tk
@@ -140,8 +140,8 @@ def test_engine_hooks_and_cache_layout():
 
 
 def test_describe_device():
-    text = tb.describe_device("cpu")
-    assert text.startswith("CPU: ") and text == describe_cpu()  # as in the numpy backend's traces
+    assert tb.describe_gpu("cpu") is None
+    text = describe_cpu()  # the header of a run on torch's CPU, as of the numpy backend's traces
     with open("/proc/cpuinfo", encoding="utf-8") as f:
         names = re.findall(r"^model name\s*:\s*(.+)$", f.read(), flags=re.M)
     if names:
@@ -150,20 +150,21 @@ def test_describe_device():
 
 @gpu
 def test_describe_device_names_the_gpu():
-    assert torch.cuda.get_device_name(0) in tb.describe_device("cuda")
+    assert torch.cuda.get_device_name(0) in tb.describe_gpu("cuda")
     assert tb.pick_device().type == "cuda"
 
 
 # ------------------------------------------------------------------------------------ recording on torch
 @pytest.mark.parametrize("device", DEVICES)
 def test_a_realistic_scenario_recorded_on_torch_is_the_numpy_run_labelled_with_its_machine(device, tmp_path):
-    from engine import backends, cli, scenarios, tracer
+    from engine import backends
+    from recorder import cli, scenarios, tracer
     name = "paged-attention-pressure"  # preemption, recompute and evictions: the most moving parts
     assert cli.main(["record", name, "--backend", "torch", "--device", device, "--dir", str(tmp_path)]) == 0
     on_torch = tracer.load(tmp_path / f"{name}.json")
     tracer.validate(on_torch)
     assert on_torch["recorded"]["backend"] == "torch"
-    assert on_torch["recorded"]["device"] == tb.describe_device(device)
+    assert on_torch["recorded"]["device"] == (tb.describe_gpu(device) or describe_cpu())
     on_numpy = scenarios.get(name).record()
     assert on_numpy["recorded"]["backend"] == "numpy"
     same = {**tracer.without_measurements(on_numpy)["recorded"], "backend": "torch"}

@@ -11,7 +11,7 @@ Three parts, one experiment:
   fastest pair (i = 0, ω = 1): a at position pa becomes a′ = a + PE(pa). Two tokens then have
   another dot product at every place, even at the same distance; RoPE (its own page) rotates instead,
   so that only the distance counts. sin and cos are irrational here: computed in floats, shown rounded.
-* The site's trained model (engine/weights/target.npz, 1024 tokens × 192 numbers): the nearest tokens
+* The site's trained model (model/weights/target.npz, 1024 tokens × 192 numbers): the nearest tokens
   of a typed word's token by cosine, and a map of all tokens on the first two principal components.
   The page has no numpy: tools/embedding_table.py derives both from the weights into
   ``embeddings_table.py``, and the typed word is cut by the model's own tokenizer (kit/site_tokenizer.py).

@@ -1,6 +1,6 @@
 """Tokenization with byte-level BPE: the site's own tokenizer, merge by merge, on the reader's text.
 
-The tokenizer is the one the site's trained model reads (``engine/bpe.py``, ``engine/weights/tokenizer.json``:
+The tokenizer is the one the site's trained model reads (``engine/bpe.py``, ``model/weights/tokenizer.json``:
 768 merges, vocabulary 1 024; Sennrich, Haddow, Birch 2016 after Gage 1994, byte-level as in GPT-2 (Radford
 et al. 2019)), read
 once per interpreter by kit/site_tokenizer.py from the page's Python zip: no numpy, no download of its own.

@@ -1,12 +1,9 @@
 """How many tokens a vocabulary holds, in the one phrase every page uses for it: large language models
-beside the site's own model. The site's number is its tokenizer's (engine/weights/tokenizer.json, which
+beside the site's own model. The site's number is its tokenizer's (model/weights/tokenizer.json, which
 the page's zip carries as data): the 256 bytes and one token per merge.
 """
 
 from __future__ import annotations
-
-import json
-import pkgutil
 
 from . import fmt
 
@@ -15,7 +12,8 @@ LARGE = (30_000, 200_000)
 
 
 def site_size() -> int:
-    return 256 + len(json.loads(pkgutil.get_data("engine", "weights/tokenizer.json"))["merges"])
+    from .site_tokenizer import TOKENIZER  # read when a page first names the number, not with the kit
+    return 256 + len(TOKENIZER.merges)
 
 
 def sizes() -> str:

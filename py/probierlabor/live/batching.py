@@ -4,7 +4,7 @@ The inference pages let a reader describe a workload in a small form; the same s
 as plain strings (from the form or from the page's URL), in CPython for the tests and in the
 browser's Pyodide for the page. ``parse`` turns them into a ``LiveWorkload`` or refuses them with a
 German ``WorkloadError`` before anything is computed; ``run`` drives the engine's ``LLMEngine`` step by
-step and returns a trace in the schema the replay panels already play (``engine/tracer.py``).
+step and returns a trace in the schema the replay panels already play (``recorder/tracer.py``).
 
 Requests are written one per line, ``prompt | new tokens | arrival step``; the prompt is any text,
 through the trained model's byte-level tokenizer, or a bare number for a prompt of that many tokens of
@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import tracer, workloads
+from recorder import tracer, workloads
 from engine.block_pool import BlockPool
 from engine.engine import LLMEngine
 from engine.scheduler import POLICIES
-from engine.tile_trace import TileRecorder
+from recorder.tile_trace import TileRecorder
 
 from . import form
 from .fields import ENGINE, NAMES, NUMBERS, SEPARATOR, SWITCHES

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import pretrained, workloads
+from engine import pretrained
+from recorder import workloads
 
 from .fields import PROMPT_TOKENS
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import tracer
+from recorder import tracer
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate
-from engine.toy import ALPHABET, ARTICLE_P, ARTICLE_Q, ConstantModel
+from recorder.toy import ALPHABET, ARTICLE_P, ARTICLE_Q, ConstantModel
 
 from . import form, recording
 from .fields import ARTICLE, PROMPT_TOKENS, SPECULATIVE_NUMBERS as NUMBERS, TEXT_LABELS

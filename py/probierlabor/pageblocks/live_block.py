@@ -17,13 +17,15 @@ import json
 from dataclasses import dataclass
 from html import escape
 
-from engine import pretrained, tracer
+from engine import pretrained
+from recorder import tracer
 
 from ..kit import fmt
 from ..kit.contract import Param
 from ..live import fields, runs
 from ..realmodel import models
 from . import replay_block, site_model
+from .replays import REPLAYS
 
 # slug -> the replay view that plays a live trace, the recorded runs offered as presets (the first is
 # the default), and the settings the form shows.
@@ -72,7 +74,7 @@ HELP = (f"Eine Anfrage pro Zeile, höchstens {fields.MAX_REQUESTS}: Prompt | neu
 
 def presets(slug: str) -> list[tuple[str, dict]]:
     """(title, settings) of the page's recorded runs, read from their committed traces."""
-    return [(replay_block.header(name)["scenario"]["title"],
+    return [(REPLAYS[name].title,
              runs.settings_of_trace(tracer.load(replay_block.TRACES / f"{name}.json")))
             for name in PAGES[slug][1]]
 

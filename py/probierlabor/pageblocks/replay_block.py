@@ -1,6 +1,7 @@
 """Build-time HTML of a recorded-run panel: ``{{ replay("continuous-batching-article", view="slots") }}``.
 
-The panel is pre-rendered from the trace's header (title, description, which machine recorded it),
+The panel is pre-rendered from the run's title and description (replays.py) and the trace's header (which
+machine recorded it),
 so the page says what the recording is even without JavaScript and in print; ``static/js/replay/core.js``
 then loads the trace and makes it playable. Reading the trace here also makes ``mkdocs build``
 fail on a page that names a trace nobody recorded.
@@ -13,6 +14,7 @@ from html import escape
 from pathlib import Path
 
 from ..kit import fmt
+from .replays import REPLAYS
 
 TRACES = Path(__file__).resolve().parents[3] / "static" / "traces"
 
@@ -42,7 +44,7 @@ def icon(name: str) -> str:
 def header(name: str) -> dict:
     path = TRACES / f"{name}.json"
     if not path.exists():
-        raise ValueError(f"replay({name!r}): static/traces/{name}.json fehlt – `python -m engine record {name}`")
+        raise ValueError(f"replay({name!r}): static/traces/{name}.json fehlt – `python -m recorder record {name}`")
     text = path.read_text(encoding="utf-8")
     # The header is the first line (tracer.dumps writes one step per line after it).
     head = json.loads(text.split('"steps":[', 1)[0].rstrip(",") + "}")
@@ -50,7 +52,7 @@ def header(name: str) -> dict:
 
 
 def _tile(name: str) -> dict:
-    """The first ``tile`` event of a trace (engine/tile_trace.py): which layer and head it shows."""
+    """The first ``tile`` event of a trace (recorder/tile_trace.py): which layer and head it shows."""
     steps = json.loads((TRACES / f"{name}.json").read_text(encoding="utf-8"))["steps"]
     return next(e for step in steps for e in step["events"] if e["type"] == "tile")
 
@@ -90,8 +92,8 @@ def panel(name: str, view: str, twin: str | None = None) -> str:
         for other in twin.split(","):
             header(other)  # must exist as well
         twin_attr = f' data-twin="{escape(twin)}"'
-    s = head["scenario"]
-    return frame(view, f'data-replay="{escape(name)}"', f"Aufzeichnung: {s['title']}", s["description"],
+    shown = REPLAYS[name]
+    return frame(view, f'data-replay="{escape(name)}"', f"Aufzeichnung: {shown.title}", shown.description,
                  head["result"]["num_steps"],
                  "Die Aufzeichnung wird geladen … (ohne JavaScript ist sie nicht abspielbar; die Datei liegt "
                  f"unter static/traces/{name}.json)", machine_line(head), twin_attr)

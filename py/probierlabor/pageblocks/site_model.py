@@ -1,5 +1,5 @@
 """What the pages say about the site's own language model, read from the model's manifest
-(engine/weights/MANIFEST.json, written by ``make model``), so no page repeats a number by hand.
+(model/weights/MANIFEST.json, written by ``make model``), so no page repeats a number by hand.
 
     {{ about_model() }}                 a paragraph: size, what it read, how well it predicts text
     {{ about_model("present") }}        the same after a sentence that already names the model

@@ -1,9 +1,9 @@
 # Tokenisierung: Byte-Pair-Encoding mit den Merges des Sprachmodells dieser Website
 import json
-import pkgutil
 import re
 import numpy as np
 import matplotlib.pyplot as plt
+from probierlabor.kit.site_tokenizer import TEXT  # die Datei des Tokenizers
 
 # Einstellungen aus dem Experiment (ändere sie ruhig):
 merges = 768
@@ -13,7 +13,7 @@ text = ''
 beispiele = {"haus": "Haus", "strasse": "Straßenbahnhaltestelle", "schaltflaeche": "Klicke auf die Schaltfläche.",
              "emoji": "Ich 😀 dich", "katze": "Die Katze sitzt auf der Straße."}
 satz = text or beispiele[row]  # ein eigener Text ersetzt das Beispiel
-datei = json.loads(pkgutil.get_data("engine", "weights/tokenizer.json"))  # der Tokenizer des Modells
+datei = json.loads(TEXT)  # der Tokenizer des Modells
 rang = {tuple(paar): i for i, paar in enumerate(datei["merges"])}  # Merge i macht das Paar zu 256 + i
 stuecke = re.findall(datei["pattern"], satz)  # ein Wort samt Leerzeichen davor, Zahlen, Satzzeichen
 

@@ -1,11 +1,11 @@
-// Replays recorded engine runs (static/traces/*.json, written by engine/tracer.py) step by step.
+// Replays recorded engine runs (static/traces/*.json, written by recorder/tracer.py) step by step.
 //
 // Generic on purpose: this file loads a trace and turns its events into one state per step (block
 // tables, reference counts, prefix cache, batch, tokens, times); what a page draws from those states
 // is a *view* registered by static/js/replay/{memory,kernels,schedule}.js. Every state is computed up front, so stepping,
 // scrubbing and playing only redraw. Whether a trace's events agree with each other is checked once,
-// at build time (mkdocs_hooks/traces.py runs engine/tracer.py's validate on every committed trace);
-// here only what folding and drawing need: the size and the types and bounds of engine/trace.schema.json
+// at build time (mkdocs_hooks/traces.py runs recorder/tracer.py's validate on every committed trace);
+// here only what folding and drawing need: the size and the types and bounds of recorder/trace.schema.json
 // (static/js/replay/trace-check.js, before anything is allocated or drawn), the format version, and that
 // steps, requests and blocks are what they claim to be. Anything else is refused with a German message, never half-shown, and the page's live
 // experiment keeps working whatever happens here.
@@ -16,7 +16,7 @@ import { TraceCheckError, check } from "./trace-check.js";
 
 const SCHEMA = "probierlabor-engine-trace";
 const SCHEMA_VERSION = 1;
-const SCHEMA_PATH = "static/engine/trace.schema.json";
+const SCHEMA_PATH = "static/recorder/trace.schema.json";
 const STEP_MS = 700; // one engine step per 0.7 s at 1×: slow enough to follow in class
 
 const views = {};
@@ -31,7 +31,7 @@ function traceUrl(name) {
   return siteUrl(`static/traces/${name}.json`);
 }
 
-// engine/trace.schema.json, shipped by the build (mkdocs_hooks/traces.py): the types and bounds a
+// recorder/trace.schema.json, shipped by the build (mkdocs_hooks/traces.py): the types and bounds a
 // trace must keep before anything of it is allocated or drawn, the same file the engine checks with.
 let schemaPromise = null;
 function schema() {
@@ -315,7 +315,7 @@ function start(el, model, view, stage) {
 
 // ---- shared helpers for views ------------------------------------------------------------
 
-// token id -> its text, from the trace's own table (engine/tracer.py with_token_texts: every id the trace
+// token id -> its text, from the trace's own table (recorder/tracer.py with_token_texts: every id the trace
 // names, a draft's rejected proposals too); `#id` for a trace without one
 export function tokenText(trace) {
   const table = (trace.model && trace.model.tokens) || {};

@@ -42,7 +42,7 @@ function seqInfo(model) {
 // Token texts per position (prompt, then generated); numbers where the trace has no text.
 function tokenTexts(model) {
   const out = {};
-  // the trace's own table of token texts (engine/tracer.py with_token_texts)
+  // the trace's own table of token texts (recorder/tracer.py with_token_texts)
   const table = (model.trace.model && model.trace.model.tokens) || {};
   const known = (t) => (t in table ? { t: table[t] } : { t: String(t), id: true });
   for (const id of model.ids) out[id] = model.requests[id].prompt.map(known);

@@ -1,7 +1,7 @@
-// Checks a recorded trace against engine/trace.schema.json before the replay folds or draws it.
+// Checks a recorded trace against recorder/trace.schema.json before the replay folds or draws it.
 //
 // The schema is the one source of what a trace may hold (the build ships the same file the engine's
-// `python -m engine validate` uses); this is a small JSON Schema checker for exactly the keywords that
+// `python -m recorder validate` uses); this is a small JSON Schema checker for exactly the keywords that
 // file uses. A keyword it does not know is an error, not a silent pass: a new rule in the schema must
 // be taught here before a trace can rely on it. The replay views may then trust types and bounds: a
 // number is a number, an id a short string, so no field of a trace can smuggle markup into a figure.

@@ -102,9 +102,10 @@ function session(task, args, bundle, o) {
   return { stop: () => halt(o.text.stopped) };
 }
 
-// The site's trained model (engine/weights, listed by probierlabor/realmodel/models.py PATHS, which a page
-// block writes into its data-weights): the `files` for a run, each under the worker's home at its path in
-// the site, and the folder Python loads them from („Am echten Modell“, „Eigener Lauf“).
+// The site's trained model (from model/weights/, served under engine/weights/ and listed by
+// probierlabor/realmodel/models.py PATHS, which a page block writes into its data-weights): the `files` for
+// a run, each under the worker's home at its path in the site, and the folder Python loads them from
+// („Am echten Modell“, „Eigener Lauf“).
 const HOME = "/home/pyodide/";
 function weights(paths) {
   const [first] = paths;

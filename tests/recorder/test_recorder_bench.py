@@ -6,10 +6,11 @@ import re
 import numpy as np
 import pytest
 
-from engine import bench, pretrained, workloads
+from engine import pretrained
+from recorder import bench, workloads
 from engine.engine import LLMEngine
 from engine.model import LlamaModel, tiny_config, tiny_model
-from engine.workloads import (CHARS, RequestSpec, Workload, expected_prefix_savings, memory_pressure, realistic,
+from recorder.workloads import (CHARS, RequestSpec, Workload, expected_prefix_savings, memory_pressure, realistic,
                               shared_prompt, submit, system_prompt)
 
 # the tiny models' characters and the trained model's byte-level BPE (what the recorded runs use)

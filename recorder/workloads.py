@@ -11,7 +11,7 @@ are counted in tokens of the tokenizer a workload is drawn for: the site's train
 the default) for the tiny random models of the tests and the benchmarks. Its words use only small
 letters and the space (character ids 0…30).
 
-    from engine.workloads import realistic, submit
+    from recorder.workloads import realistic, submit
     w = realistic(seed=0)
     engine = LLMEngine(model, **w.engine)
     submit(engine, w.requests)

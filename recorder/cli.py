@@ -1,13 +1,13 @@
 """The engine's command line.
 
-    python -m engine list                         # the scenarios, one line each
-    python -m engine record NAME [NAME …]         # record into static/traces/NAME.json
-    python -m engine record-all                   # every scenario (the one documented command)
-        [--backend numpy|torch] [--device cpu|cuda]   # torch: the realistic workloads on PyTorch (a GPU
-                                                      # when there is one); record-all keeps numpy for the rest
-    python -m engine validate [FILE …]            # schema + replay invariants (default: all committed traces)
-    python -m engine export-chrome FILE [-o OUT]  # Chrome Trace Event format, opens in Perfetto
-    python -m engine bench [ARGS …]               # the engine benchmarks (engine/bench.py)
+    python -m recorder list                         # the scenarios, one line each
+    python -m recorder record NAME [NAME …]         # record into static/traces/NAME.json
+    python -m recorder record-all                   # every scenario (the one documented command)
+        [--backend numpy|torch] [--device cpu|cuda] # torch: the realistic workloads on PyTorch (a GPU
+                                                    # when there is one); record-all keeps numpy for the rest
+    python -m recorder validate [FILE …]            # schema + replay invariants (default: all committed traces)
+    python -m recorder export-chrome FILE [-o OUT]  # Chrome Trace Event format, opens in Perfetto
+    python -m recorder bench [ARGS …]               # the engine benchmarks (recorder/bench.py)
 
 Exit status 2 with a one-line message for an unknown scenario, a missing or invalid trace.
 """
@@ -19,11 +19,12 @@ import json
 import sys
 from pathlib import Path
 
-from engine import backends, scenarios, tracer
+from engine import backends
+from recorder import scenarios, tracer
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m engine", description="Probierlabor engine: traces and benchmarks")
+    p = argparse.ArgumentParser(prog="python -m recorder", description="Probierlabor recorder: the engine's traces and benchmarks")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list the scenarios")
     rec = sub.add_parser("record", help="record scenarios")
@@ -39,14 +40,14 @@ def _parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("export-chrome", help="convert a trace to the Chrome Trace Event format")
     exp.add_argument("file", type=Path)
     exp.add_argument("-o", "--output", type=Path)
-    sub.add_parser("bench", help="run the engine benchmarks (options: python -m engine bench --help)")
+    sub.add_parser("bench", help="run the engine benchmarks (options: python -m recorder bench --help)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["bench"]:  # its options are bench.py's own (argparse would claim them here)
-        from engine import bench
+        from recorder import bench
         return bench.main(argv[1:]) or 0
     args = _parser().parse_args(argv)
     try:
@@ -59,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args) -> int:
     if args.command == "list":
         for s in scenarios.SCENARIOS.values():
-            print(f"{s.name:40} {', '.join(s.concepts):45} {s.title}")
+            meta = s.meta()
+            print(f"{s.name:40} {', '.join(meta['concepts']):45} {meta['title']}")
     elif args.command in ("record", "record-all"):
         names = list(scenarios.SCENARIOS) if args.command == "record-all" else args.names
         chosen = backends.get(args.backend, args.device)

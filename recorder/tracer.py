@@ -48,11 +48,11 @@ MEASURED = ("wall_time_s",)
 
 # ----------------------------------------------------------------------------- header
 def engine_revision() -> str:
-    """The git commit the engine ran at (``+dirty`` with uncommitted engine changes)."""
+    """The git commit the engine ran at (``+dirty`` with uncommitted changes to the engine or the recorder)."""
     try:
         rev = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "engine"], cwd=ROOT, capture_output=True,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "engine", "recorder"], cwd=ROOT, capture_output=True,
                                text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unbekannt"

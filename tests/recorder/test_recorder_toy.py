@@ -9,7 +9,7 @@ from engine.attention import NoCacheAttention, PagedAttention, Segment, tiled
 from engine.block_pool import BlockPool
 from engine.generate import greedy_paged, greedy_recompute
 from engine.paged_kv import KVCache
-from engine.toy import ToyDecodeModel
+from recorder.toy import ToyDecodeModel
 
 TOY = ToyDecodeModel()
 A, B, C = TOY.tokenizer.encode("ABC")

@@ -2,8 +2,10 @@
 
 Each scenario builds an engine (or a speculative pair), submits its requests, runs it to the end and
 returns the trace (``tracer.py``). Everything is seeded, so recording a scenario twice gives the same
-trace apart from the measured step times. ``python -m engine record-all`` writes them all to
-``static/traces/<name>.json``; names start with the slug of the page that shows them first.
+trace apart from the measured step times. ``python -m recorder record-all`` writes them all to
+``static/traces/<name>.json``. A scenario is a name and a run; how the pages present it (its German title,
+what to watch for, which pages show it) is the page side's table (probierlabor/pageblocks/replays.py),
+which the header carries so that a trace says what it is wherever it is replayed.
 """
 
 from __future__ import annotations
@@ -14,13 +16,16 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import pretrained, tracer
+from engine import pretrained
+
+from probierlabor.pageblocks.replays import REPLAYS
+from recorder import tracer
 from engine.backends import NUMPY, Backend
 from engine.engine import LLMEngine
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate
-from engine.tile_trace import TileRecorder
-from engine.toy import ARTICLE_P, ARTICLE_Q, ConstantModel, RunningMeanModel, ToyDecodeModel
+from recorder.tile_trace import TileRecorder
+from recorder.toy import ARTICLE_P, ARTICLE_Q, ConstantModel, RunningMeanModel, ToyDecodeModel
 
 TRACES_DIR = Path(__file__).resolve().parent.parent / "static" / "traces"
 
@@ -34,16 +39,14 @@ def model(kind: str = "GQA"):
 @dataclass(frozen=True)
 class Scenario:
     name: str
-    title: str  # German, shown by the replay panel
-    description: str  # German: what to watch for
-    concepts: tuple[str, ...]
     build: Callable[[dict], dict]  # scenario metadata -> trace
     twin: str | None = None  # a scenario recorded for side-by-side comparison
     torch: bool = False  # runs the trained Llama model, so it can be recorded on the torch backend too
 
     def meta(self) -> dict:
-        meta = {"name": self.name, "title": self.title, "description": self.description,
-                "concepts": list(self.concepts)}
+        shown = REPLAYS[self.name]
+        meta = {"name": self.name, "title": shown.title, "description": shown.description,
+                "concepts": list(shown.concepts)}
         if self.twin:
             meta["twin"] = self.twin
         return meta
@@ -63,9 +66,9 @@ class Scenario:
 SCENARIOS: dict[str, Scenario] = {}
 
 
-def scenario(name, title, description, concepts, twin=None, torch=False):
+def scenario(name, twin=None, torch=False):
     def register(build):
-        SCENARIOS[name] = Scenario(name, title, description, tuple(concepts), build, twin, torch)
+        SCENARIOS[name] = Scenario(name, build, twin, torch)
         return build
     return register
 
@@ -92,7 +95,7 @@ def run_engine(meta: dict, engine: LLMEngine, requests: list[dict], *, seed=None
         if per_step is not None:
             record["extra_events"] = per_step(record)
     return tracer.from_engine(engine, scenario=meta, requests=specs, seed=seed,
-                              backend=backend.name, device=backend.device_text())
+                              backend=backend.name, device=backend.gpu())
 
 
 def text_request(req_id, text: str, max_new_tokens: int, arrival_step: int = 0) -> dict:
@@ -101,9 +104,7 @@ def text_request(req_id, text: str, max_new_tokens: int, arrival_step: int = 0) 
 
 
 # --------------------------------------------------------------------------- the articles' examples
-@scenario("decode-toy", "Decode mit dem Spielzeugmodell",
-          "Prompt A B, dann greedy: A, B, A, … Jeder Schritt rechnet K/V nur für die neue Position; "
-          "der Cache wächst um genau eine Position pro Schritt.", ["decode", "kv-cache"])
+@scenario("decode-toy")
 def _decode_toy(meta):
     model = ToyDecodeModel()
     engine = LLMEngine(model, num_blocks=4, block_size=2, max_num_seqs=1, max_num_batched_tokens=4)
@@ -111,11 +112,7 @@ def _decode_toy(meta):
     return run_engine(meta, engine, [{"id": "A B", "prompt": prompt, "max_new_tokens": 6}])
 
 
-@scenario("kv-cache-growth", "Der KV-Cache wächst mit jedem Token",
-          "Ein Prompt, elf neue Tokens mit dem trainierten Sprachmodell der Seite (GQA): Prefill schreibt K "
-          "und V aller Prompt-Positionen auf einmal, danach kommt pro Schritt eine Position dazu, alle vier "
-          "Positionen ein neuer Block.",
-          ["kv-cache", "decode"])
+@scenario("kv-cache-growth")
 def _kv_cache_growth(meta):
     engine = LLMEngine(model(), num_blocks=16, block_size=4, max_num_seqs=1, max_num_batched_tokens=32)
     return run_engine(meta, engine, [text_request("r", "Der Cache wächst mit jedem", 11)])
@@ -138,24 +135,17 @@ def _prefill_mean(meta, budget: int):
                       per_step=_mean_outputs(model))
 
 
-@scenario("prefill-mean-whole", "Prefill in einem Durchgang",
-          "Werte 2, 4, 8, 10 in einem Schritt: jede Position mittelt über die sichtbaren Werte, "
-          "Ausgaben 2; 3; 14/3; 6.", ["prefill"], twin="prefill-mean-chunks")
+@scenario("prefill-mean-whole", twin="prefill-mean-chunks")
 def _prefill_whole(meta):
     return _prefill_mean(meta, 4)
 
 
-@scenario("prefill-mean-chunks", "Prefill in Stücken zu zwei Positionen",
-          "Dieselben Werte mit einem Token-Budget von 2: der zweite Schritt liest die Positionen 0 und 1 "
-          "aus dem Cache und kommt auf dieselben Ausgaben 14/3 und 6.", ["prefill"], twin="prefill-mean-whole")
+@scenario("prefill-mean-chunks", twin="prefill-mean-whole")
 def _prefill_chunks(meta):
     return _prefill_mean(meta, 2)
 
 
-@scenario("prefill-interleaved", "Chunked Prefill zwischen Decode-Schritten",
-          "Drei kurze Anfragen decodieren schon, als ein langer Prompt ankommt. Mit einem Budget von "
-          "8 Tokens pro Schritt läuft sein Prefill in Stücken, die sich den Schritt mit den Decodes teilen.",
-          ["prefill", "continuous-batching", "ttft"])
+@scenario("prefill-interleaved")
 def _prefill_interleaved(meta):
     engine = LLMEngine(model(), num_blocks=32, block_size=4, max_num_seqs=4, max_num_batched_tokens=8)
     requests = [text_request("kurz 1", "Hallo", 8), text_request("kurz 2", "Guten Tag", 8),
@@ -165,20 +155,14 @@ def _prefill_interleaved(meta):
     return run_engine(meta, engine, requests)
 
 
-@scenario("paged-attention-blocks", "Blocktabellen wachsen blockweise",
-          "Zwei Anfragen mit Blöcken zu 4 Positionen: Position 4 braucht einen zweiten Block, und die "
-          "Blöcke einer Anfrage liegen nicht nebeneinander im Pool.", ["paged-attention", "kv-cache"])
+@scenario("paged-attention-blocks")
 def _paged_blocks(meta):
     engine = LLMEngine(model(), num_blocks=8, block_size=4, max_num_seqs=2, max_num_batched_tokens=16)
     requests = [text_request("hund", "Der Hund", 6), text_request("katze", "Die Katze", 6, arrival_step=1)]
     return run_engine(meta, engine, requests)
 
 
-@scenario("prefix-caching-article", "Präfix-Cache: A … H, dann X an jeder Stelle",
-          "Erst wird ABCDEFGH gerechnet (der Tokenizer macht aus jedem Buchstaben ein Token) und in Blöcken zu 2 zwischengespeichert. "
-          "Dann ersetzt X nacheinander jede Position: X an Stelle H nutzt 6 Tokens aus dem Cache, X an Stelle A "
-          "keines.",
-          ["prefix-caching"])
+@scenario("prefix-caching-article")
 def _prefix_article(meta):
     engine = LLMEngine(model(), num_blocks=48, block_size=2, max_num_seqs=1, max_num_batched_tokens=16)
     base = "ABCDEFGH"
@@ -196,16 +180,12 @@ def _section_13(meta, policy):
     return run_engine(meta, engine, requests)
 
 
-@scenario("continuous-batching-article", "Continuous Batching: zwei Plätze, A, B und C",
-          "A braucht 6 Runden, B 2, C kommt bei Runde 1 an und braucht 2. Sobald B fertig ist, rückt C nach "
-          "und läuft in den Runden 2 bis 4.", ["continuous-batching"], twin="continuous-batching-article-static")
+@scenario("continuous-batching-article", twin="continuous-batching-article-static")
 def _cb_article(meta):
     return _section_13(meta, "continuous")
 
 
-@scenario("continuous-batching-article-static", "Statisches Batching: dieselben drei Anfragen",
-          "Eine neue Gruppe beginnt erst, wenn die ganze alte fertig ist: C wartet auf A und läuft in den "
-          "Runden 6 bis 8.", ["continuous-batching"], twin="continuous-batching-article")
+@scenario("continuous-batching-article-static", twin="continuous-batching-article")
 def _cb_article_static(meta):
     return _section_13(meta, "static")
 
@@ -214,11 +194,7 @@ def _cb_article_static(meta):
 TILE = 4
 
 
-# the pages count layers and heads from 1 (the trace itself from 0)
-@scenario("flash-attention-tiles", "Online-Softmax Kachel für Kachel",
-          f"Das trainierte Sprachmodell rechnet mit Kacheln zu {TILE} Keys. Gezeigt: Schicht 1, Kopf 1, die "
-          "jeweils letzte Position – laufendes Maximum m, Summe l und Zähler u nach jeder Kachel; u/l am "
-          "Ende ist genau die dichte Attention.", ["flash-attention"])
+@scenario("flash-attention-tiles")
 def _flash_tiles(meta):
     tiles = TileRecorder(TILE)
     engine = LLMEngine(model(), num_blocks=8, block_size=4, max_num_seqs=1, max_num_batched_tokens=32,
@@ -235,21 +211,14 @@ def speculative_trace(meta, target, draft, prompt, max_new_tokens, *, k, params,
                                    k=k, params=params, seed=seed, tokenizer=tokenizer, scenario=meta)
 
 
-@scenario("speculative-decoding-pq", "Speculative Decoding mit dem Beispielpaar p und q",
-          "Zielmodell p = [0,2; 0,5; 0,3], Entwurf q = [0,6; 0,3; 0,1] an jeder Position, k = 2 Vorschläge "
-          "pro Runde. A wird nur mit Wahrscheinlichkeit 1/3 angenommen; nach einer Ablehnung kommt die "
-          "Korrektur aus max(0, p − q), also B oder C.", ["speculative-decoding"])
+@scenario("speculative-decoding-pq")
 def _spec_pq(meta):
     target, draft = ConstantModel(ARTICLE_P), ConstantModel(ARTICLE_Q)
     return speculative_trace(meta, target, draft, target.tokenizer.encode("A"), 60, k=2,
                              params=SamplingParams(temperature=1.0), seed=0, tokenizer=target.tokenizer)
 
 
-@scenario("speculative-decoding-tiny", "Speculative Decoding mit dem trainierten Modellpaar",
-          "Zielmodell: das trainierte Sprachmodell der Seite; Entwurf: ein etwa neunmal kleineres Modell, das von ihm "
-          "gelernt hat. Greedy mit k = 4: angenommen wird, was das Zielmodell selbst gewählt hätte – die Ausgabe "
-          "ist Token für Token die des Zielmodells.",
-          ["speculative-decoding"])
+@scenario("speculative-decoding-tiny")
 def _spec_tiny(meta):
     target = model()
     draft, _ = pretrained.load("draft", target.config.dtype)
@@ -265,18 +234,9 @@ def _kv_heads(meta, kind):
     return run_engine(meta, engine, requests)
 
 
-# The trained model has 8 query heads over 2 K/V heads; MHA and MQA are its heads regrouped.
-for _kind, _slug, _text, _how in (
-        ("MHA", "gqa", "acht K/V-Köpfe, einer pro Query-Kopf",
-         "Jeder K/V-Kopf des trainierten Modells ist für jeden Query-Kopf seiner Gruppe kopiert: dieselben Tokens, "
-         "viermal so viel Cache."),
-        ("GQA", "gqa", "zwei K/V-Köpfe für acht Query-Köpfe", "So ist das Sprachmodell der Seite trainiert."),
-        ("MQA", "mqa", "ein K/V-Kopf für alle acht Query-Köpfe",
-         "Die zwei K/V-Köpfe des trainierten Modells sind gemittelt, ohne Nachtraining: halb so viel Cache, "
-         "aber der Text ändert sich.")):
-    scenario(f"{_slug}-kv-{_kind.lower()}", f"{_kind}: {_text}",
-             f"Dieselben drei Anfragen; wie viele Bytes der KV-Cache pro Token braucht, hängt nur an der Zahl "
-             f"der K/V-Köpfe. {_how}", ["gqa", "mqa"])(lambda meta, kind=_kind: _kv_heads(meta, kind))
+# The trained model has 8 query heads over 2 K/V heads (GQA); MHA and MQA are its heads regrouped.
+for _name, _kind in (("gqa-kv-mha", "MHA"), ("gqa-kv-gqa", "GQA"), ("mqa-kv-mqa", "MQA")):
+    scenario(_name)(lambda meta, kind=_kind: _kv_heads(meta, kind))
 
 
 # --------------------------------------------------------------------------- realistic workloads
@@ -293,40 +253,29 @@ def run_workload(meta: dict, workload, served=None, backend: Backend = NUMPY, **
 BUDGET = 16
 
 
-@scenario("continuous-batching-realistic", "16 Anfragen, gemischte Längen, gestaffelte Ankunft",
-          "Continuous Batching mit höchstens 4 Sequenzen und 16 Tokens pro Schritt: Anfragen steigen ein, sobald "
-          "ein Platz frei wird, und verlassen den Batch, sobald sie fertig sind; lange Prompts laufen in Stücken.",
-          ["continuous-batching", "ttft", "paged-attention", "prefill"], twin="continuous-batching-realistic-static",
-          torch=True)
+@scenario("continuous-batching-realistic", twin="continuous-batching-realistic-static", torch=True)
 def _realistic_cont(meta, backend=NUMPY):
-    from engine import workloads
+    from recorder import workloads
     return run_workload(meta, workloads.realistic(seed=0, tokenizer=model().tokenizer), backend=backend, policy="continuous",
                         max_num_batched_tokens=BUDGET)
 
 
-@scenario("continuous-batching-realistic-static", "Dieselben 16 Anfragen, statisches Batching",
-          "Eine neue Gruppe startet erst, wenn die letzte ganz fertig ist: kurze Anfragen warten auf lange.",
-          ["continuous-batching", "ttft"], twin="continuous-batching-realistic", torch=True)
+@scenario("continuous-batching-realistic-static", twin="continuous-batching-realistic", torch=True)
 def _realistic_static(meta, backend=NUMPY):
-    from engine import workloads
+    from recorder import workloads
     return run_workload(meta, workloads.realistic(seed=0, tokenizer=model().tokenizer), backend=backend, policy="static",
                         max_num_batched_tokens=BUDGET)
 
 
-@scenario("prefix-caching-shared", "Gemeinsamer System-Prompt",
-          "Alle Anfragen beginnen mit demselben System-Prompt. Die erste rechnet ihn, alle späteren finden "
-          "seine vollen Blöcke im Präfix-Cache und rechnen nur ihren eigenen Teil.", ["prefix-caching"], torch=True)
+@scenario("prefix-caching-shared", torch=True)
 def _shared(meta, backend=NUMPY):
-    from engine import workloads
+    from recorder import workloads
     return run_workload(meta, workloads.shared_prompt(seed=0, tokenizer=model().tokenizer), backend=backend)
 
 
-@scenario("paged-attention-pressure", "Speicherdruck: Verdrängen und neu rechnen",
-          "Der Block-Pool ist zu klein für alle laufenden Anfragen. Wenn Blöcke fehlen, wird die zuletzt "
-          "aufgenommene Anfrage verdrängt, ihre Blöcke werden frei, später rechnet sie ihren Text neu.",
-          ["paged-attention", "continuous-batching"], torch=True)
+@scenario("paged-attention-pressure", torch=True)
 def _pressure(meta, backend=NUMPY):
-    from engine import workloads
+    from recorder import workloads
     return run_workload(meta, workloads.memory_pressure(seed=0, tokenizer=model().tokenizer), backend=backend)
 
 

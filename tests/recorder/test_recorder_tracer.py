@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import backends, cli, scenarios, tracer
+from engine import backends
+from recorder import cli, scenarios, tracer
 from engine.engine import LLMEngine
 from engine.generate import greedy_recompute
 from trace_equal import same
@@ -51,7 +52,7 @@ def check_current(name: str, committed: dict, now: dict) -> None:
         same(tracer.without_measurements(committed), tracer.without_measurements(now), name)
     except AssertionError as change:
         raise AssertionError(f"static/traces/{name}.json is stale: {change}. "
-                             "Run `python -m engine record-all`") from None
+                             "Run `python -m recorder record-all`") from None
 
 
 @pytest.mark.parametrize("name", sorted(scenarios.SCENARIOS))
@@ -348,7 +349,7 @@ def test_cli_records_validates_and_exports(tmp_path, capsys):
 
 def test_cli_backend_choices_fail_clearly_before_recording(tmp_path, capsys):
     assert cli.main(["record", "decode-toy", "--device", "cuda", "--dir", str(tmp_path)]) == 2
-    assert "numpy-Backend rechnet nur auf der CPU" in capsys.readouterr().err
+    assert "numpy backend computes on the CPU only" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:  # argparse names the choices
         cli.main(["record", "decode-toy", "--backend", "jax", "--dir", str(tmp_path)])
     assert exit_.value.code == 2 and "choose from 'numpy', 'torch'" in capsys.readouterr().err
@@ -360,7 +361,7 @@ def test_cli_backend_choices_fail_clearly_before_recording(tmp_path, capsys):
         "paged-attention-pressure"}
     if importlib.util.find_spec("torch") is None:
         assert cli.main(["record", "prefix-caching-shared", "--backend", "torch", "--dir", str(tmp_path)]) == 2
-        assert "braucht PyTorch" in capsys.readouterr().err
+        assert "needs PyTorch" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -509,3 +510,14 @@ def test_the_browsers_trace_check_agrees_with_jsonschema(tmp_path):
     python = [validator.is_valid(t) for t in traces]
     assert browser == python
     assert 50 < python.count(False) < 300  # the mutations reach both verdicts
+
+
+def test_every_scenario_has_its_page_texts_and_names_real_pages():
+    from probierlabor import SLUGS
+    from probierlabor.pageblocks.replays import REPLAYS
+    assert list(REPLAYS) == list(scenarios.SCENARIOS)
+    assert {slug for r in REPLAYS.values() for slug in r.concepts} <= set(SLUGS)
+    for name, shown in REPLAYS.items():
+        head = tracer.load(scenarios.path_of(name))["scenario"]
+        assert (head["title"], head["description"], head["concepts"]) == (shown.title, shown.description,
+                                                                          list(shown.concepts))

@@ -1,4 +1,4 @@
-"""`python -m engine.bench`: what the engine's techniques buy, measured side by side in one run.
+"""`python -m recorder.bench`: what the engine's techniques buy, measured side by side in one run.
 
 Every ratio is computed from runs made here and now, next to a prediction derived from first
 principles (or a stated goal, such as paged waste under 4 %); nothing is hard-coded. Six parts:
@@ -14,7 +14,7 @@ e. speculative decoding: tokens per target call against (1 − α^{k+1})/(1 − 
    draft/target pair whose acceptance is i.i.d. with probability α, through the real ``verify``;
 f. memory traffic of dense vs tiled attention, counted from what the real kernels record.
 
-    python -m engine.bench [--only abcdef] [--steps 6] [--draws 20000] [--json out/engine-bench.json]
+    python -m recorder.bench [--only abcdef] [--steps 6] [--draws 20000] [--json out/engine-bench.json]
 
 Like ``tools/bench.py`` this is a measurement, not a test: it exits 0 even when a goal is missed,
 unless ``--strict`` is given. A broken invariant (different tokens, a count that does not add up)
@@ -40,7 +40,7 @@ from engine.model import LlamaModel, tiny_config
 from engine.sampler import SamplingParams, draw
 from engine.speculative import speculative_generate, truncated_draft, verify
 from engine.tokenizer import CharTokenizer
-from engine.workloads import (RequestSpec, Workload, expected_prefix_savings, realistic, shared_prompt,
+from recorder.workloads import (RequestSpec, Workload, expected_prefix_savings, realistic, shared_prompt,
                               submit, system_prompt, text_of_length)
 
 TOKENIZER = CharTokenizer()
@@ -459,14 +459,14 @@ PARTS: dict[str, Callable[..., tuple[list[Row], list[str]]]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m recorder.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", default="abcdef", help="parts to run, e.g. 'ace' (default: all)")
     parser.add_argument("--steps", type=int, default=6, help="decode steps per context in part a")
     parser.add_argument("--draws", type=int, default=20000, help="verifications per setting in part e")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a goal or prediction is missed")
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["--"]:  # `python -m engine bench -- --only c` passes the separator through
+    if argv[:1] == ["--"]:  # `python -m recorder bench -- --only c` passes the separator through
         argv = argv[1:]
     args = parser.parse_args(argv)
     unknown = set(args.only) - set(PARTS)
@@ -480,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seconds[part] = time.perf_counter() - started
         rows += r
         notes += n
-    print("\nProbierlabor engine benchmark · python -m engine.bench · "
+    print("\nProbierlabor engine benchmark · python -m recorder.bench · "
           + ", ".join(f"{p}: {s:.1f} s" for p, s in seconds.items()) + "\n")
     print(table(rows))
     print()

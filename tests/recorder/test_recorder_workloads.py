@@ -1,11 +1,12 @@
-"""The random prompts of engine/workloads.py: exactly as many tokens as asked, for either tokenizer."""
+"""The random prompts of recorder/workloads.py: exactly as many tokens as asked, for either tokenizer."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from engine import pretrained, workloads
+from engine import pretrained
+from recorder import workloads
 
 
 @pytest.mark.parametrize("first", [None, "heute"])
