@@ -1,4 +1,5 @@
-"""A character-level tokenizer: one token per character of a fixed alphabet.
+"""A character-level tokenizer (one token per character of a fixed alphabet), and the cut of any tokenizer's
+ids that can travel as text (``round_trip_cut``).
 
 Real engines use subword tokenizers with 32k–200k entries; for a model this small that would only
 hide what happens. With one character per token every position in a trace is readable on its own,
@@ -40,3 +41,16 @@ class CharTokenizer:
         if not 0 <= token_id < len(self.alphabet):
             raise ValueError(f"token id {token_id} outside 0…{len(self.alphabet) - 1}")
         return self.alphabet[token_id]
+
+
+def round_trip_cut(tokenizer, ids, length: int) -> tuple[int, ...]:
+    """The longest start of ``ids``, at most ``length`` tokens, whose text ``tokenizer`` encodes back to
+    exactly these tokens. Every cut of characters does; a byte-level BPE's cut may split a character or
+    leave a word piece that tokenizes otherwise, and a cut between two words always does (merges never
+    cross the space before a word), so it is at most one word short. A prompt so cut can travel as text
+    (a trace's header, a link) and gives the same tokens again."""
+    for n in range(min(length, len(ids)), 0, -1):
+        kept = list(ids[:n])
+        if tokenizer.encode(tokenizer.decode(kept)) == kept:
+            return tuple(kept)
+    return ()

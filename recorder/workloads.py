@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from engine.tokenizer import CharTokenizer
+from engine.tokenizer import CharTokenizer, round_trip_cut
 
 # The tiny models' tokenizer, the default of every workload.
 CHARS = CharTokenizer()
@@ -81,19 +81,6 @@ def submit(engine, requests: Iterable[RequestSpec]) -> None:
     for r in requests:
         engine.add_request(list(r.prompt), r.max_new_tokens, req_id=r.req_id, arrival_step=r.arrival_step,
                            eos_id=r.eos_id)
-
-
-def round_trip_cut(tokenizer, ids, length: int) -> tuple[int, ...]:
-    """The longest start of ``ids``, at most ``length`` tokens, whose text ``tokenizer`` encodes back to
-    exactly these tokens. Every cut of characters does; a byte-level BPE's cut may split a character or
-    leave a word piece that tokenizes otherwise, and a cut between two words always does (merges never
-    cross the space before a word), so it is at most one word short. A prompt so cut can travel as text
-    (a trace's header, a link) and gives the same tokens again."""
-    for n in range(min(length, len(ids)), 0, -1):
-        kept = list(ids[:n])
-        if tokenizer.encode(tokenizer.decode(kept)) == kept:
-            return tuple(kept)
-    return ()
 
 
 def prompt_of_length(rng: np.random.Generator, length: int, tokenizer=CHARS,

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from engine import pretrained
+from engine.tokenizer import round_trip_cut
 from recorder import workloads
 
 from .fields import PROMPT_TOKENS
@@ -53,7 +54,7 @@ def prompt_ids(text: str, where: str, notes: list[str], tok) -> tuple[tuple[int,
     ids = tok.encode(text)
     if len(ids) <= PROMPT_TOKENS:
         return tuple(ids), text
-    kept = workloads.round_trip_cut(tok, ids, PROMPT_TOKENS)
+    kept = round_trip_cut(tok, ids, PROMPT_TOKENS)
     notes.append(f"{where}: Der Prompt ergibt {len(ids)} Tokens. Gerechnet wird mit den ersten {len(kept)}.")
     return kept, tok.decode(kept)
 

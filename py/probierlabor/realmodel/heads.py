@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.attention import attention_maps
-from engine.workloads import round_trip_cut
+from engine.tokenizer import round_trip_cut
 
 from ..kit.contract import Param
 from . import models
