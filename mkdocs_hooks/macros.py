@@ -99,9 +99,11 @@ def define_env(env):
 
     @env.macro
     def const(slug: str, name: str):
-        """A constant of a concept module, e.g. the number of new days."""
+        """A constant of a concept module, e.g. the number of new days, written exactly (0,0001, not 0,00)."""
         value = getattr(api.concept(slug), name)
-        return fmt.de(value) if isinstance(value, (int, float)) else value
+        if isinstance(value, float):
+            return fmt.exact(fmt.as_fraction(value))
+        return fmt.de(value) if isinstance(value, int) else value
 
     @env.macro
     def de(number, digits: int = 1) -> str:

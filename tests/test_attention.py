@@ -313,3 +313,19 @@ def test_one_head_of_the_trained_model_looks_at_the_token_before_and_most_spread
     others = np.ones(before.shape, bool)
     others[1, 7] = False
     assert (largest[others] < largest[1, 7]).sum() >= 24 and before[others].max() < 0.45
+
+
+def test_equal_best_scores_name_every_tied_token_and_no_single_winner():
+    summary = run(keys="−1; 0,5; 2,5; −0,5; 2,5; −0,5; 1; −1; −1; −1,5")["summary"]
+    assert "Am besten passen die Keys von „Katze“ und „jagt“, gleich gut" in summary
+    assert "Am besten passt" not in summary
+
+
+def test_a_typed_query_is_written_as_typed_and_a_longer_one_with_approx():
+    assert "fragt mit q = (0,1; 0,3333)." in run(query="0,1; 0,3333")["summary"]
+    assert "fragt mit q = (≈ 1,23; 0)." in run(query="1,23456; 0")["summary"]
+
+
+def test_the_head_size_of_the_sites_model_is_not_left_out_of_the_real_ones():
+    text = (Path(__file__).resolve().parents[1] / "pages/attention.md").read_text(encoding="utf-8")
+    assert 'das Modell\ndieser Website {{ model_fact("head_dim") }}' in text and "Echte Modelle nehmen" not in text

@@ -250,3 +250,13 @@ CLAIMS = [
 @pytest.mark.parametrize("where, wrong, right", CLAIMS, ids=[right for _, _, right in CLAIMS])
 def test_the_corrected_claim_stands(where, wrong, right):
     assert right in where and (not wrong or wrong not in where)
+
+
+@pytest.mark.parametrize("a, b, angle", [("3; 1", "1; 2", "45°"), ("3; 1", "−1; 3", "90°"), ("3; 1", "−3; −1", "180°"),
+                                         ("2; 0", "0,5; 0", "0°"), ("1; 0", "−1; 1", "135°")])
+def test_an_exact_angle_is_written_without_approx(a, b, angle):
+    assert f"(Winkel {angle})" in api.run("embeddings", {"a": a, "b": b})["summary"]
+
+
+def test_a_rounded_angle_keeps_its_approx():
+    assert "(Winkel ≈ 63°)" in api.run("embeddings", {"a": "1; 0", "b": "1; 2"})["summary"]

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from probierlabor.concepts import kreuzentropie_perplexitaet as ce
-from probierlabor.kit import api
+from probierlabor.kit import api, fmt
+from tests.browser.conftest import SITE
 
 TOL = 1e-12
 
@@ -250,8 +251,7 @@ CLAIMS = [
     (PAGE, "trägt {{", "trägt ≈ {{"),
     (PAGE, "Text dieser Website und der deutschen Hilfe", "aus einer früheren Fassung dieser Website (ohne die Grundlagen-Seiten)"),
     (PAGE, "liest alles davor.", 'liest alles davor, hier bis zu {{ model_fact("prompt_tokens") }} Tokens'),
-    (PAGE, "tausende Tokens", 'große Sprachmodelle: {{ de(30000, 0) }} bis {{ de(200000, 0) }} Tokens, das Modell '
-                            'dieser Website: {{ model_fact("vocab") }}'),
+    (PAGE, "tausende Tokens", '{{ model_fact("vocab_sizes") }}'),
     (PAGE, "nats", "Nat"),
     (PAGE, r"H \;=\;", r"H(p_{\text{Text}},\, p_{\text{Modell}})"),
     (PAGE, "", r"Die **Entropie** \(H(p)\)"),
@@ -261,6 +261,7 @@ CLAIMS = [
     (" ".join(ce.LESSON.misconceptions), "seltene Wörter bestimmen", "unerwartete Tokens (kleines p) bestimmen"),
     (LOSS_JS, "nie gesehen hat (${de(", "lange Abschnitte ` +\n    `zurückgehaltenen Textes"),
     (LOSS_JS, "nats", "Nat"),
+    (LOSS_JS, "zwischen ${de(data.perplexity, 1)}", "zwischen ${between(data.perplexity)}"),  # rounded, no „≈“
 ]
 
 
@@ -274,12 +275,40 @@ def test_the_prose_reads_the_blocks_limit_and_writes_large_numbers_as_fmt_does()
     from probierlabor.realmodel.fields import PROMPT_TOKENS
 
     assert site_model.fact("prompt_tokens") == str(PROMPT_TOKENS)
-    built = ROOT / "site/kreuzentropie-perplexitaet/index.html"
-    if built.exists():
-        text = re.sub(r"[ \n]+", " ", built.read_text(encoding="utf-8"))  # not \s: it takes U+202F too
-        assert "große Sprachmodelle: 30\u202f000 bis 200\u202f000 Tokens, das Modell dieser Website: 1024" in text
+    built = SITE / "kreuzentropie-perplexitaet/index.html"
+    if not built.exists():
+        pytest.skip(f"{built} fehlt: erst die Website bauen")
+    text = re.sub(r"[ \n]+", " ", built.read_text(encoding="utf-8"))  # not \s: it takes U+202F too
+    assert "große Sprachmodelle: ≈ 30\u202f000 bis ≈ 200\u202f000 Tokens, das Modell dieser Website: 1024" in text
+    # the smallest own p as the field's help gives it, not rounded to „0,00“
+    assert f"gehen von {ce.P_MIN:.4f} bis 1".replace(".", ",") in text and "gehen von 0,00 bis" not in text
 
 
 def test_the_figure_writes_a_rounded_perplexity_with_approx_and_an_exact_one_with_equals():
     assert "Perplexität e^Mittel ≈ 5,32" in run(p="0,5; 0,5; 0,01; 0,5")["figure"]
     assert "Perplexität e^Mittel = 2<" in run()["figure"]
+
+
+def test_a_share_of_exactly_two_thirds_is_not_more_than_two_thirds():
+    # „die Maus“: −ln(1/2) and −ln(1/4), so „Maus“ carries 2 ln 2 of 3 ln 2; the floats give 0.6666666666666667
+    r = run(text="die Maus")
+    assert ce.exact_share([Fraction(1, 2), Fraction(1, 4)], 1) == Fraction(2, 3)
+    assert "surprise" not in r["lesson"]["solved"] and r["lesson"]["near"] == ["surprise"]
+    assert "≈ 67\u202f% des ganzen Verlusts" in r["summary"]
+
+
+def test_an_exact_share_is_written_without_approx():
+    # Die Maus schläft.: 1/2, 1/4, 1/16, 1/2 cost 1, 2, 4 and 1 times ln 2; „schläft“ carries exactly half
+    assert "(≈ 2,77 Nat, 50\u202f% des ganzen Verlusts)" in run(satz="maus")["summary"]
+    assert ce.exact_share([Fraction(1, 2), Fraction(1, 100)], 1) is None  # ln 100 / ln 200 is irrational
+
+
+def test_a_rounded_perplexity_names_the_whole_numbers_around_it():
+    assert "so unsicher wie zwischen 6 und 7 gleich guten Tokens" in run(satz="miaut")["summary"]
+    assert "so unsicher wie zwischen 2 gleich guten Tokens" in run()["summary"]
+
+
+def test_the_last_hint_leaves_the_number_to_the_reader():
+    task = next(t for t in ce.LESSON.tasks if t.key == "high")
+    typed = "; ".join(fmt.de(p, 3, trim=True) for p in task.example["p"])
+    assert typed not in task.hints[-1] and f"1/{ce.HIGH ** 4}" in task.hints[-1]

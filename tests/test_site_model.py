@@ -86,6 +86,14 @@ def test_rounded_model_numbers_carry_the_approx_sign():
         assert "≈" not in site_model.fact(exact), exact
 
 
+def test_no_page_writes_a_second_approx_sign_before_a_rounded_model_number():
+    before = re.compile(r"≈\s*\{\{\s*model_fact\(\"(\w+)\"")
+    doubled = [(page.name, name) for page in (ROOT / "pages").glob("*.md")
+               for name in before.findall(page.read_text(encoding="utf-8"))
+               if site_model.fact(name).startswith(fmt.APPROX)]
+    assert doubled == []
+
+
 def test_after_a_sentence_that_names_the_model_the_paragraph_does_not_name_it_again():
     present = site_model.paragraph("present")
     assert present.startswith("Es ist ein kleines Llama-Modell") and "Gerechnet hat" not in present
@@ -135,7 +143,7 @@ def test_the_flash_attention_page_describes_the_run_its_trace_recorded():
 
 
 @pytest.mark.parametrize("slug", ["beam-search", "greedy-decoding", "top-p-sampling", "softmax-temperatur",
-                                  "tokenisierung"])
+                                  "tokenisierung", "kreuzentropie-perplexitaet"])
 def test_vocabulary_sizes_use_the_one_phrase(slug):
     assert vocabulary.site_size() == pretrained.manifest()["models"]["target"]["config"]["vocab_size"]
     assert site_model.fact("vocab_sizes") == vocabulary.sizes()

@@ -191,7 +191,8 @@ def compute(pos: int = DEFAULT_POS, mask: bool = True, scale: bool = True, query
 # -- what the page shows --------------------------------------------------------------------------
 
 def _n(x: float) -> str:
-    return fmt.de(x, 2, trim=True)
+    """A typed or dragged entry as it is (0,3333 stays 0,3333); only a longer one is rounded, with „≈“."""
+    return fmt.exact(fmt.as_fraction(x), 4, 2)
 
 
 def _vec(v) -> str:
@@ -242,7 +243,14 @@ def _key_sentence(r: dict) -> str:
     b = r["best"]
     score = fmt.exact(Fraction(r["scores_exact"][b]))
     scaled = f", geteilt durch √2 {fmt.APPROX}{fmt.de(r['scaled'][b], 2)}" if r["scale"] else ", ungeteilt"
-    text += f"Am besten passt der Key von {_word(r, b)} (q·k = {score}{scaled}). {_word(r, b)} bekommt {_weight(r, b)} des Gewichts."
+    tied = [j for j, seen in enumerate(r["visible"]) if seen and r["scores_exact"][j] == r["scores_exact"][b]]
+    if len(tied) > 1:  # equal scores: none of them fits best, each gets the same weight
+        names = " und ".join([", ".join(_word(r, j) for j in tied[:-1]), _word(r, tied[-1])])
+        text += (f"Am besten passen die Keys von {names}, gleich gut (q·k = {score}{scaled}). "
+                 f"Jedes dieser Tokens bekommt {_weight(r, b)} des Gewichts.")
+    else:
+        text += (f"Am besten passt der Key von {_word(r, b)} (q·k = {score}{scaled}). "
+                 f"{_word(r, b)} bekommt {_weight(r, b)} des Gewichts.")
     if r["top_weight"] > 0.9:
         text += f" Die Ausgabe {_output(r)} liegt fast auf seinem Value {_vec(r['vals'][b])}."
     elif r["top_weight"] < 0.5:
@@ -514,7 +522,7 @@ LESSON = Lesson(
         "Ohne Maske sähe jedes Token das nächste Wort. Das Modell lernte abzuschreiben und könnte beim "
         "Erzeugen nichts, weil das nächste Wort dann noch fehlt.",
         "Haben die Einträge von Query und Key etwa dieselbe Größe, wächst die Streuung der Scores mit √d. "
-        "Die Teilung durch √d hält sie gleich, wie groß d auch ist (in echten Modellen 64 oder 128). Sonst "
+        "Die Teilung durch √d hält sie gleich, wie groß d auch ist (in großen Modellen 64 oder 128). Sonst "
         "gäbe die Softmax fast immer einem Token fast alles.",
     ),
     misconceptions=(

@@ -104,6 +104,18 @@ def cosine_exact(dot: Fraction, n2a: Fraction, n2b: Fraction) -> Fraction | None
     return None
 
 
+# the angles whose cosine has a rational square: cos² → the angle in degrees for a positive cosine
+_WHOLE_ANGLES = {Fraction(1): 0, Fraction(3, 4): 30, Fraction(1, 2): 45, Fraction(1, 4): 60, Fraction(0): 90}
+
+
+def exact_angle(dot: Fraction, norms2: Fraction) -> int | None:
+    """The angle in whole degrees where it is exactly one (cos² = (a·b)² / (|a|²|b|²) is 0, 1/4, 1/2, 3/4 or 1)."""
+    angle = _WHOLE_ANGLES.get(dot * dot / norms2)
+    if angle is None:
+        return None
+    return 180 - angle if dot < 0 else angle
+
+
 def compute(a: tuple = A, b: tuple = B, word: str = WORD, k: int = 5, piece: int = 1,
             positions: bool = False, pa: int = PLACES[0], pb: int = PLACES[1]) -> dict:
     va, vb = tuple(fmt.as_fraction(x) for x in a), tuple(fmt.as_fraction(x) for x in b)
@@ -113,12 +125,13 @@ def compute(a: tuple = A, b: tuple = B, word: str = WORD, k: int = 5, piece: int
     exact = None if zero else cosine_exact(dot, n2a, n2b)
     cos = None if zero else float(exact) if exact is not None else float(dot) / math.sqrt(n2a * n2b)
     angle = None if cos is None else math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+    angle_exact = None if zero else exact_angle(dot, n2a * n2b)
     out = {
         "a": [float(x) for x in va], "b": [float(x) for x in vb],
         "dot": float(dot), "dot_exact": str(dot),
         "norm2_a": str(n2a), "norm2_b": str(n2b),
         "len_a": math.sqrt(n2a), "len_b": math.sqrt(n2b),
-        "cos": cos, "cos_exact": None if exact is None else str(exact), "angle": angle,
+        "cos": cos, "cos_exact": None if exact is None else str(exact), "angle": angle, "angle_exact": angle_exact,
         "positions": positions, "pa": pa, "pb": pb,
     }
     if positions:
@@ -194,7 +207,9 @@ def _key_sentence(r: dict) -> str:
     else:
         text = (f"a·b = {dot}, der Kosinus ist {_cos(r).removeprefix('≈ ')}"
                 if r["cos_exact"] is not None else f"a·b = {dot}, der Kosinus ist {_cos(r)}")
-        text += f" (Winkel {fmt.APPROX}{fmt.de(r['angle'], 0)}°): a und b {_direction(r['cos'])}."
+        angle = (fmt.de(r["angle_exact"]) if r["angle_exact"] is not None
+                 else fmt.APPROX + fmt.de(r["angle"], 0))
+        text += f" (Winkel {angle}°): a und b {_direction(r['cos'])}."
     if r["positions"]:
         text += (f" Mit Positionen (a an Stelle {r['pa']}, b an Stelle {r['pb']}) wird daraus "
                  f"a′·b′ {fmt.APPROX}{fmt.de(r['dot2'], 2)}")

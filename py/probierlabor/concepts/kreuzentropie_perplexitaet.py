@@ -140,6 +140,54 @@ def perplexity(probs) -> tuple[float, Fraction | None]:
     return (float(exact) if exact is not None else math.exp(sum(losses(probs)) / n)), exact
 
 
+FACTOR_LIMIT = 10**12  # beyond this a typed p is not factored: its share counts as rounded
+
+
+def _prime_powers(n: int) -> dict[int, int] | None:
+    """n's prime factors with their powers, by trial division; None where n is too large to try."""
+    if n > FACTOR_LIMIT:
+        return None
+    powers, d = {}, 2
+    while d * d <= n:
+        while n % d == 0:
+            powers[d] = powers.get(d, 0) + 1
+            n //= d
+        d += 1
+    if n > 1:
+        powers[n] = powers.get(n, 0) + 1
+    return powers
+
+
+def _log_vector(q: Fraction) -> dict[int, int] | None:
+    """−ln q as a sum of logarithms of primes: the power of each prime in 1/q."""
+    num, den = _prime_powers(q.numerator), _prime_powers(q.denominator)
+    if num is None or den is None:
+        return None
+    vector = dict(den)
+    for prime, power in num.items():
+        vector[prime] = vector.get(prime, 0) - power
+    return vector
+
+
+def exact_share(probs, i: int) -> Fraction | None:
+    """−ln pᵢ / Σ −ln p exactly, where it is a fraction (1/2 of 1/2 · 1/4 · 1/2 … is 1/4); else None.
+
+    Logarithms of primes are independent over the rationals, so the ratio is a fraction exactly where
+    the primes' powers of the sum are one multiple of those of pᵢ."""
+    vectors = [_log_vector(Fraction(q)) for q in probs]
+    if any(v is None for v in vectors) or not any(vectors[i].values()):
+        return None
+    total: dict[int, int] = {}
+    for vector in vectors:
+        for prime, power in vector.items():
+            total[prime] = total.get(prime, 0) + power
+    prime = next(k for k, v in vectors[i].items() if v)
+    times = Fraction(total.get(prime, 0), vectors[i][prime])
+    if times == 0 or any(total.get(k, 0) != times * vectors[i].get(k, 0) for k in set(total) | set(vectors[i])):
+        return None
+    return 1 / times
+
+
 def compute(satz: str = "katze", text: str = "", p: tuple = ()) -> dict:
     typed = tokens_of(text) if text else []
     pairs = typed if typed else tokens_of(SENTENCES[satz])
@@ -159,6 +207,7 @@ def compute(satz: str = "katze", text: str = "", p: tuple = ()) -> dict:
     ppl, ppl_exact = perplexity(probs)
     worst = max(range(n), key=lambda i: loss[i])
     total = sum(loss)
+    share = exact_share(probs, worst) if total > 0 else None
     return {
         "sentence": text if typed else SENTENCES[satz],
         "source": "eigen" if typed else satz,
@@ -183,6 +232,7 @@ def compute(satz: str = "katze", text: str = "", p: tuple = ()) -> dict:
         "perplexity_exact": None if ppl_exact is None else str(ppl_exact),
         "worst": worst,
         "worst_share": loss[worst] / total if total > 0 else 0.0,
+        "worst_share_exact": None if share is None else str(share),
         "worst_percent": 100 * loss[worst] / total if total > 0 else 0.0,
         "changed": [i for i in range(min(len(own), n)) if own[i] != table_p[i]],
     }
@@ -212,6 +262,15 @@ def _ppl_text(r: dict) -> str:
     if r["perplexity_exact"] is not None:
         return fmt.exact(Fraction(r["perplexity_exact"]), 3, 2, fraction=True)
     return fmt.APPROX + fmt.de(r["perplexity"], 2)
+
+
+def _as_many(r: dict) -> str:
+    """How many equally good tokens: the whole number where the perplexity is one, else the two around it."""
+    exact = r["perplexity_exact"]
+    if exact is not None and Fraction(exact).denominator == 1:
+        return fmt.de(Fraction(exact).numerator)
+    low = math.floor(r["perplexity"])
+    return f"{fmt.de(low)} und {fmt.de(low + 1)}"
 
 
 def _bits_text(r: dict) -> str:
@@ -260,8 +319,7 @@ def _key_sentence(r: dict) -> str:
         body = (f"{mean} Jedes richtige Token hatte p = 1: Das kostet nichts, die Perplexität ist genau 1. "
                 "Das Modell war nie unsicher.")
     else:
-        ppl = (f"Perplexität {_ppl_text(r)}: so unsicher wie zwischen {_ppl_text(r).removeprefix(fmt.APPROX)} "
-               "gleich guten Tokens.")
+        ppl = f"Perplexität {_ppl_text(r)}: so unsicher wie zwischen {_as_many(r)} gleich guten Tokens."
         i = r["worst"]
         if not _has_worst(r):
             who = f"Alle Tokens kosten gleich viel, {_p_is(r, i)}."
@@ -272,10 +330,19 @@ def _key_sentence(r: dict) -> str:
     return f"{lead} {body}" if lead else body
 
 
+def _share(result: dict) -> Fraction | float:
+    """The costliest token's share of the loss, exact where it is a fraction (two thirds is not more than
+    two thirds, whatever the floats say)."""
+    exact = result["worst_share_exact"]
+    return result["worst_share"] if exact is None else Fraction(exact)
+
+
 def _share_text(r: dict) -> str:
-    """The costliest token's share of the loss: a ratio of logarithms, exact only where it is all of it."""
-    share = fmt.pct(r["worst_share"], 0)
-    return share if r["worst_share"] == 1 else fmt.APPROX + share
+    """The costliest token's share of the loss, in whole percent: exact where it is (1/2 is 50 %)."""
+    share = _share(r)
+    if isinstance(share, Fraction) and (100 * share).denominator == 1:
+        return fmt.de(int(100 * share)) + fmt.THIN_NBSP + "%"
+    return fmt.APPROX + fmt.pct(r["worst_share"], 0)
 
 
 def _short(word: str, room: float) -> str:
@@ -415,7 +482,7 @@ LESSON = Lesson(
     tasks=(
         Task("surprise", "Wähle oder tippe einen Satz, in dem ein einziges Token mehr als zwei Drittel des ganzen "
                          "Verlusts trägt. Nimm die Werte der Tabelle.",
-             solved=unless_own(lambda params, result: result["worst_share"] > DOMINANT),
+             solved=unless_own(lambda params, result: _share(result) > DOMINANT),
              explain="Ein Wort, das die Tabelle nach seinem Vorgänger kaum erwartet, kostet viel mehr als alle "
                      "anderen zusammen, erst recht, wenn die anderen gut vorhergesagt sind.",
              example={"text": "Die Katze bellt."},
@@ -423,7 +490,7 @@ LESSON = Lesson(
                     "Je billiger die anderen Tokens, desto größer der Anteil des teuren: „Die“ am Anfang "
                     "kostet weniger als „Der“.",
                     "Eine Katze, die etwas tut, was sonst ein Hund tut?"),
-             near=Near(unless_own(lambda params, result: 0.5 < result["worst_share"] <= DOMINANT),
+             near=Near(unless_own(lambda params, result: 0.5 < _share(result) <= DOMINANT),
                        "Fast: Ein Token trägt schon mehr als die Hälfte. Mache die anderen Tokens billiger.",
                        {"satz": "miaut"})),
         Task("high", f"Ändere bei „Die Katze schläft.“ eine einzige Wahrscheinlichkeit so, dass die Perplexität "
@@ -433,7 +500,8 @@ LESSON = Lesson(
              example={"p": (0.5, 0.5, 0.001, 0.5)},
              hints=("Ziehe einen Balken im oberen Bild nach unten.",
                     "Wie klein muss p werden? Probiere 0,01 und dann noch kleiner.",
-                    "Tippe „0,5; 0,5; 0,001; 0,5“ in „Eigene Wahrscheinlichkeiten“."),
+                    f"Über {HIGH} heißt: Das Produkt der vier p muss unter 1/{HIGH}⁴ = 1/{HIGH ** 4} fallen. "
+                    "Drei Faktoren 1/2 ergeben schon 1/8."),
              near=Near(lambda params, result: _one_changed_on_katze(result) and 5 <= result["perplexity"] <= HIGH,
                        "Fast: schon über 5. Mache das eine p noch kleiner.", {"p": _GUESS})),
         Task("four", "Tippe eigene Wahrscheinlichkeiten, nicht alle gleich, bei denen die Perplexität genau 4 ist.",

@@ -26,6 +26,12 @@ function percent(p) {
   return "";
 }
 
+// a perplexity is a whole number only where the text says so; the model's never is, so name the two around it
+function between(perplexity) {
+  const low = Math.floor(perplexity);
+  return `${de(low, 0)} und ${de(low + 1, 0)}`;
+}
+
 function summary(data) {
   const worst = data.tokens[data.worst];
   const compared = data.mean > data.heldout.loss ? "mehr als" : "weniger als";
@@ -33,7 +39,7 @@ function summary(data) {
   // with little before its tokens, is expected to cost more
   return `${tokens(data.tokens.length)} bewertet (das erste hat nichts davor). Verlust im Mittel ` +
     `≈ ${de(data.mean, 3)} Nat (≈ ${de(data.bits, 2)} Bit), Perplexität ≈ ${de(data.perplexity, 1)}: so unsicher wie ` +
-    `zwischen ${de(data.perplexity, 1)} gleich guten Tokens. Dein Satz kostet im Mittel ${compared} lange Abschnitte ` +
+    `zwischen ${between(data.perplexity)} gleich guten Tokens. Dein Satz kostet im Mittel ${compared} lange Abschnitte ` +
     `zurückgehaltenen Textes, den das Modell nie gesehen hat (≈ ${de(data.heldout.loss, 3)} Nat, Perplexität ` +
     `≈ ${de(data.heldout.perplexity, 1)}); ein kurzer Satz hat vor seinen Tokens wenig, woraus das Modell raten kann. ` +
     `Am teuersten ist „${visible(worst.text)}“ mit p ${percent(worst.p)}.`;
