@@ -110,17 +110,29 @@ def guess(v, slug, index):
     v.page.get_by_role("button", name="Festlegen", exact=True).click()
 
 
+def answering(v, slug, sentence=True):
+    """Whether each part of the default view that answers the guess (contract.View's flags: readouts, the second
+    figure or table, the sentence after the key sentence) is on screen."""
+    out = api.run(slug)
+    parts = [f'{MAIN} [data-readout="{r["key"]}"]' for r in out["readouts"] if r["answers"]]
+    shown = [v.page.locator(part).is_visible() for part in parts + [f"{MAIN} .pl-extra"] * out["extra_answers"]]
+    return shown + [out["answer"] in v.page.inner_text(MAIN)] * bool(sentence and out["answer"])
+
+
 @pytest.mark.parametrize("slug", WITH_LESSON)
 def test_operating_the_experiment_solves_the_first_task(reader, slug):
     task = api.concept(slug).LESSON.tasks[0]
     v = fresh(reader, slug)
     item = v.page.locator(f'.pl-task[data-task="{task.key}"]')
     assert item.locator(".pl-explain").is_hidden() and item.locator(".pl-task-done").is_hidden()
+    # before the guess nothing answers it on screen (gradientenabstieg showed the limit its question asks for)
+    assert True not in answering(v, slug)
     listen(v, slug)
 
     operate(v.page, slug, task.example)
 
     item.locator(".pl-task-done").wait_for(state="visible")
+    assert False not in answering(v, slug, sentence=False)  # tried: from now on it shows
     assert "✓" in item.locator(".pl-task-done").inner_text()
     assert item.locator(".pl-explain").inner_text() == task.explain
     heard(v, f"Aufgabe gelöst: {task.text}")
@@ -147,6 +159,7 @@ def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_
     guess(v, slug, wrong)
     heard(v, f"Deine Vermutung: {prediction.choices[wrong]}. {lesson_block._COMMITTED}")
     assert found.evaluate("d => d.open")
+    assert False not in answering(v, slug)  # what answers the guess shows once it is committed
     assert part.locator(".pl-guess-choice input").first.is_disabled()
     part.get_by_role("button", name="Ändern").wait_for(state="visible")
     assert part.locator(".pl-verdict").is_hidden()

@@ -151,28 +151,33 @@ def _overshoots(visited) -> bool:
     return any(a * b < 0 for axis in range(2) for a, b in zip((p[axis] for p in visited), (p[axis] for p in visited[1:])))
 
 
-def _key_sentence(r: dict) -> str:
-    """Where the steps went: arrived, still crawling, zigzag, swinging for ever or running away."""
+def _key_sentence(r: dict) -> tuple[str, str]:
+    """Where the steps went: arrived, still crawling, zigzag, swinging for ever or running away; and apart
+    from it the sentence with the limit of the learning rate, which answers the lesson's guess."""
     lr, n = fmt.de_auto(r["lr"]), r["steps"]
     steps = fmt.count(n, "Schritt", "Schritten")
     with_momentum = f" und Momentum β = {fmt.de(r['beta'], 2, trim=True)}" if r["momentum"] else ""
+    limit = f"Die Grenze für die Lernrate ist {_rule(r)}."
     if r["loss_start"] == 0:
-        return "Der Start liegt schon im Minimum. Dort ist der Gradient 0, und kein Schritt bewegt etwas."
+        return "Der Start liegt schon im Minimum. Dort ist der Gradient 0, und kein Schritt bewegt etwas.", ""
     if n == 0:
-        return (f"Noch kein Schritt: Der Start {_point(r['start'])} hat den Verlust {_num(r['loss_start'])}. "
-                f"Die Grenze für die Lernrate ist {_rule(r)}.")
+        return f"Noch kein Schritt: Der Start {_point(r['start'])} hat den Verlust {_num(r['loss_start'])}.", limit
+    answer = ""
     if r["diverges"]:
-        text = (f"Die Lernrate η = {lr} ist größer als {_rule(r)}. Vom Start {_point(r['start'])} aus schießt jeder "
+        text = (f"Mit η = {lr} schießt vom Start {_point(r['start'])} aus jeder "
                 f"Schritt über das Minimum hinaus und landet weiter weg: Nach {steps} ist der Verlust auf {_num(r['loss_end'])} gewachsen.")
+        answer = f"Die Lernrate η = {lr} ist größer als {_rule(r)}."
     elif r["swings"]:
-        text = (f"Die Lernrate η = {lr} liegt genau auf der Grenze {_rule(r)}. Der Weg kommt nie an: "
+        text = (f"Mit η = {lr} kommt der Weg nie an: "
                 f"Er springt immer wieder hin und her, der Verlust sinkt nicht unter {_num(r['loss_end'])}.")
+        answer = f"Die Lernrate η = {lr} liegt genau auf der Grenze {_rule(r)}."
     else:
         share = fmt.pct(r["ratio"], 1) if r["ratio"] >= 0.001 else "weniger als 0,1 %"
         text = (f"Mit η = {lr}{with_momentum} fällt der Verlust in {steps} von {_num(r['loss_start'])} auf "
                 f"{_small(r['loss_end'])}, das sind {share} des Anfangs.")
         if r["ratio"] > 0.1 and r["lr"] <= r["limit"] / 4:
-            text += f" Der Weg kriecht: Bis zur Grenze {_rule(r)} dürfte η viel größer sein."
+            text += " Der Weg kriecht: η dürfte viel größer sein."
+            answer = limit
         elif r["momentum"] and _overshoots(r["path"]):
             text += " Der Schwung trägt den Weg über das Minimum hinaus, dann pendelt er zurück."
         elif not r["momentum"] and min(r["factors"]) < 0:
@@ -181,7 +186,7 @@ def _key_sentence(r: dict) -> str:
                      f"(Faktor {fmt.de(min(r['factors']), 2)}): Der Weg läuft im Zickzack.")
     if r["outside"] is not None:
         text += f" Ab Schritt {r['outside']} liegt der Weg außerhalb des Bildes."
-    return text
+    return text, answer
 
 
 LEVELS = (0.5, 2.0, 8.0, 32.0)  # the contour lines: where the loss is 0,5, 2, 8 and 32
@@ -242,13 +247,14 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("loss_end", f"Verlust nach {fmt.count(n, 'Schritt', 'Schritten')}", _small(r["loss_end"]),
                 r["loss_end"], True),
         Readout("w", "Gewichte am Ende (w₁; w₂)", _point(r["w"]), r["w"]),
-        Readout("limit", "Grenze der Lernrate", _rule(r), r["limit"], True),
+        Readout("limit", "Grenze der Lernrate", _rule(r), r["limit"], True, answers=True),
     ]
     if not r["momentum"]:
         readouts.append(Readout("factors", "Faktor je Schritt (1 − η·λ)",
                                 f"{fmt.de(r['factors'][0], 3, trim=True)}; {fmt.de(r['factors'][1], 3, trim=True)}",
                                 r["factors"]))
-    return View(_figure(r, layout).render(), readouts, _key_sentence(r))
+    summary, answer = _key_sentence(r)
+    return View(_figure(r, layout).render(), readouts, summary, answer=answer)
 
 
 # -- the lesson ---------------------------------------------------------------------------
