@@ -284,8 +284,9 @@ def test_summary_sentences(epochs):
 
 def test_the_summary_names_every_setting_that_changes_the_picture():
     base = cl.compute(epochs=20)
-    heard = cl.view(base).summary
-    assert base["variant"] == "replay"
+    said = cl.view(base)
+    heard = f"{said.summary} {said.answer}"  # the comparison answers the lesson's guess: said after it
+    assert base["variant"] == "replay" and "ohne Schutz" not in said.summary
     # the other two ways of training, with their own setting, as the table shows them
     assert f"ohne Schutz {base['table']['none']['old']}" in heard
     assert f"EWC (λ = {fmt.de(base['lam'])}) {base['table']['ewc']['old']}" in heard
@@ -293,7 +294,7 @@ def test_the_summary_names_every_setting_that_changes_the_picture():
         other = cl.compute(epochs=20, **change)
         seen = cl.view(other)
         assert (seen.figure, seen.extra) != (cl.view(base).figure, cl.view(base).extra)  # the table changes
-        assert cl.view(other).summary != heard, change
+        assert f"{seen.summary} {seen.answer}" != heard, change
 
 
 def test_the_neighbouring_lambdas_miss_the_ewc_balance():
@@ -335,7 +336,8 @@ def test_the_lesson_counts_epochs_and_says_once_what_one_is():
 
 def test_the_key_sentence_weighs_what_a_protection_keeps_of_the_old_against_what_it_costs_of_the_new():
     def summary(**raw):
-        return api.run(SLUG, raw)["summary"]
+        out = api.run(SLUG, raw)
+        return f"{out['summary']} {out['answer']}"
     bare = summary(variant="none")
     assert bare.startswith("Ohne Schutz erkennt das Modell nach 20 Epochen 6 von 100 alten Nachrichten (vorher 86) "
                            "und 100 von 100 Reklamationen. Das Neue verdrängt das Alte.")
@@ -346,4 +348,4 @@ def test_the_key_sentence_weighs_what_a_protection_keeps_of_the_old_against_what
     assert "Der Schutz rettet 77 alte Nachrichten, kostet aber 56 Reklamationen." in ewc
     assert "Der Schutz rettet 51 alte Nachrichten, kostet aber 1 Reklamation." in summary(variant="replay")
     assert "kostet keine Reklamation" in summary(variant="ewc", lam=1)
-    assert summary(epochs=0).endswith("0 von 100 Reklamationen: Diese Abteilung wurde noch nicht trainiert.")
+    assert summary(epochs=0).endswith("0 von 100 Reklamationen: Diese Abteilung wurde noch nicht trainiert. ")

@@ -70,7 +70,7 @@ def test_at_the_limit_the_steep_weight_swings_for_ever():
     r = run(lr=0.5, steps=21)["result"]
     assert r["swings"] and not r["diverges"]
     assert [p[1] for p in r["path"][:4]] == [2.0, -2.0, 2.0, -2.0]
-    assert "genau auf der Grenze" in run(lr=0.5)["summary"]
+    assert "genau auf der Grenze" in run(lr=0.5)["answer"]
 
 
 def test_the_guess_and_its_answer_name_the_limit_as_it_is():
@@ -134,12 +134,12 @@ def test_a_task_on_a_region_takes_every_state_in_it():
 
 
 def test_the_key_sentence_follows_every_control():
-    summaries = {run(**raw)["summary"] for raw in (
+    summaries = {run(**raw)["summary"] + run(**raw)["answer"] for raw in (
         {}, {"lr": 0.01}, {"lr": 0.45}, {"lr": 0.55}, {"steps": 0}, {"steps": 5},
         {"momentum": True}, {"momentum": True, "beta": 0.5}, {"curv": "1; 1"}, {"start": "1; 1"})}
     assert len(summaries) == 10
     away = run(lr=0.55)["summary"]
-    assert "größer als 2/λ_max = 0,5" in away and "Ab Schritt 5 liegt der Weg außerhalb des Bildes" in away
+    assert "größer als 2/λ_max = 0,5" in run(lr=0.55)["answer"] and "Ab Schritt 5 liegt der Weg außerhalb des Bildes" in away
     assert "kriecht" in run(lr=0.01)["summary"]
     assert "Zickzack" in run(lr=0.45)["summary"]
     assert "pendelt er zurück" in run(momentum=True)["summary"] and "pendelt" not in run()["summary"]

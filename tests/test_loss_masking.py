@@ -145,10 +145,13 @@ def test_the_key_sentence_keeps_scoring_and_reading_apart():
     agent = summary()
     assert agent.startswith("Im Verlust zählt nur die Rolle Agent: 8 von 15 Positionen, L = (ℓ₅ + ℓ₆ + ℓ₇ + ℓ₁₁ + … + ℓ₁₅) / 8.")
     assert "Token 13 („18“) zählt mit und liest 12 Tokens, 7 davon ohne eigenen Verlust. Unbewertet heißt also nicht wirkungslos." in agent
-    assert agent.endswith("Das Raster behält bei jeder Maske seine 105 Verbindungen.")
+    # that every mask keeps the links answers the lesson's guess: a sentence of its own, held back until the guess
+    assert api.run("loss-masking", {})["answer"] == "Das Raster behält bei jeder Maske seine 105 Verbindungen."
+    assert "Verbindungen" not in agent
     both = api.run("loss-masking", api.preset_values("loss-masking", "Agent und Werkzeug"))["summary"]
     assert both.startswith("Im Verlust zählen nur die Rollen Agent und Werkzeugergebnis: 11 von 15 Positionen")
     early = summary(focus=3)
     assert "Token 3 („Köln“) zählt nicht, liest aber 2 Tokens" in early and "wirkungslos" not in early
-    nothing = api.run("loss-masking", api.preset_values("loss-masking", "Nichts bewerten"))["summary"]
-    assert nothing.startswith("Nichts wird bewertet: Der Verlust hat keinen Summanden") and "105 Verbindungen" in nothing
+    nothing = api.run("loss-masking", api.preset_values("loss-masking", "Nichts bewerten"))
+    assert nothing["summary"].startswith("Nichts wird bewertet: Der Verlust hat keinen Summanden")
+    assert "105 Verbindungen" in nothing["answer"]

@@ -125,7 +125,9 @@ def test_the_key_sentence_reads_the_waste_and_the_layout():
     reserving all 16 positions, and the same result in either layout with the layout's own table."""
     five = api.run("paged-attention")["summary"]
     assert "5 Positionen brauchen 2 Blöcke zu 4 (Tabelle 0→4, 1→1). Im letzten bleiben 3 Plätze leer" in five
-    assert "Reservierung für 16 Positionen ließe 11 leer" in five and "Das Ergebnis ist 3, in jeder Anordnung gleich" in five
+    assert "Reservierung für 16 Positionen ließe 11 leer" in five and "Das Ergebnis ist 3." in five
+    # that the layout does not change it answers the lesson's guess: a sentence of its own, held back until the guess
+    assert "in jeder Anordnung gleich" in api.run("paged-attention")["answer"] and "Anordnung" not in five
     four = api.run("paged-attention", api.preset_values("paged-attention", "Vier Positionen"))["summary"]
     assert "1 Block zu 4" in four and "genau voll, kein Platz bleibt leer" in four and "ließe 12 leer" in four
     other = api.run("paged-attention", api.preset_values("paged-attention", "Anordnung ändern"))["summary"]

@@ -263,11 +263,13 @@ def test_the_ice_cream_stand_has_one_vocabulary(slug):
 def test_the_key_sentence_says_whether_validation_picks_the_rule_the_notebook_favours():
     curve = run(rule="curve")["summary"]
     assert curve.startswith("Die Kurve trifft das Heft am besten, im Mittel 0 Kugeln daneben. Bei der Validierung "
-                            "liegt sie aber 35/6 ≈ 5,83 Kugeln daneben, dort gewinnt die Gerade mit 1 Kugel.")
-    line = run(rule="line")["summary"]
-    assert "Die Validierung wählt sie, obwohl im Heft die Kurve besser ist" in line and "gewinnt" not in line
+                            "liegt sie aber 35/6 ≈ 5,83 Kugeln daneben.")
+    # which rule wins at validation answers the lesson's guess: a sentence of its own, held back until the guess
+    assert run(rule="curve")["answer"] == "Bei der Validierung gewinnt die Gerade mit 1 Kugel."
+    line = run(rule="line")
+    assert "Die Validierung wählt sie, obwohl im Heft die Kurve besser ist" in line["summary"] and line["answer"] == ""
     mean = run(rule="mean")["summary"]
-    assert "Der Mittelwert liegt im Heft 4 Kugeln daneben" in mean and "gewinnt die Gerade" in mean
+    assert "Der Mittelwert liegt im Heft 4 Kugeln daneben" in mean and "gewinnt die Gerade" in run(rule="mean")["answer"]
     assert "am besten" not in mean and "wählt" not in mean
     assert "verdeckt" in curve and "liegt er 6 Kugeln daneben" in run(rule="mean", fixed="mean")["summary"]
     assert "nicht mehr unabhängig" in run(rule="line", fixed="curve")["summary"]

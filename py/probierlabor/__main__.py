@@ -99,7 +99,7 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "tasks":
         return _print_tasks(args.slug, out)
     if args.json:
-        say(json.dumps({k: out[k] for k in ("slug", "params", "notes", "result", "readouts", "summary")},
+        say(json.dumps({k: out[k] for k in ("slug", "params", "notes", "result", "readouts", "summary", "answer")},
                          ensure_ascii=False))
         return 0
     module = api.concept(args.slug)
@@ -110,7 +110,7 @@ def _main(argv: list[str] | None) -> int:
     for r in out["readouts"]:
         say(f"  {r['label']}: {r['value']}")
     say()
-    say(out["summary"])
+    say(" ".join(filter(None, (out["summary"], out["answer"]))))
     return 0
 
 

@@ -302,4 +302,6 @@ def test_every_preset_is_pre_rendered_as_python_computes_it():
             assert experiment_block.markup_of(data, view["figure"]) == out["figure"], (slug, preset.label)
             assert experiment_block.markup_of(data, view["extra"]) == out["extra"], (slug, preset.label)
             assert view["url"] == out["url"] and view["summary"] == out["summary"], (slug, preset.label)
+            assert view["answer"] == out["answer"] and view["extra_answers"] == out["extra_answers"], (slug, preset.label)
+            assert [bool(r.get("answers")) for r in view["readouts"]] == [r["answers"] for r in out["readouts"]], slug
         assert data["views"][0]["controls"] == api.run(slug)["controls"], slug

@@ -139,6 +139,15 @@ def guess(v, slug, index):
     v.page.get_by_role("button", name="Festlegen", exact=True).click()
 
 
+def answering(v, slug, sentence=True):
+    """Whether each part of the default view that answers the guess (contract.View's flags: readouts, the second
+    figure or table, the sentence after the key sentence) is on screen."""
+    out = api.run(slug)
+    parts = [f'{MAIN} [data-readout="{r["key"]}"]' for r in out["readouts"] if r["answers"]]
+    shown = [v.page.locator(part).is_visible() for part in parts + [f"{MAIN} .pl-extra"] * out["extra_answers"]]
+    return shown + [out["answer"] in v.page.inner_text(MAIN)] * bool(sentence and out["answer"])
+
+
 @pytest.mark.parametrize("slug", WITH_LESSON)
 def test_only_operating_the_experiment_solves_the_first_task(reader, _reader_tab, check, slug):
     """Only the reader solves a task: a shared link with the task's example, every preset and every number in
@@ -165,11 +174,14 @@ def test_only_operating_the_experiment_solves_the_first_task(reader, _reader_tab
         assert not v.page.evaluate("k => JSON.parse(localStorage.getItem(k) || '{}').solved", STORE + slug)
     assert v.page.locator(f"{MAIN} .pl-summary").inner_text() == api.run(slug, {})["summary"]  # „Von vorn“
     assert item.locator(".pl-explain").is_hidden() and item.locator(".pl-task-done").is_hidden()
+    # before the guess nothing answers it on screen (gradientenabstieg showed the limit its question asks for)
+    assert True not in answering(v, slug)
     listen(v, slug)
 
     operate(v.page, slug, task.example)
 
     item.locator(".pl-task-done").wait_for(state="visible")
+    assert False not in answering(v, slug, sentence=False)  # tried: from now on it shows
     assert "✓" in item.locator(".pl-task-done").inner_text()
     assert item.locator(".pl-explain").inner_text() == task.explain
     heard(v, f"Aufgabe gelöst: {task.text}")
@@ -196,6 +208,7 @@ def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_
     guess(v, slug, wrong)
     heard(v, f"Deine Vermutung: {prediction.choices[wrong]}. {lesson_block._COMMITTED}")
     assert found.evaluate("d => d.open")
+    assert False not in answering(v, slug)  # what answers the guess shows once it is committed
     assert part.locator(".pl-guess-choice input").first.is_disabled()
     part.get_by_role("button", name="Ändern").wait_for(state="visible")
     assert part.locator(".pl-verdict").is_hidden()

@@ -81,6 +81,18 @@ FIRST_SCREEN = """() => {
 
 
 # the concept rules the page carries (mkdocs_hooks/stylesheets.py): whose, whether the browser took them
+# The printed worksheet (lesson.css), in print emulation: what of the guess is on paper, and what must not be (the
+# explanations, „Was du entdeckst“, what the concept flags as answering it, the article after the lesson, a link's
+# address written out). The PDF itself is read for four pages in test_print.py: printing every page costs ≈ 50 s.
+PRINTED = """() => {
+  const seen = (selector) => [...document.querySelectorAll(selector)].filter((el) => el.checkVisibility())
+    .map((el) => (el.className || el.tagName) + ': ' + el.textContent.trim().slice(0, 60));
+  const addresses = [...document.querySelectorAll('.md-content__inner a[href]')].filter((a) => a.checkVisibility())
+    .map((a) => getComputedStyle(a, '::after').content).filter((c) => c.includes('attr('));
+  return { asked: seen('.pl-predict legend, .pl-guess-choice, .pl-task-text, .pl-talk li').length,
+           answers: seen(`.pl-explain, .pl-why-not, .pl-verdict, details.pl-discover, [data-answers],
+                          .md-content__inner > .pl-talk ~ *`),
+           addresses }; }"""
 CONCEPT_SHEETS = """() => [...document.querySelectorAll('style[data-pl-concept]')]
   .map(s => [s.dataset.plConcept, !!s.sheet && s.sheet.cssRules.length > 0])"""
 
@@ -164,6 +176,14 @@ def test_page_is_offline_ready_and_interactive(reader, check, slug):
             assert dict(parse_qsl(query(v).lstrip("?"))) == {k: str(val) for k, val in expected["url"].items()}
             # set in place, as the preset's button does; not by loading the page for the link's address
             assert v.page.evaluate("() => document.querySelector('[data-experiment]').plSamePage === true")
+    with check("the printed sheet asks and does not answer"):
+        lesson = api.concept(slug).LESSON
+        v.page.evaluate("() => document.querySelectorAll('details.pl-discover').forEach((d) => { d.open = true; })")
+        v.page.emulate_media(media="print")
+        printed = v.page.evaluate(PRINTED)
+        v.page.emulate_media(media="screen")
+        asked = 1 + len(lesson.prediction.choices) + len(lesson.tasks) + len(lesson.discussion)
+        assert printed == {"asked": asked, "answers": [], "addresses": []}
     # last, so the tab is not resized back (the next test's reset sets its own size)
     for width in (1366, 1920):  # a laptop and a projector (issue 28 §9: prefill's typed lists ran into each other)
         v.page.set_viewport_size({"width": width, "height": 768 if width == 1366 else 720})

@@ -18,7 +18,7 @@ from conftest import ARRIVED, FOLLOW, SITE, describe, record, scan, settle, star
 
 from probierlabor import SLUGS
 from probierlabor.pageblocks import workshop_block
-from probierlabor.kit import api, workshop
+from probierlabor.kit import workshop
 from tests.workshop_check import run_scripts
 
 pytestmark = pytest.mark.browser
@@ -252,8 +252,6 @@ def test_edits_survive_a_reload_and_zuruecksetzen_restores_the_experiments_value
     open_section(page)
     assert code(page) == edited
     assert "letzte Fassung" in page.text_content(f"{SECTION} [data-workshop-status]")
-    assert printed(page) == edited  # the sheet prints the reader's own version
-    page.emulate_media(media="screen")
 
     page.click(f"{SECTION} [data-workshop-reset]")
     assert code(page) == filled
@@ -262,7 +260,6 @@ def test_edits_survive_a_reload_and_zuruecksetzen_restores_the_experiments_value
     v.wait_state()
     open_section(page)
     assert code(page) == filled
-    assert printed(page) == filled
     assert not v.console_errors(), v.console_errors()
     assert p in filled
 
@@ -281,28 +278,6 @@ def test_the_script_starts_from_the_state_the_experiment_shows(reader):
     v.page.keyboard.press("p")
     v.page.wait_for_function("() => document.documentElement.classList.contains('pl-present')")
     assert v.page.evaluate(size) >= 1.5 * normal
-
-
-def printed(page) -> str:
-    """The code as the printed sheet shows it: workshop/workshop.js's copy at the end of the page (print.css), not
-    the section with its editor and buttons."""
-    page.emulate_media(media="print")
-    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # as the browser does when printing
-    assert page.is_hidden(SECTION) and page.is_visible(".pl-print-code")
-    return page.text_content(".pl-print-code code")
-
-
-def test_a_closed_section_prints_its_code_with_the_state_at_printing(reader):
-    slug = WITH_SCRIPT[0]
-    v = reader(f"/{slug}/")
-    assert printed(v.page) == workshop.template(slug)
-    # a state set after the page opened is the one printed: the copy is filled when printing starts
-    v.page.emulate_media(media="screen")
-    label = api.concept(slug).PRESETS[-1].label
-    v.page.get_by_role("button", name=label, exact=True).first.click()
-    v.page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s",
-                             arg=api.run(slug, api.preset_values(slug, label))["summary"])
-    assert printed(v.page) == workshop.fill(slug, api.preset_values(slug, label))
 
 
 # document.currentScript names whatever runs when it is read: when PyScript ran the page's Python, it

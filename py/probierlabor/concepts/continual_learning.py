@@ -370,40 +370,43 @@ def view(r: dict, layout: str = WIDE) -> View:
                             f"{s['delivery']} Lieferung + {s['returns']} Rücksendungen", s["delivery"] + s["returns"]))
     kept = "alle 60 alten Nachrichten aufbewahrt" if r["keep"] >= 60 else f"{r['keep']} aufbewahrte Nachrichten"
     detail = {"none": "", "replay": f" ({kept})", "ewc": f" (λ = {fmt.de(r['lam'])})"}
-    summary = _key_sentence(r, label, detail)
-    return View(plot.render(), readouts, summary, _table(r))
+    summary, answer = _key_sentence(r, label, detail)
+    # the table has what training without protection leaves of the old messages
+    return View(plot.render(), readouts, summary, _table(r), answer=answer, extra_answers=True)
 
 
-def _key_sentence(r: dict, label: str, detail: dict) -> str:
-    """The sentence under the curves: both tests now against the old messages before the update and,
-    for a protection, what it keeps of the old and costs of the new compared with none."""
+def _key_sentence(r: dict, label: str, detail: dict) -> tuple[str, str]:
+    """The sentence under the curves: both tests now against the old messages before the update; and
+    apart from it, for a protection, what it keeps of the old and costs of the new compared with none,
+    and the other ways of training: they tell what training without protection leaves, the lesson's guess."""
     now, before, epochs = r["now"], r["before"]["old"], r["epochs"]
     n_old, n_new = r["n_old"], r["n_new"]
     hint = " und mit Hinweis auf die Aufgabe" if r["hint"] else ""
     if epochs == 0:
         return (f"Vor dem Update{hint} erkennt das Modell {now['old']} von {n_old} alten Nachrichten, aber "
-                f"{now['new']} von {n_new} Reklamationen: Diese Abteilung wurde noch nicht trainiert.")
+                f"{now['new']} von {n_new} Reklamationen: Diese Abteilung wurde noch nicht trainiert."), ""
     how = "Mit EWC" if r["variant"] == "ewc" else label[0].upper() + label[1:]
     text = (f"{how}{detail[r['variant']]}{hint} erkennt das Modell nach {epochs} "
             f"{'Epoche' if epochs == 1 else 'Epochen'} {now['old']} von {n_old} alten Nachrichten (vorher {before}) "
-            f"und {now['new']} von {n_new} Reklamationen. ")
+            f"und {now['new']} von {n_new} Reklamationen.")
+    answer = ""
     if r["variant"] == "none":
         lost = before - now["old"]
-        text += ("Das Neue verdrängt das Alte." if 2 * lost > before else
-                 f"{fmt.count(lost, 'alte Nachricht geht', 'alte Nachrichten gehen')} verloren." if lost > 0 else "Das Alte bleibt erhalten.")
+        text += (" Das Neue verdrängt das Alte." if 2 * lost > before else
+                 f" {fmt.count(lost, 'alte Nachricht geht', 'alte Nachrichten gehen')} verloren." if lost > 0 else " Das Alte bleibt erhalten.")
     else:
         bare = r["table"]["none"]
         kept, cost = now["old"] - bare["old"], bare["new"] - now["new"]
         if kept <= 0:
-            text += "Gegenüber ohne Schutz rettet das keine alte Nachricht."
+            answer = "Gegenüber ohne Schutz rettet das keine alte Nachricht."
         else:
-            text += (f"Der Schutz rettet {fmt.count(kept, 'alte Nachricht', 'alte Nachrichten')}"
+            answer = (f"Der Schutz rettet {fmt.count(kept, 'alte Nachricht', 'alte Nachrichten')}"
                      + (f", kostet aber {fmt.count(cost, 'Reklamation', 'Reklamationen')}." if cost > 0
                         else " und kostet keine Reklamation."))
     # The table compares all three ways of training; a screen reader hears that comparison too, so
     # a change to λ or to the number kept is audible whichever way is shown.
     others = [f"{name}{detail[v]} {r['table'][v]['old']}" for v, name in VARIANTS if v != r["variant"]]
-    return text + f" Alte Nachrichten zum Vergleich: {others[0]}, {others[1]}."
+    return text, f"{answer} Alte Nachrichten zum Vergleich: {others[0]}, {others[1]}.".lstrip()
 
 
 def _table(r: dict) -> str:

@@ -236,7 +236,8 @@ def view(r: dict, layout: str = WIDE) -> View:
         if r["unused_arrivals"]:
             start = "Ankunftsrunden gelten nur mit eigenen Anfragen. " + start
     summary = start + _verdict(r, span(cont, w), span(fixed, w))
-    return View(figure, readouts, summary, extra)
+    # the table has C for every length of B, the one the lesson's guess asks about too
+    return View(figure, readouts, summary, extra, extra_answers=True)
 
 
 _SLOTS_WORDS = {1: "des einen Platzes", 2: "der zwei Plätze", 3: "der drei Plätze", 4: "der vier Plätze"}

@@ -228,7 +228,8 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("chance_all_old", "Wahrscheinlichkeit, dass beide alten Abteilungen dabei sind", chance_text, chance),
     ]
     summary = _key_sentence(r, composition, chance_text)
-    return View(figure(r, layout), readouts, summary, _table(r))
+    # the table's three cases include the one the lesson's guess asks about
+    return View(figure(r, layout), readouts, summary, _table(r), extra_answers=True)
 
 
 # -- the lesson ---------------------------------------------------------------------------

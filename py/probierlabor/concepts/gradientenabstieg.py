@@ -195,19 +195,22 @@ def _overshoots(visited) -> bool:
     return any(a * b < 0 for axis in range(2) for a, b in zip((p[axis] for p in visited), (p[axis] for p in visited[1:])))
 
 
-def _key_sentence(r: dict) -> str:
-    """Where the steps went: arrived, still crawling, zigzag, swinging for ever or running away."""
+def _key_sentence(r: dict) -> tuple[str, str]:
+    """Where the steps went: arrived, still crawling, zigzag, swinging for ever or running away; and apart
+    from it the sentence with the limit of the learning rate, which answers the lesson's guess."""
     lr, n = fmt.de_auto(r["lr"]), r["steps"]
     steps = fmt.count(n, "Schritt", "Schritten")
     with_momentum = f" und Momentum β = {fmt.de(r['beta'], 2, trim=True)}" if r["momentum"] else ""
+    limit = f"Die Grenze für die Lernrate ist {_rule(r)}."
     if r["loss_start"] == 0:
-        return "Der Start liegt schon im Minimum. Dort ist der Gradient 0, und kein Schritt bewegt etwas."
+        return "Der Start liegt schon im Minimum. Dort ist der Gradient 0, und kein Schritt bewegt etwas.", ""
     if n == 0:
-        return (f"Noch kein Schritt: Der Start {_point(r['start'])} hat den Verlust {_num(r['loss_start_exact'])}. "
-                f"Die Grenze für die Lernrate ist {_rule(r)}.")
+        return f"Noch kein Schritt: Der Start {_point(r['start'])} hat den Verlust {_num(r['loss_start_exact'])}.", limit
+    answer = ""
     if r["diverges"] or r["swings"]:
         if r["diverges"]:
-            text = f"Die Lernrate η = {lr} ist größer als {_rule(r)}. "
+            text = ""
+            answer = f"Die Lernrate η = {lr} ist größer als {_rule(r)}."
             if r["momentum"]:
                 text += (f"Entlang {_axes(r)} schaukelt sich der Weg mit dem Schwung auf und springt immer weiter "
                          "über die Talsohle. ")
@@ -218,8 +221,9 @@ def _key_sentence(r: dict) -> str:
                          "Talsohle und landet weiter weg. ")
             text += "Auf Dauer wächst der Verlust ohne Grenze. "
         else:
-            text = (f"Die Lernrate η = {lr} liegt genau auf der Grenze {_rule(r)}. Der Weg kommt nie an: "
+            text = (f"Mit η = {lr} kommt der Weg nie an: "
                     f"Entlang {_axes(r)} pendelt er über die Talsohle hin und her, ohne abzuklingen. ")
+            answer = f"Die Lernrate η = {lr} liegt genau auf der Grenze {_rule(r)}."
         # while the other direction still shrinks, the loss may fall over the first steps before it grows
         if not r["diverges"]:
             text += f"Nach {steps} ist der Verlust {_small(r['loss_end_exact'])}."
@@ -247,7 +251,10 @@ def _key_sentence(r: dict) -> str:
                      f"(Faktor {_factor(r, k)}): Der Weg läuft im Zickzack.")
     if r["outside"] is not None:
         text += f" Ab Schritt {r['outside']} liegt der Weg außerhalb des Bildes."
-    return text
+    if r["momentum"] and answer:
+        # the limit with momentum, 2(1 + β)/λ_max, is not the one the guess asks for
+        text, answer = f"{answer} {text}", ""
+    return text, answer
 
 
 LEVELS = (0.5, 2.0, 8.0, 32.0)  # the contour lines: where the loss is 0,5, 2, 8 and 32
@@ -311,12 +318,14 @@ def view(r: dict, layout: str = WIDE) -> View:
     ]
     # without momentum the limit is the answer to „Erst vermuten“: it shows where the path itself reaches it
     if r["momentum"] or r["diverges"] or r["swings"]:
-        readouts.append(Readout("limit", "Grenze der Lernrate", _rule(r), r["limit"], True))
+        # without momentum it is the very limit the guess asks for: held back until the reader has guessed
+        readouts.append(Readout("limit", "Grenze der Lernrate", _rule(r), r["limit"], True, answers=not r["momentum"]))
     if not r["momentum"]:
         readouts.append(Readout("factors", "Faktor je Schritt (1 − η·λ)",
                                 f"{_factor(r, 0)}; {_factor(r, 1)}",
                                 r["factors"]))
-    return View(_figure(r, layout).render(), readouts, _key_sentence(r))
+    summary, answer = _key_sentence(r)
+    return View(_figure(r, layout).render(), readouts, summary, answer=answer)
 
 
 # -- the lesson ---------------------------------------------------------------------------

@@ -201,7 +201,8 @@ def _grid(r: dict, layout: str) -> str:
     fy = top + (r["focus"] - 1) * cell
     out.append(f'<rect class="pl-lm-focusframe" x="{left - 16}" y="{fy:.1f}" width="{size + 16:.1f}" height="{cell:.1f}"/>')
     y = top + size + 18
-    out.append(svg.text(left, y, f"{r['links']} Verbindungen, mit jeder Verlust-Maske", "pl-legend"))
+    # the count alone: that every mask keeps it answers the lesson's guess (the key sentence's answer says it)
+    out.append(svg.text(left, y, f"{r['links']} Verbindungen", "pl-legend"))
     out.append(svg.text(left, y + 16, "Punkt links: Vorhersage im Verlust", "pl-legend"))
     return svg.figure(left + size + 10, y + 24, out, label="Welche Tokens jede Vorhersage lesen darf", cls="pl-lm",
                       layout=layout)
@@ -211,9 +212,10 @@ def _listed(items: list[str]) -> str:
     return " und ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
 
-def _key_sentence(r: dict) -> str:
+def _key_sentence(r: dict) -> tuple[str, str]:
     """The sentence under the strip: what the loss counts, and that a scored prediction still reads
-    the tokens without a loss of their own – two masks, and only the dots change."""
+    the tokens without a loss of their own – two masks, and only the dots change; and apart from it
+    that the grid keeps its links with every mask, which answers the lesson's guess."""
     on = [ROLES[k] for k, v in r["on"].items() if v]
     if on:
         only = "" if len(on) == len(ROLES) else "nur "
@@ -227,8 +229,8 @@ def _key_sentence(r: dict) -> str:
     verb = "zählt mit und liest" if r["focus_scored"] else "zählt nicht, liest aber"
     text += (f"Die Vorhersage von Token {r['focus']} („{r['focus_token']}“) {verb} {reads}, "
              f"{unscored} davon ohne eigenen Verlust"
-             + (". Unbewertet heißt also nicht wirkungslos. " if unscored and r["focus_scored"] else ". "))
-    return text + f"Das Raster behält bei jeder Maske seine {r['links']} Verbindungen."
+             + (". Unbewertet heißt also nicht wirkungslos." if unscored and r["focus_scored"] else "."))
+    return text, f"Das Raster behält bei jeder Maske seine {r['links']} Verbindungen."
 
 
 def view(r: dict, layout: str = WIDE) -> View:
@@ -242,13 +244,14 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("visible", "Tokens in der Eingabe", f"{r['visible']} (alle sichtbar)", r["visible"]),
         Readout("scored_count", "Bewertete Positionen", str(r["scored_count"]), r["scored_count"], True),
         Readout("weight", "Gewicht je bewertete Position", weight, r["weight"]),
-        Readout("links", "Verbindungen (Vorhersage liest Token)", f"{r['links']} (immer gleich)", r["links"], True),
+        Readout("links", "Verbindungen (Vorhersage liest Token)", f"{r['links']} (immer gleich)", r["links"], True,
+                answers=True),
         Readout("focus_reads", "Vorhersage von Token t liest", reads, r["focus_reads_count"]),
         Readout("unscored_but_read", "Ohne Verlust, aber gelesen",
                 fmt.count(r["unscored_but_read_count"], "Token", "Tokens"), r["unscored_but_read_count"]),
     ]
-    summary = _key_sentence(r)
-    return View(_strip(r, layout), readouts, summary, _grid(r, layout))
+    summary, answer = _key_sentence(r)
+    return View(_strip(r, layout), readouts, summary, _grid(r, layout), answer=answer)
 
 
 # -- the lesson ----------------------------------------------------------------

@@ -123,9 +123,10 @@ def _rect(x, y, w, h, cls, title=""):
     return svg.rect(x, y, w, h, cls, rx=3, title=title)
 
 
-def _key_sentence(r: dict, mapping: str) -> str:
+def _key_sentence(r: dict, mapping: str) -> tuple[str, str]:
     """The sentence under the memory: how many blocks the positions take and what stays empty, against
-    reserving the longest possible request; and that the layout changes the addresses, not the result."""
+    reserving the longest possible request, and the result; and apart from it that the layout changes the
+    addresses, not the result, which answers the lesson's guess."""
     n, blocks = r["n"], r["blocks"]
     text = (f"{fmt.count(n, 'Position braucht', 'Positionen brauchen')} {fmt.count(blocks, 'Block', 'Blöcke')} "
             f"zu {r['block_size']} (Tabelle {mapping}).")
@@ -135,8 +136,8 @@ def _key_sentence(r: dict, mapping: str) -> str:
         text += f" {'Darin' if blocks == 1 else 'Im letzten'} bleiben {fmt.count(r['free_slots'], 'Platz', 'Plätze')} leer."
     if r["reserve_empty"]:
         text += f" Eine Reservierung für {MAX_POSITIONS} Positionen ließe {fmt.de(r['reserve_empty'])} leer."
-    return (text + f" Das Ergebnis ist {fmt.de_auto(r['output'])}, in jeder Anordnung gleich: PagedAttention "
-            "ändert die Adressen, nicht die Rechnung.")
+    return (text + f" Das Ergebnis ist {fmt.de_auto(r['output'])}.",
+            "Es ist in jeder Anordnung gleich: PagedAttention ändert die Adressen, nicht die Rechnung.")
 
 
 def view(r: dict, layout: str = WIDE) -> View:
@@ -226,8 +227,8 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("waste", "Anteil leerer Plätze", fmt.pct(r["waste_share"]), r["waste_share"]),
         Readout("output", "Attention-Ergebnis", fmt.de_auto(r["output"]), r["output"], True),
     ]
-    summary = _key_sentence(r, mapping)
-    return View(figure, readouts, summary)
+    summary, answer = _key_sentence(r, mapping)
+    return View(figure, readouts, summary, answer=answer)
 
 
 # -- the lesson ---------------------------------------------------------------------------

@@ -211,7 +211,8 @@ def view(r: dict, layout: str = WIDE) -> View:
     lead = (f"{c} von {n} gesammelten Versuchen bestanden" + (f" (Nr. {where})" if where else "")
             + (f" (eingestellt waren {r['c']}, es gibt aber nur {n})" if r["c_clamped"] else ""))
     summary = f"{lead}. " + _reading(r, est)
-    return View(figure, readouts, summary, _curve(r, layout))
+    # the curve gives pass@j for every j, the one the lesson's guess asks about too
+    return View(figure, readouts, summary, _curve(r, layout), extra_answers=True)
 
 
 # -- figures ------------------------------------------------------------------------

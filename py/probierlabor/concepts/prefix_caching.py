@@ -291,7 +291,8 @@ def view(r: dict, layout: str = WIDE) -> View:
     else:
         what = "keine Änderung" if r["x"] == NONE else f"X statt {r['x']}"
     summary = _key_sentence(r, what)
-    return View(figure, readouts, summary, extra)
+    # the table has every position of X, the one the lesson's guess asks about too
+    return View(figure, readouts, summary, extra, extra_answers=True)
 
 
 # -- the lesson ---------------------------------------------------------------------------

@@ -153,30 +153,30 @@ def _deg(value: float) -> str:
     return fmt.de(int(value)) + "°" if float(value).is_integer() else fmt.de(value, 1) + "°"
 
 
-def _key_sentence(r: dict) -> str:
-    """The sentence under the circle: distance, angle and product, then what they mean here – a shift
-    changes nothing, a whole number of turns gives the product of distance 0 again (the real frequencies
-    do not), and at θ = 180° this pair only tells even from odd distances."""
+def _key_sentence(r: dict) -> tuple[str, str]:
+    """The sentence under the circle: distance, angle and product, then what they mean here – a whole
+    number of turns gives the product of distance 0 again (the real frequencies do not), and at θ = 180°
+    this pair only tells even from odd distances; and apart from it that a shift changes nothing, which
+    answers the lesson's guess."""
     d, turned = r["distance"], (r["distance"] * r["theta"]) % 360
     real = f"Mit echten Frequenzen (d = {r['dim']}) im Mittel {fmt.de(r['real_score'], 3)}."
     text = (f"Query an Position {r['m']}, Key an Position {r['n']}, θ = {_deg(r['theta'])}: Abstand {fmt.de(d)}, "
             f"die Pfeile stehen {_deg(r['angle_between'])} auseinander, Skalarprodukt {fmt.de(r['score'], 3)}.")
     if r["shift"]:
-        return (text + f" Beide um {r['shift']} verschoben ändert daran nichts: Es zählt nur der Abstand. "
-                + real)
+        return f"{text} {real}", f"Beide um {r['shift']} verschoben ändert daran nichts: Es zählt nur der Abstand."
     if d == 0:
-        return text + " Beide stehen an derselben Stelle und sind gleich weit gedreht. " + real
+        return text + " Beide stehen an derselben Stelle und sind gleich weit gedreht. " + real, ""
     if r["theta"] == 180:
         return (text + " Bei θ = 180° steht jeder gerade Abstand wie 0, jeder ungerade wie 1: Dieses Paar "
-                "unterscheidet nur gerade von ungeraden Abständen. " + real)
+                "unterscheidet nur gerade von ungeraden Abständen. " + real), ""
     at_zero = fmt.de(dot(r["q0"], r["k0"]), 3)
     if turned == 0 and at_zero != fmt.de(r["real_score"], 3):
         return (text + f" Der Key ist um volle Umdrehungen weiter gedreht, das Produkt ist wieder das von Abstand 0. "
                 f"Mit echten Frequenzen (d = {r['dim']}) nicht: im Mittel {fmt.de(r['real_score'], 3)} statt "
-                f"{at_zero}.")
+                f"{at_zero}."), ""
     if turned == 180:
-        return text + " Der Key ist eine halbe Umdrehung weiter gedreht als die Query. " + real
-    return text + " Schiebst du beide weiter, bleibt das so: Es zählt nur der Abstand. " + real
+        return text + " Der Key ist eine halbe Umdrehung weiter gedreht als die Query. " + real, ""
+    return f"{text} {real}", "Schiebst du beide weiter, bleibt das so: Es zählt nur der Abstand."
 
 
 def view(r: dict, layout: str = WIDE) -> View:
@@ -260,8 +260,8 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("score", "Skalarprodukt q · k", fmt.de(r["score"], 3), r["score"], True),
         Readout("real_score", "Echte Frequenzen (Mittel der Paare)", fmt.de(r["real_score"], 3), r["real_score"]),
     ]
-    summary = _key_sentence(r)
-    return View(figure, readouts, summary, _distance_chart(r, layout) + _table(r))
+    summary, answer = _key_sentence(r)
+    return View(figure, readouts, summary, _distance_chart(r, layout) + _table(r), answer=answer)
 
 
 def _pair(u) -> str:

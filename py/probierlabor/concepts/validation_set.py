@@ -255,9 +255,10 @@ def _named(rule: str, lam: float = 0) -> str:
     return f"{article} {RULE_LABEL[rule]}"
 
 
-def _key_sentence(r: dict, rule: str, state: str) -> str:
+def _key_sentence(r: dict, rule: str, state: str) -> tuple[str, str]:
     """The sentence under the plot: the rule's error in the notebook and at validation, whether
-    validation picks the rule the notebook favours, and what the test days may still say."""
+    validation picks the rule the notebook favours, and what the test days may still say; and apart
+    from it the rule that wins at validation when it is another one, which answers the lesson's guess."""
     me = r["mae_exact"][rule]
     name, it, it_acc = _named(rule, r["lam"]), NAMED[rule][1], NAMED[rule][2]
     name = name[0].upper() + name[1:]
@@ -265,23 +266,24 @@ def _key_sentence(r: dict, rule: str, state: str) -> str:
     best = Fraction(r["mae_exact"][pick]["validation"])
     chosen = Fraction(me["validation"]) == best
     nb, val = portions(me["notebook"]), portions(me["validation"])
+    winner = f"Bei der Validierung gewinnt {_named(pick)} mit {portions(r['mae_exact'][pick]['validation'])}."
+    answer = "" if chosen else winner
     if on_notebook == rule and not chosen:
         text = (f"{name} trifft das Heft am besten, im Mittel {nb} daneben. Bei der Validierung liegt {it} aber "
-                f"{val} daneben, dort gewinnt {_named(pick)} mit {portions(r['mae_exact'][pick]['validation'])}.")
+                f"{val} daneben.")
     elif chosen and on_notebook != rule:
         text = (f"{name} liegt im Heft {nb} daneben, bei der Validierung nur {val}: Die Validierung wählt "
                 f"{it_acc}, obwohl im Heft {_named(on_notebook, r['lam'])} besser ist.")
     elif chosen:
         text = f"{name} liegt im Heft {nb} daneben, bei der Validierung {val}: Beide Male ist {it} die beste Regel."
     else:
-        text = (f"{name} liegt im Heft {nb} daneben, bei der Validierung {val}. "
-                f"Dort gewinnt {_named(pick)} mit {portions(r['mae_exact'][pick]['validation'])}.")
+        text = f"{name} liegt im Heft {nb} daneben, bei der Validierung {val}."
     if state == "hidden":
-        return text + " Die Testtage bleiben verdeckt, bis du eine Regel festlegst."
+        return text + " Die Testtage bleiben verdeckt, bis du eine Regel festlegst.", answer
     if state == "honest":
-        return text + f" Festgelegt und einmal getestet: An den Testtagen liegt {it} {portions(me['test'])} daneben."
+        return text + f" Festgelegt und einmal getestet: An den Testtagen liegt {it} {portions(me['test'])} daneben.", answer
     return text + (f" {WARNING}: Festgelegt war {RULE_LABEL[r['fixed']]}, jetzt gilt {RULE_LABEL[rule]} "
-                   f"(Testfehler {exact_de(me['test'])}) – der Test bewertet die Wahl nicht mehr unabhängig.")
+                   f"(Testfehler {exact_de(me['test'])}) – der Test bewertet die Wahl nicht mehr unabhängig."), answer
 
 
 def view(r: dict, layout: str = WIDE) -> View:
@@ -364,11 +366,12 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("test", "Fehler an den Testtagen", test_value, m["test"], True),
         Readout("winner", "Beste Regel: Heft / Validierung",
                 f"{RULE_LABEL[r['winner']['notebook']]} / {RULE_LABEL[r['winner']['validation']]}",
-                [r["winner"]["notebook"], r["winner"]["validation"]]),
+                [r["winner"]["notebook"], r["winner"]["validation"]], answers=True),
         Readout("state", "Testtage", STATE_TEXT[state], state, state == "used"),
     ]
-    summary = _key_sentence(r, rule, state)
-    return View(plot.render(), readouts, summary, _table(r))
+    summary, answer = _key_sentence(r, rule, state)
+    # the table has every rule's error at validation
+    return View(plot.render(), readouts, summary, _table(r), answer=answer, extra_answers=True)
 
 
 SHORT = {"line": "Gerade", "curve": "Kurve", "mean": "Mittel&shy;wert"}

@@ -119,6 +119,8 @@ def _run(slug: str, raw: Mapping[str, Any] | None, layout: str, with_result: boo
         "extra": view.extra,
         "readouts": [_readout(r) for r in view.readouts],
         "summary": view.summary,
+        "answer": view.answer,
+        "extra_answers": view.extra_answers,
         "lesson": lesson.status(getattr(module, "LESSON", None), values, result),
     }
 

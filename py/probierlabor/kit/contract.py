@@ -334,11 +334,18 @@ class Readout:
     value: str
     raw: Any = None
     emphasis: bool = False
+    # the number answers the lesson's guess (kit/lesson.py): the page shows it once the reader has
+    # committed a guess (or the experiment has answered it), and the printed worksheet never does
+    answers: bool = False
 
 
 @dataclass
 class View:
-    """What the page shows for one result."""
+    """What the page shows for one result.
+
+    What answers the lesson's guess is declared, so that the page can hold it back until the reader
+    has guessed and paper can leave it out: a readout's ``answers``, the sentence ``answer`` and
+    ``extra_answers`` for the second figure or table."""
 
     figure: str  # SVG markup
     readouts: list[Readout]
@@ -346,6 +353,8 @@ class View:
     # means (issue 30 §3); screen readers hear it after every change, the CLI prints it
     summary: str
     extra: str = ""  # optional second SVG or table
+    answer: str = ""  # what of the key sentence answers the guess; said after ``summary``
+    extra_answers: bool = False
 
 
 # Half of a character: a UTF-16 surrogate without its partner. A text field can hold one (an emoji cut

@@ -47,9 +47,10 @@ def experiment(slug: str) -> str:
         f'<div class="pl-stage">'
         f'<figure class="pl-figure pl-figure-scroll{" pl-draggable" if drag_hint else ""}">{first["figure"]}</figure>'
         f'<div class="pl-side">{_readouts(run["readouts"])}'
-        f'<div class="pl-extra pl-extra-scroll">{first["extra"]}</div></div>'
+        f'<div class="pl-extra pl-extra-scroll"{_ANSWERS if run["extra_answers"] else ""}>{first["extra"]}</div></div>'
         f'</div>'
         f'<p class="pl-summary" aria-live="polite">{escape(run["summary"])}</p>'
+        f'<p class="pl-answer"{_ANSWERS} aria-live="polite">{escape(run["answer"])}</p>'
         f"<template class=\"pl-views\" data-views='{_single_quoted(views)}'></template>"
         f'</section>'
     )
@@ -80,8 +81,8 @@ def first_paint(slug: str) -> dict[str, str]:
 
 
 # What the page needs of a view before Python runs; a readout's raw number is for the CLI and tests.
-_VIEW_KEYS = ("summary", "controls", "display", "url", "lesson")
-_READOUT_KEYS = ("key", "label", "value", "emphasis")
+_VIEW_KEYS = ("summary", "answer", "extra_answers", "controls", "display", "url", "lesson")
+_READOUT_KEYS = ("key", "label", "value", "emphasis", "answers")
 
 
 def prerendered(slug: str) -> tuple[dict, list[int]]:
@@ -115,7 +116,7 @@ def prerendered(slug: str) -> tuple[dict, list[int]]:
         out = api.run(slug, values)
         assert not out["notes"], (slug, values, out["notes"])  # a preset must be valid as it stands
         view = {"figure": cut(out["figure"]), "extra": cut(out["extra"]),
-                "readouts": [{k: r[k] for k in _READOUT_KEYS} for r in out["readouts"]],
+                "readouts": [{k: r[k] for k in _READOUT_KEYS if k != "answers" or r[k]} for r in out["readouts"]],
                 **{k: out[k] for k in _VIEW_KEYS}}
         text = json.dumps(view, sort_keys=True)
         if text not in seen:
@@ -174,9 +175,15 @@ def _preset_button(slug: str, index: int, preset, view: int) -> str:
             f'{escape(preset.label)}</button>')
 
 
+# What answers the lesson's guess (contract.View): hidden until the reader has guessed (lesson.js marks the
+# block with data-guessed) and never printed (lesson.css).
+_ANSWERS = " data-answers"
+
+
 def _readouts(readouts: list[dict]) -> str:
     items = "".join(
-        f'<div class="pl-readout{" pl-em" if r["emphasis"] else ""}" data-readout="{escape(r["key"])}">'
+        f'<div class="pl-readout{" pl-em" if r["emphasis"] else ""}" data-readout="{escape(r["key"])}"'
+        f'{_ANSWERS if r["answers"] else ""}>'
         f'<dt>{escape(r["label"])}</dt><dd>{escape(r["value"])}</dd></div>'
         for r in readouts
     )

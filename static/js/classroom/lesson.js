@@ -7,7 +7,8 @@
 // Feedback teaches (issue 30 §2): a wrong guess shows its own reason (.pl-why-not of its choice), and a
 // task the reader is close to says so (.pl-task-near while kit/lesson.status lists it in „near“; not
 // stored: it follows the state). „Was du entdeckst“ (mkdocs_hooks/discoveries.py) opens once the guess
-// is committed or a task solved.
+// is committed or a task solved; what of the experiment answers the guess (data-answers, contract.View)
+// shows from then on, or once the experiment has shown the answer (data-guessed on its block, lesson.css).
 //
 // Progress stays in this browser (localStorage, one entry per page); nothing leaves the device.
 // Once solved, a task stays solved; a committed guess can be changed until the experiment has
@@ -184,6 +185,8 @@ function apply(lesson, status) {
     state.solved.push(key);
     news.push(`Aufgabe gelöst: ${taskText(li)}`);
   }
+  const answered = status.shown && !lesson.answered;
+  lesson.answered = lesson.answered || status.shown;  // for this visit: the experiment has shown the answer
   const judged = status.shown && state.guess !== null && !state.judged;
   if (judged) {
     state.judged = true;
@@ -198,7 +201,7 @@ function apply(lesson, status) {
     const note = tasks.querySelector(`.pl-task[data-task="${CSS.escape(key)}"] .pl-task-near`);
     if (note) news.push(note.textContent);
   }
-  if (!progressed && !nearChanged) return;
+  if (!progressed && !nearChanged && !answered) return;
   if (progressed) save(lesson.slug, state);
   paint(lesson);
   if (news.length) say(tasks, news.join(" "));
@@ -318,6 +321,10 @@ function paint(lesson) {
     lesson.discovered = earned;
     found.open = earned;
   }
+  const guessed = earned || lesson.answered || (present && Boolean(predict.plRevealed));
+  document.querySelectorAll(`[data-experiment="${CSS.escape(lesson.slug)}"]`).forEach((root) => {
+    if (root.hasAttribute("data-guessed") !== guessed) root.toggleAttribute("data-guessed", guessed);
+  });
 }
 
 function showAnswer(item, shown, present) {

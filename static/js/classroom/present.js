@@ -29,6 +29,11 @@ const KEYS = [
   ["?", "diese Übersicht öffnen und schließen"],
 ];
 
+// Printing is the browser's own key; the sheet it gives is lesson.css's worksheet.
+const PRINT_HINT = "Drucken: Strg + P (am Mac ⌘ + P). Gedruckt wird ein Arbeitsblatt: die Frage, die Vermutung zum " +
+  "Ankreuzen, das Experiment so, wie es gerade eingestellt ist, die Aufgaben mit Linien und die Fragen für das " +
+  "Gespräch, ohne Lösungen.";
+
 let live = null;        // polite announcements for screen readers
 let lastUsed = null;  // the replay panel or „Eigener Lauf“ last clicked or focused: ←/→ and Space go there
 let atTasks = false;  // while presenting, Bild↑/↓ went on past the last preset to the tasks (walk)
@@ -153,12 +158,14 @@ function ensureHelp() {
   table.append(body);
   const note = document.createElement("p");
   note.textContent = "Die Tasten wirken nicht, solange in einem Eingabefeld geschrieben wird, und nicht zusammen mit Strg, Alt oder ⌘. Vollbild: F11.";
+  const paper = document.createElement("p");
+  paper.textContent = PRINT_HINT;
   const close = document.createElement("button");
   close.type = "button";
   close.className = "pl-keys-close";
   close.textContent = "Schließen";
   close.addEventListener("click", () => dialog.close());
-  dialog.append(title, table, note, close);
+  dialog.append(title, table, note, paper, close);
   // a click on the backdrop (outside the box) closes it, as a reader expects of an overlay
   dialog.addEventListener("click", (e) => { if (e.target === dialog) dialog.close(); });
   document.body.append(dialog);

@@ -394,9 +394,11 @@ function paint(root, out, { url = true } = {}) {
   const scrolling = sizes(root).scrolling;
   morph(root.querySelector(".pl-figure"), out.figure);
   morph(root.querySelector(".pl-extra"), out.extra || "");
+  root.querySelector(".pl-extra").toggleAttribute("data-answers", Boolean(out.extra_answers));
   fitFigures(root, scrolling);
   updateReadouts(root, out.readouts);
   setText(root.querySelector(".pl-summary"), out.summary);
+  setText(root.querySelector(".pl-answer"), out.answer || "");
   setControls(root, out.controls);
   for (const [name, text] of Object.entries(out.display)) {
     const output = root.querySelector(`[data-output="${name}"]`);
@@ -420,6 +422,7 @@ function updateReadouts(root, readouts) {
       setText(shown[i].querySelector("dt"), r.label);
       setText(shown[i].querySelector("dd"), r.value);
       shown[i].classList.toggle("pl-em", Boolean(r.emphasis));
+      shown[i].toggleAttribute("data-answers", Boolean(r.answers));
     });
   } else rebuildReadouts(root, readouts);
 }
@@ -441,6 +444,7 @@ function rebuildReadouts(root, readouts) {
     const div = document.createElement("div");
     div.className = "pl-readout" + (r.emphasis ? " pl-em" : "");
     div.dataset.readout = r.key;
+    div.toggleAttribute("data-answers", Boolean(r.answers));  // experiment_block.py: held back until the guess
     const dt = document.createElement("dt"); dt.textContent = r.label;
     const dd = document.createElement("dd"); dd.textContent = r.value;
     div.append(dt, dd);

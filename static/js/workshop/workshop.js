@@ -83,7 +83,6 @@ function status(section, text, kind) {
 function show(section, text) {
   section.plText = text;
   if (section.plEditor) editorModule.setText(section.plEditor, text);
-  laterForPrint(section);
 }
 
 // ---- opening -------------------------------------------------------------------------------
@@ -124,44 +123,6 @@ async function open(section) {
 function edited(section, text) {
   section.plText = text;
   if (text !== section.plFilled) store(section.dataset.workshop, text);
-  laterForPrint(section);
-}
-
-// ---- print ---------------------------------------------------------------------------------
-
-// The printed sheet carries the code on its own last page, which the print dialog's page range can
-// leave out (print.css; the section itself does not print): a copy at the end of the page with the
-// reader's own version of the code if there is one, else the script filled with the values the
-// experiment shows now. Without it a sheet at T = 2 printed the default's T = 1 (issue 28).
-function printCopy(section) {
-  if (!section.plPrint) {
-    const copy = document.createElement("section");
-    copy.className = "pl-print-code";
-    const title = document.createElement("h2");
-    title.textContent = section.querySelector("summary").textContent;
-    const pre = document.createElement("pre");
-    pre.append(document.createElement("code"));
-    copy.append(title, pre);
-    (section.closest(".md-content__inner") || section.parentElement).append(copy);
-    section.plPrint = copy;
-  }
-  return section.plPrint.querySelector("code");
-}
-
-function forPrint(section) {
-  section.plPrintLater = 0;
-  const mine = stored(section.dataset.workshop);
-  const text = mine !== null ? mine : filled(section);
-  const code = printCopy(section);
-  if (code.textContent !== text) code.textContent = text;
-}
-
-// After a change, once the browser is idle: a dragged slider asks Python for the script once, not at
-// every step. Printing itself (beforeprint) brings every copy up to date at once.
-function laterForPrint(section) {
-  if (section.plPrintLater) return;
-  const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 200));
-  section.plPrintLater = idle(() => { if (section.plPrintLater) forPrint(section); });
 }
 
 // ---- running -------------------------------------------------------------------------------
@@ -245,14 +206,7 @@ function mount(section) {
     show(section, section.plFilled);
     status(section, TEXT.reset);
   });
-  forPrint(section);
   if (section.open) open(section);
 }
-
-// Only when printing: refreshed after every render, the copy asked Python for the whole script in
-// the idle time between a slider's frames (experience-replay's next frame 22 → 25 ms, bench side by side).
-window.addEventListener("beforeprint", () => {
-  document.querySelectorAll(".pl-workshop").forEach((section) => { if (mounted.has(section)) forPrint(section); });
-});
 
 export const onPage = () => document.querySelectorAll("[data-workshop]").forEach(mount);
