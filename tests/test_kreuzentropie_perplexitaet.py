@@ -239,37 +239,6 @@ def test_the_guess_explains_with_the_modules_own_numbers():
     assert f"≈ {r['mean']:.2f}".replace(".", ",") in explain and f"≈ {r['perplexity']:.1f}".replace(".", ",") in explain
 
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
-PAGE = " ".join((ROOT / "pages/kreuzentropie-perplexitaet.md").read_text(encoding="utf-8").split())
-LOSS_JS = (ROOT / "static/js/realmodel/loss.js").read_text(encoding="utf-8")
-CLAIMS = [
-    # (where, what it said, what it says now)
-    (PAGE, "sind es {{", "sind es ≈ {{"),
-    (PAGE, "kostet {{", "kostet ≈ {{"),
-    (PAGE, "im Mittel {{", "im Mittel ≈ {{"),
-    (PAGE, "steigt sie auf {{", "steigt sie auf ≈ {{"),
-    (PAGE, "trägt {{", "trägt ≈ {{"),
-    (PAGE, "Text dieser Website und der deutschen Hilfe", "aus einer früheren Fassung dieser Website (ohne die Grundlagen-Seiten)"),
-    (PAGE, "liest alles davor.", 'liest alles davor, hier bis zu {{ model_fact("prompt_tokens") }} Tokens'),
-    (PAGE, "tausende Tokens", '{{ model_fact("vocab_sizes") }}'),
-    (PAGE, "nats", "Nat"),
-    (PAGE, r"H \;=\;", r"H(p_{\text{Text}},\, p_{\text{Modell}})"),
-    (PAGE, "", r"Die **Entropie** \(H(p)\)"),
-    (PAGE, "Zählen tut sie", "Aussagekräftig ist sie erst"),
-    (ce.TEASER, "−log p", "−ln p"),
-    (" ".join(ce.LESSON.teacher), "Deshalb gibt die Softmax", "Die Softmax gibt jedem Token mehr als 0 – gut so"),
-    (" ".join(ce.LESSON.misconceptions), "seltene Wörter bestimmen", "unerwartete Tokens (kleines p) bestimmen"),
-    (LOSS_JS, "nie gesehen hat (${de(", "lange Abschnitte ` +\n    `zurückgehaltenen Textes"),
-    (LOSS_JS, "nats", "Nat"),
-    (LOSS_JS, "zwischen ${de(data.perplexity, 1)}", "zwischen ${between(data.perplexity)}"),  # rounded, no „≈“
-]
-
-
-@pytest.mark.parametrize("where, wrong, right", CLAIMS, ids=[right[:50] for _, _, right in CLAIMS])
-def test_the_corrected_claim_stands(where, wrong, right):
-    assert right in where and (not wrong or wrong not in where)
-
-
 def test_the_prose_reads_the_blocks_limit_and_writes_large_numbers_as_fmt_does():
     from probierlabor.pageblocks import site_model
     from probierlabor.realmodel.fields import PROMPT_TOKENS
