@@ -15,7 +15,7 @@ JOBS   ?= 2
 serve: site
 	$(BIN)/python tools/serve.py site --host $(HOST) --port $(PORT)
 
-PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=15
+PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=20
 
 # Both kinds in one session: the workers take tests from one queue, so unit tests fill the time a long
 # browser test holds the other worker, where two sessions in a row would each end with one worker idle.

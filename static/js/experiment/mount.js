@@ -16,6 +16,8 @@ import * as urlState from "../url-state.js";
 import { morph } from "./morph.js";
 
 const mounted = new WeakSet();  // the elements this file has wired
+// the roots whose shown state the reader's own hand made (userChange): only there a task can count
+const byReaderHand = new WeakSet();
 
 const SLOW_MS = 45000;
 
@@ -121,7 +123,7 @@ function start(root) {
   // (and Python says what it had to correct in a shared link).
   if (root.plChanged) render(root, fromControls(root), { fromUrl: false });
   else {
-    root.plByReader = false;
+    byReaderHand.delete(root);
     render(root, fromUrl(root), { fromUrl: true });
   }
 }
@@ -178,7 +180,7 @@ function early(root, index, label) {
   const view = prerendered(root, index);
   if (!view) { pending(root, true); return; }
   root.plChanged = false;
-  root.plByReader = false;
+  byReaderHand.delete(root);
   root.plShown = view;
   paint(root, view);
   pending(root, false);
@@ -288,7 +290,8 @@ function writeUrl(root, values) {
 // a number in the prose, a key of classroom/present.js); kept until the next change, so that a view drawn
 // again for a new width counts as the one before.
 function userChange(root, { byReader = true } = {}) {
-  root.plByReader = byReader;
+  if (byReader) byReaderHand.add(root);
+  else byReaderHand.delete(root);
   // Synchronous on purpose: Chromium already delivers pointer-driven input at most once per
   // frame, and computing at once leaves the whole rest of the frame for layout and paint.
   if (python.ready()) render(root, fromControls(root), { fromUrl: false });
@@ -319,7 +322,7 @@ function render(root, raw, { fromUrl }) {
   status(root, "");
   if (root.dataset.state !== "ready") root.dataset.state = "ready";
   root.plLastMs = performance.now() - t0;
-  announceRun(root, { ms: root.plLastMs, lesson: out.lesson, byReader: root.plByReader === true });
+  announceRun(root, { ms: root.plLastMs, lesson: out.lesson, byReader: byReaderHand.has(root) });
 }
 
 // Python started from the build's memory snapshot has run next to nothing when it is ready, and its
