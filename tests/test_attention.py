@@ -311,3 +311,32 @@ def test_a_typed_query_is_written_as_typed_and_a_longer_one_with_approx():
 def test_the_head_size_of_the_sites_model_is_not_left_out_of_the_real_ones():
     text = (Path(__file__).resolve().parents[1] / "pages/attention.md").read_text(encoding="utf-8")
     assert 'das Modell\ndieser Website {{ model_fact("head_dim") }}' in text and "Echte Modelle nehmen" not in text
+
+
+def test_a_tie_for_the_most_weight_mixes_the_values_and_moves_to_no_single_one():
+    """Two tied keys far ahead of the third: each weight is 0,5 in floats, and the output lies half way."""
+    out = run(query="4; 4", keys="4; 4; 4; 4; −4; −4", pos=3)
+    assert out["result"]["weights"][:2] == [0.5, 0.5]
+    assert "mischt ihre Values" in out["summary"] and "seinem Value" not in out["summary"]
+
+
+def test_the_table_caption_says_how_the_weights_are_rounded():
+    assert "Gewichte auf zwei Stellen gerundet" in run()["extra"] and "irrational" not in run()["extra"]
+    assert "Gewichte exakt" in run(pos=1)["extra"]
+
+
+def test_the_values_help_says_what_happens_to_too_few_values():
+    """Fewer than three pairs are refused as a whole; three or more fill the missing tokens from the page."""
+    help_text = api.params_of(SLUG)["vals"].help
+    assert "mindestens 3 Paare" in help_text
+    assert "mindestens 6 Werte" in " ".join(run(vals="1; 2; 3; 4")["notes"])
+    assert "2 Paare fehlten" in run(vals="1; 2; 3; 4; 0; 0")["summary"]
+
+
+def test_no_vector_a_hint_names_solves_a_task_as_the_query():
+    """A hint points the way; a query it names, typed in, leaves the tasks open."""
+    for task in att.LESSON.tasks:
+        for hint in task.hints:
+            for x, y in re.findall(r"\((−?[\d,]+); (−?[\d,]+)\)", hint):
+                query = f"{x}; {y}"
+                assert run(query=query)["lesson"]["solved"] == [], (task.key, hint)

@@ -54,6 +54,7 @@ CLAIMS = [
     (page("attention"), "Vaswani und andere", "Vaswani et al. 2017"),
     (page("attention"), r"{\sqrt{d}}\right) V", r"{\sqrt{d}} + M\right) V"),
     (page("attention"), "", "Hier fragt jedes Token mit derselben Query"),
+    (page("attention"), "Nur bei gleichen Scores und hinter der Maske", "wenn alle sichtbaren Scores gleich sind"),
     (page("embeddings"), "Senkrecht heißt unabhängig", "Senkrecht heißt: kein gemeinsamer Anteil"),
     (page("embeddings"), "an ähnlichen Stellen im Text", "in ähnlicher Umgebung"),
     (page("embeddings"), "ist ihr Abstand 0", "ist ihr Positionsabstand 0"),

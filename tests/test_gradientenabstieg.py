@@ -252,3 +252,37 @@ def test_strong_momentum_swings_and_does_not_crawl():
     out = run(lr=0.01, momentum=True, beta=0.99, steps=50)
     assert min(p[1] for p in out["result"]["path"]) < 0  # w₂ crossed the valley's floor
     assert "kriecht" not in out["summary"] and "pendelt er zurück" in out["summary"]
+
+
+@pytest.mark.parametrize("beta, times", [(0.9, 19), (0.5, 3)])
+def test_at_the_momentum_limit_the_swing_grows_to_its_bound_and_the_sentence_says_so(beta, times):
+    """On the limit with momentum the roots are −1 and −β: the swing along w₂ grows towards (1 + β)/(1 − β)
+    times the start's part and never beyond, and the loss grows with it. The sentence says both."""
+    limit = 2 * (1 + beta) / 4
+    out = run(lr=limit, momentum=True, beta=beta, steps=50)
+    r, text = out["result"], out["summary"]
+    swing = [abs(p[1]) for p in r["path"]]
+    assert max(swing) < times * 2 and swing[-1] > 0.9 * times * 2
+    assert f"nie über das {times}-Fache des Abstands am Start hinaus" in text
+    assert "gewachsen" in text and r["loss_end"] > r["loss_start"]
+
+
+def test_momentum_with_beta_zero_is_plain_descent_and_no_sentence_speaks_of_swing():
+    out = run(lr=0.3, momentum=True, beta=0.0)
+    assert "Schwung" not in out["summary"] and "Zickzack" in out["summary"]
+    assert "schaukelt" not in run(lr=0.5, momentum=True, beta=0.0)["summary"]
+    assert "schaukelt" not in run(lr=0.6, momentum=True, beta=0.0)["summary"]
+
+
+def test_no_preset_title_names_the_limit_the_guess_asks_for():
+    """A preset's title shows on hover before the guess: the rule 2/λ_max with the question's λ = 1 and 4
+    is the answer, and so is a learning rate said to run away."""
+    for preset in gd.PRESETS:
+        assert "λ_max" not in preset.help and "läuft davon" not in preset.help, preset.label
+
+
+def test_the_momentum_prose_says_the_swing_at_the_limit_is_bounded_but_large():
+    from pathlib import Path
+
+    page = " ".join((Path(__file__).resolve().parents[1] / "pages" / f"{SLUG}.md").read_text(encoding="utf-8").split())
+    assert "Genau auf der Grenze beruhigt er sich nie" in page and "nicht ohne Grenze" in page

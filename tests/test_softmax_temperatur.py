@@ -223,7 +223,6 @@ def test_workshop_script_recomputes_the_softmax():
     ({}, "≈ 1,46 Bit (höchstens 2)", "≈ 2,76"),
     ({"T": 100.0}, "≈ 2,00 Bit (höchstens 2)", "≈ 4"),  # 3,99996…: rounded, not exact
     ({"T": 0.01}, "≈ 0,00 Bit (höchstens 2)", "≈ 1"),
-    ({"greedy": True}, "0 Bit (höchstens 2)", "1"),
     ({"logits": "0; 0"}, "1 Bit (höchstens 1)", "2"),
     ({"logits": "1; 1; 1"}, "≈ 1,58 Bit (höchstens ≈ 1,58)", "3"),  # log₂ 3 is irrational, 3 tokens exact
     ({"row": "fuenf"}, "≈ 1,45 Bit (höchstens ≈ 2,32)", "≈ 2,74"),
@@ -243,3 +242,22 @@ def test_no_hint_types_the_solution_for_the_reader():
                 for greedy in (False, True):
                     solved = api.run(sm.SLUG, {"logits": quoted, "greedy": greedy})["lesson"]["solved"]
                     assert task.key not in solved, (task.key, hint)
+
+
+def test_one_certain_token_is_no_choice_between_equally_good_ones():
+    """At T = 0 with one largest logit 2^H is exactly 1: „zwischen 1 gleich guten Tokens“ says nothing."""
+    out = api.run(sm.SLUG, {"greedy": True})
+    readouts = {r["key"]: r["value"] for r in out["readouts"]}
+    assert readouts["entropy"] == "0 Bit (höchstens 2)" and readouts["perplexity"] == "1 Token: gar nicht unsicher"
+    assert "Entropie 0 Bit: gar nicht unsicher, ein Token bekommt alles." in out["summary"]
+    assert "1 gleich guten" not in out["summary"]
+
+
+def test_a_logit_one_larger_makes_its_token_e_times_as_likely_as_the_other():
+    import math
+    from pathlib import Path
+
+    page = " ".join((Path(__file__).resolve().parents[1] / "pages/softmax-temperatur.md").read_text(encoding="utf-8").split())
+    assert "ist sein Token genau \\(e\\)-mal (≈ 2,7-mal) so wahrscheinlich wie das andere" in page
+    p = api.run(sm.SLUG, {"logits": "1; 0"})["result"]["probs"]
+    assert p[0] / p[1] == pytest.approx(math.e, rel=1e-12)

@@ -69,8 +69,8 @@ PARAMS = (
           help="Je zwei Zahlen pro Token, 3 bis 5 Tokens: „−1; 0,5; 2,5; −0,5; …“. Die Zahl der Keys "
                "bestimmt die Zahl der Tokens. Du kannst jeden Key im Bild ziehen."),
     Param("vals", "Values v₁, v₂, …", "values", VALUES, lo=RANGE[0], hi=RANGE[1], count=PAIRS,
-          help="Je zwei Zahlen pro Token, wie bei den Keys. Fehlt ein Value, nimmt die Seite ihren eigenen. "
-               "Du kannst jeden Value im Bild ziehen."),
+          help="Je zwei Zahlen pro Token, wie bei den Keys, mindestens 3 Paare. Gibst du weniger Values als "
+               "Keys, nimmt die Seite für die übrigen Tokens ihre eigenen. Du kannst jeden Value im Bild ziehen."),
 )
 
 PRESETS = (
@@ -251,7 +251,9 @@ def _key_sentence(r: dict) -> str:
     else:
         text += (f"Am besten passt der Key von {_word(r, b)} (q·k = {score}{scaled}). "
                  f"{_word(r, b)} bekommt {_weight(r, b)} des Gewichts.")
-    if r["top_weight"] > 0.9:
+    if len(tied) > 1:  # no single value to move to: the tied tokens pull equally
+        text += f" Die Ausgabe {_output(r)} mischt ihre Values."
+    elif r["top_weight"] > 0.9:
         text += f" Die Ausgabe {_output(r)} liegt fast auf seinem Value {_vec(r['vals'][b])}."
     elif r["top_weight"] < 0.5:
         text += f" Das ist weniger als die Hälfte: Die Ausgabe {_output(r)} mischt mehrere Values."
@@ -406,7 +408,7 @@ def _steps_table(r: dict) -> str:
         rows.append([f"{j + 1} {r['words'][j]}", _vec(r["keys"][j]), fmt.exact(Fraction(r["scores_exact"][j])),
                      scaled, _weight(r, j), _vec(r["vals"][j])])
     caption = (f"Schritt für Schritt für die Query von {_word(r, r['pos'] - 1)}; Gewichte "
-               + ("exakt" if r["weights_exact"] else "gerundet (eine Softmax ist irrational)"))
+               + ("exakt" if r["weights_exact"] else "auf zwei Stellen gerundet"))
     return table.table(head, rows, caption=caption, row_heads=True, numeric=True, highlight=r["best"])
 
 
@@ -460,7 +462,7 @@ LESSON = Lesson(
         explain="Alle Scores verdoppeln sich, also auch ihre Abstände. Das wirkt wie eine halbe Temperatur: "
                 "„Katze“ bekommt jetzt etwa 0,89.",
         example={"query": (4.0, 2.0)},
-        why_not=("Die Softmax ändert sich nicht, wenn man zu allen Scores dieselbe Zahl addiert. "
+        why_not=("Die Softmax ändert sich nicht, wenn du zu allen Scores dieselbe Zahl addierst. "
                  "Verdoppeln ändert aber die Abstände.",
                  "",
                  "Ein Gewicht ist nie größer als 1: Die Gewichte ergeben zusammen immer 1."),
@@ -473,7 +475,7 @@ LESSON = Lesson(
              example={"query": (4.0, 1.0)},
              hints=("Schaue auf die Balken in der Mitte.",
                     "Der Score ist q·k: Er wächst, wenn q länger wird und in die Richtung des Keys zeigt.",
-                    "Ziehe q weiter nach rechts, etwa auf (4; 1)."),
+                    "Mach q länger und drehe es genauer in die Richtung des Keys von „Katze“."),
              near=Near(lambda params, result: _page_keys(result) and 0.8 <= result["top_weight"] < FOCUS,
                        "Fast: schon über 0,8. Noch ein Stück länger oder genauer in Richtung des Keys.",
                        {"query": (4.0, 2.0)})),
@@ -485,8 +487,8 @@ LESSON = Lesson(
              example={"keys": KEYS[:4] + (2.0, 0.5) + KEYS[6:]},
              hints=("Gleiche Gewichte gibt es nur bei gleichen Scores.",
                     "Der Score ist q·k. Ändere einen Key oder die Query, bis zwei Scores gleich sind.",
-                    "Mit q = (2; 1) hat „Katze“ den Score 4,5. Schiebe den Key von „jagt“, bis 2·k₁ + k₂ "
-                    "auch 4,5 ergibt."),
+                    "Mit q = (2; 1) hat „Katze“ den Score 4,5. Schiebe den Key von „jagt“, bis "
+                    "2 · (1. Zahl) + (2. Zahl) auch 4,5 ergibt."),
              near=Near(lambda params, result: (any(result["q"]) and not _tie(result)
                                                and _closest_scores(result) <= Fraction(1, 2)),
                        "Fast: Zwei Scores liegen schon weniger als 0,5 auseinander.",

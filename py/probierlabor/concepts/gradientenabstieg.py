@@ -60,7 +60,8 @@ PRESETS = (
     Preset("Von vorn", {}, "η = 0,1: Der Weg kommt in 20 Schritten fast an."),
     Preset("Zu kleine Lernrate", {"lr": 0.01}, "η = 0,01: Der Weg kriecht."),
     Preset("Zickzack", {"lr": 0.447}, "Knapp unter der Grenze: Der Weg springt über die Talsohle."),
-    Preset("Zu große Lernrate", {"lr": 0.562}, "Über der Grenze 2/λ_max: Der Weg läuft davon."),
+    # the title shows on hover before the guess: it names neither the limit's rule nor what the path does
+    Preset("Zu große Lernrate", {"lr": 0.562}, "Etwas größer als beim Zickzack."),
     Preset("Mit Momentum", {"lr": 0.01, "momentum": True, "steps": 50},
            "Dieselbe kleine Lernrate, aber mit Schwung."),
     Preset("Runde Schüssel", {"curv": (1.0, 1.0)}, "Gleiche Krümmung: Der Weg führt gerade zum Minimum."),
@@ -207,11 +208,13 @@ def _key_sentence(r: dict) -> tuple[str, str]:
     if n == 0:
         return f"Noch kein Schritt: Der Start {_point(r['start'])} hat den Verlust {_num(r['loss_start_exact'])}.", limit
     answer = ""
+    # with β = 0 the momentum switch changes nothing: no swing builds up, the plain sentences hold
+    swing = r["momentum"] and r["beta"] > 0
     if r["diverges"] or r["swings"]:
         if r["diverges"]:
             text = ""
             answer = f"Die Lernrate η = {lr} ist größer als {_rule(r)}."
-            if r["momentum"]:
+            if swing:
                 text += (f"Entlang {_axes(r)} schaukelt sich der Weg mit dem Schwung auf und springt immer weiter "
                          "über die Talsohle. ")
             else:
@@ -221,11 +224,20 @@ def _key_sentence(r: dict) -> tuple[str, str]:
                          "Talsohle und landet weiter weg. ")
             text += "Auf Dauer wächst der Verlust ohne Grenze. "
         else:
-            text = (f"Mit η = {lr} kommt der Weg nie an: "
+            text = (f"Mit η = {lr}{with_momentum} kommt der Weg nie an: "
                     f"Entlang {_axes(r)} pendelt er über die Talsohle hin und her, ohne abzuklingen. ")
+            if swing:
+                # the roots −1 and −β: the swing grows towards (1 + β)/(1 − β) times the start's part, no further
+                beta = fmt.as_fraction(r["beta"])
+                times = fmt.exact((1 + beta) / (1 - beta), 2, 2)
+                text += (f"Der Schwung schaukelt das Pendeln auf, aber nie über das {times}-Fache des Abstands "
+                         "am Start hinaus. ")
             answer = f"Die Lernrate η = {lr} liegt genau auf der Grenze {_rule(r)}."
         # while the other direction still shrinks, the loss may fall over the first steps before it grows
-        if not r["diverges"]:
+        if not r["diverges"] and r["loss_end"] > r["loss_start"]:
+            text += (f"Nach {steps} ist der Verlust von {_num(r['loss_start_exact'])} auf "
+                     f"{_num(r['loss_end_exact'])} gewachsen.")
+        elif not r["diverges"]:
             text += f"Nach {steps} ist der Verlust {_small(r['loss_end_exact'])}."
         elif r["loss_end"] > r["loss_start"]:
             text += (f"Nach {steps} ist er von {_num(r['loss_start_exact'])} auf {_num(r['loss_end_exact'])} "
@@ -240,12 +252,12 @@ def _key_sentence(r: dict) -> tuple[str, str]:
         jumping = [i for i in range(2) if r["factors"][i] < 0 and r["start"][i] != 0]
         if r["loss_end"] == 0:
             text += " Der Weg liegt genau im Minimum."
-        elif r["momentum"] and _overshoots(r["path"]):
+        elif swing and _overshoots(r["path"]):
             text += " Der Schwung trägt den Weg über das Minimum hinaus, dann pendelt er zurück."
         elif r["ratio"] > 0.1 and r["lr"] <= r["limit"] / 4:
             # without the limit's value: a preset shows this sentence before the guess that asks for it
             text += " Der Weg kriecht: η dürfte viel größer sein, ohne dass der Weg davonläuft."
-        elif not r["momentum"] and jumping:
+        elif not swing and jumping:
             k = min(jumping, key=lambda i: r["factors"][i])
             text += (f" Entlang w{'₁₂'[k]} springt jeder Schritt über die Talsohle "
                      f"(Faktor {_factor(r, k)}): Der Weg läuft im Zickzack.")

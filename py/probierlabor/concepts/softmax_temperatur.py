@@ -178,6 +178,11 @@ def _equally_good(r: dict) -> str:
     return fmt.APPROX + fmt.de(r["perplexity"], 2, trim=True)
 
 
+def _certain(r: dict) -> bool:
+    """One token gets exactly everything: „zwischen 1 gleich guten Tokens“ would be no choice at all."""
+    return bool(r["probs_exact"]) and sum(Fraction(p) > 0 for p in r["probs_exact"]) == 1
+
+
 def _listed(items: list[str]) -> str:
     return " und ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
@@ -186,7 +191,8 @@ def _key_sentence(r: dict) -> str:
     """The sentence under the figure: what T does to the logits, who gets how much, how unsure that is."""
     tokens, z = r["tokens"], r["logits"]
     lead = "Eigene Logits: " if r["row"] == "eigen" else ""
-    unsure = f"Entropie {_bits(r)} Bit: so unsicher wie zwischen {_equally_good(r)} gleich guten Tokens."
+    unsure = (f"Entropie {_bits(r)} Bit: gar nicht unsicher, ein Token bekommt alles." if _certain(r) else
+              f"Entropie {_bits(r)} Bit: so unsicher wie zwischen {_equally_good(r)} gleich guten Tokens.")
     if r["equal"]:
         both = "Beide" if r["n"] == 2 else f"Alle {r['n']}"
         return (f"{lead}{both} Logits sind gleich ({fmt.de_auto(z[0])}): Bei jedem T bekommt jedes Token genau "
@@ -229,7 +235,8 @@ def view(r: dict, layout: str = WIDE) -> View:
         Readout("probs", "Wahrscheinlichkeiten (exakt)" if r["probs_exact"] else "Wahrscheinlichkeiten (gerundet)",
                 probs, r["probs"], True),
         Readout("entropy", "Entropie", f"{_bits(r)} Bit (höchstens {_log2(r['n'], True)})", r["entropy"]),
-        Readout("perplexity", "So unsicher wie zwischen", f"{_equally_good(r)} gleich guten Tokens",
+        Readout("perplexity", "So unsicher wie zwischen",
+                "1 Token: gar nicht unsicher" if _certain(r) else f"{_equally_good(r)} gleich guten Tokens",
                 r["perplexity"], True),
         Readout("T", "Temperatur", "0 (Greedy)" if r["greedy"] else fmt.de_auto(r["T"]), r["T"]),
         Readout("order", "Reihenfolge", " > ".join(r["order"]), r["order"]),
