@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from probierlabor.kit import api, fmt
 from probierlabor.concepts import beam_search as bs
+from page_states import unmarked_roundings
 
 F = Fraction
 
@@ -373,3 +374,8 @@ def test_the_constructed_tie_is_one_the_page_names():
     r = out["result"]
     assert (r["result"], r["result_prob_exact"], r["found_optimum"], r["tied"]) == ("AA", "4/25", True, ["‹Ende›"])
     assert "das ist auch das Beste im ganzen Baum, gleichauf mit ‹Ende›: beide haben denselben Score." in out["summary"]
+
+
+def test_the_prose_marks_its_rounded_scores():
+    """ln 0,18 ≈ −1,715 and ln 0,25 / 2 ≈ −0,693 are logarithms, never exact: „≈“ before each."""
+    assert unmarked_roundings(bs.SLUG) == []
