@@ -83,6 +83,7 @@ def test_page_uses_the_glossary_spelling(slug):
     ("Dreh die beiden Queries.", "Imperativ"),
     ("Dann bekommt B den größten Logit.", "Logit"),
     ("Er hat einen Logit von 3.", "Logit"),
+    ("Das gibt den größte Logit für B.", "Logit"),
 ])
 def test_a_planted_variant_is_found(planted, rule):
     found = findings([planted])

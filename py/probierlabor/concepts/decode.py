@@ -316,8 +316,8 @@ LESSON = Lesson(
         choices=("wieder A", "B", "C"),
         answer=1,
         shown=lambda params, result: params["prompt"] == "AB" and params["steps"] >= 1,
-        explain="Die Query A achtet vor allem auf die beiden A im Kontext. In diesem Modell gibt das den "
-                "größte Logit für B: Es wiederholt das Muster des Prompts.",
+        explain="Die Query A achtet vor allem auf die beiden A im Kontext. In diesem Modell bekommt B dadurch das "
+                "größte Logit: Es wiederholt das Muster des Prompts.",
         example={"steps": 1},
         why_not=("A hat eben gewonnen, da liegt es nahe, dass es wieder gewinnt. Jetzt ist aber A selbst die Query. "
                  f"Dann bekommt B das größte Logit: ≈ {fmt.de(_AFTER_A[1], 3)} gegen ≈ {fmt.de(_AFTER_A[0], 3)} für A.",

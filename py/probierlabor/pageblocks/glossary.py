@@ -154,7 +154,7 @@ TERMS: tuple[Term, ...] = (
          "Der Rohwert, den ein Modell für jedes mögliche nächste Token ausgibt; die Softmax macht daraus "
          "Wahrscheinlichkeiten.", page="softmax-temperatur",
          # das Logit: „den/einen (größten) Logit“ is the masculine accusative
-         avoid={r"\b(?:[Dd]en|[Ee]inen)\s+(?:\w+en\s+)?Logit\b(?!-)": "der Logit"}),
+         avoid={r"\b(?:[Dd]en|[Ee]inen)\s+(?:\w+e[nr]?\s+)?Logit\b(?!-)": "der Logit"}),
     Term("LoRA", "", "",
          "Low-Rank Adaptation: Statt aller Gewichte lernt man kleine Zusatzmatrizen, einen Adapter."),
     Term("Maximum-Likelihood-Schätzung", "die", "",
