@@ -10,6 +10,7 @@ calls as the build does (mkdocs_hooks/macros.py ``value``), with whether the pro
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -47,7 +48,8 @@ class ProseValue:
 
 def prose_values(slug: str) -> list[ProseValue]:
     found = []
-    for match in CALL.finditer((PAGES / f"{slug}.md").read_text(encoding="utf-8")):
+    text = (PAGES / f"{slug}.md").read_text(encoding="utf-8")
+    for match in CALL.finditer(text):
         call = ast.parse(match[2], mode="eval").body
         args = [ast.literal_eval(a) for a in call.args]
         if args[0] != slug:
@@ -57,8 +59,17 @@ def prose_values(slug: str) -> list[ProseValue]:
         raw = dict(api.preset_values(slug, preset)) if preset else {}
         raw.update(params)
         found.append(ProseValue(slug, match[2], raw, args[1], args[2] if len(args) > 2 else 1,
-                                bool(match[1])))
+                                bool(match[1]) or _in_rounded_tuple(text, match.start())))
     return found
+
+
+def _in_rounded_tuple(text: str, start: int) -> bool:
+    """Does the number at ``start`` stand in a bracket with „≈“ before it, as in „h ≈ (0,330; 0,670)“?"""
+    before = re.sub(r"\{\{.*?\}\}", lambda m: "x" * len(m[0]), text[:start], flags=re.S)  # a call's own brackets
+    opened = max(before.rfind("("), before.rfind("["))
+    if opened < 0 or max(before.rfind(")"), before.rfind("]")) > opened:
+        return False
+    return re.search(r"≈\s*\**\s*$", before[:opened]) is not None
 
 
 def states(slug: str) -> list[tuple[str, dict]]:
@@ -82,3 +93,25 @@ def solved_by_the_page(slug: str) -> dict[str, list[str]]:
 def unmarked_roundings(slug: str) -> list[str]:
     """The prose's numbers that round their value but have no „≈“, and exact ones that carry it."""
     return [f"{v.call} = {v.printed()}" for v in prose_values(slug) if v.is_exact() == v.marked_approx]
+
+
+NUMBER = re.compile(r"\d+(?:,\d+)?")
+
+
+def told_states(slug: str) -> dict[str, list[dict]]:
+    """Each task whose text or a hint names its solution: the controls it names („Label“) set to the
+    numbers it names, in every combination, and the states of those that solve the task."""
+    module = api.concept(slug)
+    labels = {p.label: p.name for p in module.PARAMS}
+    found = {}
+    for task in module.LESSON.tasks:
+        for text in (task.text, *task.hints):
+            names = [labels[q] for q in re.findall(r"„([^“]+)“", text) if q in labels]
+            numbers = [float(n.replace(",", ".")) for n in NUMBER.findall(text.replace(fmt.THIN_NBSP, ""))]
+            if not names or not numbers:
+                continue
+            for values in itertools.product(numbers, repeat=len(names)):
+                raw = dict(zip(names, values))
+                if task.key in api.run(slug, raw)["lesson"]["solved"]:
+                    found.setdefault(task.key, []).append(raw)
+    return found

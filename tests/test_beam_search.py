@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from probierlabor.kit import api, fmt
 from probierlabor.concepts import beam_search as bs
+from page_states import unmarked_roundings
 
 F = Fraction
 
@@ -284,7 +285,8 @@ def test_the_beam_misses_the_best_only_when_a_sequence_scores_strictly_higher(wi
     best = max(probs.values())
     answer = F(r["result_prob_exact"])
     assert r["found_optimum"] == (answer == best)
-    assert set(r["tied"]) == ({s for s, p in probs.items() if p == answer and s != r["result"]} if answer == best else set())
+    named = r["result"] if answer == best else r["optimum"]  # the best sequence the sentence names
+    assert set(r["tied"]) == {s for s, p in probs.items() if p == best and s != named}
     assert ("Das Beste im ganzen Baum wäre" in out["summary"]) == (answer < best)
     assert ("gleichauf mit" in out["summary"]) == bool(r["tied"])
 
@@ -361,8 +363,7 @@ def test_a_tie_of_different_lengths_is_a_tie_as_exact_enumeration_finds(alpha, p
     best = {bs.name(s.replace("$", bs.END)) for s in not_beaten(chances, alpha)}
     assert r["optimum"] in best
     assert r["found_optimum"] == (r["result"] in best)
-    if r["found_optimum"]:
-        assert set(r["tied"]) == best - {r["result"]}
+    assert set(r["tied"]) == best - {r["result"] if r["found_optimum"] else r["optimum"]}
     assert ("gleichauf mit" in out["summary"]) == bool(r["tied"])
 
 
@@ -373,3 +374,17 @@ def test_the_constructed_tie_is_one_the_page_names():
     r = out["result"]
     assert (r["result"], r["result_prob_exact"], r["found_optimum"], r["tied"]) == ("AA", "4/25", True, ["‹Ende›"])
     assert "das ist auch das Beste im ganzen Baum, gleichauf mit ‹Ende›: beide haben denselben Score." in out["summary"]
+
+
+def test_the_prose_marks_its_rounded_scores():
+    """ln 0,18 ≈ −1,715 and ln 0,25 / 2 ≈ −0,693 are logarithms, never exact: „≈“ before each."""
+    assert unmarked_roundings(bs.SLUG) == []
+
+
+def test_a_missed_best_that_ties_with_another_is_not_called_the_one_best():
+    """B and C both lead to A for sure: BA and CA tie at 0,25, and width 1 finds neither."""
+    out = api.run(bs.SLUG, {"width": 1, "first": "0,5; 0,25; 0,25", "after_a": "0,4; 0,3; 0,3",
+                            "after_b": "1; 0; 0", "after_c": "1; 0; 0"})
+    r = out["result"]
+    assert (r["result"], r["found_optimum"], r["optimum"], r["tied"]) == ("AA", False, "BA", ["CA"])
+    assert "Das Beste im ganzen Baum wäre BA mit 0,25 (gleichauf mit CA): Sein Anfang B fiel" in out["summary"]

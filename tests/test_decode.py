@@ -6,8 +6,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from probierlabor.kit import api
+from probierlabor.kit import api, fmt
 from probierlabor.concepts import decode
+from page_states import unmarked_roundings
 
 E = math.exp(1 / math.sqrt(2))
 
@@ -144,3 +145,15 @@ def test_the_key_sentence_reads_the_lag_and_the_saving():
     assert "Mit Cache bisher 3 K/V-Berechnungen, bei voller Neuberechnung 5: Der Cache spart 2" in one
     twelve = api.run(decode.SLUG, api.preset_values(decode.SLUG, "Zwölf Durchläufe"))["summary"]
     assert "bisher 14 K/V-Berechnungen, bei voller Neuberechnung 104: Der Cache spart 90" in twelve
+
+
+def test_the_prose_marks_its_rounded_weights():
+    """The weights e^(1/√2) / (1 + e^(1/√2)) ≈ 0,670 and the h, logits from them are irrational: „≈“ before each."""
+    assert unmarked_roundings(decode.SLUG) == []
+
+
+def test_the_prediction_quotes_the_logits_of_the_next_pass():
+    why_not = decode.LESSON.prediction.why_not[0]
+    logits = decode.compute(steps=1)["logits"]
+    assert logits[1] > logits[0] > logits[2]  # B ahead of A, as the sentence says
+    assert f"≈ {fmt.de(logits[1], 3)} gegen ≈ {fmt.de(logits[0], 3)} für A" in why_not

@@ -10,6 +10,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from probierlabor.kit import api
 from probierlabor.concepts import flash_attention as fa
+from page_states import unmarked_roundings
 
 LN3 = math.log(3)
 S, V = [0, 0, LN3, LN3], [0, 0, 1, 1]
@@ -238,3 +239,9 @@ def test_the_key_sentence_says_why_the_plain_average_is_right_or_wrong():
     assert "Das Maximum kam zuerst" in first and "hebt" not in first
     half = api.run("flash-attention", {"block": 2, "step": 1})["summary"]
     assert "nach Block 1 von 2: Zwischenstand u/l = 0, am Ende exakt 0,75" in half
+
+
+def test_the_prose_marks_its_rounded_numbers():
+    """l = 8/3 ≈ 2,6667 and 1/(1 + e⁻¹⁰) ≈ 0,99995 are rounded. The block sum 3 + 3 = 6 is exact; only its
+    floats (e^(ln 3) = 3,0000000000000004) are not."""
+    assert unmarked_roundings(fa.SLUG) == ['value("flash-attention", "block_sum.1", 0) = 6']

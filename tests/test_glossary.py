@@ -80,6 +80,10 @@ def test_page_uses_the_glossary_spelling(slug):
     ("Vaswani und andere, 2017", "et al."),
     ("Gut. Stell den Regler auf 3.", "Imperativ"),
     ("Dann schieb ihn nach rechts.", "Imperativ"),
+    ("Dreh die beiden Queries.", "Imperativ"),
+    ("Dann bekommt B den größten Logit.", "Logit"),
+    ("Er hat einen Logit von 3.", "Logit"),
+    ("Das gibt den größte Logit für B.", "Logit"),
 ])
 def test_a_planted_variant_is_found(planted, rule):
     found = findings([planted])
@@ -96,6 +100,7 @@ def test_a_planted_variant_is_found(planted, rule):
     "Die Gerade, der Geraden, zur Geraden; gerade Linien. Jedes K/V-Paar, die K/V-Köpfe, Sale-Artikel.",
     "Der K/V-Kopf, einen K/V-Kopf, die K/V-Köpfe; ein Satz Keys und Values; die Gruppe teilt ihn.",
     "Maskierte Tokens, jedes eigene Token, welche Tokens.",
+    "Das größte Logit, dem größten Logit, ein Logit, die Logits, den Logits; Drehe die Query.",
 ])
 def test_correct_text_is_not_flagged(fine):
     assert findings([fine]) == []

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from probierlabor.kit import api
 from probierlabor.concepts import greedy_decoding as g
+from page_states import told_states
 
 F = Fraction
 
@@ -180,3 +181,8 @@ def test_the_key_sentence_says_right_exactly_when_greedys_path_is_the_best():
     hidden = api.run("greedy-decoding", {})["summary"]
     assert "0,396" not in hidden and "richtig" not in hidden and "nach B hat Greedy nie erfragt" in hidden
     assert "bei Gleichstand" in api.run("greedy-decoding", {"p_a": 0.5})["summary"]
+
+
+def test_no_task_text_or_hint_names_its_solution():
+    """„beide nahe an 0,5“ was the answer to big_gap: p(A) = 0,5 and A after A 0,5 leave a gap of 0,245."""
+    assert told_states(g.SLUG) == {}

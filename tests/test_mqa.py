@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from probierlabor.kit import api
 from probierlabor.concepts import mqa
+from page_states import unmarked_roundings
 
 
 def test_head_1_scores_are_root_2_and_0():
@@ -136,3 +137,8 @@ def test_the_key_sentence_names_why_the_heads_agree_or_differ():
     assert "verschiedene Richtungen, trotzdem" in mirrored and "Beide Queries sind gleich" not in mirrored
     assert "Länge 0" in api.run("mqa", {"length": 0})["summary"]
     assert "MHA und MQA gleich viel" in api.run("mqa", {"heads": 1})["summary"]
+
+
+def test_the_prose_marks_its_rounded_scores_and_weights():
+    """2/√2 ≈ 1,414 and its softmax ≈ 0,804 are irrational: „≈“ before each, also in the table."""
+    assert unmarked_roundings(mqa.SLUG) == []

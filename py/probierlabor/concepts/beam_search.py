@@ -240,9 +240,10 @@ def compute(width: int = 2, tree: str = "artikel", alpha: float = 0.0, step: int
     # the beam found a best sequence when none in the tree is strictly better; one of the same score
     # listed earlier is a tie, not a miss
     found = not better(optimum, result, alpha)
-    tied = [name(s) for s, q in complete
-            if s != seq and not better((s, q), result, alpha) and not better(result, (s, q), alpha)] if found else []
     oseq, op = result if found else optimum
+    # every other sequence with the score of the best one the page names (the beam's own or the tree's)
+    tied = [name(s) for s, q in complete
+            if s != oseq and not better((s, q), (oseq, op), alpha) and not better((oseq, op), (s, q), alpha)]
     return {
         "width": width,
         "tree": tree,
@@ -490,6 +491,8 @@ def _key_sentence(r: dict, done: bool, penal: bool) -> str:
         return text + " – das ist auch das Beste im ganzen Baum" + _tie(r["tied"]) + "."
     best = r["optimum"]
     text += f". Das Beste im ganzen Baum wäre {best} mit {fmt.exact(Fraction(r['optimum_prob_exact']))}"
+    if r["tied"]:
+        text += f" (gleichauf mit {_listed(r['tied'])})"
     lost = next(((i, d) for i, s in enumerate(r["steps"], 1) for d in s["dropped"] if best.startswith(d)), None)
     if lost is None:
         return text + "."

@@ -308,17 +308,19 @@ def _table(r: dict) -> str:
 
 # -- the lesson ---------------------------------------------------------------------------
 
+_AFTER_A = compute(steps=1)["logits"]  # the logits once A is the query: A, B, C
+
 LESSON = Lesson(
     prediction=Prediction(
         question="Nach dem Prompt A B wählt das Modell A. Was wählt es im nächsten Durchlauf?",
         choices=("wieder A", "B", "C"),
         answer=1,
         shown=lambda params, result: params["prompt"] == "AB" and params["steps"] >= 1,
-        explain="Die Query A achtet vor allem auf die beiden A im Kontext. In diesem Modell gibt das den "
-                "größten Logit für B: Es wiederholt das Muster des Prompts.",
+        explain="Die Query A achtet vor allem auf die beiden A im Kontext. In diesem Modell bekommt B dadurch das "
+                "größte Logit: Es wiederholt das Muster des Prompts.",
         example={"steps": 1},
         why_not=("A hat eben gewonnen, da liegt es nahe, dass es wieder gewinnt. Jetzt ist aber A selbst die Query. "
-                 "Dann bekommt B den größten Logit: 0,802 gegen 0,198 für A.",
+                 f"Dann bekommt B das größte Logit: ≈ {fmt.de(_AFTER_A[1], 3)} gegen ≈ {fmt.de(_AFTER_A[0], 3)} für A.",
                  "",
                  "C kam im Prompt nicht vor und wirkt deshalb wie eine Abwechslung. Sein Logit ist aber −1, "
                  "weit unter A und B."),

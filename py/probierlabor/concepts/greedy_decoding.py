@@ -372,7 +372,8 @@ LESSON = Lesson(
              hints=("Schalte „alle Pfade zeigen“ ein und vergleiche den Pfad von Greedy mit dem besten.",
                     "Überlege, wann Greedy am meisten verschenkt: Wie knapp darf der erste Schritt ausgehen, "
                     "und wie sicher geht der andere Weg weiter?",
-                    "Bringe „Schritt 1: Wahrscheinlichkeit von A“ und „Nach A: Wahrscheinlichkeit von A“ beide nahe an 0,5."),
+                    "Verändere „Schritt 1: Wahrscheinlichkeit von A“ und „Nach A: Wahrscheinlichkeit von A“: "
+                    "Mache beide Entscheidungen so knapp, wie es geht."),
              near=Near(lambda params, result: NEAR_GAP < Fraction(result["gap_exact"]) <= BIG_GAP,
                        f"Fast: Der beste Pfad liegt schon mehr als {_de(NEAR_GAP)} vor dem von Greedy. Es fehlt nur noch ein Stück.",
                        {"p_a": 0.55})),

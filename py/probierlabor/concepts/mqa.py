@@ -46,7 +46,7 @@ PARAMS = (
     Param("angle1", "Richtung von q₁ (Grad)", "int", 0, lo=0, hi=345, step=15,
           help="0° zeigt auf k₁, 90° auf k₂."),
     Param("angle2", "Richtung von q₂ (Grad)", "int", 90, lo=0, hi=345, step=15,
-          help="Dreh beide Queries in dieselbe Richtung – dann gleichen sich die Ergebnisse."),
+          help="Drehe beide Queries in dieselbe Richtung – dann gleichen sich die Ergebnisse."),
     Param("length", "Länge der Queries", "float", 2.0, lo=0.0, hi=3.0, step=0.25,
           help="Längere Queries geben schärfere Gewichte, Länge 0 verteilt halb und halb."),
     Param("show", "Im Bild", "choice", "both", choices=HEADS_SHOWN),

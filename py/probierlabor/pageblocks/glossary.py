@@ -152,7 +152,9 @@ TERMS: tuple[Term, ...] = (
          avoid={r"\b[Ll]earning[- ][Rr]ate\b": "Learning Rate"}),
     Term("Logit", "das", "die Logits",
          "Der Rohwert, den ein Modell für jedes mögliche nächste Token ausgibt; die Softmax macht daraus "
-         "Wahrscheinlichkeiten.", page="softmax-temperatur"),
+         "Wahrscheinlichkeiten.", page="softmax-temperatur",
+         # das Logit: „den/einen (größten) Logit“ is the masculine accusative
+         avoid={r"\b(?:[Dd]en|[Ee]inen)\s+(?:\w+e[nr]?\s+)?Logit\b(?!-)": "der Logit"}),
     Term("LoRA", "", "",
          "Low-Rank Adaptation: Statt aller Gewichte lernt man kleine Zusatzmatrizen, einen Adapter."),
     Term("Maximum-Likelihood-Schätzung", "die", "",
@@ -279,7 +281,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
 )
 
 # Weak verbs whose short imperative the pages do not use (the e-form: Stelle, Schiebe …).
-IMPERATIVES = ("Stell", "Schieb", "Verschieb", "Wähl", "Änder", "Find", "Zieh", "Setz", "Schau", "Probier",
+IMPERATIVES = ("Stell", "Schieb", "Verschieb", "Dreh", "Wähl", "Änder", "Find", "Zieh", "Setz", "Schau", "Probier",
                "Klick", "Mach", "Leg", "Zähl", "Such", "Hol", "Prüf", "Beobacht", "Vergleich", "Tausch")
 # Capitalised, these are imperatives only where a sentence begins ("Vergleich" is also a noun).
 IMPERATIVE = re.compile(r"(?:^|(?<=[.!?:;]\s)|(?<=[–(„]\s)|(?<=[(„]))(?:" + "|".join(IMPERATIVES) + r")\s"
