@@ -475,7 +475,7 @@ LESSON = Lesson(
              example={"query": (4.0, 1.0)},
              hints=("Schaue auf die Balken in der Mitte.",
                     "Der Score ist q·k: Er wächst, wenn q länger wird und in die Richtung des Keys zeigt.",
-                    "Mach q länger und drehe es genauer in die Richtung des Keys von „Katze“."),
+                    "Mache q länger und drehe es genauer in die Richtung des Keys von „Katze“."),
              near=Near(lambda params, result: _page_keys(result) and 0.8 <= result["top_weight"] < FOCUS,
                        "Fast: schon über 0,8. Noch ein Stück länger oder genauer in Richtung des Keys.",
                        {"query": (4.0, 2.0)})),
