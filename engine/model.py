@@ -148,6 +148,18 @@ def rope(x: np.ndarray, positions: np.ndarray, theta: float) -> np.ndarray:
     return x * cos + rotated * sin
 
 
+def _check_ids(config: ModelConfig, token_ids, positions) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids and positions as int64 arrays, refused unless they pair up and fit the vocabulary
+    (every backend's forward pass takes the same input)."""
+    token_ids = np.asarray(token_ids, dtype=np.int64)
+    positions = np.asarray(positions, dtype=np.int64)
+    if token_ids.shape != positions.shape or token_ids.ndim != 1:
+        raise ValueError("token_ids and positions must be 1-D and of the same length")
+    if token_ids.size and (token_ids.min() < 0 or token_ids.max() >= config.vocab_size):
+        raise ValueError(f"token ids must lie in 0…{config.vocab_size - 1}")
+    return token_ids, positions
+
+
 class LlamaModel:
     def __init__(self, config: ModelConfig, weights: dict[str, np.ndarray] | None = None):
         self.config = config
@@ -173,12 +185,7 @@ class LlamaModel:
     def forward(self, token_ids, positions, attn) -> np.ndarray:
         """Logits ``[tokens, vocab]`` for ``token_ids`` at ``positions``; ``attn`` supplies the context."""
         c, w = self.config, self.weights
-        token_ids = np.asarray(token_ids, dtype=np.int64)
-        positions = np.asarray(positions, dtype=np.int64)
-        if token_ids.shape != positions.shape or token_ids.ndim != 1:
-            raise ValueError("token_ids and positions must be 1-D and of the same length")
-        if token_ids.size and (token_ids.min() < 0 or token_ids.max() >= c.vocab_size):
-            raise ValueError(f"token ids must lie in 0…{c.vocab_size - 1}")
+        token_ids, positions = _check_ids(c, token_ids, positions)
         scale = c.head_dim ** -0.5
         x = w["model.embed_tokens.weight"][token_ids]
         n = len(token_ids)

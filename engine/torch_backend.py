@@ -41,7 +41,7 @@ import torch.nn.functional as F
 
 from engine import attention as np_attention
 from engine.attention import Segment, positions_of
-from engine.model import LlamaModel, weight_shapes
+from engine.model import LlamaModel, _check_ids, weight_shapes
 
 TORCH_DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
@@ -366,12 +366,7 @@ class TorchLlamaModel:
         """Logits on the device. ``attn`` is a torch backend; a numpy ``NoCacheAttention`` is accepted
         and run with its kernel's torch counterpart (so ``generate.greedy_recompute`` works)."""
         c, w = self.config, self.weights
-        token_ids = np.asarray(token_ids, dtype=np.int64)
-        positions = np.asarray(positions, dtype=np.int64)
-        if token_ids.shape != positions.shape or token_ids.ndim != 1:
-            raise ValueError("token_ids and positions must be 1-D and of the same length")
-        if token_ids.size and (token_ids.min() < 0 or token_ids.max() >= c.vocab_size):
-            raise ValueError(f"token ids must lie in 0…{c.vocab_size - 1}")
+        token_ids, positions = _check_ids(c, token_ids, positions)
         if isinstance(attn, np_attention.NoCacheAttention):
             if attn.records is not None:
                 raise ValueError("records of a numpy backend are numpy's; use TorchNoCacheAttention(record=True)")
