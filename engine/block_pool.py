@@ -5,6 +5,10 @@ This module moves no tensors (``paged_kv.py`` holds the K/V numbers); it decides
 * The cache is cut into ``num_blocks`` blocks of ``block_size`` token positions each. A sequence's
   **block table** lists its physical blocks in text order: position p lives in block
   ``table[p // block_size]`` at offset ``p % block_size`` (Kwon et al., PagedAttention §4.2).
+* The **sequence owns its block table** and the chain hashes of its committed blocks
+  (``block_table``, ``block_hashes``: any object with these two lists and a ``seq_id``, such as
+  ``SequenceBlocks`` or the scheduler's ``SequenceState``). The pool hands blocks out, counts their
+  references and keeps the prefix cache; it keeps no list of sequences (as nano-vllm's block manager).
 * A block may belong to several sequences at once (a shared prompt prefix), so each block counts its
   references. A block whose count drops to 0 goes to the **free queue**.
 * **Prefix caching** (vLLM's automatic prefix caching): once a block is full *and its K/V has been
@@ -19,17 +23,22 @@ This module moves no tensors (``paged_kv.py`` holds the K/V numbers); it decides
 * The last prompt token is never served from the cache: the model must process at least one prompt
   position, otherwise there would be no logits to choose the first new token from.
 
+* Every bookkeeping step is reported to ``on_event`` (a ``BlockEvent``), if someone subscribed; the
+  pool itself keeps no record of them.
+
 Errors: ``ValueError`` for a configuration or request that can never work (block size 0, a request
 larger than the whole pool); ``NoFreeBlocks`` for a shortage that ends when other sequences finish
-or are preempted (the scheduler's business).
+or are preempted (the scheduler's business); ``KeyError`` for a sequence that holds no blocks where
+it must.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -68,9 +77,28 @@ class Block:
     token_ids: tuple[int, ...] = ()  # the tokens whose K/V the block holds, compared on a hit
 
 
+class HoldsBlocks(Protocol):
+    """What the pool needs of a sequence: its id (for events and messages) and the two lists it owns."""
+
+    block_table: list[int]  # physical blocks in text order; empty while the sequence holds none
+    block_hashes: list[bytes]  # chain hashes of its committed full blocks, in order
+
+    @property
+    def seq_id(self) -> Hashable: ...
+
+
+@dataclass
+class SequenceBlocks:
+    """A sequence's share of the pool and nothing else: for a driver that has no sequence type of its own."""
+
+    seq_id: Hashable = 0
+    block_table: list[int] = field(default_factory=list)
+    block_hashes: list[bytes] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class BlockEvent:
-    """One bookkeeping step, in order; the tracer turns these into trace events.
+    """One bookkeeping step, in order; a recorder turns these into trace events.
 
     kind: ``allocate`` (taken from the free queue), ``evict`` (a cached block's hash dropped because
     the block is reused), ``hit`` (prefix-cache reuse), ``cache`` (registered after commit),
@@ -91,9 +119,8 @@ class BlockPool:
     block_size: int
     prefix_caching: bool = True
     hash_fn: HashFn = block_hash  # replaceable so tests can force collisions
+    on_event: Callable[[BlockEvent], None] | None = None
     blocks: list[Block] = field(init=False)
-    tables: dict[Hashable, list[int]] = field(init=False)
-    events: list[BlockEvent] = field(init=False)
 
     def __post_init__(self) -> None:
         for name in ("num_blocks", "block_size"):
@@ -105,9 +132,6 @@ class BlockPool:
         # which a prefix hit on a free (ref 0) cached block needs.
         self._free: OrderedDict[int, None] = OrderedDict((i, None) for i in range(self.num_blocks))
         self._cached: dict[bytes, int] = {}  # block hash -> block id
-        self._hashes: dict[Hashable, list[bytes]] = {}  # per sequence: chain hashes of its full blocks
-        self.tables = {}
-        self.events = []
 
     # ----------------------------------------------------------------- sizes
     def blocks_for(self, num_tokens: int) -> int:
@@ -171,67 +195,70 @@ class BlockPool:
         hits = self.cached_prefix(token_ids)
         return self._new_blocks_needed(hits, token_ids, num_tokens) <= self._free_after_hits(hits)
 
-    def allocate(self, seq_id: Hashable, token_ids: Sequence[int], num_tokens: int | None = None) -> int:
-        """Give a new sequence its block table; returns how many prompt tokens are already cached.
+    def allocate(self, seq: HoldsBlocks, token_ids: Sequence[int], num_tokens: int | None = None) -> int:
+        """Fill a new sequence's block table; returns how many prompt tokens are already cached.
 
         Reuses cached prefix blocks, then reserves fresh blocks for the first ``num_tokens`` positions
         (default: the whole prompt; a chunked prefill may reserve less and grow with ``append``).
         """
-        if seq_id in self.tables:
-            raise ValueError(f"sequence {seq_id!r} already has a block table; free it first")
+        if seq.block_table:
+            raise ValueError(f"sequence {seq.seq_id!r} already has a block table; free it first")
         if len(token_ids) == 0:
             raise ValueError("a prompt needs at least one token (its logits choose the first new token)")
+        if num_tokens is not None and num_tokens < 1:
+            # an empty table means "holds no blocks", so an allocated sequence holds at least one
+            raise ValueError(f"sequence {seq.seq_id!r}: reserve at least one position, got {num_tokens!r}")
         self.check_fits(max(len(token_ids), num_tokens or 0))  # the whole prompt must fit eventually
         hits = self.cached_prefix(token_ids)
         need = self._new_blocks_needed(hits, token_ids, num_tokens)
         if need > self._free_after_hits(hits):
-            raise NoFreeBlocks(f"sequence {seq_id!r} needs {need} new blocks, {self.num_free} are free")
-        table: list[int] = []
-        hashes: list[bytes] = []
+            raise NoFreeBlocks(f"sequence {seq.seq_id!r} needs {need} new blocks, {self.num_free} are free")
+        seq.block_hashes.clear()
         for block_id in hits:
             block = self.blocks[block_id]
             if block.ref_count == 0:
                 del self._free[block_id]
             block.ref_count += 1
-            table.append(block_id)
-            hashes.append(block.block_hash)
-            self.events.append(BlockEvent("hit", block_id, seq_id, block.block_hash))
-        self.tables[seq_id] = table
-        self._hashes[seq_id] = hashes
+            seq.block_table.append(block_id)
+            seq.block_hashes.append(block.block_hash)
+            self._emit("hit", block_id, seq, block.block_hash)
         num_cached_tokens = len(hits) * self.block_size
-        self.append(seq_id, max(num_tokens if num_tokens is not None else len(token_ids), num_cached_tokens))
+        self._grow(seq, seq.block_table, max(num_tokens if num_tokens is not None else len(token_ids),
+                                             num_cached_tokens))
         return num_cached_tokens
 
-    def can_append(self, seq_id: Hashable, num_tokens: int) -> bool:
-        return self.blocks_for(num_tokens) - len(self.tables[seq_id]) <= self.num_free
+    def can_append(self, seq: HoldsBlocks, num_tokens: int) -> bool:
+        return self.blocks_for(num_tokens) - len(self._table(seq)) <= self.num_free
 
-    def append(self, seq_id: Hashable, num_tokens: int) -> list[int]:
+    def append(self, seq: HoldsBlocks, num_tokens: int) -> list[int]:
         """Grow the table so that it covers ``num_tokens`` positions; returns the new block ids.
 
         All-or-nothing: on a shortage nothing is taken, so the caller can preempt and retry.
         """
-        table = self._table(seq_id)
+        return self._grow(seq, self._table(seq), num_tokens)
+
+    def _grow(self, seq: HoldsBlocks, table: list[int], num_tokens: int) -> list[int]:
         self.check_fits(num_tokens)
         need = self.blocks_for(num_tokens) - len(table)
         if need > self.num_free:
             raise NoFreeBlocks(
-                f"sequence {seq_id!r} needs {need} more blocks for {num_tokens} tokens, {self.num_free} are free"
+                f"sequence {seq.seq_id!r} needs {need} more blocks for {num_tokens} tokens, {self.num_free} are free"
             )
-        new = [self._take(seq_id) for _ in range(max(need, 0))]
+        new = [self._take(seq) for _ in range(max(need, 0))]
         table.extend(new)
         return new
 
-    def commit(self, seq_id: Hashable, token_ids: Sequence[int], num_computed: int) -> None:
+    def commit(self, seq: HoldsBlocks, token_ids: Sequence[int], num_computed: int) -> None:
         """Record that K/V of the first ``num_computed`` tokens is written; register full blocks.
 
         Registration waits for this call so that a prefix hit can never read K/V that is not yet
         computed (a block can be reserved a step before its chunk runs).
         """
-        table = self._table(seq_id)
-        hashes = self._hashes[seq_id]
+        table = self._table(seq)
+        hashes = seq.block_hashes
         if num_computed > len(token_ids) or self.blocks_for(num_computed) > len(table):
             raise ValueError(
-                f"sequence {seq_id!r}: cannot commit {num_computed} tokens "
+                f"sequence {seq.seq_id!r}: cannot commit {num_computed} tokens "
                 f"({len(token_ids)} known, table covers {len(table) * self.block_size})"
             )
         for i in range(len(hashes), num_computed // self.block_size):
@@ -244,9 +271,9 @@ class BlockPool:
                 continue  # off, already registered, or the same content is cached in another block
             block.block_hash, block.parent_hash, block.token_ids = h, parent, tokens
             self._cached[h] = block.block_id
-            self.events.append(BlockEvent("cache", block.block_id, seq_id, h))
+            self._emit("cache", block.block_id, seq, h)
 
-    def truncate(self, seq_id: Hashable, num_tokens: int) -> list[int]:
+    def truncate(self, seq: HoldsBlocks, num_tokens: int) -> list[int]:
         """Shrink a table to the blocks ``num_tokens`` positions need; the released ids, in table order.
 
         Speculative decoding writes K/V for proposals before it knows which stay; the rejected ones
@@ -254,33 +281,33 @@ class BlockPool:
         registered block may be shared through the prefix cache, so its K/V must never change.
         Released back to front like ``free``, each one a ``free`` (or ``unref``) event.
         """
-        table = self._table(seq_id)
+        table = self._table(seq)
         if isinstance(num_tokens, bool) or not isinstance(num_tokens, int | np.integer) or num_tokens < 1:
             raise ValueError(f"a sequence keeps at least one position, got {num_tokens!r}")
-        committed = len(self._hashes[seq_id]) * self.block_size
+        committed = len(seq.block_hashes) * self.block_size
         if num_tokens < committed:
-            raise ValueError(f"sequence {seq_id!r}: cannot truncate to {num_tokens} tokens, "
+            raise ValueError(f"sequence {seq.seq_id!r}: cannot truncate to {num_tokens} tokens, "
                              f"{committed} are committed (their blocks may be shared)")
         keep = self.blocks_for(num_tokens)
         released = table[keep:]
         for block_id in reversed(released):
-            self._release(block_id, seq_id)
+            self._release(block_id, seq)
         del table[keep:]
         return released
 
-    def free(self, seq_id: Hashable) -> None:
-        """Drop a finished (or preempted) sequence's references.
+    def free(self, seq: HoldsBlocks) -> None:
+        """Drop a finished (or preempted) sequence's references; its table and hashes are emptied.
 
         The table is released back to front: of one sequence's blocks the later ones are evicted
         first, because a cached block is only reachable through all blocks before it.
         """
-        table = self._table(seq_id)
+        table = self._table(seq)
         for block_id in reversed(table):
-            self._release(block_id, seq_id)
-        del self.tables[seq_id]
-        del self._hashes[seq_id]
+            self._release(block_id, seq)
+        table.clear()
+        seq.block_hashes.clear()
 
-    def _release(self, block_id: int, seq_id: Hashable) -> None:
+    def _release(self, block_id: int, seq: HoldsBlocks) -> None:
         block = self.blocks[block_id]
         if block.ref_count <= 0:
             raise AssertionError(f"block {block_id} freed with reference count {block.ref_count}")
@@ -289,16 +316,20 @@ class BlockPool:
             self._free[block_id] = None  # newest at the back: evicted last
             if block.block_hash is None:
                 self._free.move_to_end(block_id, last=False)  # nothing worth keeping
-            self.events.append(BlockEvent("free", block_id, seq_id, block.block_hash))
+            self._emit("free", block_id, seq, block.block_hash)
         else:
-            self.events.append(BlockEvent("unref", block_id, seq_id, block.block_hash))
+            self._emit("unref", block_id, seq, block.block_hash)
 
     # ---------------------------------------------------------------- helpers
-    def _table(self, seq_id: Hashable) -> list[int]:
-        try:
-            return self.tables[seq_id]
-        except KeyError:
-            raise KeyError(f"unknown sequence {seq_id!r}: allocate it first") from None
+    def _emit(self, kind: str, block_id: int, seq: HoldsBlocks, h: bytes | None = None) -> None:
+        if self.on_event is not None:
+            self.on_event(BlockEvent(kind, block_id, seq.seq_id, h))
+
+    @staticmethod
+    def _table(seq: HoldsBlocks) -> list[int]:
+        if not seq.block_table:
+            raise KeyError(f"unknown sequence {seq.seq_id!r}: it holds no blocks, allocate it first")
+        return seq.block_table
 
     def _new_blocks_needed(self, hits: list[int], token_ids: Sequence[int], num_tokens: int | None) -> int:
         n = len(token_ids) if num_tokens is None else num_tokens
@@ -308,23 +339,24 @@ class BlockPool:
         # A hit on a block that waits in the free queue takes it out of the queue.
         return self.num_free - sum(1 for b in hits if self.blocks[b].ref_count == 0)
 
-    def _take(self, seq_id: Hashable) -> int:
+    def _take(self, seq: HoldsBlocks) -> int:
         block_id, _ = self._free.popitem(last=False)
         block = self.blocks[block_id]
         if block.block_hash is not None:
             if self._cached.get(block.block_hash) == block_id:
                 del self._cached[block.block_hash]
-            self.events.append(BlockEvent("evict", block_id, seq_id, block.block_hash))
+            self._emit("evict", block_id, seq, block.block_hash)
             block.block_hash, block.parent_hash, block.token_ids = None, None, ()
         block.ref_count = 1
-        self.events.append(BlockEvent("allocate", block_id, seq_id))
+        self._emit("allocate", block_id, seq)
         return block_id
 
-    def check(self) -> None:
-        """Assert the pool's invariants (cheap; for tests and debugging)."""
+    def check(self, sequences: Iterable[HoldsBlocks]) -> None:
+        """Assert the pool's invariants against ``sequences``, every one that holds blocks of this pool
+        (cheap; for tests and debugging)."""
         refs = [0] * self.num_blocks
-        for table in self.tables.values():
-            for b in table:
+        for seq in sequences:
+            for b in seq.block_table:
                 refs[b] += 1
         for block in self.blocks:
             assert block.ref_count == refs[block.block_id], f"block {block.block_id}: ref count off"

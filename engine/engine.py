@@ -32,7 +32,7 @@ from collections.abc import Callable, Hashable, Sequence
 import numpy as np
 
 from engine.attention import Kernel, PagedAttention, Segment, dense_attention
-from engine.block_pool import BlockPool, short_hash
+from engine.block_pool import BlockEvent, BlockPool, short_hash
 from engine.paged_kv import KVCache
 from engine.scheduler import Request, Scheduler, SchedulerOutput, SequenceState
 
@@ -53,7 +53,10 @@ class LLMEngine:
                  policy: str = "continuous", kernel: Kernel = dense_attention, sample: SampleFn = greedy,
                  keep_logits: bool = False, tokenizer=None, dry_token: int = 0):
         self.model = model
-        self.pool = BlockPool(num_blocks, block_size, prefix_caching=prefix_caching)
+        # The pool reports its bookkeeping as it happens; the step record takes this step's share.
+        self._step_blocks: list[BlockEvent] = []
+        self.pool = BlockPool(num_blocks, block_size, prefix_caching=prefix_caching,
+                              on_event=self._step_blocks.append)
         # A model may bring its own K/V store and attention backend (torch_backend.TorchLlamaModel:
         # tensors on a GPU); numpy's are the default.
         self.cache = None if model is None else (
@@ -70,7 +73,6 @@ class LLMEngine:
         self.dry_token = dry_token
         self.step_index = 0  # the logical clock: the next step's number
         self.steps: list[dict] = []
-        self._events_seen = 0
         self._ids = itertools.count()
 
     @property
@@ -144,7 +146,7 @@ class LLMEngine:
         sampling = [c for c in out.chunks if c.samples]
         if self.model is None or not out.chunks:
             return {c.seq.seq_id: self.dry_token for c in sampling}
-        segments = [Segment(self.pool.tables[c.seq.seq_id], c.start, c.num_tokens) for c in out.chunks]
+        segments = [Segment(c.seq.block_table, c.start, c.num_tokens) for c in out.chunks]
         token_ids = [t for c in out.chunks for t in c.token_ids]
         positions = np.concatenate([s.positions() for s in segments])
         logits = self.model.forward(token_ids, positions, self._attention(self.cache, segments, self.kernel))
@@ -168,8 +170,8 @@ class LLMEngine:
 
     def _record(self, out: SchedulerOutput, emitted: list[dict], finished: list[SequenceState],
                 wall_time_s: float) -> dict:
-        events = self.pool.events[self._events_seen:]
-        self._events_seen = len(self.pool.events)
+        events = list(self._step_blocks)
+        self._step_blocks.clear()
         admitted = set(out.admitted)
         scheduled = []
         for c in out.chunks:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.attention import Kernel, NoCacheAttention, PagedAttention, Segment, dense_attention
-from engine.block_pool import BlockPool
+from engine.block_pool import BlockPool, SequenceBlocks
 from engine.paged_kv import KVCache
 
 
@@ -26,6 +26,7 @@ class Generation:
     logits: list[np.ndarray] = field(default_factory=list)  # logits each token was chosen from
     num_cached_tokens: int = 0  # prompt tokens served by the prefix cache
     forward_tokens: list[int] = field(default_factory=list)  # tokens processed per forward pass
+    blocks: SequenceBlocks | None = None  # the sequence's share of the pool (still held with ``keep``)
 
 
 def greedy_recompute(model, prompt: Sequence[int], max_new_tokens: int,
@@ -48,8 +49,8 @@ def greedy_paged(model, prompt: Sequence[int], max_new_tokens: int, *, block_siz
     """Prefill (in chunks of ``chunk_size`` if given), then one token per step through the paged cache.
 
     Pass ``pool`` and ``cache`` to share them between calls (prefix caching across requests); with
-    ``keep`` the sequence's blocks stay allocated afterwards (otherwise they are freed and stay
-    cached for later hits).
+    ``keep`` the sequence's blocks stay allocated afterwards until ``pool.free(run.blocks)``
+    (otherwise they are freed at once and stay cached for later hits).
     """
     _check(prompt, max_new_tokens)
     if chunk_size is not None and chunk_size < 1:
@@ -62,24 +63,25 @@ def greedy_paged(model, prompt: Sequence[int], max_new_tokens: int, *, block_siz
         raise ValueError("the K/V store and the block pool must have the same number and size of blocks")
     pool.check_fits(len(prompt) + max_new_tokens - 1)  # the last chosen token needs no slot
 
-    run = Generation(num_cached_tokens=pool.allocate(seq_id, prompt))
-    table = pool.tables[seq_id]
+    blocks = SequenceBlocks(seq_id)
+    run = Generation(num_cached_tokens=pool.allocate(blocks, prompt), blocks=blocks)
+    table = blocks.block_table
     done = run.num_cached_tokens
     while done < len(prompt):  # prefill; the last chunk's last row gives the first token's logits
         n = min(chunk_size or len(prompt), len(prompt) - done)
         logits = _step(model, cache, table, prompt[done:done + n], done, kernel, run)
         done += n
-        pool.commit(seq_id, prompt, done)
+        pool.commit(blocks, prompt, done)
     seq = list(prompt)
     for step in range(max_new_tokens):
         _choose(run, seq, logits)
         if step == max_new_tokens - 1:
             break
-        pool.append(seq_id, len(seq))  # may add a block when the last one is full
+        pool.append(blocks, len(seq))  # may add a block when the last one is full
         logits = _step(model, cache, table, seq[-1:], len(seq) - 1, kernel, run)
-        pool.commit(seq_id, seq, len(seq))
+        pool.commit(blocks, seq, len(seq))
     if not keep:
-        pool.free(seq_id)
+        pool.free(blocks)
     return run
 
 

@@ -85,6 +85,9 @@ class SequenceState:
     finish_reason: str | None = None  # "length" or "eos"
     num_preemptions: int = 0
     logits: list = field(default_factory=list)  # filled by the engine when asked to keep them
+    # Its share of the block pool, owned here and filled by the pool (block_pool.HoldsBlocks).
+    block_table: list[int] = field(default_factory=list)
+    block_hashes: list[bytes] = field(default_factory=list)
 
     @property
     def seq_id(self) -> Hashable:
@@ -208,7 +211,7 @@ class Scheduler:
             if n == 0:
                 i += 1
                 continue
-            while not self.pool.can_append(seq.seq_id, seq.num_computed + n):
+            while not self.pool.can_append(seq, seq.num_computed + n):
                 victim = self.running[-1]  # latest admitted; never one scheduled before seq
                 self._preempt(victim)
                 preempted.append(victim.seq_id)
@@ -216,7 +219,7 @@ class Scheduler:
                     break
             if seq.status != "running":
                 break  # seq preempted itself: everyone after it is gone too
-            self.pool.append(seq.seq_id, seq.num_computed + n)
+            self.pool.append(seq, seq.num_computed + n)
             chunks.append(self._chunk(seq, n, step))
             budget -= n
             i += 1
@@ -234,7 +237,7 @@ class Scheduler:
             if n == 0 or not self.pool.can_allocate(tokens, num_tokens=cached + n):
                 break
             self.waiting.popleft()
-            seq.num_cached_tokens = self.pool.allocate(seq.seq_id, tokens, num_tokens=cached + n)
+            seq.num_cached_tokens = self.pool.allocate(seq, tokens, num_tokens=cached + n)
             assert seq.num_cached_tokens == cached
             seq.num_computed = cached
             seq.prefill_target = len(tokens)
@@ -271,7 +274,7 @@ class Scheduler:
     def _preempt(self, seq: SequenceState) -> None:
         """Preemption by recompute: drop the K/V, keep the generated tokens, queue up in front."""
         self.running.remove(seq)
-        self.pool.free(seq.seq_id)
+        self.pool.free(seq)
         seq.status = "waiting"
         seq.num_computed = 0
         seq.admitted = -1
@@ -290,7 +293,7 @@ class Scheduler:
             seq = chunk.seq
             seq.num_computed = chunk.start + chunk.num_tokens
             # Commit only now that K/V is written: from here on a prefix hit may read these blocks.
-            self.pool.commit(seq.seq_id, seq.tokens, seq.num_computed)
+            self.pool.commit(seq, seq.tokens, seq.num_computed)
             if not chunk.samples:
                 if seq.seq_id in new_tokens:
                     raise ValueError(f"sequence {seq.seq_id!r} got a token although its prefill is not complete")
@@ -304,7 +307,7 @@ class Scheduler:
                 seq.status, seq.finish_reason, seq.finished_step = "finished", reason, out.step
                 self.running.remove(seq)
                 self.group.discard(seq.seq_id)
-                self.pool.free(seq.seq_id)
+                self.pool.free(seq)
                 finished.append(seq)
         return finished
 

@@ -127,7 +127,9 @@ def truncated_draft(target: LlamaModel, num_layers: int) -> LlamaModel:
 
 
 class PagedSequence:
-    """One model's K/V of one sequence in a paged cache, and the tokens that K/V belongs to."""
+    """One model's K/V of one sequence in a paged cache, and the tokens that K/V belongs to.
+
+    The sequence owns its ``block_table`` and ``block_hashes``; ``pool`` hands out its blocks."""
 
     SEQ = "r"
 
@@ -138,6 +140,12 @@ class PagedSequence:
         self.kernel = kernel
         self.tokens: list[int] = []  # positions whose K/V the cache holds
         self.computed = 0  # positions the last pass ran
+        self.block_table: list[int] = []
+        self.block_hashes: list[bytes] = []
+
+    @property
+    def seq_id(self) -> str:
+        return self.SEQ
 
     def logits(self, context: Sequence[int], first_row: int) -> np.ndarray:
         """Logits of positions ``first_row`` … end of ``context``, computing only what is not cached.
@@ -149,11 +157,11 @@ class PagedSequence:
         while keep < limit and self.tokens[keep] == context[keep]:
             keep += 1
         self.truncate(keep)
-        if self.SEQ in self.pool.tables:
-            self.pool.append(self.SEQ, len(context))
+        if self.block_table:
+            self.pool.append(self, len(context))
         else:
-            self.pool.allocate(self.SEQ, list(context))
-        segment = Segment(self.pool.tables[self.SEQ], keep, len(context) - keep)
+            self.pool.allocate(self, list(context))
+        segment = Segment(self.block_table, keep, len(context) - keep)
         logits = self.model.forward(list(context[keep:]), segment.positions(),
                                     PagedAttention(self.cache, [segment], self.kernel))
         self.tokens = list(context)
@@ -164,14 +172,14 @@ class PagedSequence:
         """Forget K/V of positions ``num_tokens`` … (rejected proposals); their blocks go back."""
         if num_tokens < len(self.tokens):
             if num_tokens == 0:
-                self.pool.free(self.SEQ)
+                self.pool.free(self)
             else:
-                self.pool.truncate(self.SEQ, num_tokens)
+                self.pool.truncate(self, num_tokens)
             del self.tokens[num_tokens:]
 
     def release(self) -> None:
-        if self.SEQ in self.pool.tables:
-            self.pool.free(self.SEQ)
+        if self.block_table:
+            self.pool.free(self)
         self.tokens = []
 
 
@@ -245,8 +253,9 @@ def speculative_generate(target, draft, prompt: Sequence[int], max_new_tokens: i
     target_kv = PagedSequence(target, num_blocks, block_size, kernel)
     draft_kv = PagedSequence(draft, num_blocks, block_size, kernel)
     run = SpeculativeRun(num_blocks=num_blocks, block_size=block_size)
+    round_blocks: list[BlockEvent] = []
+    target_kv.pool.on_event = round_blocks.append
     seq = [int(t) for t in prompt]
-    seen = 0
     while len(run.tokens) < max_new_tokens:
         started = time.perf_counter()
         n = min(k, max_new_tokens - len(run.tokens) - 1)
@@ -273,8 +282,8 @@ def speculative_generate(target, draft, prompt: Sequence[int], max_new_tokens: i
         if len(run.tokens) >= max_new_tokens:
             target_kv.release()
             draft_kv.release()
-        run.target_blocks.append(target_kv.pool.events[seen:])
-        seen = len(target_kv.pool.events)
+        run.target_blocks.append(list(round_blocks))
+        round_blocks.clear()
         run.target_blocks_used.append(target_kv.pool.num_used)
         run.round_times.append(time.perf_counter() - started)
         if after_round is not None:

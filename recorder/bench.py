@@ -172,10 +172,9 @@ def kv_occupancy(model, workload: Workload, block_size: int) -> dict:
     while engine.has_unfinished():
         record = engine.step()
         running = engine.scheduler.running
-        tables = engine.pool.tables
-        assert sum(len(tables[s.seq_id]) for s in running) == record["blocks_used"]  # nothing shared
+        assert sum(len(s.block_table) for s in running) == record["blocks_used"]  # nothing shared
         for s in running:
-            assert len(tables[s.seq_id]) == -(-s.num_computed // block_size)
+            assert len(s.block_table) == -(-s.num_computed // block_size)
         held += sum(s.num_computed for s in running)
         paged += record["blocks_used"] * block_size
         exact += sum(s.request.max_positions for s in running)

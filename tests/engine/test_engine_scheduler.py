@@ -123,7 +123,7 @@ def test_every_setting_gives_the_single_sequence_greedy_output(name):
     engine = run_workload(**SETTINGS[name])
     assert_matches_reference(engine)
     assert engine.pool.num_used == 0 and engine.scheduler.running == [] and not engine.scheduler.waiting
-    engine.pool.check()
+    engine.pool.check(engine.sequences.values())
 
 
 def test_the_settings_really_schedule_differently():
@@ -333,14 +333,15 @@ def workloads(draw):
 
 def check_step(engine, record):
     pool = engine.pool
-    pool.check()  # reference counts = table memberships, free queue = blocks with count 0
+    pool.check(engine.sequences.values())  # reference counts = table memberships, free queue = blocks with count 0
     assert all(b.ref_count >= 0 for b in pool.blocks)
     assert record["blocks_used"] == pool.num_used <= pool.num_blocks
     assert record["num_batched_tokens"] <= engine.scheduler.max_num_batched_tokens
     assert len(record["running"]) <= engine.scheduler.max_num_seqs
-    assert set(pool.tables) == set(record["running"])  # only running sequences hold blocks
+    holders = {seq.seq_id for seq in engine.sequences.values() if seq.block_table}
+    assert holders == set(record["running"])  # only running sequences hold blocks
     for seq in engine.scheduler.running:
-        assert len(pool.tables[seq.seq_id]) * pool.block_size >= seq.num_computed
+        assert len(seq.block_table) * pool.block_size >= seq.num_computed
     allocated = [e["block"] for e in record["blocks"] if e["kind"] == "allocate"]
     assert len(allocated) == len(set(allocated))
 
@@ -362,7 +363,7 @@ def test_random_workloads_finish_with_the_reference_output(w):
     event(f"preempted: {preemptions > 0}")
     event(f"prefix hits: {any(e['kind'] == 'hit' for s in engine.steps for e in s['blocks'])}")
     event(f"prefill chunks: {any(c['kind'] == 'prefill_chunk' for s in engine.steps for c in s['scheduled'])}")
-    assert engine.pool.num_used == 0 and engine.pool.tables == {}
+    assert engine.pool.num_used == 0 and not any(seq.block_table for seq in engine.sequences.values())
     for i, (prompt, new, arrival) in enumerate(w["reqs"]):
         seq = engine.sequences[i]
         assert seq.status == "finished" and seq.first_step >= arrival

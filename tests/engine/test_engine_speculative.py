@@ -266,8 +266,8 @@ def test_rejected_proposals_leave_the_cache_and_the_pools_stay_consistent(params
     freed_on_rejection = []
 
     def after_round(run, target_kv, draft_kv):
-        target_kv.pool.check()
-        draft_kv.pool.check()
+        target_kv.pool.check([target_kv])
+        draft_kv.pool.check([draft_kv])
         v = run.verifications[-1]
         done = len(run.tokens) >= 17
         start = len(seq)

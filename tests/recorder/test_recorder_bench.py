@@ -49,7 +49,7 @@ def test_workloads_are_deterministic_and_valid(name, tokens):
     json.dumps(w.to_dict(), ensure_ascii=False)  # plain data, ready for a trace header
     engine = dry_run(w)
     assert all(len(engine.sequences[r.req_id].output) == r.max_new_tokens for r in w.requests)
-    engine.pool.check()
+    engine.pool.check(engine.sequences.values())
 
 
 def test_realistic_mixes_lengths_and_staggers_arrivals():

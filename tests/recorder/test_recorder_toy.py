@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.attention import NoCacheAttention, PagedAttention, Segment, tiled
-from engine.block_pool import BlockPool
+from engine.block_pool import BlockPool, SequenceBlocks
 from engine.generate import greedy_paged, greedy_recompute
 from engine.paged_kv import KVCache
 from recorder.toy import ToyDecodeModel
@@ -25,14 +25,14 @@ def test_prefill_of_a_b_gives_the_articles_h_and_chooses_a():
 
 
 def test_attention_weights_of_the_prefill_and_the_first_decode_step():
-    pool, cache = BlockPool(4, 4), KVCache(TOY.config, 4, 4)
-    pool.allocate("s", [A, B])
-    table = pool.tables["s"]
+    pool, cache, seq = BlockPool(4, 4), KVCache(TOY.config, 4, 4), SequenceBlocks("s")
+    pool.allocate(seq, [A, B])
+    table = seq.block_table
     prefill = PagedAttention(cache, [Segment(table, 0, 2)], record=True)
     TOY.forward([A, B], [0, 1], prefill)
     weights = prefill.records[0]["steps"][0]["weights"][0, -1]  # head 0, query at position 1
     np.testing.assert_allclose(weights, [0.3302, 0.6698], atol=5e-5)
-    pool.append("s", 3)
+    pool.append(seq, 3)
     step = PagedAttention(cache, [Segment(table, 2, 1)], record=True)
     h = TOY.hidden([A], [2], step)[0]
     np.testing.assert_allclose(step.records[0]["steps"][0]["weights"][0, 0], [0.4011, 0.1978, 0.4011], atol=5e-5)
