@@ -58,9 +58,9 @@ def test_the_paragraph_says_truly_what_the_weights_were_trained_on():
     """The weights read the pinned prose of an earlier site (model/site-prose.json.gz), which has none of the
     pages under „Grundlagen“, and that prose is less than a tenth of the training text: the rest, most of it,
     is the LibreOffice help."""
-    from model import corpus, site
+    from model import corpus, site_prose
 
-    pinned = {name for name, _ in site.pinned_texts() if name.startswith("pages/")}
+    pinned = {name for name, _ in site_prose.pinned_texts() if name.startswith("pages/")}
     today = {f"pages/{p.name}" for p in (ROOT / "pages").glob("*.md")}
     foundations = {f"pages/{slug}.md" for slug in SLUGS if api.concept(slug).GROUP == "Grundlagen"}
     assert foundations and today - pinned == foundations and not foundations & pinned
