@@ -118,7 +118,7 @@ def protect(site: Path) -> str:
     return header
 
 
-@event_priority(-50)  # after site.py and the search plugin, before offline.py hashes every file for sw.js
+@event_priority(-50)  # after assemble.py and the search plugin, before offline.py hashes every file for sw.js
 def on_post_build(config):
     if not _serving:
         protect(Path(config["site_dir"]))

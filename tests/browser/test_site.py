@@ -93,7 +93,7 @@ def test_a_page_without_a_replay_loads_no_replay_code(visit):
 
 
 def test_an_unknown_address_shows_the_sites_404_page_styled_and_leading_back(visit):
-    # mkdocs writes 404.html with root links; mkdocs_hooks/not_found.py and tools/serve.py make it work
+    # mkdocs writes 404.html with links from the root; tools/serve.py answers an unknown address with it
     v = visit("/gibt/es/nicht")
     v.page.wait_for_selector(".pl-offline-chip")  # our scripts ran: the links resolved inside the site
     assert "404" in v.page.inner_text("article")
