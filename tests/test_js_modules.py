@@ -2,8 +2,8 @@
 import, never by a window global or a value stored on a DOM element for another file to read.
 
 ``document.currentScript`` names the running script only during a classic script's first synchronous
-run; workshop.js once read it and, on busy machines, looked for its editor in static/py/ (issue 16,
-while PyScript ran the page's Python). A module knows its own address (import.meta.url, static/js/site.js).
+run: read later (a busy machine delays code past it), it names no script or another one, and a path built
+on it points into the wrong folder. A module knows its own address (import.meta.url, static/js/site.js).
 """
 
 import re

@@ -198,7 +198,7 @@ def test_at_180_degrees_one_pair_tells_only_even_from_odd_distances():
 
 def test_the_key_sentence_reads_what_the_angle_means():
     """Under the circle: a shift changes nothing, a whole turn gives back the product of distance 0 while
-    the real frequencies do not, and θ = 180° tells only even from odd distances (issue 30 §4)."""
+    the real frequencies do not, and θ = 180° tells only even from odd distances."""
     default = api.run("rope")["summary"]
     assert "Abstand 1, die Pfeile stehen 30° auseinander, Skalarprodukt 0,866" in default
     # that a shift changes nothing answers the lesson's guess: a sentence of its own, held back until the guess
