@@ -216,7 +216,7 @@ def test_lesson_equal_mass_is_solved_with_the_scores_the_page_shows():
 
 
 def test_the_page_shows_the_plain_mean_depend_on_the_split_with_two_different_values():
-    # the page once showed blocks of 1 and 2 (0,5 both) as proof that the mean depends on the split
+    # blocks of 1 and 2 both give 0,5: the page's proof that the mean depends on the split needs two that differ
     page = (Path(__file__).resolve().parents[1] / "pages" / "flash-attention.md").read_text(encoding="utf-8")
     blocks = [int(b) for b in re.findall(r'value\("flash-attention", "naive", 1, block=(\d)\)', page)]
     assert len(blocks) == 2

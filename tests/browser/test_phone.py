@@ -377,7 +377,7 @@ def test_dragging_a_slider_by_touch_changes_the_experiment_and_no_pill_covers_it
 # Where a figure's element stands on screen once the page holds still. A figure that scrolls sideways
 # gets its swipe hint above it from a11y.js 150 ms after each view, a line that moves the figure down:
 # a box read as soon as the experiment is ready (at once with a warm Python) is then 30 px off, and a
-# finger put there misses the point. That was why this drag failed in the full suite and not alone.
+# finger put there misses the point, in the full suite more often than alone.
 STEADY_CENTRE = """async el => {
   const frame = () => new Promise(done => requestAnimationFrame(() => done()));
   let last = '';

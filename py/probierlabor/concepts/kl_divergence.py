@@ -503,7 +503,7 @@ LESSON = Lesson(
              near=Near(lambda params, result: result["d_qp"] is None and result["d_pq"] is not None,
                        f"Fast: D(q‖p) ist schon unendlich. Jetzt muss D(p‖q) noch unter {fmt.de(SMALL, 1)} fallen.",
                        {"p_a": 1.0})),
-        # below −0,3, not just below 0: the prediction's own example (q gives A 1) made it −0,09 unasked
+        # below −0,3, not just below 0: the prediction's own example (q gives A 1) makes it −0,09 unasked
         Task("negative_a", f"Mache den Beitrag von A kleiner als {fmt.de(-VERY_NEGATIVE, 1)}. Fällt dann auch die "
                            f"Summe unter 0?",
              solved=lambda params, result: result["terms"][0] is not None and result["terms"][0] < -VERY_NEGATIVE,
