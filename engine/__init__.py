@@ -1,7 +1,7 @@
 """Probierlabor's small inference engine (numpy; the page's own Python loads only ``acceptance``, ``tokenizer``
 and ``bpe``).
 
-This file imports nothing: the page imports the package from the site's zip (mkdocs_hooks/site.py) for its
+This file imports nothing: the page imports the package from the site's zip (mkdocs_hooks/assemble.py) for its
 three plain-Python modules, so importing it there must not pull in numpy or the engine's other modules. The
 engine imports nothing from ``probierlabor`` or ``recorder`` (which records its runs as traces).
 

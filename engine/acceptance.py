@@ -8,7 +8,7 @@ residual is exactly p. Drawing the correction from p instead counts the kept mas
 The one copy of this arithmetic: ``engine.speculative`` verifies with it (floats), the concept page
 ``probierlabor.concepts.speculative_decoding`` shows its exact balance (``fractions.Fraction``). Plain
 Python on purpose, no numpy: the browser loads this module next to the probierlabor package
-(mkdocs_hooks/site.py puts it into the zip), and one definition serves floats and Fractions alike.
+(mkdocs_hooks/assemble.py puts it into the zip), and one definition serves floats and Fractions alike.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ The policy allows only what the site itself serves. Scripts come from the site's
 few inline scripts of the theme shell (overrides/main.html and mkdocs-material's), allowed by their
 SHA-256, which is computed here from the built HTML, so an edited script can never slip through.
 What is loosened, each found necessary in Chromium (tests/browser/test_csp.py records every violation):
-- 'wasm-unsafe-eval': Pyodide compiles its WebAssembly. No 'unsafe-eval': the pages start Pyodide
-  directly (static/js/runtime/start.js), without PyScript, which needed Function().
+- 'wasm-unsafe-eval': Pyodide compiles its WebAssembly. No 'unsafe-eval': nothing the site runs turns a
+  string into code; the pages start Pyodide directly (static/js/runtime/start.js), with no framework
+  around it that would need Function().
 - connect-src blob:: overrides/main.html answers the theme's request for sitemap.xml with a blob: URL
   (pages under the address in use); the blob is made by that script, nothing from outside.
 - style-src-attr 'unsafe-inline': KaTeX's typeset formulas place every glyph with style attributes;
@@ -118,7 +119,7 @@ def protect(site: Path) -> str:
     return header
 
 
-@event_priority(-50)  # after site.py and the search plugin, before offline.py hashes every file for sw.js
+@event_priority(-50)  # after assemble.py and the search plugin, before offline.py hashes every file for sw.js
 def on_post_build(config):
     if not _serving:
         protect(Path(config["site_dir"]))

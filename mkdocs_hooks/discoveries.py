@@ -1,4 +1,4 @@
-"""MkDocs hook: „Was du entdeckst“ waits until the reader has guessed or tried (issue 30 §1).
+"""MkDocs hook: „Was du entdeckst“ waits until the reader has guessed or tried.
 
 The section names what the experiment shows, so on a concept page it arrives folded: its heading
 becomes the summary of a <details> that holds the section up to the next heading of its level. The

@@ -13,7 +13,7 @@
     {{ glossary_entries() }}     the glossary page's entries, from probierlabor/pageblocks/glossary.py
     {{ about_model() }}          the site's language model in a paragraph, from its manifest („present“: after
                                  a sentence that names it)
-    {{ model_fact("kv_bytes", "MHA") }}   one number about it (probierlabor/pageblocks/site_model.py)
+    {{ model_fact("kv_bytes", "MHA") }}   one number about it (probierlabor/pageblocks/model_facts.py)
     {{ trace_fact("flash-attention-tiles", "prompt_tokens") }}   one number of a recorded run (replay_block.FACTS)
 
 So text and experiment cannot drift apart: both come from ``api.run``.
@@ -22,7 +22,7 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 from __future__ import annotations
 
 from probierlabor.pageblocks import (experiment_block, glossary, graph_block, heads_block, lesson_block, live_block,
-                                    prose_values, realmodel_block, realmodel_loss_block, replay_block, site_model,
+                                    model_facts, prose_values, realmodel_block, realmodel_loss_block, replay_block,
                                     workshop_block)
 from probierlabor.kit import api, fmt
 
@@ -66,11 +66,11 @@ def define_env(env):
 
     @env.macro
     def about_model(tense: str = "past") -> str:
-        return site_model.paragraph(tense)
+        return model_facts.paragraph(tense)
 
     @env.macro
     def model_fact(name: str, *args) -> str:
-        return site_model.fact(name, *args)
+        return model_facts.fact(name, *args)
 
     @env.macro
     def trace_fact(name: str, key: str) -> str:

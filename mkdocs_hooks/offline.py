@@ -131,7 +131,7 @@ def manifest(config) -> dict:
     }
 
 
-@event_priority(-100)  # last: the search plugin and mkdocs_hooks/site.py write files in on_post_build too
+@event_priority(-100)  # last: the search plugin and mkdocs_hooks/assemble.py write files in on_post_build too
 def on_post_build(config):
     site = Path(config["site_dir"])
     text = json.dumps(manifest(config), ensure_ascii=False, indent=2) + "\n"

@@ -8,7 +8,8 @@
   its head after every shared stylesheet; where a shared rule must still win (print.css), the concept's rule
   of the same weight keeps to its medium. In the page, not a file of its own: instant navigation adds a new
   page's head elements only after its content, and a stylesheet loaded then would arrive after the
-  experiment was mounted and its figure measured (probierlabor.js); a <style> applies at once.
+  experiment was mounted and its figure measured (static/js/experiment/); a <style> applies at
+  once.
 The Content-Security-Policy allows each such <style> by its hash (csp.py), and the service worker's list
 (offline.py) has layout.css like every built file.
 """
@@ -32,7 +33,7 @@ def layout_stylesheet() -> str:
     return f"""/* Written by the build (mkdocs_hooks/stylesheets.py) from py/probierlabor/kit/layout.py: change the numbers there. */
 :root {{ --pl-narrow-min-font: {layout.NARROW_MIN_FONT}px; --pl-min-label: {layout.MIN_LABEL_PX}px; }}
 /* Before Python runs, the build's two versions of the default figure (data-pl-layout on their wrappers)
-   are chosen here; after it, probierlabor.js reads --pl-layout and Python draws for it. */
+   are chosen here; after it, static/js/experiment/ reads --pl-layout and Python draws for it. */
 .pl-experiment {{ container-type: inline-size; }}
 .pl-stage {{ --pl-layout: {layout.WIDE}; }}
 [data-pl-layout="{layout.NARROW}"] {{ display: none; }}

@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import libreoffice_help, site
+from . import libreoffice_help, site_prose
 
 HELDOUT_PERCENT = 8
 
@@ -72,7 +72,7 @@ def _documents(source: Source, texts: list[tuple[str, list[str]]]) -> list[Docum
 def documents(external: bool = True, current: bool = False) -> list[Document]:
     """The site's documents, as pinned (model/site-prose.json.gz) or today's (``current``), then
     (``external``) those of the LibreOffice help, fetched into the cache."""
-    docs = _documents(SITE, site.site_texts() if current else site.pinned_texts())
+    docs = _documents(SITE, site_prose.site_texts() if current else site_prose.pinned_texts())
     if external:
         docs += _documents(LIBREOFFICE_HELP, libreoffice_help.help_texts())
     return docs
@@ -145,7 +145,7 @@ if __name__ == "__main__":
                         help="den heutigen Text der Website als neuen festen Stand speichern (model/site-prose.json.gz)")
     args = parser.parse_args()
     if args.pin_prose:
-        site.pin(site.site_texts(), args.pin_prose)
+        site_prose.pin(site_prose.site_texts(), args.pin_prose)
     built = build()
     print(describe(built))
     manifest = Path(__file__).resolve().parent.parent / "model" / "weights" / "MANIFEST.json"

@@ -37,9 +37,9 @@ EVAL_DTYPE = "float64"  # the manifest's losses; the site computes in float32 (t
 TEMPERATURES = (0.5, 0.8, 1.0)
 SAMPLE_TOKENS = 40
 SAMPLE_SEED = 31
-# Issue 31's language check: text sampled at T = 0.8 from 20 fixed German prompts; the share of its words
+# Does the model write German? Text sampled at T = 0.8 from 20 fixed German prompts; the share of its words
 # of three or more letters that Debian's word list knows (model/wordcheck.py), for target, draft and the
-# target's architecture with random weights (what every page served before).
+# target's architecture with random weights (what a model that learnt nothing scores).
 WORDCHECK_PROMPTS = (
     "Ein Sprachmodell", "Die Wahrscheinlichkeit", "Beim Dekodieren", "Der KV-Cache", "Das nächste Token",
     "Mit der Maus", "Wählen Sie", "Die Tabelle", "Wenn du", "Im Dialog", "Der Text", "Heute", "Das Modell",

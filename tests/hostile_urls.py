@@ -1,4 +1,4 @@
-"""Hostile query strings for the concept pages (issue 17 §8), drawn from a seeded generator.
+"""Hostile query strings for the concept pages, drawn from a seeded generator.
 
 Shared by tests/test_hostile_urls.py (every page's Python, many draws) and the browser test
 tests/browser/test_hostile_links.py (one draw per page and run, plus a fixed list): each query holds

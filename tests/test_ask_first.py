@@ -1,4 +1,4 @@
-"""Think first, then read (issue 30 §1): the question comes before the prose that answers it, and „Was du
+"""Think first, then read: the question comes before the prose that answers it, and „Was du
 entdeckst“ arrives folded (mkdocs_hooks/discoveries.py)."""
 
 import re

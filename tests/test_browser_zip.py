@@ -1,4 +1,4 @@
-"""The Python the browser gets (mkdocs_hooks/site.py): one zip with the probierlabor package and the engine
+"""The Python the browser gets (mkdocs_hooks/assemble.py): one zip with the probierlabor package and the engine
 modules it imports; the page imports the engine's plain-Python ``acceptance`` from it, without numpy or
 the rest of the engine, and the Python worker runs „Eigener Lauf“ from the same zip."""
 
@@ -14,9 +14,9 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("site_hook", ROOT / "mkdocs_hooks" / "site.py")
-site_hook = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(site_hook)
+_spec = importlib.util.spec_from_file_location("assemble_hook", ROOT / "mkdocs_hooks" / "assemble.py")
+assemble_hook = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(assemble_hook)
 
 def built_zip() -> Path:
     found = sorted((ROOT / "site" / "static" / "py").glob("probierlabor-*.zip"))
@@ -34,7 +34,7 @@ def _shipped_name(name: str) -> str:
 
 def test_the_zip_holds_the_package_and_exactly_the_engine_modules_it_imports():
     names = {n for n in zipfile.ZipFile(built_zip()).namelist() if not n.startswith("stdlib/")}
-    assert {_shipped_name(name) for _, name in site_hook.bundle_files()} == names
+    assert {_shipped_name(name) for _, name in assemble_hook.bundle_files()} == names
     assert not any(n.startswith("probierlabor/pageblocks/") for n in names)
     graph = grimp.build_graph("probierlabor", "engine", "recorder")
     shipped = {m for m in graph.modules if m.startswith("probierlabor") and not m.startswith("probierlabor.pageblocks")}
@@ -48,15 +48,15 @@ def test_the_zip_holds_the_package_and_exactly_the_engine_modules_it_imports():
 
 
 def test_the_zip_name_follows_the_shared_engine_module(tmp_path, monkeypatch):
-    before = site_hook._package_hash()
-    for name in site_hook.ENGINE_FOR_BROWSER:
+    before = assemble_hook._package_hash()
+    for name in assemble_hook.ENGINE_FOR_BROWSER:
         (tmp_path / name).parent.mkdir(exist_ok=True)
-        (tmp_path / name).write_bytes((site_hook.ENGINE / name).read_bytes())
-    monkeypatch.setattr(site_hook, "ENGINE", tmp_path)
-    assert site_hook._package_hash() == before
+        (tmp_path / name).write_bytes((assemble_hook.ENGINE / name).read_bytes())
+    monkeypatch.setattr(assemble_hook, "ENGINE", tmp_path)
+    assert assemble_hook._package_hash() == before
     with (tmp_path / "acceptance.py").open("a") as f:
         f.write("# changed\n")
-    assert site_hook._package_hash() != before  # a new name: no browser keeps the old math from its cache
+    assert assemble_hook._package_hash() != before  # a new name: no browser keeps the old math from its cache
 
 
 # In Pyodide under Node.js, as in the browser's boot.py: the zip imported in place, its stdlib/ next.

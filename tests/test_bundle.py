@@ -133,7 +133,7 @@ def test_a_fifo_is_left_out_with_a_note_not_waited_for(site, tmp_path, capsys):
     packing = threading.Thread(target=lambda: results.append(bundle.build(site, tmp_path / "dist")), daemon=True)
     packing.start()
     packing.join(timeout=10)
-    if packing.is_alive():  # the old code blocks reading it: let it go before failing
+    if packing.is_alive():  # a build that reads the FIFO blocks: let it go before failing
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
         pytest.fail("bundle.build waits on a FIFO")
     assert "static/warteschlange" not in _names(results[0]) and "index.html" in _names(results[0])

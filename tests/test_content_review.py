@@ -1,4 +1,4 @@
-"""Claims a content review found wrong or imprecise (issue 30 §4), held in their corrected form: each row
+"""Claims a content review found wrong or imprecise, held in their corrected form: each row
 names where the text lives, what it said and what it says now. A claim that can be computed is tested in
 its concept's own test file instead (flash-attention's blocks, rope's 180°, the lesson checks)."""
 

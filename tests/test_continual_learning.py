@@ -323,7 +323,7 @@ def test_workshop_script_retrains_and_gets_the_same_test_results():
 
 
 def test_the_lesson_counts_epochs_and_says_once_what_one_is():
-    """Issue 30 §4: a pass over the training data is an Epoche (glossary), not a Runde, and the lesson
+    """A pass over the training data is an Epoche (glossary), not a Runde, and the lesson
     explains the word where it first uses it."""
     item = cl.LESSON
     texts = [item.prediction.question, item.prediction.explain, *item.prediction.choices,

@@ -386,7 +386,7 @@ TYPED = [(slug, param.name, raw) for slug in SLUGS for param in api.params_of(sl
 @pytest.mark.parametrize("slug, name, raw", TYPED, ids=[f"{s}-{n}-{r[:3]!r}" for s, n, r in TYPED])
 def test_a_megabyte_in_a_typed_control_of_a_link_is_read_in_well_under_a_second(slug, name, raw):
     """reservoir-sampling/?returns=1_1_1… froze the tab for seconds (a count per entry): the page's way, JSON in and out.
-    The bound is generous on purpose (issue 27); code that works per entry of the whole megabyte takes tens of seconds."""
+    The bound is generous on purpose, for a loaded machine; code that works per entry of the whole megabyte takes tens of seconds."""
     start = time.perf_counter()
     out = json.loads(api.run_json(slug, json.dumps({name: raw})))
     assert time.perf_counter() - start < 1.0

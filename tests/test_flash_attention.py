@@ -206,7 +206,7 @@ def test_any_own_lists_give_the_dense_result_and_a_valid_figure(scores, values, 
 
 def test_lesson_equal_mass_is_solved_with_the_scores_the_page_shows():
     # the page writes ln 3 ≈ 1,0986; typed into the first block's fields, the two blocks weigh the same
-    # up to a step of the fields, and the plain mean is right at the digits shown (issue 30 §4)
+    # up to a step of the fields, and the plain mean is right at the digits shown
     shown = api.run("flash-attention", {"block": 2, "s1": "1,0986", "s2": "1,0986"})
     assert shown["params"]["s1"] == 1.0986 and abs(shown["result"]["naive_error"]) < 1e-5
     assert "equal_mass" in shown["lesson"]["solved"]
@@ -216,7 +216,7 @@ def test_lesson_equal_mass_is_solved_with_the_scores_the_page_shows():
 
 
 def test_the_page_shows_the_plain_mean_depend_on_the_split_with_two_different_values():
-    # the page once showed blocks of 1 and 2 (0,5 both) as proof that the mean depends on the split
+    # blocks of 1 and 2 both give 0,5: the page's proof that the mean depends on the split needs two that differ
     page = (Path(__file__).resolve().parents[1] / "pages" / "flash-attention.md").read_text(encoding="utf-8")
     blocks = [int(b) for b in re.findall(r'value\("flash-attention", "naive", 1, block=(\d)\)', page)]
     assert len(blocks) == 2
@@ -225,7 +225,7 @@ def test_the_page_shows_the_plain_mean_depend_on_the_split_with_two_different_va
 
 def test_the_key_sentence_says_why_the_plain_average_is_right_or_wrong():
     """Under the blocks: the plain average is wrong when the blocks weigh differently (0,5 against 0,75,
-    weights 0,25 and 0,75), right when they weigh the same; one block has nothing to average (issue 30 §4);
+    weights 0,25 and 0,75), right when they weigh the same; one block has nothing to average;
     a rise of the running maximum names the factor of the old state."""
     default = api.run("flash-attention")["summary"]
     assert "u/l = 0,75, genau die dichte Attention" in default

@@ -1,4 +1,4 @@
-"""One terminology on every page (issue 13 §3): the glossary's spellings, the e-form imperatives of weak
+"""One terminology on every page: the glossary's spellings, the e-form imperatives of weak
 verbs and one observations heading, checked on the built pages, experiments included."""
 
 import re

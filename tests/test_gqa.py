@@ -121,7 +121,7 @@ def test_readouts_are_german():
 
 def test_the_long_text_task_needs_a_larger_g_than_the_default():
     """With 4096 tokens G = 4 needs 256 MiB, the budget; the default G = 2 fits but is not the largest, so
-    typing the long text alone solves nothing (issue 30 §4), and G = 8 (512 MiB) overshoots."""
+    typing the long text alone solves nothing, and G = 8 (512 MiB) overshoots."""
     def solved(**raw):
         return "long_text" in api.run("gqa", raw)["lesson"]["solved"]
     assert api.run("gqa", {"tokens": 4096, "groups": 4})["result"]["bytes"] == 256 * MIB

@@ -38,7 +38,7 @@ def test_every_related_concept_has_a_reason_and_appears_once():
 
 
 def test_every_page_that_uses_a_foundation_idea_links_to_its_page():
-    # issue 32: twelve pages used attention, five softmax, every LLM page „Token“, without a page to click
+    # attention, softmax and „Token“ are used on many pages: each such page links to the page that explains it
     assert set(graph.USES) == {s for s in SLUGS if api.concept(s).GROUP == "Grundlagen"}
     for foundation, words in graph.USES.items():
         for slug in SLUGS:

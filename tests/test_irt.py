@@ -202,7 +202,7 @@ def test_workshop_script_recomputes_abilities_and_difficulties():
 
 
 def test_same_ability_is_solved_by_agent_one_only():
-    # editing Agent 2 made both equal too, though the task says to change Agent 1 (issue 30 §4)
+    # editing Agent 2 makes both equal too, but the task says to change Agent 1
     def solved(**raw):
         return "same_ability" in api.run("irt", raw)["lesson"]["solved"]
     assert solved(k1c=4) and not solved(k2c=0) and not solved(k2a=3)

@@ -2,8 +2,8 @@
 import, never by a window global or a value stored on a DOM element for another file to read.
 
 ``document.currentScript`` names the running script only during a classic script's first synchronous
-run; workshop.js once read it and, on busy machines, looked for its editor in static/py/ (issue 16,
-while PyScript ran the page's Python). A module knows its own address (import.meta.url, static/js/site.js).
+run: read later (a busy machine delays code past it), it names no script or another one, and a path built
+on it points into the wrong folder. A module knows its own address (import.meta.url, static/js/site.js).
 """
 
 import re
@@ -25,8 +25,7 @@ def test_no_script_reads_current_script():
 def test_no_window_global_is_shared_between_files():
     """main.js's read-only debug handle for tests (window.probierlabor, read by no file) is the one name
     the site puts on window, and no other probierlabor… name appears in the code at all, however it would
-    be reached (the Trusted Types gate once gave experiment/morph.js its fragment() as
-    window.probierlaborTrusted, defined with Object.defineProperty(root, "probierlaborTrusted", …))."""
+    be reached (e.g. Object.defineProperty(root, "probierlaborTrusted", …), where an import would do)."""
     code = _code()
     on_window = {name: sorted(set(re.findall(r"\b(?:window|self|globalThis)\.(probierlabor\w*)", text)))
                  for name, text in code.items()}
@@ -65,8 +64,8 @@ def test_the_trusted_types_gate_runs_before_every_other_module():
 
 
 def test_every_relative_import_names_a_file_that_is_there():
-    """A moved module with a stale path fails only when a reader opens the feature (the editor once
-    looked for CodeMirror in static/js/vendor/): every static and dynamic import is checked here."""
+    """A moved module with a stale path fails only when a reader opens the feature (an editor that looks
+    for CodeMirror in the wrong folder): every static and dynamic import is checked here."""
     vendor = ROOT / "static" / "vendor"
     missing = []
     for name, text in _code().items():

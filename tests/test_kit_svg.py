@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, strategies as st
 
 from probierlabor.kit import svg
-from probierlabor.kit.tree import Tree
+from probierlabor.kit.decoding_tree import Tree
 
 NS = "{http://www.w3.org/2000/svg}"
 

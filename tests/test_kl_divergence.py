@@ -287,7 +287,7 @@ def test_workshop_script_recomputes_own_distributions():
 
 
 def test_p_is_the_reference_as_on_the_speculative_decoding_page():
-    """Issue 30 §4: kl-divergence and speculative-decoding use p and q alike (p the reference, q the
+    """kl-divergence and speculative-decoding use p and q alike (p the reference, q the
     approximation), and each page says so."""
     from pathlib import Path
     pages = Path(__file__).resolve().parent.parent / "pages"
@@ -302,7 +302,7 @@ def test_p_is_the_reference_as_on_the_speculative_decoding_page():
 
 
 def test_an_old_link_keeps_its_meaning_after_p_and_q_changed_roles():
-    # Until issue 30 q was the reference: an old link's q1 and q_dist set the reference, now called p
+    # links from before p and q changed roles name the reference q: their q1 and q_dist set p
     old = api.run("kl-divergence", {"q1": 0.8, "p1": 0.3, "q_dist": "0,25; 0,75"})
     new = api.run("kl-divergence", {"p_a": 0.8, "q_a": 0.3, "p_eigen": "0,25; 0,75"})
     assert old["notes"] == [] and old["result"] == new["result"] and old["url"] == new["url"]

@@ -240,10 +240,10 @@ def test_the_guess_explains_with_the_modules_own_numbers():
 
 
 def test_the_prose_reads_the_blocks_limit_and_writes_large_numbers_as_fmt_does():
-    from probierlabor.pageblocks import site_model
+    from probierlabor.pageblocks import model_facts
     from probierlabor.realmodel.fields import PROMPT_TOKENS
 
-    assert site_model.fact("prompt_tokens") == str(PROMPT_TOKENS)
+    assert model_facts.fact("prompt_tokens") == str(PROMPT_TOKENS)
     built = SITE / "kreuzentropie-perplexitaet/index.html"
     if not built.exists():
         pytest.skip(f"{built} fehlt: erst die Website bauen")

@@ -1,4 +1,4 @@
-"""Figures laid out for a narrow screen (kit/layout.py, issue 14): the same module and the same numbers,
+"""Figures laid out for a narrow screen (kit/layout.py): the same module and the same numbers,
 only the layout changes; the width is the page's, never the state's."""
 
 import json
@@ -193,7 +193,7 @@ def test_top_p_at_another_temperature_writes_its_note_off_the_thresholds_line():
         assert note[1] != threshold[1], raw
     wide = api.run("top-p-sampling", {"p": 0.3, "temperature": 2})["figure"]
     assert [t[1] for t in texts(wide, "pl-tick") if t[3].startswith("T = ")] == [22.0]  # room enough
-    # a small p puts its label where the note stands on a wide figure too (issue 28): the note goes below
+    # a small p puts its label where the note stands on a wide figure too: the note goes below
     wide = api.run("top-p-sampling", {"p": 0.1, "temperature": 2})["figure"]
     (note,) = [t for t in texts(wide, "pl-tick") if t[3].startswith("T = ")]
     (threshold,) = texts(wide, "pl-dec-threshold-text")

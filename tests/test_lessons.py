@@ -59,7 +59,7 @@ def test_each_near_example_is_close_and_not_yet_solved(slug):
 
 @pytest.mark.parametrize("slug", WITH_LESSON)
 def test_feedback_teaches_every_wrong_choice_and_every_task_has_a_hint(slug):
-    """Issue 30 §2: a wrong guess gets its own reason, and a stuck reader a hint before the solution."""
+    """A wrong guess gets its own reason, and a stuck reader a hint before the solution."""
     item = api.concept(slug).LESSON
     assert item.prediction.why_not, f"{slug}: why_not fehlt"
     assert all(task.hints for task in item.tasks), [t.key for t in item.tasks if not t.hints]
@@ -73,8 +73,7 @@ def test_the_prediction_is_answered_by_its_example(slug):
 
 @pytest.mark.parametrize("slug", WITH_LESSON)
 def test_checking_the_guess_solves_no_task(slug):
-    # A reader who tries the prediction's own example has not yet tried a task (issue 30 §4: pass-at-k,
-    # reinforcement-learning, kl-divergence, knowledge-distillation and kv-cache each solved one so).
+    # A reader who tries the prediction's own example has not yet tried a task, so the example solves none.
     guess = api.concept(slug).LESSON.prediction
     assert _status(slug, dict(guess.example))["solved"] == [], slug
 

@@ -19,9 +19,9 @@ from trace_equal import same
 
 ROOT = Path(__file__).resolve().parents[1]
 PYODIDE = ROOT / "static" / "vendor" / "pyodide"
-_spec = importlib.util.spec_from_file_location("site_hook", ROOT / "mkdocs_hooks" / "site.py")
-site_hook = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(site_hook)
+_spec = importlib.util.spec_from_file_location("assemble_hook", ROOT / "mkdocs_hooks" / "assemble.py")
+assemble_hook = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(assemble_hook)
 
 # The worker's copy of the trained model's files: each at its path in the site under the worker's home
 # (static/js/runtime/worker.js weights()).
@@ -122,7 +122,7 @@ def pyodide_runs(tmp_path_factory):
     page, settings, out, runner_out, script = (
         tmp / n for n in ("page.zip", "settings.json", "out.json", "runner.json", "run.mjs"))
     with zipfile.ZipFile(page, "w") as z:
-        for path, name in site_hook.bundle_files():
+        for path, name in assemble_hook.bundle_files():
             z.write(path, name)
     settings.write_text(json.dumps(WORKLOADS), encoding="utf-8")
     script.write_text((NODE_RUN + NODE_RUNNER) % {k: json.dumps(v) for k, v in {

@@ -183,7 +183,7 @@ def test_workshop_script_recomputes_the_horizon_and_the_refit():
 
 
 def test_the_tasks_name_every_setting_their_check_needs():
-    # eighty_short needed the 80 % threshold and wobbly_dice a flat curve, both unsaid (issue 30 §4)
+    # eighty_short needs the 80 % threshold and wobbly_dice a flat curve: the task's text must say so
     tasks = {t.key: t for t in mh.LESSON.tasks}
     assert "80 %" in tasks["eighty_short"].text.split(".")[0]
     assert "flache Kurve" in tasks["wobbly_dice"].text and mh.fmt.de(mh.FLAT, 2) in tasks["wobbly_dice"].text

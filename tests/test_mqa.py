@@ -126,8 +126,8 @@ def test_workshop_script_recomputes_both_heads_and_the_cache():
 
 def test_the_key_sentence_names_why_the_heads_agree_or_differ():
     """Under the figure: different weights from one memory by default; equal results said with their real
-    reason – the same query, length 0, or different queries whose scores differ alike (the old sentence
-    blamed equal queries there too)."""
+    reason – the same query, length 0, or different queries whose scores differ alike (not blamed on equal
+    queries)."""
     default = api.run("mqa")["summary"]
     assert "Kopf 1 mit (0,804; 0,196), Kopf 2 mit (0,196; 0,804)" in default and "zwei Ergebnisse" in default
     assert "8 Query-Köpfe 8 K/V-Köpfe, MQA nur einen" in default and "dasselbe" not in default

@@ -157,7 +157,7 @@ def test_prose_is_built_from_the_same_numbers():
 
 
 def test_degrees_2_and_3_both_solve_the_first_task_as_the_page_shows_them_equal():
-    # 16,81 against 16,77 scoops, both shown as 16,8, and the page says „um Grad 2 und 3“ (issue 30 §4);
+    # 16,81 against 16,77 scoops, both shown as 16,8, and the page says „um Grad 2 und 3“;
     # degree 4 (18,9) is worse at the digits shown
     def solved(**raw):
         return "best_degree" in api.run("overfitting", raw)["lesson"]["solved"]

@@ -1,4 +1,4 @@
-"""Numbers in the prose that a preset shows link to that preset (issue 30 §3; pageblocks/prose_values.py)."""
+"""Numbers in the prose that a preset shows link to that preset (pageblocks/prose_values.py)."""
 
 import html as htmllib
 import re

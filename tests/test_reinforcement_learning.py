@@ -175,7 +175,7 @@ def test_the_lesson_speaks_of_the_games_coins():
 def test_the_key_sentence_says_whether_the_better_path_at_this_gamma_also_has_more_coins():
     hidden = api.run(rl.SLUG, {})["summary"]
     assert hidden == "Nach Runde 1 liegt Weg A vorn, 2 zu 0 Münzen. Runde 2 ist noch verdeckt; ihre Münzen zählen mit γ = 0,9."
-    # γ changes nothing on the board yet, but the sentence follows it (issue 30 §3)
+    # γ changes nothing on the board yet, but the sentence follows it
     assert api.run(rl.SLUG, {"gamma": 1.0})["summary"].endswith("zählen mit γ = 1.")
     own = api.run(rl.SLUG, {"reveal": "own", "path": "B"})["summary"]
     assert "Return 0 + 0,9 · 5 = 4,5" in own and "Runde 2 von Weg A ist noch verdeckt" in own

@@ -188,7 +188,7 @@ def test_workshop_script_takes_own_vectors_and_a_fractional_theta():
 
 
 def test_at_180_degrees_one_pair_tells_only_even_from_odd_distances():
-    # the lesson's explanation says so (it once said the pair told close distances apart)
+    # the lesson's explanation says so, and not that the pair tells close distances apart
     score = {d: rope.compute(m=0, n=d, theta=180.0)["score"] for d in range(7)}
     assert len({round(score[d], 9) for d in (1, 3, 5)}) == 1 and len({round(score[d], 9) for d in (0, 2, 4, 6)}) == 1
     assert round(score[1], 9) != round(score[0], 9)
@@ -198,7 +198,7 @@ def test_at_180_degrees_one_pair_tells_only_even_from_odd_distances():
 
 def test_the_key_sentence_reads_what_the_angle_means():
     """Under the circle: a shift changes nothing, a whole turn gives back the product of distance 0 while
-    the real frequencies do not, and θ = 180° tells only even from odd distances (issue 30 §4)."""
+    the real frequencies do not, and θ = 180° tells only even from odd distances."""
     default = api.run("rope")["summary"]
     assert "Abstand 1, die Pfeile stehen 30° auseinander, Skalarprodukt 0,866" in default
     # that a shift changes nothing answers the lesson's guess: a sentence of its own, held back until the guess

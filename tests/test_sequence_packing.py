@@ -218,7 +218,7 @@ def test_workshop_script_recounts_rows_links_and_scored_tokens():
 
 
 def test_choosing_the_long_example_alone_solves_no_task():
-    # the task once asked for text to be lost, which choosing the long example did by itself (issue 30 §4)
+    # the long example loses text by itself, so no task may be solved by choosing it alone
     assert api.run("sequence-packing", {"variant": "lang"})["lesson"]["solved"] == []
     out = api.run("sequence-packing", {"variant": "lang", "strategy": "wrapped"})
     assert out["result"]["lost_count"] == 0 and "nothing_lost" in out["lesson"]["solved"]

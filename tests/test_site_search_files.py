@@ -1,5 +1,5 @@
 """The built site carries the search's language files that its search reads, and no others
-(mkdocs_hooks/site.py): the theme ships 30 languages, the site searches in German."""
+(mkdocs_hooks/assemble.py): the theme ships 30 languages, the site searches in German."""
 
 import json
 from pathlib import Path

@@ -17,7 +17,7 @@ from engine.bpe import ByteBPE
 from page_states import PAGES, solved_by_the_page, unmarked_roundings
 from probierlabor.concepts import tokenisierung as tok
 from probierlabor.kit import api, fmt, lesson
-from probierlabor.pageblocks import glossary, site_model
+from probierlabor.pageblocks import glossary, model_facts
 
 SAMPLES = list(tok.ROWS.values()) + ["Grüß Gott, 12345 Äpfel!", "x", "  zwei  Leerzeichen", "日本語 ✓ 👋🏽"]
 
@@ -162,9 +162,9 @@ def test_the_page_says_what_the_tokenizer_read_and_where_byte_level_bpe_comes_fr
 
 @pytest.mark.parametrize("slug", [tok.SLUG, "softmax-temperatur"])
 def test_vocabulary_sizes_in_the_one_phrase_of_the_site(slug):
-    # the phrase itself is held for every page by test_site_model's vocabulary test; here: these pages use it
+    # the phrase itself is held for every page by test_model_facts's vocabulary test; here: these pages use it
     assert '{{ model_fact("vocab_sizes") }}' in (PAGES / f"{slug}.md").read_text(encoding="utf-8")
-    assert site_model.fact("vocab") == fmt.de(tok.VOCAB)
+    assert model_facts.fact("vocab") == fmt.de(tok.VOCAB)
 
 
 def test_the_key_sentence_follows_every_control():

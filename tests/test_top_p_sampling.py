@@ -246,7 +246,7 @@ def test_workshop_script_cuts_an_own_distribution_like_the_page():
 
 
 def test_one_token_is_solved_by_p_and_not_by_the_temperature():
-    # a cooler T left one token too, and passed a task about p (issue 30 §4)
+    # a cooler T leaves one token too; the task is about p, so T alone must not pass it
     def solved(**raw):
         return "one_token" in api.run("top-p-sampling", raw)["lesson"]["solved"]
     assert solved(p=0.7) and not solved(temperature=0.5) and not solved(temperature=0.5, p=0.7)

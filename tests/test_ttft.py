@@ -121,7 +121,7 @@ def test_workshop_script_recomputes_the_trace():
 
 
 def test_slow_net_is_solved_by_the_network_and_not_by_an_idle_server():
-    # queue = prefill = 0 shrank the server time and passed a task about a slow network (issue 30 §4)
+    # queue = prefill = 0 shrinks the server time; the task is about a slow network, so that must not pass it
     def solved(**raw):
         return "slow_net" in api.run("ttft", raw)["lesson"]["solved"]
     assert solved(up=200, down=200) and not solved(queue=0, prefill=0) and not solved(queue=0, up=200, down=200)

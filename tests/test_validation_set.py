@@ -248,7 +248,7 @@ def test_an_unknown_damping_falls_back_with_a_note_and_the_lesson_keeps_its_numb
 
 @pytest.mark.parametrize("slug", ["validation-set", "overfitting"])
 def test_the_ice_cream_stand_has_one_vocabulary(slug):
-    """Issue 30 §4: the same ice-cream stand appears on two pages; both write in a Heft and sell Kugeln."""
+    """The same ice-cream stand appears on two pages; both write in a Heft and sell Kugeln."""
     from pathlib import Path
     import inspect
     from probierlabor.concepts import overfitting

@@ -166,7 +166,7 @@ def test_the_pins_are_what_the_installed_npm_packages_hold(tmp_path, monkeypatch
 
 @needs_vendor
 def test_a_same_size_edit_or_an_added_file_in_static_vendor_is_found_and_rebuilt(tmp_path, monkeypatch, capsys):
-    # the old check compared sizes only: an edited core.js of the same size shipped
+    # sizes alone would miss an edited core.js of the same size
     target = tmp_path / "vendor"
     shutil.copytree(VENDOR, target)
     manifest = vr.read_manifest(target)

@@ -1,4 +1,4 @@
-"""Median sentence length per page, read from the built site (issue 13 §3: ≤ 20 words for school students).
+"""Median sentence length per page, read from the built site (≤ 20 words for school students).
 
     python tools/sentences.py [SITE] [--longest SLUG [N]]
 

@@ -78,8 +78,8 @@ class _Deadline(io.RawIOBase):
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
-    # A request line without a readable version was answered as HTTP/0.9 (a body, no status line, no
-    # headers); no client of this century speaks that, so every answer carries its status.
+    # http.server answers a request line without a readable version as HTTP/0.9 (a body, no status line,
+    # no headers); no client of this century speaks that, so every answer carries its status.
     default_request_version = "HTTP/1.0"
     timeout = SEND_TIMEOUT_S  # set on the socket by StreamRequestHandler.setup; reading has its deadline
 
@@ -92,7 +92,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def handle_one_request(self):
         # http.server answers a request line it cannot read (HTTP/9.9, no version, over 64 KiB) before it
-        # has set the path, and end_headers reads it: without a path that answer was a traceback instead.
+        # has set the path, and end_headers reads it: without a path that answer would be a traceback.
         self.path = ""
         try:
             first = self.rfile.peek(1)[:1]

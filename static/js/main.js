@@ -85,7 +85,7 @@ async function onPage() {
 document.querySelectorAll("[data-experiment][data-aliases]").forEach(renameOld);
 // The page is parsed (a module runs after that): its features download while the theme starts. The
 // experiment is wired the moment its code is there, not once the theme has started and every other
-// feature's code has come: a preset clicked in between went nowhere.
+// feature's code has come: a preset clicked in between would go nowhere.
 FEATURES.forEach((f) => { if (f.markup && document.querySelector(f.markup)) load(f); });
 const experiment = FEATURES[0];
 if (document.querySelector(experiment.markup)) load(experiment).then((m) => experiment.mount(m), () => {});

@@ -69,8 +69,8 @@ export function rename(prefix, aliases) {
 }
 
 // An experiment's old names. Called for the page's experiments before the theme's bundle reads the
-// address (metr-horizon's threshold was once q, and the theme reads ?q= as a search; static/js/main.js
-// runs first), and for every experiment mounted later.
+// address (links to metr-horizon may name its threshold q, which the theme reads as a search;
+// static/js/main.js runs first), and for every experiment mounted later.
 export function renameOld(root) {
   if (root.dataset.aliases) rename(prefixOf(root), JSON.parse(root.dataset.aliases));
 }

@@ -26,7 +26,7 @@ def _style(style):
     matplotlib.rcdefaults()
     ink, muted, background = style["ink"], style["muted"], style["background"]
     # Shown at its own size (100 dpi): 12 pt is about 17 px, as large as the page's text around the
-    # figure; matplotlib's 10 pt made tick labels smaller than the page's smallest print.
+    # figure; matplotlib's 10 pt would make tick labels smaller than the page's smallest print.
     matplotlib.rcParams.update({
         "font.family": "DejaVu Sans",
         "font.size": 13,

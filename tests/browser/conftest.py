@@ -41,7 +41,7 @@ BROWSER_FIXTURES = {"browser", "visit", "reader"}
 
 def pytest_collection_modifyitems(items):
     # `-m "not browser"` must leave out every test that drives Chromium, also in a file that forgot
-    # its pytestmark (the a11y and replay files did, and `-m "not browser"` took 13 minutes).
+    # its pytestmark: one such file makes the unit run wait minutes for Chromium.
     for item in items:
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)

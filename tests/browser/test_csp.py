@@ -85,8 +85,8 @@ def _use_the_share_toolbar_and_presentation_mode(page):
         page.keyboard.press("Escape")
 
 
-# Python tags added once Python runs (a missed escape in the page's HTML would add them): with PyScript's
-# observers on the page, each ran as Python.
+# Python tags added once Python runs (a missed escape in the page's HTML would add them): a runtime that
+# watches the page for such tags, as PyScript does, would run each as Python.
 # A script element's text is refused by Trusted Types whatever its type; markup and other elements pass.
 INJECT = """() => {
   const code = 'import js; js.window.__plPython = True';

@@ -213,8 +213,8 @@ def held(browser, origin, pattern):
 
 def test_a_preset_works_as_soon_as_the_experiments_own_code_is_there(browser, origin):
     """The lesson's and the share bar's modules held in the network: the experiment is wired as soon as
-    its own module has come, and a preset clicked then shows its view (it used to wait for every
-    feature's module, and the click went nowhere: CI saw a lesson test's early click lost)."""
+    its own module has come, and a preset clicked then shows its view. Waiting for every feature's module
+    would lose such a click on a slow network."""
     slug = SLUGS[1]
     gate = Gate()
     with held(browser, origin, "**/static/js/classroom/lesson.js") as (page, lesson, v):

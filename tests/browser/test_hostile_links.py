@@ -1,4 +1,4 @@
-"""Hostile links in a real browser (issue 17 §8): every page reaches ``ready`` with a visible note.
+"""Hostile links in a real browser: every page reaches ``ready`` with a visible note.
 
 One query per page and run, drawn by tests/hostile_urls.py from a fixed seed (the
 seed is in the test id, so a failure can be repeated with PROBIERLABOR_URL_SEED), the kinds taken

@@ -206,7 +206,7 @@ def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_
     part = v.page.locator(f'.pl-predict[data-lesson="{slug}"]')
 
     found = v.page.locator(f'details.pl-discover[data-lesson="{slug}"]')
-    assert not found.evaluate("d => d.open")  # „Was du entdeckst“ waits for the guess (issue 30 §1)
+    assert not found.evaluate("d => d.open")  # „Was du entdeckst“ waits for the guess
     listen(v, slug)
     guess(v, slug, wrong)
     heard(v, f"Deine Vermutung: {prediction.choices[wrong]}. {lesson_block._COMMITTED}")
@@ -223,7 +223,7 @@ def test_a_committed_guess_is_judged_when_the_experiment_answers_it(reader, axe_
     text = part.locator(".pl-verdict-text").inner_text()
     assert "stimmt nicht" in text and prediction.choices[prediction.answer] in text
     assert part.locator(".pl-explain").inner_text() == prediction.explain
-    # issue 30 §2: the wrong guess's own reason, and no other choice's
+    # the wrong guess's own reason, and no other choice's
     reasons = part.locator(".pl-why-not")
     shown = [reasons.nth(i).inner_text() for i in range(reasons.count()) if reasons.nth(i).is_visible()]
     assert shown == [prediction.why_not[wrong]], shown
@@ -353,7 +353,7 @@ def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
     lines = v.page.locator(".pl-answer-lines")
     assert lines.count() == len(lesson.tasks)
     assert all(lines.nth(i).bounding_box()["height"] > 30 for i in range(lines.count()))
-    # room for handwriting (issue 28: they were 4 mm apart): the lines as drawn, 96 CSS px to the inch
+    # room for handwriting, at least 8 mm a line: the lines as drawn, 96 CSS px to the inch
     drawn = ruled(lines.first.screenshot())
     assert len(drawn) >= 3 and min(b - a for a, b in zip(drawn, drawn[1:])) * 25.4 / 96 >= 8, drawn
     assert v.page.locator(".pl-guess-choice input").first.is_visible()  # a box to tick

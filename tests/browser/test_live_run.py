@@ -56,7 +56,7 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
     assert page.text_content(f"{SECTION} [data-live-status]").startswith("Dieser Link bringt einen eigenen Lauf mit")
     assert not [u for u in requests if "numpy-" in u or "/engine/weights/" in u]
 
-    # typos: every one named at once, by the page's own Python, before the engine loads (issue 28 §4)
+    # typos: every one named at once, by the page's own Python, before the engine loads
     typos = {"requests": "hallo | 4\n | x", "max_num_seqs": "abc", "max_num_batched_tokens": "8,0"}
     for key, text in typos.items():
         page.fill(f"{SECTION} [data-live-field={key}]", "")

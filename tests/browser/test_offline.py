@@ -91,7 +91,7 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
         page.goto(base + "/")
         page.eval_on_selector(CHIP, RECORD_CHIP_BOXES)
         chip = _wait_offline_ready(page)
-        # the indicator keeps its place while it checks, loads and is ready, and on every page (issue 28 §9)
+        # the indicator keeps its place while it checks, loads and is ready, and on every page
         boxes = page.evaluate("window.plChipBoxes")
         assert len(set(boxes)) == 1, boxes
         expected = _site_files(SITE)
@@ -521,8 +521,8 @@ def test_every_visit_draws_its_own_random_numbers(browser, origin):
 
 
 def test_the_offline_copy_waits_while_the_reader_works(browser, origin):
-    """Storing 39 MB takes a core for seconds (a drag on overfitting: about 11 ms a move on a quiet page,
-    17 ms while it ran), so it starts once the reader pauses, not 3 s after Python is ready mid-drag."""
+    """Storing 39 MB takes a core for seconds and makes every move of a drag slower while it runs, so it
+    starts once the reader pauses, not 3 s after Python is ready mid-drag."""
     context = browser.new_context()
     try:
         page, v = _first_visit(context, origin, "/overfitting/")

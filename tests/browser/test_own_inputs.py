@@ -123,8 +123,8 @@ def test_an_old_link_reached_by_instant_navigation_is_renamed_as_well(visit):
     v.wait_state()
     assert dict(v.page.evaluate("[...new URLSearchParams(location.search)]")) == {"s": "0.25", "quote": "80"}
     assert v.page.inner_text(f"{ROOT} .pl-summary") == expected["summary"]
-    # kl-divergence's p and q changed roles (issue 30 §4) and their names with them: an old link's
-    # reference q1 becomes p_a, its approximation p1 becomes q_a, and the page shows the same state
+    # kl-divergence's links from before p and q changed roles name the reference q1 and the approximation
+    # p1: they become p_a and q_a, and the page shows the same state
     old = api.run("kl-divergence", {"q1": "0.8", "p1": "0.3"})
     v.page.evaluate(FOLLOW, v.origin + "/kl-divergence/?q1=0.8&p1=0.3")
     v.page.wait_for_function(ARRIVED, arg="/kl-divergence/")

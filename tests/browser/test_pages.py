@@ -188,12 +188,12 @@ def test_page_is_offline_ready_and_interactive(reader, check, slug):
         asked = 1 + len(lesson.prediction.choices) + len(lesson.tasks) + len(lesson.discussion)
         assert printed == {"asked": asked, "answers": [], "addresses": []}
     # last, so the tab is not resized back (the next test's reset sets its own size)
-    for width in (1366, 1920):  # a laptop and a projector (issue 28 §9: prefill's typed lists ran into each other)
+    for width in (1366, 1920):  # a laptop and a projector (prefill's typed lists are the widest controls)
         v.page.set_viewport_size({"width": width, "height": 768 if width == 1366 else 720})
         with check(f"no two controls overlap at {width} px"):
             assert v.page.evaluate(OVERLAPPING) == []
         if width == 1366:
-            with check("the question and the experiment on a laptop's first screen"):  # issue 30 §1
+            with check("the question and the experiment on a laptop's first screen"):
                 v.page.evaluate("() => window.scrollTo({top: 0, behavior: \"instant\"})")
                 assert v.page.evaluate(FIRST_SCREEN) == [], slug
     with check("offline"):
@@ -244,7 +244,7 @@ def test_dragging_a_point_refits_and_lands_in_the_url(reader):
     box = point.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     # every address written, counted: the drag writes it once, when the point is let go (a write on
-    # every move cost about 3,5 ms of the move's budget)
+    # every move takes a noticeable share of the move's budget)
     v.page.evaluate("""() => { window.__addresses = [];
         const real = history.replaceState.bind(history);
         history.replaceState = (state, title, url) => { if (url !== undefined) window.__addresses.push(String(url)); real(state, title, url); }; }""")

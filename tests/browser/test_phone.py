@@ -1,4 +1,4 @@
-"""Every experiment on a phone: 390 × 844 CSS pixels, touch emulated (issue 14).
+"""Every experiment on a phone: 390 × 844 CSS pixels, touch emulated.
 
 What a class sees after scanning the QR code: figure labels big enough to read, no page wider than the
 screen, controls big enough for a finger, and each kind of control operated by touch. The figure
@@ -224,7 +224,7 @@ ON_SCREEN = """() => {
 # beam-search: the width slider sat 1 150 px above the tree; mqa: the tallest narrow figure (742 px)
 @pytest.mark.parametrize("slug", ["beam-search", "mqa", "top-p-sampling"])
 def test_a_shared_link_shows_the_figure_and_its_first_control(phone, slug):
-    """Issue 28 §3: a link with a setting opened at the top of the page, the experiment 1 900–2 700 px below."""
+    """A link with a setting opens at the experiment, not at the top of the page 1 900–2 700 px above it."""
     preset = api.concept(slug).PRESETS[-1]
     state = api.run(slug, api.preset_values(slug, preset.label))["url"]
     page = phone(f"/{slug}/?" + "&".join(f"{k}={v}" for k, v in state.items()))
@@ -253,7 +253,7 @@ TEXT_IN_VIEW = """t => {
 
 
 def test_the_verdict_shows_where_the_student_works(phone):
-    """Issue 28 §3: the guess's verdict appeared under the guess, far above the experiment that answered it."""
+    """The guess's verdict shows at the experiment that answered it, not only under the guess far above."""
     slug = "beam-search"
     prediction = api.concept(slug).LESSON.prediction
     page = phone(f"/{slug}/")
@@ -286,8 +286,8 @@ def test_the_verdict_shows_where_the_student_works(phone):
 
 
 def test_a_preset_key_brings_the_figure_into_view(phone):
-    """classroom/present.js shows what a key changed; with the controls between figure and readouts (issue 28 §3)
-    the stage it measured had no box of its own on a phone."""
+    """classroom/present.js shows what a key changed; on a phone the controls stand between figure and
+    readouts, so the stage has no box of its own to measure."""
     page = phone("/top-p-sampling/")  # at the top of the page, the figure far below
     page.keyboard.press("2")
     page.wait_for_function("""() => { const r = document.querySelector('[data-experiment] .pl-figure').getBoundingClientRect();
@@ -377,7 +377,7 @@ def test_dragging_a_slider_by_touch_changes_the_experiment_and_no_pill_covers_it
 # Where a figure's element stands on screen once the page holds still. A figure that scrolls sideways
 # gets its swipe hint above it from a11y.js 150 ms after each view, a line that moves the figure down:
 # a box read as soon as the experiment is ready (at once with a warm Python) is then 30 px off, and a
-# finger put there misses the point. That was why this drag failed in the full suite and not alone.
+# finger put there misses the point, in the full suite more often than alone.
 STEADY_CENTRE = """async el => {
   const frame = () => new Promise(done => requestAnimationFrame(() => done()));
   let last = '';

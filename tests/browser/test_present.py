@@ -386,9 +386,8 @@ CROSSED = """() => {
 
 @pytest.mark.parametrize("start", ["", "&temperature=2", "&dist=0.3_0.05_0.2_0.1_0.05_0.15_0.1_0.05"])
 def test_top_p_threshold_line_never_crosses_a_label_in_presentation_mode(reader, start):
-    """Issue 28: the red p-line ran through the values over the bars (and could run through the kernel's
-    line and the tokens' letters). Every p the slider offers, on the article's rows, at T = 2 and on eight
-    own tokens."""
+    """The red p-line runs clear of the values over the bars, the kernel's line and the tokens' letters, for
+    every p the slider offers, on the article's rows, at T = 2 and on eight own tokens."""
     slug = "top-p-sampling"
     v = reader(f"/{slug}/?p=0.05{start}#praesentation")
     v.wait_state()

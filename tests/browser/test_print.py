@@ -30,8 +30,8 @@ PAGES = [
     ("flash-attention", {"block": "3", "s1": "0.5"}),
 ]
 # A page of the sheet is used: text reaches at least half way down each page but the last, and a fifth of the
-# way down the last one (its top margin is a tenth). The old sheets left the guess alone on a first page
-# that ended at 46 % and put „Für das Gespräch“ alone on a last page ending at 13 %.
+# way down the last one (its top margin is a tenth), so no page carries only the guess or only „Für das
+# Gespräch“ and a class prints no sheet that is mostly empty.
 FULL, LAST = 0.5, 0.2
 
 # What the experiment shows of a parameter: a slider's output, else the field's own text.

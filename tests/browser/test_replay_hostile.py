@@ -1,4 +1,4 @@
-"""A hostile trace in the browser (issue 17 §1, §2): nothing of it becomes an element or an attribute.
+"""A hostile trace in the browser: nothing of it becomes an element or an attribute.
 
 A trace is data that anyone could put beside the site. A number field that holds markup, or a size
 that would allocate gigabytes, is refused by the loader (static/js/replay/trace-check.js with the engine's

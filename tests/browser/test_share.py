@@ -61,7 +61,7 @@ def test_without_javascript_the_tools_are_not_offered(visit):
 def test_the_qr_code_decodes_to_the_current_setting_and_warns_about_a_local_address(visit):
     v = visit("/overfitting/?degree=9")  # a fresh tab: the generator is fetched when the dialog first opens
     v.wait_state()
-    # the presets are named by what they show, and no two show the same (issue 28 §9)
+    # the presets are named by what they show, and no two show the same
     buttons = v.page.locator("[data-experiment] .pl-presets [data-preset]")
     names, urls = buttons.all_inner_texts(), [b.get_attribute("data-preset-url") for b in buttons.all()]
     assert not [n for n in names if re.fullmatch(r"Experiment \d+", n.strip())], names

@@ -22,7 +22,7 @@ def test_start_page_lists_every_concept_and_loads_nothing_from_outside(reader):
     maps = " ".join(v.page.locator(".pl-map").all_inner_texts())
     for slug in SLUGS:
         assert api.concept(slug).TEASER in maps, slug
-    # the theme's credit stays, in the site's language (issue 28 §9)
+    # the theme's credit stays, in the site's language
     credit = v.page.locator(".md-copyright")
     assert " ".join(credit.inner_text().split()) == "Erstellt mit Material for MkDocs"
     assert credit.locator("a").get_attribute("href") == "https://squidfunk.github.io/mkdocs-material/"
@@ -47,7 +47,7 @@ def test_search_works_offline(visit):
         except Exception:  # noqa: BLE001 - not ready yet: type again
             continue
     assert "EWC" in v.page.inner_text(".md-search-result")
-    # a result's text shows a formula as it reads, not its TeX (issue 28 §9: „\frac{\exp(z_i/T)}…“);
+    # a result's text shows a formula as it reads, not its TeX („\frac{\exp(z_i/T)}…“);
     # knowledge distillation's section on the temperature holds one such
     field.fill("")
     field.press_sequentially("Temperatur")
@@ -93,7 +93,7 @@ def test_a_page_without_a_replay_loads_no_replay_code(visit):
 
 
 def test_an_unknown_address_shows_the_sites_404_page_styled_and_leading_back(visit):
-    # mkdocs writes 404.html with root links; mkdocs_hooks/not_found.py and tools/serve.py make it work
+    # mkdocs writes 404.html with links from the root; tools/serve.py answers an unknown address with it
     v = visit("/gibt/es/nicht")
     v.page.wait_for_selector(".pl-offline-chip")  # our scripts ran: the links resolved inside the site
     assert "404" in v.page.inner_text("article")
@@ -118,7 +118,8 @@ def test_formulas_arrive_typeset_in_katex_fonts_without_katex_script(visit):
 
 
 def test_a_learning_path_leads_from_step_to_step_and_the_start_page_marks_the_steps_opened(reader):
-    """Issue 28 §7: „Weiter“ at the bottom of a page followed the menu (KV-Cache → FlashAttention), also on a path."""
+    """On a path, „Weiter“ at the bottom of a page leads to the path's next step, not the menu's (KV-Cache →
+    FlashAttention)."""
     title, _, slugs = next(path for path in PATHS if "kv-cache" in path[2])  # where the menu's order differs
     titles = {slug: api.concept(slug).TITLE for slug in slugs}
     v = reader("/")

@@ -171,7 +171,7 @@ def run_the_script_and_an_error(v, slug, check=None):
     filled = workshop.fill(slug, page.evaluate(f"window.probierlabor.values(document.querySelector('{MAIN}'))"))
     assert code(page) == filled and params
 
-    if check:  # the tab's first run: Python, numpy and matplotlib load first (issue 28 §6)
+    if check:  # the tab's first run: Python, numpy and matplotlib load first
         page.evaluate(WATCH_STATUS)
     status = run_and_wait(page)
     assert status.startswith("Fertig"), status
@@ -194,7 +194,7 @@ def run_the_script_and_an_error(v, slug, check=None):
     assert figure.count() == 1
     assert figure.evaluate("img => img.complete && img.naturalWidth > 200 && img.src.startsWith('data:image/png')")
 
-    if check:  # the workshop's figures: tick labels as large as the page's text, no „Länge^0“ (issue 28 §9)
+    if check:  # the workshop's figures: tick labels as large as the page's text, no „Länge^0“
         beam = page.evaluate("JSON.parse(window.probierlabor.runtime.workshop('beam-search', '{}')).script")  # the site's
         type_code(page, beam + PROBE_FIGURE)
         assert run_and_wait(page).startswith("Fertig"), page.text_content(f"{SECTION} [data-workshop-status]")
@@ -280,10 +280,10 @@ def test_the_script_starts_from_the_state_the_experiment_shows(reader):
     assert v.page.evaluate(size) >= 1.5 * normal
 
 
-# document.currentScript names whatever runs when it is read: when PyScript ran the page's Python, it
-# named static/py/boot.py, and on a busy machine the editor's module was then looked for in static/py/
-# (a 404, net::ERR_ABORTED, no editor; about one cold visit in five in the full suite). Here the getter
-# answers like that for the whole visit, so a script that reads it late loses every time.
+# document.currentScript names whatever classic script runs when it is read: while a Python boot script
+# runs, static/py/boot.py, and a module that found its editor from it would look in static/py/ (a 404,
+# net::ERR_ABORTED, no editor), on a busy machine now and then. Here the getter answers like that for the
+# whole visit, so a script that reads it late loses every time.
 CURRENT_SCRIPT_IS_PYTHON = """Object.defineProperty(Document.prototype, "currentScript", { configurable: true,
   get: () => Object.assign(document.createElement("script"), { src: location.origin + "/static/py/boot.py" }) });"""
 
@@ -412,8 +412,8 @@ TYPED_LINE = "probe = 3 * 0.5 + 1  # 9 Tokens, p = 0.9; R? L! A/V .\n"
 
 
 def test_typing_in_the_code_editor_fires_no_shortcut_of_the_page(reader, check):
-    """The editor lives in a shadow root: „3“ chose preset 3, „p“ started presentation mode and „.“
-    jumped presets while the reader typed code (issue 28). Every key of a whole line stays with the editor."""
+    """The editor lives in a shadow root, where the page's shortcuts („3“ a preset, „p“ presentation mode,
+    „.“ the next preset) would see its keys too. Every key of a whole line stays with the editor."""
     for slug in [s for s in ("top-p-sampling", "overfitting", "beam-search") if s in WITH_SCRIPT]:
         v = reader(f"/{slug}/")
         v.wait_state()

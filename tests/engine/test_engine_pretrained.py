@@ -76,7 +76,7 @@ def test_loaded_model_speaks_through_its_tokenizer():
 
 
 def test_the_target_writes_mostly_real_german_words():
-    """Issue 31: at T = 0.8 from the 20 fixed prompts, at least 60 % of the target's words of three or more
+    """The model writes German: at T = 0.8 from the 20 fixed prompts, at least 60 % of the target's words of three or more
     letters are in Debian's word list. Regenerated from the committed files (float64, as the export did);
     a different BLAS can flip a rare near-tie draw and change the text a little, hence the 0.05 margin."""
     from model.export import real_words

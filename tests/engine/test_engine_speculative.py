@@ -294,7 +294,7 @@ def test_rejected_proposals_leave_the_cache_and_the_pools_stay_consistent(params
 
 
 def test_paged_rounds_give_the_recomputed_tokens_in_sampling_mode():
-    """The same draws as full recomputation over the whole sequence (the old implementation)."""
+    """The same draws as full recomputation over the whole sequence, the plain reference of the paged rounds."""
     target = TARGETS["MQA"]
     draft = truncated_draft(target, 1)
     params = SamplingParams(temperature=0.8, top_k=30)

@@ -1,6 +1,5 @@
 // static/js/runtime/worker.js finds the Python worker from the site's root (static/js/site.js), also when
-// document.currentScript names another script (as it named static/py/boot.py while PyScript ran the
-// page's Python).
+// document.currentScript names another script (static/py/boot.py, while a Python boot script runs).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");

@@ -147,15 +147,15 @@ def test_drift_names_the_texts_that_differ_from_the_ones_the_weights_were_traine
 
 def test_make_model_trains_on_the_pinned_prose_the_committed_weights_read(tmp_path):
     from engine import pretrained
-    from model import site
-    texts = site.pinned_texts()
+    from model import site_prose
+    texts = site_prose.pinned_texts()
     names = [name for name, _ in texts]
     assert names[0].startswith("pages/") and "glossary" in names and any(n.startswith("lesson:") for n in names)
     assert documents(external=False)[0].text == "\n".join(texts[0][1])  # the default is the pinned copy
     # pinning the same texts again writes the same bytes (no time stamp), so a re-pin shows in git only if
     # the prose changed
-    site.pin(texts, "x", tmp_path / "a.json.gz")
-    site.pin(texts, "x", tmp_path / "b.json.gz")
+    site_prose.pin(texts, "x", tmp_path / "a.json.gz")
+    site_prose.pin(texts, "x", tmp_path / "b.json.gz")
     assert (tmp_path / "a.json.gz").read_bytes() == (tmp_path / "b.json.gz").read_bytes()
     if not libreoffice_help.deb_cached():
         pytest.skip("the LibreOffice help is not in .cache/downloads (make model fetches it)")

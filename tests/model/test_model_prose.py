@@ -3,7 +3,7 @@
 import re
 
 from model.prose import markdown_paragraphs
-from model.site import glossary_text, lesson_texts, page_texts, site_texts
+from model.site_prose import glossary_text, lesson_texts, page_texts, site_texts
 from probierlabor import SLUGS
 from probierlabor.pageblocks.glossary import TERMS
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from model.site import page_texts
+from model.site_prose import page_texts
 from model.wordcheck import real_word_share, words
 
 GERMAN = ("Ein Sprachmodell verlängert seine Antwort Schritt für Schritt. Das erste Stück der Antwort steht schon da. "

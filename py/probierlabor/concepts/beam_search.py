@@ -45,7 +45,7 @@ from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
-from ..kit.tree import Tree
+from ..kit.decoding_tree import Tree
 
 SLUG = "beam-search"
 TITLE = "Beam Search"

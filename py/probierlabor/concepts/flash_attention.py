@@ -13,7 +13,7 @@ last block u/l equals dense softmax attention for any block size.
 
 Proposal (P): block sizes 1–8 (3 gives blocks of 3 and 1 for four keys), a step control over the
 blocks, and editable scores and values with a few presets; own lists of 2–8 keys replace the four
-fields (kit/positions.py). Floats (math.exp) as in a real kernel.
+fields (kit/own_positions.py). Floats (math.exp) as in a real kernel.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from ..kit import fmt, positions as own_positions, svg
+from ..kit import fmt, own_positions, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE
 from ..kit.layout import width as figure_width

@@ -29,7 +29,7 @@ from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
-from ..kit.tree import Tree
+from ..kit.decoding_tree import Tree
 
 SLUG = "greedy-decoding"
 TITLE = "Greedy Decoding"

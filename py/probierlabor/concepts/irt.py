@@ -440,7 +440,7 @@ LESSON = Lesson(
                  "Erfolge an schweren Aufgaben höher: Agent 2 hat bei C 3 von 5 geschafft."),
     ),
     tasks=(
-        # Agent 2 as in the table: editing Agent 2 instead also made them equal
+        # Agent 2 as in the table: editing Agent 2 instead makes them equal too, but the task asks for Agent 1
         Task("same_ability", "Ändere eine Zahl von Agent 1 so, dass das Modell beide Agenten gleich fähig schätzt.",
              solved=lambda params, result: (_abilities(result) is not None and _agent_two_untouched(params)
                                             and abs(result["theta"][0] - result["theta"][1]) < 1e-9),

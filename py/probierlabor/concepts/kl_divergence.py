@@ -51,8 +51,9 @@ OWN = {
 }
 
 PARAMS = (
-    # Until issue 30 q was the reference and p the approximation; the names changed with the letters, so
-    # that an old link's q1 = 0,9 still sets the reference (alias) and no link changes its meaning.
+    # p is the reference and q the approximation, as on speculative-decoding. Links that were shared while
+    # the letters stood the other way round name the reference q1 and the approximation p1: read as aliases,
+    # such a link (q1 = 0,9) still sets the reference, and no shared link changes its meaning.
     Param("p_a", "p: Wahrscheinlichkeit von A", "float", 0.9, lo=0.0, hi=1.0, step=0.01, alias="q1",
           help="Die Verteilung p; B bekommt den Rest 1 − p(A)."),
     Param("q_a", "q: Wahrscheinlichkeit von A", "float", 0.5, lo=0.0, hi=1.0, step=0.01, alias="p1",
@@ -445,7 +446,7 @@ def _both_ways_close(params, result) -> bool:
 
 
 def _both_ways_equal(params, result) -> bool:
-    # with own distributions too: there a swap of two entries is another right answer (issue 30 §4)
+    # with own distributions too: there a swap of two entries is another right answer
     a, b = result["d_pq"], result["d_qp"]
     return not result["equal"] and a is not None and b is not None and abs(a - b) < SAME
 
@@ -502,7 +503,7 @@ LESSON = Lesson(
              near=Near(lambda params, result: result["d_qp"] is None and result["d_pq"] is not None,
                        f"Fast: D(q‖p) ist schon unendlich. Jetzt muss D(p‖q) noch unter {fmt.de(SMALL, 1)} fallen.",
                        {"p_a": 1.0})),
-        # below −0,3, not just below 0: the prediction's own example (q gives A 1) made it −0,09 unasked
+        # below −0,3, not just below 0: the prediction's own example (q gives A 1) makes it −0,09 unasked
         Task("negative_a", f"Mache den Beitrag von A kleiner als {fmt.de(-VERY_NEGATIVE, 1)}. Fällt dann auch die "
                            f"Summe unter 0?",
              solved=lambda params, result: result["terms"][0] is not None and result["terms"][0] < -VERY_NEGATIVE,

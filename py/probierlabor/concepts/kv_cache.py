@@ -227,7 +227,7 @@ LESSON = Lesson(
                  ""),
     ),
     tasks=(
-        # exactly three times: „at least“ was solved by the prediction's own example (step 6, 3,5 times)
+        # exactly three times: „at least“ would be solved by the prediction's own example (step 6, 3,5 times)
         Task("three_times", "Gehe mit dem Regler so weit, dass ohne Cache genau dreimal so viele Paare "
                             "berechnet würden wie mit Cache.",
              solved=lambda params, result: result["kv_computed_without_cache"] == 3 * result["kv_computed_with_cache"],

@@ -47,7 +47,7 @@ PARAMS = (
           help="Um wie viel die Log-Odds je Verdopplung der Aufgabenlänge fallen. Klein heißt flach."),
     Param("c", "Wahrscheinlichkeit bei 2 Stunden (in %)", "int", 50, lo=30, hi=70, step=1,
           help="Verschiebt die ganze Kurve, bis sie bei 2 h diesen Wert hat. 50 heißt: Horizont 2 h."),
-    # was "q" until the theme's search claimed ?q= for itself; old links still carry it
+    # ?q= is the theme's search; links shared while this was called q still carry it
     Param("quote", "Schwelle", "choice", 50, choices=((50, "50 %"), (80, "80 %")), alias="q",
           help="Wo die Kurve abgelesen wird: 50-%- oder 80-%-Horizont."),
     Param("tasks", "Gewürfelte Aufgaben", "choice", 0, choices=((0, "keine"), (40, "40"), (160, "160")),

@@ -396,7 +396,7 @@ LESSON = Lesson(
              near=Near(lambda params, result: result["k"] == result["n"],
                        "Fast: Bei k = n gibt es noch genau eine Gruppe, nämlich alle gesammelten Versuche.",
                        {"n": 2})),
-        # with two successes: at one, the prediction's own example (k = 3) already showed such a gap
+        # with two successes: at one, the prediction's own example (k = 3) already shows such a gap
         Task("naive_gap", "Stelle zwei Erfolge ein. Finde einen Zustand, in dem die naive Formel um mehr als 0,1 "
                           "unter der Schätzung liegt.",
              solved=lambda params, result: result["c"] == 2 and _naive_far_below(params, result),

@@ -10,7 +10,7 @@ Proposal (P) beyond the article: chunk sizes 1 to 8, a step control over the chu
 values, and a switch that forgets the cache between chunks – then position 3 no longer sees
 positions 1–2 and the outputs change. That is the mistake chunked prefill must not make.
 
-Own positions (kit/positions.py): 2–8 typed values and scores. A score is the key's q·k with the one
+Own positions (kit/own_positions.py): 2–8 typed values and scores. A score is the key's q·k with the one
 query all positions share; equal scores give the plain means (exact), others a softmax-weighted mean
 over the visible positions (floats, shifted by their maximum).
 """
@@ -22,7 +22,7 @@ from html import escape
 
 import math
 
-from ..kit import distribution, fmt, positions as own_positions, svg
+from ..kit import distribution, fmt, own_positions, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task

@@ -488,7 +488,7 @@ LESSON = Lesson(
                        "Fast: Die Anfänge werden jetzt bewertet. Aber kein Beispiel steht hinter einem anderen "
                        "in derselben Zeile.",
                        {"start_loss": False, "packing": False})),
-        # Not „find a setting that loses text“: choosing the long example, as the task said first, did.
+        # Not „find a setting that loses text“: choosing the long example alone does that.
         Task("nothing_lost", "Wähle „Ein zu langes Beispiel“. Finde eine Einstellung, bei der kein Text "
                              "verloren geht.",
              solved=lambda params, result: params["variant"] == "lang" and result["lost_count"] == 0,

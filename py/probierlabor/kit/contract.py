@@ -350,7 +350,8 @@ class View:
     figure: str  # SVG markup
     readouts: list[Readout]
     # the key sentence under the figure: reads the figure of this state in the page's voice, and what it
-    # means (issue 30 §3); screen readers hear it after every change, the CLI prints it
+    # means, so a reader need not decode the figure alone; screen readers hear it after every change, the
+    # CLI prints it
     summary: str
     extra: str = ""  # optional second SVG or table
     answer: str = ""  # what of the key sentence answers the guess; said after ``summary``

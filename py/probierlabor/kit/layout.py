@@ -31,7 +31,8 @@ NARROW_WIDTH = 340
 NARROW_MIN_FONT = 12
 
 # No text of a figure below this many CSS pixels on screen: on a phone a figure stops shrinking where its
-# smallest label would get there and scrolls sideways instead (probierlabor.js reads it as --pl-min-label).
+# smallest label would get there and scrolls sideways instead (static/js/experiment/ reads it as
+# --pl-min-label).
 MIN_LABEL_PX = 11
 
 

@@ -1,7 +1,7 @@
 """The tokenizer of the site's trained model (model/weights/tokenizer.json, engine/bpe.py), for the pages
 that cut the reader's text into its tokens (tokenisierung, embeddings).
 
-The page's zip carries the file as data under its path in the repository (mkdocs_hooks/site.py
+The page's zip carries the file as data under its path in the repository (mkdocs_hooks/assemble.py
 DATA_FOR_BROWSER): no numpy, no download of its own. Read once per interpreter, when the first such page
 imports this module, through the engine package's loader: from the checkout in CPython, from the zip in
 the browser.

@@ -45,7 +45,7 @@ MAX_STEPS = 5000
 # step that computes is one pass of the whole model (16 rounds), a scheduled chunk its attention calls (2), a token its
 # rows through four layers and the 1024-token head (3,5), a tile one round (and one event in the trace
 # the page replays). Fitted by least squares to ten extreme workloads, CPython on one core here (one
-# BLAS thread): one round ≈ 0,09 ms, each workload within 20 % of its fit.
+# BLAS thread): each workload within 20 % of its fit.
 WORK = {"steps": 16, "chunks": 2, "tokens": 3.5, "tiles": 1}
 # One request at every upper bound always fits (6602 with tiles of one key); the worst capped runs take
 # 0,5–0,6 s of CPU in CPython (the tiny random model's cap allowed 0,2–0,3 s).

@@ -1,4 +1,5 @@
-"""The glossary: one spelling, one gender and one meaning per term, for every page (issue 13 §3).
+"""The glossary: one spelling, one gender and one meaning per term, for every page, so no page
+teaches a word another page spells or means differently.
 
 TERMS       the entries, alphabetical on the page. Each gives the preferred spelling, the article
             ("" for terms used without one), the plural ("" when none is used), a short German

@@ -33,7 +33,7 @@ def see_also(slug: str) -> str:
     terms = graph.TERMS[slug]
     if terms:
         label = "Verwandter Begriff ohne eigene Seite" if len(terms) == 1 else "Verwandte Begriffe ohne eigene Seite"
-        # One line per term: a run of terms with their reasons made one sentence of 40 words and more.
+        # One line per term: a run of terms with their reasons would make one sentence of 40 words and more.
         lines.append(f"- {label}:")
         lines += [f"    - *{glossary.link(term)}*" + (f" – {why}" if why else "") for term, why in terms]
     return "\n".join(lines)

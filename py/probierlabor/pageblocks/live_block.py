@@ -24,7 +24,7 @@ from ..kit import fmt
 from ..kit.contract import Param
 from ..live import fields, runs
 from ..realmodel import models
-from . import replay_block, site_model
+from . import model_facts, replay_block
 from .replays import REPLAYS
 
 # slug -> the replay view that plays a live trace, the recorded runs offered as presets (the first is
@@ -141,7 +141,7 @@ def section(slug: str) -> str:
         f'<div class="pl-live" data-live="{escape(slug)}" data-weights="{escape(json.dumps(models.PATHS))}" '
         f'data-search-exclude>'
         f'<p class="pl-live-intro">{escape(form.intro)}</p>'
-        f'<p class="pl-live-intro" data-model-expect>{escape(site_model.EXPECT)}</p>'
+        f'<p class="pl-live-intro" data-model-expect>{escape(model_facts.EXPECT)}</p>'
         f'<p class="pl-live-presets"><span>Vorlagen:</span>{buttons}</p>'
         f'{_text_field(form, default[form.text])}'
         f'<p class="pl-live-help">{escape(form.help)}</p>'

@@ -1,4 +1,4 @@
-"""Numbers in a page's prose that the experiment can show (issue 30 §3).
+"""Numbers in a page's prose that the experiment can show, so the text and the experiment never disagree.
 
 ``{{ value(...) }}`` writes a number of one state of the experiment (a preset, the default, or the
 default with some values changed). Where that state is one of the page's presets, the number becomes a

@@ -16,7 +16,7 @@ from html import escape
 from ..kit import fmt
 from ..realmodel import models
 from ..realmodel.fields import DEFAULT_PROMPT, MAX_NEW_TOKENS, PAGES, PARAMS, PROMPT_CHARS, PROMPT_TOKENS
-from . import site_model
+from . import model_facts
 
 INTRO = ("Hier schreibst du einen eigenen Prompt für ein kleines Sprachmodell. Es läuft in deinem Browser mit "
          "der Python-Bibliothek numpy und wählt jedes Token mit dem Verfahren dieser Seite. Du siehst die Tokens deines Prompts, die "
@@ -77,7 +77,7 @@ def section(slug: str) -> str:
         f'name="prompt" spellcheck="false" autocomplete="off" enterkeyhint="go" aria-describedby="{help_id}" '
         f'value="{escape(DEFAULT_PROMPT)}"></label>'
         f'<p class="pl-realmodel-help" id="{help_id}">{escape(ENTER)} {escape(LIMITS)}</p>'
-        f'<p class="pl-realmodel-help" data-model-expect>{escape(site_model.EXPECT)}</p>'
+        f'<p class="pl-realmodel-help" data-model-expect>{escape(model_facts.EXPECT)}</p>'
         + (f'<div class="pl-realmodel-settings">{"".join(_field(name) for name in shown)}</div>' if shown else "")
         + f'<input type="hidden" data-realmodel-field="steps" value="{steps.to_url(steps.default)}">'
         f'<p class="pl-realmodel-actions">'

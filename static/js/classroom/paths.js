@@ -1,9 +1,9 @@
 // Learning paths (concepts/graph.py's PATHS, in every page's head as JSON: overrides/main.html). A reader
 // who opens a step from the start page follows that path in this tab (sessionStorage): each of its pages
 // says „Lernpfad ‚…‘, Schritt 3 von 6“ with the path's previous and next page, and the footer's
-// „Zurück“/„Weiter“ lead along the path instead of the menu (KV-Cache went on to FlashAttention, not to
-// Greedy Decoding). The start page marks the steps this browser has opened (localStorage); nothing
-// leaves the device.
+// „Zurück“/„Weiter“ lead along the path instead of the menu (after KV-Cache the menu goes on to
+// FlashAttention, the path „Wie ein Sprachmodell antwortet“ to Greedy Decoding). The start page marks
+// the steps this browser has opened (localStorage); nothing leaves the device.
 const FOLLOWING = "probierlabor.lernpfad";  // sessionStorage: the title of the path followed in this tab
 const VISITED = "probierlabor.lernpfad.besucht";  // localStorage: the steps' pages opened in this browser
 import { BASE as SITE } from "../site.js";

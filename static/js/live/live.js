@@ -140,7 +140,7 @@ function start(section) {
   }
   const progress = section.querySelector("[data-live-progress]");
   // Empty until the first step, not indeterminate: that state animates, and every frame of it
-  // repainted the long page while Pyodide was loading.
+  // repaints the long page while Pyodide is loading.
   progress.max = 1;
   progress.value = 0;
   progress.hidden = false;

@@ -1,10 +1,12 @@
-"""MkDocs hook: puts the top-level static/ folder and the Python package into the site.
+"""MkDocs hook: assembles what lives outside pages/ into the site.
 
-MkDocs only copies files from docs_dir; the project keeps pages/, static/ and py/ apart
-(as asked), so this hook adds static/ file by file and zips py/probierlabor for the
-browser, named by its content hash so a new version never meets a stale cache. The zip
-also carries the engine and recorder modules the package imports (ENGINE_FOR_BROWSER, RECORDER_FOR_BROWSER),
-once for the page and the Python worker, and the bytecode of everything in it (mkdocs_hooks/bytecode.py).
+MkDocs only copies files from docs_dir; the project keeps pages/, static/ and py/ apart, so that a page's
+Markdown, the browser's code and the Python package each have their own folder. This hook adds static/
+file by file, the trained models, the start page (index.html) with its concept groups and learning paths,
+and zips py/probierlabor for the browser, named by its content hash so a new version never meets a stale
+cache. The zip also carries the engine and recorder modules the package imports (ENGINE_FOR_BROWSER,
+RECORDER_FOR_BROWSER), once for the page and the Python worker, and the bytecode of everything in it
+(mkdocs_hooks/bytecode.py).
 """
 
 from __future__ import annotations
@@ -94,7 +96,8 @@ def on_files(files, config):
 
 
 def on_env(env, config, files):
-    # The start page's template is the top-level index.html (the layout the user asked for).
+    # The start page's template is the top-level index.html, where one looks for a site's first page; the
+    # theme's loader searches only overrides/ and the theme, so a loader of its own adds that one file.
     start = jinja2.FunctionLoader(lambda name: (ROOT / "index.html").read_text(encoding="utf-8")
                                   if name == "start.html" else None)
     env.loader = jinja2.ChoiceLoader([env.loader, start])

@@ -1,11 +1,8 @@
-"""Shared pieces of the decoding pages (greedy decoding, beam search, top-k, top-p).
+"""The decoding tree of greedy decoding and beam search: a left-to-right token tree as SVG (start → first
+token → second token), with CSS classes only.
 
-* ``Tree``: a left-to-right token tree as SVG (start → first token → second token) with
-  CSS classes only, used by greedy-decoding and beam-search;
-
-Their exact numbers (0,51; 4/9 ≈ 0,444) come from kit/fmt.py like every other number.
-
-Colours come from static/css/probierlabor.css (block „decode“), never from here.
+Its numbers (0,51; 4/9 ≈ 0,444) come from kit/fmt.py like every other number; its colours from
+static/css/probierlabor.css (block „decode“), never from here.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the pages say about the site's language model (pageblocks/site_model.py) agrees with the model the
+"""What the pages say about the site's language model (pageblocks/model_facts.py) agrees with the model the
 traces ran, and no page whose engine runs it calls it untrained any more."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from engine import pretrained
 from probierlabor import SLUGS
 from probierlabor.kit import api, fmt, site_tokenizer, vocabulary
-from probierlabor.pageblocks import live_block, site_model
+from probierlabor.pageblocks import live_block, model_facts
 from probierlabor.realmodel import fields as realmodel_fields
 from tests.browser.conftest import SITE
 
@@ -24,13 +24,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_kv_bytes_per_token_are_the_traced_models(name, kind):
     model = json.loads((ROOT / "static/traces" / f"{name}.json").read_text(encoding="utf-8"))["model"]
     assert model["attention"] == kind and model["dtype"] == "float64"
-    assert site_model.kv_bytes(kind) == 2 * model["num_layers"] * model["num_kv_heads"] * model["head_dim"] * 8
-    assert site_model.fact("kv_bytes", kind) == fmt.de(site_model.kv_bytes(kind))
+    assert model_facts.kv_bytes(kind) == 2 * model["num_layers"] * model["num_kv_heads"] * model["head_dim"] * 8
+    assert model_facts.fact("kv_bytes", kind) == fmt.de(model_facts.kv_bytes(kind))
 
 
 def test_the_paragraph_gives_the_manifests_numbers():
     m = pretrained.manifest()
-    text = site_model.paragraph()
+    text = model_facts.paragraph()
     assert fmt.de(m["models"]["target"]["parameters"] / 1e6, 2) + " Millionen" in text
     assert fmt.de(m["models"]["target"]["heldout_perplexity"], 1) in text
     assert fmt.de(m["training"]["train_tokens"]) in text
@@ -58,9 +58,9 @@ def test_the_paragraph_says_truly_what_the_weights_were_trained_on():
     """The weights read the pinned prose of an earlier site (model/site-prose.json.gz), which has none of the
     pages under „Grundlagen“, and that prose is less than a tenth of the training text: the rest, most of it,
     is the LibreOffice help."""
-    from model import corpus, site
+    from model import corpus, site_prose
 
-    pinned = {name for name, _ in site.pinned_texts() if name.startswith("pages/")}
+    pinned = {name for name, _ in site_prose.pinned_texts() if name.startswith("pages/")}
     today = {f"pages/{p.name}" for p in (ROOT / "pages").glob("*.md")}
     foundations = {f"pages/{slug}.md" for slug in SLUGS if api.concept(slug).GROUP == "Grundlagen"}
     assert foundations and today - pinned == foundations and not foundations & pinned
@@ -71,8 +71,8 @@ def test_the_paragraph_says_truly_what_the_weights_were_trained_on():
     # the paragraph counts the training text in tokens, so the tenth holds in tokens as well
     assert len(site_tokenizer.TOKENIZER.encode(site_train)) < pretrained.manifest()["training"]["train_tokens"] / 10
 
-    for tense in site_model.LEAD:
-        text = site_model.paragraph(tense)
+    for tense in model_facts.LEAD:
+        text = model_facts.paragraph(tense)
         assert "vor allem aus der deutschen Hilfe des Büroprogramms LibreOffice" in text
         assert "Weniger als ein Zehntel stammt aus einer früheren Fassung dieser Website" in text
         assert "ohne die Seiten unter „Grundlagen“" in text
@@ -81,23 +81,23 @@ def test_the_paragraph_says_truly_what_the_weights_were_trained_on():
 
 def test_rounded_model_numbers_carry_the_approx_sign():
     for name in ("parameters", "draft_parameters", "perplexity", "real_words"):
-        assert site_model.fact(name).startswith(fmt.APPROX), name
+        assert model_facts.fact(name).startswith(fmt.APPROX), name
     for exact in ("layers", "heads", "kv_heads", "head_dim", "kv_bytes"):
-        assert "≈" not in site_model.fact(exact), exact
+        assert "≈" not in model_facts.fact(exact), exact
 
 
 def test_no_page_writes_a_second_approx_sign_before_a_rounded_model_number():
     before = re.compile(r"≈\s*\{\{\s*model_fact\(\"(\w+)\"")
     doubled = [(page.name, name) for page in (ROOT / "pages").glob("*.md")
                for name in before.findall(page.read_text(encoding="utf-8"))
-               if site_model.fact(name).startswith(fmt.APPROX)]
+               if model_facts.fact(name).startswith(fmt.APPROX)]
     assert doubled == []
 
 
 def test_after_a_sentence_that_names_the_model_the_paragraph_does_not_name_it_again():
-    present = site_model.paragraph("present")
+    present = model_facts.paragraph("present")
     assert present.startswith("Es ist ein kleines Llama-Modell") and "Gerechnet hat" not in present
-    assert present.split("Parametern. ", 1)[1] == site_model.paragraph().split("Parametern. ", 1)[1]
+    assert present.split("Parametern. ", 1)[1] == model_facts.paragraph().split("Parametern. ", 1)[1]
     for slug in ("decode", "speculative-decoding"):
         text = (ROOT / "pages" / f"{slug}.md").read_text(encoding="utf-8")
         before, _ = text.split('{{ about_model("present") }}')
@@ -122,7 +122,7 @@ GENERATES = sorted(set(realmodel_fields.PAGES) | set(live_block.PAGES))
 @pytest.mark.parametrize("slug", GENERATES)
 def test_every_page_that_shows_the_models_text_says_what_to_expect(slug):
     text = _built_text(slug)
-    expect = site_model.EXPECT
+    expect = model_facts.EXPECT
     blocks = (slug in realmodel_fields.PAGES) + (slug in live_block.PAGES)
     assert text.count(expect) == blocks, slug
     assert "LibreOffice" in expect and "„Left“" in expect and "selten Sinn" in expect
@@ -146,7 +146,7 @@ def test_the_flash_attention_page_describes_the_run_its_trace_recorded():
                                   "tokenisierung", "kreuzentropie-perplexitaet"])
 def test_vocabulary_sizes_use_the_one_phrase(slug):
     assert vocabulary.site_size() == pretrained.manifest()["models"]["target"]["config"]["vocab_size"]
-    assert site_model.fact("vocab_sizes") == vocabulary.sizes()
+    assert model_facts.fact("vocab_sizes") == vocabulary.sizes()
     assert fmt.de(vocabulary.site_size()) in vocabulary.sizes()
     text = _built_text(slug)
     assert vocabulary.sizes() in text
