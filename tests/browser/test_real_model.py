@@ -1,4 +1,4 @@
-"""„Am echten Modell“ in the browser (pageblocks/realmodel_block.py, static/js/realmodel/realmodel.js, the Python
+"""„Am echten Modell“ in the browser (pageblocks/realmodel_block.py, static/js/realmodel/decoding.js, the Python
 worker): closed, the block loads nothing; opened, the model loads in the worker with a visible status, the
 reader's prompt shows its tokens and ten bars and the rest, two steps give the tokens CPython computes for the
 same settings (probierlabor/realmodel), the page's address brings the same text back, an empty prompt gets its
@@ -28,7 +28,7 @@ SIZES = """() => { const px = (s) => parseFloat(getComputedStyle(document.queryS
       intro: px('.pl-realmodel-intro'), label: px('.pl-realmodel-label'), status: px('.pl-realmodel-status'),
       bar: px('.pl-realmodel-bar .pl-realmodel-chip'), summary: px('.pl-realmodel > summary'),
       workshop: px('.pl-workshop > summary') }; }"""
-TYPING_MS = 400  # realmodel.js: a prompt runs once the reader pauses this long
+TYPING_MS = 400  # decoding.js: a prompt runs once the reader pauses this long
 
 
 def wait_run(page, generated: int | None = None, timeout=30_000):
