@@ -195,7 +195,7 @@ def test_beam_scores_are_sums_of_log_probabilities_and_width_one_is_greedy(targe
     assert ids(greedy["tokens"]) == greedy_recompute(model, prompt, 6).tokens
 
 
-def test_speculative_rounds_follow_the_acceptance_rule_and_the_whole_text_is_the_engines(target):
+def test_speculative_rounds_follow_the_acceptance_rule_and_the_whole_text_is_the_engines(target, monkeypatch):
     model, _, prompt = target
     draft, _ = models.load("draft")
     out = run("speculative-decoding", steps=MAX_NEW_TOKENS, gamma=3, spec_temperature=0.8, seed=4)
@@ -211,6 +211,12 @@ def test_speculative_rounds_follow_the_acceptance_rule_and_the_whole_text_is_the
     engine = speculative_generate(model, draft, prompt, MAX_NEW_TOKENS, k=3, params=SamplingParams(temperature=0.8),
                                   rng=np.random.default_rng(4), block_size=methods.BLOCK_SIZE)
     assert ids(out["tokens"]) == engine.tokens
+    # „Nächstes Token“ from the start: each round's target pass computes what the engine's does (the bars' look
+    # at the next token leaves the cache as it was), then one position for the bars
+    passes, decoding = counted(monkeypatch, model), fresh("speculative-decoding")
+    for steps in range(4):
+        decoding({"prompt": PROMPT, "gamma": "3", "spec_temperature": "0.8", "seed": "4", "steps": str(steps)})
+    assert passes == [len(prompt)] + [n for pass_ in engine.target_forward_tokens[:3] for n in (pass_, 1)]
     # temperature 0: greedy, the target's own greedy text whatever the draft proposes
     greedy = run("speculative-decoding", steps=5, gamma=4, spec_temperature=0)
     assert ids(greedy["tokens"]) == greedy_recompute(model, prompt, len(greedy["tokens"])).tokens

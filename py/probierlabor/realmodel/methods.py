@@ -167,7 +167,8 @@ class _Speculative(_Run):
     """Rounds of speculative decoding as ``engine.speculative.speculative_generate`` runs them (the draft
     proposes γ tokens, the target checks them in one pass), one round a step. The bars after a round need
     the target's distribution after its last token, which the round leaves for the next one's pass: it is
-    computed when asked for, and the next round's pass computes that position again, as the engine does."""
+    computed when asked for, and the target's cache is cut back after it, so the next round computes what
+    it computes in a run that never looked (the same floats: a link gives the same text)."""
 
     def __init__(self, method, model, prompt, values, folder):
         draft = models.load("draft", folder)[0]
@@ -185,7 +186,9 @@ class _Speculative(_Run):
     @property
     def next(self) -> np.ndarray:
         if self._next is None:
+            kept = len(self.target.tokens)
             self._next = shown(_next_logits(self.target, self.seq), self.params)
+            self.target.truncate(kept)
         return self._next
 
     def step(self) -> dict:
