@@ -72,6 +72,14 @@ def softmax(logits) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def log_softmax(logits) -> np.ndarray:
+    """ln of ``softmax``, computed as x − max − ln Σ exp(x − max): a token far below the largest keeps its
+    finite log-probability, where ln of its rounded-to-0 probability would be −inf."""
+    x = _rows(logits)
+    x = x - x.max(axis=-1, keepdims=True)
+    return x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
+
+
 def apply_temperature(logits, temperature: float) -> np.ndarray:
     SamplingParams(temperature=temperature)  # validates
     return _rows(logits) / temperature

@@ -25,6 +25,10 @@ from probierlabor.pageblocks import (experiment_block, glossary, graph_block, he
                                     model_facts, prose_values, realmodel_block, realmodel_loss_block, replay_block,
                                     workshop_block)
 from probierlabor.kit import api, fmt
+from probierlabor.realmodel import views
+
+# The block that builds each kind of „Am echten Modell“; which kind a page gets is realmodel/views.py's.
+REAL_MODEL = {"decoding": realmodel_block.section, "loss": realmodel_loss_block.section, "heads": heads_block.section}
 
 
 def define_env(env):
@@ -47,14 +51,11 @@ def define_env(env):
         """The reader's own engine run (probierlabor/live), started by static/js/live/live.js."""
         return "\n\n" + live_block.section(slug) + "\n\n"
 
-    # the pages whose „Am echten Modell“ is a view of its own; the others are decoding pages
-    own_view = {"attention": heads_block.section, "kreuzentropie-perplexitaet": realmodel_loss_block.section}
-
     @env.macro
     def real_model(slug: str) -> str:
-        """„Am echten Modell“ (probierlabor/realmodel), opened and run by static/js/realmodel/ (main.js picks
-        the view's code)."""
-        return "\n\n" + own_view.get(slug, realmodel_block.section)(slug) + "\n\n"
+        """„Am echten Modell“ (probierlabor/realmodel), the view realmodel/views.py names for the page, opened
+        and run by static/js/realmodel/."""
+        return "\n\n" + REAL_MODEL[views.VIEWS[slug].kind](slug) + "\n\n"
 
     @env.macro
     def read_first(slug: str) -> str:

@@ -14,7 +14,7 @@ from engine import pretrained
 from probierlabor import SLUGS
 from probierlabor.kit import api, fmt, site_tokenizer, vocabulary
 from probierlabor.pageblocks import live_block, model_facts
-from probierlabor.realmodel import fields as realmodel_fields
+from probierlabor.realmodel import views as realmodel_views
 from tests.browser.conftest import SITE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,14 +116,14 @@ def _built_text(slug: str) -> str:
     return re.sub(r"[ \t\r\n]+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))  # U+202F stays
 
 
-GENERATES = sorted(set(realmodel_fields.PAGES) | set(live_block.PAGES))
+GENERATES = sorted(set(realmodel_views.pages("decoding")) | set(live_block.PAGES))
 
 
 @pytest.mark.parametrize("slug", GENERATES)
 def test_every_page_that_shows_the_models_text_says_what_to_expect(slug):
     text = _built_text(slug)
     expect = model_facts.EXPECT
-    blocks = (slug in realmodel_fields.PAGES) + (slug in live_block.PAGES)
+    blocks = (slug in realmodel_views.pages("decoding")) + (slug in live_block.PAGES)
     assert text.count(expect) == blocks, slug
     assert "LibreOffice" in expect and "„Left“" in expect and "selten Sinn" in expect
 

@@ -43,7 +43,7 @@ def test_a_long_sentence_is_cut_with_a_note_and_an_empty_one_refused():
 
 
 def test_the_block_offers_the_models_layers_and_heads_and_stays_closed():
-    html = heads_block.section(heads.PAGE)
+    html = heads_block.section("attention")
     assert html.startswith('<details class="pl-realmodel" data-realmodel="attention" data-realmodel-view="heads"')
     config = models.load("target")[0].config
     assert html.count("<option") == config.num_layers + config.num_heads

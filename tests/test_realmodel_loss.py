@@ -24,6 +24,7 @@ from probierlabor.realmodel.fields import PROMPT_CHARS, PROMPT_TOKENS
 from probierlabor.realmodel.form import PromptError
 
 ROOT = Path(__file__).resolve().parent.parent
+SLUG = "kreuzentropie-perplexitaet"
 TEXT = "Das Modell liest den Text und schreibt die Antwort."
 
 
@@ -62,8 +63,8 @@ def test_mean_bits_and_perplexity_follow_from_the_losses_and_match_the_engines_h
 def test_the_held_out_figures_are_the_manifests_and_the_block_shows_them():
     entry = pretrained.manifest()["models"]["target"]
     assert loss.heldout() == {"loss": entry["heldout_loss"], "perplexity": entry["heldout_perplexity"]}
-    html = realmodel_loss_block.section(loss.SLUG)
-    assert html.startswith(f'<details class="pl-realmodel pl-realmodel-loss" data-realmodel="{loss.SLUG}" '
+    html = realmodel_loss_block.section(SLUG)
+    assert html.startswith(f'<details class="pl-realmodel pl-realmodel-loss" data-realmodel="{SLUG}" '
                            'data-realmodel-view="loss"') and " open" not in html.split(">")[0]
     assert f"≈ {fmt.de(entry['heldout_loss'], 3)} Nat" in html and f"Perplexität von ≈ {fmt.de(entry['heldout_perplexity'], 1)}" in html
     assert 'data-realmodel-field="text"' in html
@@ -87,24 +88,22 @@ def _runner(script: str) -> dict:
     return scope
 
 
-def test_the_workers_runner_sends_this_page_to_loss_run_and_the_decoding_pages_to_their_methods(monkeypatch):
-    monkeypatch.setattr(models, "FOLDER", models.FOLDER)  # the runner sets it, as the worker does
+def test_the_workers_runner_sends_this_page_to_loss_run_and_the_decoding_pages_to_their_methods():
     scope = _runner("realmodel_run.py")
     told = []
     folder = str(pretrained.WEIGHTS)
-    out = json.loads(scope["run"](json.dumps({"text": TEXT}), loss.SLUG, folder, told.append))
+    out = json.loads(scope["run"](json.dumps({"text": TEXT}), SLUG, folder, told.append))
     assert out["mean"] == pytest.approx(loss.run({"text": TEXT})["mean"], abs=1e-12)
-    out = json.loads(scope["run"](json.dumps({"text": ""}), loss.SLUG, folder, told.append))
+    out = json.loads(scope["run"](json.dumps({"text": ""}), SLUG, folder, told.append))
     assert out["prompt"] is True and out["error"].startswith("Der Satz ist leer.")
     out = json.loads(scope["run"](json.dumps({"prompt": TEXT}), "greedy-decoding", folder, told.append))
     assert out["method"] == "greedy"
 
 
-@pytest.mark.parametrize(("slug", "key"), [(loss.SLUG, "text"), ("greedy-decoding", "prompt"), ("attention", "prompt")])
-def test_half_a_character_in_the_readers_text_is_replaced_with_a_note_and_the_run_goes_on(slug, key, monkeypatch):
+@pytest.mark.parametrize(("slug", "key"), [(SLUG, "text"), ("greedy-decoding", "prompt"), ("attention", "prompt")])
+def test_half_a_character_in_the_readers_text_is_replaced_with_a_note_and_the_run_goes_on(slug, key):
     """A lone surrogate (an emoji cut in two) arrives from the field through JSON; the tokenizer cannot encode
     it, and the run ended „unerwartet abgebrochen (UnicodeEncodeError …)“."""
-    monkeypatch.setattr(models, "FOLDER", models.FOLDER)
     scope = _runner("realmodel_run.py")
     asked = json.dumps({key: "Die Katze \ud83d jagt die Maus \ude00"})  # as JSON.stringify writes lone halves
     out = json.loads(scope["run"](asked, slug, str(pretrained.WEIGHTS), lambda _: None))
@@ -115,7 +114,7 @@ def test_half_a_character_in_the_readers_text_is_replaced_with_a_note_and_the_ru
 
 
 @pytest.mark.parametrize("damage", ["flip", "manifest", "missing"])
-def test_damaged_model_files_get_a_german_message_instead_of_pythons_error(damage, tmp_path, monkeypatch):
+def test_damaged_model_files_get_a_german_message_instead_of_pythons_error(damage, tmp_path):
     """A weight file that does not match MANIFEST.json showed „Das Modell konnte nicht starten (ValueError: …
     does not match MANIFEST.json: sha256 …)“; „Eigener Lauf“ said „unerwartet abgebrochen (ValueError …)“."""
     folder = tmp_path / "weights"
@@ -128,8 +127,6 @@ def test_damaged_model_files_get_a_german_message_instead_of_pythons_error(damag
         (folder / "MANIFEST.json").write_text("{ kaputt", encoding="utf-8")
     else:
         (folder / "tokenizer.json").unlink()
-    monkeypatch.setattr(models, "FOLDER", models.FOLDER)
-    monkeypatch.setattr(models, "load", models.load.__wrapped__)  # not the model this process has from the sound files
     out = json.loads(_runner("realmodel_run.py")["run"](json.dumps({"prompt": TEXT}), "greedy-decoding", str(folder),
                                                         lambda _: None))
     assert out == {"error": DAMAGED}

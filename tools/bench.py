@@ -476,15 +476,16 @@ def realmodel_times(browser, site_url: str, slugs: list[str]) -> list[dict]:
     model loads: its files fetched and the model built, the part measured as load), then „Ganzer Text“ twice
     (ms per generated token: the worker's compute time over the tokens, the second run) beside the same
     run in CPython (best of 3)."""
-    from probierlabor.realmodel import fields, methods
+    from probierlabor.realmodel import fields, methods, views
 
     rows = []
     for slug in slugs:
         settings = {"prompt": fields.DEFAULT_PROMPT, "steps": str(fields.MAX_NEW_TOKENS)}
         cpython = []
         for _ in range(3):
+            page_runner = views.VIEWS[slug].run
             started = time.perf_counter()
-            out = methods.run(slug, settings)
+            out = methods.Decoding(page_runner.method, page_runner.shown)(settings)  # not the run it holds
             cpython.append((time.perf_counter() - started) / len(out["tokens"]))
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         page = context.new_page()
@@ -591,13 +592,13 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     from probierlabor.pageblocks import live_block
-    from probierlabor.realmodel.fields import PAGES as REALMODEL_PAGES
+    from probierlabor.realmodel.views import pages as realmodel_pages
 
     # A part alone: (key in the JSON, measure(browser, url), print)
     live_pages = [s for s in args.pages.split(",") if s in live_block.PAGES] if args.pages else sorted(live_block.PAGES)
     part = (("live", lambda browser, url: live_times(browser, url, live_pages), print_live)
             if args.live_only else
-            ("realmodel", lambda browser, url: realmodel_times(browser, url, sorted(REALMODEL_PAGES)), print_realmodel)
+            ("realmodel", lambda browser, url: realmodel_times(browser, url, realmodel_pages("decoding")), print_realmodel)
             if args.realmodel_only else
             ("workshop", lambda browser, url: workshop_times(browser, url, args.workshop_page), print_workshop)
             if args.workshop_only else None)

@@ -15,26 +15,10 @@ import { connect, fail, runtime } from "./runtime/python.js";
 import "./runtime/search-later.js";
 import { REAL_MODEL, query, renameOld } from "./url-state.js";
 
-// „Am echten Modell“ (static/js/realmodel/realmodel.js) is a closed block: its code and the model load
-// when the reader opens it, or at once for a link that carries its state (m.…), which opens it.
-const doors = new WeakSet();
-// data-realmodel-view: which view a block is („loss“: the cross-entropy page's losses per token, „heads“: the
-// attention page's heatmap of heads)
-const VIEWS = { decoding: () => import("./realmodel/realmodel.js"), loss: () => import("./realmodel/loss.js"),
-  heads: () => import("./realmodel/heads.js") };
-function realModel() {
-  for (const block of document.querySelectorAll("details[data-realmodel]")) {
-    if (doors.has(block)) continue;
-    doors.add(block);
-    block.addEventListener("toggle", () => {
-      if (block.open) (VIEWS[block.dataset.realmodelView] || VIEWS.decoding)().then((m) => m.open(block));
-    });
-    if ([...query().keys()].some((key) => key.startsWith(REAL_MODEL))) block.open = true;
-  }
-}
-
 // What a page may declare, the code that mounts it, and in which order the features mount (the share
-// bar and the presentation mode after the experiment they work on).
+// bar and the presentation mode after the experiment they work on). A feature with `opened` is a closed
+// <details>: its code loads when the reader opens one (the module's open(el)), and at once for a link
+// that carries its state (opened() is true), which opens it.
 const FEATURES = [
   { markup: "[data-experiment]", load: () => import("./experiment/mount.js"), mount: (m) => m.mountAll() },
   { always: a11y },
@@ -47,7 +31,9 @@ const FEATURES = [
   { markup: "[data-systemcheck]", load: () => import("./systemcheck/systemcheck.js") },
   { markup: "[data-workshop]", load: () => import("./workshop/workshop.js") },
   { markup: "[data-live]", load: () => import("./live/live.js") },
-  { always: realModel },
+  // „Am echten Modell“: the view its data-realmodel-view names (static/js/realmodel/frame.js)
+  { markup: "details[data-realmodel]", load: () => import("./realmodel/frame.js"),
+    opened: () => [...query().keys()].some((key) => key.startsWith(REAL_MODEL)) },
   { always: offlinePage },
   { always: paths },
   { always: backToTop },
@@ -63,6 +49,19 @@ function load(feature) {
   return loaded.get(feature);
 }
 
+// One listener for every closed block, so a block wired twice still opens once.
+function toggled(event) {
+  const el = event.currentTarget;
+  if (el.open) load(FEATURES.find((f) => f.opened && el.matches(f.markup))).then((m) => m.open(el));
+}
+
+function wireClosed(feature) {
+  for (const el of document.querySelectorAll(feature.markup)) {
+    el.addEventListener("toggle", toggled);
+    if (feature.opened()) el.open = true;
+  }
+}
+
 // The features of the page now on screen, mounted in FEATURES' order, each as soon as its own module
 // is there: one that arrived for an earlier page mounts in this very call, and none waits for the
 // import of a feature after it. A feature loaded for an earlier page hears of every later one too (it
@@ -70,9 +69,10 @@ function load(feature) {
 let pageNumber = 0;
 async function onPage() {
   const mine = ++pageNumber;
-  const wanted = FEATURES.map((f) => (f.always || !(loaded.has(f) || document.querySelector(f.markup)) ? null : load(f)));
+  const wanted = FEATURES.map((f) => (f.always || f.opened || !(loaded.has(f) || document.querySelector(f.markup)) ? null : load(f)));
   for (const [i, feature] of FEATURES.entries()) {
     if (feature.always) { feature.always(); continue; }
+    if (feature.opened) { wireClosed(feature); continue; }
     if (!wanted[i]) continue;
     const module = arrived.get(feature) || await wanted[i];
     if (mine !== pageNumber) return;  // the reader moved on: the newer page's call mounts the rest
@@ -86,7 +86,7 @@ document.querySelectorAll("[data-experiment][data-aliases]").forEach(renameOld);
 // The page is parsed (a module runs after that): its features download while the theme starts. The
 // experiment is wired the moment its code is there, not once the theme has started and every other
 // feature's code has come: a preset clicked in between would go nowhere.
-FEATURES.forEach((f) => { if (f.markup && document.querySelector(f.markup)) load(f); });
+FEATURES.forEach((f) => { if (f.markup && !f.opened && document.querySelector(f.markup)) load(f); });
 const experiment = FEATURES[0];
 if (document.querySelector(experiment.markup)) load(experiment).then((m) => experiment.mount(m), () => {});
 

@@ -3,7 +3,7 @@
 //   ""       an experiment's parameters (data-param), degree=5
 //   "b."     the A/B comparison's second copy (static/js/classroom/share.js), b.degree=9
 //   "lauf."  the reader's own engine run (static/js/live/live.js), lauf.steps=12
-//   "m."     „Am echten Modell“: the prompt and how far it went (static/js/realmodel/realmodel.js), m.steps=3
+//   "m."     „Am echten Modell“: the prompt and how far it went (static/js/realmodel/decoding.js), m.steps=3
 // An old link may carry a parameter's former name (Param.alias, data-aliases on the experiment):
 // rename() moves it to the new one, and the new name wins over a stale old one, as in api.checked.
 // Every write replaces the history entry (a slider must not fill the back button) and keeps the hash.

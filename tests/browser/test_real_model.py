@@ -1,4 +1,4 @@
-"""„Am echten Modell“ in the browser (pageblocks/realmodel_block.py, static/js/realmodel/realmodel.js, the Python
+"""„Am echten Modell“ in the browser (pageblocks/realmodel_block.py, static/js/realmodel/decoding.js, the Python
 worker): closed, the block loads nothing; opened, the model loads in the worker with a visible status, the
 reader's prompt shows its tokens and ten bars and the rest, two steps give the tokens CPython computes for the
 same settings (probierlabor/realmodel), the page's address brings the same text back, an empty prompt gets its
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from probierlabor.realmodel import fields, methods, models
+from probierlabor.realmodel import fields, models, views
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ SIZES = """() => { const px = (s) => parseFloat(getComputedStyle(document.queryS
       intro: px('.pl-realmodel-intro'), label: px('.pl-realmodel-label'), status: px('.pl-realmodel-status'),
       bar: px('.pl-realmodel-bar .pl-realmodel-chip'), summary: px('.pl-realmodel > summary'),
       workshop: px('.pl-workshop > summary') }; }"""
-TYPING_MS = 400  # realmodel.js: a prompt runs once the reader pauses this long
+TYPING_MS = 400  # decoding.js: a prompt runs once the reader pauses this long
 
 
 def wait_run(page, generated: int | None = None, timeout=30_000):
@@ -58,7 +58,7 @@ def test_a_prompt_steps_twice_like_cpython_and_the_link_brings_the_text_back(vis
         assert "Modell wird geladen …" in page.evaluate("window.__statuses")
 
     page.fill(f"{BLOCK} [data-realmodel-field=prompt]", PROMPT)
-    expected = methods.run("top-k-sampling", {"prompt": PROMPT, "steps": "0"})
+    expected = views.run("top-k-sampling", {"prompt": PROMPT, "steps": "0"})
     chips = ".pl-realmodel [data-realmodel-prompt-tokens] .pl-realmodel-chip"
     page.wait_for_function(f"() => document.querySelectorAll('{chips}').length === {len(expected['prompt'])}",
                            timeout=30_000)
@@ -75,7 +75,7 @@ def test_a_prompt_steps_twice_like_cpython_and_the_link_brings_the_text_back(vis
         page.click(f"{BLOCK} [data-realmodel-step]")
         wait_run(page, generated=n)
     settings = {"prompt": PROMPT, "k": "10", "temperature": "1", "seed": "1", "steps": "2"}
-    two = methods.run("top-k-sampling", settings)
+    two = views.run("top-k-sampling", settings)
     with check("two steps, the tokens CPython draws"):
         assert titles(page, "generated") == [f"Token {t['id']}" for t in two["tokens"]]
     page.click(f"{BLOCK} [data-realmodel-generated] button >> nth=0")
@@ -93,7 +93,7 @@ def test_a_prompt_steps_twice_like_cpython_and_the_link_brings_the_text_back(vis
         page.fill(f"{BLOCK} [data-realmodel-field=prompt]", prompt)
         typed = time.monotonic()
         send()
-        whole = methods.run("top-k-sampling", settings | {"prompt": prompt, "steps": str(fields.MAX_NEW_TOKENS)}) \
+        whole = views.run("top-k-sampling", settings | {"prompt": prompt, "steps": str(fields.MAX_NEW_TOKENS)}) \
             if prompt == "Heute lernen wir" else None
         wait_run(page, generated=fields.MAX_NEW_TOKENS)
         page.wait_for_timeout(max(0, TYPING_MS + 100 - 1000 * (time.monotonic() - typed)))

@@ -15,7 +15,7 @@ from probierlabor.realmodel import loss
 
 pytestmark = pytest.mark.browser
 
-SLUG = loss.SLUG
+SLUG = "kreuzentropie-perplexitaet"
 BLOCK = ".pl-realmodel-loss"
 FIRST_RUN_MS = 180_000  # a fresh worker: Pyodide and numpy on a busy 2-core machine
 SENTENCE = "Der Hund läuft über die Straße"

@@ -11,6 +11,7 @@ from engine.sampler import (
     SamplingParams,
     apply_temperature,
     draw,
+    log_softmax,
     probabilities,
     process_logits,
     sample,
@@ -80,6 +81,14 @@ def test_greedy_is_argmax_with_ties_to_the_lowest_id():
     logits = np.array([[0.1, 3.0, 3.0, -1.0], [5.0, 1.0, 2.0, 5.0]], dtype=np.float32)
     assert sample(logits, GREEDY).tolist() == [1, 0]
     assert probabilities(logits, GREEDY).tolist() == [[0, 1, 0, 0], [1, 0, 0, 0]]
+
+
+def test_log_softmax_is_the_log_of_softmax_row_by_row_and_stays_finite_far_below_the_top():
+    rows = np.array([[2.0, 1.0, -1.0], [0.0, 0.0, 0.0]])
+    assert np.allclose(log_softmax(rows), np.log(softmax(rows)))
+    assert np.allclose(np.exp(log_softmax(rows[0])).sum(), 1.0)
+    far = log_softmax([0.0, -800.0])  # exp(−800) is 0 in float64: ln of softmax would be −inf
+    assert np.isfinite(far).all() and far[1] == pytest.approx(-800.0)
 
 
 def test_temperature_divides_the_logits():

@@ -2,8 +2,8 @@
 the layer and the head to show, and the areas static/js/realmodel/heads.js fills with the heatmap.
 
 The same closed ``<details data-realmodel>`` as the decoding pages' block (realmodel_block.py): nothing
-loads before the reader opens it; ``data-realmodel-view="heads"`` tells static/js/main.js which view to
-import. The layer and head choices come from the trained model's own configuration.
+loads before the reader opens it; its view (realmodel/views.py: „heads“) tells static/js/realmodel/frame.js
+which code to import. The layer and head choices come from the trained model's own configuration.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def _select(name: str, label: str, options: list[tuple[int, str]]) -> str:
     return f'<label>{escape(label)}<select data-realmodel-field="{name}" name="{name}">{items}</select></label>'
 
 
-def section(slug: str = heads.PAGE) -> str:
+def section(slug: str) -> str:
     config = models.load("target")[0].config
     group = config.num_heads // config.num_kv_heads
     layers = [(i, f"Schicht {i}") for i in range(1, config.num_layers + 1)]
@@ -44,4 +44,4 @@ def section(slug: str = heads.PAGE) -> str:
         '<p class="pl-heads-summary" data-realmodel-heads-summary aria-live="polite"></p>'
         '<div class="pl-heads-map" data-realmodel-heads-map></div>'
     )
-    return frame(slug, controls, result, view="heads")
+    return frame(slug, controls, result)

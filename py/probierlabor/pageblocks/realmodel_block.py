@@ -1,11 +1,12 @@
 """HTML of „Am echten Modell“ (probierlabor/realmodel) below a decoding page's experiment:
 ``{{ real_model("top-k-sampling") }}``.
 
-A closed ``<details>``: nothing of it loads before the reader opens it. Opened, static/js/realmodel/realmodel.js
+A closed ``<details>``: nothing of it loads before the reader opens it. Opened, static/js/realmodel/decoding.js
 loads the model in the tab's Python worker and fills the areas below. The markup is the contract with
-that file: ``data-realmodel`` names the slug, ``data-realmodel-field`` a setting (the prompt and the
-``Param``s of realmodel/fields.py the page shows; „steps“ travels hidden), ``data-realmodel-*`` the
-buttons and areas. No inline script or style (Content-Security-Policy).
+that file: ``data-realmodel`` names the slug, ``data-realmodel-view`` its view (realmodel/views.py),
+``data-realmodel-field`` a setting (the prompt and the ``Param``s of realmodel/fields.py the page shows;
+„steps“ travels hidden), ``data-realmodel-*`` the buttons and areas. No inline script or style
+(Content-Security-Policy).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import json
 from html import escape
 
 from ..kit import fmt
-from ..realmodel import models
-from ..realmodel.fields import DEFAULT_PROMPT, MAX_NEW_TOKENS, PAGES, PARAMS, PROMPT_CHARS, PROMPT_TOKENS
+from ..realmodel import models, views
+from ..realmodel.fields import DEFAULT_PROMPT, MAX_NEW_TOKENS, PARAMS, PROMPT_CHARS, PROMPT_TOKENS
 from . import model_facts
 
 INTRO = ("Hier schreibst du einen eigenen Prompt für ein kleines Sprachmodell. Es läuft in deinem Browser mit "
@@ -49,15 +50,15 @@ def _field(name: str) -> str:
             f'<span class="pl-realmodel-hint">{escape(param.help)}</span></label>')
 
 
-def frame(slug: str, controls: str, result: str, view: str = "", extra: str = "", cls: str = "") -> str:
+def frame(slug: str, controls: str, result: str, extra: str = "", cls: str = "") -> str:
     """A closed „Am echten Modell“ block, the same for every view: ``controls``, the status line and the
-    notes, then ``result`` (hidden until a run). ``view`` (data-realmodel-view) tells static/js/main.js which
-    code to load when it opens; the models' files in the site are for the worker to fetch
+    notes, then ``result`` (hidden until a run). Its view's kind (realmodel/views.py, data-realmodel-view)
+    tells static/js/realmodel/frame.js which code to load when it opens; the models' files in the site are for the worker to fetch
     (realmodel/models.py PATHS); ``extra``: more attributes, ``cls`` another class. One line of HTML (Markdown would break blank
     lines into paragraphs), and no "$" or "\\" left for the formula typesetter (pymdownx.arithmatex)."""
     html = (
         f'<details class="pl-realmodel{f" {cls}" if cls else ""}" data-realmodel="{escape(slug)}"'
-        + (f' data-realmodel-view="{view}"' if view else "") + extra
+        + f' data-realmodel-view="{views.of(slug).kind}"' + extra
         + f' data-weights="{escape(json.dumps(models.PATHS))}" data-search-exclude><summary>Am echten Modell</summary>'
         f'{controls}<p class="pl-realmodel-status" data-realmodel-status role="status" aria-live="polite"></p>'
         f'<ul class="pl-realmodel-notes" data-realmodel-notes hidden></ul>'
@@ -68,7 +69,8 @@ def frame(slug: str, controls: str, result: str, view: str = "", extra: str = ""
 
 def section(slug: str) -> str:
     """A decoding page's block: the prompt, the page's settings, steps and the distributions."""
-    method, shown = PAGES[slug]
+    decoding = views.of(slug).run
+    method, shown = decoding.method, decoding.shown
     steps = PARAMS["steps"]
     help_id = f"pl-realmodel-help-{slug}"
     controls = (

@@ -1,8 +1,8 @@
 """HTML of „Am echten Modell“ on the cross-entropy page (probierlabor/realmodel/loss.py):
 ``{{ real_model("kreuzentropie-perplexitaet") }}``.
 
-A closed ``<details>`` like the decoding pages' block (realmodel_block.py), with ``data-realmodel-view="loss"``:
-static/js/main.js then loads static/js/realmodel/loss.js when the reader opens it, which runs the
+A closed ``<details>`` like the decoding pages' block (realmodel_block.py), whose view is „loss“
+(realmodel/views.py): static/js/realmodel/frame.js then loads static/js/realmodel/loss.js when the reader opens it, which runs the
 reader's sentence in the tab's Python worker and fills the areas below. The model's figures on held-out
 text come from the weights' MANIFEST.json (realmodel/loss.heldout), the one source of those numbers.
 No inline script or style (Content-Security-Policy).
@@ -30,7 +30,7 @@ def heldout_sentence() -> str:
             f"{fmt.APPROX}{fmt.de(figures['perplexity'], 1)}.")
 
 
-def section(slug: str = loss.SLUG) -> str:
+def section(slug: str) -> str:
     controls = (
         f'<p class="pl-realmodel-intro">{escape(INTRO)}</p>'
         f'<p class="pl-realmodel-heldout">{escape(heldout_sentence())}</p>'
@@ -42,4 +42,4 @@ def section(slug: str = loss.SLUG) -> str:
         '<p class="pl-realmodel-summary" data-realmodel-summary></p>'
         '<div class="pl-realmodel-losses" data-realmodel-losses></div>'
     )
-    return frame(slug, controls, result, view="loss", cls="pl-realmodel-loss")
+    return frame(slug, controls, result, cls="pl-realmodel-loss")

@@ -1,4 +1,4 @@
-"""The settings of „Am echten Modell“ as ``kit.contract.Param``s, and which page shows which.
+"""The settings of „Am echten Modell“ as ``kit.contract.Param``s (which page shows which: views.py).
 
 One source for the block's form (pageblocks/realmodel_block.py), the reading of a reader's values and
 link (form.py) and the caps the methods run under (methods.py). Numpy-free: the page block renders them
@@ -17,7 +17,7 @@ MAX_NEW_TOKENS = 32
 TOP = 10  # the likeliest tokens shown as bars; the rest is one more bar
 DEFAULT_PROMPT = "Das Modell liest"
 
-# Every setting a page may show; a page's own are named in PAGES. „steps“ is how far the reader has
+# Every setting a page may show; a page's own are named in views.VIEWS. „steps“ is how far the reader has
 # gone (tokens, for speculative decoding rounds): the link keeps it, so a shared link shows the same text.
 PARAMS = {p.name: p for p in (
     Param("steps", "Schritte", "int", 0, lo=0, hi=MAX_NEW_TOKENS,
@@ -34,13 +34,3 @@ PARAMS = {p.name: p for p in (
           help="0 heißt greedy: immer das wahrscheinlichste Token"),
     Param("seed", "Seed", "int", 1, lo=0, hi=9999, help="gleicher Seed, gleicher Text"),
 )}
-
-# slug -> (method, the settings the page shows besides the prompt)
-PAGES = {
-    "greedy-decoding": ("greedy", ()),
-    "beam-search": ("beam", ("width",)),
-    "top-k-sampling": ("top_k", ("k", "temperature", "seed")),
-    "top-p-sampling": ("top_p", ("p", "temperature", "seed")),
-    "speculative-decoding": ("speculative", ("gamma", "spec_temperature", "seed")),
-    "decode": ("decode", ()),
-}

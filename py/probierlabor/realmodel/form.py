@@ -4,11 +4,11 @@ too long is cut with a note, an empty one is refused with a ``PromptError``. Num
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..kit import fmt
 from ..kit.contract import whole_characters
-from .fields import DEFAULT_PROMPT, PAGES, PARAMS, PROMPT_CHARS
+from .fields import DEFAULT_PROMPT, PARAMS, PROMPT_CHARS
 
 
 class PromptError(ValueError):
@@ -29,14 +29,11 @@ def typed(raw, what: str, example: str) -> tuple[str, list[str]]:
     return text, notes
 
 
-def read(slug: str, settings: Mapping) -> dict:
-    """{"method", "prompt", the page's settings and „steps“ as values, "notes"}; a ``PromptError`` for
-    an empty prompt. Settings the page does not show are ignored."""
-    if slug not in PAGES:
-        raise PromptError(f"Die Seite „{str(slug)[:40]}“ hat kein „Am echten Modell“.")
-    method, shown = PAGES[slug]
+def read(shown: Sequence[str], settings: Mapping) -> dict:
+    """{"prompt", „steps“ and the ``shown`` settings (a page's, views.VIEWS) as values, "notes"}; a
+    ``PromptError`` for an empty prompt. Settings the page does not show are ignored."""
     prompt, notes = typed(settings.get("prompt", ""), "Prompt", DEFAULT_PROMPT)
-    out = {"method": method, "prompt": prompt}
+    out = {"prompt": prompt}
     for name in ("steps", *shown):
         param = PARAMS[name]
         value, note = param.coerce(settings[name]) if name in settings else (param.default, None)
@@ -49,4 +46,4 @@ def read(slug: str, settings: Mapping) -> dict:
 def settings_of(read_values: Mapping) -> dict:
     """The values as strings, the way the form and the link hold them (a decimal with its point)."""
     return {name: value if name == "prompt" else PARAMS[name].to_url(value)
-            for name, value in read_values.items() if name not in ("method", "notes")}
+            for name, value in read_values.items() if name != "notes"}

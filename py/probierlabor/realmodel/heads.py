@@ -20,17 +20,16 @@ from ..kit.contract import Param
 from . import models
 from .form import typed
 
-PAGE = "attention"
 HEAD_TOKENS = 24
 DIGITS = 3
 DEFAULT_SENTENCE = "Die Katze jagt die Maus, und die Maus rennt weg."
 
 
-def run(settings) -> dict:
+def run(settings, folder=None) -> dict:
     """{tokens, layers, heads, kv_heads, maps [layer][head][query][key ≤ query], notes, settings}: settings
     are the sentence as the map shows it and the layer and head asked for, both within the model's."""
     sentence, notes = typed(settings.get("prompt", ""), "Satz", "Die Katze jagt die Maus")
-    model, tokenizer = models.load("target")
+    model, tokenizer = models.load("target", folder)
     ids = tokenizer.encode(sentence)
     if len(ids) > HEAD_TOKENS:
         # cut where the text gives the same tokens again: the link keeps only the text the map shows
@@ -46,7 +45,7 @@ def run(settings) -> dict:
             picked[name] = str(value)
             notes += [note] if note else []
     return {
-        "tokens": [{"id": int(t), "text": tokenizer.token_text(int(t))} for t in ids],
+        "tokens": [models.token(tokenizer, t) for t in ids],
         "layers": c.num_layers, "heads": c.num_heads, "kv_heads": c.num_kv_heads,
         # row i: what token i looks at, keys 0 … i (the rest is masked, 0)
         "maps": [[[row[:i + 1] for i, row in enumerate(head)] for head in layer] for layer in maps.tolist()],

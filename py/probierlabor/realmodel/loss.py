@@ -11,33 +11,25 @@ sentence gives every position's distribution; row i predicts token i + 1.
 from __future__ import annotations
 
 import math
-from pathlib import Path
-
 import numpy as np
 
 from engine import pretrained
 from engine.attention import NoCacheAttention
+from engine.sampler import log_softmax
 
 from . import models
 from .fields import PROMPT_TOKENS
 from .form import PromptError, typed
-from .methods import _token
+from .models import token
 
-SLUG = "kreuzentropie-perplexitaet"  # the page whose block runs this instead of a decoding method
 DEFAULT_TEXT = "Das Modell liest den Text und schreibt die Antwort."
 
 
-def heldout(name: str = "target") -> dict:
-    """The model's mean loss (nats) and perplexity on held-out text, as MANIFEST.json records them."""
-    entry = pretrained.manifest(Path(models.FOLDER) if models.FOLDER else pretrained.WEIGHTS)["models"][name]
+def heldout(name: str = "target", folder=None) -> dict:
+    """The model's mean loss (nats) and perplexity on held-out text, as MANIFEST.json in ``folder`` (None:
+    the repository's) records them."""
+    entry = pretrained.manifest(models.folder_of(folder))["models"][name]
     return {"loss": entry["heldout_loss"], "perplexity": entry["heldout_perplexity"]}
-
-
-def log_softmax(logits) -> np.ndarray:
-    """ln p of every token, row by row, in float64 with each row's largest logit subtracted first."""
-    x = np.asarray(logits, dtype=np.float64)
-    x = x - x.max(axis=-1, keepdims=True)
-    return x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
 
 
 def read(settings) -> tuple[str, list[str]]:
@@ -45,9 +37,9 @@ def read(settings) -> tuple[str, list[str]]:
     return typed(settings.get("text", ""), "Satz", DEFAULT_TEXT.rstrip("."))
 
 
-def run(settings) -> dict:
+def run(settings, folder=None) -> dict:
     text, notes = read(settings)
-    model, tokenizer = models.load("target")
+    model, tokenizer = models.load("target", folder)
     ids = tokenizer.encode(text)
     if len(ids) > PROMPT_TOKENS:
         notes.append(f"Dein Satz ergibt {len(ids)} Tokens. Das Modell liest nur die ersten {PROMPT_TOKENS}.")
@@ -57,20 +49,20 @@ def run(settings) -> dict:
                           "Schreibe ein paar Wörter mehr.")
     rows = log_softmax(model.forward(ids[:-1], np.arange(len(ids) - 1), NoCacheAttention()))
     scored = []
-    for i, token in enumerate(ids[1:]):
-        log_p = float(rows[i][token])
+    for i, seen in enumerate(ids[1:]):
+        log_p = float(rows[i][seen])
         best = int(np.argmax(rows[i]))
-        scored.append(_token(tokenizer, token) | {"p": math.exp(log_p), "loss": -log_p,
-                                                  "best": _token(tokenizer, best) | {"p": math.exp(float(rows[i][best]))}})
+        scored.append(token(tokenizer, seen) | {"p": math.exp(log_p), "loss": -log_p,
+                                                 "best": token(tokenizer, best) | {"p": math.exp(float(rows[i][best]))}})
     mean = sum(t["loss"] for t in scored) / len(scored)
     return {
-        "first": _token(tokenizer, ids[0]),
+        "first": token(tokenizer, ids[0]),
         "tokens": scored,
         "mean": mean,
         "bits": mean / math.log(2),
         "perplexity": math.exp(mean),
         "worst": max(range(len(scored)), key=lambda i: scored[i]["loss"]),
-        "heldout": heldout(),
+        "heldout": heldout(folder=folder),
         "settings": {"text": text},
         "notes": notes,
     }

@@ -18,11 +18,7 @@ const mounted = new WeakSet();  // the elements this file has wired
 
 const LIMIT_S = 60;  // probierlabor/live caps a run to a few seconds; past this something is wrong
 const TEXT = {
-  python: "Python wird im Hintergrund gestartet …",
-  package: (d) => `${d.name} wird geladen …`,
-  engine: "Die Engine wird geladen …",
-  files: "Das Sprachmodell der Seite wird geladen …",  // its weight files, into the worker
-  model: "Das Sprachmodell der Seite wird geladen …",
+  ...worker.loading("Das Sprachmodell der Seite wird geladen …"),
   running: "Die Engine rechnet …",
   progress: (done, total) => `Schritt ${done} von etwa ${total}`,
   // from the press to the result: the first run also waits for Python, numpy and the engine

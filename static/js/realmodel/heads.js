@@ -3,11 +3,11 @@
 // py/probierlabor/realmodel/heads.py) and returns the attention of every layer and head; this file draws the
 // one the reader picks as a heatmap, a table with a query token per row and a key token per column.
 //
-// static/js/main.js imports it only when the reader opens the block. A new sentence asks the worker again;
+// frame.js imports it when the reader opens the block. A new sentence asks the worker again;
 // a new layer or head only draws anew. The sentence, layer and head live in the page's query under „m.“.
 import { de } from "../fmt.js";
 import { REAL_MODEL as PREFIX, read, write } from "../url-state.js";
-import { TEXT as SHARED, notes, runInWorker, style, visible } from "./realmodel.js";
+import { $, TEXT as SHARED, notes, runInWorker, visible } from "./frame.js";
 
 // block → { data, link: the layer and head the address gave that the block does not offer (the worker clamps
 // them with a note, as it does every setting out of range) }
@@ -22,7 +22,6 @@ const TEXT = {
     `das meiste Gewicht (${de(p, 2)}). Im Mittel bleiben ${de(own * 100, 0)} % des Gewichts eines Tokens bei ihm selbst.`,
 };
 
-const $ = (block, name) => block.querySelector(`[data-realmodel-${name}]`);
 const field = (block, name) => block.querySelector(`[data-realmodel-field="${name}"]`);
 const NAMES = ["prompt", "layer", "head"];
 const values = (block) => Object.fromEntries(NAMES.map((name) => [name, field(block, name).value]));
@@ -116,7 +115,6 @@ function compute(block) {
 function mount(block) {
   if (state.has(block)) return;
   state.set(block, { data: null, link: {} });
-  style();
   state.get(block).link = setValues(block, read(PREFIX, NAMES));
   let typing = null;
   field(block, "prompt").addEventListener("input", () => {

@@ -1,15 +1,15 @@
 // „Am echten Modell“ on the cross-entropy page (py/probierlabor/pageblocks/realmodel_loss_block.py): the
 // reader's sentence through the site's language model (py/probierlabor/realmodel/loss.py), run in the tab's
-// Python worker (static/py/realmodel_loss_run.py). For every token after the first: the probability the
+// Python worker (static/py/realmodel_run.py). For every token after the first: the probability the
 // model gave it before it came, its loss −ln p, and the sentence's mean and perplexity beside the model's
-// figures on held-out text. The run in the worker, the model's files, the chips and the status lines are the
-// decoding pages' (realmodel.js); only the view differs.
+// figures on held-out text. The run in the worker, the model's files, the chips and the status lines are
+// every view's (frame.js); only the view differs.
 //
-// static/js/main.js imports this file only when the reader opens the block (or a link with m.… opens it).
+// frame.js imports this file when the reader opens the block (or a link with m.… opens it).
 // The sentence lives in the page's query as m.text, so a link gives the same result.
 import { de, pct } from "../fmt.js";
 import { REAL_MODEL as PREFIX, read, write } from "../url-state.js";
-import { TEXT as LINES, chip, notes, runInWorker, style, visible } from "./realmodel.js";
+import { $, TEXT as LINES, chip, notes, runInWorker, visible } from "./frame.js";
 
 const mounted = new WeakSet();
 const TYPING_MS = 400;  // the sentence is run once the reader pauses
@@ -17,7 +17,6 @@ const TEXT = { ...LINES, ready: (d) => `${tokens(d.tokens.length + 1)}, gerechne
 const HEAD = ["Token", "p davor", "−ln p (Nat)", "am ehesten erwartet"];
 
 const tokens = (n) => `${de(n, 0)} ${n === 1 ? "Token" : "Tokens"}`;
-const $ = (block, name) => block.querySelector(`[data-realmodel-${name}]`);
 const input = (block) => block.querySelector('[data-realmodel-field="text"]');
 
 // A probability in percent, with as many places as it needs to be more than 0 (a loss of 10 Nat is p ≈ 0,005 %).
@@ -95,7 +94,6 @@ function compute(block) {
 function mount(block) {
   if (mounted.has(block)) return;
   mounted.add(block);
-  style();
   const given = read(PREFIX, ["text"]);
   if ("text" in given) input(block).value = given.text;
   let typing = null;

@@ -102,6 +102,13 @@ function session(task, args, bundle, o) {
   return { stop: () => halt(o.text.stopped) };
 }
 
+// The status lines while a run's worker loads the site's trained model: Python, numpy, the engine, then the
+// model's files and the model, both named `model` („Am echten Modell“, „Eigener Lauf“).
+function loading(model) {
+  return { python: "Python wird im Hintergrund gestartet …", package: (d) => `${d.name} wird geladen …`,
+    engine: "Die Engine wird geladen …", files: model, model };
+}
+
 // The site's trained model (from model/weights/, served under engine/weights/ and listed by
 // probierlabor/realmodel/models.py PATHS, which a page block writes into its data-weights): the `files` for
 // a run, each under the worker's home at its path in the site, and the folder Python loads them from
@@ -113,4 +120,4 @@ function weights(paths) {
     folder: HOME + first.slice(0, first.lastIndexOf("/")) };
 }
 
-export { run, end, session, weights };
+export { run, end, loading, session, weights };

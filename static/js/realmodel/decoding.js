@@ -1,50 +1,27 @@
-// „Am echten Modell“ (py/probierlabor/pageblocks/realmodel_block.py): the reader's prompt through the
-// site's language model (probierlabor/realmodel), run in the tab's Python worker (static/js/runtime/worker.js,
-// static/py/realmodel_run.py) with the page's decoding method.
+// „Am echten Modell“ on a decoding page (py/probierlabor/pageblocks/realmodel_block.py): the reader's prompt
+// through the site's language model (py/probierlabor/realmodel/methods.py) with the page's decoding method, run
+// in the tab's Python worker by frame.js, which imports this view when the reader opens the block.
 //
-// static/js/main.js imports this file only when the reader opens the block (or a link opens it), so no
-// page's cold start pays for it; its stylesheet comes with it. A run is a function of its settings: the
-// prompt, the page's settings and how many steps were taken („steps“). They live in the page's query under
-// „m.“, so a link gives the same text; „Nächstes Token“ asks for the same run with one step more.
-import { de, pct, token as visible } from "../fmt.js";
-import { siteUrl } from "../site.js";
-import { config } from "../runtime/start.js";
-import * as worker from "../runtime/worker.js";
+// A run is a function of its settings: the prompt, the page's settings and how many steps were taken („steps“).
+// They live in the page's query under „m.“, so a link gives the same text; „Nächstes Token“ asks for the same
+// run with one step more, which the worker takes from the run it holds.
+import { de, pct } from "../fmt.js";
 import { REAL_MODEL as PREFIX, read, write } from "../url-state.js";
+import { $, TEXT as FRAME, chip, notes, runInWorker, visible } from "./frame.js";
 
 const state = new WeakMap();  // block → { data, selected, typing: the timer of a prompt being typed }
-const LIMIT_S = 60;  // a run of every capped setting takes well under a second; past this something is wrong
 const TYPING_MS = 400;  // the prompt is run once the reader pauses
 const TEXT = {
-  python: "Python wird im Hintergrund gestartet …",
-  package: (d) => `${d.name} wird geladen …`,
-  engine: "Die Engine wird geladen …",
-  files: "Modell wird geladen …",  // the trained weights, into the worker
-  model: "Modell wird geladen …",
-  running: "Das Modell rechnet …",
-  stopped: "Abgebrochen.",
-  timeout: `Nach ${LIMIT_S} Sekunden abgebrochen. Versuche es noch einmal.`,
-  failed: (m) => `Das Modell konnte nicht starten (${m}). Lade die Seite neu.`,
+  ...FRAME,
   ready: (d) => `${d.tokens.length} von höchstens ${d.max} neuen Tokens, gerechnet in ${de(d.compute_seconds * 1000, 0)} ms.`,
   full: (max) => `Fertig: Mehr als ${max} neue Tokens schreibt das Modell hier nicht. „Von vorn“ fängt neu an.`,
   next: (shown) => `Nächstes Token: ${shown}`,
   chosen: (i, text, shown) => `Vor Token ${i + 1} („${text}“): ${shown}`,
   rest: (n) => `übrige ${tokens(n)}`,
   cut: (n) => `abgeschnitten: ${tokens(n)}`,
-  token: (t) => `Token ${t.id}`,
   none: "Noch nichts erzeugt. „Nächstes Token“ rechnet einen Schritt.",
 };
 
-let stylesheet = null;
-function style() {
-  if (stylesheet) return;
-  stylesheet = document.createElement("link");
-  stylesheet.rel = "stylesheet";
-  stylesheet.href = siteUrl("static/css/realmodel.css");
-  document.head.append(stylesheet);
-}
-
-const $ = (block, name) => block.querySelector(`[data-realmodel-${name}]`);
 const fields = (block) => [...block.querySelectorAll("[data-realmodel-field]")];
 
 // In the address a decimal keeps its point, as the experiments write theirs (0.7, not 0,7).
@@ -65,28 +42,6 @@ function setValues(block, given) {
 
 function field(block, name) {
   return block.querySelector(`[data-realmodel-field="${name}"]`);
-}
-
-function status(block, text, kind) {
-  const line = $(block, "status");
-  line.textContent = text;
-  line.dataset.kind = kind || "";
-}
-
-function notes(block, list, kind) {
-  const box = $(block, "notes");
-  box.dataset.kind = kind || "";
-  box.replaceChildren(...list.map((note) => Object.assign(document.createElement("li"), { textContent: note })));
-  box.hidden = !list.length;
-}
-
-function chip(token, tag = "span") {
-  const el = document.createElement(tag);
-  el.className = "pl-realmodel-chip";
-  el.textContent = visible(token.text);
-  el.title = TEXT.token(token);
-  if (tag === "button") el.type = "button";
-  return el;
 }
 
 function bar(label, p, kind) {
@@ -247,58 +202,6 @@ function compute(block, steps) {
   });
 }
 
-// Runs of a block in the worker: one at a time; an ask while one runs waits for it, and of several waiting
-// asks only the last runs (the last one wins).
-const runs = new WeakMap();  // block → { running, waiting: the arguments of the last waiting ask }
-
-// One run of a block's settings (ask(): read when the run starts) in the worker, for this view and the
-// others (loss.js, heads.js): the status line, the time limit, the busy mark and „pl:realmodel-done“ (for
-// the bench). shown(data): the view's status line for a result (not asked when a newer ask waits: the
-// result is already old); failed(data): after an error, whose message the status line shows while the
-// result area hides; ended(): the worker is free and no ask waits.
-function runInWorker(block, ask, text, handlers) {
-  const r = runs.get(block) || { running: false, waiting: null };
-  runs.set(block, r);
-  if (r.running) {
-    r.waiting = [ask, text, handlers];
-    return;
-  }
-  r.running = true;
-  const { ended, shown, failed } = handlers;
-  block.setAttribute("aria-busy", "true");
-  const started = performance.now();
-  const model = worker.weights(JSON.parse(block.dataset.weights));
-  worker.session("realmodel", [JSON.stringify(ask()), block.dataset.realmodel, model.folder], config.bundle, {
-    files: model.files,
-    limit: LIMIT_S,
-    text,
-    say: (line, kind) => status(block, line, kind),
-    end: () => {
-      block.setAttribute("aria-busy", "false");
-      r.running = false;
-      const next = r.waiting;
-      r.waiting = null;
-      if (next) runInWorker(block, ...next);
-      else if (ended) ended();
-    },
-    done: (data, finish) => {
-      if (data.error) {
-        finish(data.error, "error");
-        $(block, "result").hidden = true;
-        failed(data);
-      } else {
-        finish(r.waiting ? TEXT.running : shown(data), "done");
-      }
-      block.dispatchEvent(new CustomEvent("pl:realmodel-done", {
-        // load: the model's files into the worker and the model built from them (null: it was there)
-        detail: { ms: performance.now() - started, seconds: data.seconds,
-          load: data.load_seconds === null ? null : data.load_seconds + data.fetched,
-          compute: data.compute_seconds, tokens: data.tokens ? data.tokens.length : 0, error: data.error || null },
-      }));
-    },
-  });
-}
-
 // How far the text on screen has gone; a prompt typed since starts a text of its own.
 function currentSteps(block) {
   const s = state.get(block);
@@ -308,7 +211,6 @@ function currentSteps(block) {
 function mount(block) {
   if (state.has(block)) return;
   state.set(block, { data: null, selected: null, typing: null });
-  style();
   setValues(block, read(PREFIX, fields(block).map((el) => el.dataset.realmodelField)));
   const s = state.get(block);
   const prompt = field(block, "prompt");
@@ -333,5 +235,3 @@ function mount(block) {
 
 // The block is open: wire it and run what its fields (or the link) say.
 export const open = mount;
-// What the cross-entropy page's view (loss.js) and the attention page's (heads.js) share with this one.
-export { TEXT, chip, notes, runInWorker, style, visible };
