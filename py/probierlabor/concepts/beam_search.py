@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 from ..kit import distribution, fmt, vocabulary
 from ..kit.contract import Param, Preset, Readout, View
@@ -159,12 +160,20 @@ def better(a, b, alpha: float) -> bool:
     are not. Where (La/Lb)^α is irrational the two scores are never equal (ln pa / ln pb is rational or
     transcendental, by Gelfond–Schneider), so floats only have to order them."""
     (sa, pa), (sb, pb) = a, b
-    alpha_ = fmt.as_fraction(alpha)
-    base = fmt.root(Fraction(len(sa), len(sb)), alpha_.denominator)
-    if base is None:
+    factor = _length_factor(len(sa), len(sb), alpha)
+    if factor is None:
         return judged(pa, len(sa), alpha) > judged(pb, len(sb), alpha)
-    factor = base**alpha_.numerator  # (La/Lb)^α = u/v > 0; equal lengths give 1: pa > pb
     return pa**factor.denominator > pb**factor.numerator
+
+
+@lru_cache(maxsize=256)
+def _length_factor(la: int, lb: int, alpha: float) -> Fraction | None:
+    """(La/Lb)^α = u/v > 0 where it is a fraction, else None; equal lengths give 1. A few lengths and one α
+    per run, asked for every pair of sequences compared: reading α as a fraction and taking the root is most
+    of a comparison's work."""
+    alpha_ = fmt.as_fraction(alpha)
+    base = fmt.root(Fraction(la, lb), alpha_.denominator)
+    return None if base is None else base**alpha_.numerator
 
 
 def pick(items, alpha: float):
@@ -535,18 +544,29 @@ def _article(result) -> bool:
     return not result["own"] and result["depth"] == MAX_LEN
 
 
+_READ = ("width", "tree", "alpha", "own", "depth", "result_len", "found_optimum")
+
+
+@lru_cache(maxsize=512)
+def _article_run(width: int, tree: str, alpha: float) -> dict:
+    """What the lesson reads of a run on an example tree at another width or α. Kept: every state asks
+    for the same few neighbours again, each a whole search."""
+    r = compute(width, tree, alpha)
+    return {key: r[key] for key in _READ}
+
+
 def _first_alpha_for_the_long_answer(params, result) -> bool:
     """On the end-token tree the longer answer wins here, one α step lower the short one still did."""
     if result["tree"] != "ende" or result["result_len"] != MAX_LEN or not _article(result):
         return False
     lower = round(result["alpha"] - _step_of("alpha"), 1)
-    return compute(result["width"], "ende", lower)["result_len"] < MAX_LEN
+    return _article_run(result["width"], "ende", lower)["result_len"] < MAX_LEN
 
 
 def _smallest_width_that_finds_the_best(params, result) -> bool:
     if result["tree"] != "artikel" or not result["found_optimum"] or not _article(result):
         return False
-    return result["width"] == 1 or not compute(result["width"] - 1, "artikel", result["alpha"])["found_optimum"]
+    return result["width"] == 1 or not _article_run(result["width"] - 1, "artikel", result["alpha"])["found_optimum"]
 
 
 def _close_to_the_first_alpha(params, result) -> bool:
@@ -555,7 +575,7 @@ def _close_to_the_first_alpha(params, result) -> bool:
         return False
     for moves in (-2, -1, 1, 2):
         alpha = round(result["alpha"] + moves * _step_of("alpha"), 1)
-        if _param("alpha").lo <= alpha <= _param("alpha").hi and _first_alpha_for_the_long_answer(params, compute(result["width"], "ende", alpha)):
+        if _param("alpha").lo <= alpha <= _param("alpha").hi and _first_alpha_for_the_long_answer(params, _article_run(result["width"], "ende", alpha)):
             return True
     return False
 
@@ -564,7 +584,7 @@ def _one_wider_than_needed(params, result) -> bool:
     """The beam finds the best sequence, and one width less is the answer to „wide_enough“. (One width
     less than the answer is no „fast“: it is the page's own starting width.)"""
     return (result["tree"] == "artikel" and _article(result) and result["found_optimum"] and result["width"] > 1
-            and _smallest_width_that_finds_the_best(params, compute(result["width"] - 1, "artikel", result["alpha"])))
+            and _smallest_width_that_finds_the_best(params, _article_run(result["width"] - 1, "artikel", result["alpha"])))
 
 
 LESSON = Lesson(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
@@ -222,23 +223,15 @@ def _draw(r: dict, layout: str, in_key: tuple[str, ...]) -> tuple[svg.Plot, list
     xlabel, ylabel = _axis_words(r["F"])
     plot.grid(xticks=ticks, yticks=ticks, xlabel=xlabel, ylabel=ylabel,
               xfmt=lambda v: fmt.de(v), yfmt=lambda v: fmt.de(v))
-    # Curves of equal old-task loss: ellipses around the start, narrow along the important weight
-    # (in the article moving w₁ costs 100 times more than w₂).
-    for level in (0.16, 1.0, 5.05):
-        a1 = math.sqrt(2 * level / r["F"][0])
-        a2 = math.sqrt(2 * level / r["F"][1])
-        plot.polyline([(sx + a1 * math.cos(t / 60 * math.pi), sy + a2 * math.sin(t / 60 * math.pi))
-                       for t in range(121)], "pl-contour")
+    for contour in _contours(tuple(r["F"]), sx, sy):
+        plot.polyline(contour, "pl-contour")
     plot.line(0, 4, 4, 0, "pl-constraint")
     # the line's name goes to the one of two places farther from every point (an own start moves them)
     points = list(r["all_modes"].values()) + [r["start"]]
     place = max(((3.05, 1.05), (1.05, 3.05)), key=lambda at: min(math.dist(at, pt) for pt in points))
     plot.text(*place, "w₁ + w₂ = 4", "pl-label pl-constraint-label")
-    # Where the solution travels as λ grows, for the chosen kind of penalty.
     if r["mode"] != "none":
-        importance, begin = _exact(r["F"]), _exact(r["start"])
-        path = [solve(r["mode"], Fraction(10) ** Fraction(k, 10), importance, begin) for k in range(-30, 31)]
-        plot.polyline([(float(a), float(b)) for a, b in path], "pl-path")
+        plot.polyline(_path(r["mode"], tuple(r["F"]), tuple(r["start"])), "pl-path")
     start = f"({fmt.de_auto(sx)}; {fmt.de_auto(sy)})"
     plot.point(sx, sy, 6, "pl-start", title=f"Start nach der alten Aufgabe: {start}")
     plot.text(sx, sy, f"Start {start}", "pl-label", "start", dy=22)
@@ -277,6 +270,28 @@ def _draw(r: dict, layout: str, in_key: tuple[str, ...]) -> tuple[svg.Plot, list
     else:
         plot.legend(legend, corner="tr")
     return plot, homeless
+
+
+# The curves below do not depend on λ, the slider: kept for the F and start they belong to, so that a
+# slider step draws them without 61 exact solutions and 363 points of ellipses again.
+@lru_cache(maxsize=32)
+def _contours(F: tuple, sx: float, sy: float) -> tuple[list, ...]:
+    """Curves of equal old-task loss: ellipses around the start, narrow along the important weight
+    (in the article moving w₁ costs 100 times more than w₂)."""
+    out = []
+    for level in (0.16, 1.0, 5.05):
+        a1 = math.sqrt(2 * level / F[0])
+        a2 = math.sqrt(2 * level / F[1])
+        out.append([(sx + a1 * math.cos(t / 60 * math.pi), sy + a2 * math.sin(t / 60 * math.pi)) for t in range(121)])
+    return tuple(out)
+
+
+@lru_cache(maxsize=32)
+def _path(mode: str, F: tuple, start: tuple) -> list:
+    """Where the solution travels as λ grows from 0,001 to 1000, for a kind of penalty."""
+    importance, begin = _exact(F), _exact(start)
+    path = [solve(mode, Fraction(10) ** Fraction(k, 10), importance, begin) for k in range(-30, 31)]
+    return [(float(a), float(b)) for a, b in path]
 
 
 def _key_sentence(r: dict) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 from ..kit import drag, fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
@@ -277,19 +278,33 @@ def _dot(x: float, y: float, radius: float) -> str:
     return f"M{x - radius:.1f} {y:.1f}a{radius:g} {radius:g} 0 1 0 {2 * radius:g} 0a{radius:g} {radius:g} 0 1 0 {-2 * radius:g} 0"
 
 
+def _plot(layout: str) -> svg.Plot:
+    narrow = layout == NARROW
+    return svg.Plot(width(440, layout), width(440, layout) + (36 if narrow else 0), (-VIEW, VIEW), (-VIEW, VIEW),
+                    label="Die Verlustschüssel in zwei Gewichten und der Weg des Abstiegs", layout=layout,
+                    margin=(52 if narrow else 16, 16, 50, 56))
+
+
+@lru_cache(maxsize=32)
+def _contours(curv: tuple, layout: str) -> tuple[str, ...]:
+    """The curves of equal loss as markup: they depend on the bowl, not on the step size or the start,
+    and were a third of a slider step's drawing."""
+    plot = _plot(layout)
+    for level in LEVELS:
+        a1, a2 = (math.sqrt(2 * level / c) for c in curv)
+        plot.polyline([(a1 * math.cos(t / 60 * math.pi), a2 * math.sin(t / 60 * math.pi)) for t in range(121)],
+                      "pl-gd-contour")
+    return tuple(plot.body)
+
+
 def _figure(r: dict, layout: str) -> svg.Plot:
     narrow = layout == NARROW
     legend = [("pl-gd-contour", "gleicher Verlust"), ("pl-gd-path", "Weg der Schritte")]
-    plot = svg.Plot(width(440, layout), width(440, layout) + (36 if narrow else 0), (-VIEW, VIEW), (-VIEW, VIEW),
-                    label="Die Verlustschüssel in zwei Gewichten und der Weg des Abstiegs", layout=layout,
-                    margin=(52 if narrow else 16, 16, 50, 56))
+    plot = _plot(layout)
     ticks = [-4, -2, 0, 2, 4]
     plot.grid(xticks=ticks, yticks=ticks, xlabel=f"w₁ (λ₁ = {fmt.de_auto(r['curv'][0])})",
               ylabel=f"w₂ (λ₂ = {fmt.de_auto(r['curv'][1])})", xfmt=fmt.tick, yfmt=fmt.tick)
-    for level in LEVELS:
-        a1, a2 = (math.sqrt(2 * level / c) for c in r["curv"])
-        plot.polyline([(a1 * math.cos(t / 60 * math.pi), a2 * math.sin(t / 60 * math.pi)) for t in range(121)],
-                      "pl-gd-contour")
+    plot.body += _contours(tuple(r["curv"]), layout)
     plot.point(0, 0, 5, "pl-gd-min", title="Minimum (0; 0), Verlust 0")
     points = r["path"]
     plot.polyline([tuple(p) for p in points], "pl-gd-path")  # the clip path cuts what leaves the figure

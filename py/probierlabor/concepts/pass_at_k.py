@@ -272,24 +272,26 @@ def _figure(r: dict, layout: str) -> str:
         row_h = cell + 12
         width_used = cols * row_w + (cols - 1) * 8
         left = (fw - width_used) / 2
+        # Up to 36 groups of 20 cells: each cell's x repeats in every row of its column, and its kind and
+        # size in many cells, so they are written once (a cell's own formatting was most of the page's render).
+        gxs = [left + col * (row_w + 8) for col in range(cols)]
+        cell_x = [[f"{gx + 5 + i * (cell + pad):.1f}" for i in range(n)] for gx in gxs]
+        size = f'width="{cell:.1f}" height="{cell:.1f}" rx="{min(3, cell / 4):.1f}"/>'
+        frame_size = f'width="{row_w:.1f}" height="{cell + 8:.1f}" rx="3"/>'
+        off = "pl-pk-off" if cell >= 10 else "pl-pk-off pl-pk-tiny"
+        kinds = ["pl-pk-ok" if i in wins else "pl-pk-fail" for i in range(n)]
         for j, group in enumerate(shown):
             col, row = j % cols, j // cols
-            gx, gy = left + col * (row_w + 8), y + row * row_h
+            gx, gy = gxs[col], y + row * row_h
             members = set(group["members"])
             cls = "pl-pk-group pl-pk-hit" if group["hit"] else "pl-pk-group pl-pk-miss"
             label = "mit Erfolg" if group["hit"] else "ohne Erfolg"
             names = ", ".join(str(m + 1) for m in group["members"])
             parts.append(f'<g class="{cls}"><title>Versuche {names}: {label}</title>'
-                         f'<rect class="pl-pk-frame" x="{gx:.1f}" y="{gy:.1f}" width="{row_w:.1f}" '
-                         f'height="{cell + 8:.1f}" rx="3"/>')
-            for i in range(n):
-                cx = gx + 5 + i * (cell + pad)
-                if i in members:
-                    kind = "pl-pk-ok" if i in wins else "pl-pk-fail"
-                else:
-                    kind = "pl-pk-off" if cell >= 10 else "pl-pk-off pl-pk-tiny"
-                parts.append(f'<rect class="pl-pk-cell {kind}" x="{cx:.1f}" y="{gy + 4:.1f}" '
-                             f'width="{cell:.1f}" height="{cell:.1f}" rx="{min(3, cell / 4):.1f}"/>')
+                         f'<rect class="pl-pk-frame" x="{gx:.1f}" y="{gy:.1f}" {frame_size}')
+            xs, tail = cell_x[col], f'" y="{gy + 4:.1f}" {size}'
+            parts += [f'<rect class="pl-pk-cell {kinds[i] if i in members else off}" x="{xs[i]}{tail}'
+                      for i in range(n)]
             parts.append("</g>")
         rows = -(-len(shown) // cols)
         height = y + rows * row_h + 6

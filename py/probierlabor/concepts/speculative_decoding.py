@@ -25,10 +25,12 @@ out approaches p with the correct rule and misses it with the wrong one.
 
 from __future__ import annotations
 
+import math
 import random
 import textwrap
 from bisect import bisect_right
 from fractions import Fraction
+from functools import lru_cache
 from html import escape
 
 from engine.acceptance import balance
@@ -99,24 +101,27 @@ def _cumulative(weights) -> list[float]:
     return out
 
 
-def simulate(p, q, correction: str, trials: int, seed: int) -> dict:
-    """Run the algorithm ``trials`` times for one position; counts of the tokens that come out."""
+def simulate(p, q, correction: str, trials: int, seed: int, b: dict | None = None) -> dict:
+    """Run the algorithm ``trials`` times for one position; counts of the tokens that come out. ``b``:
+    ``balance(p, q, correction)`` where the caller has it already."""
     rng = random.Random(seed)
-    draft_cum = _cumulative(q)
-    b = balance(p, q, correction)
+    b = b or balance(p, q, correction)
     accept = [0.0 if a is None else float(a) for a in b["accept_prob"]]
-    corr_cum = _cumulative(b["correction"]) if b["correction"] else None
+    # The last bound as +∞ (it is 1, or 0 where every weight is 0): a draw below 1 then never lands past
+    # the last token, the same token as clamping the index, without a clamp in the loop that runs a
+    # thousand times on every slider step.
+    draft_cum = _cumulative(q)[:-1] + [math.inf]
+    corr_cum = _cumulative(b["correction"])[:-1] + [math.inf] if b["correction"] else None
     counts = [0] * len(p)
     accepted = 0
     rnd = rng.random
-    last = len(p) - 1
     for _ in range(trials):
-        x = min(bisect_right(draft_cum, rnd()), last)
+        x = bisect_right(draft_cum, rnd())
         if rnd() < accept[x]:
             accepted += 1
             counts[x] += 1
         elif corr_cum is not None:
-            counts[min(bisect_right(corr_cum, rnd()), last)] += 1
+            counts[bisect_right(corr_cum, rnd())] += 1
     return {"counts": counts, "accepted": accepted}
 
 
@@ -127,7 +132,7 @@ def compute(pa: float = 0.2, pb: float = 0.5, qa: float = 0.6, qb: float = 0.3, 
     p, p_cut = distribution(pa, pb)
     q, q_cut = distribution(qa, qb)
     b = balance(p, q, correction)
-    draws = simulate(p, q, correction, trials, seed)
+    draws = simulate(p, q, correction, trials, seed, b)
     freq = [c / trials for c in draws["counts"]]
     notes = []
     if p_cut:
@@ -163,6 +168,17 @@ def compute(pa: float = 0.2, pb: float = 0.5, qa: float = 0.6, qb: float = 0.3, 
         "max_deviation": max(abs(f - float(x)) for f, x in zip(freq, p)),
         "notes": notes,
     }
+
+
+# The view reads the result's exact numbers back from their text, a handful on every slider step:
+# remembered, each is parsed once.
+_read = lru_cache(maxsize=256)(Fraction)
+
+
+@lru_cache(maxsize=256)
+def _near(v: float) -> Fraction:
+    """A float of the result as the fraction it stands for (the residual, the correction)."""
+    return Fraction(str(v)).limit_denominator(10**9)
 
 
 def _triple(values, digits=None) -> str:
@@ -209,7 +225,7 @@ def _key_sentence(r: dict, rate: str, notes: list[str]) -> str:
     else:
         text = (f"Der Entwurf wird in {rate} der Fälle angenommen; die Korrektur zieht dann aus p statt aus dem "
                 f"Rest. Heraus kommt {result} statt {target} – um "
-                f"{fmt.exact(Fraction(r['distance_exact']), fraction=True)} daneben.")
+                f"{fmt.exact(_read(r['distance_exact']), fraction=True)} daneben.")
     text += f" {fmt.de(r['trials'])} echte Durchläufe ergeben {_triple(r['freq'], 3)}."
     return text + ("" if not notes else " " + " ".join(notes))
 
@@ -232,10 +248,10 @@ def view(r: dict, layout: str = WIDE) -> View:
         x = {key: i + off for key, off in OFFSETS.items()}
         q, p = r["q"][i], r["p"][i]
         acc, add, fin, drawn = r["accepted"][i], r["added"][i], r["final"][i], r["freq"][i]
-        _bar(plot, x["q"], 0, q, "pl-sd-q", f"Entwurf q({token}) = {fmt.exact(Fraction(r['q_exact'][i]), 3)}")
-        _bar(plot, x["p"], 0, p, "pl-sd-p", f"Ziel p({token}) = {fmt.exact(Fraction(r['p_exact'][i]), 3)}")
+        _bar(plot, x["q"], 0, q, "pl-sd-q", f"Entwurf q({token}) = {fmt.exact(_read(r['q_exact'][i]), 3)}")
+        _bar(plot, x["p"], 0, p, "pl-sd-p", f"Ziel p({token}) = {fmt.exact(_read(r['p_exact'][i]), 3)}")
         _bar(plot, x["result"], 0, acc, "pl-sd-acc",
-             f"angenommen: {fmt.exact(Fraction(r['accepted_exact'][i]), fraction=True)}")
+             f"angenommen: {fmt.exact(_read(r['accepted_exact'][i]), fraction=True)}")
         _bar(plot, x["result"], acc, acc + add, corr_cls, f"Korrektur: {fmt.de(add, 3)}")
         _bar(plot, x["drawn"], 0, drawn, "pl-sd-drawn",
              f"gezogen: {fmt.de(drawn, 3)} ({fmt.de(r['counts'][i])} von {fmt.de(r['trials'])})")
@@ -259,12 +275,12 @@ def view(r: dict, layout: str = WIDE) -> View:
         plot.front.append(f'<text class="pl-label pl-sd-note" x="{x_note}" y="{58 + more + 18 * k}">'
                           f'{escape(note)}</text>')
 
-    rate = fmt.exact(Fraction(r["rate_exact"]) * 100, 1, 1) + fmt.THIN_NBSP + "%"
+    rate = fmt.exact(_read(r["rate_exact"]) * 100, 1, 1) + fmt.THIN_NBSP + "%"
     readouts = [
         Readout("rate", "Annahmerate Σ min(p, q)", rate, r["rate"], True),
-        Readout("rejected", "Abgelehnte Masse", fmt.exact(Fraction(r["rejected_exact"]), 3), r["rejected"]),
+        Readout("rejected", "Abgelehnte Masse", fmt.exact(_read(r["rejected_exact"]), 3), r["rejected"]),
         Readout("final", "Ergebnis (A; B; C)", _triple(r["final_exact"]), r["final"], True),
-        Readout("distance", "Abstand des Ergebnisses zu p", fmt.exact(Fraction(r["distance_exact"]), fraction=True),
+        Readout("distance", "Abstand des Ergebnisses zu p", fmt.exact(_read(r["distance_exact"]), fraction=True),
                 r["distance"], True),
         Readout("freq", "Gezogen (Anteile A; B; C)", _triple(r["freq"], 3), r["freq"]),
         Readout("rate_measured", "Angenommen (gezählt)", fmt.pct(r["rate_measured"]), r["rate_measured"]),
@@ -275,17 +291,17 @@ def view(r: dict, layout: str = WIDE) -> View:
 
 def _table(r: dict) -> str:
     rows = [
-        ("Entwurf q(x)", [Fraction(v) for v in r["q_exact"]]),
-        ("Ziel p(x)", [Fraction(v) for v in r["p_exact"]]),
+        ("Entwurf q(x)", [_read(v) for v in r["q_exact"]]),
+        ("Ziel p(x)", [_read(v) for v in r["p_exact"]]),
         ("Annahme, falls vorgeschlagen: min(1, p/q)",
-         [None if v is None else Fraction(v) for v in r["accept_prob_exact"]]),
-        ("angenommen: min(p, q)", [Fraction(v) for v in r["accepted_exact"]]),
-        ("Rest max(0, p − q)", [Fraction(str(v)).limit_denominator(10**9) for v in r["residual"]]),
+         [None if v is None else _read(v) for v in r["accept_prob_exact"]]),
+        ("angenommen: min(p, q)", [_read(v) for v in r["accepted_exact"]]),
+        ("Rest max(0, p − q)", [_near(v) for v in r["residual"]]),
         ("Korrektur-Verteilung " + ("(aus p)" if r["correction_mode"] == "plain" else "(Rest, normiert)"),
          [None] * 3 if r["correction"] is None else
-         [Fraction(str(v)).limit_denominator(10**9) for v in r["correction"]]),
-        ("Ergebnis = angenommen + " + fmt.exact(Fraction(r["rejected_exact"]), 3) + " × Korrektur",
-         [Fraction(v) for v in r["final_exact"]]),
+         [_near(v) for v in r["correction"]]),
+        ("Ergebnis = angenommen + " + fmt.exact(_read(r["rejected_exact"]), 3) + " × Korrektur",
+         [_read(v) for v in r["final_exact"]]),
     ]
     cells = [[label] + [fmt.exact(v, fraction=True) for v in values] for label, values in rows]
     cells.append([f"gezogen ({fmt.de(r['trials'])} Durchläufe)"] + [fmt.de(f, 3) for f in r["freq"]])

@@ -28,7 +28,7 @@ A shared link carries both parameters, so it restores that state too.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from html import escape
 from itertools import combinations
 
@@ -129,13 +129,21 @@ def fit_mean(days=NOTEBOOK) -> tuple[Fraction, Fraction, Fraction]:
 
 
 def rules(lam=0) -> dict[str, tuple[Fraction, Fraction, Fraction]]:
-    return {"line": fit_line(), "curve": fit_damped_curve(lam) if lam else fit_curve(), "mean": fit_mean()}
+    return dict(_rules(lam))
+
+
+# The days are fixed and λ has five values: every fit and every mean error is exact arithmetic that a
+# change of the rule or of the switch would otherwise repeat.
+@lru_cache(maxsize=None, typed=True)
+def _rules(lam) -> tuple:
+    return (("line", fit_line()), ("curve", fit_damped_curve(lam) if lam else fit_curve()), ("mean", fit_mean()))
 
 
 def predict(coef, t) -> Fraction:
     return coef[0] + coef[1] * t + coef[2] * t * t
 
 
+@lru_cache(maxsize=256)
 def mae(coef, days) -> Fraction:
     return sum((abs(y - predict(coef, t)) for t, y in days), Fraction(0)) / len(days)
 

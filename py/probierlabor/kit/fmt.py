@@ -97,6 +97,8 @@ def decimal_places(x: Fraction) -> int | None:
     return max(twos, fives) if d == 1 else None
 
 
+# Remembered like ``de``: tables and trees write the same exact chances again on every slider step.
+@functools.lru_cache(maxsize=4096, typed=True)
 def exact(x, most: int | None = 6, approx: int = 3, fraction: bool = False, equals: bool = False) -> str:
     """An exact number in German: its decimal where it ends within ``most`` places
     (7/2 → 3,5; 51/100 → 0,51), otherwise rounded to ``approx`` places after „≈“.
