@@ -5,6 +5,9 @@
 import { de as num, pct } from "../fmt.js";
 import { fmt, registerView, tokenText } from "./core.js";
 
+const texts = new WeakMap();  // model → its token texts by id
+const rounds = new WeakMap();  // model → the target's and the draft's probabilities, running totals per step
+
 function register() {
   const { esc, tok } = fmt;
 
@@ -25,10 +28,10 @@ function register() {
 
   const tiles = {
     init(stage, model) {
-      model.plkText = tokenText(model.trace);
+      texts.set(model, tokenText(model.trace));
     },
     render(stage, model, i) {
-      const text = model.plkText;
+      const text = texts.get(model);
       const req = model.trace.workload.requests[0];
       const seq = req.id;
       const tileSize = (model.trace.config.kernel || "").replace(/^tiled_/, "");
@@ -137,11 +140,11 @@ function register() {
 
   const speculative = {
     init(stage, model) {
-      model.plkText = tokenText(model.trace);
+      texts.set(model, tokenText(model.trace));
       const cfg = model.trace.config || {};
       const p = model.trace.model && model.trace.model.probs;
       const qd = cfg.draft && cfg.draft.probs;
-      model.plkPQ = Array.isArray(p) && Array.isArray(qd) && p.length === qd.length ? { p, q: qd } : null;
+      const pq = Array.isArray(p) && Array.isArray(qd) && p.length === qd.length ? { p, q: qd } : null;
       // Running totals up to each step, so scrubbing back and forth only reads them.
       const totals = [{ rounds: 0, tokens: 0, accepted: 0, examined: 0, counts: (p || []).map(() => 0) }];
       for (let s = 1; s <= model.n; s += 1) {
@@ -157,10 +160,10 @@ function register() {
         }
         totals.push(cur);
       }
-      model.plkTotals = totals;
+      rounds.set(model, { pq, totals });
     },
     render(stage, model, i) {
-      const text = model.plkText;
+      const text = texts.get(model);
       const trace = model.trace;
       const req = trace.workload.requests[0];
       const seq = req.id;
@@ -169,7 +172,7 @@ function register() {
       const st = model.at(Math.min(i, model.n));
       const before = model.at(Math.max(0, Math.min(i, model.n) - 1));
       const v = i > 0 ? st.events.find((e) => e.type === "verify") : null;
-      const tot = model.plkTotals[Math.min(i, model.n)];
+      const tot = rounds.get(model).totals[Math.min(i, model.n)];
       const chip = (t, cls, title) => `<span class="plk-tok ${cls || ""}"${title ? ` title="${esc(title)}"` : ""}>${esc(tok(text(t)))}</span>`;
 
       // the text so far: prompt, earlier output, this round's tokens marked
@@ -236,7 +239,7 @@ function register() {
         `<div><dt>Tokens pro Aufruf</dt><dd class="plk-tpc">${tot.rounds ? num(tot.tokens / tot.rounds, 2) : "–"}</dd></div>` +
         `<div><dt>Annahmerate</dt><dd class="plk-rate">${tot.examined ? `${pct(tot.accepted / tot.examined)} <small>(${tot.accepted} von ${tot.examined} geprüften)</small>` : "–"}</dd></div>` +
         `</dl>`;
-      const pq = model.plkPQ;
+      const { pq } = rounds.get(model);
       if (pq) {
         const alpha = pq.p.reduce((s, x, j) => s + Math.min(x, pq.q[j]), 0);
         const expect = alpha < 1 ? (1 - alpha ** (k + 1)) / (1 - alpha) : k + 1;
