@@ -2,10 +2,10 @@
 // table and this step's block events. Everything a step needs is derived once in init(); render() only
 // joins strings, so stepping the largest trace stays far below a frame.
 import { fmt, registerView } from "./core.js";
+import { derived } from "./derived.js";
 import { OPS, OP_LABEL, eventsOf, legend, markSpan, marks, plural, seqInfo, stepTables, strongest, tokenTexts } from "./memory.js";
 
 const esc = fmt.esc;
-const prepared = new WeakMap();  // model → what its steps show
 
 function prepareBlocks(model) {
   const steps = [];
@@ -180,11 +180,10 @@ function blocksSummary(model, data, i, st, ops) {
 
 registerView("blocks", {
   init(stage, model) {
-    prepared.set(model, prepareBlocks(model));
+    derived(model, "blocks", prepareBlocks);
   },
   render(stage, model, i) {
-    if (!prepared.has(model)) prepared.set(model, prepareBlocks(model));
-    const data = prepared.get(model);
+    const data = derived(model, "blocks", prepareBlocks);
     const st = model.at(i);
     const { rows, ops } = data.steps[Math.min(i, model.n)];
     const pre = eventsOf(model, i).filter((e) => e.type === "preempt").map((e) => e.seq);

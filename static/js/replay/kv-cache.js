@@ -1,10 +1,10 @@
 // View "cache" of recorded runs (Decode, KV cache): how one sequence's KV cache grows, step by step,
 // against what a run without a cache would compute.
 import { fmt, registerView } from "./core.js";
+import { derived } from "./derived.js";
 import { BYTES, bytesText, eventsOf, markSpan, plural, seqInfo, stepTables, tokenTexts } from "./memory.js";
 
 const esc = fmt.esc;
-const prepared = new WeakMap();  // model → its counters and tables per step
 
 function perPositionBytes(trace) {
   const m = trace.model || {};
@@ -90,11 +90,10 @@ const CACHE_LEGEND = `<ul class="pl-rm-legend" aria-label="Legende">` +
 
 registerView("cache", {
   init(stage, model) {
-    prepared.set(model, prepareCache(model));
+    derived(model, "cache", prepareCache);
   },
   render(stage, model, i) {
-    if (!prepared.has(model)) prepared.set(model, prepareCache(model));
-    const data = prepared.get(model);
+    const data = derived(model, "cache", prepareCache);
     const ids = model.ids.slice(0, 4);
     const numbers = ids.some((id) => data.texts[id].some((t) => t && t.id))
       ? `<p class="pl-rm-sub">Die Aufzeichnung enthält keine Zeichen, nur Token-Nummern; sie stehen in den Kästchen.</p>` : "";

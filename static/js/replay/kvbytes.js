@@ -1,10 +1,10 @@
 // View "kvbytes" of recorded runs (MHA, GQA, MQA): the bytes the KV cache holds with each attention on
 // the same workload, and how the query heads share the K/V heads.
 import { fmt, registerView } from "./core.js";
+import { derived } from "./derived.js";
 import { BYTES, plural } from "./memory.js";
 
 const esc = fmt.esc;
-const prepared = new WeakMap();  // model → its attentions, largest first, and the tallest bar
 
 function configOf(m, isMain) {
   const t = m.trace;
@@ -45,11 +45,10 @@ function prepareKv(model) {
 
 registerView("kvbytes", {
   init(stage, model) {
-    prepared.set(model, prepareKv(model));
+    derived(model, "kvbytes", prepareKv);
   },
   render(stage, model, i) {
-    if (!prepared.has(model)) prepared.set(model, prepareKv(model));
-    const data = prepared.get(model);
+    const data = derived(model, "kvbytes", prepareKv);
     const cards = data.configs.map((c) => {
       const st = c.m.at(i);
       const bytes = c.bytesAt(i);

@@ -1,7 +1,8 @@
 // View "prefill" of the scheduling pages (prefill, chunked prefill): the running-mean example in one pass
 // or in chunks, and a long prompt's chunks sharing the token budget with decodes.
 import { fmt, registerView } from "./core.js";
-import { derived, schedule } from "./schedule.js";
+import { derived } from "./derived.js";
+import { schedule } from "./schedule.js";
 import { defs, fillAttr, frameAt, frameId, list, steps, swatch, track } from "./schedule-draw.js";
 
 const esc = fmt.esc;

@@ -1,14 +1,6 @@
 // The schedule of a recorded run as the scheduling views read it (replay/slots.js, ttft.js, prefill.js):
-// per request and step what it did. Everything a view needs is derived once per trace; a render only
-// builds strings, so stepping a long replay stays far below a frame.
-
-const memo = new WeakMap();  // model → { key: what a view derived from it }
-export function derived(m, key, make) {
-  let slot = memo.get(m);
-  if (!slot) memo.set(m, (slot = {}));
-  if (!(key in slot)) slot[key] = make(m);
-  return slot[key];
-}
+// per request and step what it did, derived once per run.
+import { derived } from "./derived.js";
 
 export const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 

@@ -1,7 +1,8 @@
 // View "ttft" of the scheduling pages (TTFT): each request's queue wait, prefill and token rhythm in the
 // measured milliseconds.
 import { fmt, registerView } from "./core.js";
-import { derived, mean, schedule } from "./schedule.js";
+import { derived } from "./derived.js";
+import { mean, schedule } from "./schedule.js";
 import { LABEL_W, defs, fillAttr, frameAt, frameId, niceTick, policyName, policyShort, swatch, track } from "./schedule-draw.js";
 
 const esc = fmt.esc;
