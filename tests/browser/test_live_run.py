@@ -40,7 +40,7 @@ def notes(page) -> list[str]:
 def start_and_wait(page) -> str:
     page.click(f"{SECTION} [data-live-start]")
     page.wait_for_function("""() => { const s = document.querySelector('.pl-live');
-        return s.getAttribute('aria-busy') !== 'true' && !s.plRun; }""", timeout=FIRST_RUN_MS)
+        return s.getAttribute('aria-busy') !== 'true'; }""", timeout=FIRST_RUN_MS)
     return page.text_content(f"{SECTION} [data-live-status]")
 
 

@@ -56,7 +56,11 @@ def all_requests(v):
 
 
 def code(page) -> str:
-    return page.evaluate("document.querySelector('.pl-workshop').plEditor.state.doc.toString()")
+    """The editor's text, asked of CodeMirror itself (the module the editor came from, served at the site's root)."""
+    return page.evaluate("""async () => {
+        const { EditorView } = await import('/static/vendor/codemirror/codemirror.js');
+        const box = document.querySelector('.pl-workshop [data-workshop-editor]').shadowRoot;
+        return EditorView.findFromDOM(box.querySelector('.cm-editor')).state.doc.toString(); }""")
 
 
 def type_code(page, text):
@@ -77,7 +81,7 @@ def open_section(page):
 def run_and_wait(page, timeout=FIRST_RUN_MS) -> str:
     page.click(f"{SECTION} [data-workshop-run]")
     page.wait_for_function("""() => { const s = document.querySelector('.pl-workshop');
-        return s.getAttribute('aria-busy') === 'false' && !s.plRun; }""", timeout=timeout)
+        return s.getAttribute('aria-busy') === 'false'; }""", timeout=timeout)
     return page.text_content(f"{SECTION} [data-workshop-status]")
 
 

@@ -1,4 +1,4 @@
-// What the presentation mode's keys (classroom/present.js) steer on a page: a replay panel (step, toggle, reset,
+// What the presentation mode's keys (classroom/keys.js) steer on a page: a replay panel (step, toggle, reset,
 // stepSpeed; index, length, playing, model), set by the replay feature (static/js/replay/core.js) for
 // each panel it has ready, and a lesson (step, reveal, count; current, tasks), set by classroom/lesson.js. Kept here, apart from both,
 // so that a page without a replay loads no replay code.

@@ -4,15 +4,15 @@
 // screen (the pl:rendered event, detail.lesson) — also a preset's pre-rendered view before Python
 // is ready. This script only remembers and shows.
 //
-// Feedback teaches (issue 30 §2): a wrong guess shows its own reason (.pl-why-not of its choice), and a
+// Feedback teaches: a wrong guess shows its own reason (.pl-why-not of its choice), and a
 // task the reader is close to says so (.pl-task-near while kit/lesson.status lists it in „near“; not
 // stored: it follows the state). „Was du entdeckst“ (mkdocs_hooks/discoveries.py) opens once the guess
 // is committed or a task solved; what of the experiment answers the guess (data-answers, contract.View)
 // shows from then on, or once the experiment has shown the answer (data-guessed on its block, lesson.css).
 //
-// Progress stays in this browser (localStorage, one entry per page); nothing leaves the device.
-// Once solved, a task stays solved; a committed guess can be changed until the experiment has
-// answered it, then the verdict stands until the progress is reset.
+// Progress stays in this browser (classroom/lesson-store.js). Once solved, a task stays solved; a
+// committed guess can be changed until the experiment has answered it, then the verdict stands until
+// the progress is reset. A verdict out of sight gets a note near the reader (classroom/nearby.js).
 //
 // Only the reader solves a task: what a preset or a link shows counts for nothing (counted()).
 //
@@ -20,37 +20,11 @@
 // hidden until the teacher reveals it (button „Lösung zeigen“, key L; A/V: next/previous task).
 import { lastRun } from "../experiment/mount.js";
 import { lessonOf, setLesson } from "./handles.js";
+import { forget, load, save } from "./lesson-store.js";
+import { showNearby } from "./nearby.js";
 
-const STORE = "probierlabor.lektion.";
 const html = document.documentElement;
-
-// ---- progress ----------------------------------------------------------------------------
-
-// Only what this lesson offers is taken from the storage (any script of the origin, or an older
-// version of the site, may have written there): a guess among its choices, tasks it has.
-function load({ slug, predict, tasks }) {
-  let data = null;
-  try {
-    data = JSON.parse(localStorage.getItem(STORE + slug) || "null");
-  } catch (_) { /* blocked or damaged: start afresh */ }
-  if (!data || typeof data !== "object") data = {};
-  const choices = [...predict.querySelectorAll(".pl-guess input")].map((input) => Number(input.value));
-  const guess = choices.includes(data.guess) ? data.guess : null;
-  const solved = Array.isArray(data.solved) ? data.solved : [];
-  return {
-    guess,
-    judged: guess !== null && data.judged === true,
-    solved: [...tasks.querySelectorAll(".pl-task")].map((li) => li.dataset.task).filter((key) => solved.includes(key)),
-  };
-}
-
-function save(slug, state) {
-  try { localStorage.setItem(STORE + slug, JSON.stringify(state)); } catch (_) { /* storage blocked: kept for this page only */ }
-}
-
-function forget(slug) {
-  try { localStorage.removeItem(STORE + slug); } catch (_) { /* nothing stored */ }
-}
+const revealed = new WeakSet();  // the guess and the tasks whose answer the teacher has revealed
 
 // ---- the parts on the page ----------------------------------------------------------------
 
@@ -205,61 +179,23 @@ function apply(lesson, status) {
   if (progressed) save(lesson.slug, state);
   paint(lesson);
   if (news.length) say(tasks, news.join(" "));
-  if (judged) showNearby(lesson);
-}
-
-// The verdict appears under the guess, and on a phone that is 1 000 px and more above the experiment
-// that answered it. Where the guess is out of sight, a note at the bottom of the screen says it too,
-// with a way up; it goes when the guess comes into view, when closed, or after NEARBY_MS (the verdict
-// itself stays under the guess; the live region has already said it). Not while presenting: there
-// the teacher reveals the answer.
-const NEARBY_MS = 12000;
-
-function showNearby(lesson) {
-  const box = lesson.predict.querySelector(".pl-verdict");
-  const seen = box.getBoundingClientRect();
-  if (presenting() || (seen.top >= 0 && seen.bottom <= window.innerHeight)) return;
-  const place = document.querySelector(".md-content__inner") || document.body;  // replaced with the page
-  place.querySelectorAll(".pl-verdict-nearby").forEach((old) => old.plClose());
-  const note = document.createElement("div");
-  note.className = "pl-verdict-nearby " + (lesson.predict.classList.contains("pl-right") ? "pl-right" : "pl-wrong");
-  const text = document.createElement("p");
-  text.textContent = verdict(lesson);
-  const up = document.createElement("button");
-  up.type = "button";
-  up.className = "md-button";
-  up.textContent = "Zur Vermutung";
-  const close = document.createElement("button");
-  close.type = "button";
-  close.className = "md-button";
-  close.textContent = "Schließen";
-  note.append(text, up, close);
-  const watch = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) note.plClose(); });
-  const timer = setTimeout(() => note.plClose(), NEARBY_MS);
-  note.plClose = () => { clearTimeout(timer); watch.disconnect(); note.remove(); };
-  up.addEventListener("click", () => {
-    note.plClose();
-    box.scrollIntoView({ block: "center" });
-    box.focus({ preventScroll: true });
-  });
-  close.addEventListener("click", () => note.plClose());
-  place.append(note);
-  watch.observe(box);
+  // not while presenting: there the teacher reveals the answer
+  if (judged && !presenting()) showNearby(lesson.predict, verdict(lesson));
 }
 
 function reset(lesson) {
   forget(lesson.slug);
   lesson.state = load(lesson);
   lesson.predict.querySelectorAll("input").forEach((input) => { input.checked = false; });
-  lesson.predict.plRevealed = false;
-  lesson.tasks.querySelectorAll(".pl-task").forEach((li) => { li.plRevealed = false; });
+  revealed.delete(lesson.predict);
+  lesson.tasks.querySelectorAll(".pl-task").forEach((li) => { revealed.delete(li); });
   paint(lesson);
   say(lesson.tasks, "Fortschritt zurückgesetzt.");
 }
 
 function reveal(lesson, item) {
   if (!item) return;
-  item.plRevealed = !item.plRevealed;
+  if (!revealed.delete(item)) revealed.add(item);
   paint(lesson);
 }
 
@@ -288,7 +224,7 @@ function paint(lesson) {
   const hint = predict.querySelector(".pl-guess-hint");
   if (hint.dataset.open === undefined) hint.dataset.open = hint.textContent;  // the build's words, once
   hint.textContent = committed && !state.judged ? hint.dataset.committed : hint.dataset.open;
-  const predictShown = present ? Boolean(predict.plRevealed) : state.judged;
+  const predictShown = present ? revealed.has(predict) : state.judged;
   showAnswer(predict, predictShown, present);
   predict.querySelector(".pl-verdict-text").textContent = predictShown ? verdict(lesson) : "";
   predict.classList.toggle("pl-right", state.judged && state.guess === Number(predict.dataset.answer));
@@ -305,7 +241,7 @@ function paint(lesson) {
     li.classList.toggle("pl-solved", solved);
     li.querySelector(".pl-task-done").hidden = !solved;
     li.hidden = present && i !== lesson.current;
-    showAnswer(li, present ? Boolean(li.plRevealed) : solved, present);
+    showAnswer(li, present ? revealed.has(li) : solved, present);
     const near = li.querySelector(".pl-task-near");
     if (near) near.hidden = solved || present || !lesson.near.includes(li.dataset.task);
   });
@@ -321,7 +257,7 @@ function paint(lesson) {
     lesson.discovered = earned;
     found.open = earned;
   }
-  const guessed = earned || lesson.answered || (present && Boolean(predict.plRevealed));
+  const guessed = earned || lesson.answered || (present && revealed.has(predict));
   document.querySelectorAll(`[data-experiment="${CSS.escape(lesson.slug)}"]`).forEach((root) => {
     if (root.hasAttribute("data-guessed") !== guessed) root.toggleAttribute("data-guessed", guessed);
   });
@@ -332,8 +268,8 @@ function showAnswer(item, shown, present) {
   box.hidden = !shown;
   const button = item.querySelector("[data-lesson-reveal]");
   button.hidden = !present;
-  button.setAttribute("aria-expanded", String(Boolean(item.plRevealed)));
-  button.textContent = item.plRevealed ? "Lösung verbergen" : "Lösung zeigen";
+  button.setAttribute("aria-expanded", String(revealed.has(item)));
+  button.textContent = revealed.has(item) ? "Lösung verbergen" : "Lösung zeigen";
 }
 
 // ---- wiring ----------------------------------------------------------------------------------
@@ -351,7 +287,7 @@ document.addEventListener("pl:rendered", (e) => {
   if (lesson) apply(lesson, counted(e.detail));
 }, true);
 
-// classroom/present.js switches the mode with a class on <html>
+// classroom/presenting.js switches the mode with a class on <html>
 new MutationObserver(() => {
   document.querySelectorAll(".pl-tasks[data-lesson]").forEach((tasks) => { if (lessonOf(tasks)) paint(lessonOf(tasks)); });
 }).observe(html, { attributes: true, attributeFilter: ["class"] });

@@ -14,6 +14,9 @@ const QR_SCRIPT = siteUrl("static/vendor/qrcode/qrcode.js");
 // Addresses that only mean "this computer": a QR code of them is useless on a pupil's phone.
 const LOCAL_HOST = /^(localhost|.*\.localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
 
+const shares = new WeakMap();  // experiment root → { bar, b: side B while compared, label }
+const hideLater = new WeakMap();  // status line → the timer that empties it
+
 const TEXT = {
   copied: "Link kopiert",
   selected: "Link markiert – mit Strg+C (Mac: ⌘+C) kopieren",
@@ -45,7 +48,7 @@ function setup() {
   const slug = currentQuery().get(AB_KEY);
   if (slug) {
     const root = ownExperiment(slug);
-    if (root && root.plShare && !root.plShare.b) openComparison(root, { copy: false });
+    if (root && shares.has(root) && !shares.get(root).b) openComparison(root, { copy: false });
   }
   const shared = roots.find(hasState);
   // after the theme has put a new page at its top (instant navigation scrolls once it is in)
@@ -84,10 +87,10 @@ function land(root) {
 const ACTIONS = { link: copyLink, qr: showQr, ab: toggleComparison };
 
 function wire(root) {
-  if (root.plShare) return;
+  if (shares.has(root)) return;
   const bar = root.querySelector(".pl-toolbar");
   if (!bar) return;
-  root.plShare = { bar, b: null, label: root.getAttribute("aria-label") };
+  shares.set(root, { bar, b: null, label: root.getAttribute("aria-label") });
   bar.querySelectorAll("[data-share]").forEach((button) => {
     button.hidden = false;
     button.addEventListener("click", () => ACTIONS[button.dataset.share](root, button));
@@ -97,14 +100,14 @@ function wire(root) {
 
 // visible: false for news the eye already sees (B appearing), which need only be heard.
 function say(root, text, visible = true) {
-  const status = root.plShare.bar.querySelector(".pl-share-status");
+  const status = shares.get(root).bar.querySelector(".pl-share-status");
   if (!status) return;
-  clearTimeout(status.plTimer);
+  clearTimeout(hideLater.get(status));
   // Emptied first, so the same words twice in a row are announced twice.
   status.textContent = "";
   status.classList.toggle("pl-share-unseen", !visible);
   setTimeout(() => { status.textContent = text; }, 60);
-  status.plTimer = setTimeout(() => { status.textContent = ""; }, Math.max(6000, 90 * text.length));  // time to read it
+  hideLater.set(status, setTimeout(() => { status.textContent = ""; }, Math.max(6000, 90 * text.length)));  // time to read it
 }
 
 // ---- Link kopieren ------------------------------------------------------------------------
@@ -139,7 +142,7 @@ function shareField(root) {
     field.className = "pl-share-field";
     field.setAttribute("aria-label", TEXT.fieldLabel);
     field.addEventListener("focus", () => field.select());
-    root.plShare.bar.after(field);
+    shares.get(root).bar.after(field);
   }
   return field;
 }
@@ -231,7 +234,7 @@ async function showQr(root, button) {
 // ---- A/B-Vergleich ------------------------------------------------------------------------
 
 function toggleComparison(root) {
-  if (root.plShare.b) closeComparison(root);
+  if (shares.get(root).b) closeComparison(root);
   else {
     openComparison(root, { copy: true });
     say(root, TEXT.abOpened, false);
@@ -259,8 +262,8 @@ function openComparison(root, { copy }) {
   sideA.append(root);  // moving A keeps its listeners and state; only focus is lost
   sideB.append(b);
   wrapper.append(sideA, sideB);
-  root.setAttribute("aria-label", `${root.plShare.label} – Einstellung A`);
-  root.plShare.b = { wrapper, b };
+  root.setAttribute("aria-label", `${shares.get(root).label} – Einstellung A`);
+  shares.get(root).b = { wrapper, b };
   pressed(root, true);
   b.addEventListener("pl:rendered", () => {
     if (!b.isConnected) dropB(root);  // a render that was already under way when B closed
@@ -286,7 +289,7 @@ function secondCopy(root) {
   b.dataset.urlPrefix = B_PREFIX;
   b.dataset.state = "loading";
   b.removeAttribute("aria-busy");
-  b.setAttribute("aria-label", `${root.plShare.label} – Einstellung B`);
+  b.setAttribute("aria-label", `${shares.get(root).label} – Einstellung B`);
   b.querySelectorAll(".pl-share-field, dialog").forEach((el) => el.remove());
   // Ids and radio groups must not be shared with A (a radio name is one group per page).
   const ids = new Map();
@@ -314,20 +317,20 @@ function secondCopy(root) {
 }
 
 function closeComparison(root) {
-  const { wrapper } = root.plShare.b;
-  root.plShare.b = null;
+  const { wrapper } = shares.get(root).b;
+  shares.get(root).b = null;
   dropB(root);
   wrapper.before(root);
   wrapper.remove();
-  root.setAttribute("aria-label", root.plShare.label);
+  root.setAttribute("aria-label", shares.get(root).label);
   pressed(root, false);
-  root.plShare.bar.querySelector('[data-share="ab"]').focus({ preventScroll: true });
+  shares.get(root).bar.querySelector('[data-share="ab"]').focus({ preventScroll: true });
   refreshField(root);
   say(root, TEXT.abClosed, false);
 }
 
 function dropB(root) {
-  if (root.plShare.b) return;
+  if (shares.get(root).b) return;
   const query = currentQuery();
   for (const name of paramNames(root)) query.delete(B_PREFIX + name);
   query.delete(AB_KEY);
@@ -335,7 +338,7 @@ function dropB(root) {
 }
 
 function pressed(root, on) {
-  const button = root.plShare.bar.querySelector('[data-share="ab"]');
+  const button = shares.get(root).bar.querySelector('[data-share="ab"]');
   if (button) button.setAttribute("aria-pressed", String(on));
 }
 

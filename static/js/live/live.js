@@ -15,6 +15,7 @@ import * as worker from "../runtime/worker.js";
 import { OWN_RUN as PREFIX, read, write } from "../url-state.js";
 
 const mounted = new WeakSet();  // the elements this file has wired
+const runs = new WeakMap();  // section → its run under way (runtime/worker.js session)
 
 const LIMIT_S = 60;  // probierlabor/live caps a run to a few seconds; past this something is wrong
 const TEXT = {
@@ -124,7 +125,7 @@ function problemsNow(section) {
 }
 
 function start(section) {
-  if (section.plRun) return;
+  if (runs.get(section)) return;
   replayFeature();
   writeUrl(section);
   showNotes(section, []);
@@ -143,13 +144,13 @@ function start(section) {
   const started = performance.now();
   setRunning(section, true);
   const model = worker.weights(JSON.parse(section.dataset.weights));
-  section.plRun = worker.session("engine",
+  runs.set(section, worker.session("engine",
     [JSON.stringify(values(section)), section.dataset.live, model.folder], config.bundle, {
       files: model.files,
       limit: LIMIT_S,
       text: TEXT,
       say: (text, kind) => status(section, text, kind),
-      end: () => { section.plRun = null; progress.hidden = true; setRunning(section, false); },
+      end: () => { runs.delete(section); progress.hidden = true; setRunning(section, false); },
       progress: (data) => {
         progress.max = data.total;
         progress.value = data.done;
@@ -173,7 +174,7 @@ function start(section) {
           detail: { ms: performance.now() - started, seconds: data.seconds, error: data.error || null },
         }));
       },
-    });
+    }));
 }
 
 function mount(section) {
@@ -190,7 +191,7 @@ function mount(section) {
     status(section, TEXT.preset(button.textContent));
   }));
   section.querySelector("[data-live-start]").addEventListener("click", () => start(section));
-  section.querySelector("[data-live-stop]").addEventListener("click", () => section.plRun && section.plRun.stop());
+  section.querySelector("[data-live-stop]").addEventListener("click", () => runs.get(section) && runs.get(section).stop());
 }
 
 export const onPage = () => document.querySelectorAll("[data-live]").forEach(mount);

@@ -2,7 +2,7 @@
 //
 // Generic on purpose: this file loads a trace and turns its events into one state per step (block
 // tables, reference counts, prefix cache, batch, tokens, times); what a page draws from those states
-// is a *view* registered by static/js/replay/{memory,kernels,schedule}.js. Every state is computed up front, so stepping,
+// is a *view*, one module each, registered here (replay/index.js lists them). Every state is computed up front, so stepping,
 // scrubbing and playing only redraw. Whether a trace's events agree with each other is checked once,
 // at build time (mkdocs_hooks/traces.py runs recorder/tracer.py's validate on every committed trace);
 // here only what folding and drawing need: the size and the types and bounds of recorder/trace.schema.json
@@ -20,6 +20,7 @@ const SCHEMA_PATH = "static/recorder/trace.schema.json";
 const STEP_MS = 700; // one engine step per 0.7 s at 1×: slow enough to follow in class
 
 const views = {};
+const mounted = new WeakSet();  // the panels this file has taken on
 const cache = {}; // trace name -> Promise<trace>: one download per visit, shared by panels
 
 class ReplayError extends Error {}
@@ -169,8 +170,8 @@ export function mountAll() {
 }
 
 async function mount(el) {
-  if (el.plReplayMounted) return;
-  el.plReplayMounted = true;
+  if (mounted.has(el)) return;
+  mounted.add(el);
   const view = views[el.dataset.view];
   const stage = el.querySelector(".pl-replay-view");
   try {

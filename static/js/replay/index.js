@@ -4,7 +4,11 @@
 import { mountAll } from "./core.js";
 export { play } from "./core.js";
 import "./kernels.js";
-import "./memory.js";
-import "./schedule.js";
+import "./blocks.js";
+import "./kv-cache.js";
+import "./kvbytes.js";
+import "./slots.js";
+import "./ttft.js";
+import "./prefill.js";
 
 export const onPage = () => setTimeout(mountAll, 0);

@@ -4,6 +4,9 @@
 // acceptance rates) is derived from those numbers, never recomputed from a model.
 import { de as num, pct } from "../fmt.js";
 import { fmt, registerView, tokenText } from "./core.js";
+import { derived } from "./derived.js";
+
+const textsOf = (model) => derived(model, "texts", (m) => tokenText(m.trace));
 
 function register() {
   const { esc, tok } = fmt;
@@ -25,10 +28,10 @@ function register() {
 
   const tiles = {
     init(stage, model) {
-      model.plkText = tokenText(model.trace);
+      textsOf(model);
     },
     render(stage, model, i) {
-      const text = model.plkText;
+      const text = textsOf(model);
       const req = model.trace.workload.requests[0];
       const seq = req.id;
       const tileSize = (model.trace.config.kernel || "").replace(/^tiled_/, "");
@@ -135,32 +138,37 @@ function register() {
 
   // ---------------------------------------------------------------- speculative decoding
 
+  // The target's and the draft's probabilities, and the running totals up to each step, so scrubbing back
+  // and forth only reads them.
+  function rounds(model) {
+    const cfg = model.trace.config || {};
+    const p = model.trace.model && model.trace.model.probs;
+    const qd = cfg.draft && cfg.draft.probs;
+    const pq = Array.isArray(p) && Array.isArray(qd) && p.length === qd.length ? { p, q: qd } : null;
+    const totals = [{ rounds: 0, tokens: 0, accepted: 0, examined: 0, counts: (p || []).map(() => 0) }];
+    for (let s = 1; s <= model.n; s += 1) {
+      const prev = totals[s - 1];
+      const cur = { rounds: prev.rounds, tokens: prev.tokens, accepted: prev.accepted, examined: prev.examined, counts: prev.counts.slice() };
+      for (const e of model.at(s).events) {
+        if (e.type !== "verify") continue;
+        cur.rounds += 1;
+        cur.tokens += e.emitted.length;
+        cur.accepted += e.accepted;
+        cur.examined += e.accept_probs.length;
+        e.emitted.forEach((t) => { if (t < cur.counts.length) cur.counts[t] += 1; });
+      }
+      totals.push(cur);
+    }
+    return { pq, totals };
+  }
+
   const speculative = {
     init(stage, model) {
-      model.plkText = tokenText(model.trace);
-      const cfg = model.trace.config || {};
-      const p = model.trace.model && model.trace.model.probs;
-      const qd = cfg.draft && cfg.draft.probs;
-      model.plkPQ = Array.isArray(p) && Array.isArray(qd) && p.length === qd.length ? { p, q: qd } : null;
-      // Running totals up to each step, so scrubbing back and forth only reads them.
-      const totals = [{ rounds: 0, tokens: 0, accepted: 0, examined: 0, counts: (p || []).map(() => 0) }];
-      for (let s = 1; s <= model.n; s += 1) {
-        const prev = totals[s - 1];
-        const cur = { rounds: prev.rounds, tokens: prev.tokens, accepted: prev.accepted, examined: prev.examined, counts: prev.counts.slice() };
-        for (const e of model.at(s).events) {
-          if (e.type !== "verify") continue;
-          cur.rounds += 1;
-          cur.tokens += e.emitted.length;
-          cur.accepted += e.accepted;
-          cur.examined += e.accept_probs.length;
-          e.emitted.forEach((t) => { if (t < cur.counts.length) cur.counts[t] += 1; });
-        }
-        totals.push(cur);
-      }
-      model.plkTotals = totals;
+      textsOf(model);
+      derived(model, "rounds", rounds);
     },
     render(stage, model, i) {
-      const text = model.plkText;
+      const text = textsOf(model);
       const trace = model.trace;
       const req = trace.workload.requests[0];
       const seq = req.id;
@@ -169,7 +177,7 @@ function register() {
       const st = model.at(Math.min(i, model.n));
       const before = model.at(Math.max(0, Math.min(i, model.n) - 1));
       const v = i > 0 ? st.events.find((e) => e.type === "verify") : null;
-      const tot = model.plkTotals[Math.min(i, model.n)];
+      const tot = derived(model, "rounds", rounds).totals[Math.min(i, model.n)];
       const chip = (t, cls, title) => `<span class="plk-tok ${cls || ""}"${title ? ` title="${esc(title)}"` : ""}>${esc(tok(text(t)))}</span>`;
 
       // the text so far: prompt, earlier output, this round's tokens marked
@@ -236,7 +244,7 @@ function register() {
         `<div><dt>Tokens pro Aufruf</dt><dd class="plk-tpc">${tot.rounds ? num(tot.tokens / tot.rounds, 2) : "–"}</dd></div>` +
         `<div><dt>Annahmerate</dt><dd class="plk-rate">${tot.examined ? `${pct(tot.accepted / tot.examined)} <small>(${tot.accepted} von ${tot.examined} geprüften)</small>` : "–"}</dd></div>` +
         `</dl>`;
-      const pq = model.plkPQ;
+      const { pq } = derived(model, "rounds", rounds);
       if (pq) {
         const alpha = pq.p.reduce((s, x, j) => s + Math.min(x, pq.q[j]), 0);
         const expect = alpha < 1 ? (1 - alpha ** (k + 1)) / (1 - alpha) : k + 1;

@@ -13,7 +13,9 @@ import * as worker from "../runtime/worker.js";
 import { config } from "../runtime/start.js";
 import { EXPERIMENT, prefixOf } from "../url-state.js";
 
-const mounted = new WeakSet();  // the elements this file has wired
+// section → { original: the script the page carries, text: the editor's text now, editor, filled: the
+// script last filled in from the experiment, run: the run under way }; a section in here is wired
+const sections = new WeakMap();
 
 const STORE = "probierlabor.werkstatt.";  // + slug: the reader's edits, per page
 const de = (x) => german(x, 1);
@@ -71,7 +73,7 @@ function filled(section) {
       console.warn(`[werkstatt ${slug}]`, error);
     }
   }
-  return section.plDefault;
+  return sections.get(section).original;
 }
 
 function status(section, text, kind) {
@@ -81,8 +83,9 @@ function status(section, text, kind) {
 }
 
 function show(section, text) {
-  section.plText = text;
-  if (section.plEditor) editorModule.setText(section.plEditor, text);
+  const state = sections.get(section);
+  state.text = text;
+  if (state.editor) editorModule.setText(state.editor, text);
 }
 
 // ---- opening -------------------------------------------------------------------------------
@@ -91,7 +94,8 @@ async function open(section) {
   const slug = section.dataset.workshop;
   const mine = stored(slug);
   const text = mine !== null ? mine : filled(section);
-  if (!section.plEditor) {
+  const state = sections.get(section);
+  if (!state.editor) {
     try {
       editorModule = editorModule || await import("./editor.js");
     } catch (error) {
@@ -100,29 +104,30 @@ async function open(section) {
       return;
     }
     const box = section.querySelector("[data-workshop-editor]");
-    section.plText = text;
-    section.plEditor = editorModule.createEditor(box, text, (now) => edited(section, now));
+    state.text = text;
+    state.editor = editorModule.createEditor(box, text, (now) => edited(section, now));
     box.hidden = false;
     section.querySelector("[data-workshop-code]").hidden = true;
-  } else if (section.plEditor.state.doc.toString() !== text) {
+  } else if (state.editor.state.doc.toString() !== text) {
     show(section, text);
   }
   if (mine !== null) status(section, TEXT.restored);
-  else section.plFilled = text;
+  else state.filled = text;
   section.dataset.state = "open";
   // Opened while the page's Python still starts: fill in the experiment's values when it is there.
   if (mine === null && !python.ready()) {
     whenReady.then(() => {
-      if (section.plText !== section.plDefault || stored(slug) !== null) return;
-      section.plFilled = filled(section);
-      show(section, section.plFilled);
+      if (state.text !== state.original || stored(slug) !== null) return;
+      state.filled = filled(section);
+      show(section, state.filled);
     });
   }
 }
 
 function edited(section, text) {
-  section.plText = text;
-  if (text !== section.plFilled) store(section.dataset.workshop, text);
+  const state = sections.get(section);
+  state.text = text;
+  if (text !== state.filled) store(section.dataset.workshop, text);
 }
 
 // ---- running -------------------------------------------------------------------------------
@@ -156,17 +161,18 @@ function setRunning(section, on) {
 
 // In the tab's Python worker (static/js/runtime/worker.js), ended on „Abbrechen“ and after the time limit.
 function run(section) {
-  if (section.plRun) return;
-  const code = section.plEditor ? section.plEditor.state.doc.toString() : section.plText;
+  const state = sections.get(section);
+  if (state.run) return;
+  const code = state.editor ? state.editor.state.doc.toString() : state.text;
   const started = performance.now();
   const limit = Number(section.dataset.workshopLimit);  // seconds, workshop_block.LIMIT_S
   setRunning(section, true);
-  section.plRun = worker.session("workshop", [code, JSON.stringify(style(section))],
+  state.run = worker.session("workshop", [code, JSON.stringify(style(section))],
     config.bundle, {
       limit,
       text: Object.assign({}, TEXT, { timeout: TEXT.timeout(limit) }),
       say: (text, kind) => status(section, text, kind),
-      end: () => { section.plRun = null; setRunning(section, false); },
+      end: () => { state.run = null; setRunning(section, false); },
       done: (data, finish) => {
         showResult(section, data);
         finish(data.error ? TEXT.error(data.error) : TEXT.done(data), data.error ? "error" : "done");
@@ -193,17 +199,17 @@ function showResult(section, data) {
 // ---- mounting ------------------------------------------------------------------------------
 
 function mount(section) {
-  if (mounted.has(section)) return;
-  mounted.add(section);
-  section.plDefault = section.querySelector("[data-workshop-code] code").textContent;
-  section.plText = section.plDefault;
+  if (sections.has(section)) return;
+  const original = section.querySelector("[data-workshop-code] code").textContent;
+  const state = { original, text: original, editor: null, filled: undefined, run: null };
+  sections.set(section, state);
   section.addEventListener("toggle", () => { if (section.open) open(section); });
   section.querySelector("[data-workshop-run]").addEventListener("click", () => run(section));
-  section.querySelector("[data-workshop-stop]").addEventListener("click", () => section.plRun && section.plRun.stop());
+  section.querySelector("[data-workshop-stop]").addEventListener("click", () => state.run && state.run.stop());
   section.querySelector("[data-workshop-reset]").addEventListener("click", () => {
     store(section.dataset.workshop, null);
-    section.plFilled = filled(section);
-    show(section, section.plFilled);
+    state.filled = filled(section);
+    show(section, state.filled);
     status(section, TEXT.reset);
   });
   if (section.open) open(section);
