@@ -28,7 +28,7 @@ PACKAGE = ROOT / "py" / "probierlabor"
 ENGINE = ROOT / "engine"
 RECORDER = ROOT / "recorder"
 STATIC = ROOT / "static"
-# The engine modules the package imports (tests/test_browser_zip.py checks the list against its imports):
+# The engine modules the package imports (tests/hooks/test_browser_zip.py checks the list against its imports):
 # a concept's plain-Python math (acceptance.py), the tokenizer „Eigener Lauf“'s form reads prompts by, the
 # byte-level BPE the page „Tokenisierung“ runs (bpe.py, plain Python too), and
 # what probierlabor/live and probierlabor/realmodel (with the byte-level tokenizer) run on numpy in the

@@ -1,6 +1,6 @@
 """Hostile query strings for the concept pages, drawn from a seeded generator.
 
-Shared by tests/test_hostile_urls.py (every page's Python, many draws) and the browser test
+Shared by tests/concepts/test_hostile_urls.py (every page's Python, many draws) and the browser test
 tests/browser/test_hostile_links.py (one draw per page and run, plus a fixed list): each query holds
 at least one bad value for a control the page has, so the page must show a note.
 """

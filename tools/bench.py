@@ -550,7 +550,7 @@ def median(values):
 
 def folder_bytes(folder: Path) -> int:
     """The site's size without its model's weights (served under engine/weights/), which come on top of the budget:
-    a page loads them only when „Am echten Modell“ is opened (tests/test_vendor_runtime.py, the same rule)."""
+    a page loads them only when „Am echten Modell“ is opened (tests/tools/test_vendor_runtime.py, the same rule)."""
     weights = folder / "engine" / "weights"
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and p.parent != weights)
 

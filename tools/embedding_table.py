@@ -5,7 +5,7 @@ all 1024 tokens. Its interpreter has no numpy at start, and the weights (3,8 MB)
 opens „Am echten Modell“, so what the page needs is computed here once, from the committed weights, and
 written as a small Python module (``embeddings_table.py`` next to the concept): the token texts, each
 token's NEIGHBOURS nearest tokens by cosine in the full 192 dimensions, and two coordinates per token from a principal component analysis (PCA) of the unit
-vectors. tests/test_embeddings.py derives it again from the weights and compares within a tolerance, so
+vectors. tests/concepts/test_embeddings.py derives it again from the weights and compares within a tolerance, so
 the weights stay its one source: `make model` reruns this after it exports new weights.
 """
 

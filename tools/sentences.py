@@ -5,7 +5,7 @@
 Only the page's own prose counts: paragraphs and list items of the main article. Left out are headings,
 code, formulas (a formula counts as one word), figures, tables, the experiment and replay blocks, the
 sources (bibliographic lines, not sentences) and collapsed „Genauer“ boxes (optional depth, closed
-by default). ``blocks`` is shared with tests/test_glossary.py, which reads the same pages with the
+by default). ``blocks`` is shared with tests/pageblocks/test_glossary.py, which reads the same pages with the
 experiments included.
 """
 

@@ -4,7 +4,7 @@ page that need no new stored sample (ohne Schutz, EWC for every λ, Wiederholung
 with the default sample), trained once by the module's own code.
 
 The browser then trains nothing when the page opens; only „Andere Stichprobe aufbewahren“ trains
-(one variant, once). tests/test_continual_learning.py retrains every stored trajectory and compares,
+(one variant, once). tests/concepts/test_continual_learning.py retrains every stored trajectory and compares,
 so a change to the messages or the training fails the tests until this script is run again:
 
     .venv/bin/python tools/train_continual_learning.py

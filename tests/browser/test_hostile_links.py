@@ -19,7 +19,7 @@ from tests.hostile_urls import KINDS, attacked, draws
 pytestmark = pytest.mark.browser
 
 # A fixed seed: pytest-xdist needs the same test ids in every worker (a date could change between them);
-# another seed is one variable away, and tests/test_hostile_urls.py checks every value the generator can draw.
+# another seed is one variable away, and tests/concepts/test_hostile_urls.py checks every value the generator can draw.
 SEED = int(os.environ.get("PROBIERLABOR_URL_SEED", "739951"))
 DRAWN = list(draws(SLUGS, lambda slug: attacked(api.params_of(slug)), SEED))
 

@@ -151,7 +151,7 @@ def answering(v, slug, sentence=True):
 @pytest.mark.parametrize("slug", WITH_LESSON)
 def test_only_operating_the_experiment_solves_the_first_task(reader, _reader_tab, check, slug):
     """Only the reader solves a task: a shared link with the task's example, every preset and every number in
-    the prose show states that solve tasks (tests/test_lessons.py lists which) and count for nothing; the
+    the prose show states that solve tasks (tests/pageblocks/test_lessons.py lists which) and count for nothing; the
     reader's own change to the example does."""
     concept = api.concept(slug)
     task = concept.LESSON.tasks[0]

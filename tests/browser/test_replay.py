@@ -71,7 +71,7 @@ def test_panel_replays_offline(reader, slug, name, view):
 
 def _corrupt(route):
     # Events that contradict each other are refused at build time (mkdocs_hooks/traces.py,
-    # tests/test_traces_hook.py); the browser refuses what it cannot fold: here a request nobody sent.
+    # tests/hooks/test_traces_hook.py); the browser refuses what it cannot fold: here a request nobody sent.
     response = route.fetch()
     trace = response.json()
     first = next(s for s in trace["steps"] if any(e["type"] == "emit" for e in s["events"]))

@@ -1,4 +1,4 @@
-// static/js/fmt.js against tests/golden/numbers.json, the table kit/fmt.py answers too (tests/test_fmt.py).
+// static/js/fmt.js against tests/golden/numbers.json, the table kit/fmt.py answers too (tests/kit/test_fmt.py).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");

@@ -238,7 +238,7 @@ def proximal_factors(lam: float) -> tuple[list[list[float]], list[list[float]]]:
 def trajectory(variant: str, lam: float = DEFAULT_LAM, keep: int = DEFAULT_KEEP, seed: int = DEFAULT_SEED):
     """Test results after 0, 1, …, MAX_EPOCHS epochs of the new task; each entry from ``_evaluate``.
     Everything the page offers without a new stored sample was trained once by
-    tools/train_continual_learning.py (tests/test_continual_learning.py retrains and compares),
+    tools/train_continual_learning.py (tests/concepts/test_continual_learning.py retrains and compares),
     so opening the page trains nothing; a new sample is trained here, once, and cached."""
     stored = TRAJECTORIES.get((variant, float(lam), keep, seed))
     return stored if stored is not None else train(variant, lam, keep, seed)

@@ -3,7 +3,7 @@
 Three departments: Lieferung and Rücksendungen (the old task), Reklamationen (the new task).
 Training: 30 messages per department. Held-out tests (never trained on): 100 old messages
 (50 Lieferung, 50 Rücksendungen) and 100 Reklamationen, as the article's tests of 100 messages each.
-No message appears twice (tests/test_continual_learning.py checks it).
+No message appears twice (tests/concepts/test_continual_learning.py checks it).
 """
 
 DELIVERY, RETURN, COMPLAINT = "Lieferung", "Rücksendungen", "Reklamationen"

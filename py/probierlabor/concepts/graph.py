@@ -7,7 +7,7 @@ TERMS        slug → (term, why it matters here or "") for related terms withou
 PATHS        the start page's learning paths: (title, short German description, slugs in order).
 
 The macros ``read_first`` and ``see_also`` (mkdocs_hooks/macros.py) render these as relative
-Markdown links to the other pages' titles; tests/test_graph.py checks the shape.
+Markdown links to the other pages' titles; tests/concepts/test_graph.py checks the shape.
 """
 
 from __future__ import annotations
@@ -460,7 +460,7 @@ TERMS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 # The six foundation pages and the words by which another page's text shows that it uses their idea: such a
-# page links to the foundation page (under „Vorher lesen“ or „Siehe auch“; tests/test_graph.py checks every page).
+# page links to the foundation page (under „Vorher lesen“ or „Siehe auch“; tests/concepts/test_graph.py checks every page).
 USES: dict[str, str] = {
     "tokenisierung": r"\bTokens?\b",
     "embeddings": r"\bEmbeddings?\b",

@@ -38,7 +38,7 @@ MIN_LABEL_PX = 11
 
 # The window widths (CSS em/rem) where the page's own blocks rearrange, apart from the figure's narrow
 # layout above. A media query cannot read a custom property, so the hand-written stylesheets spell
-# them out; tests/test_stylesheets.py holds every query in static/css and beside the concepts to this
+# them out; tests/hooks/test_stylesheets.py holds every query in static/css and beside the concepts to this
 # table, so a new breakpoint is named here first.
 PAGE_BREAKPOINTS = {
     "(max-width: 40em)": "a phone: side-by-side figures, control grids and replay rows stack",

@@ -10,7 +10,7 @@ Requests are written one per line, ``prompt | new tokens | arrival step``; the p
 through the trained model's byte-level tokenizer, or a bare number for a prompt of that many tokens of
 everyday words. The model is the site's trained target (``recording.model``) with the K/V heads the
 reader chose. A trace of a live run depends only on the settings: the same settings give the same trace in
-CPython and in Pyodide, event for event (``tests/test_live_pyodide.py``).
+CPython and in Pyodide, event for event (``tests/live/test_live_pyodide.py``).
 
 Sizes are capped (the ``Param``s of fields.py), and so is a run's total work (``MAX_WORK``), so that a run stays short
 in a browser; anything capped is said in a note, anything that can never run is an error naming the
@@ -181,7 +181,7 @@ def _dry_run(requests, engine_settings: dict, tile_size: int | None) -> tuple[in
 
 def _most_requests_within(requests, engine_settings: dict, tile_size: int | None) -> tuple:
     """The longest first part of the requests whose run stays within MAX_WORK (bisection on the dry
-    run; one request always fits, tests/test_live.py checks the worst)."""
+    run; one request always fits, tests/live/test_live.py checks the worst)."""
     low, high = 1, len(requests) - 1
     while low < high:
         middle = (low + high + 1) // 2

@@ -10,7 +10,7 @@ IMPERATIVES short imperatives of weak verbs; the pages write the e-form (Stelle,
 FINDINGS    the one heading of every concept page's observations section.
 
 ``page()`` renders pages/glossar.md (macro ``glossary``); graph.TERMS names only terms from here,
-and the "Siehe auch" section links them to their entry. tests/test_glossary.py scans every built
+and the "Siehe auch" section links them to their entry. tests/pageblocks/test_glossary.py scans every built
 page for the variants.
 """
 

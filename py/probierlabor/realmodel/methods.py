@@ -15,7 +15,7 @@ Any other settings start a new run, which does the same passes a held run did. E
 distribution of the token after it, so the bars are the distributions the steps computed.
 
 Sampling is ``engine.sampler``'s (temperature, top-k, top-p, ``draw`` with a seeded generator); a
-speculative round is ``engine.speculative.speculative_generate``'s, with ``verify`` (tests/test_realmodel.py
+speculative round is ``engine.speculative.speculative_generate``'s, with ``verify`` (tests/realmodel/test_realmodel.py
 holds the two to the same tokens).
 """
 

@@ -60,7 +60,7 @@ function experimentOf(slug) {
 }
 
 // The script with the experiment's current values, from the page's Python; until that is ready,
-// the default script that the page carries (it is the default state, tests/test_workshop.py).
+// the default script that the page carries (it is the default state, tests/workshop/test_workshop.py).
 function filled(section) {
   const slug = section.dataset.workshop;
   const root = experimentOf(slug);
