@@ -61,10 +61,7 @@ def balance(p: Sequence, q: Sequence, correction: str = "residual") -> dict:
     rejected = 1 - rate
     diff = excess(p, q)
     total = sum(diff, zero)
-    if correction == "plain":
-        corr = tuple(p)
-    else:
-        corr = tuple(d / total for d in diff) if total > 0 else None
+    corr = tuple(p) if correction == "plain" else tuple(d / total for d in diff) if total > 0 else None
     added = tuple(rejected * c for c in corr) if corr else (zero,) * len(p)
     final = tuple(a + c for a, c in zip(accepted, added, strict=True))
     return {

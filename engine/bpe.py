@@ -34,9 +34,10 @@ Errors (bad vocabulary size, a malformed file, an unknown id) are ``ValueError``
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import re
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 
 # Python's \w counts every numeric character as a word character, so [^\W\d_] alone would take
@@ -90,7 +91,7 @@ class ByteBPE:
         counts: Counter[tuple[int, int]] = Counter()
         where: dict[tuple[int, int], set[int]] = {}
         for i, word in enumerate(words):
-            for pair in zip(word, word[1:]):
+            for pair in itertools.pairwise(word):
                 counts[pair] += freqs[i]
                 where.setdefault(pair, set()).add(i)
         heap = [(-n, pair) for pair, n in counts.items()]
@@ -110,10 +111,10 @@ class ByteBPE:
                 merged = _merge(word, pair, new_id)
                 if len(merged) == len(word):
                     continue  # this chunk lost the pair to an earlier merge
-                for old in zip(word, word[1:]):
+                for old in itertools.pairwise(word):
                     counts[old] -= freq
                     changed.add(old)
-                for new in zip(merged, merged[1:]):
+                for new in itertools.pairwise(merged):
                     counts[new] += freq
                     changed.add(new)
                     where.setdefault(new, set()).add(i)
@@ -149,7 +150,7 @@ class ByteBPE:
         ids = list(chunk.encode("utf-8"))
         ranks = self._ranks
         while len(ids) > 1:
-            pair = min(zip(ids, ids[1:]), key=lambda p: ranks.get(p, len(ranks)))
+            pair = min(itertools.pairwise(ids), key=lambda p: ranks.get(p, len(ranks)))
             rank = ranks.get(pair)
             if rank is None:
                 return
@@ -157,10 +158,8 @@ class ByteBPE:
             yield rank, ids
 
     def _encode_chunk(self, chunk: str) -> tuple[int, ...]:
-        ids = list(chunk.encode("utf-8"))
-        for _, ids in self.merge_steps(chunk):
-            pass
-        return tuple(ids)
+        last = deque(self.merge_steps(chunk), maxlen=1)  # only the final merge's ids count
+        return tuple(last[0][1]) if last else tuple(chunk.encode("utf-8"))
 
     def encode(self, text: str) -> list[int]:
         out: list[int] = []

@@ -73,7 +73,7 @@ class Verification:
     @property
     def emitted(self) -> list[int]:
         last = self.correction if self.correction is not None else self.bonus
-        return self.proposals[:self.accepted] + [last]
+        return [*self.proposals[:self.accepted], last]
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self) | {"emitted": self.emitted}

@@ -33,9 +33,9 @@ import torch
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
-import triton  # noqa: E402  (after the interpreter switch, which triton.jit reads when decorating)
-import triton.language as tl  # noqa: E402
-from triton import knobs  # noqa: E402
+import triton
+import triton.language as tl
+from triton import knobs
 
 INTERPRETED = bool(knobs.runtime.interpret)
 BLOCK_M = 16  # queries per program of the tiled kernel
@@ -61,7 +61,7 @@ def _paged_kernel(q_ptr, k_ptr, v_ptr, out_ptr, tables_ptr, seq_ptr, pos_ptr,
     m = tl.full([BLOCK_G], float("-inf"), dtype=q.dtype)
     l = tl.zeros([BLOCK_G], dtype=q.dtype)
     acc = tl.zeros([BLOCK_G, BLOCK_D], dtype=q.dtype)
-    for j in range(0, pos // block_size + 1):  # the blocks holding positions 0…pos
+    for j in range(pos // block_size + 1):  # the blocks holding positions 0…pos
         block = tl.load(tables_ptr + row * stride_tb + j)
         key_pos = j * block_size + n
         valid = (n < block_size) & (key_pos <= pos)

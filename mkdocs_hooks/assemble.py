@@ -20,7 +20,6 @@ from pathlib import Path
 import jinja2
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
-
 from probierlabor.realmodel import models
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +123,7 @@ def on_page_context(context, page, config, nav):
 
         modules = [api.concept(slug) for slug in SLUGS]
         context["concept_groups"] = [
-            (group, [{"slug": m.SLUG, "title": m.TITLE, "teaser": m.TEASER} for m in modules if m.GROUP == group])
+            (group, [{"slug": m.SLUG, "title": m.TITLE, "teaser": m.TEASER} for m in modules if group == m.GROUP])
             for group in GROUPS
         ]
     return context

@@ -56,7 +56,7 @@ with zipfile.ZipFile("/out.zip", "w") as out:
         else:
             out.writestr(entry(info.filename), source.read(info))
     stdlib_zip = zipfile.ZipFile(next(p for p in sys.path if p.endswith(".zip") and "/lib/python" in p))
-    for name, origin in stdlib.items():
+    for origin in stdlib.values():
         inner = origin.split(".zip/", 1)[1]
         with open("/tmp/std.py", "wb") as handle:
             handle.write(stdlib_zip.read(inner))

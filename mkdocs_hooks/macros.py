@@ -21,10 +21,21 @@ So text and experiment cannot drift apart: both come from ``api.run``.
 
 from __future__ import annotations
 
-from probierlabor.pageblocks import (experiment_block, glossary, graph_block, heads_block, lesson_block, live_block,
-                                    model_facts, prose_values, realmodel_block, realmodel_loss_block, replay_block,
-                                    workshop_block)
 from probierlabor.kit import api, fmt
+from probierlabor.pageblocks import (
+    experiment_block,
+    glossary,
+    graph_block,
+    heads_block,
+    lesson_block,
+    live_block,
+    model_facts,
+    prose_values,
+    realmodel_block,
+    realmodel_loss_block,
+    replay_block,
+    workshop_block,
+)
 from probierlabor.realmodel import views
 
 # The block that builds each kind of „Am echten Modell“; which kind a page gets is realmodel/views.py's.

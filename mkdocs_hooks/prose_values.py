@@ -4,7 +4,6 @@ that preset (probierlabor/pageblocks/prose_values.py says how the macro marks it
 from __future__ import annotations
 
 from mkdocs.plugins import event_priority
-
 from probierlabor.pageblocks import prose_values
 
 

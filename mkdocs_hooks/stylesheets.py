@@ -19,7 +19,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from mkdocs.structure.files import File
-
 from probierlabor.kit import layout
 
 ROOT = Path(__file__).resolve().parent.parent

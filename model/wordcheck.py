@@ -13,7 +13,7 @@ the price is that a noun written in lower case („haus“) counts as known too.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 WORDLIST = Path("/usr/share/dict/ngerman")
@@ -21,7 +21,7 @@ MIN_LETTERS = 3
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-@lru_cache(maxsize=None)
+@cache
 def known_words(path: Path = WORDLIST) -> frozenset[str]:
     if not path.exists():
         raise RuntimeError(f"Die Wortliste {path} fehlt: `make words` installiert Debians Paket wngerman "

@@ -40,8 +40,16 @@ from engine.model import LlamaModel, tiny_config
 from engine.sampler import SamplingParams, draw
 from engine.speculative import speculative_generate, truncated_draft, verify
 from engine.tokenizer import CharTokenizer
-from recorder.workloads import (RequestSpec, Workload, expected_prefix_savings, realistic, shared_prompt,
-                              submit, system_prompt, text_of_length)
+from recorder.workloads import (
+    RequestSpec,
+    Workload,
+    expected_prefix_savings,
+    realistic,
+    shared_prompt,
+    submit,
+    system_prompt,
+    text_of_length,
+)
 
 TOKENIZER = CharTokenizer()
 

@@ -15,15 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from probierlabor.pageblocks.replays import REPLAYS
 
 from engine import pretrained
-
-from probierlabor.pageblocks.replays import REPLAYS
-from recorder import tracer
 from engine.backends import NUMPY, Backend
 from engine.engine import LLMEngine
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate
+from recorder import tracer
 from recorder.tile_trace import TileRecorder
 from recorder.toy import ARTICLE_P, ARTICLE_Q, ConstantModel, RunningMeanModel, ToyDecodeModel
 

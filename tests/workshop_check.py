@@ -21,7 +21,7 @@ from probierlabor.kit import workshop
 TIMEOUT_S = 300
 # The answer's line: a script's own output goes to a buffer, but a library may still write to stdout.
 ANSWER = "workshop_check:"
-_RUNNER = r"""
+_RUNNER = rf"""
 import contextlib, io, json, sys, traceback
 import matplotlib
 matplotlib.use("Agg")
@@ -32,13 +32,13 @@ for line in sys.stdin:
         out = io.StringIO()
         try:
             with contextlib.redirect_stdout(out), matplotlib.rc_context():
-                exec(compile(text, "<skript>", "exec"), {"__name__": "__main__"})
-            results.append({"stdout": out.getvalue(), "figures": len(plt.get_fignums())})
+                exec(compile(text, "<skript>", "exec"), {{"__name__": "__main__"}})
+            results.append({{"stdout": out.getvalue(), "figures": len(plt.get_fignums())}})
         except Exception:
-            results.append({"stdout": out.getvalue(), "error": traceback.format_exc()})
+            results.append({{"stdout": out.getvalue(), "error": traceback.format_exc()}})
         plt.close("all")
-    print(%r + json.dumps(results), flush=True)
-""" % ANSWER
+    print({ANSWER!r} + json.dumps(results), flush=True)
+"""
 _runner: subprocess.Popen | None = None
 
 
@@ -55,7 +55,7 @@ def _environment() -> dict:
 def _started() -> subprocess.Popen:
     global _runner
     if _runner is None or _runner.poll() is not None:
-        errors = tempfile.TemporaryFile(mode="w+")  # read back only when the runner dies
+        errors = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - lives as long as the runner; read back only when it dies
         _runner = subprocess.Popen([sys.executable, "-c", _RUNNER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    stderr=errors, text=True, env=_environment())
         _runner.errors = errors

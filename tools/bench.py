@@ -31,8 +31,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -103,7 +103,7 @@ def load_order(slugs: list[str], run: int) -> list[str]:
     pages = list(slugs) if run % 2 == 0 else list(reversed(slugs))
     order = ["bare", "bare+numpy"]
     for start in range(0, len(pages), PAIR):
-        order += pages[start:start + PAIR] + ["bare"]
+        order += [*pages[start:start + PAIR], "bare"]
     return order
 
 
@@ -590,7 +590,6 @@ def main(argv=None) -> int:
             return 1
 
     from playwright.sync_api import sync_playwright
-
     from probierlabor.pageblocks import live_block
     from probierlabor.realmodel.views import pages as realmodel_pages
 

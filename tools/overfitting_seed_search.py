@@ -52,7 +52,6 @@ import time
 from multiprocessing import Pool
 
 import numpy as np
-
 from probierlabor.concepts import overfitting as o
 from probierlabor.kit import polyfit
 

@@ -9,6 +9,7 @@ refuses a module script or streams no WebAssembly without the right type; hence 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import http.server
 import io
@@ -20,6 +21,7 @@ import threading
 import time
 import urllib.parse
 from pathlib import Path
+from typing import ClassVar
 
 TYPES = {
     ".mjs": "text/javascript",
@@ -50,9 +52,9 @@ SEND_TIMEOUT_S = 30
 MAX_CONNECTIONS = 64
 # The first byte of a TLS handshake: a browser asked for https:// on this plain-HTTP port.
 TLS_HANDSHAKE = b"\x16"
-BUSY = ("HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n"
-        "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
-        "Der Server ist gerade ausgelastet. Bitte die Seite gleich noch einmal laden.\n").encode()
+BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n"
+        b"X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+        b"Der Server ist gerade ausgelastet. Bitte die Seite gleich noch einmal laden.\n")
 
 
 class _Deadline(io.RawIOBase):
@@ -77,7 +79,7 @@ class _Deadline(io.RawIOBase):
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+    extensions_map: ClassVar = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     # http.server answers a request line without a readable version as HTTP/0.9 (a body, no status line,
     # no headers); no client of this century speaks that, so every answer carries its status.
     default_request_version = "HTTP/1.0"
@@ -237,10 +239,8 @@ def main(argv=None) -> int:
         return 1
     server = make_server(folder, args.host, args.port, verbose=True)
     print(f"Probierlabor läuft auf http://{args.host}:{server.server_port}/  (Beenden mit Strg+C)", flush=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -20,7 +20,6 @@ import unicodedata
 from . import SLUGS
 from .kit import api
 
-
 _HIDDEN = {"Cc", "Cf"}  # control and invisible format characters
 _escaped = False  # whether a line written since main() started had one
 

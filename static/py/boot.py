@@ -115,5 +115,5 @@ try:
 
     page.connect(ffi.create_proxy(api.run_json), ffi.create_proxy(_systemcheck),
                  ffi.create_proxy(_workshop), ffi.create_proxy(_live_check))
-except Exception as error:  # noqa: BLE001 - shown to the reader as a German message
+except Exception as error:
     page.fail(f"Das Python-Paket der Seite konnte nicht geladen werden ({type(error).__name__}: {error}).")

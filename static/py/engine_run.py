@@ -5,10 +5,11 @@
 # (where the worker put its files), with a status line, and stays for the next ones (recording.model keeps it).
 import json
 
-from engine.pretrained import WeightsError
 from probierlabor.kit.model_files import DAMAGED
 from probierlabor.live import recording, runs
 from probierlabor.live.form import WorkloadError
+
+from engine.pretrained import WeightsError
 
 DEVICE = "Browser (Pyodide, WebAssembly)"
 _loaded = set()
@@ -30,7 +31,7 @@ def run(settings_json, slug, folder, tell):
         return json.dumps({"error": str(error), "problems": list(error.problems)}, ensure_ascii=False)
     except WeightsError:
         return json.dumps({"error": DAMAGED}, ensure_ascii=False)
-    except Exception as error:  # noqa: BLE001 - a bug of ours must end the run with a message, not hang it
+    except Exception as error:
         return json.dumps({"error": f"Die Engine ist unerwartet abgebrochen ({type(error).__name__}: {error}). "
                                     "Das liegt an der Seite, nicht an deinen Anfragen."}, ensure_ascii=False)
     return json.dumps(out, ensure_ascii=False)

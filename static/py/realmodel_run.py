@@ -7,10 +7,11 @@
 import json
 import time
 
-from engine.pretrained import WeightsError
 from probierlabor.kit.model_files import DAMAGED
 from probierlabor.realmodel import models, views
 from probierlabor.realmodel.form import PromptError
+
+from engine.pretrained import WeightsError
 
 _loaded = set()
 
@@ -35,7 +36,7 @@ def run(settings_json, slug, folder, tell):
         return json.dumps({"error": str(error), "prompt": True}, ensure_ascii=False)
     except WeightsError:
         return json.dumps({"error": DAMAGED}, ensure_ascii=False)
-    except Exception as error:  # noqa: BLE001 - a bug of ours must end the run with a message, not hang it
+    except Exception as error:
         return json.dumps({"error": f"Das Modell ist unerwartet abgebrochen ({type(error).__name__}: {error}). "
                                     "Das liegt an der Seite, nicht an deinem Prompt."}, ensure_ascii=False)
     out["load_seconds"] = load_seconds

@@ -8,11 +8,11 @@ import json
 import os
 
 os.environ["MPLBACKEND"] = "agg"  # Pyodide's default backend draws into the page, which a worker has not
-import matplotlib  # noqa: E402
+import matplotlib
 
 matplotlib.use("agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from cycler import cycler  # noqa: E402
+import matplotlib.pyplot as plt
+from cycler import cycler
 
 # The scripts end with plt.show() as they would on a desktop; here the figures are sent as images.
 plt.show = lambda *args, **kwargs: None
@@ -71,14 +71,14 @@ def run(code, style_json):
     except SystemExit as stop:  # exit() ends the script; only a message or a number is an error
         if stop.code not in (None, 0):
             error = {"line": None, "kind": "SystemExit", "message": str(stop.code)}
-    except BaseException as failure:  # noqa: BLE001 - any error of the reader's code is shown to them
+    except BaseException as failure:
         message = failure.msg if isinstance(failure, SyntaxError) else str(failure)
         error = {"line": _line(failure), "kind": type(failure).__name__, "message": message}
     figures = []
     for number in plt.get_fignums():
         try:
             figures.append(_png(plt.figure(number)))
-        except Exception as failure:  # noqa: BLE001 - e.g. a bad colour only fails when drawn
+        except Exception as failure:
             error = error or {"line": None, "kind": type(failure).__name__, "message": str(failure)}
     plt.close("all")
     return json.dumps({"output": printed.getvalue(), "figures": figures, "error": error}, ensure_ascii=False)

@@ -106,8 +106,7 @@ class Visit:
     handlers: list = field(default_factory=list)
 
     def foreign_requests(self):
-        return [u for u in self.requests if not (u.startswith(self.origin + "/") or u.startswith("data:")
-                                                  or u.startswith("blob:"))]
+        return [u for u in self.requests if not (u.startswith((self.origin + "/", "data:", "blob:")))]
 
     def console_errors(self):
         return [m for m in self.console if m[0] == "error"] + [("pageerror", e) for e in self.page_errors]

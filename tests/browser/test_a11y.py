@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 from conftest import COLOUR_RULES, describe, scan, settle, switch_scheme
-
 from probierlabor import SLUGS
 
 PAGES = ["", *SLUGS, "systemcheck"]

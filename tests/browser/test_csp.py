@@ -12,9 +12,9 @@ import urllib.request
 
 import pytest
 from conftest import ARRIVED, FOLLOW, READY_MS, ROOT, SITE, record, start_server, stop_server
-
 from probierlabor import SLUGS
 from probierlabor.kit import api
+
 from tools import serve
 
 pytestmark = pytest.mark.browser

@@ -10,16 +10,13 @@ inputs are made. One page races the real cold start, one holds the real boot.py 
 from __future__ import annotations
 
 import contextlib
-
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-
-from probierlabor import SLUGS
-from probierlabor.pageblocks import experiment_block
-from probierlabor.kit import api
-
 from conftest import READY_MS, Gate, record
+from probierlabor import SLUGS
+from probierlabor.kit import api
+from probierlabor.pageblocks import experiment_block
 
 pytestmark = pytest.mark.browser
 

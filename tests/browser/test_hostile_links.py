@@ -10,11 +10,10 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from probierlabor import SLUGS
 from probierlabor.kit import api
-from tests.hostile_urls import KINDS, attacked, draws
 
+from tests.hostile_urls import KINDS, attacked, draws
 
 pytestmark = pytest.mark.browser
 

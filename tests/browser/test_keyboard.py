@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from probierlabor import SLUGS
 from probierlabor.kit import api
 from probierlabor.pageblocks import experiment_block
@@ -189,7 +188,7 @@ def spoken(p, value) -> str:
 def tab_to(v, selector, scope=ROOT) -> int:
     """Press Tab from the top of ``scope`` until ``selector`` has the focus; returns the presses."""
     v.page.evaluate("sel => { const top = document.querySelector(sel); top.tabIndex = -1; top.focus(); }", scope)
-    for presses in range(1, MAX_TABS + 1):
+    for presses in range(1, MAX_TABS + 1):  # noqa: B007 - the count is what the function returns
         v.page.keyboard.press("Tab")
         if v.page.evaluate("sel => document.activeElement.matches(sel)", selector):
             break

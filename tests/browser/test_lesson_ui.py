@@ -8,18 +8,18 @@ experiment/mount.js). New lessons are covered as soon as their module declares `
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from io import BytesIO
 from urllib.parse import urlencode
 
 import pytest
-from PIL import Image
 from conftest import ARRIVED, FOLLOW, describe, scan, settle
-
+from PIL import Image
 from probierlabor import SLUGS
-from probierlabor.pageblocks import lesson_block
 from probierlabor.kit import api
+from probierlabor.pageblocks import lesson_block
 
 pytestmark = pytest.mark.browser
 
@@ -355,7 +355,7 @@ def test_print_is_a_worksheet_with_answer_lines_and_the_link(reader, slug):
     assert all(lines.nth(i).bounding_box()["height"] > 30 for i in range(lines.count()))
     # room for handwriting, at least 8 mm a line: the lines as drawn, 96 CSS px to the inch
     drawn = ruled(lines.first.screenshot())
-    assert len(drawn) >= 3 and min(b - a for a, b in zip(drawn, drawn[1:])) * 25.4 / 96 >= 8, drawn
+    assert len(drawn) >= 3 and min(b - a for a, b in itertools.pairwise(drawn)) * 25.4 / 96 >= 8, drawn
     assert v.page.locator(".pl-guess-choice input").first.is_visible()  # a box to tick
     for hidden in (".pl-explain", ".pl-verdict", ".pl-teacher", ".pl-lesson .md-button", ".pl-task-done"):
         items = v.page.locator(hidden)

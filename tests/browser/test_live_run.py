@@ -11,7 +11,6 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
-
 from probierlabor.live import batching, fields, form, runs
 from probierlabor.pageblocks import live_block
 from probierlabor.realmodel import models
@@ -147,7 +146,7 @@ def test_a_linked_workload_runs_in_the_page_and_replays_and_a_bad_one_gets_the_g
 
     assert page.locator(".pl-error, .py-error").count() == 0
     assert not v.console_errors(), v.console_errors()
-    foreign = [u for u in requests if not (u.startswith(origin + "/") or u.startswith(("data:", "blob:")))]
+    foreign = [u for u in requests if not (u.startswith((origin + "/", "data:", "blob:")))]
     assert not foreign, foreign
 
 

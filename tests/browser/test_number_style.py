@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import re
 from html.parser import HTMLParser
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 import pytest
 from conftest import ARRIVED, FOLLOW
-
 from probierlabor import SLUGS
 from replay_helpers import ROOT, SITE, go
 
@@ -67,7 +67,7 @@ def second_style(text: str) -> list[str]:
 class _Text(HTMLParser):
     """The text of built HTML outside SKIP_TAGS and KaTeX, the way VISIBLE_TEXT_JS reads the live page."""
 
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    VOID: ClassVar = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 
     def __init__(self):
         super().__init__(convert_charrefs=True)

@@ -7,6 +7,7 @@ These tests start their own server (``start_server``) because they switch it off
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import importlib.util
 import os
@@ -14,9 +15,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from conftest import ARGS, CHROMIUM, NOT_FOUND, READY_MS, ROOT, SITE, record, start_server, stop_server
-
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from probierlabor import SLUGS
 from probierlabor.kit import api
 
@@ -135,7 +135,7 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
                 _assert_everything_ready(page, slug)
             assert page.locator(f"{CHIP}[data-offline-state='ready']").count() == 1, slug
             assert page.eval_on_selector(CHIP, CHIP_BOX) == boxes[0], slug
-        assert sorted(visited) == sorted(list(SLUGS) + ["systemcheck", "glossar"])  # each page once, none left out
+        assert sorted(visited) == sorted([*list(SLUGS), "systemcheck", "glossar"])  # each page once, none left out
         panel = page.inner_text("[data-offline-panel]")
         assert f"Offline bereit: {len(expected)} von {len(expected)} Dateien" in panel
 
@@ -151,7 +151,7 @@ def test_after_one_visit_every_page_works_with_the_server_gone(browser, tmp_path
             try:
                 page.wait_for_selector(".md-search-result__item", timeout=1500)
                 break
-            except Exception:  # noqa: BLE001 - the index is still loading in its worker: type again
+            except Exception:
                 continue
         # results may first show for a part of the word: wait for the whole one
         page.wait_for_function("() => ((document.querySelector('.md-search-result') || {}).innerText || '').includes('EWC')")
@@ -234,10 +234,8 @@ def test_a_half_copied_site_is_not_stored_and_says_which_file_is_wrong(browser, 
             return (b && !b.disabled) || (p && p.dataset.offlineState === 'error');
         }""", timeout=PRECACHE_MS)
         button = page.get_by_role("button", name="Alles vorladen")
-        try:
+        with contextlib.suppress(PlaywrightTimeout):  # the automatic precache took over in between; same error
             button.click(timeout=5_000)
-        except PlaywrightTimeout:
-            pass  # the automatic precache took over in between; it ends in the same error
 
         panel = page.locator('[data-offline-panel][data-offline-state="error"]')
         panel.wait_for(timeout=PRECACHE_MS)
@@ -366,7 +364,7 @@ def test_plain_http_from_a_network_address_explains_why_there_is_no_offline_copy
     server = start_server(SITE)
     # a second Chromium that resolves schule.test to this machine, as a school's DNS would
     network = browser.browser_type.launch(executable_path=CHROMIUM,
-                                          args=ARGS + ["--host-resolver-rules=MAP schule.test 127.0.0.1"])
+                                          args=[*ARGS, "--host-resolver-rules=MAP schule.test 127.0.0.1"])
     try:
         page = network.new_page()
         origin = f"http://schule.test:{server.server_port}"
@@ -511,7 +509,7 @@ def test_every_visit_draws_its_own_random_numbers(browser, origin):
     for _ in range(2):
         context = browser.new_context()
         try:
-            page, v = _first_visit(context, origin, "/ewc/")
+            page, _v = _first_visit(context, origin, "/ewc/")
             assert page.evaluate("window.probierlabor.config.snapshot") == {"state": "restored"}
             drawn.append(page.evaluate(
                 "window.probierlabor.config.pyodide.then(py => py.runPython('import random; random.random()'))"))

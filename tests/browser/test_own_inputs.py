@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from conftest import ARRIVED, FOLLOW
-
 from probierlabor.kit import api, distribution
 
 pytestmark = pytest.mark.browser

@@ -6,11 +6,9 @@ import re
 from urllib.parse import parse_qsl
 
 import pytest
-
+from conftest import ROOT, Visit, picture, switch_scheme
 from probierlabor import SLUGS
 from probierlabor.kit import api
-
-from conftest import ROOT, Visit, picture, switch_scheme
 
 pytestmark = pytest.mark.browser
 

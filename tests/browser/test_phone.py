@@ -14,11 +14,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
+from conftest import READY_MS, ROOT, Reader, picture, settle, switch_scheme
 from probierlabor import SLUGS
 from probierlabor.kit import api, layout
-
-from conftest import READY_MS, ROOT, Reader, picture, settle, switch_scheme
 
 pytestmark = pytest.mark.browser
 

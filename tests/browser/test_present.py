@@ -7,7 +7,6 @@ from urllib.parse import parse_qsl
 
 import pytest
 from conftest import picture
-
 from probierlabor.kit import api
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -343,7 +342,7 @@ def test_print_is_a_worksheet_with_the_state_line(reader):
     assert "Grad der Kurve: 9" in v.page.inner_text(".pl-controls")
     # paper is white, also when the screen was dark
     colour = v.page.eval_on_selector(".md-content__inner > p:not(.pl-print-state)", "el => getComputedStyle(el).color")
-    assert colour.startswith("rgba(0, 0, 0") or colour.startswith("rgb(0, 0, 0"), colour
+    assert colour.startswith(("rgba(0, 0, 0", "rgb(0, 0, 0")), colour
     assert v.page.eval_on_selector(".pl-figure svg text", "el => getComputedStyle(el).fill").startswith("rgba(0, 0, 0")
     v.screenshot("print-overfitting", full_page=True)
     pdf = v.page.pdf(format="A4", print_background=True)

@@ -13,10 +13,9 @@ from io import BytesIO
 from urllib.parse import urlencode
 
 import pytest
-from pypdf import PdfReader
-
-from probierlabor.pageblocks import workshop_block
 from probierlabor.kit import api
+from probierlabor.pageblocks import workshop_block
+from pypdf import PdfReader
 
 pytestmark = pytest.mark.browser
 

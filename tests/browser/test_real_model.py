@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from probierlabor.realmodel import fields, models, views
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from probierlabor.kit import fmt
 from probierlabor.realmodel import loss
 

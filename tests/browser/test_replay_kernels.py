@@ -12,7 +12,6 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-
 from conftest import COLOUR_RULES, scan, settle
 from replay_helpers import ROOT, SHOTS, SITE, TRACES, go, open_panel, shown, trace  # noqa: F401
 
@@ -40,7 +39,7 @@ def verifies(t: dict) -> list[dict]:
 
 def test_tiles_show_m_l_rescaling_and_the_output_of_every_step(reader):
     t = trace("flash-attention-tiles")
-    v, panel = open_panel(reader, "flash-attention", "flash-attention-tiles")
+    _v, panel = open_panel(reader, "flash-attention", "flash-attention-tiles")
     steps = tiles_of(t)
     # every key up to the query, in tiles of 4
     assert [len(s) for s in steps] == [-(-(s[0]["query"] + 1) // 4) for s in steps] and len(steps) == 3

@@ -12,11 +12,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import header_hidden, picture
 from replay_helpers import ROOT, SHOTS, SITE, TRACES, go, open_panel, trace  # noqa: F401
-
-
 
 
 def number(text: str) -> int:

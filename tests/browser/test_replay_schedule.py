@@ -12,11 +12,8 @@ import statistics
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-
 from conftest import picture
 from replay_helpers import ROOT, SHOTS, SITE, TRACES, go, open_panel, trace  # noqa: F401
-
-
 
 
 def de(x: float, digits: int) -> str:

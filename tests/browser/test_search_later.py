@@ -20,7 +20,7 @@ def search_finds(page, term: str, title: str) -> None:
         try:
             page.wait_for_selector(".md-search-result__item", timeout=1500)
             break
-        except Exception:  # noqa: BLE001 - not ready yet
+        except Exception:
             continue
     assert title in page.inner_text(".md-search-result")
 

@@ -7,9 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import header_hidden, picture
-
 from probierlabor.kit import api
 
 pytestmark = pytest.mark.browser
@@ -145,7 +143,7 @@ def test_on_a_school_server_over_http_the_link_is_copied_from_a_field_and_the_qr
         page.evaluate(JSQR.read_text(encoding="utf-8"))
         assert page.evaluate(DECODE) == address
         assert page.locator(".pl-qr-hint").count() == 0
-        assert all(u.startswith(school + "/") or u.startswith(("data:", "blob:")) for u in seen)
+        assert all(u.startswith((school + "/", "data:", "blob:")) for u in seen)
     finally:
         # The search worker may still be fetching through the proxy; without this its late callback
         # fails inside the *next* test.

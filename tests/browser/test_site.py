@@ -3,9 +3,8 @@
 import re
 
 import pytest
-from playwright.sync_api import expect
 from conftest import NOT_FOUND, SITE
-
+from playwright.sync_api import expect
 from probierlabor import SLUGS
 from probierlabor.concepts.graph import PATHS
 from probierlabor.kit import api
@@ -44,7 +43,7 @@ def test_search_works_offline(visit):
         try:
             v.page.wait_for_selector(".md-search-result__item", timeout=1500)
             break
-        except Exception:  # noqa: BLE001 - not ready yet: type again
+        except Exception:
             continue
     assert "EWC" in v.page.inner_text(".md-search-result")
     # a result's text shows a formula as it reads, not its TeX („\frac{\exp(z_i/T)}…“);

@@ -10,7 +10,6 @@ import re
 
 import pytest
 from conftest import ROOT
-
 from probierlabor import SLUGS
 
 pytestmark = pytest.mark.browser

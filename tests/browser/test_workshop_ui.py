@@ -13,12 +13,11 @@ import re
 import threading
 
 import pytest
-
 from conftest import ARRIVED, FOLLOW, SITE, describe, record, scan, settle, start_server, stop_server, switch_scheme
-
 from probierlabor import SLUGS
-from probierlabor.pageblocks import workshop_block
 from probierlabor.kit import workshop
+from probierlabor.pageblocks import workshop_block
+
 from tests.workshop_check import run_scripts
 
 pytestmark = pytest.mark.browser
@@ -132,7 +131,7 @@ def test_runs_show_the_numbers_and_figure_errors_and_endless_loops_leave_the_pag
     assert page.locator(".pl-error, .py-error").count() == 0  # no red box anywhere
     assert not v.console_errors(), v.console_errors()
     assert not v.foreign_requests(), v.foreign_requests()
-    foreign = [u for u in requests if not (u.startswith(origin + "/") or u.startswith(("data:", "blob:")))]
+    foreign = [u for u in requests if not (u.startswith((origin + "/", "data:", "blob:")))]
     assert not foreign, foreign
     assert any("/static/vendor/pyodide/matplotlib-" in u for u in requests)  # loaded by the worker, from here
 
@@ -346,7 +345,7 @@ SEEN = "import builtins\nprint(sorted(builtins.seen))\n"
 class Elsewhere(http.server.BaseHTTPRequestHandler):
     """Another origin that answers everyone, and notes what reached it."""
 
-    def do_GET(self):  # noqa: N802 - http.server's name
+    def do_GET(self):
         self.server.reached.append(self.path)
         self.send_response(200)
         self.send_header("Access-Control-Allow-Origin", "*")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import attention as att
 from probierlabor.concepts import softmax_temperatur
 from probierlabor.kit import api
@@ -155,7 +155,7 @@ raw_values = st.one_of(st.none(), st.text(max_size=12), st.floats(allow_nan=True
                        st.lists(st.floats(-10, 10), max_size=12))
 
 
-@given(st.fixed_dictionaries({}, optional={name: raw_values for name in ("pos", "mask", "scale", "query", "keys", "vals")}))
+@given(st.fixed_dictionaries({}, optional=dict.fromkeys(("pos", "mask", "scale", "query", "keys", "vals"), raw_values)))
 @settings(max_examples=80, deadline=None)
 def test_any_input_gives_a_finite_result_and_valid_svg(raw):
     for layout in ("wide", "narrow"):
@@ -169,7 +169,7 @@ def test_any_input_gives_a_finite_result_and_valid_svg(raw):
 
 def test_workshop_script_recomputes_the_head():
     """The numpy script (workshop/attention.py) gives the same weights and output."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(SLUG, "Frühes Token"), api.preset_values(SLUG, "Drei Tokens"),
               {"query": "0_0"}, {"keys": "1_2_3_4_5_6_7", "vals": "1_2", "scale": False}]
@@ -236,8 +236,8 @@ def _output_label_clear(raw, layout="wide"):
     figure = api.run(SLUG, raw, layout=layout)["figure"]
     panel = ET.fromstring(figure)
     ns = "{http://www.w3.org/2000/svg}"
-    values = [g for g in panel.iter(ns + "g") if g.get("data-box") and any(
-        t.text == "Ausgabe" for t in g.iter(ns + "text"))][0]
+    values = next(g for g in panel.iter(ns + "g") if g.get("data-box") and any(
+        t.text == "Ausgabe" for t in g.iter(ns + "text")))
     texts = _values_texts(ET.tostring(values, encoding="unicode"))
     out = texts.pop("Ausgabe")
     return min(gap(out, box) for box in texts.values())
@@ -281,9 +281,9 @@ def test_one_head_of_the_trained_model_looks_at_the_token_before_and_most_spread
     it gives the token before more than half of its weight (rows with five or more tokens to look at); every
     other head gives it under 0,45, and most give even their largest weight less than that head does."""
     import numpy as np
+    from probierlabor.realmodel import heads, models
 
     from engine.attention import attention_maps
-    from probierlabor.realmodel import heads, models
 
     model, tokenizer = models.load("target")
     maps = attention_maps(model, tokenizer.encode(heads.DEFAULT_SENTENCE))

@@ -1,17 +1,17 @@
 """Beam search on the article's tree and on the tree with an end token (CONCEPTS.md §21)."""
 
-import math
 import json
+import math
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 from itertools import product
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api, fmt
-from probierlabor.concepts import beam_search as bs
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from page_states import unmarked_roundings
+from probierlabor.concepts import beam_search as bs
+from probierlabor.kit import api, fmt
 
 F = Fraction
 
@@ -100,7 +100,7 @@ def exhaustive_beam(tree, width):
     t = bs.TREES[tree]
     beam = [((), F(1))]
     for _ in range(2):
-        cands = [(s + (tok,), p * q) for s, p in beam for tok, q in t[s]]
+        cands = [((*s, tok), p * q) for s, p in beam for tok, q in t[s]]
         cands.sort(key=lambda c: -c[1])
         beam = cands[:width]
     return beam[0]
@@ -147,7 +147,7 @@ def test_alpha_one_step_below_the_flip_keeps_the_short_answer():
 
 def test_workshop_script_recomputes_the_beam():
     """The numpy script (workshop/beam_search.py) at the default and three presets: same answers, same scores."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}] + [api.preset_values(bs.SLUG, p) for p in ("Breite 3 (Beispiel)", "Ende-Token, α = 0",
                                                               "Ende-Token, α = 1")]
@@ -215,7 +215,8 @@ def test_the_lesson_speaks_of_the_trees_as_they_are():
 
 def _boxes(figure: str):
     """Every text's box (tests/figure_text.py) and every node's box; a token inside its own node is no clash."""
-    from figure_text import NS as ns, font_sizes, text_boxes
+    from figure_text import NS as ns
+    from figure_text import font_sizes, text_boxes
     texts = [(text, box) for text, box, _ in text_boxes(figure, font_sizes("pl-tree-"))]
     root, nodes = ET.fromstring(figure), []
     for shape in root.iter():

@@ -1,16 +1,18 @@
 """Continual learning: a real, seeded softmax classifier; the claims of CONCEPTS.md §8 as assertions
 on the trained numbers, golden values of this generator, and checks of the training maths."""
 
+import itertools
 import json
 import math
 import random
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from probierlabor.concepts import continual_learning as cl
+from probierlabor.concepts import continual_learning_messages as cm
 from probierlabor.kit import api, fmt
-from probierlabor.concepts import continual_learning as cl, continual_learning_messages as cm
 
 SLUG = "continual-learning"
 
@@ -88,7 +90,7 @@ def test_the_fisher_diagonal_is_the_expected_squared_gradient_under_the_model():
 
 
 def test_fisher_is_zero_for_words_the_old_task_never_saw():
-    vocab, train, _ = cl._data()
+    _vocab, _train, _ = cl._data()
     old_words = {j for x, _ in cl.old_training() for j in x}
     F = cl.fisher()
     for j in range(cl.size()):
@@ -194,15 +196,15 @@ def test_ewc_keeps_more_of_the_old_task_than_no_protection():
 def test_ewc_trades_old_against_new_as_lambda_grows():
     olds = [at("ewc", lam=lam)["old"] for lam, _ in cl.LAMS]
     news = [at("ewc", lam=lam)["new"] for lam, _ in cl.LAMS]
-    assert all(b >= a for a, b in zip(olds, olds[1:])) and olds[-1] > olds[0] + 40
-    assert all(b <= a for a, b in zip(news, news[1:])) and news[0] - news[-1] > 50
+    assert all(b >= a for a, b in itertools.pairwise(olds)) and olds[-1] > olds[0] + 40
+    assert all(b <= a for a, b in itertools.pairwise(news)) and news[0] - news[-1] > 50
     balanced = at("ewc", lam=30)
     assert balanced["old"] > 65 and balanced["new"] > 85
 
 
 def test_more_kept_messages_help_but_never_restore_the_old_score():
     olds = [at("replay", keep=k)["old"] for k, _ in cl.KEEPS]
-    assert all(b > a for a, b in zip(olds, olds[1:]))
+    assert all(b > a for a, b in itertools.pairwise(olds))
     assert olds[-1] < at("replay", epochs=0)["old"]  # three departments are harder than two
 
 
@@ -310,7 +312,7 @@ def test_workshop_script_retrains_and_gets_the_same_test_results():
     """The numpy script (workshop/continual_learning.py) trains its own softmax regression on the page's
     messages: the same test results without protection, with EWC, with another stored sample and with
     the task hint as the module's trajectories."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(cl.SLUG, "Nur Reklamationen"), api.preset_values(cl.SLUG, "EWC"),
               api.preset_values(cl.SLUG, "Mit Hinweis"), {"variant": "replay", "keep": 5, "seed": 9, "epochs": 4}]

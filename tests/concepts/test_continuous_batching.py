@@ -3,10 +3,10 @@
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import continuous_batching as cb
+from probierlabor.kit import api
 
 # CONCEPTS.md §13: B rounds → C (start, end) continuous, C (start, end) fixed group
 CHECKLIST = {1: ((1, 3), (6, 8)), 2: ((2, 4), (6, 8)), 3: ((3, 5), (6, 8)), 4: ((4, 6), (6, 8)),
@@ -95,7 +95,7 @@ def test_lesson_late_c_is_not_solved_one_round_too_early():
 def test_workshop_script_recomputes_both_schedules():
     """The numpy script (workshop/continuous_batching.py) at the default, two presets, a late C and own requests
     on other numbers of slots: same waits, same finishing times, same idle slots for both strategies."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(cb.SLUG, "B braucht 6 Runden"), api.preset_values(cb.SLUG, "B braucht 7 Runden"),
               {"a_rounds": 2, "c_ready": 3, "c_rounds": 5}, {"lengths": "6; 2; 2; 4", "arrivals": "0; 0; 1; 3"},

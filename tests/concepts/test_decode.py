@@ -4,11 +4,11 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api, fmt
-from probierlabor.concepts import decode
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from page_states import unmarked_roundings
+from probierlabor.concepts import decode
+from probierlabor.kit import api, fmt
 
 E = math.exp(1 / math.sqrt(2))
 
@@ -118,7 +118,7 @@ def test_lesson_five_times_is_not_reached_after_seven_passes():
 
 def test_workshop_script_recomputes_the_passes():
     """The numpy script (workshop/decode.py) at the default and two presets: same h, same tokens, same counts."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(decode.SLUG, "Drei Durchläufe"), api.preset_values(decode.SLUG, "Prompt C")]
     for state, out in zip(states, run_states(decode.SLUG, states)):

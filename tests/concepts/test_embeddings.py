@@ -8,12 +8,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from engine import pretrained
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import embeddings as emb
 from probierlabor.concepts import embeddings_table as table
 from probierlabor.kit import api
+
+from engine import pretrained
 from tools import embedding_table
 
 SLUG = emb.SLUG
@@ -87,7 +88,7 @@ def test_the_table_is_what_the_weights_give():
     fresh = embedding_table.derive()
     assert table.WEIGHTS_SHA256 == pretrained.manifest()["files"]["target.npz"]["sha256"] == fresh["weights_sha256"]
     assert [row[0] for row in table.TABLE] == fresh["tokens"]
-    assert table.MAP_SHARE == pytest.approx(fresh["map_share"], abs=2e-3)
+    assert pytest.approx(fresh["map_share"], abs=2e-3) == table.MAP_SHARE
     for i, (_, near, cosines, xy) in enumerate(table.TABLE):
         assert xy == pytest.approx(fresh["map"][i], abs=2e-3)
         assert cosines == pytest.approx(fresh["cosines"][i], abs=2e-3)

@@ -1,11 +1,12 @@
 """EWC with two weights: every figure of CONCEPTS.md §5, and the exact optimality of each solution."""
 
+import itertools
 import re
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, strategies as st
-
+from hypothesis import given
+from hypothesis import strategies as st
 from probierlabor.concepts import ewc
 from probierlabor.kit import api
 
@@ -73,7 +74,7 @@ def test_a_stronger_penalty_never_moves_further(mode, a, b):
 @given(st.sampled_from(["equal", "ewc"]))
 def test_the_sum_approaches_4_as_lambda_goes_to_0(mode):
     gaps = [4 - sum(ewc.solve(mode, Fraction(1, 10**k))) for k in range(1, 8)]
-    assert all(b < a for a, b in zip(gaps, gaps[1:])) and gaps[-1] < Fraction(1, 10**5)
+    assert all(b < a for a, b in itertools.pairwise(gaps)) and gaps[-1] < Fraction(1, 10**5)
 
 
 @given(st.sampled_from([m for m, _ in ewc.MODES]), st.floats(min_value=0.01, max_value=100))
@@ -101,7 +102,7 @@ def test_the_next_larger_lambda_on_the_slider_misses_the_sum_of_3_9():
 def test_workshop_script_recomputes_the_weights_and_losses():
     """The numpy script (workshop/ewc.py) solves the same problems: same weights and losses
     for EWC, for equal penalties at another λ and without protection."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(ewc.SLUG, "Ohne Schutz"), {**api.preset_values(ewc.SLUG, "Gleiche Strafe"),
                                                                "lam": 3.3}]
@@ -173,7 +174,7 @@ def test_bad_importances_are_replaced_with_one_note(raw, value, words):
 
 
 def test_workshop_script_takes_own_importances_and_start():
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{"F": "0,1; 10", "start": "2; 0,5"}, {"mode": "equal", "start": "0; 3", "lam": 2.0}]
     for state, out in zip(states, run_states(ewc.SLUG, states)):
@@ -202,7 +203,10 @@ def test_no_solution_label_crosses_the_constraint_line_on_a_narrow_figure():
         x0, x1 = map(float, fig.get("data-xrange").split())
         y0, y1 = map(float, fig.get("data-yrange").split())
 
-        def line_y(px):  # w₂ = 4 − w₁, in pixels
+        def line_y(px, box=(left, top, right, bottom), xs=(x0, x1), ys=(y0, y1)):  # w₂ = 4 − w₁, in pixels
+            left, top, right, bottom = box
+            x0, x1 = xs
+            y0, y1 = ys
             w2 = 4 - (x0 + (px - left) / (right - left) * (x1 - x0))
             return bottom - (w2 - y0) / (y1 - y0) * (bottom - top)
 
@@ -220,6 +224,7 @@ def test_a_narrow_figures_labels_keep_three_pixels_from_every_point_and_from_eac
     """The „Gleiche Strafe“ preset's numbers lay over the start's circle; with an own start in a corner
     two labels lay over each other. A label without a free place goes into the key, with its numbers."""
     import xml.etree.ElementTree as ET
+
     from figure_text import NS, font_sizes, gap, text_boxes
     sizes = font_sizes("pl-faint", "narrow")
     for raw in NARROW_CASES:

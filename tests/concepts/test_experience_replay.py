@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import experience_replay as er
+from probierlabor.kit import api
 
 SLUG = "experience-replay"
 
@@ -123,7 +123,7 @@ def test_the_same_replayed_share_without_the_swap_or_a_random_half_does_not_cove
 def test_workshop_script_recounts_the_portion():
     """The numpy script (workshop/experience_replay.py): same portion, same counts per department,
     same exact chance, also where a random part of the buffer is drawn."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(SLUG, "Mit Tausch"), api.preset_values(SLUG, "Zufällig 2 aus dem Puffer"),
               {"replay": True, "swap": True, "take": 1, "seed": 3}]

@@ -1,16 +1,17 @@
 """FlashAttention's online softmax: every figure of CONCEPTS.md §18 and online = dense for any block size."""
 
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
-
-from probierlabor.kit import api
-from probierlabor.concepts import flash_attention as fa
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from page_states import unmarked_roundings
+from probierlabor.concepts import flash_attention as fa
+from probierlabor.kit import api
 
 LN3 = math.log(3)
 S, V = [0, 0, LN3, LN3], [0, 0, 1, 1]
@@ -95,7 +96,7 @@ def test_online_softmax_equals_dense_attention_for_any_block_size(s, v, size):
     rows = fa.online(s, v, size)
     assert math.isclose(rows[-1]["result"], fa.dense(s, v), rel_tol=1e-12, abs_tol=1e-12)
     # the running maximum never falls and ends at the global maximum
-    assert all(a["m"] <= b["m"] for a, b in zip(rows, rows[1:])) and rows[-1]["m"] == max(s)
+    assert all(a["m"] <= b["m"] for a, b in itertools.pairwise(rows)) and rows[-1]["m"] == max(s)
     assert all(0 < row["scale"] <= 1 for row in rows[1:])
     assert min(v) - 1e-9 <= rows[-1]["result"] <= max(v) + 1e-9
 
@@ -143,7 +144,7 @@ def test_lesson_one_block_is_not_solved_by_blocks_of_three():
 def test_workshop_script_recomputes_the_online_softmax():
     """The numpy script (workshop/flash_attention.py) at the default and two presets: same running state,
     same dense and naive results."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(fa.SLUG, "Nach Block 1"), api.preset_values(fa.SLUG, "Großer Sprung"),
               {"scores": "0; 1; 2; 0,5; 3", "values": "1; 0; 2; 1; 0", "block": 2},
@@ -199,7 +200,7 @@ def test_own_scores_are_clamped_and_a_ninth_key_is_cut_with_one_note():
 def test_any_own_lists_give_the_dense_result_and_a_valid_figure(scores, values, block):
     out = api.run(fa.SLUG, {"scores": scores, "values": values, "block": block})
     r = out["result"]
-    assert len(r["scores"]) == len(r["values"]) and 2 <= len(r["scores"]) <= 8 or not (scores or values)
+    assert (len(r["scores"]) == len(r["values"]) and 2 <= len(r["scores"]) <= 8) or not (scores or values)
     assert math.isclose(r["rows"][-1]["result"], r["dense"], rel_tol=1e-9, abs_tol=1e-9)
     ET.fromstring(out["figure"])
 

@@ -7,10 +7,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import gqa
+from probierlabor.kit import api
 
 MIB = 2**20
 
@@ -139,7 +139,7 @@ def test_the_long_text_task_needs_the_rest_of_the_example():
 def test_workshop_script_recomputes_groups_and_cache():
     """The numpy script (workshop/gqa.py) at the default, two presets and a tie between divisors: same
     groups, same assignment, same cache sizes."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(gqa.SLUG, "G = 3 geht nicht"), api.preset_values(gqa.SLUG, "MQA (G = 1)"),
               {"groups": 6, "batch": 3, "tokens": 5000, "bytes_per": 1}, {"groups": 40, "heads": 12}]

@@ -2,13 +2,14 @@
 the learning rate's limit 2(1 + β)/λ_max against the iteration's eigenvalues, the reader's own input and
 the numpy script."""
 
+import itertools
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from page_states import solved_by_the_page, unmarked_roundings
 from probierlabor.concepts import gradientenabstieg as gd
 from probierlabor.kit import api, fmt
@@ -98,7 +99,7 @@ def test_a_path_that_runs_away_is_described_as_it_goes(raw):
     if not r["momentum"]:
         for axis in r["edge_axes"]:
             along = [abs(p[axis]) for p in r["path"]]
-            assert all(b > a for a, b in zip(along, along[1:])), axis  # „landet weiter weg“, every step
+            assert all(b > a for a, b in itertools.pairwise(along)), axis  # „landet weiter weg“, every step
             assert f"1 − η·λ{'₁₂'[axis]} = " in text
     assert ("gewachsen" in text) == (r["loss_end"] > r["loss_start"])
     assert "Auf Dauer wächst der Verlust ohne Grenze" in text
@@ -178,8 +179,7 @@ def test_the_start_is_a_handle_on_both_axes():
 raw_values = st.one_of(st.none(), st.text(max_size=12), st.floats(allow_nan=True), st.integers(-10**6, 10**6))
 
 
-@given(st.fixed_dictionaries({}, optional={name: raw_values for name in ("lr", "steps", "momentum", "beta",
-                                                                           "start", "curv")}))
+@given(st.fixed_dictionaries({}, optional=dict.fromkeys(("lr", "steps", "momentum", "beta", "start", "curv"), raw_values)))
 @settings(max_examples=60, deadline=None)
 def test_any_input_gives_a_finite_result_and_valid_svg(raw):
     out = api.run(SLUG, raw)
@@ -192,7 +192,7 @@ def test_any_input_gives_a_finite_result_and_valid_svg(raw):
 
 def test_workshop_script_recomputes_the_path():
     """The numpy script (workshop/gradientenabstieg.py) walks the same path, with and without momentum."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(SLUG, "Zu große Lernrate"), api.preset_values(SLUG, "Mit Momentum"),
               {"start": "1.5_-2", "curv": "2_0.5", "lr": 0.7, "steps": 7}]

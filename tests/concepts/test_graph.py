@@ -4,11 +4,10 @@ import re
 from pathlib import Path
 
 import pytest
-
 from probierlabor import SLUGS
-from probierlabor.pageblocks import glossary, graph_block
 from probierlabor.concepts import graph
 from probierlabor.kit import api
+from probierlabor.pageblocks import glossary, graph_block
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
@@ -74,7 +73,7 @@ def test_prerequisites_have_no_cycle():
     done, active = set(), []
 
     def visit(slug):
-        assert slug not in active, " → ".join(active + [slug])
+        assert slug not in active, " → ".join([*active, slug])
         if slug in done:
             return
         active.append(slug)

@@ -6,11 +6,11 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
-from probierlabor.concepts import greedy_decoding as g
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from page_states import told_states
+from probierlabor.concepts import greedy_decoding as g
+from probierlabor.kit import api
 
 F = Fraction
 
@@ -139,7 +139,7 @@ def test_one_step_above_the_last_good_value_greedy_loses():
 
 def test_workshop_script_recomputes_both_paths():
     """The numpy script (workshop/greedy_decoding.py) at the default and two presets: same paths, same chances."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(g.SLUG, "Gleichstand"), api.preset_values(g.SLUG, "Greedy liegt richtig")]
     for state, out in zip(states, run_states(g.SLUG, states)):

@@ -1,11 +1,9 @@
 """Every page's Python answers any hostile query value with a valid experiment and a German note."""
 
 import pytest
-
+from hostile_urls import BAD, KINDS, attacked, draws
 from probierlabor import SLUGS
 from probierlabor.kit import api
-
-from hostile_urls import BAD, KINDS, attacked, draws
 
 
 def _names(slug):

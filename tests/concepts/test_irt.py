@@ -6,10 +6,10 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import irt
+from probierlabor.kit import api
 
 SLUG = "irt"
 P_TABLE = ((4, 4, 0), (5, 4, 3))
@@ -104,7 +104,7 @@ def test_with_a_penalty_every_table_converges_and_totals_order_the_abilities(cel
 
 
 def test_a_perfect_row_grows_as_the_penalty_shrinks():
-    perfect = dict(k2a=5, k2b=5, k2c=5)
+    perfect = {"k2a": 5, "k2b": 5, "k2c": 5}
     t1 = irt.compute(**perfect, kappa=0.1)["theta"][1]
     t2 = irt.compute(**perfect, kappa=0.01)["theta"][1]
     assert 3 < t1 < t2
@@ -184,7 +184,7 @@ def test_one_success_short_of_equal_totals_does_not_make_the_agents_equal():
 
 def test_workshop_script_recomputes_abilities_and_difficulties():
     """The numpy script (workshop/irt.py): the same five numbers where the fit converges, the runaway where not."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(SLUG, "C ausgelassen"), api.preset_values(SLUG, "Perfekte Zeile"),
               api.preset_values(SLUG, "Perfekt, ohne Strafe")]

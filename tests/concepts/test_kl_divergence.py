@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import kl_divergence as kl
+from probierlabor.kit import api
 
 Q = (Fraction(9, 10), Fraction(1, 10))
 P = (Fraction(1, 2), Fraction(1, 2))
@@ -172,7 +172,7 @@ def test_one_step_past_the_mirror_the_two_directions_differ():
 def test_workshop_script_recomputes_both_directions():
     """The numpy script (workshop/kl_divergence.py) at the default and three presets: same divergences
     (∞ included), same cross-entropy and entropy of the reference."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}] + [api.preset_values(kl.SLUG, q) for q in ("Richtung getauscht", "Null in der Näherung",
                                                              "Gleiche Verteilungen")]
@@ -272,7 +272,7 @@ def test_a_too_long_own_distribution_keeps_the_first_eight():
 
 
 def test_workshop_script_recomputes_own_distributions():
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{"p_eigen": "0,5; 0,3; 0,2", "q_eigen": "0,2; 0,3; 0,5", "swap": True}, {"p_eigen": "0,5; 0,3; 0,2"},
               {"q_eigen": "0,7; 0,1; 0,1; 0,1"}]

@@ -1,15 +1,16 @@
 """Knowledge distillation: every figure of CONCEPTS.md §30, temperature, losses, the T² argument, invariants."""
 
+import itertools
 import json
 import math
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import knowledge_distillation as kd
+from probierlabor.kit import api
 
 
 def run(label=None, **params):
@@ -21,7 +22,7 @@ def run(label=None, **params):
 # -- the article's figures (CONCEPTS.md §30 checklist) ------------------------------------
 
 def test_the_teacher_gives_0_60_0_35_0_05_and_sums_to_exactly_1():
-    assert kd.TEACHER == (Fraction(3, 5), Fraction(7, 20), Fraction(1, 20))
+    assert (Fraction(3, 5), Fraction(7, 20), Fraction(1, 20)) == kd.TEACHER
     assert sum(kd.TEACHER) == 1
 
 
@@ -75,7 +76,7 @@ def test_the_t_squared_keeps_the_soft_signal_comparable():
     ts = [1.0, 2.0, 3.0, 4.0, 5.0]
     raw = [run(T=T)["result"] for T in ts]
     kls = [r["soft_kl"] for r in raw]
-    assert all(b < a for a, b in zip(kls, kls[1:]))  # KL itself shrinks with T …
+    assert all(b < a for a, b in itertools.pairwise(kls))  # KL itself shrinks with T …
     assert kls[-1] < kls[0] / 10
     scaled = [r["soft_kl_scaled"] for r in raw]
     assert max(scaled) / min(scaled) < 1.5  # … while T²·KL stays of the same size
@@ -91,7 +92,7 @@ def test_the_soft_gradient_matches_a_finite_difference():
     for T in (1.0, 2.5, 4.0):
         q = kd.soften(kd.TEACHER, T)
 
-        def loss(v):
+        def loss(v, T=T, q=q):  # this T's loss, bound now
             z = [x / T for x in v]
             m = max(z)
             e = [math.exp(x - m) for x in z]
@@ -191,7 +192,7 @@ def test_lesson_copy_teacher_needs_the_teachers_exact_split():
 def test_workshop_script_recomputes_the_losses():
     """The numpy script (workshop/knowledge_distillation.py) at the default and two presets: same soft targets
     and losses."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(kd.SLUG, "Schüler wie Lehrer"), api.preset_values(kd.SLUG, "T = 4")]
     for state, out in zip(states, run_states(kd.SLUG, states)):
@@ -267,7 +268,7 @@ def test_a_too_long_own_teacher_keeps_the_first_eight():
 
 
 def test_workshop_script_recomputes_the_losses_of_an_own_teacher():
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{"teacher": "0,5; 0,3; 0,1; 0,1", "T": 2.5}, {"teacher": "0,7; 0,3", "s_a": 0.4},
               {"teacher": "0,6; 0,2; 0; 0; 0,2", "split": 0.3, "T": 3.0}]
@@ -286,9 +287,9 @@ def test_the_key_sentence_says_what_each_loss_sees():
     assert "0,60 · 0,35 · 0,05" in default and "0,90 · 0,05 · 0,05" in default
     assert "belohnt seine Übertreibung: harter Verlust 0,105, kleiner als bei einem Schüler, der den Lehrer trifft (0,511)" in default
     assert "KL 0,438" in default and "Gesamt 0,272" in default
-    swapped = run(**{"s_a": 0.6, "split": 0.125})["summary"]
+    swapped = run(s_a=0.6, split=0.125)["summary"]
     assert "harte Verlust derselbe (0,511)" in swapped and "den Rest verteilt: 0,584" in swapped and "belohnt" not in swapped
-    match = run(**{"s_a": 0.6, "split": 0.875, "T": 4})["summary"]
+    match = run(s_a=0.6, split=0.875, T=4)["summary"]
     assert "weiche Verlust 0" in match and "harter Verlust 0,511" in match
     low = run(s_a=0.3)["summary"]
     assert "weniger als der Lehrer: harter Verlust 1,204, mehr als" in low

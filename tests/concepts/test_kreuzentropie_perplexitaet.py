@@ -11,10 +11,11 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import kreuzentropie_perplexitaet as ce
 from probierlabor.kit import api, fmt
+
 from tests.browser.conftest import SITE
 
 TOL = 1e-12
@@ -150,7 +151,7 @@ def test_the_p_bars_are_handles_that_set_their_entry():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(list(ce.SENTENCES) + ["x"]), st.one_of(st.none(), st.text(max_size=70)),
+@given(st.sampled_from([*list(ce.SENTENCES), "x"]), st.one_of(st.none(), st.text(max_size=70)),
        st.one_of(st.none(), st.text(max_size=30),
                  st.lists(st.floats(-1, 2), max_size=12).map(lambda v: "_".join(map(repr, v)))))
 def test_any_input_runs_and_draws_valid_svg(satz, text, p):

@@ -3,10 +3,10 @@
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import kv_cache as kv
+from probierlabor.kit import api
 
 
 def test_the_small_example_is_192_bytes():
@@ -55,8 +55,7 @@ ints = st.one_of(st.integers(-10, 10 ** 8), st.text(max_size=4), st.floats())
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.fixed_dictionaries({name: ints for name in ("step", "layers", "positions", "kv_heads", "dim",
-                                                       "bytes_per", "batch")}))
+@given(st.fixed_dictionaries(dict.fromkeys(("step", "layers", "positions", "kv_heads", "dim", "bytes_per", "batch"), ints)))
 def test_run_never_fails_and_draws_valid_svg(raw):
     out = api.run("kv-cache", raw)
     ET.fromstring(out["figure"])
@@ -89,7 +88,7 @@ def test_lesson_three_times_is_not_reached_at_d():
 
 def test_workshop_script_recomputes_steps_and_bytes():
     """The numpy script (workshop/kv_cache.py) at the default and two presets: same counts, same bytes."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(kv.SLUG, "A, B, C verarbeitet"), api.preset_values(kv.SLUG, "Größeres Modell")]
     for state, out in zip(states, run_states(kv.SLUG, states)):

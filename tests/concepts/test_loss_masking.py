@@ -5,10 +5,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given
+from hypothesis import strategies as st
 from probierlabor.concepts import loss_masking as lm
+from probierlabor.kit import api
 
 MASKS = list(itertools.product([True, False], repeat=3))
 
@@ -122,7 +122,7 @@ def test_the_first_scored_task_reads_a_state_without_scored_positions():
 
 def test_workshop_script_recomputes_the_mask():
     """The numpy script (workshop/loss_masking.py) at the default and three presets: same counts, same weight."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}] + [api.preset_values(lm.SLUG, p) for p in ("Alles bewerten", "Nichts bewerten", "Der Werkzeugaufruf")]
     for state, out in zip(states, run_states(lm.SLUG, states)):

@@ -5,10 +5,10 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import metr_horizon as mh
+from probierlabor.kit import api
 
 SLUG = "metr-horizon"
 
@@ -95,7 +95,7 @@ def test_refit_is_a_stationary_point_of_the_penalised_likelihood():
 
 
 def test_perfectly_separated_dice_still_give_a_finite_fit():
-    data = [(x / 10, 1) for x in range(0, 60)] + [(x / 10, 0) for x in range(70, 99)]
+    data = [(x / 10, 1) for x in range(60)] + [(x / 10, 0) for x in range(70, 99)]
     a, b, its = mh.refit(data)
     assert math.isfinite(a) and math.isfinite(b) and b < 0 and its < mh.refit.__defaults__[1]
 
@@ -167,7 +167,7 @@ def test_the_next_steeper_curve_does_not_halve_the_horizon():
 
 def test_workshop_script_recomputes_the_horizon_and_the_refit():
     """The numpy script (workshop/metr_horizon.py): same horizon, same dice, same refitted horizon."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(SLUG, "Flach, 45 %"), api.preset_values(SLUG, "Flach, gewürfelt"),
               {"s": 1.0, "quote": 80, "tasks": 160, "seed": 3}]

@@ -5,11 +5,11 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
-from probierlabor.concepts import mqa
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from page_states import unmarked_roundings
+from probierlabor.concepts import mqa
+from probierlabor.kit import api
 
 
 def test_head_1_scores_are_root_2_and_0():
@@ -109,7 +109,7 @@ def test_workshop_script_recomputes_both_heads_and_the_cache():
     same outputs, same cache sizes."""
     import re
 
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(mqa.SLUG, "Gleiche Frage"), api.preset_values(mqa.SLUG, "Dazwischen"),
               {"angle1": 300, "angle2": 165, "length": 1.25, "heads": 32}]

@@ -1,13 +1,14 @@
 """Overfitting: the generator's own golden values, the article's figures (CONCEPTS.md §2), invariants."""
 
+import itertools
 import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import overfitting as of
+from probierlabor.kit import api
 
 # Golden values of this generator and these seeds (pure Python: the same in CPython and Pyodide).
 GOLDEN = {
@@ -75,7 +76,7 @@ def test_the_notebook_is_spread_one_day_per_band():
 
 def test_the_generator_is_deterministic_and_uses_its_seeds():
     assert of.notebook(10, 7) == of.notebook(10, 7) and of.notebook(10, 7) != of.notebook(10, 8)
-    temps, scoops = of.new_days()
+    temps, _scoops = of.new_days()
     assert len(temps) == 400 and all(15 <= t <= 35 for t in temps)
 
 
@@ -94,7 +95,7 @@ def test_typical_values_match_the_catalogues_generator_analysis():
 def test_training_error_always_points_to_the_highest_degree():
     rows = of.compute()["by_degree"]
     trains = [row["train_rmse"] for row in rows]
-    assert all(b <= a + 1e-9 for a, b in zip(trains, trains[1:]))
+    assert all(b <= a + 1e-9 for a, b in itertools.pairwise(trains))
     tests = [row["test_rmse"] for row in rows]
     assert min(tests) < tests[0] and tests[-1] > 5 * min(tests)  # first better, then much worse
 
@@ -169,7 +170,7 @@ def test_degrees_2_and_3_both_solve_the_first_task_as_the_page_shows_them_equal(
 def test_workshop_script_recomputes_both_errors():
     """The numpy script (workshop/overfitting.py) draws the same days and fits the same curve: same errors
     at the default, with 80 days, with a penalty, and with a dragged point."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(of.SLUG, "Grad 9 mit 80 Tagen"), api.preset_values(of.SLUG, "Grad 9 mit Strafe"),
               {"degree": 2, "moves": "4:300"}]

@@ -4,10 +4,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import paged_attention as pa
+from probierlabor.kit import api
 
 
 def test_a_block_holds_four_positions_by_default():
@@ -105,7 +105,7 @@ def test_lesson_most_waste_is_not_solved_one_position_later():
 def test_workshop_script_reads_the_pool_through_the_table():
     """The numpy script (workshop/paged_attention.py) at the default, two presets and a small block size:
     same table, same waste, same output."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(pa.SLUG, "Vier Positionen"), api.preset_values(pa.SLUG, "Anordnung ändern"),
               {"n": 11, "block_size": 2, "layout": "zusammen"}]

@@ -3,15 +3,14 @@
 import json
 import xml.etree.ElementTree as ET
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, pairwise
 from math import comb
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import pass_at_k as pk
-
+from probierlabor.kit import api
 
 # -- the article's figures (CONCEPTS.md §12 checklist) ------------------------------------
 
@@ -128,7 +127,7 @@ def test_pass_at_k_is_a_probability_and_grows_with_k(nc):
     n, c = nc
     values = [pk.estimate(n, c, k) for k in range(1, n + 1)]
     assert all(0 <= v <= 1 for v in values)
-    assert all(a <= b for a, b in zip(values, values[1:]))
+    assert all(a <= b for a, b in pairwise(values))
     assert values[0] == Fraction(c, n)  # pass@1 is the plain success rate
     assert values[-1] == (1 if c else 0)
     # strictly growing while a failure-only group still exists, 1 from then on
@@ -189,7 +188,7 @@ def test_the_naive_gap_task_reads_a_budget_that_cannot_be_estimated():
 
 def test_workshop_script_recomputes_the_groups():
     """The numpy script (workshop/pass_at_k.py) at the default and two presets: same counts, same pass@k."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}] + [api.preset_values(pk.SLUG, p) for p in ("20 Versuche", "Budget größer als Stichprobe")]
     for state, out in zip(states, run_states(pk.SLUG, states)):

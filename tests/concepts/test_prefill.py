@@ -5,10 +5,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import prefill
+from probierlabor.kit import api
 
 
 def test_causal_means_of_the_article():
@@ -107,7 +107,8 @@ def test_lesson_one_pass_is_not_solved_by_chunks_of_three_without_cache():
 def test_workshop_script_recomputes_the_chunks():
     """The numpy script (workshop/prefill.py) at the default and two presets: same outputs, same cache."""
     import re
-    from workshop_check import run_states, number
+
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(prefill.SLUG, "Nur Abschnitt 1"),
               api.preset_values(prefill.SLUG, "Ohne Cache (falsch)"), {"values": "2; 4; 8; 10; 6", "chunk": 3},

@@ -5,10 +5,10 @@ import struct
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import prefix_caching as pc
+from probierlabor.kit import api
 
 # CONCEPTS.md §15 checklist: X replaces → (common prefix tokens, reused full blocks, reused tokens)
 CHECKLIST = {
@@ -67,7 +67,7 @@ def test_block_size_one_reuses_the_whole_common_prefix():
         assert pc.case(x, 1)["reused_tokens"] == i
 
 
-xs = st.sampled_from(list(pc.CACHED) + [pc.NONE])
+xs = st.sampled_from([*list(pc.CACHED), pc.NONE])
 sizes = st.integers(1, 8)
 
 
@@ -110,7 +110,7 @@ def test_lesson_keep_all_is_not_solved_by_blocks_of_four():
 def test_workshop_script_recomputes_the_hashes_and_the_hit():
     """The numpy script (workshop/prefix_caching.py) at the default, two presets and blocks of 4: same hashes,
     same hit, the last-token rule included."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(pc.SLUG, "X statt A"), api.preset_values(pc.SLUG, "Gleiche Anfrage"),
               {"x": "F", "block_size": 4}, {"cached": "Hallo Welt", "prompt": "Hallo Wald", "block_size": 3},
@@ -155,7 +155,7 @@ def test_own_texts_reuse_the_leading_blocks_whose_chained_hashes_match():
 def test_an_own_cached_text_alone_gets_x_at_the_letters_position():
     r = api.run(pc.SLUG, {"cached": "Hallo Welt", "x": "B"})["result"]
     assert "".join(r["tokens"]) == "HXllo Welt" and r["common_prefix"] == 1
-    assert [c["x"] for c in r["table"]] == list("ABCDEFGH") + [pc.NONE]
+    assert [c["x"] for c in r["table"]] == [*list("ABCDEFGH"), pc.NONE]
     short = api.run(pc.SLUG, {"cached": "AB", "x": "H"})
     assert short["result"]["tokens"] == ["A", "B"] and "keine Stelle für X" in short["summary"]
 

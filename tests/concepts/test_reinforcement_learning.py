@@ -4,10 +4,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given
+from hypothesis import strategies as st
 from probierlabor.concepts import reinforcement_learning as rl
+from probierlabor.kit import api
 
 
 def test_the_rewards_of_the_game():
@@ -105,7 +105,7 @@ def test_only_the_last_gamma_on_the_slider_before_the_tie_is_the_largest_for_a()
 def test_workshop_script_recomputes_the_returns():
     """The numpy script (workshop/reinforcement_learning.py): the same returns where they are revealed,
     „verdeckt“ where not, the same better path and the tie at γ = 0,4."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(rl.SLUG, "Nur A gespielt"), api.preset_values(rl.SLUG, "γ = 1"),
               api.preset_values(rl.SLUG, "Gleichstand"), api.preset_values(rl.SLUG, "γ = 0,2"),

@@ -1,5 +1,6 @@
 """Reservoir sampling: every figure of CONCEPTS.md §6, Algorithm R itself, the honest spread (D1)."""
 
+import itertools
 import json
 import math
 import random
@@ -7,10 +8,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import reservoir_sampling as rs
+from probierlabor.kit import api
 
 SLUG = "reservoir-sampling"
 
@@ -85,7 +86,7 @@ def test_run_to_run_spread_is_0_89_per_bar_and_1_08_for_the_63_percent_figure():
 
 def test_a_larger_memory_loses_both_returns_less_often():
     chances = [rs.exact("reservoir", k)["kept_num"][0] / rs.exact("reservoir", k)["den"] for k in range(1, 11)]
-    assert all(b < a for a, b in zip(chances, chances[1:]))
+    assert all(b < a for a, b in itertools.pairwise(chances))
     assert Fraction(rs.exact("reservoir", 8)["kept_num"][0], rs.exact("reservoir", 8)["den"]) == Fraction(132, 380)
 
 
@@ -199,7 +200,7 @@ def test_neither_five_places_nor_a_larger_memory_than_needed_is_the_smallest_tha
 def test_workshop_script_recomputes_the_shares():
     """The numpy script (workshop/reservoir_sampling.py) draws like Algorithm R here: the same share without
     a return message and the same largest deviation, for Reservoir, 200 runs, eight places, and „die letzten“."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(SLUG, "Nur 200 Durchläufe"), api.preset_values(SLUG, "Acht Plätze"),
               api.preset_values(SLUG, "Die letzten vier")]
@@ -271,7 +272,7 @@ def test_bad_positions_are_rounded_kept_once_and_said_in_one_note():
 
 
 def test_workshop_script_draws_an_own_stream_like_the_page():
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{"n": 30, "returns": "2; 17; 30", "runs": 500}, {"n": 8, "returns": "3; 12", "k": 10},
               {"n": 12, "returns": "11", "strategy": "last"}]

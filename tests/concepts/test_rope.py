@@ -1,14 +1,15 @@
 """RoPE: the figures of CONCEPTS.md §25, the rotation identity, shift invariance, the real frequencies."""
 
+import itertools
 import json
 import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import rope
+from probierlabor.kit import api
 
 
 @pytest.mark.parametrize("m, n, expected", [(3, 4, 0.866025), (5, 11, -1.0), (10, 22, 1.0), (0, 1, 0.866025),
@@ -67,7 +68,7 @@ def test_the_value_is_not_monotone_in_the_distance():
 def test_real_frequencies(dim):
     thetas = rope.frequencies(dim)
     assert len(thetas) == dim // 2 and thetas[0] == 1.0
-    assert all(b < a for a, b in zip(thetas, thetas[1:]))
+    assert all(b < a for a, b in itertools.pairwise(thetas))
     for i, t in enumerate(thetas):
         assert t == pytest.approx(10000 ** (-2 * i / dim))
     assert rope.mean_score(0, dim) == pytest.approx(1.0)
@@ -110,7 +111,7 @@ def test_one_position_short_of_a_full_turn_is_not_back_at_one():
 def test_workshop_script_recomputes_the_turned_product():
     """The numpy script (workshop/rope.py) at the default, two presets and other settings: same distance,
     same dot product, same angle, same mean over the real frequencies."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(rope.SLUG, "Abstand 6"), api.preset_values(rope.SLUG, "Beide verschoben"),
               {"m": 20, "n": 2, "shift": 5, "theta": 47, "dim": 16}]
@@ -176,7 +177,7 @@ def test_bad_vectors_and_theta_are_replaced_with_a_note():
 
 
 def test_workshop_script_takes_own_vectors_and_a_fractional_theta():
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{"query": "0,6; 0,8", "key": "-0,5; 0,2", "theta": 12.5, "m": 7, "n": 2, "dim": 16},
               {"key": "0; 1", "theta": 22.5, "m": 0, "n": 4}]

@@ -5,10 +5,10 @@ import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given
+from hypothesis import strategies as st
 from probierlabor.concepts import sequence_packing as sp
+from probierlabor.kit import api
 
 ALL = list(itertools.product([v for v, _ in sp.VARIANTS], [True, False], [s for s, _ in sp.STRATEGIES],
                              [True, False], [True, False]))
@@ -200,7 +200,7 @@ def test_packing_that_saves_some_slots_does_not_solve_no_gain():
 def test_workshop_script_recounts_rows_links_and_scored_tokens():
     """The numpy script (workshop/sequence_packing.py) packs with its own masks: the same rows and counts as
     the module, packed and unpacked, without separation or start mask, and for the too-long example."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, {"packing": False}, {"separation": False, "start_loss": False},
               api.preset_values(sp.SLUG, "Zu lang: bfd"), api.preset_values(sp.SLUG, "Zu lang: wrapped")]

@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from page_states import solved_by_the_page, unmarked_roundings
 from probierlabor.concepts import softmax_temperatur as sm
 from probierlabor.kit import api, lesson
@@ -194,7 +194,7 @@ def test_the_logit_bars_are_handles_that_set_their_entry():
 @settings(max_examples=60, deadline=None)
 @given(st.one_of(st.none(), logit_lists.map(lambda z: "_".join(map(repr, z))), st.text(max_size=30)),
        st.one_of(temps, st.floats(), st.text(max_size=5)), st.booleans(),
-       st.sampled_from(list(sm.ROWS) + ["x"]))
+       st.sampled_from([*list(sm.ROWS), "x"]))
 def test_any_input_runs_and_draws_valid_svg(logits, T, greedy, row):
     raw = {"T": T, "greedy": greedy, "row": row, **({"logits": logits} if logits is not None else {})}
     out = api.run(sm.SLUG, raw)

@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import speculative_decoding as sd
+from probierlabor.kit import api
 
 P = (F(1, 5), F(1, 2), F(3, 10))
 Q = (F(3, 5), F(3, 10), F(1, 10))
@@ -177,7 +177,7 @@ def test_a_draft_just_short_of_nine_tenths_does_not_solve_the_first_task():
 def test_workshop_script_recomputes_the_balance_and_the_runs():
     """The numpy script (workshop/speculative_decoding.py) at the default and three presets: same exact
     balance and – run with the same random.Random(seed) – the same counts."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}] + [api.preset_values(sd.SLUG, p) for p in ("Viele Durchläufe, falsch", "Gleiche Verteilungen")]
     states.append({"pa": 0.7, "pb": 0.6, "qa": 0.3, "qb": 0.7, "seed": 9})  # both pairs cut back, q(C) = 0

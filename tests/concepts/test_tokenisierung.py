@@ -4,22 +4,24 @@ exactly, nothing the reader types fails, and the workshop script recomputes the 
 
 All numbers are counts: exact integers, bytes per token an exact fraction."""
 
+import itertools
 import json
 import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from engine import pretrained
-from engine.bpe import ByteBPE
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from page_states import PAGES, solved_by_the_page, unmarked_roundings
 from probierlabor.concepts import tokenisierung as tok
 from probierlabor.kit import api, fmt, lesson
 from probierlabor.pageblocks import glossary, model_facts
 
-SAMPLES = list(tok.ROWS.values()) + ["Grüß Gott, 12345 Äpfel!", "x", "  zwei  Leerzeichen", "日本語 ✓ 👋🏽"]
+from engine import pretrained
+from engine.bpe import ByteBPE
+
+SAMPLES = [*list(tok.ROWS.values()), "Grüß Gott, 12345 Äpfel!", "x", "  zwei  Leerzeichen", "日本語 ✓ 👋🏽"]
 
 
 def fewer(k: int) -> ByteBPE:
@@ -79,7 +81,7 @@ def test_the_curve_and_any_state_match_the_engine(text, k):
     assert r["ids"] == fewer(k).encode(text)
     curve = r["curve"]
     assert curve[0] == r["bytes"] and curve[-1] == r["count_full"] == len(tok.TOKENIZER.encode(text))
-    assert all(a >= b for a, b in zip(curve, curve[1:]))
+    assert all(a >= b for a, b in itertools.pairwise(curve))
     assert curve[k] == r["count"]
     # the curve steps exactly where a merge acts on this text
     for probe in {k, max(0, k - 1)}:
@@ -195,7 +197,7 @@ def test_chips_show_every_token_with_its_id_and_the_narrow_figure_fits():
 
 @settings(max_examples=60, deadline=None)
 @given(st.one_of(st.none(), st.text(max_size=80)), st.one_of(st.integers(-5, 2000), st.text(max_size=5)),
-       st.sampled_from(list(tok.ROWS) + ["x"]))
+       st.sampled_from([*list(tok.ROWS), "x"]))
 def test_any_input_runs_and_draws_valid_svg(text, merges, row):
     raw = {"merges": merges, "row": row, **({"text": text} if text is not None else {})}
     out = api.run(tok.SLUG, raw)

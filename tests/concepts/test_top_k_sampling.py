@@ -1,16 +1,16 @@
 """Top-k sampling: the article's 0.625/0.375 (CONCEPTS.md §28), Transformers' tie rule, seeded draws."""
 
+import json
 import math
 import random
-import json
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import top_k_sampling as tk
+from probierlabor.kit import api
 
 F = Fraction
 
@@ -114,7 +114,7 @@ def test_a_fixed_k_covers_different_mass():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(-3, 9), st.sampled_from(list(tk.ROWS)), st.sampled_from(tk.DRAWS + (7, "x")),
+@given(st.integers(-3, 9), st.sampled_from(list(tk.ROWS)), st.sampled_from((*tk.DRAWS, 7, "x")),
        st.integers(-5, 2**31 + 5))
 def test_any_setting_runs_and_draws_valid_svg(k, row, n, seed):
     out = api.run("top-k-sampling", {"k": k, "row": row, "n": n, "seed": seed})
@@ -136,7 +136,7 @@ def test_three_of_the_flat_four_are_not_yet_most_of_the_probability():
 def test_workshop_script_recomputes_the_filter_and_the_draws():
     """The numpy script (workshop/top_k_sampling.py) at the default and two presets: same survivors,
     same chances and – drawn with the same random.Random(seed) – the same counts."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(tk.SLUG, "Gleichstand an der Grenze"),
               {**api.preset_values(tk.SLUG, "Flache Verteilung"), "n": 10000, "seed": 5}]
@@ -206,7 +206,7 @@ def test_an_own_distribution_does_not_solve_the_steep_row_task():
 
 
 def test_workshop_script_filters_and_draws_an_own_distribution_like_the_page():
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{"dist": "0,1; 0,6; 0,2; 0,05; 0,05", "k": 2, "seed": 4}, {"dist": "1; 1; 2", "k": 6}]
     for state, out in zip(states, run_states(tk.SLUG, states)):

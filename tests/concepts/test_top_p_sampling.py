@@ -1,15 +1,15 @@
 """Top-p sampling on the article's two rows (CONCEPTS.md §29): exact cuts, float traps, temperature."""
 
-import math
 import json
+import math
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import top_p_sampling as tp
+from probierlabor.kit import api
 
 F = Fraction
 
@@ -131,7 +131,7 @@ def test_any_setting_runs(p, temperature):
 
 def test_workshop_script_recomputes_the_cut():
     """The numpy script (workshop/top_p_sampling.py) at the default and two presets: same cut, same sums."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(tp.SLUG, "p = 0,9: Gleitkomma-Falle"), api.preset_values(tp.SLUG, "Heißer: T = 2")]
     for state, out in zip(states, run_states(tp.SLUG, states)):
@@ -235,7 +235,7 @@ def test_the_lesson_speaks_of_the_article_rows_only():
 
 
 def test_workshop_script_cuts_an_own_distribution_like_the_page():
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{"dist": "0,1; 0,5; 0,25; 0,15", "p": 0.8}, {"dist": "0; 2; 1; 1", "temperature": 0.5}]
     for state, out in zip(states, run_states(tp.SLUG, states)):

@@ -3,10 +3,10 @@
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probierlabor.concepts import ttft
+from probierlabor.kit import api
 
 
 def test_intro_ttft_is_800_ms():
@@ -106,7 +106,7 @@ def test_lesson_halve_ignores_the_gap_a_reader_set_for_the_guess():
 def test_workshop_script_recomputes_the_trace():
     """The numpy script (workshop/ttft.py) at the default and two presets: same TTFT, server time, end and
     prefill share."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(ttft.SLUG, "Abstände 100 ms"), api.preset_values(ttft.SLUG, "Warteschlange 400 ms")]
     for state, out in zip(states, run_states(ttft.SLUG, states)):

@@ -5,10 +5,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, strategies as st
-
-from probierlabor.kit import api
+from hypothesis import given
+from hypothesis import strategies as st
 from probierlabor.concepts import validation_set as vs
+from probierlabor.kit import api
 
 SLUG = "validation-set"
 
@@ -24,7 +24,7 @@ def test_the_line_is_2T_minus_20_and_the_best_line_by_absolute_error():
     best = sum(abs(y - vs.predict(vs.fit_line(), t)) for t, y in vs.NOTEBOOK)
     # no line through any two notebook points, nor the least-squares line, does better
     for a in range(-40, 1):
-        for b in (Fraction(k, 4) for k in range(0, 17)):
+        for b in (Fraction(k, 4) for k in range(17)):
             assert sum(abs(y - (a + b * t)) for t, y in vs.NOTEBOOK) >= best
     assert sum(abs(y - (Fraction(-18) + 2 * t)) for t, y in vs.NOTEBOOK) > best  # 2T − 18 is least squares
 
@@ -181,7 +181,7 @@ def test_fixing_the_notebook_winner_or_switching_after_the_test_is_not_the_hones
 
 def test_workshop_script_recomputes_the_errors():
     """The numpy script (workshop/validation_set.py): the same errors per split, test days only once fixed."""
-    from workshop_check import run_states, number
+    from workshop_check import number, run_states
 
     states = [{}, api.preset_values(SLUG, "Gerade festlegen"), api.preset_values(SLUG, "Nach dem Test gewechselt"),
               {"lam": 1, "rule": "curve", "fixed": "curve"}, {"lam": 100, "rule": "curve"}]
@@ -249,8 +249,9 @@ def test_an_unknown_damping_falls_back_with_a_note_and_the_lesson_keeps_its_numb
 @pytest.mark.parametrize("slug", ["validation-set", "overfitting"])
 def test_the_ice_cream_stand_has_one_vocabulary(slug):
     """The same ice-cream stand appears on two pages; both write in a Heft and sell Kugeln."""
-    from pathlib import Path
     import inspect
+    from pathlib import Path
+
     from probierlabor.concepts import overfitting
     root = Path(__file__).resolve().parents[2]
     module = {"validation-set": vs, "overfitting": overfitting}[slug]

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.attention import (
-    attention_maps,
     NoCacheAttention,
     PagedAttention,
     Segment,
+    attention_maps,
     dense_attention,
     positions_of,
     tiled,

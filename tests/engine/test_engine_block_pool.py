@@ -8,7 +8,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from engine.block_pool import ROOT_HASH, BlockPool, NoFreeBlocks, SequenceBlocks, block_hash, short_hash
 
 
-
 @pytest.fixture
 def seq():
     """The test's sequences by name, each made on first use; each owns its block table."""
@@ -71,7 +70,7 @@ def test_prefix_cache_article_x_replacing_each_position(i, seq):
     pool.allocate(seq("old"), cached)
     pool.commit(seq("old"), cached, 8)
     pool.free(seq("old"))
-    new = cached[:i] + [99] + cached[i + 1:]
+    new = [*cached[:i], 99, *cached[i + 1:]]
     assert pool.allocate(seq("new"), new) == 2 * (i // 2)
     assert [0, 0, 2, 2, 4, 4, 6, 6][i] == 2 * (i // 2)  # the article's table; H → X: 6, A → X: 0
 
@@ -82,7 +81,7 @@ def test_the_last_prompt_token_is_never_served_from_the_cache(seq):
     pool.allocate(seq(1), prompt)
     pool.commit(seq(1), prompt, 8)
     assert len(pool.cached_prefix(prompt)) == 3  # 4 full blocks cached, only 3 may be reused
-    assert len(pool.cached_prefix(prompt + [8])) == 4
+    assert len(pool.cached_prefix([*prompt, 8])) == 4
     assert pool.allocate(seq(2), prompt) == 6
 
 

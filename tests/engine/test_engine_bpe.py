@@ -4,6 +4,7 @@ The sample corpus is the site's own German prose (pages/*.md, cut to 100 000 cha
 of text the site's model is trained on.
 """
 
+import itertools
 import json
 import re
 from collections import Counter
@@ -42,7 +43,7 @@ def reference_train(text: str, vocab_size: int) -> list[tuple[int, int]]:
     while 256 + len(merges) < vocab_size:
         counts = Counter()
         for ids in chunks:
-            counts.update(zip(ids, ids[1:]))
+            counts.update(itertools.pairwise(ids))
         if not counts:
             break
         pair = min(counts, key=lambda p: (-counts[p], p))  # most frequent; of equals the smallest pair
@@ -69,7 +70,7 @@ def reference_encode(merges, text: str) -> list[int]:
     for chunk in re.findall(PATTERN, text):
         ids = list(chunk.encode("utf-8"))
         while len(ids) > 1:
-            pairs = [p for p in zip(ids, ids[1:]) if p in ranks]
+            pairs = [p for p in itertools.pairwise(ids) if p in ranks]
             if not pairs:
                 break
             pair = min(pairs, key=ranks.get)

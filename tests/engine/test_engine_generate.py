@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from engine.attention import dense_attention, tiled
 from engine.block_pool import BlockPool
 from engine.generate import greedy_paged, greedy_recompute
-from engine.paged_kv import KVCache
 from engine.model import LlamaModel, tiny_config
+from engine.paged_kv import KVCache
 from engine.tokenizer import CharTokenizer
 
 TOK = CharTokenizer()

@@ -290,9 +290,9 @@ def test_invalid_configurations_fail_clearly():
     with pytest.raises(ValueError, match="num_blocks must be a positive integer"):
         LLMEngine(None, num_blocks=0)
     engine = LLMEngine(MODEL, num_blocks=2, block_size=4, chunked_prefill=False, max_num_batched_tokens=8)
-    with pytest.raises(ValueError, match="'big'.*never run.*needs 3 blocks of 4 positions, but the pool has only 2"):
+    with pytest.raises(ValueError, match=r"'big'.*never run.*needs 3 blocks of 4 positions, but the pool has only 2"):
         engine.add_request(list(range(8)), 2, req_id="big")  # 9 positions
-    with pytest.raises(ValueError, match="prefill of 9 tokens in one step.*enable chunked prefill"):
+    with pytest.raises(ValueError, match=r"prefill of 9 tokens in one step.*enable chunked prefill"):
         LLMEngine(MODEL, num_blocks=8, chunked_prefill=False, max_num_batched_tokens=8).add_request(
             list(range(8)), 2)
     engine.add_request([1, 2], 2, req_id="ok")

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import speculative
+from engine.acceptance import accept_prob, balance, residual
 from engine.attention import NoCacheAttention
 from engine.generate import greedy_recompute
 from engine.model import LlamaModel, tiny_config
 from engine.sampler import GREEDY, SamplingParams, draw, probabilities
-from engine.acceptance import accept_prob, balance, residual
 from engine.speculative import speculative_generate, truncated_draft, verify
 from engine.tokenizer import CharTokenizer
 
@@ -232,11 +232,11 @@ def test_tokens_per_target_call_match_the_formula(alpha, k):
 
 def test_invalid_use_fails_clearly():
     target = TARGETS["GQA"]
-    with pytest.raises(ValueError, match="k .* must be a positive integer"):
+    with pytest.raises(ValueError, match=r"k .* must be a positive integer"):
         speculative_generate(target, target, PROMPTS[0], 4, k=0)
     with pytest.raises(ValueError, match="share the vocabulary"):
         speculative_generate(target, LlamaModel(tiny_config("GQA", vocab_size=30)), PROMPTS[0], 4)
-    with pytest.raises(TypeError, match="numpy.random.Generator"):
+    with pytest.raises(TypeError, match=r"numpy.random.Generator"):
         speculative_generate(target, target, PROMPTS[0], 4, params=SamplingParams())
     with pytest.raises(ValueError, match="at least one token"):
         speculative_generate(target, target, [], 4)

@@ -8,6 +8,7 @@ import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from mkdocs.exceptions import PluginError
@@ -66,8 +67,8 @@ def test_the_whole_site_through_the_hook(tmp_path):
 class VisibleText(HTMLParser):
     """The text a reader sees: without scripts, styles, code and the TeX KaTeX keeps for screen readers."""
 
-    HIDDEN = {"script", "style", "code", "pre", "textarea", "math", "annotation"}
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    HIDDEN: ClassVar = frozenset({"script", "style", "code", "pre", "textarea", "math", "annotation"})
+    VOID: ClassVar = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 
     def __init__(self):
         super().__init__()

@@ -10,7 +10,6 @@ import types
 from pathlib import Path
 
 import pytest
-
 from probierlabor import SLUGS
 from probierlabor.kit import api, layout
 

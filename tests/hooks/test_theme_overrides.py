@@ -68,7 +68,7 @@ def test_the_bundle_asks_for_the_sitemap_under_config_base_by_xmlhttprequest_alo
 def test_every_built_page_loads_the_bundle_deferred_after_the_modules():
     if not (SITE / "index.html").is_file():
         pytest.skip(f"{SITE} fehlt: erst die Website bauen")
-    pages = sorted(SITE.rglob("index.html")) + [SITE / "404.html"]
+    pages = [*sorted(SITE.rglob("index.html")), SITE / "404.html"]
     for page in pages:
         scripts = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", page.read_text(encoding="utf-8"))
         assert [s for s in scripts if "type=\"module\"" not in s and " defer " not in s] == [], page

@@ -10,8 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
-
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from probierlabor import SLUGS, module_name
 from probierlabor.__main__ import main
 from probierlabor.kit import api, distribution, fmt
@@ -267,7 +267,7 @@ def test_any_json_value_gives_a_valid_value_for_every_declared_control(param, ra
 def test_every_slug_has_a_module_with_the_contract():
     for slug in SLUGS:
         module = api.concept(slug)
-        assert module.__name__.endswith(module_name(slug)) and module.SLUG == slug
+        assert module.__name__.endswith(module_name(slug)) and slug == module.SLUG
         for attr in ("TITLE", "GROUP", "TEASER", "PARAMS", "PRESETS", "compute", "view"):
             assert hasattr(module, attr), (slug, attr)
         for preset in module.PRESETS:

@@ -8,7 +8,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
 from probierlabor.kit import fmt
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,10 +3,10 @@ tells the browser and a screen reader about each, on every page that takes an ow
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from probierlabor.kit import api, distribution, drag
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -78,7 +78,7 @@ def test_a_finger_target_per_bar_spans_every_value_and_never_reaches_a_neighbour
             assert x <= float(h.get("x")) + 0.11 and float(h.get("x")) + float(h.get("width")) <= x + w + 0.11
         spans.append((x, x + w))
     spans.sort()
-    assert all(a[1] <= b[0] + 0.11 for a, b in zip(spans, spans[1:])), spans
+    assert all(a[1] <= b[0] + 0.11 for a, b in itertools.pairwise(spans)), spans
     # as wide as a finger needs where the figure has the room: a few tokens (and all of top-p's own)
     if len(handles) <= 4 or slug == "top-p-sampling":
         assert min(b - a for a, b in spans) >= drag.TARGET_MIN

@@ -2,8 +2,8 @@
 
 import xml.etree.ElementTree as ET
 
-from hypothesis import given, strategies as st
-
+from hypothesis import given
+from hypothesis import strategies as st
 from probierlabor.kit.table import Cell, table
 
 

@@ -9,10 +9,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from probierlabor import SLUGS
-from probierlabor.pageblocks import experiment_block
 from probierlabor.kit import api, layout, svg
+from probierlabor.pageblocks import experiment_block
 
 NS = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +37,7 @@ def numbers(markup: str) -> tuple[Counter, Counter]:
 
 
 def test_every_figure_has_a_narrow_layout():
-    assert NARROW == list(SLUGS)
+    assert list(SLUGS) == NARROW
 
 
 @pytest.fixture
@@ -98,7 +97,7 @@ def test_an_unknown_layout_is_a_german_message():
 
 
 def test_a_dense_axis_shows_fewer_ticks_on_a_narrow_figure_only():
-    ticks = list(range(0, 13))
+    ticks = list(range(13))
     assert layout.fewer_ticks(ticks, layout.WIDE, 120) == ticks
     assert layout.fewer_ticks(ticks, layout.NARROW, 120) == [0, 4, 8, 12]  # 10 px apart: every fourth
     assert layout.fewer_ticks(ticks, layout.NARROW, 600) == ticks  # 50 px apart: all
@@ -204,7 +203,7 @@ def test_rope_names_two_own_unturned_arrows_inside_the_narrow_figure():
     figure = api.run("rope", {"query": "0,5; -0,5", "key": "-1; 1"}, layout.NARROW)["figure"]
     grey = [t for t in texts(figure, "pl-tick") if t[3].startswith("grau") or t[3].startswith("q (")]
     assert "".join(t[3] for t in grey) == "grau: q und k vor der Drehung,q (0,5; −0,5), k (−1; 1)"
-    assert all(0 <= extent(t[0], t[2], t[3])[0] and extent(t[0], t[2], t[3])[1] <= 280 for t in grey)
+    assert all(extent(t[0], t[2], t[3])[0] >= 0 and extent(t[0], t[2], t[3])[1] <= 280 for t in grey)
 
 
 def test_an_own_ewc_start_near_the_edge_keeps_every_label_inside_the_narrow_figure():
@@ -213,7 +212,7 @@ def test_an_own_ewc_start_near_the_edge_keeps_every_label_inside_the_narrow_figu
         width = float(ET.fromstring(figure).get("viewBox").split()[2])
         for x, _, anchor, content in texts(figure, "pl-label"):
             lo, hi = extent(x, anchor, content)
-            assert 0 <= lo and hi <= width, (raw, content, lo, hi)
+            assert lo >= 0 and hi <= width, (raw, content, lo, hi)
 
 
 def test_own_kl_distributions_keep_their_numbers_apart_and_inside_the_narrow_figure():

@@ -1,9 +1,10 @@
+import itertools
 import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-
+from hypothesis import given
+from hypothesis import strategies as st
 from probierlabor.kit import polyfit
 
 xs10 = [-1 + 2 * (i + 0.5) / 10 for i in range(10)]
@@ -18,8 +19,8 @@ def test_noiseless_polynomials_are_recovered(coef):
 
 @given(st.lists(st.floats(min_value=-300, max_value=300), min_size=10, max_size=10))
 def test_training_error_never_rises_with_the_degree(ys):
-    errors = [polyfit.rmse(polyfit.fit(xs10, ys, d), xs10, ys) for d in range(0, 10)]
-    assert all(b <= a + 1e-7 for a, b in zip(errors, errors[1:]))
+    errors = [polyfit.rmse(polyfit.fit(xs10, ys, d), xs10, ys) for d in range(10)]
+    assert all(b <= a + 1e-7 for a, b in itertools.pairwise(errors))
     assert errors[-1] < 1e-6  # 10 coefficients through 10 points
 
 

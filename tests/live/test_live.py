@@ -8,11 +8,11 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from recorder import scenarios, tracer
 from probierlabor.live import batching, fields, form, recording, runs, speculative
 from probierlabor.pageblocks import live_block
 from trace_equal import same
+
+from recorder import scenarios, tracer
 
 BASE = {"model": "GQA", "block_size": "4", "num_blocks": "16", "max_num_seqs": "2", "max_num_batched_tokens": "8",
         "chunked_prefill": "1", "prefix_caching": "1", "policy": "continuous"}
@@ -244,8 +244,8 @@ _lines = st.lists(st.tuples(st.text(alphabet=" abcäß|09?Z@\t", max_size=10), _
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests=_lines | _text, model=_text | st.sampled_from(fields.MODELS), policy=_text | st.sampled_from(["static"]),
-       numbers=st.fixed_dictionaries({k: _text for k in fields.NUMBERS}),
-       switches=st.fixed_dictionaries({k: _text for k in fields.SWITCHES}), tiles=st.none() | _text)
+       numbers=st.fixed_dictionaries(dict.fromkeys(fields.NUMBERS, _text)),
+       switches=st.fixed_dictionaries(dict.fromkeys(fields.SWITCHES, _text)), tiles=st.none() | _text)
 def test_any_settings_give_a_workload_within_the_limits_or_a_german_refusal(requests, model, policy, numbers, switches,
                                                                             tiles):
     tile = {} if tiles is None else {"tile_size": tiles}
@@ -385,7 +385,7 @@ _spec_text = st.text(max_size=8) | st.sampled_from(["", "0", "-3", "0,5", "1e3",
 
 
 @settings(max_examples=100, deadline=None)
-@given(values=st.fixed_dictionaries({k: _spec_text for k in ("prompt", "model", *fields.SPECULATIVE_NUMBERS)}),
+@given(values=st.fixed_dictionaries(dict.fromkeys(("prompt", "model", *fields.SPECULATIVE_NUMBERS), _spec_text)),
        model=st.sampled_from(tuple(v for v, _ in fields.SPECULATIVE["model"].choices)) | st.none())
 def test_any_speculative_settings_give_a_workload_within_the_limits_or_a_german_refusal(values, model):
     if model is not None:

@@ -11,11 +11,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from recorder import scenarios, tracer
 from probierlabor.live import batching, form, runs
 from probierlabor.realmodel import models
 from trace_equal import same
+
+from recorder import scenarios, tracer
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "static" / "vendor" / "pyodide"

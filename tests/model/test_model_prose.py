@@ -2,10 +2,11 @@
 
 import re
 
-from model.prose import markdown_paragraphs
-from model.site_prose import glossary_text, lesson_texts, page_texts, site_texts
 from probierlabor import SLUGS
 from probierlabor.pageblocks.glossary import TERMS
+
+from model.prose import markdown_paragraphs
+from model.site_prose import glossary_text, lesson_texts, page_texts, site_texts
 
 # pages/decode.md, its front matter and first paragraphs as written
 DECODE_HEAD = """---
@@ -113,5 +114,5 @@ def test_every_page_lesson_and_glossary_entry_is_there():
     assert set(lessons) == {f"lesson:{slug}" for slug in SLUGS}
     # the gqa lesson's first task, as the page shows it (numbers filled in)
     assert any(s.startswith("Stelle") and "Finde die größte Gruppenzahl G" in s for s in lessons["lesson:gqa"])
-    name, entries = glossary_text()
+    _name, entries = glossary_text()
     assert len(entries) == len(TERMS) and "das Token: " in " ".join(entries)

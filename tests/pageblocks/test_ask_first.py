@@ -4,10 +4,10 @@ entdeckst“ arrives folded (mkdocs_hooks/discoveries.py)."""
 import re
 
 import pytest
-
-from mkdocs_hooks import discoveries
 from probierlabor import SLUGS
 from probierlabor.pageblocks.glossary import FINDINGS
+
+from mkdocs_hooks import discoveries
 from tests.browser.conftest import SITE
 
 

@@ -5,10 +5,9 @@ its concept's own test file instead (flash-attention's blocks, rope's 180°, the
 from pathlib import Path
 
 import pytest
-
-from probierlabor.pageblocks import glossary, live_block, realmodel_block, realmodel_loss_block
 from probierlabor.concepts import continuous_batching, embeddings, graph, kreuzentropie_perplexitaet, prefix_caching
 from probierlabor.kit import api
+from probierlabor.pageblocks import glossary, live_block, realmodel_block, realmodel_loss_block
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,10 +5,10 @@ import re
 from pathlib import Path
 
 import pytest
-
 from probierlabor import SLUGS
-from probierlabor.pageblocks import glossary
 from probierlabor.concepts import graph
+from probierlabor.pageblocks import glossary
+
 from tools.sentences import blocks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ PAGES = [p.stem for p in sorted((ROOT / "pages").glob("*.md")) if p.stem != "glo
 def _rules():
     rules = [(re.compile(rx), t.term) for t in glossary.TERMS for rx in t.avoid]
     rules += [(re.compile(rx), instead) for rx, instead in glossary.PHRASES]
-    return rules + [(glossary.IMPERATIVE, "Imperativ in der e-Form (Stelle, Schiebe, Wähle …)")]
+    return [*rules, (glossary.IMPERATIVE, "Imperativ in der e-Form (Stelle, Schiebe, Wähle …)")]
 
 
 def findings(texts: list[str]) -> list[str]:

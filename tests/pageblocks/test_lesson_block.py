@@ -4,11 +4,10 @@ text escaped, no answer visible without the script, and a page without a lesson 
 from html.parser import HTMLParser
 
 import pytest
-
 from probierlabor import SLUGS
-from probierlabor.pageblocks import lesson_block
 from probierlabor.kit import api
 from probierlabor.kit.lesson import Lesson, Near, Prediction, Task
+from probierlabor.pageblocks import lesson_block
 
 WITH_LESSON = [slug for slug in SLUGS if lesson_block.lesson_of(slug) is not None]
 

@@ -6,7 +6,6 @@ already solves, or that its own example cannot reach, fails here before a studen
 import re
 
 import pytest
-
 from probierlabor import SLUGS
 from probierlabor.__main__ import main
 from probierlabor.kit import api, lesson
@@ -113,4 +112,4 @@ def test_cli_lists_and_checks_tasks(capsys):
 
 
 def test_every_concept_page_is_a_lesson():
-    assert WITH_LESSON == list(SLUGS)
+    assert list(SLUGS) == WITH_LESSON

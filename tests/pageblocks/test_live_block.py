@@ -8,10 +8,9 @@ import json
 import re
 
 import pytest
-
-from probierlabor.pageblocks import live_block
 from probierlabor.kit import fmt
 from probierlabor.live import batching, fields, speculative
+from probierlabor.pageblocks import live_block
 
 
 @pytest.mark.parametrize("slug", sorted(live_block.PAGES))

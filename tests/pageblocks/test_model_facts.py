@@ -9,12 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-from engine import pretrained
 from probierlabor import SLUGS
 from probierlabor.kit import api, fmt, site_tokenizer, vocabulary
 from probierlabor.pageblocks import live_block, model_facts
 from probierlabor.realmodel import views as realmodel_views
+
+from engine import pretrained
 from tests.browser.conftest import SITE
 
 ROOT = Path(__file__).resolve().parents[2]

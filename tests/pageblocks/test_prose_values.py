@@ -5,10 +5,10 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-
 from probierlabor import SLUGS
 from probierlabor.kit import api
 from probierlabor.pageblocks import prose_values as pv
+
 from tests.browser.conftest import SITE
 
 SLUG = "greedy-decoding"

@@ -3,10 +3,9 @@
 from html.parser import HTMLParser
 
 import pytest
-
 from probierlabor import SLUGS
-from probierlabor.pageblocks import workshop_block
 from probierlabor.kit import workshop
+from probierlabor.pageblocks import workshop_block
 
 
 class _Section(HTMLParser):

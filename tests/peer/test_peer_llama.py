@@ -16,9 +16,15 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from engine.attention import NoCacheAttention, tiled  # noqa: E402 (after the skip: without torch the module is not collected)
+from engine.attention import (  # noqa: E402 (after the skip: without torch the module is not collected)
+    NoCacheAttention,
+    tiled,
+)
 from engine.generate import greedy_paged  # noqa: E402 (after the skip: without torch the module is not collected)
-from engine.model import LlamaModel, tiny_config  # noqa: E402 (after the skip: without torch the module is not collected)
+from engine.model import (  # noqa: E402 (after the skip: without torch the module is not collected)
+    LlamaModel,
+    tiny_config,
+)
 from engine.tokenizer import CharTokenizer  # noqa: E402 (after the skip: without torch the module is not collected)
 
 PROMPT = CharTokenizer().encode("heute trinke ich tee")  # 20 tokens

@@ -21,8 +21,8 @@ from engine import torch_backend as tb  # noqa: E402
 from engine.attention import NoCacheAttention, dense_attention, tiled, tiled_attention  # noqa: E402
 from engine.engine import LLMEngine  # noqa: E402
 from engine.generate import greedy_paged, greedy_recompute  # noqa: E402
-from engine.paged_kv import KVCache  # noqa: E402
 from engine.model import LlamaModel, ModelConfig, tiny_config  # noqa: E402
+from engine.paged_kv import KVCache  # noqa: E402
 from engine.tokenizer import CharTokenizer  # noqa: E402
 from recorder.tracer import describe_cpu  # noqa: E402
 

@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from probierlabor.pageblocks import realmodel_block
+from probierlabor.realmodel import fields, form, methods, models, views
+from probierlabor.realmodel.fields import MAX_NEW_TOKENS, PROMPT_CHARS, PROMPT_TOKENS, TOP
 
 from engine.attention import NoCacheAttention
 from engine.generate import greedy_recompute
 from engine.sampler import SamplingParams, sample, softmax
 from engine.speculative import speculative_generate
-from probierlabor.pageblocks import realmodel_block
-from probierlabor.realmodel import fields, form, methods, models, views
-from probierlabor.realmodel.fields import MAX_NEW_TOKENS, PROMPT_CHARS, PROMPT_TOKENS, TOP
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = "Der Hund läuft über die Straße"

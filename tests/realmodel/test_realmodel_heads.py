@@ -4,12 +4,12 @@ block's choices from the model's own configuration."""
 
 import numpy as np
 import pytest
-
-from engine.attention import attention_maps
 from probierlabor.pageblocks import heads_block
 from probierlabor.realmodel import heads, models
 from probierlabor.realmodel.fields import PROMPT_CHARS
 from probierlabor.realmodel.form import PromptError
+
+from engine.attention import attention_maps
 
 
 def test_every_layer_and_head_of_the_trained_model_row_by_row():

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from engine import pretrained
-from engine.attention import NoCacheAttention
 from probierlabor.kit import fmt
 from probierlabor.kit.model_files import DAMAGED
 from probierlabor.pageblocks import realmodel_loss_block
 from probierlabor.realmodel import loss, models
 from probierlabor.realmodel.fields import PROMPT_CHARS, PROMPT_TOKENS
 from probierlabor.realmodel.form import PromptError
+
+from engine import pretrained
+from engine.attention import NoCacheAttention
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "kreuzentropie-perplexitaet"

@@ -7,11 +7,20 @@ import numpy as np
 import pytest
 
 from engine import pretrained
-from recorder import bench, workloads
 from engine.engine import LLMEngine
 from engine.model import LlamaModel, tiny_config, tiny_model
-from recorder.workloads import (CHARS, RequestSpec, Workload, expected_prefix_savings, memory_pressure, realistic,
-                              shared_prompt, submit, system_prompt)
+from recorder import bench, workloads
+from recorder.workloads import (
+    CHARS,
+    RequestSpec,
+    Workload,
+    expected_prefix_savings,
+    memory_pressure,
+    realistic,
+    shared_prompt,
+    submit,
+    system_prompt,
+)
 
 # the tiny models' characters and the trained model's byte-level BPE (what the recorded runs use)
 TOKENIZERS = {"chars": CHARS, "bpe": pretrained.load_tokenizer()}
@@ -56,8 +65,8 @@ def test_realistic_mixes_lengths_and_staggers_arrivals():
     w = realistic()
     prompts = [len(r.prompt) for r in w.requests]
     new = [r.max_new_tokens for r in w.requests]
-    assert len(w.requests) == 16 and 4 <= min(prompts) and max(prompts) <= 40 and max(prompts) >= 3 * min(prompts)
-    assert 2 <= min(new) and max(new) <= 24 and max(new) >= 3 * min(new)
+    assert len(w.requests) == 16 and min(prompts) >= 4 and max(prompts) <= 40 and max(prompts) >= 3 * min(prompts)
+    assert min(new) >= 2 and max(new) <= 24 and max(new) >= 3 * min(new)
     assert len({r.arrival_step for r in w.requests}) >= 8
     assert any(" " in r.text for r in w.requests)  # words, not noise
 
@@ -119,8 +128,8 @@ def test_prefix_savings_formula_needs_its_conditions():
     that arrives together with the first one saves nothing: the formula is not true by construction."""
     w = shared_prompt(n=4, system_len=8, block_size=4)
     assert system_prompt(8)[1] == 8
-    twin = RequestSpec("twin", w.requests[1].prompt[:12] + (1, 2), 3, 5)
-    w2 = Workload("twin", w.requests + (twin,), dict(w.engine))
+    twin = RequestSpec("twin", (*w.requests[1].prompt[:12], 1, 2), 3, 5)
+    w2 = Workload("twin", (*w.requests, twin), dict(w.engine))
     assert bench.prefill_work(None, w2, True)[1] == expected_prefix_savings(5, 8, 4) + 4
     together = Workload("together", tuple(RequestSpec(r.req_id, r.prompt, r.max_new_tokens, 0) for r in w.requests),
                         dict(w.engine))

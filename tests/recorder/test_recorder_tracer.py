@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from trace_equal import same
 
 from engine import backends
-from recorder import cli, scenarios, tracer
 from engine.engine import LLMEngine
 from engine.generate import greedy_recompute
-from trace_equal import same
+from recorder import cli, scenarios, tracer
 
 COMMITTED = sorted(scenarios.TRACES_DIR.glob("*.json"))
 
@@ -317,7 +317,7 @@ def test_any_run_replays_to_the_engine_final_state(requests, num_blocks, block_s
     pool = engine.pool
     assert state["refs"] == [b.ref_count for b in pool.blocks] == [0] * num_blocks
     assert set(state["cached"]) == {b.block_id for b in pool.blocks if b.block_hash is not None}
-    assert state["outputs"] == {k: v for k, v in engine.outputs().items()}
+    assert state["outputs"] == dict(engine.outputs().items())
     assert state["finished"] == sorted(engine.outputs())
 
 
@@ -354,7 +354,7 @@ def test_cli_backend_choices_fail_clearly_before_recording(tmp_path, capsys):
         cli.main(["record", "decode-toy", "--backend", "jax", "--dir", str(tmp_path)])
     assert exit_.value.code == 2 and "choose from 'numpy', 'torch'" in capsys.readouterr().err
     # asking torch of a scenario that has no Llama model names the ones that can (no torch needed to say so)
-    with pytest.raises(ValueError, match="läuft nur mit numpy.*continuous-batching-realistic"):
+    with pytest.raises(ValueError, match=r"läuft nur mit numpy.*continuous-batching-realistic"):
         scenarios.get("decode-toy").record(backends.Backend("torch"))
     assert {n for n, s in scenarios.SCENARIOS.items() if s.torch} == {
         "continuous-batching-realistic", "continuous-batching-realistic-static", "prefix-caching-shared",
@@ -465,10 +465,10 @@ def test_every_committed_trace_is_within_the_bounds_with_room_to_spare():
 def _leaves(value, path=()):
     if isinstance(value, dict):
         for key, item in value.items():
-            yield from _leaves(item, path + (key,))
+            yield from _leaves(item, (*path, key))
     elif isinstance(value, list):
         for i, item in enumerate(value[:3]):
-            yield from _leaves(item, path + (i,))
+            yield from _leaves(item, (*path, i))
     yield path
 
 

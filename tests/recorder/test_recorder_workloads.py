@@ -13,7 +13,7 @@ from recorder import workloads
 def test_text_of_length_has_exactly_that_many_characters(first):
     # the words often end one before the length: there it came out one short
     for seed in range(20):
-        for length in range(0, 70):
+        for length in range(70):
             text = workloads.text_of_length(np.random.default_rng(seed), length, first)
             assert len(text) == length, (seed, length, text)
 

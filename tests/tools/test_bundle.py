@@ -144,7 +144,7 @@ def test_a_hard_link_out_of_the_site_is_refused_one_within_is_packed_under_each_
     private = tmp_path / "privat.txt"
     private.write_text("root:x:0:0", encoding="utf-8")
     os.link(private, site / "static" / "notiz.txt")
-    with pytest.raises(SystemExit, match="static/notiz.txt ist ein harter Link.*außerhalb"):
+    with pytest.raises(SystemExit, match=r"static/notiz.txt ist ein harter Link.*außerhalb"):
         bundle.build(site, tmp_path / "dist")
     assert not list((tmp_path / "dist").glob("*"))
     (site / "static" / "notiz.txt").unlink()

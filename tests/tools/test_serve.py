@@ -90,9 +90,9 @@ def _running(folder, **options):
 
 def test_a_connection_that_sends_nothing_is_closed_after_the_timeout(tmp_path):
     # 150 half-open connections would otherwise keep 150 threads waiting forever
-    with _running(tmp_path, timeout=0.2) as server:
-        with socket.create_connection(("127.0.0.1", server.server_port), timeout=20) as idle:
-            assert idle.recv(100) == b""  # closed by the server; a hanging server fails with a client timeout
+    with _running(tmp_path, timeout=0.2) as server, \
+            socket.create_connection(("127.0.0.1", server.server_port), timeout=20) as idle:
+        assert idle.recv(100) == b""  # closed by the server; a hanging server fails with a client timeout
 
 
 def test_a_folder_is_never_listed(served):
@@ -174,19 +174,19 @@ def _closed(connection: socket.socket) -> bool:
 
 def test_a_client_dripping_its_headers_is_cut_off_at_the_deadline(tmp_path):
     # a timeout per read alone lets a client that sends a byte now and then keep a thread as long as it likes
-    with _running(tmp_path, timeout=0.5) as server:
-        with socket.create_connection(("127.0.0.1", server.server_port), timeout=5) as slow:
-            slow.sendall(b"GET / HTTP/1.0\r\n")
-            for _ in range(50):  # 5 s of dripping, ten times the deadline
-                try:
-                    slow.sendall(b"X")
-                except ConnectionError:
-                    break
-                time.sleep(0.1)
-                if _closed(slow):
-                    break
-            else:
-                pytest.fail("the server still reads a request that started 5 s ago")
+    with (_running(tmp_path, timeout=0.5) as server,
+          socket.create_connection(("127.0.0.1", server.server_port), timeout=5) as slow):
+        slow.sendall(b"GET / HTTP/1.0\r\n")
+        for _ in range(50):  # 5 s of dripping, ten times the deadline
+            try:
+                slow.sendall(b"X")
+            except ConnectionError:
+                break
+            time.sleep(0.1)
+            if _closed(slow):
+                break
+        else:
+            pytest.fail("the server still reads a request that started 5 s ago")
 
 
 def test_connections_beyond_the_cap_wait_and_hold_no_thread(tmp_path):
@@ -199,10 +199,8 @@ def test_connections_beyond_the_cap_wait_and_hold_no_thread(tmp_path):
                 slow.append(socket.create_connection(("127.0.0.1", server.server_port), timeout=5))
                 slow[-1].sendall(b"GET / HTTP/1.0\r\n")
             for connection in slow:
-                try:
+                with contextlib.suppress(OSError):
                     connection.sendall(b"X")
-                except OSError:
-                    pass
             most = max(most, threading.active_count() - before)
             time.sleep(0.05)
         for connection in slow:

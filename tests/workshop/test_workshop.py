@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pytest
-
-from probierlabor import SLUGS, module_name, workshop as scripts
+from probierlabor import SLUGS, module_name
+from probierlabor import workshop as scripts
 from probierlabor.kit import api, workshop
 
 WITH_SCRIPT = [s for s in SLUGS if Path(scripts.__path__[0], f"{module_name(s)}.py").exists()]
@@ -42,7 +42,7 @@ def test_an_unknown_concept_has_no_script():
 
 
 def test_every_concept_page_has_a_script():
-    assert WITH_SCRIPT == list(SLUGS)
+    assert list(SLUGS) == WITH_SCRIPT
 
 
 @pytest.mark.parametrize("slug", WITH_SCRIPT)

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from probierlabor.kit import workshop
 
 RUNNER = Path(__file__).resolve().parents[2] / "static" / "py" / "workshop_run.py"

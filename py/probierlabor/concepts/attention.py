@@ -19,6 +19,7 @@ other) or drags each vector's tip in the figure (static/js/experiment/mount.js, 
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from html import escape
@@ -446,7 +447,7 @@ def _tie(result) -> bool:
 
 def _closest_scores(result) -> float:
     scores = sorted(Fraction(s) for s in _visible_scores(result))
-    return min((b - a for a, b in zip(scores, scores[1:])), default=math.inf)
+    return min((b - a for a, b in itertools.pairwise(scores)), default=math.inf)
 
 
 LESSON = Lesson(
@@ -484,7 +485,7 @@ LESSON = Lesson(
              solved=lambda params, result: _tie(result),
              explain="Gleiche Scores geben gleiche Gewichte, genau gleich, welche Zahl die Softmax auch "
                      "ausrechnet. Es kommt nur auf q·k an, nicht darauf, wie Key oder Query einzeln aussehen.",
-             example={"keys": KEYS[:4] + (2.0, 0.5) + KEYS[6:]},
+             example={"keys": (*KEYS[:4], 2.0, 0.5, *KEYS[6:])},
              hints=("Gleiche Gewichte gibt es nur bei gleichen Scores.",
                     "Der Score ist q·k. Ändere einen Key oder die Query, bis zwei Scores gleich sind.",
                     "Mit q = (2; 1) hat „Katze“ den Score 4,5. Schiebe den Key von „jagt“, bis "
@@ -508,7 +509,7 @@ LESSON = Lesson(
                                             and result["winners"] == [0]),
              explain="Der Score hängt vom Key ab: Zeigt der Key von „Die“ in die Richtung der Query "
                      "und ist länger als die anderen, gewinnt „Die“.",
-             example={"keys": (3.0, 1.5) + KEYS[2:]},
+             example={"keys": (3.0, 1.5, *KEYS[2:])},
              hints=("Der Key von „Die“ zeigt nach links oben, q nach rechts.",
                     "Ziehe die Spitze des Keys von „Die“ nach rechts, in die Richtung von q.",
                     "Mit q = (2; 1) muss der Key q·k über 4,5 bringen, den Score von „Katze“."),

@@ -43,10 +43,10 @@ from functools import lru_cache
 
 from ..kit import distribution, fmt, vocabulary
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.decoding_tree import Tree
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
-from ..kit.decoding_tree import Tree
 
 SLUG = "beam-search"
 TITLE = "Beam Search"
@@ -138,7 +138,7 @@ def grow(rows: dict, depth: int = MAX_LEN) -> dict:
             return
         out[seq] = rows[seq[-1:]]
         for tok, _ in out[seq]:
-            grow(seq + (tok,))
+            grow((*seq, tok))
 
     grow(())
     return out
@@ -190,7 +190,7 @@ def search(tree, width: int, alpha: float = 0.0, depth: int = MAX_LEN) -> dict:
     running = [((), Fraction(1))]
     finished, steps = [], []
     for _ in range(depth):
-        candidates = [(seq + (tok,), p * q) for seq, p in running for tok, q in t[seq]]
+        candidates = [((*seq, tok), p * q) for seq, p in running for tok, q in t[seq]]
         ranked = sorted(candidates, key=lambda c: -c[1])  # stable: ties keep the listing order
         top = ranked[:width]
         new_running = [c for c in ranked if not ended(c[0], depth)][:width]
@@ -220,7 +220,7 @@ def all_sequences(tree, depth: int = MAX_LEN):
             out.append((seq, p))
             return
         for tok, q in t[seq]:
-            walk(seq + (tok,), p * q)
+            walk((*seq, tok), p * q)
 
     walk((), Fraction(1))
     return out
@@ -316,7 +316,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     tree = grow({tuple(prefix): tuple((tok, Fraction(q)) for tok, q in pairs) for prefix, pairs in r["rows"]}, depth)
     shown_steps = r["step"]
     fate = {}
-    for i, s in enumerate(r["steps"][:shown_steps]):
+    for _i, s in enumerate(r["steps"][:shown_steps]):
         for c in s["candidates"]:
             fate[c["seq"]] = c["fate"]
     done = shown_steps >= len(r["steps"])
@@ -342,7 +342,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     for level in range(depth - 1, 0, -1):  # an inner node sits in the middle of its children
         for seq in tree:
             if len(seq) == level:
-                kids = [y_of[seq + (tok,)] for tok, _ in tree[seq]]
+                kids = [y_of[(*seq, tok)] for tok, _ in tree[seq]]
                 y_of[seq] = sum(kids) / len(kids)
     for seq in rows:  # an answer that ends early is placed like an inner node, the mean of its one row
         if len(seq) < depth:
@@ -396,7 +396,7 @@ def view(r: dict, layout: str = WIDE) -> View:
 
     def edges(seq):
         for tok, q in tree[seq]:
-            child = seq + (tok,)
+            child = (*seq, tok)
             # a third step's rows stand too close for labels placed by a fixed share of the way
             clear = (radius(seq), radius(child)) if depth > MAX_LEN else None
             t.edge(at(seq), at(child), edge_cls(child), fmt.exact(q, *edge_places),
@@ -409,7 +409,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     chance = {(): Fraction(1)}
     for seq in tree:
         for tok, q in tree[seq]:
-            chance[seq + (tok,)] = chance[seq] * q
+            chance[(*seq, tok)] = chance[seq] * q
     for level in range(1, depth):
         for seq in chance:
             if len(seq) == level:

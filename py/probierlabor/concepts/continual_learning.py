@@ -32,15 +32,15 @@ from __future__ import annotations
 import math
 import random
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from . import continual_learning_messages as cm
-from .continual_learning_trajectories import TRAJECTORIES
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
+from . import continual_learning_messages as cm
+from .continual_learning_trajectories import TRAJECTORIES
 
 SLUG = "continual-learning"
 TITLE = "Continual Learning"
@@ -94,7 +94,7 @@ def words(text: str) -> list[str]:
     return sorted(set(re.findall(r"[a-zäöüß]+", text.lower())))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _data():
     vocab: dict[str, int] = {}
     for dep in DEPARTMENTS:
@@ -173,7 +173,7 @@ def _epoch(W, data, rng, prox=None):
                 Wc[:] = [w * k + q for w, k, q in zip(Wc, keep, pull)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def old_model() -> tuple[tuple[float, ...], ...]:
     """The weights after the old task (Lieferung, Rücksendungen)."""
     W = [[0.0] * size() for _ in range(3)]
@@ -184,7 +184,7 @@ def old_model() -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(row) for row in W)
 
 
-@lru_cache(maxsize=None)
+@cache
 def fisher() -> tuple[tuple[float, ...], ...]:
     """Diagonal Fisher information of the old model on the old training messages (exact for softmax)."""
     W = old_model()

@@ -217,7 +217,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     ]
     names = [n for n, _, _ in r["requests"]]
     vary = names[min(1, len(names) - 1)]
-    rounds = dict((n, rounds) for n, _, rounds in r["requests"])[vary]
+    rounds = {n: rounds for n, _, rounds in r["requests"]}[vary]
     at = names.index(w)
     rows = [[row["b"]] + [f"{a}→{b}" for k in ("continuous", "fixed") for a, b in [row[k][at]]]
             + ["ja" if row["continuous"] == row["fixed"] else "nein"] for row in r["table"]]

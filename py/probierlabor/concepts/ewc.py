@@ -193,7 +193,7 @@ def _narrow_place(plot: svg.Plot, a: float, b: float, lines: tuple[str, ...], wi
     found = [lay(*c) for c in usual]
     found = next((f for f in found if all(free(box) for box in f[1])), None)
     if found is None:
-        fits = (f for f in map(lambda c: lay(*c), around) if all(free(box) for box in f[1]) and own(f[1]))
+        fits = (f for f in (lay(*c) for c in around) if all(free(box) for box in f[1]) and own(f[1]))
         found = min(fits, key=lambda f: distance(f[1], x, y), default=None)
     if found is None:
         return None
@@ -227,7 +227,7 @@ def _draw(r: dict, layout: str, in_key: tuple[str, ...]) -> tuple[svg.Plot, list
         plot.polyline(contour, "pl-contour")
     plot.line(0, 4, 4, 0, "pl-constraint")
     # the line's name goes to the one of two places farther from every point (an own start moves them)
-    points = list(r["all_modes"].values()) + [r["start"]]
+    points = [*list(r["all_modes"].values()), r["start"]]
     place = max(((3.05, 1.05), (1.05, 3.05)), key=lambda at: min(math.dist(at, pt) for pt in points))
     plot.text(*place, "w₁ + w₂ = 4", "pl-label pl-constraint-label")
     if r["mode"] != "none":

@@ -290,7 +290,7 @@ def view(r: dict, layout: str = WIDE) -> View:
         v = lo + (hi - lo) * k / 4
         parts.append(f'<line class="pl-fa-local" x1="{px(v):.1f}" y1="{y_ax}" x2="{px(v):.1f}" y2="{y_ax + 5}"/>')
         parts.append(svg.text(px(v), y_ax + 20, num(v, 3), "pl-tick", "middle"))
-    for k, row in enumerate(r["rows"][: r["done"]]):
+    for row in r["rows"][: r["done"]]:
         x = px(row["local"])
         parts.append(f'<line class="pl-fa-local" x1="{x:.1f}" y1="{y_ax - 8}" x2="{x:.1f}" y2="{y_ax + 8}"/>')
     xd, xo, xn = px(r["dense"]), px(r["online"]), px(r["naive"])
@@ -339,7 +339,7 @@ def _table(r: dict) -> str:
                         else score_text(row["m"]))
             cells = [positions(row["positions"]), score_text(row["local_max"]), m_change, num(row["scale"]),
                      num(row["l"]), num(row["u"]), num(row["result"]), num(row["local"])]
-        rows.append([k + 1] + cells)
+        rows.append([k + 1, *cells])
     head = ("Block", "Keys", "Blockmax", "m → m′", "Faktor e^(m−m′)", "l", "u", "u/l", "Blockergebnis")
     return table(head, rows, caption="Laufender Zustand nach jedem Block", highlight=r["done"] - 1,
                  row_heads=True, numeric=True, wide=True)

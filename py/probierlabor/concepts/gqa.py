@@ -81,7 +81,7 @@ def kv_bytes(kv_heads: int, batch: int = 1, layers: int = 32, tokens: int = 1024
 def compute(groups: int = 2, heads: int = 8, batch: int = 1, layers: int = 32, tokens: int = 1024,
             head_dim: int = 128, bytes_per: int = 2) -> dict:
     used, note = valid_groups(groups, heads)
-    factors = dict(batch=batch, layers=layers, tokens=tokens, head_dim=head_dim, bytes_per=bytes_per)
+    factors = {"batch": batch, "layers": layers, "tokens": tokens, "head_dim": head_dim, "bytes_per": bytes_per}
     sizes = {"gqa": kv_bytes(used, **factors), "mha": kv_bytes(heads, **factors), "mqa": kv_bytes(1, **factors)}
     return {
         "groups_asked": groups,

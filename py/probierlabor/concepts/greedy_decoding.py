@@ -27,9 +27,9 @@ from fractions import Fraction
 
 from ..kit import fmt
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.decoding_tree import Tree
 from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
-from ..kit.decoding_tree import Tree
 
 SLUG = "greedy-decoding"
 TITLE = "Greedy Decoding"

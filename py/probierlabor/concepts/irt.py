@@ -46,17 +46,7 @@ MAX_STEPS = 100
 TOLERANCE = 1e-12
 NAMES = ("θ₁", "θ₂", "b_A", "b_B", "b_C")
 
-PARAMS = tuple(
-    Param(f"k{a + 1}{t.lower()}", f"Agent {a + 1} · {t}", "int", P_TABLE[a][j], lo=0, hi=ATTEMPTS, step=1,
-          widget="number")
-    for a in range(2) for j, t in enumerate(TASKS)
-) + (
-    Param("c1", "Agent 1 versucht C", "bool", True,
-          help="Aus: Agent 1 hat Aufgabe C nie bearbeitet; die Zelle zählt dann nicht."),
-    Param("kappa", "Strafe κ", "choice", 0.1,
-          choices=tuple((k, "0 (keine)" if k == 0 else fmt.de_auto(k)) for k in KAPPAS),
-          help="Zieht alle Zahlen leicht zur 0. Ohne Strafe kann eine perfekte Zeile davonlaufen."),
-)
+PARAMS = (*tuple(Param(f"k{a + 1}{t.lower()}", f"Agent {a + 1} · {t}", "int", P_TABLE[a][j], lo=0, hi=ATTEMPTS, step=1, widget="number") for a in range(2) for j, t in enumerate(TASKS)), Param("c1", "Agent 1 versucht C", "bool", True, help="Aus: Agent 1 hat Aufgabe C nie bearbeitet; die Zelle zählt dann nicht."), Param("kappa", "Strafe κ", "choice", 0.1, choices=tuple((k, "0 (keine)" if k == 0 else fmt.de_auto(k)) for k in KAPPAS), help="Zieht alle Zahlen leicht zur 0. Ohne Strafe kann eine perfekte Zeile davonlaufen."))
 
 PRESETS = (
     Preset("Von vorn", {}, "Agent 1 schafft A und B meist, Agent 2 auch C."),
@@ -121,7 +111,7 @@ def _gradient_hessian(x, data, kappa):
 def _solve(h, g):
     """Gaussian elimination with partial pivoting for the small symmetric positive definite system."""
     n = len(g)
-    m = [row[:] + [g[i]] for i, row in enumerate(h)]
+    m = [[*row[:], g[i]] for i, row in enumerate(h)]
     for c in range(n):
         p = max(range(c, n), key=lambda r: abs(m[r][c]))
         m[c], m[p] = m[p], m[c]
@@ -379,7 +369,7 @@ def _path_chart(r: dict, layout: str) -> str:
     plot.grid(xticks=range(0, shown + 1, step), yticks=[v for v in range(-int(top), int(top) + 1) if v % yt == 0],
               xlabel="Newton-Schritt", ylabel="Schätzwert", xfmt=lambda v: fmt.de(int(v)),
               yfmt=lambda v: fmt.de(int(v)))
-    classes = ("pl-irt-agent1-path", "pl-irt-agent2-path") + tuple(f"{c}-path" for c in TASK_CLS)
+    classes = ("pl-irt-agent1-path", "pl-irt-agent2-path", *tuple(f"{c}-path" for c in TASK_CLS))
     for i, cls in enumerate(classes):
         pts = [(k, x[i]) for k, x in enumerate(path)]
         if r["status"] == "converged":

@@ -83,7 +83,7 @@ def student(s_a, split, teacher=TEACHER) -> tuple[Fraction, ...]:
     if len(teacher) == 2:
         return a, 1 - a
     rest = teacher[2:] if sum(teacher[2:]) > 0 else (Fraction(1),) * (len(teacher) - 2)
-    return (a, r * (1 - a)) + tuple((1 - r) * (1 - a) * w / sum(rest) for w in rest)
+    return (a, r * (1 - a), *tuple((1 - r) * (1 - a) * w / sum(rest) for w in rest))
 
 
 def label(n: int) -> tuple[int, ...]:
@@ -147,7 +147,7 @@ def compute(T: float = 1.0, s_a: float = 0.9, split: float = 0.5, alpha: float =
     teacher = distribution.shares(teacher) if own else TEACHER
     s = student(s_a, split, teacher)
     q, st = soften(teacher, T), soften(s, T)
-    ts = [round(T_MIN + i * T_STEP, 1) for i in range(int(round((T_MAX - T_MIN) / T_STEP)) + 1)]
+    ts = [round(T_MIN + i * T_STEP, 1) for i in range(round((T_MAX - T_MIN) / T_STEP) + 1)]
     return {
         "T": T,
         "alpha": alpha,

@@ -17,7 +17,6 @@ Proposal (P): the stepper goes on to E and F; the calculator's factors are numbe
 
 from __future__ import annotations
 
-
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
 from ..kit.layout import NARROW, WIDE, width
@@ -62,7 +61,7 @@ def kv_bytes(layers: int = 1, positions: int = 4, kv_heads: int = 2, dim: int = 
 def compute(step: int = 4, layers: int = 1, positions: int = 4, kv_heads: int = 2, dim: int = 3,
             bytes_per: int = 4, batch: int = 1) -> dict:
     tokens = list(TOKENS[:step])
-    factors = dict(layers=layers, kv_heads=kv_heads, dim=dim, bytes_per=bytes_per, batch=batch)
+    factors = {"layers": layers, "kv_heads": kv_heads, "dim": dim, "bytes_per": bytes_per, "batch": batch}
     per_position = kv_bytes(positions=1, **factors)
     total = kv_bytes(positions=positions, **factors)
     return {

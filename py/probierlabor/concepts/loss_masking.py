@@ -74,7 +74,7 @@ def loss_formula(scored: list[int]) -> str:
     if not scored:
         return "kein Verlust: keine Position bewertet"
     runs, start = [], scored[0]
-    for a, b in zip(scored, scored[1:] + [None]):
+    for a, b in zip(scored, [*scored[1:], None]):
         if b != a + 1:
             runs.append((start, a))
             start = b

@@ -271,7 +271,7 @@ def view(r: dict, layout: str = WIDE) -> View:
                     margin=(34 + 18 * (key_rows - 1), 16, 64 if narrow else 46, 56))
     plot.grid(xticks=[math.log2(t) for t, _ in TICKS], yticks=[0, 0.2, 0.5, 0.8, 1.0],
               xlabel=("Bearbeitungszeit eines Menschen", "(log. Skala)"), ylabel="Erfolgswahrscheinlichkeit",
-              xfmt=lambda v: dict((round(math.log2(t), 6), label) for t, label in TICKS)[round(v, 6)],
+              xfmt=lambda v: {round(math.log2(t), 6): label for t, label in TICKS}[round(v, 6)],
               yfmt=lambda v: fmt.de(round(100 * v)) + " %")
     xs = [X_MIN + (X_MAX - X_MIN) * i / 160 for i in range(161)]
     if "data" in r:
@@ -355,8 +355,8 @@ def _sensitivity(r: dict, layout: str) -> str:
                     margin=(14, 20, 42, 72), layout=layout)
     plot.grid(xticks=range(30, 71, 10), yticks=[math.log2(t) for t, _ in TICKS],
               xlabel="Wahrscheinlichkeit bei 2 h", ylabel="Horizont",
-              xfmt=lambda v: f"{fmt.tick(v)} %", yfmt=lambda v: dict((round(math.log2(t), 6), label)
-                                                           for t, label in TICKS)[round(v, 6)])
+              xfmt=lambda v: f"{fmt.tick(v)} %", yfmt=lambda v: {round(math.log2(t), 6): label
+                                                           for t, label in TICKS}[round(v, 6)])
     cs = [lo_c + (hi_c - lo_c) * i / 80 for i in range(81)]
     refs = [x for x in (1.0, 0.5, 0.25) if abs(x - r["s"]) > 1e-9]
     for s_ref in refs:

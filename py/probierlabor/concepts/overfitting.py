@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from statistics import median
 
 from ..kit import fmt, polyfit, svg
@@ -99,14 +99,14 @@ def new_days(n: int = N_NEW_DAYS, seed: int = SEED_NEW_DAYS) -> tuple[list[float
     return temps, scoops
 
 
-@lru_cache(maxsize=None)
+@cache
 def _new_days_x() -> tuple[tuple[float, ...], tuple[float, ...], float]:
     temps, scoops = new_days()
     floor = math.sqrt(sum((y - true_scoops(t)) ** 2 for t, y in zip(temps, scoops)) / len(temps))
     return tuple(map(to_x, temps)), tuple(scoops), floor
 
 
-@lru_cache(maxsize=None)
+@cache
 def _new_days_moments():
     """Mean squared error on the new days as a quadratic form, so that a refit (every slider step,
     every drag frame) costs about 100 multiplications instead of 400 curve evaluations:
@@ -126,7 +126,7 @@ def new_days_rmse(coef) -> float:
     return math.sqrt(max(0.0, quad - 2 * sum(c * b for c, b in zip(coef, cross)) + yy))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _other_notebooks(n: int) -> tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]:
     books = []
     for k in range(N_OTHERS):
@@ -225,7 +225,7 @@ def _scoops_plot(layout: str) -> svg.Plot:
                     label="Eisverkauf nach Temperatur", margin=margin, layout=layout)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _unchanging(layout: str) -> tuple[tuple[str, ...], str]:
     """The axes and the true rule's curve: the same in every view of a layout, so drawn once, not on
     every drag move."""
@@ -309,7 +309,7 @@ def _degree_chart(r: dict, layout: str = WIDE) -> str:
     lo, hi = 1.0, 10 ** math.ceil(math.log10(top))
     plot = svg.Plot(320, 220, (0.5, 9.5), (math.log10(lo), math.log10(hi)), label="Fehler nach Grad",
                     margin=(14, 14, 40, 52), layout=layout)
-    ticks = [10 ** k for k in range(0, int(math.log10(hi)) + 1)]
+    ticks = [10 ** k for k in range(int(math.log10(hi)) + 1)]
     plot.grid(xticks=range(1, 10), yticks=[math.log10(t) for t in ticks], xlabel="Grad",
               ylabel="Fehler (log)", yfmt=lambda v: fmt.de(round(10 ** v)), xfmt=fmt.tick)
     plot.hline(math.log10(r["noise_floor"]), "pl-floor")

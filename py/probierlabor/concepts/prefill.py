@@ -17,10 +17,9 @@ over the visible positions (floats, shifted by their maximum).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from html import escape
-
-import math
 
 from ..kit import distribution, fmt, own_positions, svg
 from ..kit.contract import Param, Preset, Readout, View

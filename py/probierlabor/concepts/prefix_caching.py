@@ -52,7 +52,7 @@ def token_id(t: str) -> int:
 
 PARAMS = (
     Param("x", "X ersetzt", "choice", "H",
-          choices=tuple((t, t) for t in CACHED) + ((NONE, "nichts"),),
+          choices=(*tuple((t, t) for t in CACHED), (NONE, "nichts")),
           help="Welches Token der neuen Anfrage durch X ersetzt ist („nichts“: dieselbe Anfrage noch einmal)."),
     Param("block_size", "Tokens pro Block", "int", 2, lo=1, hi=8, step=1,
           help="Nur volle Blöcke werden gespeichert und wiederverwendet (im Beispiel 2)."),
@@ -139,7 +139,7 @@ def compute(x: str = "H", block_size: int = 2, cached: str = "", prompt: str = "
         "same_hash": [a == b for a, b in zip(old, new)],
         "full_blocks": len(new),
         # X at every position the letters A…H name, as far as the cached text reaches
-        "table": [case(t, size, stored) for t in CACHED[:len(stored)] + (NONE,)],
+        "table": [case(t, size, stored) for t in (*CACHED[:len(stored)], NONE)],
     })
     return r
 

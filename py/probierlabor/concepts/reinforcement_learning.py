@@ -85,10 +85,7 @@ def compute(gamma: float = 0.9, path: str = "A", reveal: str = "none", rewards: 
     known = {p: reveal == "both" or (reveal == "own" and p == path) for p in game_}
     tie = tie_gamma(game_)
     (a1, _), (b1, _) = game_["A"], game_["B"]
-    if returns["A"] == returns["B"]:
-        better = "gleich"
-    else:
-        better = "A" if returns["A"] > returns["B"] else "B"
+    better = "gleich" if returns["A"] == returns["B"] else "A" if returns["A"] > returns["B"] else "B"
     return {
         "gamma": float(g),
         "gamma_exact": str(g),

@@ -26,7 +26,7 @@ frequencies use the same q and k in every pair.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ..kit import fmt, svg
 from ..kit.contract import Param, Preset, Readout, View
@@ -85,7 +85,7 @@ def score(m: int, n: int, theta_deg: float, q=Q0, k=K0) -> float:
     return dot(rotate(q, m * theta_deg), rotate(k, n * theta_deg))
 
 
-@lru_cache(maxsize=None)
+@cache
 def frequencies(dim: int) -> tuple[float, ...]:
     """θᵢ = 10000^(−2i/d) radians, i = 0 … d/2 − 1 (Su et al., §3.2)."""
     return tuple(BASE ** (-2 * i / dim) for i in range(dim // 2))

@@ -236,7 +236,7 @@ def compute(variant: str = "kurz", packing: bool = True, strategy: str = "bfd",
         "blocked_by_separation": sum(v == 3 for line in att["cells"] for v in line),
         "b1_reads": [att["labels"][k] for k in range(n) if att["cells"][b1][k] in (1, 2)],
         "grid": att,
-        "loss": [[m for m in line] for line in marks],
+        "loss": [list(line) for line in marks],
         "scored": [rows[r][c]["label"] for r, line in enumerate(marks) for c, m in enumerate(line)
                    if m in ("ok", "leak")],
         "scored_count": sum(m in ("ok", "leak") for m in flat),

@@ -17,6 +17,7 @@ is a handle: dragged, it writes its logit into the own list (kit/drag.py ``direc
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -140,7 +141,7 @@ def compute(T: float = 1.0, greedy: bool = False, row: str = "beispiel", logits:
         "low_prob": min(probs),
         # the order of the probabilities is the order of the logits, at every T > 0
         "order": [tokens[i] for i in order],
-        "order_kept": all(probs[a] >= probs[b] for a, b in zip(order, order[1:])),
+        "order_kept": all(probs[a] >= probs[b] for a, b in itertools.pairwise(order)),
         "curves": [[t, softmax(z, t)] for t in temperatures()],
     }
 

@@ -36,8 +36,8 @@ from html import escape
 from engine.acceptance import balance
 
 from ..kit import fmt, svg
-from ..kit.layout import NARROW, WIDE, width
 from ..kit.contract import Param, Preset, Readout, View
+from ..kit.layout import NARROW, WIDE, width
 from ..kit.lesson import Lesson, Near, Prediction, Task
 from ..kit.table import table
 
@@ -110,8 +110,8 @@ def simulate(p, q, correction: str, trials: int, seed: int, b: dict | None = Non
     # The last bound as +∞ (it is 1, or 0 where every weight is 0): a draw below 1 then never lands past
     # the last token, the same token as clamping the index, without a clamp in the loop that runs a
     # thousand times on every slider step.
-    draft_cum = _cumulative(q)[:-1] + [math.inf]
-    corr_cum = _cumulative(b["correction"])[:-1] + [math.inf] if b["correction"] else None
+    draft_cum = [*_cumulative(q)[:-1], math.inf]
+    corr_cum = [*_cumulative(b["correction"])[:-1], math.inf] if b["correction"] else None
     counts = [0] * len(p)
     accepted = 0
     rnd = rng.random

@@ -22,6 +22,7 @@ number of tokens keeps them all.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from bisect import bisect_right
@@ -254,7 +255,7 @@ def _convergence(r: dict, layout: str) -> str:
     hi = max(1.0, math.log10(n))
     plot = svg.Plot(320, 230, (0, hi), (0, 1), label="Anteil der Züge nach und nach", margin=(12, 28, 44, 46),
                     layout=layout)
-    ticks = [k for k in range(0, int(hi) + 1)]
+    ticks = list(range(int(hi) + 1))
     plot.grid(xticks=ticks, yticks=[0, 0.5, 1], xlabel="Zahl der Züge (log)", ylabel="Anteil",
               xfmt=lambda v: fmt.de(10 ** int(v)), yfmt=lambda v: fmt.de(v, 1))
     ends = []
@@ -268,7 +269,7 @@ def _convergence(r: dict, layout: str) -> str:
         ends.append([plot.py(pts[-1][1]) + 4, token])
     # token names at the right end, pushed apart where the lines end close together
     ends.sort()
-    for a, b in zip(ends, ends[1:]):
+    for a, b in itertools.pairwise(ends):
         b[0] = max(b[0], a[0] + 12)
     if ends and ends[-1][0] > plot.bottom + 4:  # pushed below the frame: shift the stack back up
         ends[-1][0] = plot.bottom + 4

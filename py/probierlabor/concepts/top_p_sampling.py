@@ -265,7 +265,7 @@ def view(r: dict, layout: str = WIDE) -> View:
     labels = []  # the boxes of the texts over the bars, which the threshold's line leaves clear
     # cumulative axis
     parts.append(f'<line class="pl-frame" x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}"/>')
-    for i in range(0, 11):
+    for i in range(11):
         x = left + scale * i / 10
         parts.append(f'<line class="pl-grid" x1="{x:.1f}" y1="30" x2="{x:.1f}" y2="{axis_y}"/>')
         if i % 2 == 0:

@@ -50,7 +50,7 @@ SPLITS = (("notebook", "Heft", NOTEBOOK), ("validation", "Validierung", VALIDATI
 
 RULES = (("line", "Gerade"), ("curve", "Kurve"), ("mean", "Mittelwert"))
 RULE_LABEL = dict(RULES)
-FIXED = (("none", "noch keine"),) + RULES
+FIXED = (("none", "noch keine"), *RULES)
 CENTRE = 23  # the curve's bend is measured around the middle of the days, so λ means the same on every side
 DAMPING = ((0, "0 (durch alle Punkte)"), (0.1, "0,1"), (1, "1"), (10, "10"), (100, "100"))
 
@@ -418,7 +418,7 @@ def _table(r: dict) -> str:
                     text = exact_de(d["err_exact"][n])
                 cells.append(Cell(text, _col(n, rule)))
             sold = "?" if d["y"] is None else fmt.de(d["y"])
-            rows.append([f'{d["T"]} °C', sold] + cells)
+            rows.append([f'{d["T"]} °C', sold, *cells])
             classes.append("")
         mae_cells = []
         for n, _ in RULES:
@@ -428,7 +428,7 @@ def _table(r: dict) -> str:
             else:  # exact fraction on one line, its decimal below
                 text = "<br>".join(escape(part) for part in exact_de(value).split(" ", 1))
             mae_cells.append(Cell(text, _col(n, rule), html=True))
-        rows.append([Cell("Mittel", colspan=2)] + mae_cells)
+        rows.append([Cell("Mittel", colspan=2), *mae_cells])
         classes.append("pl-vs-mae")
     caption = "Abweichung je Tag in Kugeln (ohne Vorzeichen) und ihr Mittel (MAE), exakt"
     parts.append(table(head, rows, caption=caption, row_classes=classes, row_heads=True, numeric=True, wide=True))

@@ -12,8 +12,9 @@ import dataclasses
 import importlib
 import inspect
 import json
-from functools import lru_cache
-from typing import Any, Mapping
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
 
 from .. import SLUGS, module_name
 from . import layout as layouts
@@ -21,7 +22,7 @@ from . import lesson
 from .contract import Param
 
 
-@lru_cache(maxsize=None)
+@cache
 def concept(slug: str):
     if slug not in SLUGS:
         raise KeyError(f"Unbekanntes Konzept „{slug}“. Bekannt sind: {', '.join(SLUGS)}.")
@@ -82,7 +83,7 @@ def controls(slug: str, values: Mapping[str, Any]) -> dict:
     return {name: declared[name].to_field(v) for name, v in values.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def draws_narrow(slug: str) -> bool:
     """Whether the concept lays its figure out for a narrow screen (its ``view`` takes a ``layout``)."""
     return "layout" in inspect.signature(concept(slug).view).parameters
@@ -139,7 +140,7 @@ def run_json(slug: str, raw_json: str, layout: str = layouts.WIDE) -> str:
     try:
         out = _run(slug, json.loads(raw_json or "{}"), layout, with_result=False)
         return json.dumps(out, ensure_ascii=False)
-    except Exception as error:  # noqa: BLE001 - the page must show a message, not a traceback
+    except Exception as error:
         return json.dumps({"slug": slug, "error": f"{type(error).__name__}: {error}"}, ensure_ascii=False)
 
 

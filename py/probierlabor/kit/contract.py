@@ -14,11 +14,11 @@ import math
 import re
 import reprlib
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from . import fmt
-
 
 SEED_MAX = 2**31 - 1
 
@@ -110,7 +110,7 @@ class Param:
             if not math.isfinite(value):
                 raise ValueError
             if value != int(value):
-                rounded = int(round(value))
+                rounded = round(value)
                 clamped, note = self._clamp(rounded, given=value)
                 return clamped, note or (
                     f"„{self.label}“: {_given(value)} ist keine ganze Zahl; verwendet wird {self.format(clamped)}."
@@ -441,8 +441,7 @@ def _capped(problems: list[str]) -> list[str]:
     more = len(problems) - _NOTE_ITEMS
     if more <= 0:
         return problems
-    return problems[:_NOTE_ITEMS] + [f"{fmt.count(more, 'weiterer Eintrag', 'weitere Einträge')} "
-                                     f"{'wurde' if more == 1 else 'wurden'} ebenso ignoriert oder begrenzt"]
+    return [*problems[:_NOTE_ITEMS], f"{fmt.count(more, 'weiterer Eintrag', 'weitere Einträge')} " f"{'wurde' if more == 1 else 'wurden'} ebenso ignoriert oder begrenzt"]
 
 
 def _character(ch: str) -> str:
@@ -463,7 +462,7 @@ def _cut(items, high: int, plural: str, last: str):
 
 def _whole_and_different(values, repeats: bool = False) -> tuple[list[int], list[str]]:
     """Whole numbers in the order typed, each once unless ``repeats``; what changed, as parts of the note."""
-    rounded = [int(math.floor(v + 0.5)) for v in values]  # 2,5 → 3: half up, as a reader rounds
+    rounded = [math.floor(v + 0.5) for v in values]  # 2,5 → 3: half up, as a reader rounds
     problems = []
     broken = [v for v, r in zip(values, rounded) if v != r]
     if broken:

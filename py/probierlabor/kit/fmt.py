@@ -48,7 +48,7 @@ def de_auto(value: float, significant: int = 3) -> str:
     """Format with about ``significant`` significant digits, dropping trailing zeros (0,01 / 1 / 12,5)."""
     if value == 0 or not math.isfinite(value):
         return de(value, 0)
-    digits = max(0, significant - 1 - int(math.floor(math.log10(abs(value)))))
+    digits = max(0, significant - 1 - math.floor(math.log10(abs(value))))
     return de(value, digits, trim=True)
 
 

@@ -12,7 +12,7 @@ experiment's state: it never reaches the URL, and a shared link shows the same n
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 WIDE, NARROW = "wide", "narrow"
 LAYOUTS = (WIDE, NARROW)

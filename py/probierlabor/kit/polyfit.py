@@ -11,7 +11,7 @@ enough conditioned for Householder QR (the normal equations would square the con
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 # Generic on purpose: this module fits any data; a concept that knows what x means says so itself.
 UNDETERMINED = ("Die Punkte legen die Kurve nicht fest: es gibt weniger verschiedene x-Werte als "

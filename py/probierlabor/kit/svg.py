@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Callable, Iterable, Sequence
 from html import escape
-from typing import Callable, Iterable, Sequence
 
 from . import fmt
 from .layout import NARROW, WIDE, fewer_ticks
@@ -42,7 +42,7 @@ class Plot:
         self.left, self.right = left, width - right
         self.top, self.bottom = top, height - bottom
         self.label = label
-        self.clip_id = "c%08x" % zlib.crc32(f"{label}{width}{height}".encode())
+        self.clip_id = "c{:08x}".format(zlib.crc32(f"{label}{width}{height}".encode()))
         self.back: list[str] = []
         self.body: list[str] = []
         self.front: list[str] = []

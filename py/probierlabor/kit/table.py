@@ -8,9 +8,9 @@ through ``Cell(..., html=True)``. Markup stays well-formed XML: the tests parse 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Iterable, Sequence, Union
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Cell:
     header: bool = False
 
 
-Content = Union[str, int, Cell]
+Content = str | int | Cell
 
 
 def table(head: Sequence[Content] | Sequence[Sequence[Content]] | None, rows: Iterable,

@@ -47,7 +47,8 @@ def fill(slug: str, raw=None) -> str:
         if declared[name].normalise and value:  # the script takes chances: the typed numbers divided by their sum
             value = tuple(float(share) for share in distribution.shares(value))
         pattern = re.compile(rf"^{re.escape(name)} = .*$", re.M)
-        text = pattern.sub(lambda _: f"{name} = {literal(value)}", text, count=1)
+        line = f"{name} = {literal(value)}"
+        text = pattern.sub(lambda _, line=line: line, text, count=1)  # a function: the value may hold backslashes
     return text
 
 
@@ -57,7 +58,7 @@ def fill_json(slug: str, raw_json: str) -> str:
         return json.dumps({"script": fill(slug, json.loads(raw_json or "{}"))}, ensure_ascii=False)
     except KeyError as missing:
         return json.dumps({"error": missing.args[0]}, ensure_ascii=False)
-    except Exception as error:  # noqa: BLE001 - the page shows a message, not a traceback
+    except Exception as error:
         return json.dumps({"error": f"{type(error).__name__}: {error}"}, ensure_ascii=False)
 
 

@@ -24,16 +24,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from recorder import tracer, workloads
 from engine.block_pool import BlockPool
 from engine.engine import LLMEngine
 from engine.scheduler import POLICIES
+from recorder import tracer, workloads
 from recorder.tile_trace import TileRecorder
 
-from . import form
+from . import form, recording
 from .fields import ENGINE, NAMES, NUMBERS, SEPARATOR, SWITCHES
 from .form import WorkloadError
-from . import recording
 from .recording import REVISION, SCENARIO, SEED, Stopped
 
 # With FlashAttention's tiles every step carries layer 0's tiles of its last query (up to 96 keys at

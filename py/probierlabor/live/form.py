@@ -21,8 +21,23 @@ from collections.abc import Mapping
 
 from ..kit import fmt
 from ..kit.contract import Param, whole_characters
-from .fields import (ARTICLE, DEFAULT_NEW_TOKENS, ENGINE, MAX_REQUESTS, MODELS, NAMES, NUMBERS, PROMPT_CHARS,
-                     REQUEST, SEPARATOR, SPECULATIVE, SPECULATIVE_KEY, SPECULATIVE_NUMBERS, SWITCHES, TEXT_LABELS)
+from .fields import (
+    ARTICLE,
+    DEFAULT_NEW_TOKENS,
+    ENGINE,
+    MAX_REQUESTS,
+    MODELS,
+    NAMES,
+    NUMBERS,
+    PROMPT_CHARS,
+    REQUEST,
+    SEPARATOR,
+    SPECULATIVE,
+    SPECULATIVE_KEY,
+    SPECULATIVE_NUMBERS,
+    SWITCHES,
+    TEXT_LABELS,
+)
 
 
 class WorkloadError(ValueError):

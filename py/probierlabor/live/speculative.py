@@ -16,13 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from recorder import tracer
 from engine.sampler import GREEDY, SamplingParams
 from engine.speculative import speculative_generate
+from recorder import tracer
 from recorder.toy import ALPHABET, ARTICLE_P, ARTICLE_Q, ConstantModel
 
 from . import form, recording
-from .fields import ARTICLE, PROMPT_TOKENS, SPECULATIVE_NUMBERS as NUMBERS, TEXT_LABELS
+from .fields import ARTICLE, PROMPT_TOKENS, TEXT_LABELS
+from .fields import SPECULATIVE_NUMBERS as NUMBERS
 from .form import WorkloadError
 from .recording import REVISION, SCENARIO, SEED, Stopped
 

@@ -11,6 +11,7 @@ sentence gives every position's distribution; row i predicts token i + 1.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
 from engine import pretrained

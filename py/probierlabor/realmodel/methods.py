@@ -155,7 +155,7 @@ class _Beam(_Run):
         for (score, seq, rows), logits in zip(self.beams, self.pending, strict=True):
             logp = log_softmax(logits)
             for chosen in np.argsort(-logp, kind="stable")[:self.width]:
-                candidates.append((score + float(logp[chosen]), seq + [int(chosen)], rows + [logits]))
+                candidates.append((score + float(logp[chosen]), [*seq, int(chosen)], [*rows, logits]))
         candidates.sort(key=lambda c: -c[0])  # stable
         self.beams = candidates[:self.width]
         self._look()
