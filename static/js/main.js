@@ -11,7 +11,7 @@ import { onPage as paths } from "./classroom/paths.js";
 import { playerOf, setPlayer } from "./classroom/handles.js";
 import { control as offline, onPage as offlinePage } from "./offline/offline.js";
 import { config } from "./runtime/start.js";
-import { connect, fail, runtime } from "./runtime/python.js";
+import { connect, fail, runtime, whenReady } from "./runtime/python.js";
 import "./runtime/search-later.js";
 import { REAL_MODEL, query, renameOld } from "./url-state.js";
 
@@ -29,6 +29,13 @@ function realModel() {
     block.addEventListener("toggle", () => {
       if (block.open) (VIEWS[block.dataset.realmodelView] || VIEWS.decoding)().then((m) => m.open(block));
     });
+    // The pointer on its summary, or the keyboard's focus: the click that opens it is coming, and the worker
+    // starts loading Python, numpy and the model now (static/js/runtime/worker.js, prepare).
+    const summary = block.querySelector("summary");
+    const intent = () => whenReady.then(() => import("./runtime/worker.js")).then((worker) => {
+      worker.prepare("realmodel", config.bundle, worker.weights(JSON.parse(block.dataset.weights)).files);
+    }, () => {});
+    for (const type of ["pointerenter", "focusin"]) summary.addEventListener(type, intent, { once: true });
     if ([...query().keys()].some((key) => key.startsWith(REAL_MODEL))) block.open = true;
   }
 }
