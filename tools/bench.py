@@ -3,8 +3,9 @@
 In headless Chromium on loopback, for every concept page and for bare Pyodide pages:
 cold time to ready (fresh browser context, empty cache), time to first content, the time from a
 trusted input event to the repainted figure (slider; dragging a point), a repeat visit (the site
-stored offline, then a full reload), the site's size, and „Im Code nachrechnen“ (Ausführen → figure on
-first use and on a second run, beside the Systemcheck's numpy and matplotlib load times). Cold loads of the concept pages and of the
+stored offline, then a full reload), the site's size, „Im Code nachrechnen“ (Ausführen → figure on
+first use and on a second run, beside the Systemcheck's numpy and matplotlib load times), and the first
+run of the tab's Python worker („Ausführen“, the first step of „Am echten Modell“) against bare Pyodide starts. Cold loads of the concept pages and of the
 bare page are interleaved (a bare load after every two pages), and each page's ratio is the median of its
 loads divided by the bare loads just around them, so every ratio compares loads made under the same conditions. Targets:
 
@@ -21,6 +22,9 @@ loads divided by the bare loads just around them, so every ratio compares loads 
                                                just „Eigener Lauf“: each engine page's first preset run in
                                                the browser and in CPython, their ratio, the longest
                                                main-thread task while the engine runs
+    python tools/bench.py --first-runs-only    just the first „Ausführen“ of „Im Code nachrechnen“ and the first
+                                               step of „Am echten Modell“ in a fresh tab, each between two
+                                               bare Pyodide starts, and their ratio (target ≤ 1.0)
     python tools/bench.py --realmodel-only     just „Am echten Modell“: the model's load after the worker is up
                                                (target ≤ 2 s) and ms per generated token in the browser
                                                (target ≤ 30) beside CPython, on the six decoding pages
@@ -118,6 +122,16 @@ def paired_ratios(ready: list[tuple[str, float]]) -> list[tuple[str, float]]:
                                       min((j for j in bare if j > i), default=None)) if j is not None]
         out.append((name, ms / statistics.mean(near)))
     return out
+
+
+def serve_bare(site: Path):
+    """The bare Pyodide pages (BARE_PAGES) beside a copy of the build's static/ (a copy, not a link:
+    tools/serve.py refuses any path that resolves outside the folder it serves) → (server, url, folder)."""
+    root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))
+    shutil.copytree(site / "static", root / "static")
+    for name, imports in BARE_PAGES.items():
+        (root / f"{name}.html").write_text(BARE.format(imports=imports), encoding="utf-8")
+    return (*serve(root), root)
 
 
 def serve(folder: Path):
@@ -380,9 +394,21 @@ def repeat_visits(browser, url: str, reloads: int) -> list:
     return times
 
 
+def press_run(page, slug: str) -> float:
+    """„Ausführen“ of the open „Im Code nachrechnen“: ms from the press to the figure on the page."""
+    detail = page.evaluate("""() => new Promise((resolve) => {
+        const section = document.querySelector('.pl-workshop');
+        section.addEventListener('pl:workshop-done', (e) => resolve(e.detail), {once: true});
+        section.querySelector('[data-workshop-run]').click(); })""")
+    if detail["error"] or not detail["figures"]:
+        raise RuntimeError(f"{slug}: das Skript lief nicht durch ({detail})")
+    return detail["ms"]
+
+
 def workshop_times(browser, site_url: str, slug: str) -> dict:
-    """„Im Code nachrechnen“: „Ausführen“ → the figure on the page, on first use (the worker starts
-    Pyodide and loads numpy and matplotlib) and on a second run; beside them, the Systemcheck's load
+    """„Im Code nachrechnen“: „Ausführen“ → the figure on the page, on first use (pressed as soon as the code
+    shows: the worker's loading of Pyodide, numpy and matplotlib began only as the section opened) and on a
+    second run; beside them, the Systemcheck's load
     times of numpy and matplotlib in the page's own runtime (each in a fresh browser context)."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
@@ -396,18 +422,104 @@ def workshop_times(browser, site_url: str, slug: str) -> dict:
     page.wait_for_selector('[data-experiment][data-state="ready"]', timeout=120_000)
     page.click(".pl-workshop > summary")
     page.wait_for_selector(".pl-workshop .cm-editor", timeout=90_000)
-    runs = []
-    for _ in range(2):
-        detail = page.evaluate("""() => new Promise((resolve) => {
-            const section = document.querySelector('.pl-workshop');
-            section.addEventListener('pl:workshop-done', (e) => resolve(e.detail), {once: true});
-            section.querySelector('[data-workshop-run]').click(); })""")
-        if detail["error"] or not detail["figures"]:
-            raise RuntimeError(f"{slug}: das Skript lief nicht durch ({detail})")
-        runs.append(detail["ms"])
+    runs = [press_run(page, slug) for _ in range(2)]
     context.close()
     return {"slug": slug, "first_ms": runs[0], "second_ms": runs[1],
             "systemcheck_numpy_s": check["numpy"]["seconds"], "systemcheck_matplotlib_s": check["matplotlib"]["seconds"]}
+
+
+# The first run in a fresh tab, as a reader comes to it: the worker may start loading at a sign that a run
+# is coming (static/js/runtime/worker.js, prepare), so the bench gives the reader a reader's pauses. READ_S:
+# from the code on screen to the press of „Ausführen“ (the button sits under the code: the reader reads
+# or scrolls past it first); POINT_S: from the pointer on „Am echten Modell“'s summary to the click.
+# The same runs „at once“ (no pause, no pointer before the click) are the worst case, printed beside them.
+READ_S = 2.0
+POINT_S = 0.5
+FIRST_RUNS = ("workshop", "realmodel", "workshop at once", "realmodel at once")
+
+
+def first_run_order(rounds: int) -> list[str]:
+    """Each first run between two bare Pyodide starts (their mean is its reference, as for the cold
+    loads: paired_ratios); every other round backwards, so no kind always follows the same."""
+    order = ["bare"]
+    for run in range(rounds):
+        for name in (FIRST_RUNS if run % 2 == 0 else FIRST_RUNS[::-1]):
+            order += [name, "bare"]
+    return order
+
+
+def first_run(browser, site_url: str, name: str, workshop_slug: str, realmodel_slug: str) -> float:
+    """ms from the press (workshop) or the click that opens the block (realmodel) to the result, in a fresh
+    browser context once the page's own Python is ready."""
+    kind = name.split()[0]
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{site_url}/{workshop_slug if kind == 'workshop' else realmodel_slug}/")
+    page.wait_for_selector('[data-experiment][data-state="ready"]', timeout=120_000)
+    at_once = name.endswith("at once")
+    if kind == "workshop":
+        page.click(".pl-workshop > summary")
+        page.wait_for_selector(".pl-workshop .cm-editor", timeout=90_000)
+        if not at_once:
+            page.wait_for_timeout(READ_S * 1000)
+        ms = press_run(page, workshop_slug)
+    else:
+        summary = page.locator(".pl-realmodel > summary")
+        if not at_once:
+            summary.hover()
+            page.wait_for_timeout(POINT_S * 1000)
+        page.evaluate("""() => { const block = document.querySelector('.pl-realmodel');
+            window.__benchFirst = new Promise((resolve) => {
+              block.addEventListener('toggle', () => { const opened = performance.now();
+                block.addEventListener('pl:realmodel-done', (e) => resolve([performance.now() - opened, e.detail]), {once: true});
+              }, {once: true}); }); }""")
+        if at_once:  # no pointer on the summary first
+            page.evaluate("document.querySelector('.pl-realmodel').open = true")
+        else:
+            summary.click()
+        ms, detail = page.evaluate("window.__benchFirst")
+        if detail["error"]:
+            raise RuntimeError(f"{realmodel_slug}: „Am echten Modell“ lief nicht durch ({detail['error']})")
+    context.close()
+    return ms
+
+
+def first_runs(browser, site_url: str, bare_url: str, workshop_slug: str, realmodel_slug: str, rounds: int) -> dict:
+    """The first „Ausführen“ of „Im Code nachrechnen“ and the first step of „Am echten Modell“ in a fresh tab,
+    each against the bare Pyodide starts just before and after it: {name: {"ms": [...], "ratio": [...]}}, and
+    the bare starts under "bare"."""
+    measured = []
+    for name in first_run_order(rounds):
+        if name == "bare":
+            load = cold_load(browser, f"{bare_url}/bare.html")
+            load["context"].close()
+            measured.append((name, load["ready"]))
+        else:
+            measured.append((name, first_run(browser, site_url, name, workshop_slug, realmodel_slug)))
+    out = {name: {"ms": [ms for n, ms in measured if n == name]} for name in ("bare", *FIRST_RUNS)}
+    for name in FIRST_RUNS:
+        out[name]["ratio"] = [ratio for n, ratio in paired_ratios(measured) if n == name]
+    out["slugs"] = {"workshop": workshop_slug, "realmodel": realmodel_slug}
+    return out
+
+
+def first_run_checks(runs: dict) -> list[tuple[str, float]]:
+    """The target: each first run (after the reader's pause) within 1.0 × a bare Pyodide start."""
+    return [(f"first {label} vs 1.0 × a bare Pyodide start (median ratio)", median(runs[name]["ratio"]))
+            for name, label in (("workshop", "„Ausführen“ of „Im Code nachrechnen“"),
+                                ("realmodel", "step of „Am echten Modell“"))]
+
+
+def print_first_runs(runs: dict) -> None:
+    print(f"\n{'first run in a fresh tab':<28}{'median s':>10}{'× bare':>8}   (ratio per run)")
+    print(f"{'bare Pyodide start':<28}{median(runs['bare']['ms']) / 1000:>10.2f}")
+    for name in FIRST_RUNS:
+        ratios = runs[name]["ratio"]
+        print(f"{name:<28}{median(runs[name]['ms']) / 1000:>10.2f}{median(ratios):>8.2f}   "
+              + " ".join(f"{r:.2f}" for r in ratios))
+    print(f"(workshop: „Ausführen“ → figure on {runs['slugs']['workshop']}, pressed {READ_S:g} s after the code "
+          f"showed; realmodel: the click that opens the block → first distribution on {runs['slugs']['realmodel']}, "
+          f"the pointer {POINT_S:g} s on its summary before; at once: no pause, no pointer)")
 
 
 LONG_TASKS = """() => { window.__benchLong = []; if (window.__benchObserver) window.__benchObserver.disconnect();
@@ -566,6 +678,10 @@ def main(argv=None) -> int:
     parser.add_argument("--workshop-only", action="store_true",
                         help="measure only „Im Code nachrechnen“ (on --workshop-page) and the Systemcheck")
     parser.add_argument("--workshop-page", default="top-p-sampling", help="a page with a workshop script")
+    parser.add_argument("--realmodel-page", default="top-p-sampling", help="a page with „Am echten Modell“")
+    parser.add_argument("--first-runs-only", action="store_true",
+                        help="measure only the first run of „Im Code nachrechnen“ and the first step of „Am echten "
+                             "Modell“ in a fresh tab, each beside bare Pyodide starts (--runs rounds)")
     parser.add_argument("--live-only", action="store_true",
                         help="measure only „Eigener Lauf“ on the engine pages (browser vs CPython, long tasks)")
     parser.add_argument("--realmodel-only", action="store_true",
@@ -595,7 +711,10 @@ def main(argv=None) -> int:
 
     # A part alone: (key in the JSON, measure(browser, url), print)
     live_pages = [s for s in args.pages.split(",") if s in live_block.PAGES] if args.pages else sorted(live_block.PAGES)
-    part = (("live", lambda browser, url: live_times(browser, url, live_pages), print_live)
+    part = (("first_runs", lambda browser, url: first_runs(browser, url, bare_url, args.workshop_page,
+                                                           args.realmodel_page, args.runs), print_first_runs)
+            if args.first_runs_only else
+            ("live", lambda browser, url: live_times(browser, url, live_pages), print_live)
             if args.live_only else
             ("realmodel", lambda browser, url: realmodel_times(browser, url, realmodel_pages("decoding")), print_realmodel)
             if args.realmodel_only else
@@ -604,12 +723,18 @@ def main(argv=None) -> int:
     if part:
         key, measure, show = part
         server, url = serve(site)
+        bare_server, bare_url, bare_root = serve_bare(site)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
+            cold_load(browser, f"{bare_url}/bare.html")["context"].close()  # Chromium's own first start
             measured = measure(browser, url)
             browser.close()
         server.shutdown()
+        bare_server.shutdown()
+        shutil.rmtree(bare_root)
         show(measured)
+        if key == "first_runs":
+            print_checks(first_run_checks(measured))
         if args.json:
             Path(args.json).parent.mkdir(parents=True, exist_ok=True)
             Path(args.json).write_text(json.dumps({key: measured}, indent=1))
@@ -644,13 +769,8 @@ def main(argv=None) -> int:
                 Path(args.json).write_text(json.dumps({"slider_side_by_side": compared, "checks": checks}, indent=1))
             return 0
 
-    bare_root = Path(tempfile.mkdtemp(prefix="probierlabor-bench-"))
-    # a copy, not a link: tools/serve.py refuses any path that resolves outside the folder it serves
-    shutil.copytree(site / "static", bare_root / "static")
-    for name, imports in BARE_PAGES.items():
-        (bare_root / f"{name}.html").write_text(BARE.format(imports=imports), encoding="utf-8")
     site_server, site_url = serve(site)
-    bare_server, bare_url = serve(bare_root)
+    bare_server, bare_url, bare_root = serve_bare(site)
 
     targets = {name: f"{bare_url}/{name}.html" for name in BARE_PAGES}
     targets.update({slug: f"{site_url}/{slug}/" for slug in slugs})
@@ -686,6 +806,7 @@ def main(argv=None) -> int:
         repeat_page = args.repeat_page if args.repeat_page in loads else slugs[0]
         repeat = repeat_visits(browser, targets[repeat_page], args.runs)
         workshop = workshop_times(browser, site_url, args.workshop_page)
+        firsts = first_runs(browser, site_url, bare_url, args.workshop_page, args.realmodel_page, args.runs)
         lives = live_times(browser, site_url, [slug for slug in sorted(live_block.PAGES) if slug in slugs])
         browser.close()
     site_server.shutdown()
@@ -740,6 +861,7 @@ def main(argv=None) -> int:
           f"median {median(repeat) / 1000:.2f} s = {repeat_ratio:.2f} × its cold start ({cold_ms / 1000:.2f} s), "
           f"{median(repeat) / bare_ready:.2f} × the bare runtime's cold start")
     print_workshop(workshop)
+    print_first_runs(firsts)
     print_live(lives)
     print(f"\nwhole site: {site_mb:.1f} MB")
     checks = []
@@ -758,6 +880,7 @@ def main(argv=None) -> int:
     for r in lives:
         checks.append((f"{r['slug']}: Eigener Lauf, longest main-thread task on a second run vs 100 ms",
                        r["second"]["longest_task_ms"] / 100))
+    checks += first_run_checks(firsts)
     checks.append(("continual learning: one variant trained vs 50 ms", train / 50))
     checks.append(("speculative decoding: compute and view at 10 000 trials vs 100 ms", speculative / 100))
     checks.append(("METR horizon: a run at 160 tasks vs 50 ms", horizon / 50))
@@ -769,7 +892,7 @@ def main(argv=None) -> int:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({"rows": rows, "site_mb": site_mb, "page_changes": changes, "repeat_visit_ms": repeat,
-                                                   "replay_step_ms": replays, "training_ms": train, "speculative_ms": speculative, "metr_horizon_ms": horizon, "reservoir_ms": reservoir, "workshop": workshop, "live": lives,
+                                                   "replay_step_ms": replays, "training_ms": train, "speculative_ms": speculative, "metr_horizon_ms": horizon, "reservoir_ms": reservoir, "workshop": workshop, "first_runs": firsts, "live": lives,
                                                    "slider_side_by_side": compared, "checks": checks}, indent=1))
     return 0
 

@@ -11,7 +11,7 @@ import { onPage as paths } from "./classroom/paths.js";
 import { playerOf, setPlayer } from "./classroom/handles.js";
 import { control as offline, onPage as offlinePage } from "./offline/offline.js";
 import { config } from "./runtime/start.js";
-import { connect, fail, runtime } from "./runtime/python.js";
+import { connect, fail, runtime, whenReady } from "./runtime/python.js";
 import "./runtime/search-later.js";
 import { REAL_MODEL, query, renameOld } from "./url-state.js";
 
@@ -33,11 +33,19 @@ const FEATURES = [
   { markup: "[data-live]", load: () => import("./live/live.js") },
   // „Am echten Modell“: the view its data-realmodel-view names (static/js/realmodel/frame.js)
   { markup: "details[data-realmodel]", load: () => import("./realmodel/frame.js"),
-    opened: () => [...query().keys()].some((key) => key.startsWith(REAL_MODEL)) },
+    opened: () => [...query().keys()].some((key) => key.startsWith(REAL_MODEL)), intent: prepareModel },
   { always: offlinePage },
   { always: paths },
   { always: backToTop },
 ];
+
+// The pointer on a closed block's summary, or the keyboard's focus: the click that opens it is coming, and
+// the worker starts loading Python, numpy and the model now (static/js/runtime/worker.js, prepare).
+function prepareModel(block) {
+  whenReady.then(() => import("./runtime/worker.js")).then((worker) => {
+    worker.prepare("realmodel", config.bundle, worker.weights(JSON.parse(block.dataset.weights)).files);
+  }, () => {});
+}
 
 const loaded = new Map();  // feature → the promise of its module, once asked for
 const arrived = new Map();  // feature → its module, once there
@@ -55,9 +63,17 @@ function toggled(event) {
   if (el.open) load(FEATURES.find((f) => f.opened && el.matches(f.markup))).then((m) => m.open(el));
 }
 
+// One listener per block too: the intent is told once, however often the block is wired.
+function intended(event) {
+  const el = event.currentTarget.closest("details");
+  FEATURES.find((f) => f.intent && el.matches(f.markup))?.intent(el);
+}
+
 function wireClosed(feature) {
   for (const el of document.querySelectorAll(feature.markup)) {
     el.addEventListener("toggle", toggled);
+    const summary = feature.intent && el.querySelector("summary");
+    if (summary) for (const type of ["pointerenter", "focusin"]) summary.addEventListener(type, intended, { once: true });
     if (feature.opened()) el.open = true;
   }
 }

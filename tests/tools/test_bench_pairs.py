@@ -82,3 +82,25 @@ def test_the_interval_tells_noise_from_a_slower_page():
     assert low <= 1 <= high
     low, _ = bench.ratio_interval(ref, [x * 1.2 for x in same])
     assert low > 1
+
+
+def test_each_first_run_of_the_worker_sits_between_two_bare_starts_and_is_checked_against_them():
+    """make bench's first „Ausführen“ and first model step: each in a fresh tab between two bare Pyodide
+    starts, every kind once per round, every other round backwards; the target is its median ratio."""
+    order = bench.first_run_order(2)
+    assert order[0] == order[-1] == "bare"
+    assert all(order[i] == "bare" for i in range(0, len(order), 2))
+    runs = [name for name in order if name != "bare"]
+    assert runs == list(bench.FIRST_RUNS) + list(bench.FIRST_RUNS[::-1])
+    assert {"workshop", "realmodel"} <= set(bench.FIRST_RUNS)
+    # the bare start doubles during the run; every first run takes 0.8 × the bare start of its moment
+    measured = [(name, 1000 * (1 + i / len(order)) * (1 if name == "bare" else 0.8)) for i, name in enumerate(order)]
+    ratios = bench.paired_ratios(measured)
+    assert [name for name, _ in ratios] == runs and all(abs(r - 0.8) < 0.05 for _, r in ratios)
+    figures = {"bare": {"ms": [1000]}, "slugs": {"workshop": "a", "realmodel": "b"},
+               **{name: {"ms": [900, 800, 1200], "ratio": [0.9, 0.8, 1.2]} for name in bench.FIRST_RUNS}}
+    figures["realmodel"]["ratio"] = [1.1, 1.3, 1.2]
+    checks = dict(bench.first_run_checks(figures))
+    assert len(checks) == 2
+    assert checks["first „Ausführen“ of „Im Code nachrechnen“ vs 1.0 × a bare Pyodide start (median ratio)"] == 0.9
+    assert checks["first step of „Am echten Modell“ vs 1.0 × a bare Pyodide start (median ratio)"] == 1.2

@@ -36,14 +36,24 @@ let pyodide = null;
 const zips = {};  // bundle URL -> Promise, one download per worker
 const runners = {};  // task -> Promise<run>
 
-function python(tell) {
+// What loads for a run (Python, a task's packages, our zip, the model's files) may have begun before the run
+// was asked for (a warm start, see `prepare` in static/js/runtime/worker.js): its status lines go to every
+// run of that task that waits (Python's to every run), and a run that comes in between gets the latest at once.
+const waiting = new Map();  // the tell() of each run that waits for loading → its task
+const loading = {};  // task ("" for Python itself) → its latest status line while it loads
+const announce = (task, message) => {
+  loading[task] = message;
+  for (const [tell, mine] of waiting) if (!task || mine === task) tell(message);
+};
+
+function python() {
   if (!pyodide) {
-    tell({ type: "status", stage: "python" });
+    announce("", { type: "status", stage: "python" });
     pyodide = startPython({
       indexURL: new URL("../../vendor/pyodide/", import.meta.url).href,
       stdout: (line) => console.log("[python]", line),
       stderr: (line) => console.warn("[python]", line),
-    }).then((started) => started.py);
+    }).then((started) => started.py).finally(() => { delete loading[""]; });
   }
   return pyodide;
 }
@@ -65,9 +75,9 @@ async function bundle(py, url) {
 
 // Files a run needs in Python's file system (the trained models), fetched once per worker each.
 const placed = {};  // path -> Promise
-function place(py, files, tell) {
+function place(py, files, task) {
   const missing = Object.keys(files).filter((path) => !placed[path]);
-  if (missing.length) tell({ type: "status", stage: "files" });
+  if (missing.length) announce(task, { type: "status", stage: "files" });
   for (const path of missing) {
     placed[path] = (async () => {
       const response = await fetch(files[path]);
@@ -80,17 +90,17 @@ function place(py, files, tell) {
   return Promise.all(Object.keys(files).map((path) => placed[path]));
 }
 
-async function runner(name, bundleUrl, tell) {
+async function runner(name, bundleUrl) {
   const task = TASKS[name];
   if (!task) throw new Error(`unbekannte Aufgabe ${name}`);
   if (!runners[name]) {
     runners[name] = (async () => {
-      const py = await python(tell);
-      for (const [i, name] of task.packages.entries()) {
-        tell({ type: "status", stage: "package", name, index: i + 1, count: task.packages.length });
-        await py.loadPackage(name, { messageCallback: () => {} });
+      const py = await python();
+      for (const [i, pkg] of task.packages.entries()) {
+        announce(name, { type: "status", stage: "package", name: pkg, index: i + 1, count: task.packages.length });
+        await py.loadPackage(pkg, { messageCallback: () => {} });
       }
-      if (task.stage) tell({ type: "status", stage: task.stage });
+      if (task.stage) announce(name, { type: "status", stage: task.stage });
       await bundle(py, bundleUrl);
       const response = await fetch(new URL(`../../py/${task.script}`, import.meta.url));
       if (!response.ok) throw new Error(`${task.script}: HTTP ${response.status}`);
@@ -110,8 +120,24 @@ self.addEventListener("message", (event) => {
   port.start();
 });
 
+// Everything a run of task needs, loaded (once per worker): → [run, seconds spent waiting for the files].
+async function ready(task, bundleUrl, files) {
+  try {
+    const run = await runner(task, bundleUrl);
+    const asked = performance.now();
+    await place(await python(), files, task);
+    return [run, (performance.now() - asked) / 1000];
+  } finally {
+    delete loading[task];
+  }
+}
+
 async function serve(event) {
-  const { id, task, args, bundle: bundleUrl, files = {} } = event.data;
+  const { id, task, args, bundle: bundleUrl, files = {}, prepare } = event.data;
+  if (prepare) {  // a warm start: load, run nothing; a failure is told by the run that follows
+    ready(task, bundleUrl, files).catch(() => {});
+    return;
+  }
   let sent = 0;
   let dropped = 0;
   const send = (message) => apply(post, port, [{ id, ...message }]);
@@ -124,14 +150,16 @@ async function serve(event) {
   };
   let run;
   let fetched = 0;  // seconds this run waited for its files (make bench: the model's load)
+  waiting.set(tell, task);
+  const now = loading[task] || loading[""];
+  if (now) tell(now);
   try {
-    run = await runner(task, bundleUrl, tell);
-    const asked = performance.now();
-    await place(await python(tell), files, tell);
-    fetched = (performance.now() - asked) / 1000;
+    [run, fetched] = await ready(task, bundleUrl, files);
   } catch (error) {
     send({ type: "failed", message: String((error && error.message) || error).split("\n")[0] });
     return;
+  } finally {
+    waiting.delete(tell);
   }
   send({ type: "running" });  // from here on, the page's time limit counts
   const started = performance.now();

@@ -17,10 +17,9 @@ const bundleData = fetch(config.bundle).then((response) => (
 )).catch((error) => ({ error: String((error && error.message) || error) }));
 
 // ---- Python itself ----------------------------------------------------------------------
-// Pyodide starts here and runs static/py/boot.py itself. PyScript is not loaded: it started the same
-// Pyodide later (its module and plugins waited behind the page's parsing) and, once there, ran as
-// Python every <script type="py"> or <py-script> added to the page at any time, so one missed escape
-// in the page's HTML would have been Python; and it needed 'unsafe-eval'.
+// Pyodide starts here and runs static/py/boot.py itself, with no framework in between: it starts as early
+// as the page allows, nothing in the page's HTML is ever run as Python (one missed escape would be code),
+// and the policy needs no 'unsafe-eval'.
 //
 // Every start, the first visit's too, begins from the memory snapshot the build ships (see
 // static/js/runtime/python-start.mjs, shared with the Python worker): on plain http too, and offline the
@@ -31,7 +30,8 @@ const bootURL = siteUrl("static/py/boot.py");
 // usual start follows).
 config.snapshot = { state: "none" };
 
-// Earlier versions kept a snapshot of their own in Cache Storage (21 MB): gone with the shipped one.
+// This name in Cache Storage holds nothing the site reads (a 21 MB snapshot a browser may still keep from
+// before the build shipped one): freed after a pause, so it takes none of the browser's storage.
 if (window.caches && window.isSecureContext) {
   afterPause(() => { window.caches.delete("probierlabor-python " + new URL(BASE).pathname).catch(() => {}); });
 }

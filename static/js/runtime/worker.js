@@ -1,17 +1,19 @@
 // The tab's one Python Web Worker (static/js/runtime/python-worker.js), shared by everything that runs
-// Python off the page's main thread: „Im Code nachrechnen“ (static/js/workshop/workshop.js) and
-// „Eigener Lauf“ (static/js/live/live.js). It starts on the first run, so a page's cold start never pays for it,
-// and ending it is the only way to stop Python in the middle of a run; the next run starts a new one.
+// Python off the page's main thread: „Im Code nachrechnen“ (static/js/workshop/workshop.js), „Eigener
+// Lauf“ (static/js/live/live.js) and „Am echten Modell“ (static/js/realmodel/frame.js). It starts on
+// the first run, or a little earlier where the reader shows that a run is coming (prepare), so a page's
+// cold start never pays for it; ending it is the only way to stop Python in the middle of a run, and the
+// next run starts a new one.
 import { de } from "../fmt.js";
 import { siteUrl } from "../site.js";
 
-// From the site's root (static/js/site.js), never from document.currentScript: PyScript, which the
-// pages loaded until boot.py ran without it, answered that with its own <script type="py">, and this
-// file then looked for the worker in static/py/ (one cold load in eight).
+// From the site's root (static/js/site.js), as every runtime file: this module is shared by pages at
+// any depth of the site.
 const url = () => siteUrl("static/js/runtime/python-worker.js");
 let worker = null;
 let port = null;
 let runs = 0;
+const prepared = new Set();  // the tasks this worker was asked to load for ahead of a run (prepare)
 
 // The reader's code runs inside the worker and could post to the page as the worker does: so the
 // worker's own messages are not listened to. Its first message from here is a MessagePort, which only
@@ -29,6 +31,20 @@ function end() {
   if (port) port.close();
   worker = null;
   port = null;
+  prepared.clear();
+}
+
+// A warm start: the worker loads what a run of task needs (Python, its packages, the zip at bundle,
+// files) and runs nothing, so that a run that follows finds it there; a run asked for meanwhile waits for
+// the same loading, with its status lines. For a sign that the reader is about to run (a block opened, the
+// pointer on its summary): Python, numpy and matplotlib take seconds to load, and the reader's press
+// then waits only for what is left. Nothing loads that the run would not load, and a failure is told by
+// the run.
+function prepare(task, bundle, files = {}) {
+  if (prepared.has(task)) return;
+  if (!worker) start();
+  prepared.add(task);
+  port.postMessage({ task, bundle, files, prepare: true });
 }
 
 // Runs task with args (strings) and the zip at bundle; listen(message) gets this run's messages
@@ -97,7 +113,9 @@ function session(task, args, bundle, o) {
       o.done(result, data.dropped ? (text, kind) => finish(`${text} ${dropped(data.dropped)}`, kind) : finish);
     }
   };
-  o.say(worker ? o.text.running : o.text.python);  // a fresh worker starts Python first
+  // a fresh worker starts Python first; a prepared one sends the status of what it still loads at once
+  if (!worker) o.say(o.text.python);
+  else if (!prepared.has(task)) o.say(o.text.running);
   job = run(task, args, bundle, listen, o.files);
   return { stop: () => halt(o.text.stopped) };
 }
@@ -120,4 +138,4 @@ function weights(paths) {
     folder: HOME + first.slice(0, first.lastIndexOf("/")) };
 }
 
-export { run, end, loading, session, weights };
+export { run, end, loading, prepare, session, weights };

@@ -2,8 +2,9 @@
 // script in a code editor, filled with the values the experiment shows, run in a Web Worker.
 //
 // Nothing here runs before a reader opens the section: the editor (static/js/workshop/editor.js)
-// is imported then, and the tab's Python worker (static/js/runtime/worker.js) with its own Pyodide, numpy
-// and matplotlib starts on the first „Ausführen“. The page's cold start stays as it is.
+// is imported then, and the tab's Python worker (static/js/runtime/worker.js) starts loading its own
+// Pyodide, numpy and matplotlib, so that the first „Ausführen“ waits for as little of it as the reader's
+// reading has left. The page's cold start stays as it is.
 // The page's runtime only fills the script (kit/workshop.fill_json); the reader's code never runs
 // there, so an error or an endless loop in it cannot touch the experiment.
 import { fromControls } from "../experiment/mount.js";
@@ -91,6 +92,9 @@ function show(section, text) {
 // ---- opening -------------------------------------------------------------------------------
 
 async function open(section) {
+  // A reader who opens the code is about to run it: the worker loads Python, numpy and matplotlib while
+  // the editor loads and the reader reads; after the page's own Python, so as not to slow its start.
+  whenReady.then(() => worker.prepare("workshop", config.bundle));
   const slug = section.dataset.workshop;
   const mine = stored(slug);
   const text = mine !== null ? mine : filled(section);
