@@ -46,6 +46,14 @@ def test_no_value_on_a_dom_element_is_read_by_another_file():
     assert shared == {"plRun": ["live/live.js", "workshop/workshop.js"]}  # each on its own sections (tests read it)
 
 
+def test_an_experiment_keeps_its_state_in_its_object_not_on_its_elements():
+    """Each experiment's state is one object per root (experiment/mount.js, in a WeakMap), handed to the
+    other files of its folder: none of them stores a value on an element (el.plSomething)."""
+    found = {name: sorted(set(re.findall(r"\.(pl[A-Z]\w*)", text)))
+             for name, text in _code().items() if name.startswith("experiment/")}
+    assert {name: names for name, names in found.items() if names} == {}
+
+
 def test_every_file_is_a_module():
     for name, text in _code().items():
         assert re.search(r"^(import|export) ", text, re.M), name
