@@ -2,7 +2,7 @@
 //
 // Python answers every drag move and slider step with the whole figure's markup. Replacing it with
 // innerHTML made the browser build, style and lay out every element again, each label's text shaped
-// anew (a trace of the overfitting page's drag: layout 3,0 ms a move, 1,4 ms with this). Between two moves most of a figure is
+// anew (on the overfitting page's drag, layout took about twice as long a move as with this). Between two moves most of a figure is
 // the same (axes, ticks, legend); only a curve's points and a dot's position change. So the new markup
 // is parsed aside, and where an element has the same kind of children in the same order as before,
 // the nodes on screen stay and take the new attributes and texts; elsewhere the new element replaces
