@@ -10,7 +10,7 @@
 // keeps its focus when it stays.
 //
 // Whole, not child by child: pass-at-k's grid going from 1 to 20 tries put 125 new children into the
-// SVG one by one, 15 ms; the new SVG as one node, 4 ms, as with innerHTML (medians of 10 slider jumps,
+// SVG one by one, several times slower than the new SVG as one node, as with innerHTML (slider jumps
 // timed in the page). Every observer of added nodes pays per node as well.
 import { fragment } from "../trusted.js";
 
