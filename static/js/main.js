@@ -121,4 +121,5 @@ window.probierlabor = Object.freeze({
   player: playerOf,
   setPlayer,  // a stand-in panel for the presentation mode's keys (tests/browser/test_present.py)
   values: (root) => arrived.get(experiment).fromControls(root),
+  layout: (root) => arrived.get(experiment).drawnLayout(root),  // what Python last drew the experiment for
 });

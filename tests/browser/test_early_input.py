@@ -27,7 +27,7 @@ HOLD = """() => { const r = window.probierlabor.runtime;
     window.__held = [r.run, r.systemcheck, r.workshop, r.liveCheck]; r.run = null; }"""
 RELEASE = "() => window.probierlabor.connect(...window.__held)"
 
-# The raw values the page would send to Python (experiment/mount.js fromControls).
+# The raw values the page would send to Python (experiment/controls.js fromControls).
 CONTROLS = """sel => { const raw = {};
   document.querySelector(sel).querySelectorAll('[data-param]').forEach(el => {
     const name = el.dataset.param;

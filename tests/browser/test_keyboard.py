@@ -74,7 +74,7 @@ def step_value(p, current):
     """The value one key press (Arrow key on a slider, field or radio group; Space on a switch) gives."""
     if p.kind in ("int", "float") and p.log:
         exponent = math.log10(current) + (p.step if current * 10 ** p.step <= p.hi else -p.step)
-        return float(f"{10 ** exponent:.3g}")  # experiment/mount.js sends three significant digits
+        return float(f"{10 ** exponent:.3g}")  # experiment/controls.js sends three significant digits
     if p.kind in ("int", "float"):
         step = p.step or 1
         value = current + step if current + step <= p.hi + 1e-9 else current - step

@@ -346,7 +346,7 @@ def test_one_key_of_several_drags_in_two_directions_and_the_others_stay(reader, 
     """attention: the keys are one field of several pairs; each key's tip is a handle (data-drag-pair)
     that rewrites only its own pair, in the panel it sits in (the first of three), by mouse and keys; typed
     keys with an odd number are said in the key sentence.
-    Fails where mount.js knew one pair per field: the whole list became that one pair."""
+    Fails where drag.js knew one pair per field: the whole list became that one pair."""
     keys = "-1_0.5_2.5_-0.5_0.5_2_1_-1_-1_-1.5"  # the page's own, written to the address by the first drag
     v = reader("/attention/")
     v.wait_state()
@@ -378,8 +378,8 @@ def test_one_key_of_several_drags_in_two_directions_and_the_others_stay(reader, 
 
 # Python's figure and extra for what the controls hold now, as the browser writes that markup back.
 PYTHONS_MARKUP = """() => { const root = document.querySelector('[data-experiment]');
-    const out = JSON.parse(window.probierlabor.runtime.run(root.plSlug,
-        JSON.stringify(window.probierlabor.values(root)), root.plLayout));
+    const out = JSON.parse(window.probierlabor.runtime.run(root.dataset.experiment,
+        JSON.stringify(window.probierlabor.values(root)), window.probierlabor.layout(root)));
     const as = (html) => { const box = document.createElement('div'); box.innerHTML = html; return box.innerHTML; };
     return [as(out.figure), as(out.extra || '')]; }"""
 
@@ -446,7 +446,7 @@ def test_a_figure_whose_elements_change_in_number_enters_the_page_as_one_node(re
 
 def test_a_slider_step_asks_the_css_nothing_before_the_new_view_is_in(reader):
     """The layout and the scrolling regions change with the experiment's size only: a render takes them
-    as read after the browser's last layout (experiment/mount.js, sizes), not from getComputedStyle, which
+    as read after the browser's last layout (experiment/fit.js, sizes), not from getComputedStyle, which
     just after the slider moved makes the browser work out styles before Python even starts."""
     v = reader("/gqa/")
     v.wait_state()
@@ -456,7 +456,7 @@ def test_a_slider_step_asks_the_css_nothing_before_the_new_view_is_in(reader):
     v.page.wait_for_function("() => location.search.includes('groups=')")
     v.page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert v.page.evaluate("window.__asked") == 0
-    assert v.page.evaluate("document.querySelector('[data-experiment]').plLayout") == "wide"
+    assert v.page.evaluate("window.probierlabor.layout(document.querySelector('[data-experiment]'))") == "wide"
     assert v.console_errors() == []
 
 

@@ -104,7 +104,7 @@ def test_own_probabilities_replace_the_first_tokens_and_the_rest_keeps_the_table
 
 
 def test_a_dragged_bar_leaves_the_others_exact():
-    """mount.js writes every bar's value when one is dragged: an untouched 1/104 comes back as its float."""
+    """experiment/drag.js writes every bar's value when one is dragged: an untouched 1/104 comes back as its float."""
     out = run(satz="miaut", p="_".join(map(repr, (0.25, 0.4, 1 / 104, 0.5))))
     r = out["result"]
     assert r["probs_exact"] == ["1/4", "2/5", "1/104", "1/2"] and r["changed"] == [1]

@@ -49,7 +49,7 @@ def test_no_copy_of_the_layout_numbers_is_left_in_the_hand_written_files():
         assert not re.search(r"@container[^{]*px", code), f"{path.name}: the narrow breakpoint belongs to kit/layout.py"
         for selector, body in re.findall(r"([^{}]*data-layout=\"narrow\"[^{}]*)\{([^{}]*)\}", code):
             assert not re.search(r"font-size:\s*[\d.]+px", body), f"{path.name}: {selector.strip()}"
-    script = _code(ROOT / "static/js/experiment/mount.js")
+    script = _code(ROOT / "static/js/experiment/fit.js")
     assert "--pl-min-label" in script and not re.search(r"MIN_LABEL\w*\s*=\s*\d", script)
 
 

@@ -13,7 +13,7 @@ and a masked token gets 0. The output is a weighted mean of the values, so it al
 their convex hull.
 
 The reader types the query, the keys and the values (Param kind ``values``: pairs one after the
-other) or drags each vector's tip in the figure (static/js/experiment/mount.js, ``data-drag-xy`` with
+other) or drags each vector's tip in the figure (static/js/experiment/drag.js, ``data-drag-xy`` with
 ``data-drag-pair``). The number of keys sets the number of tokens (3–5).
 """
 

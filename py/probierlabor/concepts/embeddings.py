@@ -258,7 +258,7 @@ def _all_marks(layout: str) -> str:
 
 def _handle(plot: svg.Plot, name: str, v) -> None:
     x, y = v
-    # a finger's target (static/js/experiment/mount.js: data-drag-xy) under the visible tip
+    # a finger's target (static/js/experiment/drag.js: data-drag-xy) under the visible tip
     plot.hits.append(f'<circle class="pl-drag-hit" cx="{plot.px(x):.1f}" cy="{plot.py(y):.1f}" r="22" '
                      f'data-drag-xy="{name}"/>')
     plot.point(x, y, 7, f"pl-emb-tip pl-emb-{name}",

@@ -317,7 +317,7 @@ def _figure(r: dict, layout: str) -> svg.Plot:
         plot.point(*end, 5, "pl-gd-end", title=f"nach Schritt {len(points) - 1}: {_point(r['w_exact'])}")
     sx, sy = r["start"]
     step = 0.1
-    # a finger's target (static/js/experiment/mount.js: data-drag-xy) under the visible handle
+    # a finger's target (static/js/experiment/drag.js: data-drag-xy) under the visible handle
     plot.hits.append(f'<circle class="pl-drag-hit" cx="{plot.px(sx):.1f}" cy="{plot.py(sy):.1f}" '
                      f'r="{drag.TARGET_GOOD / 2:g}" data-drag-xy="start"/>')
     plot.point(sx, sy, 8, "pl-gd-start",

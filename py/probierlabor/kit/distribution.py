@@ -10,7 +10,7 @@ article's numbers.
 The bars of a typed distribution are handles (``bar``): dragged, a bar takes the chance under the
 pointer and the other bars keep theirs relative to each other. The browser writes only the dragged
 entry into the field, as the number that has that share of the new sum, and the division by the sum
-is the one every typed distribution takes, with its note (static/js/experiment/mount.js, ``setShare``).
+is the one every typed distribution takes, with its note (static/js/experiment/drag.js, ``setShare``).
 So the reader's other numbers are never overwritten by the drag, only divided, as if typed.
 """
 

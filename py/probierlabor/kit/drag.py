@@ -1,4 +1,4 @@
-"""Handles the reader drags in a figure: the markup by which static/js/experiment/mount.js knows which
+"""Handles the reader drags in a figure: the markup by which static/js/experiment/drag.js knows which
 field and which entry a handle edits, and how a height on screen maps to a value.
 
 A handle is a slider for a keyboard and a screen reader (role, tabindex, aria-value…), and the

@@ -3,7 +3,7 @@
 A figure drawn for a desktop column and scaled down to a phone's width shrinks its labels below
 legibility. So the page reports which of the two widths its experiment has (the CSS decides, with the
 rules the build writes from the numbers below into static/css/layout.css, mkdocs_hooks/stylesheets.py;
-static/js/experiment/mount.js passes the answer on), and a concept whose
+static/js/experiment/fit.js reads it and mount.js passes it on), and a concept whose
 ``view`` takes a ``layout`` lays the same numbers out for it: panels one under the other instead of
 side by side, fewer ticks on a dense axis, no text smaller than 12 px. The layout is not part of the
 experiment's state: it never reaches the URL, and a shared link shows the same numbers on any screen.

@@ -134,7 +134,7 @@ _TOKEN_END = '" '
 
 
 def markup_of(data: dict, ids: list[int]) -> str:
-    """The markup of a figure in ``prerendered``'s data: what static/js/experiment/mount.js computes."""
+    """The markup of a figure in ``prerendered``'s data: what static/js/experiment/early.js computes."""
     def piece(p):
         return _TOKEN_END.join(data["tokens"][t] for t in p) if isinstance(p, list) else data["tokens"][p]
     return "<".join(piece(data["pieces"][i]) for i in ids)
@@ -147,7 +147,7 @@ def _single_quoted(data) -> str:
 
 
 # On a phone a figure stops shrinking where its labels would become too small and scrolls sideways in
-# its own region instead (static/js/experiment/mount.js, fitFigures); the CSS shows this hint only while
+# its own region instead (static/js/experiment/fit.js, fitFigures); the CSS shows this hint only while
 # such a region actually scrolls (a11y.js marks it). The region itself is named for screen readers.
 _SWIPE_HINT = '<p class="pl-swipe" aria-hidden="true">→ Abbildung zum Verschieben seitlich wischen</p>'
 
@@ -217,7 +217,7 @@ def _control(p: Param, value, display: str) -> str:
     if p.kind in ("int", "float") and p.widget == "number":
         # Text, not type="number": a number field reads „1,5“ as 15 or as nothing, depending on the browser;
         # Python reads „1,5“, 1.5 and „−1“ alike and clamps with a note. The arrow keys step it
-        # (experiment/mount.js) within data-min/data-max.
+        # (experiment/controls.js) within data-min/data-max.
         return (
             f'<div class="pl-control pl-number"><label for="{ident}">{escape(p.label)}</label>'
             f'<input type="text"{p.keyboard} id="{ident}" data-param="{p.name}" data-min="{p.lo:g}" data-max="{p.hi:g}" '

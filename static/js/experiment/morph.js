@@ -2,7 +2,7 @@
 //
 // Python answers every drag move and slider step with the whole figure's markup. Replacing it with
 // innerHTML made the browser build, style and lay out every element again, each label's text shaped
-// anew (a trace of the overfitting page's drag: layout 3,0 ms a move, 1,4 ms with this). Between two moves most of a figure is
+// anew (on the overfitting page's drag, layout took about twice as long a move as with this). Between two moves most of a figure is
 // the same (axes, ticks, legend); only a curve's points and a dot's position change. So the new markup
 // is parsed aside, and where an element has the same kind of children in the same order as before,
 // the nodes on screen stay and take the new attributes and texts; elsewhere the new element replaces
@@ -10,7 +10,7 @@
 // keeps its focus when it stays.
 //
 // Whole, not child by child: pass-at-k's grid going from 1 to 20 tries put 125 new children into the
-// SVG one by one, 15 ms; the new SVG as one node, 4 ms, as with innerHTML (medians of 10 slider jumps,
+// SVG one by one, several times slower than the new SVG as one node, as with innerHTML (slider jumps
 // timed in the page). Every observer of added nodes pays per node as well.
 import { fragment } from "../trusted.js";
 
