@@ -219,14 +219,14 @@ async function fromCache(entry, request) {
 // origin can store the right body as text/html. The headers come from the build: the type of the
 // file's name, and the policy, without which a Web Worker (static/js/runtime/python-worker.js, which runs the
 // reader's own code) could reach any other origin.
-function answer(body, entry, status) {
+function answer(body, entry, code) {
   const ending = /\.[^./]*$/.exec(entry.path);
   const headers = {
     "content-type": TYPES[ending ? ending[0].toLowerCase() : ""],
     "x-content-type-options": "nosniff",
   };
   if (POLICY) headers["content-security-policy"] = POLICY;
-  return new Response(body, { status, statusText: status === 200 ? "OK" : "Not Found", headers });
+  return new Response(body, { status: code, statusText: code === 200 ? "OK" : "Not Found", headers });
 }
 
 // Every hit is hashed before it is served: a file planted in this cache by another app of the same

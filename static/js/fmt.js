@@ -25,8 +25,8 @@ function group(whole) {
 }
 
 function join(text, negative, trim) {
-  let [whole, frac = ""] = text.split(".");
-  if (trim) frac = frac.replace(/0+$/, "");
+  const [whole, digits = ""] = text.split(".");
+  const frac = trim ? digits.replace(/0+$/, "") : digits;
   const zero = !/[1-9]/.test(whole + frac);
   return (negative && !zero ? MINUS : "") + group(whole) + (frac ? "," + frac : "");
 }

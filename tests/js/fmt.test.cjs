@@ -13,7 +13,7 @@ for (const name of golden.browser) {
   test(`${name} is exported`, () => assert.equal(typeof fmt[name], "function"));
 }
 
-for (const c of golden.cases.filter((c) => golden.browser.includes(c.fn))) {
+for (const c of golden.cases.filter((one) => golden.browser.includes(one.fn))) {
   test(`${c.fn}(${c.args.map((a) => JSON.stringify(a)).join(", ")})`, () => {
     assert.equal(c.kwargs, undefined, "the browser port takes positional arguments only");
     assert.equal(fmt[c.fn](...c.args), c.expected);

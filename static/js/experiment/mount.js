@@ -66,7 +66,7 @@ class Experiment {
     else keepForLater(this);
   }
 
-  render(raw, { fromUrl }) {
+  render(raw, { fromUrl: linked }) {
     const { root } = this;
     const t0 = performance.now();
     let out;
@@ -86,7 +86,7 @@ class Experiment {
       return;
     }
     this.paint(out);
-    if (fromUrl) this.notes(out.notes, "pl-note", TEXT.linkNotes);
+    if (linked) this.notes(out.notes, "pl-note", TEXT.linkNotes);
     else this.notes(typedNotes(root, out), "pl-note", TEXT.typedNotes);
     this.status("");
     if (root.dataset.state !== "ready") root.dataset.state = "ready";

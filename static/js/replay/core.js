@@ -254,7 +254,7 @@ function start(el, model, view, stage) {
     if (index >= model.length) pause();
   }
 
-  function play() {
+  function resume() {
     if (timer) return;
     if (index >= model.length) show(0);
     timer = setInterval(tick, interval());
@@ -273,7 +273,7 @@ function start(el, model, view, stage) {
   function setSpeed(factor) {
     speed = speeds.reduce((best, s) => (Math.abs(s.value - factor) < Math.abs(best.value - factor) ? s : best)).value;
     speedSelect.value = String(speed);
-    if (timer) { pause(); play(); }
+    if (timer) { pause(); resume(); }
   }
 
   // One offered speed up (direction > 0) or down; at either end it stays. Returns what is set now,
@@ -289,14 +289,14 @@ function start(el, model, view, stage) {
   controls.querySelector(".pl-r-reset").addEventListener("click", () => { pause(); show(0); });
   controls.querySelector(".pl-r-back").addEventListener("click", () => { pause(); show(index - 1); });
   controls.querySelector(".pl-r-next").addEventListener("click", () => { pause(); show(index + 1); });
-  playButton.addEventListener("click", () => (timer ? pause() : play()));
+  playButton.addEventListener("click", () => (timer ? pause() : resume()));
   scrub.addEventListener("input", () => { pause(); show(Number(scrub.value)); });
   speedSelect.addEventListener("change", () => setSpeed(Number(speedSelect.value)));
 
   setPlayer(el, {
     step: (delta) => { pause(); show(index + (delta || 1)); },
-    toggle: () => (timer ? pause() : play()),
-    play, pause,
+    toggle: () => (timer ? pause() : resume()),
+    play: resume, pause,
     reset: () => { pause(); show(0); },
     setSpeed, stepSpeed,
     get speed() { return speed; },

@@ -172,7 +172,7 @@ function register() {
       const trace = model.trace;
       const req = trace.workload.requests[0];
       const seq = req.id;
-      const greedy = !!(trace.config.sampling && trace.config.sampling.greedy);
+      const greedy = Boolean(trace.config.sampling && trace.config.sampling.greedy);
       const k = trace.config.k;
       const st = model.at(Math.min(i, model.n));
       const before = model.at(Math.max(0, Math.min(i, model.n) - 1));

@@ -114,13 +114,13 @@ function interleavedBlock(p, m, i, width) {
       ["chunk", work.filter((c) => c.kind !== "dec" && c.seq === long.id).reduce((a, c) => a + c.tokens, 0), `Prefill ${long.id}`],
     ];
     let y = y0;
-    for (const [kind, tokens, label] of parts) {
-      if (!tokens) continue;
-      const h = tokens * unit;
+    for (const [kind, count, label] of parts) {
+      if (!count) continue;
+      const h = count * unit;
       y -= h;
       const cls = kind === "chunk-other" ? "other" : kind === "chunk" ? "pre" : "dec";
-      s.push(`<rect class="pl-rs-k-${cls}" data-step="${k}" data-part="${kind}" data-tokens="${tokens}" x="${X}" y="${y + 0.5}" width="${bw}" height="${h - 1}"${fillAttr(p, cls)}><title>${esc(`Schritt ${k}: ${tokens} ${label}`)}</title></rect>`);
-      if (h >= 14 && bw >= 14) s.push(`<text class="pl-rs-barnum" x="${X + bw / 2}" y="${y + h / 2 + 4}" text-anchor="middle">${tokens}</text>`);
+      s.push(`<rect class="pl-rs-k-${cls}" data-step="${k}" data-part="${kind}" data-tokens="${count}" x="${X}" y="${y + 0.5}" width="${bw}" height="${h - 1}"${fillAttr(p, cls)}><title>${esc(`Schritt ${k}: ${count} ${label}`)}</title></rect>`);
+      if (h >= 14 && bw >= 14) s.push(`<text class="pl-rs-barnum" x="${X + bw / 2}" y="${y + h / 2 + 4}" text-anchor="middle">${count}</text>`);
     }
     if (k === ii - 1 && i <= m.n) s.push(`<rect class="pl-rs-now" x="${X - 2}" y="${TY - 3}" width="${bw + 4}" height="${budget * unit + 6}"/>`);
   }
@@ -167,10 +167,9 @@ registerView("prefill", {
     const p = frameId();
     const legend = isMean(model)
       ? `${swatch(p, "pre")} K/V in diesem Schritt neu berechnet <span class="pl-rs-legend-box pl-rs-cv-cache"></span> aus dem Cache gelesen ` +
-        `<span class="pl-rs-legend-box pl-rs-cv-done"></span> schon früher berechnet <span class="pl-rs-legend-box pl-rs-cv-mask">×</span> Maske: spätere Position, unsichtbar. ` +
-        "Positionen zählt die Engine ab 0."
+        `<span class="pl-rs-legend-box pl-rs-cv-done"></span> schon früher berechnet <span class="pl-rs-legend-box pl-rs-cv-mask">×</span> Maske: spätere Position, unsichtbar. Positionen zählt die Engine ab 0.`
       : `${swatch(p, "pre")} Prefill-Stück des langen Prompts ${swatch(p, "other")} Prefill anderer Anfragen ${swatch(p, "dec")} Decode (1 Token je Anfrage)`;
-    stage.innerHTML = defs(p) + '<div class="pl-rs-body"></div>' + `<p class="pl-rs-legend">${legend}</p>`;
+    stage.innerHTML = `${defs(p)}<div class="pl-rs-body"></div><p class="pl-rs-legend">${legend}</p>`;
     track(stage, model, this, p);
   },
   render(stage, model, i) {

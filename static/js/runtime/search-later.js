@@ -9,11 +9,11 @@ import { whenReady } from "./python.js";
 
 const RealWorker = window.Worker;
 if (typeof RealWorker === "function") {
-  var FALLBACK_MS = 15000;
-  var waiting = [];
+  const FALLBACK_MS = 15000;
+  let waiting = [];
   // Once started, a search worker the theme creates later starts at once: it comes after the moment
   // this file waits for, and would otherwise sit until FALLBACK_MS or the reader's search.
-  var released = false;
+  let released = false;
 
   function isSearchWorker(url) {
     return /\/assets\/javascripts\/workers\/search\.[^/]*\.js(\?|$)/.test(new URL(String(url), document.baseURI).pathname);
@@ -21,13 +21,14 @@ if (typeof RealWorker === "function") {
 
   function startAll() {
     released = true;
-    var list = waiting;
+    const list = waiting;
     waiting = [];
     list.forEach(function (start) { start(); });
   }
 
   function Deferred(url, options) {
-    var self = this, real = null, listeners = [], queue = [], handlers = {};
+    const self = this, handlers = {};
+    let real = null, listeners = [], queue = [];
     this._start = function () {
       if (real) return;
       real = new RealWorker(url, options);
@@ -49,8 +50,8 @@ if (typeof RealWorker === "function") {
     this.terminate = function () { if (real) real.terminate(); else waiting = waiting.filter(function (s) { return s !== self._start; }); };
     ["onmessage", "onerror", "onmessageerror"].forEach(function (name) {
       Object.defineProperty(self, name, {
-        get: function () { return real ? real[name] : handlers[name] || null; },
-        set: function (fn) { if (real) real[name] = fn; else handlers[name] = fn; },
+        get() { return real ? real[name] : handlers[name] || null; },
+        set(fn) { if (real) real[name] = fn; else handlers[name] = fn; },
       });
     });
     waiting.push(this._start);

@@ -51,7 +51,7 @@ const firstPaint = new Promise((resolve) => {
 
 // python-start.mjs is imported then, not with this module: a file that does not come is said in German.
 config.pyodide = firstPaint.then(() => import("./python-start.mjs").catch(() => {
-  throw { german: "Die Datei python-start.mjs konnte nicht geladen werden." };
+  throw Object.assign(new Error("python-start.mjs"), { german: "Die Datei python-start.mjs konnte nicht geladen werden." });
 })).then((start) => start.startPython({ indexURL }, (file, error) => {
   fail(`Die Datei ${file} ist beschädigt (${String(error.message).slice(0, 120)}).`);
 }, (restored) => {
