@@ -133,8 +133,8 @@ def _navigate(v, path: str) -> None:
     v.page.wait_for_function("path => location.pathname.endsWith(path)", arg=path)
 
 
-def test_live_pages_write_numbers_one_way(visit):
-    v = visit("/")
+def test_live_pages_write_numbers_one_way(reader):
+    v = reader("/")
     found = {}
     for path in PAGES:
         _navigate(v, path)
