@@ -223,6 +223,39 @@ class SpeculativeRun:
         return len(self.tokens) / self.target_calls
 
 
+@dataclass
+class Round:
+    """One round's outcome: the verification, the target's logits (rows len(seq) − 1 … end: after the
+    context, then after each proposal) and how many positions each pass computed (draft passes, then the
+    target's one)."""
+
+    verification: Verification
+    target_logits: np.ndarray
+    draft_computed: list[int]
+    target_computed: int
+
+
+def speculative_round(target_kv: PagedSequence, draft_kv: PagedSequence, seq: list[int], n: int,
+                      params: SamplingParams, rng: np.random.Generator | None) -> Round:
+    """The draft proposes n tokens after seq, one target pass checks them all, and both caches keep only
+    what was accepted (the correction or bonus has no K/V yet: the next round's pass computes it)."""
+    proposals, q_rows, draft_computed = [], [], []
+    for _ in range(n):
+        context = seq + proposals
+        q = probabilities(draft_kv.logits(context, len(context) - 1)[-1], params)
+        draft_computed.append(draft_kv.computed)
+        proposals.append(int(np.argmax(q)) if params.greedy else int(draw(q, rng)))
+        q_rows.append(q)
+    logits = target_kv.logits(seq + proposals, len(seq) - 1)
+    target_computed = target_kv.computed
+    p_rows = probabilities(logits, params)
+    v = verify(p_rows, np.array(q_rows).reshape(n, p_rows.shape[1]), proposals, rng,
+               greedy=params.greedy, position=len(seq))
+    target_kv.truncate(len(seq) + v.accepted)
+    draft_kv.truncate(min(len(draft_kv.tokens), len(seq) + v.accepted))
+    return Round(v, logits, draft_computed, target_computed)
+
+
 def pool_size(prompt_len: int, max_new_tokens: int, k: int, block_size: int) -> int:
     """Blocks one sequence needs at most: its prompt, its tokens and a round's proposals beyond them."""
     return -(-(prompt_len + max_new_tokens + k) // block_size)
@@ -259,23 +292,10 @@ def speculative_generate(target, draft, prompt: Sequence[int], max_new_tokens: i
     while len(run.tokens) < max_new_tokens:
         started = time.perf_counter()
         n = min(k, max_new_tokens - len(run.tokens) - 1)
-        proposals, q_rows = [], []
-        for _ in range(n):
-            context = seq + proposals
-            logits = draft_kv.logits(context, len(context) - 1)[-1]
-            run.draft_forward_tokens.append(draft_kv.computed)
-            q = probabilities(logits, params)
-            proposals.append(int(np.argmax(q)) if params.greedy else int(draw(q, rng)))
-            q_rows.append(q)
-        context = seq + proposals
-        # One target pass: rows len(seq) − 1 … end predict each proposal and the token after them.
-        p_rows = probabilities(target_kv.logits(context, len(seq) - 1), params)
-        run.target_forward_tokens.append(target_kv.computed)
-        q_rows = np.array(q_rows).reshape(n, p_rows.shape[1])
-        v = verify(p_rows, q_rows, proposals, rng, greedy=params.greedy, position=len(seq))
-        # The rejected proposals' K/V goes now; the correction or bonus has none yet (next pass).
-        target_kv.truncate(len(seq) + v.accepted)
-        draft_kv.truncate(min(len(draft_kv.tokens), len(seq) + v.accepted))
+        r = speculative_round(target_kv, draft_kv, seq, n, params, rng)
+        v = r.verification
+        run.draft_forward_tokens += r.draft_computed
+        run.target_forward_tokens.append(r.target_computed)
         run.verifications.append(v)
         run.tokens += v.emitted
         seq += v.emitted

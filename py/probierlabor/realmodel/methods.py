@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.sampler import GREEDY, SamplingParams, draw, log_softmax, probabilities, softmax
-from engine.speculative import PagedSequence, pool_size, verify
+from engine.speculative import PagedSequence, pool_size, speculative_round
 
 from . import form, models
 from .fields import MAX_NEW_TOKENS, PROMPT_TOKENS, TOP
@@ -164,8 +164,8 @@ class _Beam(_Run):
 
 
 class _Speculative(_Run):
-    """Rounds of speculative decoding as ``engine.speculative.speculative_generate`` runs them (the draft
-    proposes γ tokens, the target checks them in one pass), one round a step. The bars after a round need
+    """Rounds of speculative decoding, the engine's ``speculative_round`` (the draft proposes γ tokens, the
+    target checks them in one pass), one round a step. The bars after a round need
     the target's distribution after its last token, which the round leaves for the next one's pass: it is
     computed when asked for, and the target's cache is cut back after it, so the next round computes what
     it computes in a run that never looked (the same floats: a link gives the same text)."""
@@ -194,19 +194,9 @@ class _Speculative(_Run):
     def step(self) -> dict:
         seq, params, rng = self.seq, self.params, self.rng
         n = min(self.k, MAX_NEW_TOKENS - len(self.generated) - 1)  # never past MAX_NEW_TOKENS
-        proposals, q_rows = [], []
-        for _ in range(n):
-            q = probabilities(_next_logits(self.draft, seq + proposals), params)
-            proposals.append(int(np.argmax(q)) if params.greedy else int(draw(q, rng)))
-            q_rows.append(q)
-        # one target pass: rows len(seq) − 1 … end predict each proposal and the token after them
-        logits = self.target.logits(seq + proposals, len(seq) - 1)
-        p_rows = probabilities(logits, params)
-        v = verify(p_rows, np.array(q_rows).reshape(n, p_rows.shape[1]), proposals, rng,
-                   greedy=params.greedy, position=len(seq))
-        self.target.truncate(len(seq) + v.accepted)
-        self.draft.truncate(min(len(self.draft.tokens), len(seq) + v.accepted))
-        self.shown += [shown(row, params) for row in logits[:v.accepted + 1]]
+        r = speculative_round(self.target, self.draft, seq, n, params, rng)
+        v = r.verification
+        self.shown += [shown(row, params) for row in r.target_logits[:v.accepted + 1]]
         seq += v.emitted
         self._next = None
         return {"tokens": v.emitted, "proposals": v.proposals, "accepted": v.accepted,
