@@ -42,6 +42,7 @@ class Experiment {
     this.sized = null;  // what the CSS says at the experiment's width (fit.js)
     this.dragging = undefined;  // what the pointer holds in the figure (drag.js)
     this.addressAfterDrag = undefined;
+    this.sliding = false;  // a slider's input event is being answered; its change event ends it (url-state.js)
     this.lastRun = undefined;  // the detail of the last pl:rendered
   }
 
@@ -125,9 +126,11 @@ class Experiment {
 
   writeUrl(values) {
     const address = addressFor(this.root, values);
-    // While a point or a bar is dragged, the address follows when it is let go: replaceState took a
-    // good part of each drag move's time (a CPU profile of `make bench`'s drag on overfitting).
+    // While a point or a bar is dragged, or a slider moved, the address follows when it is let go:
+    // writing it (history.replaceState, which the browser also reports as a navigation) took a good
+    // part of each move's time outside Python (CPU profiles of `make bench`'s drag and slider).
     if (this.dragging !== undefined) this.addressAfterDrag = address;
+    else if (this.sliding) urlState.hold(address);
     else urlState.commit(address);
   }
 
@@ -200,8 +203,15 @@ function mount(root) {
   if (experiment.mounted) return;
   experiment.mounted = true;
   const change = () => experiment.change();
+  const slide = () => {
+    experiment.sliding = true;
+    try { change(); } finally { experiment.sliding = false; }
+  };
   root.querySelectorAll("[data-param]").forEach((input) => {
-    input.addEventListener(input.type === "range" ? "input" : "change", change);
+    if (input.type === "range") {
+      input.addEventListener("input", slide);
+      input.addEventListener("change", urlState.release);  // let go, or a key's step done
+    } else input.addEventListener("change", change);
     if (input.type === "text") input.addEventListener("keydown", (e) => { if (e.key === "Enter") showFigure(root, input); });
     if ("step" in input.dataset) input.addEventListener("keydown", (e) => { if (stepNumber(input, e)) change(); });
   });
