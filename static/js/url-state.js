@@ -7,10 +7,11 @@
 // An old link may carry a parameter's former name (Param.alias, data-aliases on the experiment):
 // rename() moves it to the new one, and the new name wins over a stale old one, as in api.checked.
 // Every write replaces the history entry (a slider must not fill the back button) and keeps the hash.
-// A slider held by the pointer changes the state at every move: its address is held back (hold) and
-// written once it is let go (release: its change event), so that the moves do not each pay for a
-// history entry; reading the state here already sees it, and leaving, hiding the page or clicking
-// anything writes it at once, so the address is right whenever the reader could copy it.
+// A slider changes the state at every move or key step: its address is held back (hold) and written
+// once the slider is let go (release: experiment/mount.js), so that the steps do not each pay for a
+// history entry before the browser can draw; reading the state here already sees it, and leaving,
+// hiding the page or clicking anything writes it at once, so the address is right whenever the
+// reader could copy it.
 export const EXPERIMENT = "";
 export const AB_SIDE = "b.";
 export const OWN_RUN = "lauf.";

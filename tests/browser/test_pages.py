@@ -282,6 +282,13 @@ def test_dragging_a_point_refits_and_lands_in_the_url(reader):
     assert len(set(summaries)) > 1, summaries  # drawn while held
     assert held[0] == 0 and f"degree={degree}" not in held[1], held
     assert len(addresses) == 1 and f"degree={degree}" in addresses[0], addresses
+    # and by a key: written when the key comes up (held down, it repeats its steps)
+    slider.focus()
+    v.page.keyboard.down("ArrowLeft")
+    held = v.page.evaluate("window.__addresses.length")
+    v.page.keyboard.up("ArrowLeft")
+    addresses = v.page.evaluate("window.__addresses")
+    assert held == 1 and len(addresses) == 2 and f"degree={int(degree) - 1}" in addresses[1], addresses
     assert v.console_errors() == []
 
 

@@ -11,7 +11,7 @@
 // (the figure at the experiment's width), controls.js (controls ↔ raw values ↔ URL).
 import { onFailure, onReady, python, runtime } from "../runtime/python.js";
 import * as urlState from "../url-state.js";
-import { addressFor, fromControls, fromUrl, rangeRaw, setControls, stepNumber } from "./controls.js";
+import { addressFor, fromControls, fromUrl, rangeRaw, setControls, stepNumber, wireSlider } from "./controls.js";
 import { enableDragging, handleSelector, pairSelector } from "./drag.js";
 import { beforePython, keepForLater, pending, showFailure, showPreset } from "./early.js";
 import { fitFigures, showFigure, sizes, watchSizes } from "./fit.js";
@@ -42,7 +42,7 @@ class Experiment {
     this.sized = null;  // what the CSS says at the experiment's width (fit.js)
     this.dragging = undefined;  // what the pointer holds in the figure (drag.js)
     this.addressAfterDrag = undefined;
-    this.sliding = false;  // a slider's input event is being answered; its change event ends it (url-state.js)
+    this.sliding = false;  // a slider step is being answered: its address waits (controls.js wireSlider)
     this.lastRun = undefined;  // the detail of the last pl:rendered
   }
 
@@ -203,15 +203,9 @@ function mount(root) {
   if (experiment.mounted) return;
   experiment.mounted = true;
   const change = () => experiment.change();
-  const slide = () => {
-    experiment.sliding = true;
-    try { change(); } finally { experiment.sliding = false; }
-  };
   root.querySelectorAll("[data-param]").forEach((input) => {
-    if (input.type === "range") {
-      input.addEventListener("input", slide);
-      input.addEventListener("change", urlState.release);  // let go, or a key's step done
-    } else input.addEventListener("change", change);
+    if (input.type === "range") wireSlider(input, experiment, change);
+    else input.addEventListener("change", change);
     if (input.type === "text") input.addEventListener("keydown", (e) => { if (e.key === "Enter") showFigure(root, input); });
     if ("step" in input.dataset) input.addEventListener("keydown", (e) => { if (stepNumber(input, e)) change(); });
   });
