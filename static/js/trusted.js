@@ -26,7 +26,7 @@ const RUNS = ["", "text/javascript", "application/javascript", "module"];
 // so markup hidden in its attributes would come alive when the cleaned text is parsed there again.
 const NEVER = "iframe,frame,frameset,object,embed,base,portal,noscript,meta[http-equiv=refresh i]";
 // Attributes that take an address; one that would run a scheme instead of fetching is dropped.
-const ADDRESS = ["href", "src", "xlink:href", "action", "formaction", "data", "poster", "background"];
+const ADDRESS = new Set(["href", "src", "xlink:href", "action", "formaction", "data", "poster", "background"]);
 
 const here = window.location.origin;
 // Inline scripts of the page as it came from the server (a module runs once it is parsed): each already
@@ -67,11 +67,13 @@ function clean(tree) {
       el.remove();  // SVG animation that would turn a link into javascript: after the check
       continue;
     }
-    for (let k = el.attributes.length - 1; k >= 0; k--) {
-      const attr = el.attributes[k], key = attr.name.toLowerCase();
-      if (key.slice(0, 2) === "on" || key === "srcdoc" ||
-          (ADDRESS.includes(key) && runsCode(attr.value))) {
-        el.removeAttribute(attr.name);
+    // By name, not el.attributes: that made an Attr object for every attribute of a figure, most of the
+    // time this gate took on a slider step.
+    const names = el.getAttributeNames();
+    for (let k = 0; k < names.length; k++) {
+      const key = names[k].toLowerCase();
+      if (key.startsWith("on") || key === "srcdoc" || (ADDRESS.has(key) && runsCode(el.getAttribute(names[k])))) {
+        el.removeAttribute(names[k]);
       }
     }
   }

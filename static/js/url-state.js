@@ -7,6 +7,11 @@
 // An old link may carry a parameter's former name (Param.alias, data-aliases on the experiment):
 // rename() moves it to the new one, and the new name wins over a stale old one, as in api.checked.
 // Every write replaces the history entry (a slider must not fill the back button) and keeps the hash.
+// A slider changes the state at every move or key step: its address is held back (hold) and written
+// once the slider is let go (release: experiment/mount.js), so that the steps do not each pay for a
+// history entry before the browser can draw; reading the state here already sees it, and leaving,
+// hiding the page or clicking anything writes it at once, so the address is right whenever the
+// reader could copy it.
 export const EXPERIMENT = "";
 export const AB_SIDE = "b.";
 export const OWN_RUN = "lauf.";
@@ -14,7 +19,14 @@ export const REAL_MODEL = "m.";
 // ab=<slug>: which experiment the A/B comparison shows (share.js), so one link restores both sides
 export const AB_KEY = "ab";
 
-export const query = () => new URLSearchParams(location.search);
+let held = null;  // {address, path} of a slider still held, not yet written
+let idle = 0;
+// A slider whose change never comes (an input event sent by a script) is written after a pause.
+const IDLE_MS = 500;
+
+// The address the state is at: the one held back, if any.
+export const href = () => (held ? new URL(held.address, location.href).href : location.href);
+export const query = () => new URLSearchParams(held ? new URL(held.address, location.href).search : location.search);
 
 // The address with `q` as its query; `q` is a URLSearchParams.
 export function addressWith(q) {
@@ -23,8 +35,27 @@ export function addressWith(q) {
 }
 
 export function commit(address) {
-  history.replaceState(history.state, "", address);
+  held = null;
+  clearTimeout(idle);
+  if (address !== location.pathname + location.search + location.hash) history.replaceState(history.state, "", address);
 }
+
+export function hold(address) {
+  held = { address, path: location.pathname };
+  clearTimeout(idle);
+  idle = setTimeout(release, IDLE_MS);
+}
+
+// The held address written; dropped if the theme's instant navigation has left its page meanwhile.
+export function release() {
+  if (!held) return;
+  if (held.path === location.pathname) commit(held.address);
+  else held = null;
+}
+
+addEventListener("pagehide", release);
+addEventListener("visibilitychange", release);
+addEventListener("click", release, true);  // a link, the share button: before anyone reads the address
 
 export const replaceQuery = (q) => commit(addressWith(q));
 

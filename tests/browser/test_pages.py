@@ -263,6 +263,32 @@ def test_dragging_a_point_refits_and_lands_in_the_url(reader):
     v.page.locator('circle[data-drag="2"]').focus()
     v.page.keyboard.press("ArrowUp")
     v.page.wait_for_function("() => decodeURIComponent(location.search).includes('2:')")
+    # a slider held by the mouse: every move draws, the address is written once it is let go
+    slider = v.page.locator('input[type="range"][data-param="degree"]')
+    slider.evaluate("el => el.scrollIntoView({block: 'center'})")  # not under the sticky header
+    box = slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    v.page.evaluate("() => { window.__addresses.length = 0; }")
+    summaries = []
+    v.page.mouse.move(box["x"] + 4, y)
+    v.page.mouse.down()
+    for step in range(1, 5):
+        v.page.mouse.move(box["x"] + box["width"] * step / 5, y)
+        summaries.append(v.page.inner_text(".pl-summary"))
+    held = v.page.evaluate("[window.__addresses.length, location.search]")
+    v.page.mouse.up()
+    addresses = v.page.evaluate("window.__addresses")
+    degree = v.page.input_value('input[type="range"][data-param="degree"]')
+    assert len(set(summaries)) > 1, summaries  # drawn while held
+    assert held[0] == 0 and f"degree={degree}" not in held[1], held
+    assert len(addresses) == 1 and f"degree={degree}" in addresses[0], addresses
+    # and by a key: written when the key comes up (held down, it repeats its steps)
+    slider.focus()
+    v.page.keyboard.down("ArrowLeft")
+    held = v.page.evaluate("window.__addresses.length")
+    v.page.keyboard.up("ArrowLeft")
+    addresses = v.page.evaluate("window.__addresses")
+    assert held == 1 and len(addresses) == 2 and f"degree={int(degree) - 1}" in addresses[1], addresses
     assert v.console_errors() == []
 
 

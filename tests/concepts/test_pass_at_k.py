@@ -167,6 +167,22 @@ def test_any_setting_runs_and_gives_valid_json_and_svg(n, c, k, seed):
     ET.fromstring(out["extra"])
 
 
+@pytest.mark.parametrize("layout", ["wide", "narrow"])
+def test_the_largest_grid_is_redrawn_from_compact_markup(layout):
+    """n = 20 draws 36 groups of 20 cells, and the browser parses and checks the figure's markup at every
+    slider step: each group still holds n cells, its k members coloured, the others plain."""
+    n, k = pk.N_MAX, 2
+    out = api.run("pass-at-k", {"n": n, "k": k}, layout=layout)
+    assert len(out["figure"]) < 60_000
+    svg = ET.fromstring(out["figure"])
+    groups = [g for g in svg.iter("{http://www.w3.org/2000/svg}g") if "pl-pk-group" in g.get("class", "")]
+    assert len(groups) == len(out["result"]["shown"]) > 30
+    for g in groups:
+        cells = [r for r in g.iter("{http://www.w3.org/2000/svg}rect") if r.get("class") != "pl-pk-frame"]
+        assert len(cells) == n and sum(r.get("class") in ("pl-pk-ok", "pl-pk-fail") for r in cells) == k
+        assert "pl-pk-tiny" in g.get("class")  # cells this small: plain outlines, no dashes
+
+
 def test_tampered_values_are_clamped_with_a_note():
     out = api.run("pass-at-k", {"n": "999", "k": "-3"})
     assert out["params"]["n"] == pk.N_MAX and out["params"]["k"] == 1

@@ -274,12 +274,15 @@ def _figure(r: dict, layout: str) -> str:
         left = (fw - width_used) / 2
         # Up to 36 groups of 20 cells: each cell's x repeats in every row of its column, and its kind and
         # size in many cells, so they are written once (a cell's own formatting was most of the page's render).
+        # A cell outside its group (most cells) has no class, its look comes from the group's
+        # (pass_at_k.css), and numbers drop a trailing ".0": the same picture in about half the markup
+        # that the browser parses and checks at every slider step.
         gxs = [left + col * (row_w + 8) for col in range(cols)]
-        cell_x = [[f"{gx + 5 + i * (cell + pad):.1f}" for i in range(n)] for gx in gxs]
-        size = f'width="{cell:.1f}" height="{cell:.1f}" rx="{min(3, cell / 4):.1f}"/>'
+        cell_x = [[_num(gx + 5 + i * (cell + pad)) for i in range(n)] for gx in gxs]
+        size = f'width="{_num(cell)}" height="{_num(cell)}" rx="{_num(min(3, cell / 4))}"/>'
         frame_size = f'width="{row_w:.1f}" height="{cell + 8:.1f}" rx="3"/>'
-        off = "pl-pk-off" if cell >= 10 else "pl-pk-off pl-pk-tiny"
-        kinds = ["pl-pk-ok" if i in wins else "pl-pk-fail" for i in range(n)]
+        off = "" if cell >= 10 else " pl-pk-tiny"
+        kinds = [' class="pl-pk-ok"' if i in wins else ' class="pl-pk-fail"' for i in range(n)]
         for j, group in enumerate(shown):
             col, row = j % cols, j // cols
             gx, gy = gxs[col], y + row * row_h
@@ -287,11 +290,10 @@ def _figure(r: dict, layout: str) -> str:
             cls = "pl-pk-group pl-pk-hit" if group["hit"] else "pl-pk-group pl-pk-miss"
             label = "mit Erfolg" if group["hit"] else "ohne Erfolg"
             names = ", ".join(str(m + 1) for m in group["members"])
-            parts.append(f'<g class="{cls}"><title>Versuche {names}: {label}</title>'
+            parts.append(f'<g class="{cls}{off}"><title>Versuche {names}: {label}</title>'
                          f'<rect class="pl-pk-frame" x="{gx:.1f}" y="{gy:.1f}" {frame_size}')
-            xs, tail = cell_x[col], f'" y="{gy + 4:.1f}" {size}'
-            parts += [f'<rect class="pl-pk-cell {kinds[i] if i in members else off}" x="{xs[i]}{tail}'
-                      for i in range(n)]
+            xs, tail = cell_x[col], f'" y="{_num(gy + 4)}" {size}'
+            parts += [f'<rect{kinds[i] if i in members else ""} x="{xs[i]}{tail}' for i in range(n)]
             parts.append("</g>")
         rows = -(-len(shown) // cols)
         height = y + rows * row_h + 6
@@ -314,6 +316,11 @@ def _figure(r: dict, layout: str) -> str:
     label = (f"{r['c_used']} von {n} Versuchen bestanden; Gruppen {_of(k)}"
              + ("" if r["estimable"] else ", nicht bildbar"))
     return svg.figure(fw, height, parts, label=label, cls="pl-pk", layout=layout)
+
+
+def _num(v: float) -> str:
+    """v to one decimal, as the figure always wrote it, without a trailing ".0"."""
+    return f"{v:.1f}".removesuffix(".0")
 
 
 def _curve(r: dict, layout: str) -> str:

@@ -1,5 +1,8 @@
 // The printed worksheet names the state it shows (print.css). Kept current all the time because print
-// previews (and headless PDF export) do not always fire beforeprint.
+// previews (and headless PDF export) do not always fire beforeprint. The state's address from url-state.js:
+// a slider still held has not written it to the address bar yet.
+import { href } from "../url-state.js";
+
 export function ensurePrintLine() {
   const article = document.querySelector(".md-content__inner");
   if (!article) return;
@@ -12,6 +15,6 @@ export function ensurePrintLine() {
     if (h1) h1.after(line);
     else article.prepend(line);
   }
-  const url = location.href.replace(/#.*$/, "");
+  const url = href().replace(/#.*$/, "");
   if (line.textContent !== `Stand: ${url}`) line.textContent = `Stand: ${url}`;  // unchanged while a point is dragged
 }

@@ -2,13 +2,13 @@
 // two settings side by side (A/B).
 //
 // The setting already lives in the page's query (static/js/experiment/mount.js rewrites it after
-// every render), so "the link of this setting" is the page address as it stands. Comparison side B is a
-// second copy of the experiment that experiment/mount.js mounts like any other, told by
+// every render, a slider's once it is let go), so "the link of this setting" is the page address as it
+// stands. Comparison side B is a second copy of the experiment that experiment/mount.js mounts like any other, told by
 // data-url-prefix to keep its values under "b." in the same query (url-state.js); "ab=<slug>" says which
 // experiment is being compared, so one link restores both sides.
 import { mountAll } from "../experiment/mount.js";
 import { siteUrl } from "../site.js";
-import { AB_KEY, AB_SIDE as B_PREFIX, query as currentQuery, ownExperiment, ownExperiments, replaceQuery } from "../url-state.js";
+import { AB_KEY, AB_SIDE as B_PREFIX, query as currentQuery, href, ownExperiment, ownExperiments, replaceQuery } from "../url-state.js";
 
 const QR_SCRIPT = siteUrl("static/vendor/qrcode/qrcode.js");
 // Addresses that only mean "this computer": a QR code of them is useless on a pupil's phone.
@@ -34,7 +34,7 @@ const TEXT = {
   abClose: "Vergleich schließen",
 };
 
-const stateUrl = () => location.href.split("#")[0];
+const stateUrl = () => href().split("#")[0];  // a slider still held included
 
 function paramNames(root) {
   return [...new Set([...root.querySelectorAll("[data-param]")].map((el) => el.dataset.param))];

@@ -67,3 +67,22 @@ export function setControls(root, values) {
 export function addressFor(root, values) {
   return urlState.addressFor(urlState.prefixOf(root), names(root), values);
 }
+
+// A slider draws at every step (`change`), with experiment.sliding set: its address is held back
+// (url-state.js) and written when the slider is let go: the pointer's change event, a key's keyup (a
+// key held down repeats its steps), leaving the slider.
+export function wireSlider(input, experiment, change) {
+  input.addEventListener("input", () => {
+    experiment.sliding = true;
+    try { change(); } finally { experiment.sliding = false; }
+  });
+  let key = false;
+  input.addEventListener("keydown", () => { key = true; });
+  input.addEventListener("change", () => { if (!key) urlState.release(); });
+  for (const type of ["keyup", "blur"]) {
+    input.addEventListener(type, () => {
+      key = false;
+      urlState.release();
+    });
+  }
+}

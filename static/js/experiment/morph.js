@@ -24,10 +24,11 @@ function alike(a, b) {
 }
 
 // Same names in the same order: then the node's markup reads as the new one's once the values are copied.
-function sameNames(el, next) {
-  const a = el.attributes, b = next.attributes;
+// Names and values are read as strings: el.attributes made an Attr object for each attribute of the
+// figure at every step.
+function sameNames(a, b) {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < b.length; i++) if (a[i].name !== b[i].name) return false;
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -44,11 +45,16 @@ function children(el, next, container = false) {
     const here = old[i];
     if (node.nodeType !== 1) {
       if (here.nodeValue !== node.nodeValue) here.nodeValue = node.nodeValue;
-    } else if (!sameNames(here, node)) here.replaceWith(node);
-    else {
-      const now = here.attributes, then = node.attributes;
-      for (let k = 0; k < then.length; k++) if (now[k].value !== then[k].value) now[k].value = then[k].value;
-      children(here, node);
+    } else {
+      const names = node.getAttributeNames();
+      if (!sameNames(here.getAttributeNames(), names)) here.replaceWith(node);
+      else {
+        for (const name of names) {
+          const value = node.getAttribute(name);
+          if (here.getAttribute(name) !== value) here.setAttribute(name, value);
+        }
+        children(here, node);
+      }
     }
   });
 }

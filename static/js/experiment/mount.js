@@ -11,7 +11,7 @@
 // (the figure at the experiment's width), controls.js (controls ↔ raw values ↔ URL).
 import { onFailure, onReady, python, runtime } from "../runtime/python.js";
 import * as urlState from "../url-state.js";
-import { addressFor, fromControls, fromUrl, rangeRaw, setControls, stepNumber } from "./controls.js";
+import { addressFor, fromControls, fromUrl, rangeRaw, setControls, stepNumber, wireSlider } from "./controls.js";
 import { enableDragging, handleSelector, pairSelector } from "./drag.js";
 import { beforePython, keepForLater, pending, showFailure, showPreset } from "./early.js";
 import { fitFigures, showFigure, sizes, watchSizes } from "./fit.js";
@@ -42,6 +42,7 @@ class Experiment {
     this.sized = null;  // what the CSS says at the experiment's width (fit.js)
     this.dragging = undefined;  // what the pointer holds in the figure (drag.js)
     this.addressAfterDrag = undefined;
+    this.sliding = false;  // a slider step is being answered: its address waits (controls.js wireSlider)
     this.lastRun = undefined;  // the detail of the last pl:rendered
   }
 
@@ -125,9 +126,11 @@ class Experiment {
 
   writeUrl(values) {
     const address = addressFor(this.root, values);
-    // While a point or a bar is dragged, the address follows when it is let go: replaceState took a
-    // good part of each drag move's time (a CPU profile of `make bench`'s drag on overfitting).
+    // While a point or a bar is dragged, or a slider moved, the address follows when it is let go:
+    // writing it (history.replaceState, which the browser also reports as a navigation) took a good
+    // part of each move's time outside Python (CPU profiles of `make bench`'s drag and slider).
     if (this.dragging !== undefined) this.addressAfterDrag = address;
+    else if (this.sliding) urlState.hold(address);
     else urlState.commit(address);
   }
 
@@ -201,7 +204,8 @@ function mount(root) {
   experiment.mounted = true;
   const change = () => experiment.change();
   root.querySelectorAll("[data-param]").forEach((input) => {
-    input.addEventListener(input.type === "range" ? "input" : "change", change);
+    if (input.type === "range") wireSlider(input, experiment, change);
+    else input.addEventListener("change", change);
     if (input.type === "text") input.addEventListener("keydown", (e) => { if (e.key === "Enter") showFigure(root, input); });
     if ("step" in input.dataset) input.addEventListener("keydown", (e) => { if (stepNumber(input, e)) change(); });
   });
