@@ -104,7 +104,21 @@ document.querySelectorAll("[data-experiment][data-aliases]").forEach(renameOld);
 // feature's code has come: a preset clicked in between would go nowhere.
 FEATURES.forEach((f) => { if (f.markup && !f.opened && document.querySelector(f.markup)) load(f); });
 const experiment = FEATURES[0];
-if (document.querySelector(experiment.markup)) load(experiment).then((m) => experiment.mount(m), () => {});
+// A preset pressed before the experiment's code has come (a slow line, a busy laptop) would go nowhere:
+// the press is kept here, the earliest script, and given again once the experiment is mounted.
+const pressedEarly = [];
+const keepPress = (event) => {
+  const button = event.target instanceof Element && event.target.closest("[data-experiment] [data-preset]");
+  if (button) pressedEarly.push(button);
+};
+if (document.querySelector(experiment.markup)) {
+  document.addEventListener("click", keepPress, true);
+  load(experiment).then((m) => {
+    experiment.mount(m);
+    document.removeEventListener("click", keepPress, true);
+    pressedEarly.splice(0).forEach((button) => button.click());
+  }, () => document.removeEventListener("click", keepPress, true));
+}
 
 function start() {
   if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(onPage);

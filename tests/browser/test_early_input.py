@@ -248,9 +248,14 @@ def test_python_ready_before_the_page_script_still_starts_the_experiment(browser
         page.goto(f"{origin}/{slug}/", wait_until="commit")
         page.wait_for_function("() => !!(window.probierlabor && window.probierlabor.runtime.run)")
         assert page.evaluate(f"document.querySelector('{ROOT}').dataset.state") == "loading"  # the order this test is about
+        # a preset pressed while the experiment's code is still on its way is not lost
+        label = api.concept(slug).PRESETS[-1].label
+        page.locator(f"{ROOT} .pl-presets [data-preset]").last.click()
         gate.release()
         v.wait_state()
         assert page.locator(f"{ROOT} .pl-figure svg").count() >= 1
+        expected = api.run(slug, api.preset_values(slug, label))
+        page.wait_for_function("s => document.querySelector('.pl-summary').textContent === s", arg=expected["summary"])
         assert v.foreign_requests() == [] and v.console_errors() == []
 
 
